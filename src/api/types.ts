@@ -1,0 +1,108 @@
+// The contract of the service client. Everything above src/api talks to the service through this.
+
+export type HttpMethod = 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
+
+export interface ApiRequest {
+  method: HttpMethod;
+  /** Path starting with /api/v2, e.g. `/api/v2/AlertChannels/ABC`. Identifiers are URI-encoded by the caller. */
+  path: string;
+  /** Value of the Account-Name header; omitted when undefined. */
+  account?: string;
+  /** Sends `Org-Access: true` (organization-level data; Account-Name is then ignored by the service). */
+  orgAccess?: boolean;
+  /** JSON body. */
+  body?: unknown;
+}
+
+export interface ApiResponse<T = unknown> {
+  status: number;
+  /** Parsed JSON body; `undefined` for 204 or an empty body. Not unwrapped: see `unwrapData`. */
+  body: T;
+}
+
+export interface BucketBudget {
+  /** `bucketOf(method, path)`, e.g. `GET AlertChannels`. */
+  bucket: string;
+  /** RateLimit-Limit: requests per hour. */
+  limit: number;
+  /** RateLimit-Remaining as last seen, minus requests sent since. */
+  remaining: number;
+  /** RateLimit-Reset: seconds until another request can be made, as last seen. */
+  resetSeconds: number;
+  /** Epoch ms when these headers were read. */
+  observedAt: number;
+}
+
+export interface CallStats {
+  /** Requests sent to the service, token exchange and retries included. */
+  total: number;
+  /** Per bucket. */
+  byBucket: Record<string, number>;
+}
+
+/** A single entry of the verbose log. Never holds a header, a body or a credential. */
+export interface RequestLogEntry {
+  method: HttpMethod;
+  path: string;
+  account?: string;
+  status: number | 'network-error';
+  ms: number;
+  bucket: string;
+  remaining?: number;
+  attempt: number;
+}
+
+export interface ApiClient {
+  /** Sends one logical request (retrying what is safe to retry). Throws `ApiError`. */
+  request<T = unknown>(req: ApiRequest): Promise<ApiResponse<T>>;
+  /** Budget per bucket as known from the rate-limit headers seen so far. */
+  budget(): BucketBudget[];
+  stats(): CallStats;
+  close(): Promise<void>;
+}
+
+/**
+ * - `transient`: 429, 5xx, network fault; retrying later may succeed (already retried where safe).
+ * - `permanent`: 4xx other than 429; the request is wrong or refused, do not repeat it unchanged.
+ * - `outcome-unknown`: a non-idempotent write (POST) whose outcome cannot be known (network fault
+ *   after sending, 5xx); the caller must look before repeating it.
+ */
+export type ApiErrorKind = 'transient' | 'permanent' | 'outcome-unknown';
+
+export class ApiError extends Error {
+  readonly kind: ApiErrorKind;
+  readonly status?: number;
+  /** The service's `message`, when it sent one. */
+  readonly serviceMessage?: string;
+  readonly method: HttpMethod;
+  readonly path: string;
+
+  constructor(init: { kind: ApiErrorKind; status?: number; serviceMessage?: string; method: HttpMethod; path: string; detail?: string }) {
+    const where = `${init.method} ${init.path}`;
+    const what = init.status !== undefined ? `${init.status}` : (init.detail ?? 'network error');
+    const msg = init.serviceMessage ? `${what}: ${init.serviceMessage}` : what;
+    super(`${where} failed (${init.kind}): ${msg}`);
+    this.name = 'ApiError';
+    this.kind = init.kind;
+    this.status = init.status;
+    this.serviceMessage = init.serviceMessage;
+    this.method = init.method;
+    this.path = init.path;
+  }
+}
+
+/** Configuration problems of the client itself (missing credentials, plain HTTP to a remote host). */
+export class ClientConfigError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'ClientConfigError';
+  }
+}
+
+/** `{data: X}` → X; a bare body (alert profiles) is returned as it is. */
+export function unwrapData<T = unknown>(body: unknown): T {
+  if (body !== null && typeof body === 'object' && !Array.isArray(body) && 'data' in body) {
+    return (body as { data: T }).data;
+  }
+  return body as T;
+}

@@ -1,0 +1,207 @@
+// Facts about the service that the kinds, the schemas and the emulator share (api-facts.md, seeds).
+// Data only: no behaviour beyond small lookups, so the emulator may import it without importing the engine.
+
+export const API_PREFIX = '/api/v2';
+
+export const CHANNEL_TYPES = [
+  'AwsS3',
+  'CiscoSparkWebhook',
+  'CloudwatchEb',
+  'Datadog',
+  'EmailUser',
+  'GcpPubsub',
+  'IbmQradar',
+  'Jira',
+  'MicrosoftTeams',
+  'NewRelicInsights',
+  'PagerDutyApi',
+  'ServiceNowRest',
+  'SlackChannel',
+  'SplunkHec',
+  'VictorOps',
+  'Webhook',
+] as const;
+export type ChannelType = (typeof CHANNEL_TYPES)[number];
+
+export const CLOUD_ACCOUNT_TYPES = [
+  'AwsCfg',
+  'AwsCtSqs',
+  'AwsEksAudit',
+  'AwsUsGovCfg',
+  'AwsUsGovCtSqs',
+  'AzureAlSeq',
+  'AzureCfg',
+  'GcpAtSes',
+  'GcpCfg',
+] as const;
+export type CloudAccountType = (typeof CLOUD_ACCOUNT_TYPES)[number];
+
+export const REGISTRY_INTEGRATION_TYPE = 'ContVulnCfg';
+export const REGISTRY_TYPES = [
+  'AWS_ECR',
+  'DOCKERHUB',
+  'V2_REGISTRY',
+  'GCP_GCR',
+  'GCP_GAR',
+  'GHCR',
+  'INLINE_SCANNER',
+  'PROXY_SCANNER',
+] as const;
+export type RegistryType = (typeof REGISTRY_TYPES)[number];
+export const AWS_AUTH_TYPES = ['AWS_IAM', 'AWS_ACCESS_KEY'] as const;
+
+export const EVENT_CATEGORIES = ['App', 'Compliance', 'Cloud', 'File', 'K8sActivity', 'Machine', 'Platform', 'User'] as const;
+export type EventCategory = (typeof EVENT_CATEGORIES)[number];
+
+/** Severity integers of alert rules and their names in configuration files. */
+export const SEVERITIES = { critical: 1, high: 2, medium: 3, low: 4, info: 5 } as const;
+export type SeverityName = keyof typeof SEVERITIES;
+
+export const ALERT_RULE_TYPE = 'Event';
+
+/** Predefined alert profiles carry this prefix; custom profile ids may not use it. */
+export const PREDEFINED_PROFILE_PREFIX = 'SVC_';
+/** The root base profile of the predefined ones: no alerts, may not be extended. */
+export const ROOT_PROFILE_ID = 'SVC_BASE_PROFILE';
+
+/**
+ * How the service hides a write-only member in responses:
+ * `empty` returns "", `omitted` leaves the member out.
+ */
+export type Masking = 'empty' | 'omitted';
+
+export interface SecretField {
+  /** Dotted path inside `data`, e.g. `credentials.privateKey`. */
+  path: string;
+  /** Write-only: never returned as written. Otherwise returned in clear but still never shown. */
+  writeOnly: boolean;
+  masking?: Masking;
+}
+
+/** Secret members of alert channel `data`, per type. */
+export const CHANNEL_SECRETS: Record<ChannelType, SecretField[]> = {
+  AwsS3: [],
+  CiscoSparkWebhook: [{ path: 'webhook', writeOnly: false }],
+  CloudwatchEb: [],
+  Datadog: [{ path: 'apiKey', writeOnly: true, masking: 'omitted' }],
+  EmailUser: [],
+  GcpPubsub: [
+    { path: 'credentials.privateKey', writeOnly: true, masking: 'empty' },
+    { path: 'credentials.privateKeyId', writeOnly: true, masking: 'empty' },
+  ],
+  IbmQradar: [],
+  Jira: [
+    { path: 'apiToken', writeOnly: true, masking: 'omitted' },
+    { path: 'password', writeOnly: true, masking: 'omitted' },
+  ],
+  MicrosoftTeams: [{ path: 'teamsUrl', writeOnly: false }],
+  NewRelicInsights: [{ path: 'insertKey', writeOnly: true, masking: 'omitted' }],
+  PagerDutyApi: [{ path: 'apiIntgKey', writeOnly: true, masking: 'omitted' }],
+  ServiceNowRest: [{ path: 'password', writeOnly: true, masking: 'empty' }],
+  SlackChannel: [{ path: 'slackUrl', writeOnly: false }],
+  SplunkHec: [{ path: 'hecToken', writeOnly: false }],
+  VictorOps: [{ path: 'intgUrl', writeOnly: false }],
+  Webhook: [{ path: 'webhookUrl', writeOnly: false }],
+};
+
+/** Required members of alert channel `data`, per type (dotted paths). */
+export const CHANNEL_REQUIRED: Record<ChannelType, string[]> = {
+  AwsS3: ['s3CrossAccountCredentials.roleArn', 's3CrossAccountCredentials.externalId', 's3CrossAccountCredentials.bucketArn'],
+  CiscoSparkWebhook: ['webhook'],
+  CloudwatchEb: ['eventBusArn'],
+  Datadog: ['apiKey'],
+  EmailUser: ['channelProps.recipients'],
+  GcpPubsub: ['credentials.clientEmail', 'credentials.clientId', 'credentials.privateKey', 'credentials.privateKeyId', 'projectId', 'topicId'],
+  IbmQradar: ['qradarHostUrl', 'qradarHostPort', 'qradarCommType'],
+  Jira: ['jiraType', 'jiraUrl', 'projectId', 'issueType', 'username'],
+  MicrosoftTeams: ['teamsUrl'],
+  NewRelicInsights: ['accountId', 'insertKey'],
+  PagerDutyApi: ['apiIntgKey'],
+  ServiceNowRest: ['instanceUrl', 'userName', 'password'],
+  SlackChannel: ['slackUrl'],
+  SplunkHec: ['host', 'port', 'channel', 'hecToken', 'eventData.index', 'eventData.source'],
+  VictorOps: ['intgUrl'],
+  Webhook: ['webhookUrl'],
+};
+
+/** Secret members of cloud account `data`, per type. */
+export const CLOUD_ACCOUNT_SECRETS: Record<CloudAccountType, SecretField[]> = {
+  AwsCfg: [],
+  AwsCtSqs: [],
+  AwsEksAudit: [],
+  AwsUsGovCfg: [{ path: 'accessKeyCredentials.secretAccessKey', writeOnly: true, masking: 'empty' }],
+  AwsUsGovCtSqs: [{ path: 'accessKeyCredentials.secretAccessKey', writeOnly: true, masking: 'empty' }],
+  AzureAlSeq: [{ path: 'credentials.clientSecret', writeOnly: true, masking: 'empty' }],
+  AzureCfg: [{ path: 'credentials.clientSecret', writeOnly: true, masking: 'empty' }],
+  GcpAtSes: [
+    { path: 'credentials.privateKey', writeOnly: true, masking: 'empty' },
+    { path: 'credentials.privateKeyId', writeOnly: true, masking: 'empty' },
+  ],
+  GcpCfg: [
+    { path: 'credentials.privateKey', writeOnly: true, masking: 'empty' },
+    { path: 'credentials.privateKeyId', writeOnly: true, masking: 'empty' },
+  ],
+};
+
+/** Secret members of container registry `data`, by `registryType` (and AWS auth type). */
+export function registrySecrets(data: { registryType?: unknown; awsAuthType?: unknown }): SecretField[] {
+  switch (data.registryType) {
+    case 'AWS_ECR':
+      return data.awsAuthType === 'AWS_ACCESS_KEY'
+        ? [{ path: 'accessKeyCredentials.secretAccessKey', writeOnly: true, masking: 'empty' }]
+        : [];
+    case 'DOCKERHUB':
+    case 'V2_REGISTRY':
+    case 'GHCR':
+      return [{ path: 'credentials.password', writeOnly: true, masking: 'empty' }];
+    case 'GCP_GCR':
+    case 'GCP_GAR':
+      return [
+        { path: 'credentials.privateKey', writeOnly: true, masking: 'empty' },
+        { path: 'credentials.privateKeyId', writeOnly: true, masking: 'empty' },
+      ];
+    default:
+      return [];
+  }
+}
+
+/**
+ * Path segments under /api/v2 that name a functionality; every other segment is an identifier.
+ * A bucket is the method plus the static segments, so reading one record and listing share one
+ * bucket (the seed: "the path id is disregarded") while writes have their own.
+ */
+const STATIC_SEGMENTS = new Set([
+  'access',
+  'tokens',
+  'schemas',
+  'AgentAccessTokens',
+  'AlertChannels',
+  'AlertRules',
+  'AlertProfiles',
+  'AlertTemplates',
+  'CloudAccounts',
+  'ContainerRegistries',
+  'AuditLogs',
+  'CloudActivities',
+  'Activities',
+  'ChangedFiles',
+  'DNSs',
+  'UserLogins',
+  'Configs',
+  'ComplianceEvaluations',
+  'search',
+  'test',
+]);
+
+/** `bucketOf('GET', '/api/v2/AlertChannels/ABC_123')` → `GET AlertChannels`. */
+export function bucketOf(method: string, path: string): string {
+  const bare = path.split('?')[0];
+  const rest = bare.startsWith(API_PREFIX) ? bare.slice(API_PREFIX.length) : bare;
+  const kept = rest.split('/').filter((s) => s !== '' && STATIC_SEGMENTS.has(s));
+  return `${method.toUpperCase()} ${kept.join('/')}`;
+}
+
+/** Dotted path → JSON pointer below `/data`: `credentials.privateKey` → `/data/credentials/privateKey`. */
+export function dataPointer(dotted: string): string {
+  return '/data/' + dotted.split('.').join('/');
+}
