@@ -1,13 +1,13 @@
 #!/usr/bin/env node
 // The CLI entry: parses arguments, calls src/, prints, exits. The only place that exits.
-import { run } from '../src/cli/main.js';
+import { run } from './main.js';
 
 run(process.argv).then(
   (code) => {
     process.exitCode = code;
   },
   (err: unknown) => {
-    // Last resort: src/cli/main.ts turns every expected failure into a message and an exit code.
+    // Last resort: cmd/main.ts turns every expected failure into a message and an exit code.
     process.stderr.write(`postureops: internal error: ${err instanceof Error ? err.message : String(err)}\n`);
     process.exitCode = 1;
   },
