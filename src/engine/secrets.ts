@@ -1,0 +1,69 @@
+// Plans never hold secret values: env-derived values travel as {"$env": template} and are
+// resolved only when apply builds a request; other secrets are masked for display.
+
+import type { Json, JsonObject } from '../kinds/types.js';
+import { type Env, interpolate } from '../util/env.js';
+import { getAt, hasAt, setAt } from '../util/json-pointer.js';
+import { ENV_MARKER, MASK } from './types.js';
+
+export interface EnvMarker {
+  [ENV_MARKER]: string;
+}
+
+export function isEnvMarker(value: unknown): value is EnvMarker {
+  return (
+    value !== null &&
+    typeof value === 'object' &&
+    !Array.isArray(value) &&
+    Object.keys(value).length === 1 &&
+    typeof (value as Record<string, unknown>)[ENV_MARKER] === 'string'
+  );
+}
+
+/** Replaces each env-derived value by its marker. */
+export function markEnv(spec: JsonObject, envRefs: Record<string, string>): JsonObject {
+  let out = spec;
+  for (const [pointer, template] of Object.entries(envRefs)) {
+    if (hasAt(out, pointer)) out = setAt(out, pointer, { [ENV_MARKER]: template });
+  }
+  return out;
+}
+
+/** Replaces the values at `pointers` (where present) by the mask. */
+export function maskAt(spec: JsonObject, pointers: readonly string[]): JsonObject {
+  let out = spec;
+  for (const pointer of pointers) {
+    const v = getAt(out, pointer);
+    if (v !== undefined && !isEnvMarker(v)) out = setAt(out, pointer, MASK);
+  }
+  return out;
+}
+
+export class MissingEnvError extends Error {
+  constructor(readonly names: string[]) {
+    super(`environment variable${names.length > 1 ? 's' : ''} not set: ${names.join(', ')}`);
+    this.name = 'MissingEnvError';
+  }
+}
+
+/** Deep copy with every marker replaced by its value from `env`. Throws MissingEnvError naming (only) the variables. */
+export function resolveEnv<T extends Json>(value: T, env: Env): T {
+  const missing = new Set<string>();
+  const walk = (v: Json): Json => {
+    if (isEnvMarker(v)) {
+      const r = interpolate(v[ENV_MARKER], env);
+      r.missing.forEach((n) => missing.add(n));
+      return r.value;
+    }
+    if (Array.isArray(v)) return v.map(walk);
+    if (v !== null && typeof v === 'object') {
+      const o: JsonObject = {};
+      for (const [k, x] of Object.entries(v)) o[k] = walk(x);
+      return o;
+    }
+    return v;
+  };
+  const out = walk(value) as T;
+  if (missing.size > 0) throw new MissingEnvError([...missing].sort());
+  return out;
+}

@@ -1,0 +1,74 @@
+// RFC 6901 pointers over plain JSON values. Pure; never mutates its input.
+
+import type { Json, JsonObject } from '../kinds/types.js';
+
+export function parsePointer(pointer: string): string[] {
+  if (pointer === '') return [];
+  if (!pointer.startsWith('/')) throw new Error(`invalid JSON pointer: ${pointer}`);
+  return pointer
+    .slice(1)
+    .split('/')
+    .map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'));
+}
+
+export function toPointer(segments: readonly (string | number)[]): string {
+  return segments.map((s) => '/' + String(s).replace(/~/g, '~0').replace(/\//g, '~1')).join('');
+}
+
+export function getAt(value: Json | undefined, pointer: string): Json | undefined {
+  let cur: Json | undefined = value;
+  for (const seg of parsePointer(pointer)) {
+    if (cur === null || typeof cur !== 'object') return undefined;
+    cur = Array.isArray(cur) ? cur[Number(seg)] : Object.prototype.hasOwnProperty.call(cur, seg) ? cur[seg] : undefined;
+  }
+  return cur;
+}
+
+export function hasAt(value: Json | undefined, pointer: string): boolean {
+  return getAt(value, pointer) !== undefined;
+}
+
+/** Copy of `root` with the value at `pointer` replaced (intermediate objects created as needed). */
+export function setAt<T extends JsonObject>(root: T, pointer: string, next: Json): T {
+  const segs = parsePointer(pointer);
+  if (segs.length === 0) throw new Error('cannot replace the root');
+  const walk = (node: Json | undefined, i: number): Json => {
+    const seg = segs[i];
+    const last = i === segs.length - 1;
+    if (Array.isArray(node)) {
+      const copy = [...node];
+      copy[Number(seg)] = last ? next : walk(copy[Number(seg)], i + 1);
+      return copy;
+    }
+    const obj: JsonObject = node !== null && typeof node === 'object' ? { ...node } : {};
+    obj[seg] = last ? next : walk(obj[seg], i + 1);
+    return obj;
+  };
+  return walk(root, 0) as T;
+}
+
+/** Copy of `root` without the member at `pointer`; unchanged when absent. */
+export function removeAt<T extends JsonObject>(root: T, pointer: string): T {
+  if (!hasAt(root, pointer)) return root;
+  const segs = parsePointer(pointer);
+  const walk = (node: Json, i: number): Json => {
+    const seg = segs[i];
+    const last = i === segs.length - 1;
+    if (Array.isArray(node)) {
+      const copy = [...node];
+      if (last) copy.splice(Number(seg), 1);
+      else copy[Number(seg)] = walk(copy[Number(seg)], i + 1);
+      return copy;
+    }
+    const obj = { ...(node as JsonObject) };
+    if (last) delete obj[seg];
+    else obj[seg] = walk(obj[seg], i + 1);
+    return obj;
+  };
+  return walk(root, 0) as T;
+}
+
+/** True when `pointer` is `prefix` or lies below it. */
+export function isWithin(pointer: string, prefix: string): boolean {
+  return pointer === prefix || pointer.startsWith(prefix + '/');
+}
