@@ -205,3 +205,12 @@ export function bucketOf(method: string, path: string): string {
 export function dataPointer(dotted: string): string {
   return '/data/' + dotted.split('.').join('/');
 }
+
+/** Members the service fills in a container registry's `data` when a request leaves them out. */
+export const REGISTRY_DATA_DEFAULTS = {
+  limitNumImg: 5,
+  limitByRep: [],
+  limitByTag: [],
+  limitByLabel: [],
+  nonOsPackageEval: false,
+} as const;
