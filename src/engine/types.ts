@@ -48,6 +48,11 @@ export interface Change {
   rotate?: boolean;
   /** Children created together with this resource (a new profile's templates). */
   children?: { name: string; after: JsonObject }[];
+  /**
+   * Resources this change's request names (a rule's channels), with the live id known at plan time;
+   * no id when the referenced resource is created by an earlier change of the same plan.
+   */
+  refs?: { kind: string; name: string; id?: string }[];
   /** Keys of changes that must succeed before this one. */
   dependsOn: string[];
   /** Why this change exists when not obvious, e.g. `not declared; prune is on for AlertRule`. */
