@@ -1,0 +1,87 @@
+import { resolve } from 'node:path';
+import { createInterface } from 'node:readline/promises';
+import type { ApiClient } from '../../src/api/types.js';
+import type { Plan } from '../../src/engine/types.js';
+import { EXIT, ExitError, type Io, useColor, write } from '../io.js';
+import { computePlan, fetchLiveState, openClient, type PlanFlags, printDiagnostics, progress } from '../pipeline.js';
+import type { OutputFormat } from './plan.js';
+
+export interface ApplyOptions extends PlanFlags {
+  plan?: string;
+  autoApprove?: boolean;
+  format: OutputFormat;
+  testChannels?: boolean;
+}
+
+async function confirm(io: Io): Promise<boolean> {
+  if (!io.stdin.isTTY) return false;
+  const rl = createInterface({ input: io.stdin, output: io.stderr });
+  try {
+    const answer = await rl.question("Apply these changes? Only 'yes' is accepted: ");
+    return answer.trim() === 'yes';
+  } finally {
+    rl.close();
+  }
+}
+
+/** A saved plan: refused when the live state it was computed from has moved. */
+async function loadSavedPlan(io: Io, file: string, opts: ApplyOptions): Promise<{ plan: Plan; client: ApiClient }> {
+  const { loadPlan, checkStale } = await import('../../src/engine/plan-file.js');
+  const plan = await loadPlan(resolve(io.cwd, file));
+  const client = await openClient(io, opts);
+  try {
+    const accounts = plan.accounts.filter((a) => plan.changes.some((c) => c.account === a.name));
+    if (accounts.length > 0) {
+      const live = await fetchLiveState(io, client, accounts);
+      const stale = checkStale(plan, live);
+      if (stale) {
+        write(io.stderr, [stale.message, ...stale.details.map((d) => `  - ${d}`)].join('\n'));
+        throw new ExitError(EXIT.refused, `the saved plan ${file} is stale: run postureops plan again`);
+      }
+    }
+    return { plan, client };
+  } catch (err) {
+    await client.close();
+    throw err;
+  }
+}
+
+export async function applyCommand(io: Io, dir: string, opts: ApplyOptions): Promise<number> {
+  const { plan, client } = opts.plan ? await loadSavedPlan(io, opts.plan, opts) : await computePlan(io, dir, opts);
+  try {
+    const { renderPlan, renderApplyReport } = await import('../../src/render/index.js');
+    // The plan preview goes to stdout only in text mode: with json/markdown stdout holds the report alone.
+    const previewTo = opts.format === 'text' ? io.stdout : io.stderr;
+    write(previewTo, renderPlan(plan, 'text', { color: useColor(previewTo, io.env) }));
+    await printDiagnostics(io, plan.diagnostics);
+    if (plan.refusal && !opts.force) {
+      throw new ExitError(EXIT.refused, `refused: ${plan.refusal.message} (use --force to override)`);
+    }
+    if (plan.changes.length === 0) {
+      if (opts.format !== 'text') {
+        const { apply } = await import('../../src/engine/apply.js');
+        write(io.stdout, renderApplyReport(await apply(plan, client, { env: io.env }), opts.format, { color: false }));
+      }
+      return EXIT.ok;
+    }
+    if (!opts.autoApprove && !(await confirm(io))) {
+      throw new ExitError(
+        EXIT.error,
+        io.stdin.isTTY ? 'apply cancelled' : 'apply needs confirmation: run it on a terminal or pass --auto-approve',
+      );
+    }
+    const { apply } = await import('../../src/engine/apply.js');
+    const report = await apply(plan, client, {
+      env: io.env,
+      testChannels: opts.testChannels,
+      concurrency: opts.concurrency,
+      hooks: {
+        onChangeStart: (c) => progress(io, `${c.action} ${c.kind} ${c.account}/${c.name}…`),
+      },
+    });
+    write(io.stdout, renderApplyReport(report, opts.format, { color: useColor(io.stdout, io.env) }));
+    return report.summary.failed > 0 ? EXIT.error : EXIT.ok;
+  } finally {
+    await client.close();
+  }
+}

@@ -1,0 +1,66 @@
+import { resolve } from 'node:path';
+import { EXIT, ExitError, type Io, write } from '../io.js';
+
+export interface EmulatorCliOptions {
+  host: string;
+  port: number;
+  state?: string;
+  accounts: string;
+  keyId?: string;
+  secret?: string;
+  rateLimit: number;
+  faults: number;
+  faultSeed: number;
+}
+
+const LOOPBACK = /^(127\.\d+\.\d+\.\d+|::1|localhost)$/;
+
+/** Serves until SIGINT/SIGTERM. */
+export async function emulatorCommand(io: Io, opts: EmulatorCliOptions): Promise<number> {
+  const accounts = opts.accounts
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
+  if (accounts.length === 0) throw new ExitError(EXIT.error, '--accounts needs at least one name, e.g. prod,staging');
+  if (!(opts.faults >= 0 && opts.faults <= 1)) throw new ExitError(EXIT.error, `--faults ${opts.faults}: expected a share between 0 and 1`);
+  if (!LOOPBACK.test(opts.host)) {
+    write(io.stderr, `warning: --host ${opts.host} is not a loopback address; the emulator speaks plain HTTP`);
+  }
+  const { startEmulator } = await import('../../src/emulator/index.js');
+  const emu = await startEmulator({
+    host: opts.host,
+    port: opts.port,
+    accounts,
+    keyId: opts.keyId,
+    secret: opts.secret,
+    rateLimit: opts.rateLimit,
+    faults: opts.faults,
+    faultSeed: opts.faultSeed,
+    statePath: opts.state ? resolve(io.cwd, opts.state) : undefined,
+  });
+  write(
+    io.stdout,
+    [
+      `Security Posture Service emulator listening on ${emu.url}`,
+      `accounts: ${emu.accounts.join(', ')}${opts.state ? `; state in ${opts.state}` : ''}`,
+      '',
+      'To talk to it:',
+      `  export SVC_BASE_URL=${emu.url}`,
+      `  export SVC_API_KEY_ID=${emu.keyId}`,
+      `  export SVC_API_SECRET=${emu.secret}`,
+      '',
+      'Press Ctrl-C to stop.',
+    ].join('\n'),
+  );
+  await new Promise<void>((done) => {
+    const stop = () => {
+      process.off('SIGINT', stop);
+      process.off('SIGTERM', stop);
+      done();
+    };
+    process.on('SIGINT', stop);
+    process.on('SIGTERM', stop);
+  });
+  await emu.close();
+  return EXIT.ok;
+}

@@ -1,0 +1,46 @@
+import { resolve } from 'node:path';
+import type { Plan } from '../../src/engine/types.js';
+import { EXIT, type Io, useColor, write } from '../io.js';
+import { computePlan, hasChanges, type PlanFlags } from '../pipeline.js';
+
+export type OutputFormat = 'text' | 'json' | 'markdown';
+
+export interface PlanOptions extends PlanFlags {
+  out?: string;
+  format: OutputFormat;
+  detailedExitcode?: boolean;
+}
+
+/** One line about the rate-limit budget on stderr; volatile numbers stay out of the JSON on stdout. */
+export function budgetNote(plan: Plan): string | undefined {
+  const short = plan.budget.filter((b) => b.waitSeconds > 0);
+  if (short.length === 0) return undefined;
+  const worst = Math.max(...short.map((b) => b.waitSeconds));
+  return `rate limit: apply needs more calls than ${short.map((b) => b.bucket).join(', ')} allow${short.length === 1 ? 's' : ''} now; expect to wait about ${Math.ceil(worst / 60)} min`;
+}
+
+export function planExitCode(plan: Plan, detailed: boolean | undefined): number {
+  if (plan.refusal) return EXIT.refused;
+  return detailed && hasChanges(plan) ? EXIT.changes : EXIT.ok;
+}
+
+export async function planCommand(io: Io, dir: string, opts: PlanOptions): Promise<number> {
+  const { plan, client } = await computePlan(io, dir, opts);
+  try {
+    if (opts.out) {
+      const { savePlan } = await import('../../src/engine/plan-file.js');
+      await savePlan(resolve(io.cwd, opts.out), plan);
+    }
+    const { renderPlan } = await import('../../src/render/index.js');
+    write(io.stdout, renderPlan(plan, opts.format, { color: useColor(io.stdout, io.env) }));
+    if (opts.format !== 'text') {
+      const note = budgetNote(plan);
+      if (note) write(io.stderr, note);
+    }
+    if (opts.out) write(io.stderr, `Plan saved to ${opts.out}; apply it with: postureops apply --plan ${opts.out}`);
+    if (plan.refusal) write(io.stderr, `Refused: ${plan.refusal.message} (run again with --force to override)`);
+    return planExitCode(plan, opts.detailedExitcode);
+  } finally {
+    await client.close();
+  }
+}

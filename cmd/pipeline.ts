@@ -1,0 +1,135 @@
+// The steps commands share: load the configuration, open the client, fetch, plan. Each step turns
+// expected failures into an ExitError with a message; nothing here exits.
+
+import { resolve } from 'node:path';
+import type { ApiClient } from '../src/api/types.js';
+import type { AccountConfig, DesiredState } from '../src/config/types.js';
+import { type Diagnostic, hasErrors } from '../src/diagnostics.js';
+import type { LiveState, Plan } from '../src/engine/types.js';
+import { EXIT, ExitError, type Io, useColor, write } from './io.js';
+
+export interface ClientFlags {
+  baseUrl?: string;
+  verbose?: boolean;
+  maxWait?: number;
+  concurrency?: number;
+}
+
+/** Progress lines appear only on a terminal (stderr), never in pipes or CI logs. */
+export function progress(io: Io, message: string): void {
+  if (io.stderr.isTTY) write(io.stderr, message);
+}
+
+export async function printDiagnostics(io: Io, diagnostics: Diagnostic[]): Promise<void> {
+  if (diagnostics.length === 0) return;
+  const { renderDiagnostics } = await import('../src/render/diagnostics.js');
+  write(io.stderr, renderDiagnostics(diagnostics, 'text', { color: useColor(io.stderr, io.env) }));
+}
+
+export async function loadDesired(io: Io, dir: string): Promise<DesiredState> {
+  const { loadConfig } = await import('../src/config/load.js');
+  const result = await loadConfig(resolve(io.cwd, dir), { env: io.env });
+  await printDiagnostics(io, result.diagnostics);
+  if (!result.state || hasErrors(result.diagnostics)) {
+    throw new ExitError(EXIT.error, 'the configuration has errors; nothing was sent to the service');
+  }
+  return result.state;
+}
+
+/** The accounts in scope: all declared ones, or those named with --account (each must be declared). */
+export function scopeAccounts(declared: AccountConfig[], names: string[] | undefined): AccountConfig[] {
+  if (!names || names.length === 0) return declared;
+  const unknown = names.filter((n) => !declared.some((a) => a.name === n));
+  if (unknown.length > 0) {
+    const known = declared.map((a) => a.name).join(', ');
+    throw new ExitError(EXIT.error, `--account ${unknown.join(', ')}: not declared in postureops.yaml (declared: ${known})`);
+  }
+  return declared.filter((a) => names.includes(a.name));
+}
+
+export async function openClient(io: Io, flags: ClientFlags): Promise<ApiClient> {
+  const [{ createClient }, { clientOptionsFromEnv }, { ClientConfigError }] = await Promise.all([
+    import('../src/api/client.js'),
+    import('../src/api/options.js'),
+    import('../src/api/types.js'),
+  ]);
+  let options;
+  try {
+    options = clientOptionsFromEnv(io.env, { baseUrl: flags.baseUrl });
+  } catch (err) {
+    if (err instanceof ClientConfigError) throw new ExitError(EXIT.error, err.message);
+    throw err;
+  }
+  let lastCountdown = '';
+  return createClient({
+    ...options,
+    ...(flags.concurrency !== undefined ? { concurrency: flags.concurrency } : {}),
+    ...(flags.maxWait !== undefined ? { maxWaitSeconds: flags.maxWait } : {}),
+    log: flags.verbose
+      ? (e) =>
+          write(
+            io.stderr,
+            `${e.method} ${e.path}${e.account ? ` [${e.account}]` : ''} → ${e.status} ${e.ms} ms` +
+              ` (${e.bucket}${e.remaining !== undefined ? `: ${e.remaining} left` : ''}${e.attempt > 1 ? `, attempt ${e.attempt}` : ''})`,
+          )
+      : undefined,
+    onWait: (bucket, secondsLeft) => {
+      const line = `rate limit: waiting for ${bucket} to refill, ${secondsLeft}s left`;
+      if (io.stderr.isTTY) {
+        io.stderr.write(`\r${line}\x1b[K${secondsLeft <= 0 ? '\n' : ''}`);
+      } else if (lastCountdown !== bucket) {
+        // Not a terminal: one line per wait instead of a countdown.
+        write(io.stderr, line);
+      }
+      lastCountdown = secondsLeft <= 0 ? '' : bucket;
+    },
+  });
+}
+
+export async function fetchLiveState(io: Io, client: ApiClient, accounts: AccountConfig[]): Promise<LiveState> {
+  const [{ fetchLive }, { KINDS }] = await Promise.all([import('../src/engine/fetch.js'), import('../src/kinds/index.js')]);
+  progress(io, `Reading live state of ${accounts.map((a) => a.name).join(', ')}…`);
+  return fetchLive(client, accounts, KINDS);
+}
+
+export interface PlanFlags extends ClientFlags {
+  account?: string[];
+  force?: boolean;
+  rotate?: string[];
+}
+
+export interface Planned {
+  plan: Plan;
+  client: ApiClient;
+  desired: DesiredState;
+}
+
+/** Load, fetch, plan. The caller closes `client`. */
+export async function computePlan(io: Io, dir: string, flags: PlanFlags): Promise<Planned> {
+  const desired = await loadDesired(io, dir);
+  const accounts = scopeAccounts(desired.root.accounts, flags.account);
+  const client = await openClient(io, flags);
+  try {
+    const live = await fetchLiveState(io, client, accounts);
+    const { plan } = await import('../src/engine/plan.js');
+    const result = plan(desired, live, {
+      accounts: accounts.map((a) => a.name),
+      force: flags.force,
+      rotate: flags.rotate,
+      budget: client.budget(),
+      apiCalls: live.calls,
+    });
+    await printDiagnostics(io, result.diagnostics);
+    if (!result.plan || hasErrors(result.diagnostics)) {
+      throw new ExitError(EXIT.error, 'no plan: fix the problems above');
+    }
+    return { plan: result.plan, client, desired };
+  } catch (err) {
+    await client.close();
+    throw err;
+  }
+}
+
+export function hasChanges(plan: Plan): boolean {
+  return plan.changes.length > 0;
+}
