@@ -12,6 +12,12 @@ export interface ApiRequest {
   orgAccess?: boolean;
   /** JSON body. */
   body?: unknown;
+  /**
+   * Whether sending this request twice is as good as sending it once. Default: true for GET, PUT,
+   * PATCH, DELETE and POST searches (`.../search`), false for other POSTs, which are then never
+   * retried once they may have reached the service.
+   */
+  idempotent?: boolean;
 }
 
 export interface ApiResponse<T = unknown> {

@@ -1,0 +1,320 @@
+// The service client: token, headers, retries that are safe, rate-limit budget, bounded concurrency.
+import { Agent, type Dispatcher } from 'undici';
+import { bucketOf } from '../kinds/data.js';
+import { parseServiceAddress, resolveRequestPath, type ServiceAddress } from './base-url.js';
+import { BudgetExhausted, RateLimitBudget, readRateLimit } from './budget.js';
+import type { ClientOptions } from './options.js';
+import { Redactor } from './redact.js';
+import { RETRY_STATUSES, backoffMs, failedBeforeSending, isIdempotent, isTlsFailure } from './retry.js';
+import { Semaphore } from './semaphore.js';
+import { TokenCache, type IssuedToken } from './token.js';
+import { WireFailure, exchange, type WireResponse } from './transport.js';
+import {
+  ApiError,
+  ClientConfigError,
+  type ApiClient,
+  type ApiErrorKind,
+  type ApiRequest,
+  type ApiResponse,
+  type BucketBudget,
+  type CallStats,
+  type HttpMethod,
+  type RequestLogEntry,
+} from './types.js';
+
+export type { ClientOptions } from './options.js';
+
+export const TOKEN_PATH = '/api/v2/access/tokens';
+
+const DEFAULTS = {
+  concurrency: 4,
+  timeoutMs: 30_000,
+  maxRetries: 4,
+  tokenExpirySeconds: 3600,
+  maxWaitSeconds: 900,
+  userAgent: 'postureops',
+};
+
+/** One logical request as the retry loop sees it. */
+interface Call {
+  method: HttpMethod;
+  /** Below the base URL, starting with /api/v2: for messages and the log. */
+  path: string;
+  wirePath: string;
+  bucket: string;
+  account?: string;
+  orgAccess?: boolean;
+  body?: string;
+  idempotent: boolean;
+  /** The token exchange itself: no bearer token, and a 401/403 means the key is refused. */
+  tokenExchange: boolean;
+}
+
+/** Why an attempt did not succeed, and whether another attempt is safe. */
+interface Failure {
+  error: ApiError;
+  retryable: boolean;
+  /** Wait before the next attempt; undefined → exponential backoff. */
+  delayMs?: number;
+  /** The attempt may have changed something (relevant to a repeated DELETE). */
+  mayHaveApplied: boolean;
+}
+
+export function createClient(options: ClientOptions): ApiClient {
+  return new ServiceClient(options);
+}
+
+class ServiceClient implements ApiClient {
+  private readonly address: ServiceAddress;
+  private readonly dispatcher: Dispatcher;
+  private readonly ownAgent: Agent | undefined;
+  private readonly keyId: string;
+  private readonly secret: string;
+  private readonly timeoutMs: number;
+  private readonly maxRetries: number;
+  private readonly tokenExpirySeconds: number;
+  private readonly userAgent: string;
+  private readonly now: () => number;
+  private readonly sleep: (ms: number) => Promise<void>;
+  private readonly random: () => number;
+  private readonly log: ((entry: RequestLogEntry) => void) | undefined;
+  private readonly slots: Semaphore;
+  private readonly budgets: RateLimitBudget;
+  private readonly redactor: Redactor;
+  private readonly tokens: TokenCache;
+  private readonly counts: CallStats = { total: 0, byBucket: {} };
+  private closed = false;
+
+  constructor(options: ClientOptions) {
+    this.address = parseServiceAddress(options.baseUrl, 'baseUrl');
+    if (typeof options.keyId !== 'string' || options.keyId === '') throw new ClientConfigError('the API key id is empty');
+    if (typeof options.secret !== 'string' || options.secret === '') throw new ClientConfigError('the API secret is empty');
+    this.keyId = options.keyId;
+    this.secret = options.secret;
+    const concurrency = integerOption('concurrency', options.concurrency, DEFAULTS.concurrency, 1, 256);
+    this.timeoutMs = integerOption('timeoutMs', options.timeoutMs, DEFAULTS.timeoutMs, 1, 3_600_000);
+    this.maxRetries = integerOption('maxRetries', options.maxRetries, DEFAULTS.maxRetries, 0, 100);
+    this.tokenExpirySeconds = integerOption('tokenExpirySeconds', options.tokenExpirySeconds, DEFAULTS.tokenExpirySeconds, 1, 86_400);
+    const maxWaitSeconds = integerOption('maxWaitSeconds', options.maxWaitSeconds, DEFAULTS.maxWaitSeconds, 0, 86_400);
+    this.userAgent = options.userAgent ?? DEFAULTS.userAgent;
+    this.now = options.now ?? Date.now;
+    this.sleep = options.sleep ?? ((ms) => new Promise((resolve) => setTimeout(resolve, ms)));
+    this.random = options.random ?? Math.random;
+    this.log = options.log;
+    this.ownAgent = options.dispatcher
+      ? undefined
+      : new Agent({ connections: concurrency, headersTimeout: this.timeoutMs, bodyTimeout: this.timeoutMs });
+    this.dispatcher = options.dispatcher ?? (this.ownAgent as Agent);
+    this.slots = new Semaphore(concurrency);
+    this.budgets = new RateLimitBudget({ now: this.now, sleep: this.sleep, maxWaitSeconds, onWait: options.onWait });
+    this.redactor = new Redactor([this.secret, this.keyId]);
+    this.tokens = new TokenCache(() => this.fetchToken(), this.now, this.tokenExpirySeconds);
+  }
+
+  async request<T = unknown>(req: ApiRequest): Promise<ApiResponse<T>> {
+    if (this.closed) throw new ClientConfigError('the service client is closed');
+    const wirePath = resolveRequestPath(req.path, this.address);
+    const apiPath = wirePath.slice(this.address.prefix.length);
+    if (req.account !== undefined && !/^[\x20-\x7e]*$/.test(req.account)) {
+      throw new ClientConfigError(`account name ${JSON.stringify(req.account)} has characters that cannot be sent in the Account-Name header`);
+    }
+    const response = await this.run({
+      method: req.method,
+      path: apiPath,
+      wirePath,
+      bucket: bucketOf(req.method, apiPath),
+      account: req.account === '' ? undefined : req.account,
+      orgAccess: req.orgAccess,
+      body: req.body === undefined ? undefined : JSON.stringify(req.body),
+      idempotent: isIdempotent(req),
+      tokenExchange: false,
+    });
+    return response as ApiResponse<T>;
+  }
+
+  budget(): BucketBudget[] {
+    return this.budgets.snapshot();
+  }
+
+  stats(): CallStats {
+    return { total: this.counts.total, byBucket: { ...this.counts.byBucket } };
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    if (this.ownAgent) await this.ownAgent.close();
+  }
+
+  /** Attempts until success, a failure that must not be repeated, or the retries are spent. */
+  private async run(call: Call): Promise<ApiResponse> {
+    let retries = 0;
+    let renewedToken = false;
+    let mayHaveApplied = false;
+    for (let attempt = 1; ; attempt++) {
+      const token = call.tokenExchange ? undefined : await this.tokens.get();
+      const outcome = await this.attempt(call, attempt, token);
+      if (!(outcome instanceof WireFailure)) {
+        const { status } = outcome;
+        if (status >= 200 && status < 300) return this.success(call, outcome);
+        // An expired token is answered with 401, sometimes 403: renew once and repeat once.
+        if (token !== undefined && (status === 401 || status === 403) && !renewedToken) {
+          renewedToken = true;
+          await this.tokens.renew(token);
+          continue;
+        }
+        // A DELETE whose earlier attempt may have landed: "not found" now means it is gone.
+        if (call.method === 'DELETE' && status === 404 && mayHaveApplied) return { status: 204, body: undefined };
+      }
+      const failure = outcome instanceof WireFailure ? this.networkFailure(call, outcome) : this.statusFailure(call, outcome);
+      mayHaveApplied ||= failure.mayHaveApplied;
+      if (!failure.retryable || retries >= this.maxRetries) throw failure.error;
+      await this.sleep(failure.delayMs ?? backoffMs(retries, this.random));
+      retries++;
+    }
+  }
+
+  /** One request on the wire: budget, a concurrency slot, the exchange, bookkeeping. */
+  private async attempt(call: Call, attempt: number, token: string | undefined): Promise<WireResponse | WireFailure> {
+    let ticket: number;
+    try {
+      ticket = await this.budgets.take(call.bucket);
+    } catch (err) {
+      if (err instanceof BudgetExhausted) throw this.error(call, 'transient', { detail: err.message });
+      throw err;
+    }
+    const release = await this.slots.acquire();
+    const started = this.now();
+    this.counts.total++;
+    this.counts.byBucket[call.bucket] = (this.counts.byBucket[call.bucket] ?? 0) + 1;
+    let outcome: WireResponse | WireFailure;
+    try {
+      outcome = await exchange(this.dispatcher, this.address.origin, { method: call.method, path: call.wirePath, headers: this.headers(call, token), body: call.body }, this.timeoutMs);
+    } catch (err) {
+      if (!(err instanceof WireFailure)) {
+        this.budgets.settle(call.bucket, ticket, undefined);
+        release();
+        throw err;
+      }
+      outcome = err;
+    }
+    release();
+    if (outcome instanceof WireFailure) this.budgets.settle(call.bucket, ticket, undefined);
+    else this.budgets.settle(call.bucket, ticket, readRateLimit(outcome.headers), outcome.status === 429);
+    this.log?.({
+      method: call.method,
+      path: call.path,
+      ...(call.account !== undefined ? { account: call.account } : {}),
+      status: outcome instanceof WireFailure ? 'network-error' : outcome.status,
+      ms: Math.max(0, this.now() - started),
+      bucket: call.bucket,
+      remaining: this.budgets.remainingOf(call.bucket),
+      attempt,
+    });
+    return outcome;
+  }
+
+  private headers(call: Call, token: string | undefined): Record<string, string> {
+    const headers: Record<string, string> = {
+      'content-type': 'application/json',
+      accept: 'application/json',
+      'user-agent': this.userAgent,
+    };
+    if (call.tokenExchange) headers['x-svc-uaks'] = this.secret;
+    if (token !== undefined) headers.authorization = `Bearer ${token}`;
+    if (call.account !== undefined) headers['account-name'] = call.account;
+    if (call.orgAccess) headers['org-access'] = 'true';
+    return headers;
+  }
+
+  private success(call: Call, res: WireResponse): ApiResponse {
+    if (res.text.trim() === '') return { status: res.status, body: undefined };
+    try {
+      return { status: res.status, body: JSON.parse(res.text) as unknown };
+    } catch {
+      // The write may have happened; only a look can tell.
+      const kind: ApiErrorKind = call.idempotent ? 'permanent' : 'outcome-unknown';
+      throw this.error(call, kind, { status: res.status, serviceMessage: 'response body is not JSON' });
+    }
+  }
+
+  private statusFailure(call: Call, res: WireResponse): Failure {
+    const { status } = res;
+    const serviceMessage = this.redactor.serviceMessage(res.text);
+    if (call.tokenExchange && (status === 401 || status === 403)) {
+      return { error: this.error(call, 'permanent', { status, serviceMessage: 'credentials refused' }), retryable: false, mayHaveApplied: false };
+    }
+    if (status >= 300 && status < 400) {
+      return { error: this.error(call, 'permanent', { status, serviceMessage: 'unexpected redirect' }), retryable: false, mayHaveApplied: false };
+    }
+    if (status === 429) {
+      // Rejected before processing. With RateLimit-Reset the budget wait in `attempt` does the waiting.
+      const reset = readRateLimit(res.headers).reset;
+      return {
+        error: this.error(call, 'transient', { status, serviceMessage }),
+        retryable: true,
+        delayMs: reset !== undefined && reset > 0 ? 0 : undefined,
+        mayHaveApplied: false,
+      };
+    }
+    if (RETRY_STATUSES.has(status)) {
+      if (!call.idempotent) {
+        return { error: this.error(call, 'outcome-unknown', { status, serviceMessage }), retryable: false, mayHaveApplied: true };
+      }
+      return { error: this.error(call, 'transient', { status, serviceMessage }), retryable: true, mayHaveApplied: true };
+    }
+    return { error: this.error(call, 'permanent', { status, serviceMessage }), retryable: false, mayHaveApplied: false };
+  }
+
+  private networkFailure(call: Call, failure: WireFailure): Failure {
+    if (isTlsFailure(failure.code)) {
+      return { error: this.error(call, 'permanent', { detail: `TLS failure (${failure.code})` }), retryable: false, mayHaveApplied: false };
+    }
+    const detail = failure.timedOut ? `timed out after ${this.timeoutMs} ms` : `network error (${failure.code ?? 'connection failed'})`;
+    if (failedBeforeSending(failure.code)) {
+      return { error: this.error(call, 'transient', { detail }), retryable: true, mayHaveApplied: false };
+    }
+    if (!call.idempotent) {
+      return { error: this.error(call, 'outcome-unknown', { detail }), retryable: false, mayHaveApplied: true };
+    }
+    return { error: this.error(call, 'transient', { detail }), retryable: true, mayHaveApplied: true };
+  }
+
+  private error(call: Call, kind: ApiErrorKind, what: { status?: number; serviceMessage?: string; detail?: string }): ApiError {
+    return new ApiError({
+      kind,
+      method: call.method,
+      path: call.path,
+      status: what.status,
+      serviceMessage: what.serviceMessage,
+      detail: what.detail === undefined ? undefined : this.redactor.redact(what.detail),
+    });
+  }
+
+  /** POST /api/v2/access/tokens; safe to repeat, since an unused token harms nothing. */
+  private async fetchToken(): Promise<IssuedToken> {
+    const call: Call = {
+      method: 'POST',
+      path: TOKEN_PATH,
+      wirePath: this.address.prefix + TOKEN_PATH,
+      bucket: bucketOf('POST', TOKEN_PATH),
+      body: JSON.stringify({ keyId: this.keyId, expiryTime: this.tokenExpirySeconds }),
+      idempotent: true,
+      tokenExchange: true,
+    };
+    const res = await this.run(call);
+    const body = res.body as { token?: unknown; expiresAt?: unknown } | undefined;
+    if (body === null || typeof body !== 'object' || typeof body.token !== 'string' || body.token === '') {
+      throw this.error(call, 'permanent', { status: res.status, serviceMessage: 'token response without a token' });
+    }
+    this.redactor.add(body.token);
+    return { token: body.token, expiresAt: typeof body.expiresAt === 'string' ? Date.parse(body.expiresAt) : Number.NaN };
+  }
+}
+
+function integerOption(name: string, value: number | undefined, fallback: number, min: number, max: number): number {
+  if (value === undefined) return fallback;
+  if (!Number.isInteger(value) || value < min || value > max) {
+    throw new ClientConfigError(`client option ${name} must be an integer from ${min} to ${max}, got ${String(value)}`);
+  }
+  return value;
+}

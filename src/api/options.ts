@@ -1,0 +1,63 @@
+// Options of the service client and how the CLI derives them from the environment.
+import type { Dispatcher } from 'undici';
+import { normalizeBaseUrl } from './base-url.js';
+import { ClientConfigError, type RequestLogEntry } from './types.js';
+
+export interface ClientOptions {
+  /** Service address, e.g. `https://acme.example.net`; a path prefix is fine. HTTPS unless loopback. */
+  baseUrl: string;
+  keyId: string;
+  secret: string;
+  /** An undici dispatcher to use instead of the client's own Agent (tests: MockAgent). Not closed by `close()`. */
+  dispatcher?: Dispatcher;
+  /** Requests in flight at once. Default 4. */
+  concurrency?: number;
+  /** Per attempt, headers and body together. Default 30000. */
+  timeoutMs?: number;
+  /** Retries of a transient failure after the first attempt. Default 4. */
+  maxRetries?: number;
+  /** `expiryTime` asked for in the token exchange, 1..86400. Default 3600. */
+  tokenExpirySeconds?: number;
+  /** Longest wait for a rate-limit bucket to refill before giving up with a transient error. Default 900. */
+  maxWaitSeconds?: number;
+  /** Called about once a second while waiting for a bucket, with the seconds left. */
+  onWait?: (bucket: string, secondsLeft: number) => void;
+  /** Verbose log, one entry per request sent. Entries never hold headers, bodies or credentials. */
+  log?: (entry: RequestLogEntry) => void;
+  /** Clock in epoch ms. Default Date.now. */
+  now?: () => number;
+  /** Default: a timer. Tests inject one that only advances their clock. */
+  sleep?: (ms: number) => Promise<void>;
+  /** Jitter source in [0, 1). Default Math.random. */
+  random?: () => number;
+  /** Default `postureops`. */
+  userAgent?: string;
+}
+
+export const ENV_BASE_URL = 'SVC_BASE_URL';
+export const ENV_KEY_ID = 'SVC_API_KEY_ID';
+export const ENV_SECRET = 'SVC_API_SECRET';
+
+/**
+ * Base URL from `--base-url` or SVC_BASE_URL, key from SVC_API_KEY_ID / SVC_API_SECRET.
+ * Throws ClientConfigError naming what is missing or wrong, never echoing a value.
+ */
+export function clientOptionsFromEnv(env: Record<string, string | undefined>, flags: { baseUrl?: string }): ClientOptions {
+  const flagUrl = present(flags.baseUrl);
+  const baseUrl = flagUrl ?? present(env[ENV_BASE_URL]);
+  const keyId = present(env[ENV_KEY_ID]);
+  const secret = present(env[ENV_SECRET]);
+  const missing: string[] = [];
+  if (baseUrl === undefined) missing.push(`${ENV_BASE_URL} (or --base-url)`);
+  if (keyId === undefined) missing.push(ENV_KEY_ID);
+  if (secret === undefined) missing.push(ENV_SECRET);
+  if (baseUrl === undefined || keyId === undefined || secret === undefined) {
+    const noun = missing.length === 1 ? 'variable' : 'variables';
+    throw new ClientConfigError(`missing environment ${noun} ${missing.join(', ')}: the service address and API key are needed to reach the service`);
+  }
+  return { baseUrl: normalizeBaseUrl(baseUrl, flagUrl !== undefined ? '--base-url' : ENV_BASE_URL), keyId, secret };
+}
+
+function present(value: string | undefined): string | undefined {
+  return value === undefined || value.trim() === '' ? undefined : value.trim();
+}
