@@ -36,6 +36,11 @@ export interface DesiredResource {
   /** JSON pointers into `spec` whose value came from `${env:...}`, mapped to the raw template. */
   envRefs: Record<string, string>;
   source?: SourcePosition;
+  /**
+   * Facts the kind's `check` needs from the document it came from; never compared, never rendered,
+   * never sent. A template carries `{extends, pointer}`: its profile's base and `/spec/alerts/<i>`.
+   */
+  context?: JsonObject;
 }
 
 export interface LiveResource {

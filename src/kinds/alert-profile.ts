@@ -1,0 +1,151 @@
+// Alert profiles: a custom profile extends a predefined one and owns its templates. One document
+// yields the profile and one AlertTemplate resource per alert, so each template is planned alone.
+
+import type { Diagnostic } from '../diagnostics.js';
+import { apiPath, isObject, rebaseEnvRefs, request } from './common.js';
+import { bucketOf, PREDEFINED_PROFILE_PREFIX, ROOT_PROFILE_ID } from './data.js';
+import {
+  isPredefined,
+  PROFILES_COLLECTION,
+  PROFILES_PATH,
+  readProfiles,
+  templateId,
+  templateNameOf,
+  templateSpec,
+} from './profile-records.js';
+import type { DesiredResource, FetchContext, JsonObject, Kind, LiveResource, ResourceDocument } from './types.js';
+
+function fromDocument(doc: ResourceDocument): { resources: DesiredResource[]; diagnostics: Diagnostic[] } {
+  const base = typeof doc.spec.extends === 'string' ? doc.spec.extends : '';
+  const profile: DesiredResource = {
+    kind: 'AlertProfile',
+    account: doc.account,
+    name: doc.name,
+    spec: { extends: base },
+    envRefs: rebaseEnvRefs(doc.envRefs, '/extends', '/extends'),
+    source: doc.source,
+  };
+  const resources = [profile];
+  const diagnostics: Diagnostic[] = [];
+  const seen = new Set<string>();
+  (Array.isArray(doc.spec.alerts) ? doc.spec.alerts : []).forEach((alert, i) => {
+    if (!isObject(alert) || typeof alert.name !== 'string') return;
+    const source = doc.positions[`/alerts/${i}`] ?? doc.source;
+    // A schema cannot say "unique by name"; the service would let the second override the first.
+    if (seen.has(alert.name)) {
+      diagnostics.push({
+        severity: 'error',
+        code: 'duplicate-template',
+        message: `AlertProfile "${doc.name}": alert template "${alert.name}" is declared more than once`,
+        ...source,
+        field: `/spec/alerts/${i}/name`,
+        hint: 'give every alert of a profile its own name',
+      });
+      return;
+    }
+    seen.add(alert.name);
+    resources.push({
+      kind: 'AlertTemplate',
+      account: doc.account,
+      name: templateId(doc.name, alert.name),
+      parent: doc.name,
+      spec: templateSpec(alert),
+      envRefs: rebaseEnvRefs(doc.envRefs, `/alerts/${i}`),
+      source,
+      context: { extends: base, pointer: `/spec/alerts/${i}` },
+    });
+  });
+  return { resources, diagnostics };
+}
+
+/** The base a custom profile names must be a live predefined profile with templates, not the root. */
+function checkBase(desired: DesiredResource, live: readonly LiveResource[]): Diagnostic[] {
+  const base = desired.spec.extends;
+  if (typeof base !== 'string') return [];
+  const where = { ...desired.source, field: '/spec/extends' };
+  const found = live.find((r) => r.kind === 'AlertProfile' && r.account === desired.account && r.name === base);
+  if (!found) {
+    const known = live
+      .filter((r) => r.kind === 'AlertProfile' && r.account === desired.account && r.managedByService && r.name !== ROOT_PROFILE_ID)
+      .map((r) => r.name)
+      .sort();
+    return [
+      {
+        severity: 'error',
+        code: 'unknown-base-profile',
+        message: `AlertProfile "${desired.name}" extends "${base}", which account ${desired.account} does not have`,
+        ...where,
+        ...(known.length > 0 ? { hint: `predefined profiles: ${known.join(', ')}` } : {}),
+      },
+    ];
+  }
+  const hasTemplates = live.some((r) => r.kind === 'AlertTemplate' && r.account === desired.account && r.parent === base);
+  if (!base.startsWith(PREDEFINED_PROFILE_PREFIX) || base === ROOT_PROFILE_ID || !hasTemplates) {
+    return [
+      {
+        severity: 'error',
+        code: 'invalid-base-profile',
+        message: `AlertProfile "${desired.name}" may not extend "${base}"`,
+        ...where,
+        hint: `extend a predefined profile (${PREDEFINED_PROFILE_PREFIX}...) that has templates, other than ${ROOT_PROFILE_ID}`,
+      },
+    ];
+  }
+  return [];
+}
+
+export const AlertProfile: Kind = {
+  kind: 'AlertProfile',
+  documentKind: 'AlertProfile',
+  schema: 'alert-profile.schema.json',
+  ownsChildren: true,
+  references: [],
+  // No endpoint changes a profile's base: a new base means a new profile.
+  replaceOn: ['extends'],
+  listBucket: bucketOf('GET', PROFILES_PATH),
+
+  setPointers: () => [],
+  writeOnly: () => [],
+  sensitive: () => [],
+
+  fromDocument,
+
+  async list(ctx: FetchContext): Promise<LiveResource[]> {
+    return (await readProfiles(ctx)).map((p) => {
+      const live: LiveResource = {
+        kind: 'AlertProfile',
+        account: ctx.account,
+        name: p.id,
+        id: p.id,
+        spec: p.extends !== undefined ? { extends: p.extends } : {},
+        // Kept for every profile: templates are checked against the keys of predefined ones.
+        info: { fields: p.fields, descriptionKeys: p.descriptionKeys },
+      };
+      if (isPredefined(p.id)) live.managedByService = true;
+      return live;
+    });
+  },
+
+  check: (desired, live) => checkBase(desired, live),
+
+  createRequest(desired, children, ctx) {
+    const alerts = children.map((c) => ({ name: templateNameOf(c), ...c.spec }));
+    return request(ctx, 'POST', PROFILES_PATH, { alertProfileId: desired.name, extends: desired.spec.extends, alerts });
+  },
+
+  // The client chooses the id.
+  createdId: (_body, desired) => desired.name,
+
+  // Templates are planned on their own and `extends` is a replace: nothing else can change.
+  updateRequests: () => [],
+
+  deleteRequest: (id, ctx) => request(ctx, 'DELETE', apiPath(PROFILES_COLLECTION, id)),
+
+  toDocument(live, children) {
+    if (live.managedByService || isPredefined(live.name)) return null;
+    const alerts = children
+      .filter((c) => c.kind === 'AlertTemplate' && c.parent === live.name)
+      .map((c): JsonObject => ({ name: templateNameOf(c), ...c.spec }));
+    return { kind: 'AlertProfile', name: live.name, spec: { extends: live.spec.extends ?? '', alerts } };
+  },
+};

@@ -1,0 +1,140 @@
+// Small helpers every kind file uses: paths, account headers, response records, set-like lists.
+
+import type { Diagnostic } from '../diagnostics.js';
+import { ApiError, type ApiRequest, type HttpMethod, unwrapData } from '../api/types.js';
+import { API_PREFIX } from './data.js';
+import type { Json, JsonObject, RequestContext, ResourceDocument } from './types.js';
+
+/** `/api/v2/<collection>/<encoded id>/...`: every segment after the collection is URI-encoded. */
+export function apiPath(collection: string, ...ids: string[]): string {
+  return [API_PREFIX, collection, ...ids.map((id) => encodeURIComponent(id))].join('/');
+}
+
+/** A request aimed at the account of `ctx`: Account-Name, or Org-Access for organization-level data. */
+export function request(ctx: RequestContext, method: HttpMethod, path: string, body?: unknown): ApiRequest {
+  const req: ApiRequest = { method, path, account: ctx.orgAccess ? undefined : ctx.account, orgAccess: ctx.orgAccess };
+  if (body !== undefined) req.body = body;
+  return req;
+}
+
+export function isObject(value: unknown): value is JsonObject {
+  return value !== null && typeof value === 'object' && !Array.isArray(value);
+}
+
+/** Configuration and service spellings of a flag (true/false, 1/0) → boolean; absent → `fallback`. */
+export function toBoolean(value: unknown, fallback = true): boolean {
+  if (value === undefined || value === null) return fallback;
+  return value === true || value === 1 || value === '1' || value === 'true';
+}
+
+export function toFlag(value: Json | undefined): 0 | 1 {
+  return value === true || value === 1 ? 1 : 0;
+}
+
+/** The records of a list response (`{data: [...]}` or a bare array); anything else is the service's fault. */
+export function recordList(body: unknown, path: string): JsonObject[] {
+  const list = unwrapData(body);
+  if (!Array.isArray(list) || !list.every(isObject)) {
+    throw new ApiError({ kind: 'permanent', method: 'GET', path, detail: 'unexpected response: expected a list of records' });
+  }
+  return list;
+}
+
+/** The record of a create response (`{data: record}`, `{data: [record]}` or bare). */
+export function createdRecord(body: unknown): JsonObject | undefined {
+  const data = unwrapData(body);
+  const rec = Array.isArray(data) ? data[0] : data;
+  return isObject(rec) ? rec : undefined;
+}
+
+/** A string member of a created record, or an error saying the outcome must be looked up. */
+export function createdString(body: unknown, member: string, path: string): string {
+  const value = createdRecord(body)?.[member];
+  if (typeof value === 'string' && value !== '') return value;
+  throw new ApiError({ kind: 'outcome-unknown', method: 'POST', path, detail: `created, but the response carries no ${member}` });
+}
+
+/** A string identity member of a live record; a record without one cannot be managed. */
+export function requireString(rec: JsonObject, member: string, path: string): string {
+  const value = rec[member];
+  if (typeof value === 'string' && value !== '') return value;
+  throw new ApiError({ kind: 'permanent', method: 'GET', path, detail: `unexpected response: a record without ${member}` });
+}
+
+export function stringList(value: unknown): string[] {
+  return Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string') : [];
+}
+
+export function clone<T extends Json>(value: T): T {
+  return structuredClone(value);
+}
+
+export function jsonEqual(a: Json | undefined, b: Json | undefined): boolean {
+  if (a === b) return true;
+  if (Array.isArray(a) && Array.isArray(b)) return a.length === b.length && a.every((x, i) => jsonEqual(x, b[i]));
+  if (isObject(a) && isObject(b)) {
+    const ka = Object.keys(a);
+    return ka.length === Object.keys(b).length && ka.every((k) => k in b && jsonEqual(a[k], b[k]));
+  }
+  return false;
+}
+
+function compareJson(a: Json, b: Json): number {
+  if (typeof a === 'number' && typeof b === 'number') return a - b;
+  const sa = typeof a === 'string' ? a : JSON.stringify(a);
+  const sb = typeof b === 'string' ? b : JSON.stringify(b);
+  return sa < sb ? -1 : sa > sb ? 1 : 0;
+}
+
+/**
+ * A set-like list in canonical order (sorted, duplicates dropped). Env references into the list
+ * (`<pointer>/<i>` and below) follow their items to the new positions, so the plan still knows
+ * which values came from `${env:...}`.
+ */
+export function canonicalSet<T extends Json>(
+  items: readonly T[],
+  pointer: string,
+  envRefs: Record<string, string>,
+): { items: T[]; envRefs: Record<string, string> } {
+  const order = items.map((value, index) => ({ value, index })).sort((x, y) => compareJson(x.value, y.value) || x.index - y.index);
+  const kept: { value: T; index: number }[] = [];
+  for (const entry of order) {
+    if (!kept.some((k) => jsonEqual(k.value, entry.value))) kept.push(entry);
+  }
+  const newIndex = new Map(kept.map((k, i) => [k.index, i]));
+  const refs: Record<string, string> = {};
+  for (const [ptr, template] of Object.entries(envRefs)) {
+    const m = ptr.startsWith(pointer + '/') ? /^(\d+)(\/.*)?$/.exec(ptr.slice(pointer.length + 1)) : null;
+    if (!m) {
+      refs[ptr] = template;
+      continue;
+    }
+    const to = newIndex.get(Number(m[1]));
+    // A dropped duplicate has the same value as the kept item, so its reference adds nothing.
+    if (to !== undefined) refs[`${pointer}/${to}${m[2] ?? ''}`] = template;
+  }
+  return { items: kept.map((k) => k.value), envRefs: refs };
+}
+
+/** Env references below `from` re-based under `to` (`/alerts/0/subject` → `/subject`). */
+export function rebaseEnvRefs(envRefs: Record<string, string>, from: string, to = ''): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [ptr, template] of Object.entries(envRefs)) {
+    if (ptr === from || ptr.startsWith(from + '/')) out[to + ptr.slice(from.length)] = template;
+  }
+  return out;
+}
+
+/** Env references whose value the canonical form converts (a template would no longer yield it). */
+export function convertedEnvRefs(doc: ResourceDocument, pointers: readonly string[]): Diagnostic[] {
+  return Object.keys(doc.envRefs)
+    .filter((ptr) => pointers.some((p) => ptr === p || ptr.startsWith(p + '/')))
+    .map((ptr) => ({
+      severity: 'error' as const,
+      code: 'env-not-supported',
+      message: `${doc.kind} "${doc.name}": spec${ptr} may not come from \${env:...}`,
+      ...(doc.positions[ptr] ?? doc.source),
+      field: `/spec${ptr}`,
+      hint: 'write the value in the file; it is not a secret',
+    }));
+}

@@ -1,0 +1,151 @@
+// Alert channels, cloud accounts and container registries are one shape in the service: an
+// integration record {name, type, enabled 0|1, data} with a server-assigned intgGuid. This module
+// builds their Kind from the few facts in which they differ.
+
+import { getAt, removeAt, setAt } from '../util/json-pointer.js';
+import {
+  apiPath,
+  clone,
+  convertedEnvRefs,
+  createdString,
+  isObject,
+  jsonEqual,
+  recordList,
+  request,
+  requireString,
+  toBoolean,
+  toFlag,
+} from './common.js';
+import { bucketOf, dataPointer, type SecretField } from './data.js';
+import type { DesiredResource, ExportedDocument, FetchContext, JsonObject, Kind, LiveResource, RequestContext, ResourceDocument } from './types.js';
+
+export interface IntegrationOptions {
+  kind: string;
+  documentKind: string;
+  schema: string;
+  /** Collection segment of the API paths, e.g. `AlertChannels`. */
+  collection: string;
+  /** Secret members of `data` for this spec (by its type). */
+  secrets(spec: JsonObject): SecretField[];
+  /** The only `type` the service knows for this kind (registries); documents may leave it out. */
+  fixedType?: string;
+  /** Members the service fills into `data` when a request leaves them out. */
+  dataDefaults?: JsonObject;
+  /** A change of `type` is sent as PUT with the full object; without PUT it goes in a PATCH. */
+  hasPut: boolean;
+  /** Lists inside `data` the service may reorder. */
+  setPointers?(spec: JsonObject): string[];
+  /** The service can send a test notification (alert channels). */
+  testable?: boolean;
+}
+
+const MEMBERS = ['type', 'enabled', 'data'] as const;
+
+export function integrationKind(opts: IntegrationOptions): Kind {
+  const listPath = apiPath(opts.collection);
+  const defaults = opts.dataDefaults ?? {};
+  const pointers = (spec: JsonObject, writeOnly: boolean) =>
+    opts.secrets(spec).filter((s) => s.writeOnly === writeOnly).map((s) => dataPointer(s.path));
+  const withDefaults = (data: JsonObject): JsonObject => ({ ...clone(defaults), ...data });
+
+  const fullBody = (desired: DesiredResource): JsonObject => ({
+    name: desired.name,
+    type: desired.spec.type,
+    enabled: toFlag(desired.spec.enabled),
+    data: desired.spec.data,
+  });
+
+  const kind: Kind = {
+    kind: opts.kind,
+    documentKind: opts.documentKind,
+    schema: opts.schema,
+    references: [],
+    replaceOn: [],
+    listBucket: bucketOf('GET', listPath),
+
+    setPointers: (spec) => opts.setPointers?.(spec) ?? [],
+    writeOnly: (spec) => pointers(spec, true),
+    sensitive: (spec) => pointers(spec, false),
+
+    fromDocument(doc: ResourceDocument) {
+      const data = isObject(doc.spec.data) ? clone(doc.spec.data) : {};
+      const spec: JsonObject = {
+        type: opts.fixedType ?? (typeof doc.spec.type === 'string' ? doc.spec.type : ''),
+        enabled: toBoolean(doc.spec.enabled),
+        data: withDefaults(data),
+      };
+      const resource: DesiredResource = {
+        kind: opts.kind,
+        account: doc.account,
+        name: doc.name,
+        spec,
+        envRefs: { ...doc.envRefs },
+        source: doc.source,
+      };
+      return { resources: [resource], diagnostics: convertedEnvRefs(doc, ['/enabled']) };
+    },
+
+    async list(ctx: FetchContext): Promise<LiveResource[]> {
+      return recordList(await ctx.get(listPath), listPath).map((rec) => {
+        let spec: JsonObject = {
+          type: typeof rec.type === 'string' ? rec.type : (opts.fixedType ?? ''),
+          enabled: toBoolean(rec.enabled),
+          data: withDefaults(isObject(rec.data) ? clone(rec.data) : {}),
+        };
+        // Write-only secrets come back masked ("" or left out): never compared, so not kept.
+        for (const ptr of kind.writeOnly(spec)) spec = removeAt(spec, ptr);
+        const live: LiveResource = {
+          kind: opts.kind,
+          account: ctx.account,
+          name: requireString(rec, 'name', listPath),
+          id: requireString(rec, 'intgGuid', listPath),
+          spec,
+        };
+        const state = rec.state;
+        if (isObject(state) && typeof state.ok === 'boolean') {
+          live.info = { ok: state.ok, ...(state.lastSuccessfulTime !== undefined ? { lastSuccessfulTime: state.lastSuccessfulTime } : {}) };
+        }
+        return live;
+      });
+    },
+
+    createRequest(desired: DesiredResource, _children: DesiredResource[], ctx: RequestContext) {
+      return request(ctx, 'POST', listPath, fullBody(desired));
+    },
+
+    createdId: (body) => createdString(body, 'intgGuid', listPath),
+
+    updateRequests(id: string, desired: DesiredResource, changed: string[], ctx: RequestContext) {
+      const members = MEMBERS.filter((m) => changed.includes(m));
+      if (members.length === 0) return [];
+      const path = apiPath(opts.collection, id);
+      if (members.includes('type') && opts.hasPut) return [request(ctx, 'PUT', path, fullBody(desired))];
+      // PATCH replaces each member it carries: a changed `data` goes whole, write-only secrets included.
+      const body: JsonObject = {};
+      for (const m of members) body[m] = m === 'enabled' ? toFlag(desired.spec.enabled) : desired.spec[m];
+      return [request(ctx, 'PATCH', path, body)];
+    },
+
+    deleteRequest: (id, ctx) => request(ctx, 'DELETE', apiPath(opts.collection, id)),
+
+    toDocument(live: LiveResource): ExportedDocument | null {
+      let data: JsonObject = {};
+      for (const [key, value] of Object.entries(isObject(live.spec.data) ? live.spec.data : {})) {
+        if (!(key in defaults && jsonEqual(value, defaults[key]))) data[key] = clone(value);
+      }
+      // Export replaces every secret pointer by an env reference; a masked one must be there to be replaced.
+      for (const ptr of kind.writeOnly(live.spec)) {
+        if (getAt({ data }, ptr) === undefined) data = setAt({ data }, ptr, '').data as JsonObject;
+      }
+      const spec: JsonObject = {};
+      if (opts.fixedType === undefined || live.spec.type !== opts.fixedType) spec.type = live.spec.type;
+      if (live.spec.enabled === false) spec.enabled = false;
+      spec.data = data;
+      return { kind: opts.documentKind, name: live.name, spec };
+    },
+  };
+  if (opts.testable) {
+    kind.testRequest = (id, ctx) => request(ctx, 'POST', apiPath(opts.collection, id, 'test'));
+  }
+  return kind;
+}
