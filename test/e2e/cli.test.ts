@@ -1,0 +1,68 @@
+// The bin itself: start-up, usage errors, exit codes and messages without stack traces.
+
+import { execFile } from 'node:child_process';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { describe, expect, it } from 'vitest';
+import { packageRoot } from '../../src/util/package-root.js';
+import { cli, EXAMPLES, exampleEnv } from './harness.js';
+
+const exec = promisify(execFile);
+const BIN = join(packageRoot(), 'dist', 'cmd', 'postureops.js');
+
+async function bin(args: string[], env: Record<string, string> = {}): Promise<{ code: number; stdout: string; stderr: string }> {
+  try {
+    const { stdout, stderr } = await exec(process.execPath, [BIN, ...args], { env: { PATH: process.env.PATH ?? '', NO_COLOR: '1', ...env } });
+    return { code: 0, stdout, stderr };
+  } catch (err) {
+    const e = err as { code: number; stdout: string; stderr: string };
+    return { code: e.code, stdout: e.stdout, stderr: e.stderr };
+  }
+}
+
+describe('postureops bin', () => {
+  it('validates the examples offline', async () => {
+    const res = await bin(['validate', EXAMPLES], exampleEnv());
+    expect(res.stderr).toBe('');
+    expect(res.code).toBe(0);
+    expect(res.stdout).toMatch(/Valid: \d+ resources in 2 accounts/);
+  });
+
+  it('reports a broken file with file:line, exit 1 and no stack trace', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'postureops-bad-'));
+    try {
+      await writeFile(join(dir, 'postureops.yaml'), 'accounts:\n  - name: prod\n');
+      await writeFile(join(dir, 'bad.yaml'), 'kind: AlertChannel\nname: x\nspec:\n  type: SlackChanel\n  data: {}\n');
+      const res = await bin(['validate', dir]);
+      expect(res.code).toBe(1);
+      expect(res.stdout).toMatch(/bad\.yaml:4:\d+/);
+      expect(res.stdout + res.stderr).not.toMatch(/\n\s+at /);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('plan without credentials names the missing variables and exits 1', async () => {
+    const res = await bin(['plan', EXAMPLES], exampleEnv());
+    expect(res.code).toBe(1);
+    expect(res.stderr).toContain('SVC_API_KEY_ID');
+    expect(res.stderr).not.toMatch(/\n\s+at /);
+  });
+
+  it('refuses plain HTTP to a host that is not loopback', async () => {
+    const res = await cli(['plan', EXAMPLES], {
+      env: { ...exampleEnv(), SVC_BASE_URL: 'http://posture.example.com', SVC_API_KEY_ID: 'k', SVC_API_SECRET: 's' },
+    });
+    expect(res.code).toBe(1);
+    expect(res.stderr).toMatch(/HTTPS/);
+  });
+
+  it('exits 1 on an unknown option and on an unknown --account', async () => {
+    expect((await cli(['plan', '--bogus'])).code).toBe(1);
+    const res = await cli(['plan', EXAMPLES, '--account', 'nope'], { env: exampleEnv() });
+    expect(res.code).toBe(1);
+    expect(res.stderr).toContain('nope');
+  });
+});

@@ -1,0 +1,74 @@
+// Drives the real CLI in-process (same code path as the bin) with captured streams.
+
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { PassThrough } from 'node:stream';
+import { parse as parseDotenv } from '../../cmd/dotenv.js';
+import type { Io } from '../../cmd/io.js';
+import { run } from '../../cmd/main.js';
+import { packageRoot } from '../../src/util/package-root.js';
+
+export interface CliResult {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+export const EXAMPLES = join(packageRoot(), 'examples');
+
+/** The fake secrets the examples document, as the demo uses them. */
+export function exampleEnv(): Record<string, string> {
+  return parseDotenv(readFileSync(join(EXAMPLES, '.env.example'), 'utf8'));
+}
+
+function sink(): { stream: PassThrough; text: () => string } {
+  const stream = new PassThrough();
+  const chunks: Buffer[] = [];
+  stream.on('data', (c: Buffer) => chunks.push(c));
+  return { stream, text: () => Buffer.concat(chunks).toString('utf8') };
+}
+
+export async function cli(args: string[], opts: { env?: Record<string, string | undefined>; cwd?: string } = {}): Promise<CliResult> {
+  const out = sink();
+  const err = sink();
+  const stdin = new PassThrough() as PassThrough & { isTTY?: boolean };
+  const io: Io = {
+    stdout: out.stream,
+    stderr: err.stream,
+    stdin,
+    env: { NO_COLOR: '1', ...opts.env },
+    cwd: opts.cwd ?? packageRoot(),
+  };
+  const code = await run(['node', 'postureops', ...args], io);
+  return { code, stdout: out.text(), stderr: err.text() };
+}
+
+export function serviceEnv(emu: { url: string; keyId: string; secret: string }): Record<string, string> {
+  return { SVC_BASE_URL: emu.url, SVC_API_KEY_ID: emu.keyId, SVC_API_SECRET: emu.secret };
+}
+
+/** A raw call to the emulator with fetch, as curl would make it: for seeding and inspecting live state. */
+export async function rawApi(
+  emu: { url: string; keyId: string; secret: string },
+  method: string,
+  path: string,
+  opts: { account?: string; body?: unknown } = {},
+): Promise<{ status: number; body: any }> {
+  const tokenRes = await fetch(`${emu.url}/api/v2/access/tokens`, {
+    method: 'POST',
+    headers: { 'X-SVC-UAKS': emu.secret, 'Content-Type': 'application/json' },
+    body: JSON.stringify({ keyId: emu.keyId, expiryTime: 3600 }),
+  });
+  const { token } = (await tokenRes.json()) as { token: string };
+  const res = await fetch(`${emu.url}${path}`, {
+    method,
+    headers: {
+      Authorization: `Bearer ${token}`,
+      'Content-Type': 'application/json',
+      ...(opts.account ? { 'Account-Name': opts.account } : {}),
+    },
+    body: opts.body === undefined ? undefined : JSON.stringify(opts.body),
+  });
+  const text = await res.text();
+  return { status: res.status, body: text ? JSON.parse(text) : undefined };
+}

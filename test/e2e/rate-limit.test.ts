@@ -1,0 +1,71 @@
+// An apply that needs more calls than a bucket holds completes without a single 429: the client
+// waits for the bucket to refill. The emulator's clock runs 3600 times faster than real time, and
+// the client sleeps on the same scale, so an hour of refill takes a second.
+
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createClient } from '../../src/api/client.js';
+import type { RequestLogEntry } from '../../src/api/types.js';
+import { loadConfig } from '../../src/config/load.js';
+import { startEmulator, scaledClock } from '../../src/emulator/index.js';
+import { apply } from '../../src/engine/apply.js';
+import { fetchLive } from '../../src/engine/fetch.js';
+import { plan } from '../../src/engine/plan.js';
+import { KINDS } from '../../src/kinds/index.js';
+
+const SPEED = 3600;
+const CHANNELS = 25;
+const LIMIT = 10;
+
+describe('rate limits during apply', () => {
+  let dir: string;
+  beforeAll(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'postureops-rl-'));
+    await writeFile(join(dir, 'postureops.yaml'), 'accounts:\n  - name: prod\n');
+    const docs = Array.from(
+      { length: CHANNELS },
+      (_, i) => `kind: AlertChannel\nname: hook-${String(i).padStart(2, '0')}\nspec:\n  type: Webhook\n  data:\n    webhookUrl: https://hooks.example.com/${i}\n`,
+    );
+    await writeFile(join(dir, 'channels.yaml'), docs.join('---\n'));
+  });
+  afterAll(async () => {
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  it(`creates ${CHANNELS} channels through a bucket of ${LIMIT} without a 429`, async () => {
+    const clock = scaledClock(SPEED);
+    const emu = await startEmulator({ accounts: ['prod'], rateLimit: LIMIT, clock });
+    const log: RequestLogEntry[] = [];
+    const waits: string[] = [];
+    const client = createClient({
+      baseUrl: emu.url,
+      keyId: emu.keyId,
+      secret: emu.secret,
+      now: () => clock.now(),
+      sleep: (ms) => sleep(ms / SPEED),
+      maxWaitSeconds: 24 * 3600,
+      onWait: (bucket) => waits.push(bucket),
+      log: (e) => log.push(e),
+    });
+    try {
+      const loaded = await loadConfig(dir, { env: {} });
+      expect(loaded.diagnostics.filter((d) => d.severity === 'error')).toEqual([]);
+      const live = await fetchLive(client, loaded.state!.root.accounts, KINDS);
+      const result = plan(loaded.state!, live, { budget: client.budget(), apiCalls: live.calls });
+      expect(result.plan?.summary.create).toBe(CHANNELS);
+      const create = result.plan!.budget.find((b) => b.bucket === 'POST AlertChannels');
+      expect(create?.needed).toBe(CHANNELS);
+
+      const report = await apply(result.plan!, client, { env: {} });
+      expect(report.summary.done).toBe(CHANNELS);
+      expect(log.filter((e) => e.status === 429)).toEqual([]);
+      expect(waits).toContain('POST AlertChannels');
+    } finally {
+      await client.close();
+      await emu.close();
+    }
+  });
+});
