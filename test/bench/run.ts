@@ -1,0 +1,130 @@
+// `npm run bench`: start-up, planning and applying, measured against the emulator on loopback.
+// Speed is measured here, never asserted in tests. Numbers go to stdout as a table.
+
+import { execFileSync } from 'node:child_process';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { createClient } from '../../src/api/client.js';
+import { loadConfig } from '../../src/config/load.js';
+import { startEmulator } from '../../src/emulator/index.js';
+import { apply } from '../../src/engine/apply.js';
+import { fetchLive } from '../../src/engine/fetch.js';
+import { plan } from '../../src/engine/plan.js';
+import { KINDS } from '../../src/kinds/index.js';
+import { packageRoot } from '../../src/util/package-root.js';
+
+const rows: [string, string][] = [];
+const record = (what: string, value: string) => {
+  rows.push([what, value]);
+  process.stderr.write(`  ${what}: ${value}\n`);
+};
+
+function median(xs: number[]): number {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.floor(s.length / 2)];
+}
+
+function timeSpawn(args: string[], runs: number, env: Record<string, string> = {}): number {
+  const bin = join(packageRoot(), 'dist', 'cmd', 'postureops.js');
+  const times: number[] = [];
+  for (let i = 0; i < runs; i++) {
+    const t = performance.now();
+    try {
+      execFileSync(process.execPath, [bin, ...args], { env: { ...process.env, ...env }, stdio: 'ignore' });
+    } catch {
+      // exit codes other than 0 are fine here: only the time counts
+    }
+    times.push(performance.now() - t);
+  }
+  return median(times);
+}
+
+function repository(perAccount: number): Record<string, string> {
+  const channels: string[] = [];
+  const rules: string[] = [];
+  const clouds: string[] = [];
+  const registries: string[] = [];
+  for (let i = 0; i < perAccount; i++) {
+    const n = String(i).padStart(4, '0');
+    channels.push(`kind: AlertChannel\nname: hook-${n}\naccount: "*"\nspec:\n  type: Webhook\n  data:\n    webhookUrl: https://hooks.example.com/${n}\n`);
+    rules.push(
+      `kind: AlertRule\nname: rule-${n}\naccount: "*"\nspec:\n  channels: [hook-${n}]\n  severity: [critical, high]\n  eventCategory: [Cloud, Compliance]\n`,
+    );
+    if (i % 5 === 0) {
+      clouds.push(
+        `kind: CloudAccount\nname: aws-${n}\naccount: "*"\nspec:\n  type: AwsCfg\n  data:\n    awsAccountId: "${String(100000000000 + i)}"\n    crossAccountCredentials:\n      roleArn: arn:aws:iam::${String(100000000000 + i)}:role/posture\n      externalId: ext-${n}\n`,
+      );
+      registries.push(
+        `kind: ContainerRegistry\nname: ecr-${n}\naccount: "*"\nspec:\n  data:\n    registryType: AWS_ECR\n    awsAuthType: AWS_IAM\n    registryDomain: ${String(100000000000 + i)}.dkr.ecr.us-east-1.amazonaws.com\n    crossAccountCredentials:\n      roleArn: arn:aws:iam::${String(100000000000 + i)}:role/ecr\n      externalId: ecr-${n}\n`,
+      );
+    }
+  }
+  return {
+    'postureops.yaml': 'accounts:\n  - name: prod\n  - name: staging\ndefaults:\n  account: prod\n',
+    'channels.yaml': channels.join('---\n'),
+    'rules.yaml': rules.join('---\n'),
+    'clouds.yaml': clouds.join('---\n'),
+    'registries.yaml': registries.join('---\n'),
+  };
+}
+
+async function main(): Promise<void> {
+  const examples = join(packageRoot(), 'examples');
+  process.stderr.write('start-up\n');
+  record('postureops --version (median of 10)', `${timeSpawn(['--version'], 10).toFixed(0)} ms`);
+  record('postureops validate examples (median of 10)', `${timeSpawn(['validate', examples], 10).toFixed(0)} ms`);
+
+  const perAccount = 200;
+  const dir = await mkdtemp(join(tmpdir(), 'postureops-bench-'));
+  const emu = await startEmulator({ accounts: ['prod', 'staging'], rateLimit: 1_000_000 });
+  try {
+    for (const [file, text] of Object.entries(repository(perAccount))) await writeFile(join(dir, file), text);
+    process.stderr.write(`plan and apply: ${perAccount} channels, ${perAccount} rules and ${(perAccount / 5) * 2} integrations per account, 2 accounts\n`);
+    const t0 = performance.now();
+    const loaded = await loadConfig(dir, { env: {} });
+    record(`load + validate ${loaded.state?.resources.length ?? 0} resources`, `${(performance.now() - t0).toFixed(0)} ms`);
+
+    const client = createClient({ baseUrl: emu.url, keyId: emu.keyId, secret: emu.secret, concurrency: 8 });
+    try {
+      let t = performance.now();
+      const live = await fetchLive(client, loaded.state!.root.accounts, KINDS);
+      record('fetch live state (empty accounts)', `${(performance.now() - t).toFixed(0)} ms, ${live.calls.total} API calls`);
+      t = performance.now();
+      const first = plan(loaded.state!, live, { apiCalls: live.calls, budget: client.budget() });
+      record('plan (pure) of the first run', `${(performance.now() - t).toFixed(1)} ms, ${first.plan!.changes.length} changes`);
+
+      t = performance.now();
+      const report = await apply(first.plan!, client, { env: {}, concurrency: 8 });
+      const ms = performance.now() - t;
+      record(
+        'apply',
+        `${(ms / 1000).toFixed(2)} s, ${report.summary.done} done, ${report.summary.failed} failed, ${report.apiCalls.total} API calls, ${((report.summary.done / ms) * 1000).toFixed(0)} changes/s`,
+      );
+
+      t = performance.now();
+      const live2 = await fetchLive(client, loaded.state!.root.accounts, KINDS);
+      const fetchMs = performance.now() - t;
+      t = performance.now();
+      const second = plan(loaded.state!, live2, { apiCalls: live2.calls, budget: client.budget() });
+      record(
+        `fetch ${live2.resources.length} live resources + plan`,
+        `${fetchMs.toFixed(0)} ms + ${(performance.now() - t).toFixed(1)} ms, ${live2.calls.total} API calls, ${second.plan!.changes.length} changes`,
+      );
+    } finally {
+      await client.close();
+    }
+  } finally {
+    await emu.close();
+    await rm(dir, { recursive: true, force: true });
+  }
+
+  process.stdout.write('\n| measurement | result |\n|---|---|\n');
+  for (const [what, value] of rows) process.stdout.write(`| ${what} | ${value} |\n`);
+}
+
+main().catch((err: unknown) => {
+  process.stderr.write(`bench failed: ${err instanceof Error ? err.message : String(err)}\n`);
+  process.exitCode = 1;
+});
