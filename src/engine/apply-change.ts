@@ -1,0 +1,227 @@
+// Executes one change of a plan through its Kind: builds the requests (secrets resolved only here),
+// sends them, and settles unknown create outcomes by looking before repeating.
+
+import { ApiError, type ApiClient, type ApiRequest, type ApiResponse, unwrapData } from '../api/types.js';
+import type { AccountConfig } from '../config/types.js';
+import type { DesiredResource, FetchContext, JsonObject, Kind, LiveResource, RequestContext } from '../kinds/types.js';
+import type { Env } from '../util/env.js';
+import { parsePointer } from '../util/json-pointer.js';
+import type { SecretRedactor } from './apply-redact.js';
+import { resolveEnv } from './secrets.js';
+import type { Change, ChangeResult } from './types.js';
+
+/** Attempts of one create, the first included, when its outcome stays unknown. */
+export const MAX_CREATE_ATTEMPTS = 3;
+export const CONFIRMED_REASON = 'created (confirmed after an unknown outcome)';
+export const ALREADY_GONE_REASON = 'already gone';
+
+/** Ids of resources created during this run, by (account, kind, name). */
+export class CreatedIds {
+  private readonly ids = new Map<string, string>();
+  private static key(account: string, kind: string, name: string): string {
+    return JSON.stringify([account, kind, name]);
+  }
+  set(account: string, kind: string, name: string, id: string): void {
+    this.ids.set(CreatedIds.key(account, kind, name), id);
+  }
+  get(account: string, kind: string, name: string): string | undefined {
+    return this.ids.get(CreatedIds.key(account, kind, name));
+  }
+}
+
+export interface ChangeRunner {
+  client: ApiClient;
+  kinds: readonly Kind[];
+  env: Env;
+  accounts: readonly AccountConfig[];
+  testChannels: boolean;
+  created: CreatedIds;
+  redactor: SecretRedactor;
+}
+
+export type ChangeOutcome = Pick<ChangeResult, 'status' | 'reason' | 'liveId' | 'test'>;
+
+/** A change that cannot be carried out, for a reason worth showing as it is. */
+class ChangeError extends Error {}
+
+export async function runChange(change: Change, runner: ChangeRunner): Promise<ChangeOutcome> {
+  try {
+    return await execute(change, runner);
+  } catch (err) {
+    return { status: 'failed', reason: runner.redactor.redact(describe(err)) };
+  }
+}
+
+async function execute(change: Change, runner: ChangeRunner): Promise<ChangeOutcome> {
+  const kind = runner.kinds.find((k) => k.kind === change.kind);
+  if (!kind) throw new ChangeError(`no resource kind named ${change.kind} is registered`);
+  const orgAccess = runner.accounts.find((a) => a.name === change.account)?.orgAccess ?? false;
+  const send = <T>(req: ApiRequest): Promise<ApiResponse<T>> =>
+    runner.client.request<T>({ ...req, account: orgAccess ? undefined : change.account, orgAccess: orgAccess || undefined });
+  const ctx: RequestContext = {
+    account: change.account,
+    orgAccess,
+    resolve(refKind, name) {
+      // A resource created in this run is the current one, even when the plan knew an older id (replace).
+      const id = runner.created.get(change.account, refKind, name) ?? change.refs?.find((r) => r.kind === refKind && r.name === name)?.id;
+      if (id === undefined) {
+        throw new ChangeError(`${refKind} "${name}" in account ${change.account} has no live id: it is neither live nor created in this run`);
+      }
+      return id;
+    },
+  };
+  const step: Step = { change, kind, runner, ctx, send, orgAccess };
+
+  let outcome: ChangeOutcome;
+  switch (change.action) {
+    case 'create': {
+      const { desired, request } = buildCreate(step);
+      outcome = await createConfirmed(step, desired, request);
+      break;
+    }
+    case 'update': {
+      const liveId = requireLiveId(change);
+      const desired = buildDesired(step, kind.kind, change.name, change.parent, change.after);
+      const changed = change.changed ?? [...new Set((change.diff ?? []).map((op) => parsePointer(op.path)[0]).filter((m) => m !== undefined))];
+      for (const req of kind.updateRequests(liveId, desired, changed, ctx)) await send(req);
+      outcome = { status: 'done', liveId };
+      break;
+    }
+    case 'delete': {
+      outcome = await deleteLive(step, requireLiveId(change));
+      break;
+    }
+    case 'replace': {
+      const liveId = requireLiveId(change);
+      // Everything that can fail before a request (env, references) fails before the delete.
+      const { desired, request } = buildCreate(step);
+      await deleteLive(step, liveId);
+      try {
+        outcome = await createConfirmed(step, desired, request);
+      } catch (err) {
+        throw new ChangeError(`deleted ${liveId}, but creating its replacement failed: ${describe(err)}`);
+      }
+      break;
+    }
+  }
+  if (runner.testChannels && kind.testRequest && outcome.liveId !== undefined && change.action !== 'delete') {
+    outcome.test = await testResource(step, outcome.liveId);
+  }
+  return outcome;
+}
+
+interface Step {
+  change: Change;
+  kind: Kind;
+  runner: ChangeRunner;
+  ctx: RequestContext;
+  send<T>(req: ApiRequest): Promise<ApiResponse<T>>;
+  orgAccess: boolean;
+}
+
+function requireLiveId(change: Change): string {
+  if (change.liveId === undefined || change.liveId === '') throw new ChangeError(`the plan gives no live id for this ${change.action}`);
+  return change.liveId;
+}
+
+function buildDesired(step: Step, kind: string, name: string, parent: string | undefined, after: JsonObject | undefined): DesiredResource {
+  const { change } = step;
+  if (after === undefined) throw new ChangeError(`the plan gives no desired spec for this ${change.action}`);
+  const desired: DesiredResource = { kind, account: change.account, name, spec: resolveEnv(after, step.runner.env), envRefs: {} };
+  if (parent !== undefined) desired.parent = parent;
+  return desired;
+}
+
+function buildCreate(step: Step): { desired: DesiredResource; request: ApiRequest } {
+  const { change, kind, runner } = step;
+  const desired = buildDesired(step, kind.kind, change.name, change.parent, change.after);
+  const children = (change.children ?? []).map((child) => {
+    const childKind = runner.kinds.find((k) => k.parentKind === kind.kind);
+    if (!childKind) throw new ChangeError(`the plan gives children, but no kind is owned by ${kind.kind}`);
+    return buildDesired(step, childKind.kind, child.name, change.name, child.after);
+  });
+  return { desired, request: step.kind.createRequest(desired, children, step.ctx) };
+}
+
+async function createConfirmed(step: Step, desired: DesiredResource, request: ApiRequest): Promise<ChangeOutcome> {
+  const { change, kind, runner } = step;
+  for (let attempt = 1; ; attempt++) {
+    let outcome: ChangeOutcome;
+    try {
+      const res = await step.send(request);
+      outcome = { status: 'done', liveId: kind.createdId(res.body, desired) };
+    } catch (err) {
+      if (!isUnknownOutcome(err, request)) throw err;
+      // Repeating blindly could create a duplicate (names are not unique in the service): look first.
+      const found = await lookUp(step, desired);
+      if (found.length > 1) {
+        throw new ChangeError(`duplicate names after unknown outcome: ids ${found.map((r) => r.id).sort().join(', ')}`);
+      }
+      if (found.length === 1) {
+        outcome = { status: 'done', liveId: found[0].id, reason: CONFIRMED_REASON };
+      } else if (attempt >= MAX_CREATE_ATTEMPTS) {
+        throw new ChangeError(`create outcome unknown ${attempt} times and not found by name: ${describe(err)}`);
+      } else {
+        continue;
+      }
+    }
+    runner.created.set(change.account, kind.kind, change.name, outcome.liveId as string);
+    return outcome;
+  }
+}
+
+/** One fresh list of the kind in the change's account (never the plan's cached live state). */
+async function lookUp(step: Step, desired: DesiredResource): Promise<LiveResource[]> {
+  const { change, kind } = step;
+  // Memoised only within this one lookup, so a kind that reads a path twice costs one request.
+  const seen = new Map<string, Promise<unknown>>();
+  const fetch: FetchContext = {
+    account: change.account,
+    orgAccess: step.orgAccess,
+    get(path) {
+      let p = seen.get(path);
+      if (!p) {
+        p = step.send({ method: 'GET', path }).then((res) => unwrapData(res.body));
+        seen.set(path, p);
+      }
+      return p;
+    },
+  };
+  let live: LiveResource[];
+  try {
+    live = await kind.list(fetch);
+  } catch (err) {
+    throw new ChangeError(`create outcome unknown, and looking it up failed: ${describe(err)}`);
+  }
+  return live.filter((r) => r.kind === kind.kind && r.name === desired.name && (desired.parent === undefined || r.parent === desired.parent));
+}
+
+async function deleteLive(step: Step, liveId: string): Promise<ChangeOutcome> {
+  try {
+    await step.send(step.kind.deleteRequest(liveId, step.ctx));
+    return { status: 'done', liveId };
+  } catch (err) {
+    if (err instanceof ApiError && err.status === 404) return { status: 'done', liveId, reason: ALREADY_GONE_REASON };
+    throw err;
+  }
+}
+
+async function testResource(step: Step, liveId: string): Promise<{ ok: boolean; message?: string }> {
+  const test = step.kind.testRequest;
+  if (!test) return { ok: true };
+  try {
+    await step.send(test(liveId, step.ctx));
+    return { ok: true };
+  } catch (err) {
+    const message = err instanceof ApiError && err.serviceMessage ? err.serviceMessage : describe(err);
+    return { ok: false, message: step.runner.redactor.redact(message) };
+  }
+}
+
+function isUnknownOutcome(err: unknown, request: ApiRequest): boolean {
+  return err instanceof ApiError && (err.kind === 'outcome-unknown' || (err.kind === 'transient' && request.method === 'POST'));
+}
+
+function describe(err: unknown): string {
+  return err instanceof Error ? err.message : String(err);
+}
