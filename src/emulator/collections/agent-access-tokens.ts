@@ -1,0 +1,81 @@
+// /api/v2/AgentAccessTokens: created, listed (enabled ones), read and updated; never deleted (405).
+
+import { isoTime, notFound, objectBody, type Handler, type RequestContext } from '../http.js';
+import { newAgentToken } from '../ids.js';
+import type { AgentTokenRecord } from '../model.js';
+import { AGENT_TOKEN_CREATE, AGENT_TOKEN_PATCH } from '../request-schemas.js';
+import type { Route } from '../router.js';
+import { runSearch } from '../search.js';
+import { check } from '../validation.js';
+
+const TOKEN_VERSION = '0.1';
+
+function view(t: AgentTokenRecord): Record<string, unknown> {
+  const createdTime = isoTime(t.createdTime);
+  return {
+    accessToken: t.accessToken,
+    createdTime,
+    props: { createdTime, description: t.description },
+    tokenAlias: t.tokenAlias,
+    tokenEnabled: t.tokenEnabled,
+    version: t.version,
+  };
+}
+
+const enabled = (ctx: RequestContext) => ctx.scope.agentAccessTokens.filter((t) => t.tokenEnabled === '1');
+
+function find(ctx: RequestContext): AgentTokenRecord {
+  const t = ctx.scope.agentAccessTokens.find((x) => x.accessToken === ctx.params.id);
+  if (t === undefined) throw notFound();
+  return t;
+}
+
+function description(body: Record<string, unknown>): string | undefined {
+  const props = body.props as { description?: string } | undefined;
+  return props?.description;
+}
+
+const create: Handler = (ctx) => {
+  const body = objectBody(ctx);
+  check(AGENT_TOKEN_CREATE, body);
+  const t: AgentTokenRecord = {
+    accessToken: newAgentToken(),
+    createdTime: ctx.now,
+    description: description(body) ?? '',
+    tokenAlias: body.tokenAlias as string,
+    tokenEnabled: body.tokenEnabled as string,
+    version: TOKEN_VERSION,
+  };
+  ctx.scope.agentAccessTokens.push(t);
+  ctx.committed('Create agent access token', `Created agent access token ${t.tokenAlias}`);
+  return { status: 201, body: { data: view(t) } };
+};
+
+const patch: Handler = (ctx) => {
+  const t = find(ctx);
+  const body = objectBody(ctx);
+  check(AGENT_TOKEN_PATCH, body);
+  if (body.tokenEnabled !== undefined) t.tokenEnabled = body.tokenEnabled as string;
+  if (body.tokenAlias !== undefined) t.tokenAlias = body.tokenAlias as string;
+  t.description = description(body) ?? t.description;
+  ctx.committed('Update agent access token', `Updated agent access token ${t.tokenAlias}`);
+  return { status: 200, body: { data: view(t) } };
+};
+
+export const agentAccessTokenRoutes = (): Route[] => [
+  {
+    pattern: 'AgentAccessTokens',
+    methods: {
+      GET: (ctx) => ({ status: 200, body: { data: enabled(ctx).map(view) } }),
+      POST: create,
+    },
+  },
+  {
+    pattern: 'AgentAccessTokens/search',
+    methods: { POST: (ctx) => ({ status: 200, body: { data: runSearch(enabled(ctx).map(view), ctx.body) } }) },
+  },
+  {
+    pattern: 'AgentAccessTokens/:id',
+    methods: { GET: (ctx) => ({ status: 200, body: { data: view(find(ctx)) } }), PATCH: patch },
+  },
+];

@@ -1,0 +1,44 @@
+// /api/v2/AlertChannels: the 16 channel types, per-type data checks, 409 on deleting a channel in use.
+
+import { CHANNEL_SECRETS, CHANNEL_TYPES, type ChannelType } from '../../kinds/data.js';
+import { HttpError } from '../http.js';
+import { channelSchema, integrationBaseSchema, JIRA_SECRET } from '../request-schemas.js';
+import type { Route } from '../router.js';
+import { check, invalidData } from '../validation.js';
+import { integrationRoutes, type IntegrationCollection } from './integrations.js';
+
+const BASE = integrationBaseSchema(CHANNEL_TYPES);
+
+export const alertChannels: IntegrationCollection = {
+  path: 'AlertChannels',
+  key: 'alertChannels',
+  label: 'alert channel',
+  types: CHANNEL_TYPES,
+  listByType: true,
+  put: true,
+  test: true,
+  validate(record) {
+    check(BASE, record);
+    const type = record.type as ChannelType;
+    check(channelSchema(type), record);
+    if (type === 'Jira') {
+      const data = record.data as Record<string, unknown>;
+      const secret = JIRA_SECRET[data.jiraType as string];
+      if (secret !== undefined && (typeof data[secret] !== 'string' || data[secret] === '')) {
+        throw invalidData([`data/${secret}: required for jiraType ${String(data.jiraType)}`]);
+      }
+    }
+  },
+  secrets: (r) => CHANNEL_SECRETS[r.type as ChannelType] ?? [],
+  beforeDelete(ctx, record) {
+    const rule = ctx.scope.alertRules.find((x) => x.intgGuidList.includes(record.intgGuid));
+    if (rule !== undefined) {
+      throw new HttpError(
+        409,
+        `Alert channel ${record.name} (${record.intgGuid}) is used by alert rule ${rule.filters.name} (${rule.mcGuid}); remove it from the rule first`,
+      );
+    }
+  },
+};
+
+export const alertChannelRoutes = (): Route[] => integrationRoutes(alertChannels);

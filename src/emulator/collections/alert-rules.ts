@@ -1,0 +1,108 @@
+// /api/v2/AlertRules: requests use camelCase filters, responses the service's lowercase spellings,
+// with list values reordered (categories alphabetically, severities ascending) as the service does.
+
+import { notFound, objectBody, type Handler, type RequestContext } from '../http.js';
+import { newMcGuid } from '../ids.js';
+import type { RuleFilters, RuleRecord } from '../model.js';
+import { RULE_CREATE, RULE_PATCH } from '../request-schemas.js';
+import type { Route } from '../router.js';
+import { runSearch } from '../search.js';
+import { check, invalidData } from '../validation.js';
+
+export function ruleResponse(r: RuleRecord): Record<string, unknown> {
+  return {
+    mcGuid: r.mcGuid,
+    type: r.type,
+    intgGuidList: [...r.intgGuidList],
+    filters: {
+      name: r.filters.name,
+      description: r.filters.description,
+      enabled: r.filters.enabled,
+      resourcegroups: [...r.filters.resourceGroups],
+      eventcategory: [...r.filters.eventCategory].sort(),
+      severity: [...r.filters.severity].sort((a, b) => a - b),
+      createdOrUpdatedBy: r.createdOrUpdatedBy,
+      createdOrUpdatedTime: String(r.createdOrUpdatedTime),
+    },
+  };
+}
+
+/** Every listed channel must exist in the addressed account (or organization). */
+function checkChannels(ctx: RequestContext, list: string[]): void {
+  const known = new Set(ctx.scope.alertChannels.map((c) => c.intgGuid));
+  const errors = list.flatMap((g, i) => (known.has(g) ? [] : [`intgGuidList/${i}: no alert channel ${g} in this account`]));
+  if (errors.length > 0) throw invalidData(errors);
+}
+
+function mergeFilters(base: RuleFilters, body: Record<string, unknown>): RuleFilters {
+  const pick = <K extends keyof RuleFilters>(k: K): RuleFilters[K] => (body[k] !== undefined ? (body[k] as RuleFilters[K]) : base[k]);
+  return {
+    name: pick('name'),
+    description: pick('description'),
+    enabled: pick('enabled'),
+    resourceGroups: [...pick('resourceGroups')],
+    eventCategory: [...pick('eventCategory')],
+    severity: [...pick('severity')],
+  };
+}
+
+const DEFAULT_FILTERS: RuleFilters = { name: '', description: '', enabled: 1, resourceGroups: [], eventCategory: [], severity: [] };
+
+function find(ctx: RequestContext): RuleRecord {
+  const r = ctx.scope.alertRules.find((x) => x.mcGuid === ctx.params.mcGuid);
+  if (r === undefined) throw notFound();
+  return r;
+}
+
+const list: Handler = (ctx) => ({ status: 200, body: { data: ctx.scope.alertRules.map(ruleResponse) } });
+
+const create: Handler = (ctx) => {
+  const body = objectBody(ctx);
+  check(RULE_CREATE, body);
+  const intgGuidList = body.intgGuidList as string[];
+  checkChannels(ctx, intgGuidList);
+  const r: RuleRecord = {
+    mcGuid: newMcGuid(),
+    type: body.type as string,
+    intgGuidList: [...intgGuidList],
+    filters: mergeFilters(DEFAULT_FILTERS, body.filters as Record<string, unknown>),
+    createdOrUpdatedBy: ctx.user,
+    createdOrUpdatedTime: ctx.now,
+  };
+  ctx.scope.alertRules.push(r);
+  ctx.committed('Create alert rule', `Created alert rule ${r.filters.name} (${r.mcGuid})`);
+  return { status: 201, body: { data: ruleResponse(r) } };
+};
+
+const search: Handler = (ctx) => ({ status: 200, body: { data: runSearch(ctx.scope.alertRules.map(ruleResponse), ctx.body) } });
+
+const get: Handler = (ctx) => ({ status: 200, body: { data: ruleResponse(find(ctx)) } });
+
+/** PATCH: `intgGuidList` is replaced; `filters` members are updated one by one. */
+const patch: Handler = (ctx) => {
+  const r = find(ctx);
+  const body = objectBody(ctx);
+  check(RULE_PATCH, body);
+  const intgGuidList = (body.intgGuidList as string[] | undefined) ?? r.intgGuidList;
+  if (body.intgGuidList !== undefined) checkChannels(ctx, intgGuidList);
+  const filters = body.filters !== undefined ? mergeFilters(r.filters, body.filters as Record<string, unknown>) : r.filters;
+  r.intgGuidList = [...intgGuidList];
+  r.filters = filters;
+  r.createdOrUpdatedBy = ctx.user;
+  r.createdOrUpdatedTime = ctx.now;
+  ctx.committed('Update alert rule', `Updated alert rule ${r.filters.name} (${r.mcGuid})`);
+  return { status: 200, body: { data: ruleResponse(r) } };
+};
+
+const remove: Handler = (ctx) => {
+  const r = find(ctx);
+  ctx.scope.alertRules.splice(ctx.scope.alertRules.indexOf(r), 1);
+  ctx.committed('Delete alert rule', `Deleted alert rule ${r.filters.name} (${r.mcGuid})`);
+  return { status: 204 };
+};
+
+export const alertRuleRoutes = (): Route[] => [
+  { pattern: 'AlertRules', methods: { GET: list, POST: create } },
+  { pattern: 'AlertRules/search', methods: { POST: search } },
+  { pattern: 'AlertRules/:mcGuid', methods: { GET: get, PATCH: patch, DELETE: remove } },
+];

@@ -1,0 +1,26 @@
+// /api/v2/CloudAccounts: the 9 cloud account types.
+
+import { CLOUD_ACCOUNT_SECRETS, CLOUD_ACCOUNT_TYPES, type CloudAccountType } from '../../kinds/data.js';
+import { cloudAccountSchema, integrationBaseSchema } from '../request-schemas.js';
+import type { Route } from '../router.js';
+import { check } from '../validation.js';
+import { integrationRoutes, type IntegrationCollection } from './integrations.js';
+
+const BASE = integrationBaseSchema(CLOUD_ACCOUNT_TYPES);
+
+export const cloudAccounts: IntegrationCollection = {
+  path: 'CloudAccounts',
+  key: 'cloudAccounts',
+  label: 'cloud account',
+  types: CLOUD_ACCOUNT_TYPES,
+  listByType: true,
+  put: true,
+  test: false,
+  validate(record) {
+    check(BASE, record);
+    check(cloudAccountSchema(record.type as CloudAccountType), record);
+  },
+  secrets: (r) => CLOUD_ACCOUNT_SECRETS[r.type as CloudAccountType] ?? [],
+};
+
+export const cloudAccountRoutes = (): Route[] => integrationRoutes(cloudAccounts);

@@ -1,0 +1,49 @@
+// /api/v2/ContainerRegistries: type ContVulnCfg, per-registryType data, no PUT (405), DELETE 204.
+
+import { REGISTRY_INTEGRATION_TYPE, registrySecrets, type RegistryType } from '../../kinds/data.js';
+import { ECR_CREDENTIALS, REGISTRY_BASE, registrySchema } from '../request-schemas.js';
+import type { Route } from '../router.js';
+import { check, invalidData } from '../validation.js';
+import { integrationRoutes, type IntegrationCollection } from './integrations.js';
+
+/** Members the service adds to a registry's response data when the request left them out. */
+const RESPONSE_DEFAULTS: Record<string, unknown> = {
+  limitNumImg: 5,
+  limitByRep: [],
+  limitByTag: [],
+  limitByLabel: [],
+  nonOsPackageEval: false,
+  identifierTag: [],
+};
+
+function present(data: Record<string, unknown>, dotted: string): boolean {
+  let v: unknown = data;
+  for (const p of dotted.split('.')) v = v !== null && typeof v === 'object' ? (v as Record<string, unknown>)[p] : undefined;
+  return typeof v === 'string' && v !== '';
+}
+
+export const containerRegistries: IntegrationCollection = {
+  path: 'ContainerRegistries',
+  key: 'containerRegistries',
+  label: 'container registry',
+  types: [REGISTRY_INTEGRATION_TYPE],
+  listByType: false,
+  put: false,
+  test: false,
+  validate(record) {
+    check(REGISTRY_BASE, record);
+    const data = record.data as Record<string, unknown>;
+    check(registrySchema(data.registryType as RegistryType), record);
+    if (data.registryType === 'AWS_ECR') {
+      const needed = ECR_CREDENTIALS[data.awsAuthType as keyof typeof ECR_CREDENTIALS];
+      const missing = needed.filter((p) => !present(data, p));
+      if (missing.length > 0) {
+        throw invalidData(missing.map((p) => `data/${p.replace('.', '/')}: required for awsAuthType ${String(data.awsAuthType)}`));
+      }
+    }
+  },
+  secrets: (r) => registrySecrets(r.data),
+  responseData: (data) => ({ ...data, ...Object.fromEntries(Object.entries(RESPONSE_DEFAULTS).filter(([k]) => !(k in data))) }),
+};
+
+export const containerRegistryRoutes = (): Route[] => integrationRoutes(containerRegistries);

@@ -1,0 +1,146 @@
+// The integration collections (alert channels, cloud accounts, container registries) share their
+// record shape and endpoints; each collection file supplies its types, validation and secrets.
+
+import type { SecretField } from '../../kinds/data.js';
+import { isoTime, notFound, objectBody, type Handler, type RequestContext } from '../http.js';
+import { newIntgGuid } from '../ids.js';
+import { maskData } from '../masking.js';
+import type { IntegrationRecord, ScopeData } from '../model.js';
+import type { Route } from '../router.js';
+import { runSearch } from '../search.js';
+
+export interface IntegrationCollection {
+  /** Path segment after /api/v2, e.g. `AlertChannels`. */
+  path: string;
+  key: 'alertChannels' | 'cloudAccounts' | 'containerRegistries';
+  /** For audit records, e.g. `alert channel`. */
+  label: string;
+  types: readonly string[];
+  /** GET /{type} lists the records of one type. */
+  listByType: boolean;
+  put: boolean;
+  /** POST /{intgGuid}/test. */
+  test: boolean;
+  /** Throws 400 when the full record (name, type, enabled, data) is not acceptable. */
+  validate(record: Record<string, unknown>): void;
+  secrets(record: IntegrationRecord): SecretField[];
+  /** Response `data` after masking, e.g. defaults the service adds. */
+  responseData?(data: Record<string, unknown>): Record<string, unknown>;
+  /** Refuses a delete (409) while something still refers to the record. */
+  beforeDelete?(ctx: RequestContext, record: IntegrationRecord): void;
+}
+
+export function integrationResponse(c: IntegrationCollection, r: IntegrationRecord, isOrg: boolean): Record<string, unknown> {
+  const masked = maskData(r.data, c.secrets(r));
+  return {
+    createdOrUpdatedBy: r.createdOrUpdatedBy,
+    createdOrUpdatedTime: isoTime(r.createdOrUpdatedTime),
+    enabled: r.enabled,
+    intgGuid: r.intgGuid,
+    isOrg: isOrg ? 1 : 0,
+    name: r.name,
+    props: { createdBy: r.createdBy, createdTime: isoTime(r.createdTime), updatedBy: r.createdOrUpdatedBy },
+    state: { ok: true, lastUpdatedTime: r.createdOrUpdatedTime, lastSuccessfulTime: r.createdOrUpdatedTime, details: {} },
+    type: r.type,
+    data: c.responseData ? c.responseData(masked) : masked,
+  };
+}
+
+/** The writable members of a request; unknown top-level members are ignored. */
+function writable(body: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const k of ['name', 'type', 'enabled', 'data']) if (k in body) out[k] = body[k];
+  return out;
+}
+
+function records(c: IntegrationCollection, scope: ScopeData): IntegrationRecord[] {
+  return scope[c.key];
+}
+
+function find(c: IntegrationCollection, ctx: RequestContext): IntegrationRecord {
+  const r = records(c, ctx.scope).find((x) => x.intgGuid === ctx.params.intgGuid);
+  if (r === undefined) throw notFound();
+  return r;
+}
+
+export function integrationRoutes(c: IntegrationCollection): Route[] {
+  const view = (ctx: RequestContext, r: IntegrationRecord) => integrationResponse(c, r, ctx.isOrg);
+
+  const list: Handler = (ctx) => ({ status: 200, body: { data: records(c, ctx.scope).map((r) => view(ctx, r)) } });
+
+  const create: Handler = (ctx) => {
+    const body = writable(objectBody(ctx));
+    c.validate(body);
+    const r: IntegrationRecord = {
+      intgGuid: newIntgGuid(ctx.guidPrefix),
+      name: body.name as string,
+      type: body.type as string,
+      enabled: body.enabled as number,
+      data: body.data as Record<string, unknown>,
+      createdBy: ctx.user,
+      createdTime: ctx.now,
+      createdOrUpdatedBy: ctx.user,
+      createdOrUpdatedTime: ctx.now,
+    };
+    records(c, ctx.scope).push(r);
+    ctx.committed(`Create ${c.label}`, `Created ${c.label} ${r.name} (${r.intgGuid})`);
+    return { status: 201, body: { data: view(ctx, r) } };
+  };
+
+  const search: Handler = (ctx) => ({
+    status: 200,
+    body: { data: runSearch(records(c, ctx.scope).map((r) => view(ctx, r)), ctx.body) },
+  });
+
+  /** GET /{type} or GET /{intgGuid}: the same path shape, told apart by the type names. */
+  const getOne: Handler = (ctx) => {
+    const id = ctx.params.intgGuid;
+    if (c.listByType && c.types.includes(id)) {
+      return { status: 200, body: { data: records(c, ctx.scope).filter((r) => r.type === id).map((r) => view(ctx, r)) } };
+    }
+    return { status: 200, body: { data: view(ctx, find(c, ctx)) } };
+  };
+
+  const update =
+    (replace: boolean): Handler =>
+    (ctx) => {
+      const r = find(c, ctx);
+      const body = writable(objectBody(ctx));
+      const next = replace ? body : { name: r.name, type: r.type, enabled: r.enabled, data: r.data, ...body };
+      c.validate(next);
+      r.name = next.name as string;
+      r.type = next.type as string;
+      r.enabled = next.enabled as number;
+      r.data = next.data as Record<string, unknown>;
+      r.createdOrUpdatedBy = ctx.user;
+      r.createdOrUpdatedTime = ctx.now;
+      ctx.committed(`Update ${c.label}`, `Updated ${c.label} ${r.name} (${r.intgGuid})`);
+      return { status: 200, body: { data: view(ctx, r) } };
+    };
+
+  const remove: Handler = (ctx) => {
+    const r = find(c, ctx);
+    c.beforeDelete?.(ctx, r);
+    const all = records(c, ctx.scope);
+    all.splice(all.indexOf(r), 1);
+    ctx.committed(`Delete ${c.label}`, `Deleted ${c.label} ${r.name} (${r.intgGuid})`);
+    return { status: 204 };
+  };
+
+  // The emulator delivers nothing; a test of an existing integration succeeds.
+  const test: Handler = (ctx) => {
+    find(c, ctx);
+    return { status: 204 };
+  };
+
+  const routes: Route[] = [
+    { pattern: c.path, methods: { GET: list, POST: create } },
+    { pattern: `${c.path}/search`, methods: { POST: search } },
+  ];
+  if (c.test) routes.push({ pattern: `${c.path}/:intgGuid/test`, methods: { POST: test } });
+  routes.push({
+    pattern: `${c.path}/:intgGuid`,
+    methods: { GET: getOne, PATCH: update(false), DELETE: remove, ...(c.put ? { PUT: update(true) } : {}) },
+  });
+  return routes;
+}

@@ -1,0 +1,64 @@
+// Shapes shared by the server and the collection handlers.
+
+import type { ScopeData } from './model.js';
+import type { Store } from './store.js';
+
+/** A refusal with an HTTP status; the server answers `{message}`. */
+export class HttpError extends Error {
+  readonly status: number;
+  constructor(status: number, message: string) {
+    super(message);
+    this.name = 'HttpError';
+    this.status = status;
+  }
+}
+
+export const notFound = (): HttpError => new HttpError(404, 'Not found');
+
+export interface HandlerResult {
+  status: number;
+  /** JSON body; omitted for 204. */
+  body?: unknown;
+}
+
+/** What a handler sees of one authenticated request. */
+export interface RequestContext {
+  method: string;
+  /** Decoded path segments after /api/v2. */
+  segments: string[];
+  /** Values of the `:name` segments of the matched route. */
+  params: Record<string, string>;
+  query: URLSearchParams;
+  /** Parsed JSON body; undefined when the request had none. */
+  body: unknown;
+  store: Store;
+  /** The data of the addressed account, or of the organization with `Org-Access: true`. */
+  scope: ScopeData;
+  /** Account name (or the organization's name) as written into audit records. */
+  accountName: string;
+  /** Account label used in intgGuid values. */
+  guidPrefix: string;
+  isOrg: boolean;
+  user: string;
+  /** Clock reading for this request, epoch ms. */
+  now: number;
+  /**
+   * Records a committed write: appends an audit record and asks the server to persist the state.
+   * Call it only after every check passed and the data changed.
+   */
+  committed(eventName: string, description: string): void;
+}
+
+export type Handler = (ctx: RequestContext) => HandlerResult;
+
+/** A JSON object body, or 400. */
+export function objectBody(ctx: RequestContext): Record<string, unknown> {
+  const b = ctx.body;
+  if (b === undefined) throw new HttpError(400, 'Invalid data: #1: [: request body required]');
+  if (b === null || typeof b !== 'object' || Array.isArray(b)) throw new HttpError(400, 'Invalid data: #1: [: must be object]');
+  return b as Record<string, unknown>;
+}
+
+export function isoTime(ms: number): string {
+  return new Date(ms).toISOString();
+}

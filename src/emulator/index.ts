@@ -1,0 +1,135 @@
+// The service emulator, importable in-process: `startEmulator(options)` serves API v2 on loopback.
+
+import { createServer, type Server } from 'node:http';
+import type { Socket } from 'node:net';
+import { systemClock, type Clock } from './clock.js';
+import { newKeyId, newSecret } from './ids.js';
+import { Service } from './server.js';
+import { Store } from './store.js';
+
+export { manualClock, scaledClock, systemClock, type Clock, type ManualClock } from './clock.js';
+export { MAX_BODY_BYTES } from './server.js';
+export { PREDEFINED_PROFILES } from './predefined-profiles.js';
+
+export interface EmulatorOptions {
+  /** Default 127.0.0.1. */
+  host?: string;
+  /** 0 (the default) picks a free port. */
+  port?: number;
+  /** Sub-accounts of the organization; the first is the primary account. Default ['prod', 'staging']. */
+  accounts?: string[];
+  /** The org-admin API key; generated when absent. */
+  keyId?: string;
+  secret?: string;
+  /** Requests per hour per bucket. Default 120. */
+  rateLimit?: number;
+  /** Share of requests (0..1) that fail on purpose. Default 0. */
+  faults?: number;
+  /** Seed of the fault PRNG. Default 1. */
+  faultSeed?: number;
+  /** Keeps the data across restarts. */
+  statePath?: string;
+  /** Token expiry and rate-limit buckets read this clock. Default: system time. */
+  clock?: Clock;
+  /** Written as createdOrUpdatedBy and in audit records. Default admin@example.com. */
+  user?: string;
+}
+
+export interface RunningEmulator {
+  /** Base URL, e.g. http://127.0.0.1:PORT. */
+  url: string;
+  keyId: string;
+  secret: string;
+  accounts: string[];
+  close(): Promise<void>;
+  /** Requests received so far (faulted ones included). */
+  requestCount(): number;
+}
+
+function checkOptions(o: EmulatorOptions): void {
+  const problems: string[] = [];
+  const accounts = o.accounts ?? [];
+  if (o.accounts !== undefined && accounts.length === 0) problems.push('accounts must name at least one account');
+  const seen = new Set<string>();
+  for (const a of accounts) {
+    if (a.trim() === '' || a !== a.trim()) problems.push(`account name ${JSON.stringify(a)} is empty or has surrounding spaces`);
+    if (seen.has(a.toLowerCase())) problems.push(`account ${a} is listed twice (names are case-insensitive)`);
+    seen.add(a.toLowerCase());
+  }
+  if (o.rateLimit !== undefined && !(Number.isInteger(o.rateLimit) && o.rateLimit > 0)) {
+    problems.push(`rateLimit must be a positive integer, got ${o.rateLimit}`);
+  }
+  if (o.faults !== undefined && !(o.faults >= 0 && o.faults <= 1)) problems.push(`faults must be between 0 and 1, got ${o.faults}`);
+  if (o.faultSeed !== undefined && !Number.isInteger(o.faultSeed)) problems.push(`faultSeed must be an integer, got ${o.faultSeed}`);
+  if (o.port !== undefined && !(Number.isInteger(o.port) && o.port >= 0 && o.port <= 65535)) {
+    problems.push(`port must be an integer 0..65535, got ${o.port}`);
+  }
+  if (o.keyId !== undefined && o.keyId === '') problems.push('keyId must not be empty');
+  if (o.secret !== undefined && o.secret === '') problems.push('secret must not be empty');
+  if (problems.length > 0) throw new Error(`emulator: invalid options: ${problems.join('; ')}`);
+}
+
+function listen(server: Server, port: number, host: string): Promise<void> {
+  return new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+}
+
+export async function startEmulator(options: EmulatorOptions = {}): Promise<RunningEmulator> {
+  checkOptions(options);
+  const host = options.host ?? '127.0.0.1';
+  const accounts = [...(options.accounts ?? ['prod', 'staging'])];
+  const keyId = options.keyId ?? newKeyId();
+  const secret = options.secret ?? newSecret();
+  // Opening the store first: an unreadable state file stops the start before a port is taken.
+  const store = Store.open(accounts, options.statePath);
+  const service = new Service({
+    accounts,
+    keyId,
+    secret,
+    user: options.user ?? 'admin@example.com',
+    clock: options.clock ?? systemClock,
+    rateLimit: options.rateLimit ?? 120,
+    faults: options.faults ?? 0,
+    faultSeed: options.faultSeed ?? 1,
+    store,
+  });
+
+  const sockets = new Set<Socket>();
+  const server = createServer((req, res) => {
+    service.handle(req, res).catch((err: Error) => {
+      process.stderr.write(`emulator: request failed: ${err.message}\n`);
+      if (!res.headersSent) res.writeHead(500, { 'Content-Type': 'application/json' }).end('{"message":"Internal Server Error"}');
+      else res.destroy();
+    });
+  });
+  server.on('connection', (socket) => {
+    sockets.add(socket);
+    socket.on('close', () => sockets.delete(socket));
+  });
+  await listen(server, options.port ?? 0, host);
+
+  const address = server.address();
+  if (address === null || typeof address === 'string') throw new Error('emulator: server has no TCP address');
+  const urlHost = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+
+  let closing: Promise<void> | undefined;
+  return {
+    url: `http://${urlHost}:${address.port}`,
+    keyId,
+    secret,
+    accounts,
+    requestCount: () => service.requestCount(),
+    close() {
+      closing ??= new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        for (const s of sockets) s.destroy();
+      });
+      return closing;
+    },
+  };
+}

@@ -1,0 +1,92 @@
+// The records the emulator keeps, as stored (and persisted). Responses are built from them per collection.
+
+export interface IntegrationRecord {
+  intgGuid: string;
+  name: string;
+  type: string;
+  enabled: number;
+  /** As written, secrets included (the service keeps them; responses mask them). */
+  data: Record<string, unknown>;
+  createdBy: string;
+  createdTime: number;
+  createdOrUpdatedBy: string;
+  createdOrUpdatedTime: number;
+}
+
+export interface RuleFilters {
+  name: string;
+  description: string;
+  enabled: number;
+  resourceGroups: string[];
+  eventCategory: string[];
+  severity: number[];
+}
+
+export interface RuleRecord {
+  mcGuid: string;
+  type: string;
+  intgGuidList: string[];
+  filters: RuleFilters;
+  createdOrUpdatedBy: string;
+  createdOrUpdatedTime: number;
+}
+
+export interface TemplateRecord {
+  name: string;
+  eventName: string;
+  description: string;
+  subject: string;
+}
+
+/** A custom alert profile; predefined ones are constants (predefined-profiles.ts). */
+export interface ProfileRecord {
+  alertProfileId: string;
+  extends: string;
+  alerts: TemplateRecord[];
+}
+
+export interface AgentTokenRecord {
+  accessToken: string;
+  createdTime: number;
+  description: string;
+  tokenAlias: string;
+  tokenEnabled: string;
+  version: string;
+}
+
+export interface AuditRecord {
+  accountName: string;
+  createdTime: string;
+  eventDescription: string;
+  eventName: string;
+  userAction: string;
+  userName: string;
+}
+
+export interface ScopeData {
+  alertChannels: IntegrationRecord[];
+  cloudAccounts: IntegrationRecord[];
+  containerRegistries: IntegrationRecord[];
+  alertRules: RuleRecord[];
+  alertProfiles: ProfileRecord[];
+  agentAccessTokens: AgentTokenRecord[];
+  auditLogs: AuditRecord[];
+}
+
+export const SCOPE_COLLECTIONS = [
+  'alertChannels',
+  'cloudAccounts',
+  'containerRegistries',
+  'alertRules',
+  'alertProfiles',
+  'agentAccessTokens',
+  'auditLogs',
+] as const;
+
+export interface StateDocument {
+  formatVersion: 1;
+  /** Keyed by lower-case account name. Accounts no longer configured are kept, not dropped. */
+  accounts: Record<string, ScopeData>;
+  org: ScopeData;
+  counters: { writes: number };
+}

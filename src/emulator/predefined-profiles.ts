@@ -1,0 +1,94 @@
+// The predefined alert profiles every account has. They descend from the root SVC_BASE_PROFILE
+// (no alerts, may not be extended); their descriptionKeys name the placeholders templates may use.
+
+import { ROOT_PROFILE_ID } from '../kinds/data.js';
+import type { TemplateRecord } from './model.js';
+
+export interface PredefinedProfile {
+  alertProfileId: string;
+  /** Absent on the root. */
+  extends?: string;
+  fields: { name: string }[];
+  descriptionKeys: { name: string; spec: string }[];
+  alerts: TemplateRecord[];
+}
+
+const fields = (...names: string[]) => names.map((name) => ({ name }));
+const keys = (...names: string[]) => names.map((name) => ({ name, spec: `{{${name}}}` }));
+
+const COMMON_KEYS = ['_OCCURRENCE', '_POLICY_ID', '_POLICY_TITLE', '_PRIMARY_TAG'];
+
+export const PREDEFINED_PROFILES: readonly PredefinedProfile[] = [
+  {
+    alertProfileId: ROOT_PROFILE_ID,
+    fields: fields('_OCCURRENCE', '_POLICY_ID', '_POLICY_TITLE', '_PRIMARY_TAG'),
+    descriptionKeys: keys(...COMMON_KEYS),
+    alerts: [],
+  },
+  {
+    alertProfileId: 'SVC_HE_FILES_DEFAULT_PROFILE',
+    extends: ROOT_PROFILE_ID,
+    fields: fields('_OCCURRENCE', '_POLICY_ID', '_POLICY_TITLE', '_PRIMARY_TAG', 'MID', 'PATH', 'FILE_TYPE', 'SIZE', 'HOSTNAME'),
+    descriptionKeys: keys(...COMMON_KEYS, 'MID', 'PATH', 'FILE_TYPE', 'HOSTNAME'),
+    alerts: [
+      {
+        name: 'HE_File_Violation',
+        eventName: 'Host file policy violation',
+        description: '{{_OCCURRENCE}}: file {{PATH}} on machine {{MID}} violates policy {{_POLICY_ID}}',
+        subject: 'File {{PATH}} violates {{_POLICY_TITLE}}',
+      },
+      {
+        name: 'HE_File_NewExecutable',
+        eventName: 'New executable file',
+        description: 'New executable {{PATH}} found on {{HOSTNAME}} ({{MID}})',
+        subject: 'New executable {{PATH}}',
+      },
+    ],
+  },
+  {
+    alertProfileId: 'SVC_HE_USER_DEFAULT_PROFILE',
+    extends: ROOT_PROFILE_ID,
+    fields: fields('_OCCURRENCE', '_POLICY_ID', '_POLICY_TITLE', '_PRIMARY_TAG', 'MID', 'USERNAME', 'UID', 'SOURCE_IP'),
+    descriptionKeys: keys(...COMMON_KEYS, 'MID', 'USERNAME', 'UID', 'SOURCE_IP'),
+    alerts: [
+      {
+        name: 'HE_User_Violation',
+        eventName: 'Host user policy violation',
+        description: '{{_OCCURRENCE}}: user {{USERNAME}} on machine {{MID}} violates policy {{_POLICY_ID}}',
+        subject: 'User {{USERNAME}} violates {{_POLICY_TITLE}}',
+      },
+    ],
+  },
+  {
+    alertProfileId: 'SVC_CLOUD_ACTIVITY_DEFAULT_PROFILE',
+    extends: ROOT_PROFILE_ID,
+    fields: fields('_OCCURRENCE', '_POLICY_ID', '_POLICY_TITLE', '_PRIMARY_TAG', 'RESOURCE_ID', 'EVENT_NAME', 'EVENT_SOURCE', 'REGION', 'ACCOUNT_ID'),
+    descriptionKeys: keys(...COMMON_KEYS, 'RESOURCE_ID', 'EVENT_NAME', 'REGION', 'ACCOUNT_ID'),
+    alerts: [
+      {
+        name: 'CloudActivityLog_Violation',
+        eventName: 'Cloud activity policy violation',
+        description: '{{_OCCURRENCE}}: {{EVENT_NAME}} on {{RESOURCE_ID}} in {{ACCOUNT_ID}} ({{REGION}})',
+        subject: '{{_POLICY_TITLE}} on {{RESOURCE_ID}}',
+      },
+    ],
+  },
+  {
+    alertProfileId: 'SVC_CFG_AWS_DEFAULT_PROFILE',
+    extends: ROOT_PROFILE_ID,
+    fields: fields('_OCCURRENCE', '_POLICY_ID', '_POLICY_TITLE', '_PRIMARY_TAG', 'RESOURCE_ID', 'RESOURCE_TYPE', 'REGION', 'ACCOUNT_ID'),
+    descriptionKeys: keys(...COMMON_KEYS, 'RESOURCE_ID', 'RESOURCE_TYPE', 'REGION', 'ACCOUNT_ID'),
+    alerts: [
+      {
+        name: 'Compliance_Violation',
+        eventName: 'Configuration compliance violation',
+        description: '{{_OCCURRENCE}}: {{RESOURCE_TYPE}} {{RESOURCE_ID}} in {{ACCOUNT_ID}} fails {{_POLICY_ID}}',
+        subject: '{{_POLICY_TITLE}}: {{RESOURCE_ID}}',
+      },
+    ],
+  },
+];
+
+export function predefinedProfile(id: string): PredefinedProfile | undefined {
+  return PREDEFINED_PROFILES.find((p) => p.alertProfileId === id);
+}

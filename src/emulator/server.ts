@@ -1,0 +1,242 @@
+// The request pipeline: faults → body (1 MB cap) → token exchange or bearer check → rate-limit
+// bucket → route → account → handler → persist. Every answer carries the RateLimit-* headers.
+
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { API_PREFIX, bucketOf } from '../kinds/data.js';
+import { addressOf, Tokens } from './auth.js';
+import { Buckets, type RateState } from './buckets.js';
+import type { Clock } from './clock.js';
+import { agentAccessTokenRoutes } from './collections/agent-access-tokens.js';
+import { alertChannelRoutes } from './collections/alert-channels.js';
+import { alertProfileRoutes } from './collections/alert-profiles.js';
+import { alertRuleRoutes } from './collections/alert-rules.js';
+import { auditLogRoutes } from './collections/audit-logs.js';
+import { cloudAccountRoutes } from './collections/cloud-accounts.js';
+import { containerRegistryRoutes } from './collections/container-registries.js';
+import { schemaRoutes } from './collections/schemas.js';
+import { FaultInjector } from './faults.js';
+import { HttpError, isoTime, type HandlerResult, type RequestContext } from './http.js';
+import { Router } from './router.js';
+import type { Store } from './store.js';
+
+export const MAX_BODY_BYTES = 1024 * 1024;
+
+/** Collections that take the organization headers (OG in the seed). */
+const ORG_CAPABLE = new Set(['AlertChannels', 'AlertRules', 'CloudAccounts', 'ContainerRegistries', 'AuditLogs']);
+
+const USER_ACTIONS: Record<string, string> = { POST: 'create', PUT: 'update', PATCH: 'update', DELETE: 'delete' };
+
+export interface ServiceConfig {
+  accounts: string[];
+  keyId: string;
+  secret: string;
+  user: string;
+  clock: Clock;
+  rateLimit: number;
+  faults: number;
+  faultSeed: number;
+  store: Store;
+}
+
+type Body = { kind: 'ok'; value: unknown } | { kind: 'too-large' } | { kind: 'bad-json' } | { kind: 'bad-type' };
+
+/** Reads at most MAX_BODY_BYTES; past that it stops reading and reports `too-large`. */
+function readBody(req: IncomingMessage): Promise<Body> {
+  const declared = Number(req.headers['content-length'] ?? '0');
+  if (declared > MAX_BODY_BYTES) return Promise.resolve({ kind: 'too-large' });
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const onData = (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > MAX_BODY_BYTES) {
+        req.off('data', onData);
+        req.off('end', onEnd);
+        req.pause();
+        resolve({ kind: 'too-large' });
+        return;
+      }
+      chunks.push(chunk);
+    };
+    const onEnd = () => {
+      const text = Buffer.concat(chunks).toString('utf8');
+      if (text.trim() === '') return resolve({ kind: 'ok', value: undefined });
+      const type = String(req.headers['content-type'] ?? '');
+      if (!/^application\/([\w.+-]*\+)?json\b/i.test(type)) return resolve({ kind: 'bad-type' });
+      try {
+        resolve({ kind: 'ok', value: JSON.parse(text) });
+      } catch {
+        resolve({ kind: 'bad-json' });
+      }
+    };
+    req.on('data', onData);
+    req.on('end', onEnd);
+    req.on('error', reject);
+  });
+}
+
+function send(res: ServerResponse, status: number, body: unknown, rate: RateState, extra: Record<string, string> = {}): void {
+  const headers: Record<string, string> = {
+    'RateLimit-Limit': String(rate.limit),
+    'RateLimit-Remaining': String(rate.remaining),
+    'RateLimit-Reset': String(rate.resetSeconds),
+    ...extra,
+  };
+  if (status === 204 || body === undefined) {
+    res.writeHead(status, headers).end();
+    return;
+  }
+  const text = JSON.stringify(body);
+  headers['Content-Type'] = 'application/json; charset=utf-8';
+  headers['Content-Length'] = String(Buffer.byteLength(text));
+  res.writeHead(status, headers).end(text);
+}
+
+function segmentsOf(pathname: string): string[] | undefined {
+  const rest = pathname.slice(API_PREFIX.length).replace(/\/+$/, '');
+  try {
+    return rest
+      .split('/')
+      .filter((s) => s !== '')
+      .map((s) => decodeURIComponent(s));
+  } catch {
+    return undefined;
+  }
+}
+
+export class Service {
+  private readonly router: Router;
+  private readonly tokens: Tokens;
+  private readonly buckets: Buckets;
+  private readonly faults: FaultInjector;
+  private count = 0;
+
+  constructor(private readonly cfg: ServiceConfig) {
+    this.router = new Router([
+      ...schemaRoutes(),
+      ...agentAccessTokenRoutes(),
+      ...alertChannelRoutes(),
+      ...alertRuleRoutes(),
+      ...alertProfileRoutes(),
+      ...cloudAccountRoutes(),
+      ...containerRegistryRoutes(),
+      ...auditLogRoutes(),
+    ]);
+    this.tokens = new Tokens(cfg.keyId, cfg.secret);
+    this.buckets = new Buckets(cfg.rateLimit, cfg.clock);
+    this.faults = new FaultInjector(cfg.faults, cfg.faultSeed);
+  }
+
+  requestCount(): number {
+    return this.count;
+  }
+
+  async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    this.count += 1;
+    const method = (req.method ?? 'GET').toUpperCase();
+    const url = new URL(req.url ?? '/', 'http://emulator');
+    const pathname = url.pathname;
+    const bucket = bucketOf(method, pathname);
+    const isApi = pathname === API_PREFIX || pathname.startsWith(API_PREFIX + '/');
+    const isTokenExchange = method === 'POST' && pathname.replace(/\/+$/, '') === `${API_PREFIX}/access/tokens`;
+    const last = pathname.replace(/\/+$/, '').split('/').pop();
+    const isResourceWrite = isApi && !isTokenExchange && method !== 'GET' && last !== 'search' && last !== 'test';
+    const peek = () => this.buckets.peek(bucket);
+
+    const fault = this.faults.next(isResourceWrite);
+    if (fault === 'drop') {
+      req.socket.destroy();
+      return;
+    }
+    if (fault === 'rate-limit') {
+      return send(res, 429, { message: 'Rate limit exceeded' }, { limit: this.cfg.rateLimit, remaining: 0, resetSeconds: 1 });
+    }
+    if (fault === 'server-error') return send(res, 500, { message: 'Internal Server Error' }, peek());
+    if (fault === 'unavailable') return send(res, 503, { message: 'Service Unavailable' }, peek());
+
+    const body = await readBody(req);
+    if (body.kind === 'too-large') {
+      return send(res, 413, { message: `Request body larger than ${MAX_BODY_BYTES} bytes` }, peek(), { Connection: 'close' });
+    }
+    if (body.kind === 'bad-type') return send(res, 400, { message: 'Content-Type must be application/json' }, peek());
+    if (body.kind === 'bad-json') return send(res, 400, { message: 'Invalid JSON body' }, peek());
+
+    let rate = peek();
+    try {
+      if (isTokenExchange) {
+        const taken = this.buckets.take(bucket);
+        rate = taken.state;
+        if (!taken.allowed) throw new HttpError(429, 'Rate limit exceeded');
+        const r = this.tokens.exchange(req.headers, body.value, this.cfg.clock.now());
+        return send(res, r.status, r.body, rate);
+      }
+      if (!isApi) throw new HttpError(404, 'Not found');
+      this.tokens.verify(req.headers, this.cfg.clock.now());
+      const taken = this.buckets.take(bucket);
+      rate = taken.state;
+      if (!taken.allowed) throw new HttpError(429, 'Rate limit exceeded');
+      const segments = segmentsOf(pathname);
+      if (segments === undefined) throw new HttpError(404, 'Not found');
+      const match = this.router.match(method, segments);
+      if (match.kind === 'not-found') throw new HttpError(404, 'Not found');
+      if (match.kind === 'method-not-allowed') {
+        return send(res, 405, { message: `Method ${method} not allowed for ${pathname}` }, rate, { Allow: match.allowed.join(', ') });
+      }
+      const result = this.run(req, method, segments, url, match.params, match.handler, body.value);
+      if (fault === 'commit-then-500' && result.status < 300) {
+        return send(res, 500, { message: 'Internal Server Error' }, rate);
+      }
+      return send(res, result.status, result.body, rate);
+    } catch (err) {
+      if (err instanceof HttpError) return send(res, err.status, { message: err.message }, rate);
+      process.stderr.write(`emulator: internal error on ${method} ${pathname}: ${(err as Error).message}\n`);
+      return send(res, 500, { message: 'Internal Server Error' }, rate);
+    }
+  }
+
+  private run(
+    req: IncomingMessage,
+    method: string,
+    segments: string[],
+    url: URL,
+    params: Record<string, string>,
+    handler: (ctx: RequestContext) => HandlerResult,
+    body: unknown,
+  ): HandlerResult {
+    const { store, accounts, user } = this.cfg;
+    const addressed = addressOf(req.headers, accounts, ORG_CAPABLE.has(segments[0]));
+    const isOrg = addressed.kind === 'org';
+    const accountName = addressed.kind === 'org' ? accounts[0] : addressed.name;
+    const scope = addressed.kind === 'org' ? store.org() : store.account(addressed.name);
+    const now = this.cfg.clock.now();
+    let wrote = false;
+    const ctx: RequestContext = {
+      method,
+      segments,
+      params,
+      query: url.searchParams,
+      body,
+      store,
+      scope,
+      accountName,
+      guidPrefix: accountName,
+      isOrg,
+      user,
+      now,
+      committed(eventName, description) {
+        wrote = true;
+        store.audit(scope, {
+          accountName: isOrg ? `${accountName} (organization)` : accountName,
+          createdTime: isoTime(now),
+          eventDescription: description,
+          eventName,
+          userAction: USER_ACTIONS[method] ?? method.toLowerCase(),
+          userName: user,
+        });
+      },
+    };
+    const result = handler(ctx);
+    if (wrote) store.save();
+    return result;
+  }
+}
