@@ -6,6 +6,10 @@ import { REGISTRY_DATA_DEFAULTS, REGISTRY_INTEGRATION_TYPE, registrySecrets } fr
 import { integrationKind } from './integration.js';
 import type { JsonObject, Kind } from './types.js';
 
+// The service also echoes `identifierTag` ([] when the request had none), so it is a default too:
+// filled on both sides, it never shows as a change and export leaves it out.
+const DATA_DEFAULTS: JsonObject = { ...(REGISTRY_DATA_DEFAULTS as unknown as JsonObject), identifierTag: [] };
+
 export const ContainerRegistry: Kind = integrationKind({
   kind: 'ContainerRegistry',
   documentKind: 'ContainerRegistry',
@@ -13,8 +17,7 @@ export const ContainerRegistry: Kind = integrationKind({
   collection: 'ContainerRegistries',
   secrets: (spec) => registrySecrets(isObject(spec.data) ? spec.data : {}),
   fixedType: REGISTRY_INTEGRATION_TYPE,
-  // A readonly constant: integrationKind copies it before use.
-  dataDefaults: REGISTRY_DATA_DEFAULTS as unknown as JsonObject,
+  dataDefaults: DATA_DEFAULTS,
   hasPut: false,
   // Repository, tag and label filters are sets.
   setPointers: () => ['/data/limitByRep', '/data/limitByTag', '/data/limitByLabel'],

@@ -1,0 +1,211 @@
+import { describe, expect, it } from 'vitest';
+import { AlertProfile } from '../../src/kinds/alert-profile.js';
+import { AlertTemplate } from '../../src/kinds/alert-template.js';
+import type { DesiredResource, JsonObject, LiveResource } from '../../src/kinds/types.js';
+import { byName, desiredOf, doc, FILE, fetchCtx, requestCtx } from './helpers.js';
+
+const LIST = '/api/v2/AlertProfiles';
+const FIELDS = [{ name: 'PATH' }, { name: 'MID' }];
+const KEYS = [
+  { name: '_OCCURRENCE', spec: '{{_OCCURRENCE}}' },
+  { name: 'PATH', spec: '{{PATH}}' },
+  { name: 'MID', spec: '{{MID}}' },
+];
+const FILE_VIOLATION = { name: 'File_Violation', eventName: 'Changed file', subject: '{{PATH}} changed on {{MID}}', description: '{{_OCCURRENCE}}' };
+
+/** Profiles as the emulator answers them: predefined root and base, and one custom profile. */
+const PROFILES: JsonObject[] = [
+  { alertProfileId: 'SVC_BASE_PROFILE', fields: [], descriptionKeys: [], alerts: [] },
+  {
+    alertProfileId: 'SVC_FILES_PROFILE',
+    extends: 'SVC_BASE_PROFILE',
+    fields: FIELDS,
+    descriptionKeys: KEYS,
+    alerts: [{ name: 'HE_File_Changed', eventName: 'File changed', subject: '{{PATH}}', description: 'on {{MID}}' }],
+  },
+  { alertProfileId: 'CUSTOM_FILES', extends: 'SVC_FILES_PROFILE', fields: FIELDS, descriptionKeys: KEYS, alerts: [FILE_VIOLATION] },
+];
+
+const PROFILE_DOC = doc(
+  'AlertProfile',
+  'CUSTOM_FILES',
+  { extends: 'SVC_FILES_PROFILE', alerts: [FILE_VIOLATION] },
+  { envRefs: { '/alerts/0/description': '${env:TEXT}' }, positions: { '/alerts/0': { file: FILE, line: 9, column: 7 } } },
+);
+
+async function liveOf(body: unknown): Promise<LiveResource[]> {
+  const ctx = fetchCtx({ [LIST]: body });
+  return [...(await AlertProfile.list(ctx)), ...(await AlertTemplate.list(ctx))];
+}
+
+describe('AlertProfile and AlertTemplate: documents', () => {
+  it('yields the profile and one template per alert', () => {
+    const [profile, template] = desiredOf(AlertProfile, PROFILE_DOC);
+    expect(profile).toEqual({ kind: 'AlertProfile', account: 'prod', name: 'CUSTOM_FILES', spec: { extends: 'SVC_FILES_PROFILE' }, envRefs: {}, source: PROFILE_DOC.source });
+    expect(template).toEqual({
+      kind: 'AlertTemplate',
+      account: 'prod',
+      name: 'CUSTOM_FILES.File_Violation',
+      parent: 'CUSTOM_FILES',
+      spec: { eventName: 'Changed file', subject: '{{PATH}} changed on {{MID}}', description: '{{_OCCURRENCE}}' },
+      envRefs: { '/description': '${env:TEXT}' },
+      source: { file: FILE, line: 9, column: 7 },
+      context: { extends: 'SVC_FILES_PROFILE', pointer: '/spec/alerts/0' },
+    });
+  });
+
+  it('reports a template name used twice in one profile', () => {
+    const { resources, diagnostics } = AlertProfile.fromDocument(doc('AlertProfile', 'P', { extends: 'SVC_FILES_PROFILE', alerts: [FILE_VIOLATION, FILE_VIOLATION] }));
+    expect(resources).toHaveLength(2);
+    expect(diagnostics).toMatchObject([{ severity: 'error', code: 'duplicate-template', field: '/spec/alerts/1/name' }]);
+  });
+
+  it('AlertTemplate reads no documents', () => {
+    expect(AlertTemplate.documentKind).toBeNull();
+    expect(AlertTemplate.fromDocument(doc('AlertTemplate', 'x', {})).diagnostics).toMatchObject([{ code: 'unknown-kind' }]);
+  });
+});
+
+describe('AlertProfile and AlertTemplate: live state', () => {
+  it.each([
+    ['{data: [...]}', { data: PROFILES }],
+    ['a bare array', PROFILES],
+  ])('lists profiles from %s', async (_title, body) => {
+    const live = await liveOf(body);
+    expect(live.map((r) => [r.kind, r.name, r.managedByService ?? false])).toEqual([
+      ['AlertProfile', 'SVC_BASE_PROFILE', true],
+      ['AlertProfile', 'SVC_FILES_PROFILE', true],
+      ['AlertProfile', 'CUSTOM_FILES', false],
+      ['AlertTemplate', 'SVC_FILES_PROFILE.HE_File_Changed', true],
+      ['AlertTemplate', 'CUSTOM_FILES.File_Violation', false],
+    ]);
+    expect(byName(live, 'SVC_FILES_PROFILE').info).toEqual({ fields: FIELDS, descriptionKeys: KEYS });
+    expect(byName(live, 'CUSTOM_FILES.File_Violation')).toMatchObject({ id: 'CUSTOM_FILES.File_Violation', parent: 'CUSTOM_FILES' });
+  });
+
+  it('gives desired and live the same canonical specs', async () => {
+    const live = await liveOf({ data: PROFILES });
+    for (const desired of desiredOf(AlertProfile, PROFILE_DOC)) expect(byName(live, desired.name).spec).toEqual(desired.spec);
+  });
+
+  it('makes one list call for both kinds', async () => {
+    const ctx = fetchCtx({ [LIST]: { data: PROFILES } });
+    await Promise.all([AlertProfile.list(ctx), AlertTemplate.list(ctx)]);
+    expect(ctx.calls).toEqual([LIST, LIST]);
+    expect(ctx.fetched).toEqual([LIST]);
+    expect(AlertTemplate.listBucket).toBe(AlertProfile.listBucket);
+  });
+
+  it('exports a custom profile with its templates, nothing for predefined ones or templates alone', async () => {
+    const live = await liveOf(PROFILES);
+    const templates = live.filter((r) => r.kind === 'AlertTemplate');
+    const exported = AlertProfile.toDocument(byName(live, 'CUSTOM_FILES'), templates);
+    expect(exported).toEqual({ kind: 'AlertProfile', name: 'CUSTOM_FILES', spec: { extends: 'SVC_FILES_PROFILE', alerts: [FILE_VIOLATION] } });
+    expect(AlertProfile.toDocument(byName(live, 'SVC_FILES_PROFILE'), templates)).toBeNull();
+    expect(AlertTemplate.toDocument(byName(live, 'CUSTOM_FILES.File_Violation'), [])).toBeNull();
+
+    const again = desiredOf(AlertProfile, doc('AlertProfile', exported!.name, exported!.spec));
+    expect(again.map((r) => [r.name, r.spec])).toEqual([
+      ['CUSTOM_FILES', byName(live, 'CUSTOM_FILES').spec],
+      ['CUSTOM_FILES.File_Violation', byName(live, 'CUSTOM_FILES.File_Violation').spec],
+    ]);
+  });
+});
+
+describe('checks against live state', () => {
+  const template = (subject: string, ext = 'SVC_FILES_PROFILE', parent = 'CUSTOM_FILES'): DesiredResource =>
+    desiredOf(AlertProfile, doc('AlertProfile', parent, { extends: ext, alerts: [{ ...FILE_VIOLATION, subject }] }, { positions: { '/alerts/0': { file: FILE, line: 12, column: 7 } } }))[1];
+
+  it('accepts placeholders the profile offers', async () => {
+    expect(AlertTemplate.check!(template('{{PATH}} on {{ MID }}'), await liveOf(PROFILES))).toEqual([]);
+  });
+
+  it('reports an unknown placeholder with the template position and the allowed keys', async () => {
+    const diagnostics = AlertTemplate.check!(template('{{PATH}} by {{USER}} {{USER}}'), await liveOf(PROFILES));
+    expect(diagnostics).toEqual([
+      expect.objectContaining({
+        severity: 'error',
+        code: 'unknown-placeholder',
+        file: FILE,
+        line: 12,
+        column: 7,
+        field: '/spec/alerts/0/subject',
+        hint: 'allowed: {{MID}}, {{PATH}}, {{_OCCURRENCE}}',
+      }),
+    ]);
+    expect(diagnostics[0].message).toContain('{{USER}}');
+  });
+
+  it('checks a profile not created yet against the base it extends', async () => {
+    const live = await liveOf(PROFILES);
+    expect(AlertTemplate.check!(template('{{PATH}}', 'SVC_FILES_PROFILE', 'NEW_PROFILE'), live)).toEqual([]);
+    expect(AlertTemplate.check!(template('{{NOPE}}', 'SVC_FILES_PROFILE', 'NEW_PROFILE'), live)).toMatchObject([{ code: 'unknown-placeholder' }]);
+    // A new base without keys: every placeholder is unknown, even where the old live profile had it.
+    expect(AlertTemplate.check!(template('{{PATH}}', 'SVC_BASE_PROFILE'), live)).toMatchObject([
+      { code: 'unknown-placeholder', field: '/spec/alerts/0/subject', hint: 'profile SVC_BASE_PROFILE offers no placeholders' },
+      { code: 'unknown-placeholder', field: '/spec/alerts/0/description' },
+    ]);
+  });
+
+  it('checks that a profile extends an existing predefined profile with templates', async () => {
+    const live = await liveOf(PROFILES);
+    const profile = (ext: string) => desiredOf(AlertProfile, doc('AlertProfile', 'P', { extends: ext, alerts: [] }))[0];
+    expect(AlertProfile.check!(profile('SVC_FILES_PROFILE'), live)).toEqual([]);
+    expect(AlertProfile.check!(profile('SVC_GONE'), live)).toMatchObject([{ code: 'unknown-base-profile', field: '/spec/extends', hint: 'predefined profiles: SVC_FILES_PROFILE' }]);
+    expect(AlertProfile.check!(profile('SVC_BASE_PROFILE'), live)).toMatchObject([{ code: 'invalid-base-profile' }]);
+    expect(AlertProfile.check!(profile('CUSTOM_FILES'), live)).toMatchObject([{ code: 'invalid-base-profile' }]);
+  });
+});
+
+describe('AlertProfile and AlertTemplate: requests', () => {
+  const [profile, ...templates] = desiredOf(AlertProfile, PROFILE_DOC);
+  const ctx = requestCtx();
+  const org = requestCtx({}, { account: 'organization', orgAccess: true });
+
+  it('creates a profile with its templates in one request', () => {
+    expect(AlertProfile.createRequest(profile, templates, ctx)).toEqual({
+      method: 'POST',
+      path: '/api/v2/AlertProfiles',
+      account: 'prod',
+      orgAccess: false,
+      body: { alertProfileId: 'CUSTOM_FILES', extends: 'SVC_FILES_PROFILE', alerts: [FILE_VIOLATION] },
+    });
+    expect(AlertProfile.createdId([{ alertProfileId: 'CUSTOM_FILES' }], profile)).toBe('CUSTOM_FILES');
+    expect(AlertProfile.ownsChildren).toBe(true);
+    expect(AlertProfile.replaceOn).toEqual(['extends']);
+  });
+
+  it('has nothing to patch on a profile and deletes it by id', () => {
+    expect(AlertProfile.updateRequests('CUSTOM_FILES', profile, ['extends'], ctx)).toEqual([]);
+    expect(AlertProfile.deleteRequest('CUSTOM FILES', org)).toEqual({ method: 'DELETE', path: '/api/v2/AlertProfiles/CUSTOM%20FILES', account: undefined, orgAccess: true });
+  });
+
+  it('creates, patches and deletes a template under its profile', () => {
+    const [t] = desiredOf(AlertProfile, doc('AlertProfile', 'CUSTOM_FILES', { extends: 'SVC_FILES_PROFILE', alerts: [{ ...FILE_VIOLATION, name: 'File Violation' }] })).slice(1);
+    expect(AlertTemplate.createRequest(t, [], ctx)).toEqual({
+      method: 'POST',
+      path: '/api/v2/AlertProfiles/CUSTOM_FILES/AlertTemplates',
+      account: 'prod',
+      orgAccess: false,
+      body: { name: 'File Violation', eventName: 'Changed file', subject: '{{PATH}} changed on {{MID}}', description: '{{_OCCURRENCE}}' },
+    });
+    expect(AlertTemplate.createdId([], t)).toBe('CUSTOM_FILES.File Violation');
+    expect(AlertTemplate.updateRequests('CUSTOM_FILES.File Violation', t, ['subject'], ctx)).toEqual([
+      {
+        method: 'PATCH',
+        path: '/api/v2/AlertProfiles/CUSTOM_FILES/AlertTemplates/File%20Violation',
+        account: 'prod',
+        orgAccess: false,
+        body: { subject: '{{PATH}} changed on {{MID}}' },
+      },
+    ]);
+    expect(AlertTemplate.updateRequests('CUSTOM_FILES.File Violation', t, [], ctx)).toEqual([]);
+    expect(AlertTemplate.deleteRequest('CUSTOM_FILES.File Violation', ctx)).toEqual({
+      method: 'DELETE',
+      path: '/api/v2/AlertProfiles/CUSTOM_FILES/AlertTemplates/File%20Violation',
+      account: 'prod',
+      orgAccess: false,
+    });
+    expect(AlertTemplate.parentKind).toBe('AlertProfile');
+  });
+});
