@@ -3,7 +3,7 @@
 
 import type { Diagnostic } from '../diagnostics.js';
 import { apiPath, isObject, rebaseEnvRefs, request } from './common.js';
-import { bucketOf, PREDEFINED_PROFILE_PREFIX, ROOT_PROFILE_ID } from './data.js';
+import { bucketOf, ROOT_PROFILE_ID } from './data.js';
 import {
   isPredefined,
   PROFILES_COLLECTION,
@@ -26,23 +26,11 @@ function fromDocument(doc: ResourceDocument): { resources: DesiredResource[]; di
     source: doc.source,
   };
   const resources = [profile];
-  const diagnostics: Diagnostic[] = [];
   const seen = new Set<string>();
   (Array.isArray(doc.spec.alerts) ? doc.spec.alerts : []).forEach((alert, i) => {
-    if (!isObject(alert) || typeof alert.name !== 'string') return;
+    // A repeated name is reported by validation (duplicate-template); one identity, the first, is kept.
+    if (!isObject(alert) || typeof alert.name !== 'string' || seen.has(alert.name)) return;
     const source = doc.positions[`/alerts/${i}`] ?? doc.source;
-    // A schema cannot say "unique by name"; the service would let the second override the first.
-    if (seen.has(alert.name)) {
-      diagnostics.push({
-        severity: 'error',
-        code: 'duplicate-template',
-        message: `AlertProfile "${doc.name}": alert template "${alert.name}" is declared more than once`,
-        ...source,
-        field: `/spec/alerts/${i}/name`,
-        hint: 'give every alert of a profile its own name',
-      });
-      return;
-    }
     seen.add(alert.name);
     resources.push({
       kind: 'AlertTemplate',
@@ -55,18 +43,21 @@ function fromDocument(doc: ResourceDocument): { resources: DesiredResource[]; di
       context: { extends: base, pointer: `/spec/alerts/${i}` },
     });
   });
-  return { resources, diagnostics };
+  return { resources, diagnostics: [] };
 }
 
-/** The base a custom profile names must be a live predefined profile with templates, not the root. */
+/**
+ * What only live state shows about a base: that the account has it, and that it has templates.
+ * A base that is the root or not predefined at all is reported by validation already.
+ */
 function checkBase(desired: DesiredResource, live: readonly LiveResource[]): Diagnostic[] {
   const base = desired.spec.extends;
-  if (typeof base !== 'string') return [];
+  if (typeof base !== 'string' || base === ROOT_PROFILE_ID || !isPredefined(base)) return [];
   const where = { ...desired.source, field: '/spec/extends' };
-  const found = live.find((r) => r.kind === 'AlertProfile' && r.account === desired.account && r.name === base);
-  if (!found) {
+  const inAccount = (r: LiveResource) => r.account === desired.account;
+  if (!live.some((r) => inAccount(r) && r.kind === 'AlertProfile' && r.name === base)) {
     const known = live
-      .filter((r) => r.kind === 'AlertProfile' && r.account === desired.account && r.managedByService && r.name !== ROOT_PROFILE_ID)
+      .filter((r) => inAccount(r) && r.kind === 'AlertProfile' && r.managedByService && r.name !== ROOT_PROFILE_ID)
       .map((r) => r.name)
       .sort();
     return [
@@ -79,15 +70,14 @@ function checkBase(desired: DesiredResource, live: readonly LiveResource[]): Dia
       },
     ];
   }
-  const hasTemplates = live.some((r) => r.kind === 'AlertTemplate' && r.account === desired.account && r.parent === base);
-  if (!base.startsWith(PREDEFINED_PROFILE_PREFIX) || base === ROOT_PROFILE_ID || !hasTemplates) {
+  if (!live.some((r) => inAccount(r) && r.kind === 'AlertTemplate' && r.parent === base)) {
     return [
       {
         severity: 'error',
-        code: 'invalid-base-profile',
-        message: `AlertProfile "${desired.name}" may not extend "${base}"`,
+        code: 'base-profile-without-templates',
+        message: `AlertProfile "${desired.name}" extends "${base}", which has no alert templates and cannot be extended`,
         ...where,
-        hint: `extend a predefined profile (${PREDEFINED_PROFILE_PREFIX}...) that has templates, other than ${ROOT_PROFILE_ID}`,
+        hint: 'extend a predefined profile that has templates',
       },
     ];
   }

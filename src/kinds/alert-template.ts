@@ -3,7 +3,7 @@
 
 import type { Diagnostic } from '../diagnostics.js';
 import { apiPath, request } from './common.js';
-import { bucketOf } from './data.js';
+import { bucketOf, ROOT_PROFILE_ID } from './data.js';
 import {
   descriptionKeyNames,
   isPredefined,
@@ -26,7 +26,9 @@ function checkPlaceholders(desired: DesiredResource, live: readonly LiveResource
   // Keys are inherited from the base, so the base the document names is the truth even before the
   // profile exists (or while its base is being replaced); the live profile is the fallback.
   const base = desired.context?.extends;
-  const source = profiles.find((p) => typeof base === 'string' && p.name === base) ?? profiles.find((p) => p.name === desired.parent);
+  // A base that may not be extended is reported by validation; its keys say nothing here.
+  if (typeof base === 'string' && (base === ROOT_PROFILE_ID || !isPredefined(base))) return [];
+  const source = profiles.find((p) => p.name === base) ?? profiles.find((p) => p.name === desired.parent);
   if (!source) return [];
   const allowed = descriptionKeyNames(source.info);
   const pointer = typeof desired.context?.pointer === 'string' ? desired.context.pointer : undefined;

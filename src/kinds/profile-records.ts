@@ -32,11 +32,13 @@ export function splitTemplateId(id: string): [string, string] {
   return dot < 0 ? [id, ''] : [id.slice(0, dot), id.slice(dot + 1)];
 }
 
-/** Template name of a template resource, cut from its identity by its known parent. */
+/**
+ * Template name of a template resource: its identity without the known parent's prefix. A name
+ * without that prefix is taken as the bare template name (how a plan may list a profile's children).
+ */
 export function templateNameOf(resource: { name: string; parent?: string }): string {
-  return resource.parent !== undefined && resource.name.startsWith(resource.parent + '.')
-    ? resource.name.slice(resource.parent.length + 1)
-    : splitTemplateId(resource.name)[1];
+  if (resource.parent === undefined) return splitTemplateId(resource.name)[1];
+  return resource.name.startsWith(resource.parent + '.') ? resource.name.slice(resource.parent.length + 1) : resource.name;
 }
 
 /** Canonical template spec from a file entry or a service record. */

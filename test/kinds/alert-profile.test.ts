@@ -23,6 +23,14 @@ const PROFILES: JsonObject[] = [
     descriptionKeys: KEYS,
     alerts: [{ name: 'HE_File_Changed', eventName: 'File changed', subject: '{{PATH}}', description: 'on {{MID}}' }],
   },
+  {
+    alertProfileId: 'SVC_CLOUD_PROFILE',
+    extends: 'SVC_BASE_PROFILE',
+    fields: [{ name: 'RESOURCE_ID' }],
+    descriptionKeys: [{ name: '_OCCURRENCE', spec: '{{_OCCURRENCE}}' }, { name: 'RESOURCE_ID', spec: '{{RESOURCE_ID}}' }],
+    alerts: [{ name: 'Cloud_Change', eventName: 'Cloud change', subject: '{{RESOURCE_ID}}', description: '{{_OCCURRENCE}}' }],
+  },
+  { alertProfileId: 'SVC_EMPTY_PROFILE', extends: 'SVC_BASE_PROFILE', fields: [], descriptionKeys: [], alerts: [] },
   { alertProfileId: 'CUSTOM_FILES', extends: 'SVC_FILES_PROFILE', fields: FIELDS, descriptionKeys: KEYS, alerts: [FILE_VIOLATION] },
 ];
 
@@ -54,10 +62,12 @@ describe('AlertProfile and AlertTemplate: documents', () => {
     });
   });
 
-  it('reports a template name used twice in one profile', () => {
-    const { resources, diagnostics } = AlertProfile.fromDocument(doc('AlertProfile', 'P', { extends: 'SVC_FILES_PROFILE', alerts: [FILE_VIOLATION, FILE_VIOLATION] }));
-    expect(resources).toHaveLength(2);
-    expect(diagnostics).toMatchObject([{ severity: 'error', code: 'duplicate-template', field: '/spec/alerts/1/name' }]);
+  it('keeps the first of two templates with one name (validation reports the second)', () => {
+    const second = { ...FILE_VIOLATION, subject: 'other' };
+    const { resources, diagnostics } = AlertProfile.fromDocument(doc('AlertProfile', 'P', { extends: 'SVC_FILES_PROFILE', alerts: [FILE_VIOLATION, second] }));
+    expect(resources.map((r) => r.name)).toEqual(['P', 'P.File_Violation']);
+    expect(resources[1].spec.subject).toBe(FILE_VIOLATION.subject);
+    expect(diagnostics).toEqual([]);
   });
 
   it('AlertTemplate reads no documents', () => {
@@ -75,8 +85,11 @@ describe('AlertProfile and AlertTemplate: live state', () => {
     expect(live.map((r) => [r.kind, r.name, r.managedByService ?? false])).toEqual([
       ['AlertProfile', 'SVC_BASE_PROFILE', true],
       ['AlertProfile', 'SVC_FILES_PROFILE', true],
+      ['AlertProfile', 'SVC_CLOUD_PROFILE', true],
+      ['AlertProfile', 'SVC_EMPTY_PROFILE', true],
       ['AlertProfile', 'CUSTOM_FILES', false],
       ['AlertTemplate', 'SVC_FILES_PROFILE.HE_File_Changed', true],
+      ['AlertTemplate', 'SVC_CLOUD_PROFILE.Cloud_Change', true],
       ['AlertTemplate', 'CUSTOM_FILES.File_Violation', false],
     ]);
     expect(byName(live, 'SVC_FILES_PROFILE').info).toEqual({ fields: FIELDS, descriptionKeys: KEYS });
@@ -140,20 +153,30 @@ describe('checks against live state', () => {
     const live = await liveOf(PROFILES);
     expect(AlertTemplate.check!(template('{{PATH}}', 'SVC_FILES_PROFILE', 'NEW_PROFILE'), live)).toEqual([]);
     expect(AlertTemplate.check!(template('{{NOPE}}', 'SVC_FILES_PROFILE', 'NEW_PROFILE'), live)).toMatchObject([{ code: 'unknown-placeholder' }]);
-    // A new base without keys: every placeholder is unknown, even where the old live profile had it.
-    expect(AlertTemplate.check!(template('{{PATH}}', 'SVC_BASE_PROFILE'), live)).toMatchObject([
-      { code: 'unknown-placeholder', field: '/spec/alerts/0/subject', hint: 'profile SVC_BASE_PROFILE offers no placeholders' },
+    // A new base (a replace): its keys count, not those of the live profile.
+    expect(AlertTemplate.check!(template('{{PATH}}', 'SVC_CLOUD_PROFILE'), live)).toMatchObject([
+      { code: 'unknown-placeholder', field: '/spec/alerts/0/subject', hint: 'allowed: {{RESOURCE_ID}}, {{_OCCURRENCE}}' },
+    ]);
+    expect(AlertTemplate.check!(template('{{PATH}}', 'SVC_EMPTY_PROFILE'), live)).toMatchObject([
+      { code: 'unknown-placeholder', field: '/spec/alerts/0/subject', hint: 'profile SVC_EMPTY_PROFILE offers no placeholders' },
       { code: 'unknown-placeholder', field: '/spec/alerts/0/description' },
     ]);
+    // Bases that may not be extended are validation's to report.
+    expect(AlertTemplate.check!(template('{{NOPE}}', 'SVC_BASE_PROFILE'), live)).toEqual([]);
   });
 
   it('checks that a profile extends an existing predefined profile with templates', async () => {
     const live = await liveOf(PROFILES);
     const profile = (ext: string) => desiredOf(AlertProfile, doc('AlertProfile', 'P', { extends: ext, alerts: [] }))[0];
     expect(AlertProfile.check!(profile('SVC_FILES_PROFILE'), live)).toEqual([]);
-    expect(AlertProfile.check!(profile('SVC_GONE'), live)).toMatchObject([{ code: 'unknown-base-profile', field: '/spec/extends', hint: 'predefined profiles: SVC_FILES_PROFILE' }]);
-    expect(AlertProfile.check!(profile('SVC_BASE_PROFILE'), live)).toMatchObject([{ code: 'invalid-base-profile' }]);
-    expect(AlertProfile.check!(profile('CUSTOM_FILES'), live)).toMatchObject([{ code: 'invalid-base-profile' }]);
+    expect(AlertProfile.check!(profile('SVC_GONE'), live)).toMatchObject([
+      { code: 'unknown-base-profile', field: '/spec/extends', hint: 'predefined profiles: SVC_CLOUD_PROFILE, SVC_EMPTY_PROFILE, SVC_FILES_PROFILE' },
+    ]);
+    expect(AlertProfile.check!(profile('SVC_EMPTY_PROFILE'), live)).toMatchObject([{ code: 'base-profile-without-templates' }]);
+    expect(AlertProfile.check!(profile('SVC_GONE'), live.filter((r) => r.account === 'staging'))).toMatchObject([{ code: 'unknown-base-profile' }]);
+    // The root and custom bases are validation's to report.
+    expect(AlertProfile.check!(profile('SVC_BASE_PROFILE'), live)).toEqual([]);
+    expect(AlertProfile.check!(profile('CUSTOM_FILES'), live)).toEqual([]);
   });
 });
 
@@ -170,6 +193,9 @@ describe('AlertProfile and AlertTemplate: requests', () => {
       orgAccess: false,
       body: { alertProfileId: 'CUSTOM_FILES', extends: 'SVC_FILES_PROFILE', alerts: [FILE_VIOLATION] },
     });
+    // Children rebuilt from a plan may carry the bare template name.
+    const bare = templates.map((t) => ({ ...t, name: 'File_Violation' }));
+    expect(AlertProfile.createRequest(profile, bare, ctx).body).toMatchObject({ alerts: [{ name: 'File_Violation' }] });
     expect(AlertProfile.createdId([{ alertProfileId: 'CUSTOM_FILES' }], profile)).toBe('CUSTOM_FILES');
     expect(AlertProfile.ownsChildren).toBe(true);
     expect(AlertProfile.replaceOn).toEqual(['extends']);
