@@ -114,6 +114,8 @@ export interface LiveState {
   accounts: AccountConfig[];
   resources: LiveResource[];
   calls: CallStats;
+  /** Warnings found while reading (a reference to an id that no live resource has: `dangling-reference`). */
+  diagnostics?: Diagnostic[];
 }
 
 export type ResultStatus = 'done' | 'failed' | 'skipped';

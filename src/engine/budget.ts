@@ -1,0 +1,96 @@
+// How many requests apply will send per rate-limit bucket, and how long it would wait for them.
+// Requests are built through the kinds with a placeholder id: only method and path matter here.
+
+import type { ApiRequest, BucketBudget } from '../api/types.js';
+import type { AccountConfig } from '../config/types.js';
+import type { Diagnostic } from '../diagnostics.js';
+import { bucketOf } from '../kinds/data.js';
+import type { DesiredResource, Kind, RequestContext } from '../kinds/types.js';
+import type { BucketNeed, Change } from './types.js';
+
+/** Stands in for ids that exist only once apply has created the resource. */
+export const PLACEHOLDER_ID = 'planned-id';
+
+/** Requests `change` will send (apply may add look-ups after an unknown outcome). */
+export function changeRequests(change: Change, kinds: readonly Kind[], accounts: readonly AccountConfig[]): ApiRequest[] {
+  const kind = kinds.find((k) => k.kind === change.kind);
+  if (!kind) throw new Error(`unknown kind ${change.kind}`);
+  const orgAccess = accounts.find((a) => a.name === change.account)?.orgAccess ?? false;
+  const ctx: RequestContext = { account: change.account, orgAccess, resolve: () => PLACEHOLDER_ID };
+  const id = change.liveId ?? PLACEHOLDER_ID;
+  const desired = (): DesiredResource => ({
+    kind: change.kind,
+    account: change.account,
+    name: change.name,
+    ...(change.parent !== undefined ? { parent: change.parent } : {}),
+    spec: change.after ?? {},
+    envRefs: {},
+  });
+  const children = (): DesiredResource[] => {
+    const childKind = kinds.find((k) => k.parentKind === change.kind);
+    return (change.children ?? []).map((c) => ({
+      kind: childKind?.kind ?? change.kind,
+      account: change.account,
+      name: c.name,
+      parent: change.name,
+      spec: c.after,
+      envRefs: {},
+    }));
+  };
+  switch (change.action) {
+    case 'create':
+      return [kind.createRequest(desired(), children(), ctx)];
+    case 'update':
+      return kind.updateRequests(id, desired(), change.changed ?? [], ctx);
+    case 'replace':
+      return [kind.deleteRequest(id, ctx), kind.createRequest(desired(), children(), ctx)];
+    case 'delete':
+      return [kind.deleteRequest(id, ctx)];
+  }
+}
+
+/** Seconds until `needed` requests fit in a bucket refilling at limit per hour, at least its reset time. */
+export function waitSecondsFor(needed: number, budget: BucketBudget | undefined): number {
+  if (!budget || needed <= budget.remaining) return 0;
+  const shortfall = needed - Math.max(0, budget.remaining);
+  const refill = budget.limit > 0 ? Math.ceil((shortfall * 3600) / budget.limit) : budget.resetSeconds;
+  return Math.max(budget.resetSeconds, refill);
+}
+
+export function budgetNeeds(
+  changes: readonly Change[],
+  kinds: readonly Kind[],
+  accounts: readonly AccountConfig[],
+  budget: readonly BucketBudget[] = [],
+): { needs: BucketNeed[]; diagnostics: Diagnostic[] } {
+  const counts = new Map<string, number>();
+  const diagnostics: Diagnostic[] = [];
+  for (const change of changes) {
+    let requests: ApiRequest[];
+    try {
+      requests = changeRequests(change, kinds, accounts);
+    } catch (err) {
+      diagnostics.push({
+        severity: 'warning',
+        code: 'budget-estimate',
+        message: `cannot estimate the requests of ${change.key} (${change.action}): ${err instanceof Error ? err.message : String(err)}`,
+      });
+      continue;
+    }
+    for (const req of requests) {
+      const bucket = bucketOf(req.method, req.path);
+      counts.set(bucket, (counts.get(bucket) ?? 0) + 1);
+    }
+  }
+  const needs = [...counts.keys()].sort().map((bucket): BucketNeed => {
+    const needed = counts.get(bucket)!;
+    const known = budget.find((b) => b.bucket === bucket);
+    return {
+      bucket,
+      needed,
+      ...(known ? { limit: known.limit, remaining: known.remaining } : {}),
+      waitSeconds: waitSecondsFor(needed, known),
+    };
+  });
+  return { needs, diagnostics };
+}

@@ -1,0 +1,163 @@
+// Field-level diff of one resource: canonical specs from the kind, write-only pointers ignored on
+// both sides, set-like arrays compared as sets, and every secret masked before anything leaves.
+
+import jsonPatch from 'fast-json-patch';
+import type { DesiredResource, Json, JsonObject, Kind, LiveResource } from '../kinds/types.js';
+import { getAt, hasAt, isWithin, parsePointer, removeAt, setAt } from '../util/json-pointer.js';
+import { canonicalJson } from './digest.js';
+import { markEnv, maskAt } from './secrets.js';
+import { type DiffOp, MASK } from './types.js';
+
+export interface ResourceDiff {
+  /** Top-level members that differ (plus the members holding write-only secrets when rotating). */
+  changed: string[];
+  /** JSON Patch from the masked before to the masked after. */
+  diff: DiffOp[];
+  before: JsonObject;
+  after: JsonObject;
+  writeOnly: string[];
+  sensitive: string[];
+  /** A member of `kind.replaceOn` changed. */
+  replace: boolean;
+}
+
+export interface DesiredView {
+  /** Desired spec with env values as markers and other secrets masked: what a plan may hold. */
+  after: JsonObject;
+  writeOnly: string[];
+  sensitive: string[];
+}
+
+export interface LiveView {
+  before: JsonObject;
+  writeOnly: string[];
+  sensitive: string[];
+}
+
+const uniqueSorted = (items: Iterable<string>): string[] => [...new Set(items)].sort();
+
+/** The plan's view of a desired resource (create, children). */
+export function desiredView(kind: Kind, desired: DesiredResource): DesiredView {
+  const writeOnly = uniqueSorted(kind.writeOnly(desired.spec));
+  const sensitive = uniqueSorted([...kind.sensitive(desired.spec), ...Object.keys(desired.envRefs)]);
+  const sets = setPointersOf(kind, [desired.spec]);
+  const [, after] = sortSets([desired.spec, afterOf(desired, writeOnly, sensitive)], sets);
+  return { after, writeOnly, sensitive };
+}
+
+/** The plan's view of a live resource (delete). */
+export function liveView(kind: Kind, live: LiveResource): LiveView {
+  const writeOnly = uniqueSorted(kind.writeOnly(live.spec));
+  const sensitive = uniqueSorted(kind.sensitive(live.spec));
+  const sets = setPointersOf(kind, [live.spec]);
+  const [, before] = sortSets([live.spec, maskAt(live.spec, [...writeOnly, ...sensitive])], sets);
+  return { before, writeOnly, sensitive };
+}
+
+/** Compares desired with live. With `rotate`, the members holding write-only secrets count as changed. */
+export function diffResource(kind: Kind, desired: DesiredResource, live: LiveResource, rotate = false): ResourceDiff {
+  const d = desired.spec;
+  const l = live.spec;
+  const sets = setPointersOf(kind, [d, l]);
+  const writeOnly = uniqueSorted([...kind.writeOnly(d), ...kind.writeOnly(l)]);
+  const envPointers = Object.keys(desired.envRefs);
+  const sensitive = uniqueSorted([...kind.sensitive(d), ...kind.sensitive(l), ...envPointers]);
+  const masked = uniqueSorted([...writeOnly, ...sensitive]);
+  // Pointers found on the desired side may sit at another index of a set array on the live side.
+  const liveMasked = uniqueSorted([...widen(masked, sets, l), ...kind.writeOnly(l), ...kind.sensitive(l)]);
+  const liveWriteOnly = uniqueSorted([...widen(writeOnly, sets, l), ...kind.writeOnly(l)]);
+
+  const [, after] = sortSets([d, afterOf(desired, writeOnly, sensitive)], sets);
+  const [, before] = sortSets([l, maskAt(l, liveMasked)], sets);
+
+  // Compared forms: write-only members removed; the display twin has every secret as MASK.
+  const [realAfter, shownAfter] = sortSets([removeAll(d, writeOnly), removeAll(maskAll(d, masked), writeOnly)], sets);
+  const [realBefore] = sortSets([removeAll(l, liveWriteOnly)], sets);
+
+  const changed = new Set<string>();
+  for (const key of new Set([...Object.keys(realAfter), ...Object.keys(realBefore)])) {
+    if (canonicalJson(realAfter[key]) !== canonicalJson(realBefore[key])) changed.add(key);
+  }
+  const diff: DiffOp[] = jsonPatch.compare(realBefore, realAfter).map((op) => toDiffOp(op, shownAfter));
+
+  if (rotate) {
+    for (const pointer of writeOnly) {
+      if (!hasAt(d, pointer)) continue;
+      changed.add(parsePointer(pointer)[0]);
+      diff.push({ op: hasAt(l, pointer) ? 'replace' : 'add', path: pointer, value: MASK });
+    }
+  }
+  const changedList = [...changed].sort();
+  return {
+    changed: changedList,
+    diff,
+    before,
+    after,
+    writeOnly,
+    sensitive,
+    replace: changedList.some((m) => kind.replaceOn.includes(m)),
+  };
+}
+
+function afterOf(desired: DesiredResource, writeOnly: string[], sensitive: string[]): JsonObject {
+  return maskAt(markEnv(desired.spec, desired.envRefs), [...writeOnly, ...sensitive]);
+}
+
+function toDiffOp(op: { op: string; path: string; value?: unknown }, shownAfter: JsonObject): DiffOp {
+  if (op.op === 'remove') return { op: 'remove', path: op.path };
+  // Below a masked member there is nothing to show but the mask.
+  const value = getAt(shownAfter, op.path);
+  return { op: op.op === 'add' ? 'add' : 'replace', path: op.path, value: value === undefined ? MASK : value };
+}
+
+function setPointersOf(kind: Kind, specs: JsonObject[]): string[] {
+  // Deepest first, so an outer set is ordered by already ordered members.
+  return uniqueSorted(specs.flatMap((s) => kind.setPointers(s))).sort((a, b) => b.length - a.length || (a < b ? -1 : 1));
+}
+
+/**
+ * Sorts the arrays at `pointers` in docs[0] by canonical JSON and applies the same permutation to
+ * the other docs (same shape, masked twins), so paths stay valid across them.
+ */
+export function sortSets(docs: JsonObject[], pointers: readonly string[]): JsonObject[] {
+  let out = [...docs];
+  for (const pointer of pointers) {
+    const base = getAt(out[0], pointer);
+    if (!Array.isArray(base)) continue;
+    const order = base
+      .map((v, i) => ({ key: canonicalJson(v), i }))
+      .sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : a.i - b.i))
+      .map((x) => x.i);
+    out = out.map((doc) => {
+      const arr = getAt(doc, pointer);
+      if (!Array.isArray(arr) || arr.length !== base.length) return doc;
+      return setAt(doc, pointer, order.map((i) => arr[i]));
+    });
+  }
+  return out;
+}
+
+/** A pointer into an element of a set array, applied to another spec: every element's twin. */
+function widen(pointers: readonly string[], sets: readonly string[], spec: JsonObject): string[] {
+  const out: string[] = [];
+  for (const pointer of pointers) {
+    const set = sets.find((s) => pointer !== s && isWithin(pointer, s));
+    const arr = set === undefined ? undefined : getAt(spec, set);
+    if (set === undefined || !Array.isArray(arr)) {
+      out.push(pointer);
+      continue;
+    }
+    const rest = pointer.slice(set.length + 1).split('/').slice(1);
+    arr.forEach((_v, i) => out.push([set, String(i), ...rest].join('/')));
+  }
+  return out;
+}
+
+function removeAll(spec: JsonObject, pointers: readonly string[]): JsonObject {
+  // Deepest first so array indices of shallower pointers stay valid.
+  return [...pointers].sort((a, b) => b.length - a.length).reduce((acc, p) => removeAt(acc, p), spec);
+}
+
+function maskAll(spec: JsonObject, pointers: readonly string[]): JsonObject {
+  return pointers.reduce((acc, p) => (hasAt(acc, p) ? setAt(acc, p, MASK as Json) : acc), spec);
+}

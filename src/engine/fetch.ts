@@ -1,0 +1,127 @@
+// Live state: one list call per distinct path per account (kinds that share a list share the call),
+// accounts fetched in parallel within a bound, then reference ids mapped to names generically.
+
+import { type ApiClient, type CallStats, unwrapData } from '../api/types.js';
+import type { AccountConfig } from '../config/types.js';
+import type { Diagnostic } from '../diagnostics.js';
+import type { FetchContext, Json, Kind, LiveResource } from '../kinds/types.js';
+import { getAt, setAt } from '../util/json-pointer.js';
+import type { LiveState } from './types.js';
+
+export interface FetchOptions {
+  /** Accounts fetched at the same time (default 4). */
+  concurrency?: number;
+}
+
+export const DEFAULT_FETCH_CONCURRENCY = 4;
+
+export async function fetchLive(
+  client: ApiClient,
+  accounts: AccountConfig[],
+  kinds: readonly Kind[],
+  options: FetchOptions = {},
+): Promise<LiveState> {
+  const before = client.stats();
+  const perAccount = await mapBounded(accounts, options.concurrency ?? DEFAULT_FETCH_CONCURRENCY, (account) =>
+    fetchAccount(client, account, kinds),
+  );
+  const raw = perAccount.flat();
+  const { resources, diagnostics } = mapReferences(raw, kinds);
+  return {
+    accounts: accounts.map((a) => ({ ...a })),
+    resources,
+    calls: statsDelta(before, client.stats()),
+    ...(diagnostics.length > 0 ? { diagnostics } : {}),
+  };
+}
+
+/** A FetchContext whose GETs are memoised per path (the context belongs to one account). */
+export function fetchContext(client: ApiClient, account: AccountConfig): FetchContext {
+  const memo = new Map<string, Promise<unknown>>();
+  return {
+    account: account.name,
+    orgAccess: account.orgAccess,
+    get(path: string): Promise<unknown> {
+      let pending = memo.get(path);
+      if (!pending) {
+        pending = client
+          .request({ method: 'GET', path, account: account.orgAccess ? undefined : account.name, orgAccess: account.orgAccess })
+          .then((res) => unwrapData(res.body));
+        memo.set(path, pending);
+      }
+      return pending;
+    },
+  };
+}
+
+async function fetchAccount(client: ApiClient, account: AccountConfig, kinds: readonly Kind[]): Promise<LiveResource[]> {
+  const ctx = fetchContext(client, account);
+  // Kinds of one account run together: the memo turns a shared list path into one request.
+  const lists = await Promise.all(kinds.map((kind) => kind.list(ctx)));
+  return lists.flat();
+}
+
+/** Runs `fn` over `items` with at most `limit` in flight; results in input order. */
+export async function mapBounded<T, R>(items: readonly T[], limit: number, fn: (item: T) => Promise<R>): Promise<R[]> {
+  const results: R[] = new Array(items.length);
+  let next = 0;
+  const worker = async (): Promise<void> => {
+    while (next < items.length) {
+      const i = next++;
+      results[i] = await fn(items[i]);
+    }
+  };
+  const workers = Array.from({ length: Math.max(1, Math.min(limit, items.length)) }, worker);
+  await Promise.all(workers);
+  return results;
+}
+
+function statsDelta(before: CallStats, after: CallStats): CallStats {
+  const byBucket: Record<string, number> = {};
+  for (const bucket of Object.keys(after.byBucket).sort()) {
+    const n = after.byBucket[bucket] - (before.byBucket[bucket] ?? 0);
+    if (n > 0) byBucket[bucket] = n;
+  }
+  return { total: after.total - before.total, byBucket };
+}
+
+/**
+ * Replaces the live ids at each kind's reference pointers by the name of the resource of the
+ * referenced kind with that id in the same account. An id without a match stays, with a warning.
+ */
+export function mapReferences(
+  resources: readonly LiveResource[],
+  kinds: readonly Kind[],
+): { resources: LiveResource[]; diagnostics: Diagnostic[] } {
+  const kindByName = new Map(kinds.map((k) => [k.kind, k]));
+  const nameById = new Map<string, string>();
+  const idKey = (account: string, kind: string, id: string): string => JSON.stringify([account, kind, id]);
+  for (const r of resources) nameById.set(idKey(r.account, r.kind, r.id), r.name);
+
+  const diagnostics: Diagnostic[] = [];
+  const mapped = resources.map((r) => {
+    const kind = kindByName.get(r.kind);
+    if (!kind || kind.references.length === 0) return r;
+    let spec = r.spec;
+    for (const ref of kind.references) {
+      const value = getAt(spec, ref.pointer);
+      const mapOne = (id: Json): Json => {
+        if (typeof id !== 'string') return id;
+        const name = nameById.get(idKey(r.account, ref.kind, id));
+        if (name !== undefined) return name;
+        diagnostics.push({
+          severity: 'warning',
+          code: 'dangling-reference',
+          message: `${r.account}/${r.kind}/${r.name} refers to ${ref.kind} id ${id}, which does not exist in account ${r.account}`,
+          field: ref.pointer,
+          hint: `the reference is compared as the bare id; declare the ${ref.kind} or remove the reference`,
+        });
+        return id;
+      };
+      if (typeof value === 'string') spec = setAt(spec, ref.pointer, mapOne(value));
+      else if (Array.isArray(value)) spec = setAt(spec, ref.pointer, value.map(mapOne));
+    }
+    return spec === r.spec ? r : { ...r, spec };
+  });
+  return { resources: mapped, diagnostics };
+}

@@ -1,0 +1,152 @@
+// Execution order: a dependency graph from the kinds' references and parents, sorted topologically.
+// Deletions are not a phase of their own (as in Terraform): they go where their dependencies put
+// them, and ties are broken by account order of the root, then kind order, then name.
+
+import type { Diagnostic } from '../diagnostics.js';
+import type { DesiredResource, Json, Kind, LiveResource } from '../kinds/types.js';
+import { getAt } from '../util/json-pointer.js';
+import type { Change } from './types.js';
+
+/** A change with the records it was computed from. */
+export interface PlannedChange {
+  change: Change;
+  desired?: DesiredResource;
+  live?: LiveResource;
+}
+
+export interface OrderResult {
+  /** Changes in execution order with `dependsOn` filled (cycle members left out). */
+  changes: Change[];
+  diagnostics: Diagnostic[];
+}
+
+export function resourceKey(account: string, kind: string, name: string): string {
+  return `${account}/${kind}/${name}`;
+}
+
+/** Names held at a reference pointer (a string or an array of strings). */
+export function referencedNames(spec: Json | undefined, pointer: string): string[] {
+  const value = getAt(spec, pointer);
+  if (typeof value === 'string') return [value];
+  if (Array.isArray(value)) return value.filter((v): v is string => typeof v === 'string');
+  return [];
+}
+
+const isWrite = (c: Change | undefined): boolean => c !== undefined && c.action !== 'delete';
+const makesNewId = (c: Change | undefined): boolean => c !== undefined && (c.action === 'create' || c.action === 'replace');
+const removesOld = (c: Change | undefined): boolean => c !== undefined && (c.action === 'delete' || c.action === 'replace');
+
+/** Edges `[before, after]` between change keys. */
+export function dependencyEdges(items: readonly PlannedChange[], kinds: readonly Kind[]): [string, string][] {
+  const kindByName = new Map(kinds.map((k) => [k.kind, k]));
+  const byKey = new Map(items.map((i) => [i.change.key, i.change]));
+  const edges: [string, string][] = [];
+  for (const { change, desired, live } of items) {
+    const kind = kindByName.get(change.kind);
+    if (!kind) continue;
+    // What a write names must exist first: channels before the rules that use them.
+    if (isWrite(change)) {
+      for (const ref of change.refs ?? []) {
+        const target = resourceKey(change.account, ref.kind, ref.name);
+        if (makesNewId(byKey.get(target))) edges.push([target, change.key]);
+      }
+    }
+    // Parents before their children; on deletion children go first.
+    if (kind.parentKind && change.parent !== undefined) {
+      const parentKey = resourceKey(change.account, kind.parentKind, change.parent);
+      const parent = byKey.get(parentKey);
+      if (isWrite(change) && isWrite(parent)) edges.push([parentKey, change.key]);
+      if (change.action === 'delete' && removesOld(parent)) edges.push([change.key, parentKey]);
+    }
+    // A change that drops a reference runs before the referenced resource goes away.
+    if (live) {
+      for (const ref of kind.references) {
+        const kept = new Set(change.action === 'delete' || !desired ? [] : referencedNames(desired.spec, ref.pointer));
+        for (const name of referencedNames(live.spec, ref.pointer)) {
+          if (kept.has(name)) continue;
+          const target = resourceKey(change.account, ref.kind, name);
+          if (removesOld(byKey.get(target))) edges.push([change.key, target]);
+        }
+      }
+    }
+  }
+  return edges;
+}
+
+/**
+ * Topological sort with a deterministic tie-break: account order, then kind order, then name.
+ * A cycle yields a `dependency-cycle` error naming its members.
+ */
+export function orderChanges(
+  items: readonly PlannedChange[],
+  kinds: readonly Kind[],
+  accountOrder: readonly string[],
+): OrderResult {
+  const changes = items.map((i) => i.change);
+  const edges = dependencyEdges(items, kinds);
+  const accountIdx = new Map(accountOrder.map((a, i) => [a, i]));
+  const kindIdx = new Map(kinds.map((k, i) => [k.kind, i]));
+  const rank = (c: Change): [number, number] => [accountIdx.get(c.account) ?? accountOrder.length, kindIdx.get(c.kind) ?? kinds.length];
+  const compare = (a: Change, b: Change): number => {
+    const [aa, ak] = rank(a);
+    const [ba, bk] = rank(b);
+    return aa - ba || ak - bk || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0) || (a.key < b.key ? -1 : a.key > b.key ? 1 : 0);
+  };
+
+  const preds = new Map<string, Set<string>>(changes.map((c) => [c.key, new Set()]));
+  const succs = new Map<string, Set<string>>(changes.map((c) => [c.key, new Set()]));
+  for (const [from, to] of edges) {
+    if (from === to || !preds.has(from) || !preds.has(to)) continue;
+    preds.get(to)!.add(from);
+    succs.get(from)!.add(to);
+  }
+
+  const waiting = new Map(changes.map((c) => [c.key, preds.get(c.key)!.size]));
+  const byKey = new Map(changes.map((c) => [c.key, c]));
+  let ready = changes.filter((c) => waiting.get(c.key) === 0).sort(compare);
+  const ordered: Change[] = [];
+  const position = new Map<string, number>();
+  while (ready.length > 0) {
+    const next = ready.shift()!;
+    position.set(next.key, ordered.length);
+    ordered.push(next);
+    let added = false;
+    for (const s of succs.get(next.key)!) {
+      const left = waiting.get(s)! - 1;
+      waiting.set(s, left);
+      if (left === 0) {
+        ready.push(byKey.get(s)!);
+        added = true;
+      }
+    }
+    if (added) ready = ready.sort(compare);
+  }
+
+  const diagnostics: Diagnostic[] = [];
+  if (ordered.length < changes.length) {
+    // Left-over changes that only wait on the cycle are not part of it: peel them off.
+    const left = new Set(changes.filter((c) => !position.has(c.key)).map((c) => c.key));
+    let peeled = true;
+    while (peeled) {
+      peeled = false;
+      for (const key of left) {
+        if (![...succs.get(key)!].some((s) => left.has(s)) || ![...preds.get(key)!].some((p) => left.has(p))) {
+          left.delete(key);
+          peeled = true;
+        }
+      }
+    }
+    const members = [...left].sort();
+    diagnostics.push({
+      severity: 'error',
+      code: 'dependency-cycle',
+      message: `changes depend on each other in a cycle: ${members.join(', ')}`,
+      hint: 'break the cycle by splitting the change into two plans',
+    });
+  }
+  const withDeps = ordered.map((c) => ({
+    ...c,
+    dependsOn: [...preds.get(c.key)!].sort((a, b) => position.get(a)! - position.get(b)!),
+  }));
+  return { changes: withDeps, diagnostics };
+}

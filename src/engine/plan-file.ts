@@ -1,0 +1,159 @@
+// Saved plans: written atomically with mode 0600, read back with their shape checked, and refused as
+// stale when the live records they were computed from moved (Terraform's saved-plan rule).
+
+import { randomBytes } from 'node:crypto';
+import { open, readFile, rename, unlink } from 'node:fs/promises';
+import { basename, dirname, join } from 'node:path';
+import { type Diagnostic, DiagnosticsError } from '../diagnostics.js';
+import type { LiveResource } from '../kinds/types.js';
+import { liveDigest } from './digest.js';
+import { resourceKey } from './order.js';
+import { ACTIONS, type LiveState, type Plan, PLAN_FORMAT_VERSION, type Refusal } from './types.js';
+
+export async function savePlan(path: string, plan: Plan): Promise<void> {
+  const text = JSON.stringify(plan, null, 2) + '\n';
+  const temp = join(dirname(path), `.${basename(path)}.${randomBytes(6).toString('hex')}.tmp`);
+  const handle = await open(temp, 'wx', 0o600);
+  try {
+    await handle.writeFile(text, 'utf8');
+    await handle.sync();
+  } catch (err) {
+    await handle.close();
+    await unlink(temp).catch(() => undefined);
+    throw err;
+  }
+  await handle.close();
+  try {
+    await rename(temp, path);
+  } catch (err) {
+    await unlink(temp).catch(() => undefined);
+    throw err;
+  }
+}
+
+const problem = (file: string, code: string, message: string, hint?: string): DiagnosticsError =>
+  new DiagnosticsError([{ severity: 'error', code, message, file, ...(hint ? { hint } : {}) } satisfies Diagnostic]);
+
+export async function loadPlan(path: string): Promise<Plan> {
+  let text: string;
+  try {
+    text = await readFile(path, 'utf8');
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    throw problem(
+      path,
+      'plan-file-unreadable',
+      code === 'ENOENT' ? `plan file ${path} does not exist` : `cannot read plan file ${path} (${code ?? 'error'})`,
+      'create one with `postureops plan --out FILE`',
+    );
+  }
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    throw problem(path, 'plan-file-corrupt', `plan file ${path} is not valid JSON (truncated or edited?)`, 'create a new plan with `postureops plan --out FILE`');
+  }
+  if (!isObject(value) || !('formatVersion' in value)) {
+    throw problem(path, 'plan-file-foreign', `${path} is not a postureops plan file (no formatVersion)`);
+  }
+  if (value.formatVersion !== PLAN_FORMAT_VERSION) {
+    throw problem(
+      path,
+      'plan-file-version',
+      `plan file ${path} has format version ${JSON.stringify(value.formatVersion)}; this postureops reads version ${PLAN_FORMAT_VERSION}`,
+      'create the plan again with this version',
+    );
+  }
+  const wrong = shapeProblems(value);
+  if (wrong.length > 0) {
+    throw problem(path, 'plan-file-corrupt', `plan file ${path} is damaged: ${wrong.slice(0, 5).join('; ')}${wrong.length > 5 ? ` (and ${wrong.length - 5} more)` : ''}`);
+  }
+  return value as unknown as Plan;
+}
+
+function isObject(v: unknown): v is Record<string, unknown> {
+  return v !== null && typeof v === 'object' && !Array.isArray(v);
+}
+
+const isStringArray = (v: unknown): boolean => Array.isArray(v) && v.every((x) => typeof x === 'string');
+
+function shapeProblems(plan: Record<string, unknown>): string[] {
+  const out: string[] = [];
+  if (!Array.isArray(plan.accounts) || !plan.accounts.every((a) => isObject(a) && typeof a.name === 'string' && typeof a.orgAccess === 'boolean')) {
+    out.push('accounts must be a list of {name, orgAccess}');
+  }
+  if (!isObject(plan.summary)) out.push('summary is missing');
+  if (!Array.isArray(plan.unmanaged)) out.push('unmanaged must be a list');
+  if (!Array.isArray(plan.diagnostics)) out.push('diagnostics must be a list');
+  if (!isObject(plan.apiCalls)) out.push('apiCalls is missing');
+  if (!Array.isArray(plan.budget)) out.push('budget must be a list');
+  if (!Array.isArray(plan.changes)) {
+    out.push('changes must be a list');
+    return out;
+  }
+  const keys = new Set<string>();
+  plan.changes.forEach((c, i) => {
+    const where = `changes[${i}]`;
+    if (!isObject(c)) {
+      out.push(`${where} is not an object`);
+      return;
+    }
+    for (const member of ['key', 'kind', 'account', 'name', 'liveDigest'] as const) {
+      if (typeof c[member] !== 'string') out.push(`${where}.${member} must be a string`);
+    }
+    if (!ACTIONS.includes(c.action as never)) out.push(`${where}.action must be one of ${ACTIONS.join(', ')}`);
+    for (const member of ['writeOnly', 'sensitive', 'dependsOn'] as const) {
+      if (!isStringArray(c[member])) out.push(`${where}.${member} must be a list of strings`);
+    }
+    if (c.action !== 'delete' && !isObject(c.after)) out.push(`${where}.after is missing`);
+    if (c.action !== 'create' && typeof c.liveId !== 'string') out.push(`${where}.liveId is missing`);
+    if (typeof c.key === 'string') {
+      if (keys.has(c.key)) out.push(`${where}.key ${c.key} appears twice`);
+      keys.add(c.key);
+    }
+  });
+  plan.changes.forEach((c, i) => {
+    if (isObject(c) && Array.isArray(c.dependsOn)) {
+      for (const dep of c.dependsOn) if (typeof dep === 'string' && !keys.has(dep)) out.push(`changes[${i}] depends on unknown change ${dep}`);
+    }
+  });
+  return out;
+}
+
+/**
+ * The plan is stale when a record it was computed from moved: a create whose name now exists, an
+ * update/delete/replace whose live record changed or is gone, a referenced id that no longer exists.
+ */
+export function checkStale(plan: Plan, live: LiveState): Refusal | undefined {
+  const byKey = new Map<string, LiveResource[]>();
+  const ids = new Set<string>();
+  const idKey = (account: string, kind: string, id: string): string => JSON.stringify([account, kind, id]);
+  for (const r of live.resources) {
+    const key = resourceKey(r.account, r.kind, r.name);
+    byKey.set(key, [...(byKey.get(key) ?? []), r]);
+    ids.add(idKey(r.account, r.kind, r.id));
+  }
+  const details: string[] = [];
+  for (const change of plan.changes) {
+    const found = byKey.get(resourceKey(change.account, change.kind, change.name)) ?? [];
+    const where = `${change.account}/${change.kind}/${change.name}`;
+    if (change.action === 'create') {
+      if (found.length > 0) details.push(`${where}: to be created, but it exists now`);
+    } else {
+      const target = found.find((r) => r.id === change.liveId);
+      if (!target) details.push(`${where}: its live record (id ${change.liveId}) is gone or renamed`);
+      else if (liveDigest(target) !== change.liveDigest) details.push(`${where}: its live record changed since the plan`);
+    }
+    for (const ref of change.refs ?? []) {
+      if (ref.id !== undefined && !ids.has(idKey(change.account, ref.kind, ref.id))) {
+        details.push(`${where}: the ${ref.kind} ${ref.name} it refers to (id ${ref.id}) is gone`);
+      }
+    }
+  }
+  if (details.length === 0) return undefined;
+  return {
+    code: 'stale',
+    message: `the saved plan is stale: ${details.length} of its changes no longer match the live state; create a new plan`,
+    details,
+  };
+}
