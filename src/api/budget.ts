@@ -59,7 +59,8 @@ export interface BudgetOptions {
 
 export class RateLimitBudget {
   private readonly buckets = new Map<string, BucketState>();
-  private readonly inFlight = new Map<string, number>();
+  /** Tickets of requests sent and not yet answered, per bucket. */
+  private readonly inFlight = new Map<string, Set<number>>();
   private tickets = 0;
 
   constructor(private readonly opts: BudgetOptions) {}
@@ -94,8 +95,11 @@ export class RateLimitBudget {
       await this.opts.sleep(step);
       slept += step;
     }
-    this.inFlight.set(bucket, (this.inFlight.get(bucket) ?? 0) + 1);
-    return ++this.tickets;
+    const ticket = ++this.tickets;
+    const out = this.inFlight.get(bucket) ?? new Set<number>();
+    out.add(ticket);
+    this.inFlight.set(bucket, out);
+    return ticket;
   }
 
   /**
@@ -104,15 +108,17 @@ export class RateLimitBudget {
    * the bucket whatever the headers say.
    */
   settle(bucket: string, ticket: number, headers: RateLimitHeaders | undefined, rateLimited = false): void {
-    const pending = Math.max(0, (this.inFlight.get(bucket) ?? 1) - 1);
-    this.inFlight.set(bucket, pending);
+    const out = this.inFlight.get(bucket);
+    out?.delete(ticket);
     if (headers === undefined) return;
+    // Requests sent after this one and still unanswered are not in the service's count yet.
+    let pending = 0;
+    for (const t of out ?? []) if (t > ticket) pending++;
     const now = this.opts.now();
     const known = this.buckets.get(bucket);
     if (headers.remaining === undefined && !rateLimited) return;
     if (known && ticket < known.appliedTicket) return;
     const resetSeconds = headers.reset ?? 0;
-    // Requests still in flight were sent after the service counted this one.
     const remaining = rateLimited ? 0 : Math.max(0, (headers.remaining ?? 0) - pending);
     this.buckets.set(bucket, {
       limit: headers.limit ?? known?.limit ?? headers.remaining ?? 0,

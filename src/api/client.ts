@@ -168,7 +168,8 @@ class ServiceClient implements ApiClient {
       const failure = outcome instanceof WireFailure ? this.networkFailure(call, outcome) : this.statusFailure(call, outcome);
       mayHaveApplied ||= failure.mayHaveApplied;
       if (!failure.retryable || retries >= this.maxRetries) throw failure.error;
-      await this.sleep(failure.delayMs ?? backoffMs(retries, this.random));
+      const delay = failure.delayMs ?? backoffMs(retries, this.random);
+      if (delay > 0) await this.sleep(delay);
       retries++;
     }
   }
@@ -200,16 +201,19 @@ class ServiceClient implements ApiClient {
     release();
     if (outcome instanceof WireFailure) this.budgets.settle(call.bucket, ticket, undefined);
     else this.budgets.settle(call.bucket, ticket, readRateLimit(outcome.headers), outcome.status === 429);
-    this.log?.({
-      method: call.method,
-      path: call.path,
-      ...(call.account !== undefined ? { account: call.account } : {}),
-      status: outcome instanceof WireFailure ? 'network-error' : outcome.status,
-      ms: Math.max(0, this.now() - started),
-      bucket: call.bucket,
-      remaining: this.budgets.remainingOf(call.bucket),
-      attempt,
-    });
+    if (this.log) {
+      const remaining = this.budgets.remainingOf(call.bucket);
+      this.log({
+        method: call.method,
+        path: call.path,
+        ...(call.account !== undefined ? { account: call.account } : {}),
+        status: outcome instanceof WireFailure ? 'network-error' : outcome.status,
+        ms: Math.max(0, this.now() - started),
+        bucket: call.bucket,
+        ...(remaining !== undefined ? { remaining } : {}),
+        attempt,
+      });
+    }
     return outcome;
   }
 

@@ -2,6 +2,7 @@
 
 const REDACTED = '[redacted]';
 const MAX_TEXT = 200;
+const MIN_SECRET_LENGTH = 4;
 const MAX_MESSAGE = 1000;
 
 export class Redactor {
@@ -11,9 +12,12 @@ export class Redactor {
     for (const v of initial) this.add(v);
   }
 
-  /** Remembers another sensitive value (each bearer token the client receives). */
+  /**
+   * Remembers another sensitive value (each bearer token the client receives). Values shorter than
+   * 4 characters are not credentials anyone issues, and replacing them would shred every message.
+   */
   add(value: string): void {
-    if (value !== '') this.values.add(value);
+    if (value.length >= MIN_SECRET_LENGTH) this.values.add(value);
   }
 
   redact(text: string): string {

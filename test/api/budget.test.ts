@@ -1,0 +1,103 @@
+import { describe, expect, it } from 'vitest';
+import { BudgetExhausted, RateLimitBudget, readRateLimit } from '../../src/api/budget.js';
+import { fakeClock } from './helpers.js';
+
+function budgetWith(maxWaitSeconds = 900) {
+  const clock = fakeClock();
+  const waits: Array<[string, number]> = [];
+  const budget = new RateLimitBudget({ now: clock.now, sleep: clock.sleep, maxWaitSeconds, onWait: (b, s) => waits.push([b, s]) });
+  return { clock, waits, budget };
+}
+
+describe('readRateLimit', () => {
+  it('reads the three headers, draft-style values and repeated headers', () => {
+    expect(readRateLimit({ 'ratelimit-limit': '120', 'ratelimit-remaining': '7', 'ratelimit-reset': '30' })).toEqual({ limit: 120, remaining: 7, reset: 30 });
+    expect(readRateLimit({ 'ratelimit-limit': '120, 120;w=3600', 'ratelimit-remaining': ['5', '9'] })).toEqual({ limit: 120, remaining: 5, reset: undefined });
+    expect(readRateLimit({ 'ratelimit-remaining': 'soon' })).toEqual({ limit: undefined, remaining: undefined, reset: undefined });
+  });
+});
+
+describe('RateLimitBudget', () => {
+  it('knows nothing until headers arrive, then subtracts requests sent since', async () => {
+    const { budget } = budgetWith();
+    const t1 = await budget.take('GET AlertChannels');
+    expect(budget.snapshot()).toEqual([]);
+    budget.settle('GET AlertChannels', t1, { limit: 120, remaining: 10, reset: 30 });
+    await budget.take('GET AlertChannels');
+    await budget.take('GET AlertChannels');
+    expect(budget.snapshot()).toEqual([{ bucket: 'GET AlertChannels', limit: 120, remaining: 8, resetSeconds: 30, observedAt: Date.parse('2026-03-01T12:00:00.000Z') }]);
+  });
+
+  it('counts requests still in flight against an answer, and ignores stale answers', async () => {
+    const { budget } = budgetWith();
+    const a = await budget.take('GET AlertRules');
+    const b = await budget.take('GET AlertRules');
+    budget.settle('GET AlertRules', a, { limit: 120, remaining: 9 });
+    expect(budget.remainingOf('GET AlertRules')).toBe(8); // b is still out
+    budget.settle('GET AlertRules', b, { limit: 120, remaining: 8 });
+    expect(budget.remainingOf('GET AlertRules')).toBe(8);
+    const c = await budget.take('GET AlertRules');
+    const d = await budget.take('GET AlertRules');
+    budget.settle('GET AlertRules', d, { limit: 120, remaining: 5 });
+    budget.settle('GET AlertRules', c, { limit: 120, remaining: 7 }); // answered later, counted earlier
+    expect(budget.remainingOf('GET AlertRules')).toBe(5);
+  });
+
+  it('waits for an empty bucket to refill, counting down once a second', async () => {
+    const { budget, clock, waits } = budgetWith();
+    const t = await budget.take('POST AlertRules');
+    budget.settle('POST AlertRules', t, { limit: 120, remaining: 0, reset: 3 });
+    await budget.take('POST AlertRules');
+    expect(clock.sleeps).toEqual([1000, 1000, 1000]);
+    expect(waits).toEqual([
+      ['POST AlertRules', 3],
+      ['POST AlertRules', 2],
+      ['POST AlertRules', 1],
+    ]);
+  });
+
+  it('after a refill, the next request waits one token interval unless an answer says more', async () => {
+    const { budget } = budgetWith(10);
+    const t = await budget.take('GET AlertRules');
+    budget.settle('GET AlertRules', t, { limit: 120, remaining: 0, reset: 0 });
+    await budget.take('GET AlertRules'); // the refilled one
+    const err = await budget.take('GET AlertRules').catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(BudgetExhausted);
+    expect((err as BudgetExhausted).secondsLeft).toBe(30); // 3600 s / 120
+  });
+
+  it('gives up at once when the refill is further away than maxWaitSeconds', async () => {
+    const { budget, clock, waits } = budgetWith(60);
+    const t = await budget.take('GET CloudAccounts');
+    budget.settle('GET CloudAccounts', t, { limit: 120, remaining: 0, reset: 61 });
+    const err = await budget.take('GET CloudAccounts').catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(BudgetExhausted);
+    expect((err as Error).message).toBe('rate-limit budget of GET CloudAccounts exhausted; it refills in 61 s (at 2026-03-01T12:01:01.000Z)');
+    expect(clock.sleeps).toEqual([]);
+    expect(waits).toEqual([]);
+  });
+
+  it('a 429 empties the bucket whatever Remaining says', async () => {
+    const { budget } = budgetWith();
+    const t = await budget.take('GET AlertRules');
+    budget.settle('GET AlertRules', t, { limit: 120, remaining: 50, reset: 2 }, true);
+    expect(budget.remainingOf('GET AlertRules')).toBe(0);
+  });
+
+  it('ends a wait even when the injected sleep does not move the clock', async () => {
+    const waits: number[] = [];
+    const budget = new RateLimitBudget({ now: () => 1_000_000, sleep: async () => undefined, maxWaitSeconds: 900, onWait: (_b, s) => waits.push(s) });
+    const t = await budget.take('GET AlertRules');
+    budget.settle('GET AlertRules', t, { limit: 120, remaining: 0, reset: 2 });
+    await budget.take('GET AlertRules');
+    expect(waits).toEqual([2, 1]);
+  });
+
+  it('lists buckets sorted by name', async () => {
+    const { budget } = budgetWith();
+    for (const bucket of ['POST AlertRules', 'GET CloudAccounts', 'DELETE AlertChannels', 'GET AlertChannels']) {
+      budget.settle(bucket, await budget.take(bucket), { limit: 120, remaining: 100 });
+    }
+    expect(budget.snapshot().map((b) => b.bucket)).toEqual(['DELETE AlertChannels', 'GET AlertChannels', 'GET CloudAccounts', 'POST AlertRules']);
+  });
+});

@@ -1,0 +1,252 @@
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { MockAgent } from 'undici';
+import { afterEach, describe, expect, it } from 'vitest';
+import { createClient } from '../../src/api/client.js';
+import { BACKOFF_CAP_MS, backoffMs, isIdempotent } from '../../src/api/retry.js';
+import { ApiError, type RequestLogEntry } from '../../src/api/types.js';
+import { KEY_ID, SECRET, fakeClock, rejectionOf, startService, type Reply } from './helpers.js';
+
+const cleanup: Array<() => Promise<void>> = [];
+afterEach(async () => {
+  while (cleanup.length > 0) await cleanup.pop()!();
+});
+
+/** Answers each call with the next reply of `script`, repeating the last one. */
+async function scripted(script: Reply[], extra: { maxRetries?: number; timeoutMs?: number; random?: () => number } = {}) {
+  const clock = fakeClock();
+  let i = 0;
+  const service = await startService({ handle: () => script[Math.min(i++, script.length - 1)], now: clock.now });
+  const log: RequestLogEntry[] = [];
+  const waits: Array<[string, number]> = [];
+  const client = createClient({
+    baseUrl: service.baseUrl,
+    keyId: KEY_ID,
+    secret: SECRET,
+    now: clock.now,
+    sleep: clock.sleep,
+    random: extra.random ?? (() => 0.5),
+    maxRetries: extra.maxRetries,
+    timeoutMs: extra.timeoutMs,
+    onWait: (bucket, s) => waits.push([bucket, s]),
+    log: (e) => log.push(e),
+  });
+  cleanup.push(() => service.close(), () => client.close());
+  return { clock, service, client, log, waits };
+}
+
+const ok: Reply = { status: 200, json: { data: { ok: 1 } } };
+const e500: Reply = { status: 500, json: { message: 'Internal error' } };
+const e503: Reply = { status: 503, text: 'Service Unavailable' };
+
+describe('backoff', () => {
+  it('is exponential with full jitter, capped at 8 s', () => {
+    expect([0, 1, 2, 3, 4, 5, 6].map((n) => backoffMs(n, () => 0.999999))).toEqual([249, 499, 999, 1999, 3999, 7999, 7999]);
+    expect(backoffMs(3, () => 0)).toBe(0);
+    expect(backoffMs(2, () => 0.5)).toBe(500);
+    expect(backoffMs(40, () => 0.5)).toBe(BACKOFF_CAP_MS / 2);
+  });
+
+  it('treats GET, PUT, PATCH, DELETE and searches as idempotent, other POSTs not', () => {
+    expect(['GET', 'PUT', 'PATCH', 'DELETE'].map((method) => isIdempotent({ method: method as 'GET', path: '/api/v2/AlertRules/X' }))).toEqual([true, true, true, true]);
+    expect(isIdempotent({ method: 'POST', path: '/api/v2/AlertRules' })).toBe(false);
+    expect(isIdempotent({ method: 'POST', path: '/api/v2/AlertRules/search' })).toBe(true);
+    expect(isIdempotent({ method: 'POST', path: '/api/v2/AlertRules', idempotent: true })).toBe(true);
+  });
+});
+
+describe('retries of idempotent calls', () => {
+  it('GET retries 500 and 503 with backoff, then succeeds', async () => {
+    const { service, client, clock, log } = await scripted([e500, e503, ok]);
+    const res = await client.request({ method: 'GET', path: '/api/v2/AlertChannels' });
+    expect(res.body).toEqual({ data: { ok: 1 } });
+    expect(service.calls()).toHaveLength(3);
+    expect(clock.sleeps).toEqual([125, 250]);
+    expect(log.filter((e) => e.path === '/api/v2/AlertChannels').map((e) => [e.status, e.attempt])).toEqual([
+      [500, 1],
+      [503, 2],
+      [200, 3],
+    ]);
+  });
+
+  it('GET retries a dropped connection', async () => {
+    const { service, client, clock, log } = await scripted(['drop', ok]);
+    await expect(client.request({ method: 'GET', path: '/api/v2/AlertRules' })).resolves.toEqual({ status: 200, body: { data: { ok: 1 } } });
+    expect(service.calls()).toHaveLength(2);
+    expect(clock.sleeps).toEqual([125]);
+    expect(log.map((e) => e.status)).toEqual([201, 'network-error', 200]);
+  });
+
+  it('gives up after maxRetries with a transient error', async () => {
+    const { service, client, clock } = await scripted([e503], { maxRetries: 3, random: () => 0.999 });
+    const err = (await rejectionOf(client.request({ method: 'GET', path: '/api/v2/AlertRules' }))) as ApiError;
+    expect(err.kind).toBe('transient');
+    expect(err.status).toBe(503);
+    expect(err.serviceMessage).toBe('Service Unavailable');
+    expect(service.calls()).toHaveLength(4);
+    expect(clock.sleeps).toEqual([249, 499, 999]);
+  });
+
+  it('PUT and PATCH are repeated after a 502 (their bodies set absolute values)', async () => {
+    const { service, client } = await scripted([{ status: 502, text: 'Bad Gateway' }, ok, { status: 504, text: '' }, ok]);
+    await client.request({ method: 'PUT', path: '/api/v2/CloudAccounts/G1', body: { name: 'a' } });
+    await client.request({ method: 'PATCH', path: '/api/v2/CloudAccounts/G1', body: { enabled: 0 } });
+    expect(service.calls().map((r) => r.method)).toEqual(['PUT', 'PUT', 'PATCH', 'PATCH']);
+  });
+
+  it('times out a hanging GET and retries it', async () => {
+    const { service, client } = await scripted(['hang'], { maxRetries: 1, timeoutMs: 50 });
+    const err = (await rejectionOf(client.request({ method: 'GET', path: '/api/v2/AlertRules' }))) as ApiError;
+    expect(err.kind).toBe('transient');
+    expect(err.message).toContain('timed out after 50 ms');
+    expect(service.calls()).toHaveLength(2);
+  });
+});
+
+describe('POST is repeated only when it provably was not processed', () => {
+  it('500 → outcome-unknown, sent once', async () => {
+    const { service, client, clock } = await scripted([e500, ok]);
+    const err = (await rejectionOf(client.request({ method: 'POST', path: '/api/v2/AlertChannels', body: { name: 'a' } }))) as ApiError;
+    expect(err).toBeInstanceOf(ApiError);
+    expect(err.kind).toBe('outcome-unknown');
+    expect(err.status).toBe(500);
+    expect(err.message).toBe('POST /api/v2/AlertChannels failed (outcome-unknown): 500: Internal error');
+    expect(service.calls()).toHaveLength(1);
+    expect(clock.sleeps).toEqual([]);
+  });
+
+  it('a connection dropped after sending → outcome-unknown, sent once', async () => {
+    const { service, client } = await scripted(['drop', ok]);
+    const err = (await rejectionOf(client.request({ method: 'POST', path: '/api/v2/AlertRules', body: {} }))) as ApiError;
+    expect(err.kind).toBe('outcome-unknown');
+    expect(err.status).toBeUndefined();
+    expect(service.calls()).toHaveLength(1);
+  });
+
+  it('a timeout → outcome-unknown, sent once', async () => {
+    const { service, client } = await scripted(['hang'], { timeoutMs: 50 });
+    const err = (await rejectionOf(client.request({ method: 'POST', path: '/api/v2/AlertRules', body: {} }))) as ApiError;
+    expect(err.kind).toBe('outcome-unknown');
+    expect(service.calls()).toHaveLength(1);
+  });
+
+  it('429 is repeated (rejected before processing)', async () => {
+    const { service, client } = await scripted([{ status: 429, json: { message: 'Too many requests' } }, { status: 201, json: { data: { mcGuid: 'M1' } } }]);
+    const res = await client.request({ method: 'POST', path: '/api/v2/AlertRules', body: {} });
+    expect(res).toEqual({ status: 201, body: { data: { mcGuid: 'M1' } } });
+    expect(service.calls()).toHaveLength(2);
+  });
+
+  it('a search POST is repeated after a 500', async () => {
+    const { service, client } = await scripted([e500, ok]);
+    await client.request({ method: 'POST', path: '/api/v2/AlertChannels/search', body: { filters: [] } });
+    expect(service.calls()).toHaveLength(2);
+  });
+
+  it('a refused connection (ECONNREFUSED) is repeated', async () => {
+    const agent = new MockAgent();
+    agent.disableNetConnect();
+    const pool = agent.get('https://svc.example.net');
+    pool.intercept({ path: '/api/v2/access/tokens', method: 'POST' }).reply(201, { token: 'TOKEN-mock-0001', expiresAt: '2099-01-01T00:00:00.000Z' });
+    const refused = Object.assign(new Error('connect ECONNREFUSED 192.0.2.1:443'), { code: 'ECONNREFUSED' });
+    pool.intercept({ path: '/api/v2/AlertChannels', method: 'POST' }).replyWithError(refused);
+    pool.intercept({ path: '/api/v2/AlertChannels', method: 'POST' }).reply(201, { data: { intgGuid: 'G' } });
+    const clock = fakeClock();
+    const client = createClient({ baseUrl: 'https://svc.example.net', keyId: KEY_ID, secret: SECRET, dispatcher: agent, now: clock.now, sleep: clock.sleep, random: () => 0.5 });
+    const res = await client.request({ method: 'POST', path: '/api/v2/AlertChannels', body: { name: 'x' } });
+    expect(res.body).toEqual({ data: { intgGuid: 'G' } });
+    expect(clock.sleeps).toEqual([125]);
+    expect(client.stats().byBucket['POST AlertChannels']).toBe(2);
+    agent.assertNoPendingInterceptors();
+    await client.close();
+    await agent.close();
+  });
+
+  it('a MockAgent socket error after sending a POST is outcome-unknown', async () => {
+    const agent = new MockAgent();
+    agent.disableNetConnect();
+    const pool = agent.get('https://svc.example.net');
+    pool.intercept({ path: '/api/v2/access/tokens', method: 'POST' }).reply(201, { token: 'TOKEN-mock-0001', expiresAt: '2099-01-01T00:00:00.000Z' });
+    pool.intercept({ path: '/api/v2/AlertRules', method: 'POST' }).replyWithError(Object.assign(new Error('other side closed'), { code: 'UND_ERR_SOCKET' }));
+    const clock = fakeClock();
+    const client = createClient({ baseUrl: 'https://svc.example.net', keyId: KEY_ID, secret: SECRET, dispatcher: agent, now: clock.now, sleep: clock.sleep });
+    const err = (await rejectionOf(client.request({ method: 'POST', path: '/api/v2/AlertRules', body: {} }))) as ApiError;
+    expect(err.kind).toBe('outcome-unknown');
+    expect(err.message).toContain('UND_ERR_SOCKET');
+    await client.close();
+    await agent.close();
+  });
+
+  it('a service that refuses connections: the token exchange is retried, then transient', async () => {
+    const probe = createServer();
+    await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', () => resolve()));
+    const port = (probe.address() as AddressInfo).port;
+    await new Promise<void>((resolve) => probe.close(() => resolve()));
+    const clock = fakeClock();
+    const client = createClient({ baseUrl: `http://127.0.0.1:${port}`, keyId: KEY_ID, secret: SECRET, now: clock.now, sleep: clock.sleep, random: () => 0.5, maxRetries: 2 });
+    cleanup.push(() => client.close());
+    const err = (await rejectionOf(client.request({ method: 'POST', path: '/api/v2/AlertRules', body: {} }))) as ApiError;
+    expect(err.kind).toBe('transient');
+    expect(err.path).toBe('/api/v2/access/tokens');
+    expect(err.message).toContain('ECONNREFUSED');
+    expect(client.stats()).toEqual({ total: 3, byBucket: { 'POST access/tokens': 3 } });
+    expect(clock.sleeps).toEqual([125, 250]);
+  });
+});
+
+describe('DELETE after an attempt with unknown outcome', () => {
+  for (const first of [e503, 'drop'] as Reply[]) {
+    it(`404 on the retry after ${first === 'drop' ? 'a dropped connection' : '503'} counts as deleted`, async () => {
+      const { service, client } = await scripted([first, { status: 404, json: { message: 'Not found' } }]);
+      const res = await client.request({ method: 'DELETE', path: '/api/v2/AlertRules/M1' });
+      expect(res).toEqual({ status: 204, body: undefined });
+      expect(service.calls()).toHaveLength(2);
+    });
+  }
+
+  it('404 on the first attempt is still permanent', async () => {
+    const { client } = await scripted([{ status: 404, json: { message: 'Not found' } }]);
+    const err = (await rejectionOf(client.request({ method: 'DELETE', path: '/api/v2/AlertRules/M1' }))) as ApiError;
+    expect([err.kind, err.status]).toEqual(['permanent', 404]);
+  });
+
+  it('404 after a 429 (not processed) is still permanent', async () => {
+    const { client } = await scripted([{ status: 429, text: '' }, { status: 404, json: { message: 'Not found' } }]);
+    const err = (await rejectionOf(client.request({ method: 'DELETE', path: '/api/v2/AlertRules/M1' }))) as ApiError;
+    expect([err.kind, err.status]).toEqual(['permanent', 404]);
+  });
+});
+
+describe('429', () => {
+  it('waits RateLimit-Reset seconds with a countdown, then repeats', async () => {
+    const { service, client, clock, waits } = await scripted([
+      { status: 429, json: { message: 'Rate limit exceeded' }, headers: { 'RateLimit-Limit': '120', 'RateLimit-Remaining': '0', 'RateLimit-Reset': '3' } },
+      { status: 200, json: { data: { ok: 1 } }, headers: { 'RateLimit-Limit': '120', 'RateLimit-Remaining': '0', 'RateLimit-Reset': '25' } },
+    ]);
+    const res = await client.request({ method: 'GET', path: '/api/v2/AlertChannels' });
+    expect(res.status).toBe(200);
+    expect(service.calls()).toHaveLength(2);
+    expect(clock.sleeps).toEqual([1000, 1000, 1000]);
+    expect(waits).toEqual([
+      ['GET AlertChannels', 3],
+      ['GET AlertChannels', 2],
+      ['GET AlertChannels', 1],
+    ]);
+  });
+
+  it('without RateLimit-Reset it backs off', async () => {
+    const { client, clock, waits } = await scripted([{ status: 429, text: 'slow down' }, ok]);
+    await client.request({ method: 'GET', path: '/api/v2/AlertChannels' });
+    expect(clock.sleeps).toEqual([125]);
+    expect(waits).toEqual([]);
+  });
+
+  it('a reset beyond maxWaitSeconds ends in a transient error', async () => {
+    const { service, client } = await scripted([{ status: 429, json: { message: 'Rate limit exceeded' }, headers: { 'RateLimit-Remaining': '0', 'RateLimit-Reset': '3600' } }]);
+    const err = (await rejectionOf(client.request({ method: 'GET', path: '/api/v2/AlertChannels' }))) as ApiError;
+    expect(err.kind).toBe('transient');
+    expect(err.message).toContain('exhausted');
+    expect(service.calls()).toHaveLength(1);
+  });
+});
+
