@@ -1,0 +1,34 @@
+// The apply report as one JSON document: summary per action and per status, one result per change.
+
+import type { ApplyReport } from '../engine/types.js';
+import { callsJson } from './plan-json.js';
+
+export function renderApplyJson(report: ApplyReport): string {
+  const s = report.summary;
+  const doc = {
+    formatVersion: report.formatVersion,
+    summary: {
+      create: s.create,
+      update: s.update,
+      replace: s.replace,
+      delete: s.delete,
+      done: s.done,
+      failed: s.failed,
+      skipped: s.skipped,
+    },
+    results: report.results.map((r) => ({
+      action: r.action,
+      kind: r.kind,
+      account: r.account,
+      name: r.name,
+      status: r.status,
+      key: r.key,
+      reason: r.reason,
+      liveId: r.liveId,
+      test: r.test,
+    })),
+    apiCalls: callsJson(report.apiCalls),
+    waitedSeconds: report.waitedSeconds,
+  };
+  return JSON.stringify(doc, null, 2) + '\n';
+}

@@ -1,0 +1,44 @@
+// The apply report for a terminal: each result per account with its status, failures explained,
+// then one summary line.
+
+import type { ApplyReport, ChangeResult, ResultStatus } from '../engine/types.js';
+import { palette, type Palette } from './ansi.js';
+import { ACTION_SIGN, ACTION_WORD, callsText, duration, groupByAccount } from './common.js';
+
+export function applySummaryLine(report: ApplyReport): string {
+  const s = report.summary;
+  const total = s.done + s.failed + s.skipped;
+  if (total === 0) return 'Apply: nothing to do.';
+  return `Apply: ${s.done} done, ${s.failed} failed, ${s.skipped} skipped of ${total} changes (${s.create} create, ${s.update} update, ${s.replace} replace, ${s.delete} destroy).`;
+}
+
+export function renderApplyText(report: ApplyReport, options: { color: boolean }): string {
+  const c = palette(options.color);
+  const out: string[] = [];
+  for (const [account, results] of groupByAccount(report.results, [])) {
+    out.push(c.bold(`Account ${account}`));
+    for (const r of results) out.push(...resultLines(r, c));
+    out.push('');
+  }
+  out.push(`API calls made: ${callsText(report.apiCalls)}`);
+  out.push(`Waited for rate limits: ${report.waitedSeconds > 0 ? duration(report.waitedSeconds) : 'no'}`);
+  out.push('');
+  const line = applySummaryLine(report);
+  out.push(report.summary.failed > 0 ? c.red(c.bold(line)) : c.bold(line));
+  return out.join('\n') + '\n';
+}
+
+const STATUS_WORD: Record<ResultStatus, string> = { done: 'done   ', failed: 'FAILED ', skipped: 'skipped' };
+
+function resultLines(r: ChangeResult, c: Palette): string[] {
+  const paint = r.status === 'done' ? c.green : r.status === 'failed' ? c.red : c.yellow;
+  const id = r.liveId ? ' ' + c.dim(`[${r.liveId}]`) : '';
+  const out = [`  ${paint(STATUS_WORD[r.status])} ${ACTION_SIGN[r.action]} ${ACTION_WORD[r.action]} ${c.bold(`${r.kind} ${r.name}`)}${id}`];
+  const pad = '            ';
+  if (r.reason) out.push(pad + (r.status === 'failed' ? c.red(r.reason) : c.dim(r.reason)));
+  if (r.test) {
+    const msg = r.test.message ? `: ${r.test.message}` : '';
+    out.push(pad + (r.test.ok ? c.green(`test ok${msg}`) : c.red(`test failed${msg}`)));
+  }
+  return out;
+}

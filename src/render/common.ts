@@ -1,0 +1,74 @@
+// Wording and grouping shared by the text and Markdown renderings.
+
+import { formatLocation, type Diagnostic, type SourcePosition } from '../diagnostics.js';
+import type { CallStats } from '../api/types.js';
+import type { Action, BucketNeed, PlanSummary } from '../engine/types.js';
+
+export const ACTION_SIGN: Record<Action, string> = { create: '+', update: '~', replace: '-/+', delete: '-' };
+export const ACTION_WORD: Record<Action, string> = { create: 'create', update: 'update', replace: 'replace', delete: 'destroy' };
+
+/** `Plan: 2 to create, 1 to update, 0 to replace, 1 to destroy.` or the no-changes sentence. */
+export function planSummaryLine(s: PlanSummary): string {
+  if (s.create + s.update + s.replace + s.delete === 0) return 'No changes. Live state matches the configuration.';
+  return `Plan: ${s.create} to create, ${s.update} to update, ${s.replace} to replace, ${s.delete} to destroy.`;
+}
+
+/**
+ * Items grouped by account: the configured accounts first in their order, then any other account
+ * (alphabetically); the items keep their order (execution order for changes).
+ */
+export function groupByAccount<T extends { account: string }>(items: readonly T[], accountOrder: readonly string[]): [string, T[]][] {
+  const groups = new Map<string, T[]>();
+  for (const item of items) {
+    const list = groups.get(item.account);
+    if (list) list.push(item);
+    else groups.set(item.account, [item]);
+  }
+  const known = accountOrder.filter((a) => groups.has(a));
+  const others = [...groups.keys()].filter((a) => !accountOrder.includes(a)).sort();
+  return [...new Set([...known, ...others])].map((a) => [a, groups.get(a) as T[]]);
+}
+
+export function sourceText(source: SourcePosition | undefined): string {
+  return source ? formatLocation(source) : '';
+}
+
+/** `1h 2m 3s`, `4m 0s`, `12s`. */
+export function duration(seconds: number): string {
+  const s = Math.max(0, Math.ceil(seconds));
+  const h = Math.floor(s / 3600);
+  const m = Math.floor((s % 3600) / 60);
+  const r = s % 60;
+  if (h > 0) return `${h}h ${m}m ${r}s`;
+  if (m > 0) return `${m}m ${r}s`;
+  return `${r}s`;
+}
+
+/** `14 (GET AlertChannels 2, GET AlertRules 2)`: buckets sorted by name. */
+export function callsText(calls: CallStats): string {
+  const buckets = Object.keys(calls.byBucket).sort();
+  if (buckets.length === 0) return String(calls.total);
+  return `${calls.total} (${buckets.map((b) => `${b} ${calls.byBucket[b]}`).join(', ')})`;
+}
+
+/** One bucket of the apply budget: `needs 2; 118 of 120 left` plus the wait when there is one. */
+export function budgetText(b: BucketNeed): string {
+  const parts = [`needs ${b.needed}`];
+  if (b.remaining !== undefined) parts.push(b.limit !== undefined ? `${b.remaining} of ${b.limit} left` : `${b.remaining} left`);
+  else parts.push('remaining budget unknown');
+  if (b.waitSeconds > 0) parts.push(`wait about ${duration(b.waitSeconds)}`);
+  return parts.join('; ');
+}
+
+/** The longest single wait: buckets refill in parallel while apply works through them. */
+export function longestWait(budget: readonly BucketNeed[]): number {
+  return budget.reduce((m, b) => Math.max(m, b.waitSeconds), 0);
+}
+
+/** `channels.yaml:3:5: warning[unknown-field]: message (hint)` in one line, for plan and apply views. */
+export function diagnosticLine(d: Diagnostic): string {
+  const where = formatLocation(d);
+  const field = d.field ? ` at ${d.field}` : '';
+  const hint = d.hint ? ` (${d.hint})` : '';
+  return `${where ? where + ': ' : ''}${d.severity}[${d.code}]: ${d.message}${field}${hint}`;
+}

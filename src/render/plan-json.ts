@@ -1,0 +1,60 @@
+// The plan as one JSON document (design.md's contract). Only deterministic data: two plans of the
+// same state render byte-identical, so the budget keeps bucket and need but not what is left of it.
+
+import { sortDiagnostics } from '../diagnostics.js';
+import type { CallStats } from '../api/types.js';
+import type { Change, Plan } from '../engine/types.js';
+import { maskOp, maskSpec, secretPointers } from './display.js';
+
+export function renderPlanJson(plan: Plan): string {
+  const doc = {
+    formatVersion: plan.formatVersion,
+    summary: {
+      create: plan.summary.create,
+      update: plan.summary.update,
+      replace: plan.summary.replace,
+      delete: plan.summary.delete,
+      unmanaged: plan.summary.unmanaged,
+    },
+    changes: plan.changes.map(changeJson),
+    unmanaged: plan.unmanaged.map((u) => ({ kind: u.kind, account: u.account, name: u.name, id: u.id })),
+    diagnostics: sortDiagnostics(plan.diagnostics),
+    refusal: plan.refusal ? { code: plan.refusal.code, message: plan.refusal.message, details: plan.refusal.details } : undefined,
+    apiCalls: callsJson(plan.apiCalls),
+    budget: plan.budget.map((b) => ({ bucket: b.bucket, needed: b.needed })),
+  };
+  return JSON.stringify(doc, null, 2) + '\n';
+}
+
+/** `liveDigest` stays in plan files: it is for staleness checks, not for readers. */
+function changeJson(change: Change) {
+  const pointers = secretPointers(change);
+  return {
+    action: change.action,
+    kind: change.kind,
+    account: change.account,
+    name: change.name,
+    key: change.key,
+    parent: change.parent,
+    liveId: change.liveId,
+    reason: change.reason,
+    changed: change.changed,
+    diff: change.diff?.map((op) => maskOp(op, pointers)),
+    writeOnly: change.writeOnly,
+    sensitive: change.sensitive,
+    rotate: change.rotate,
+    dependsOn: change.dependsOn,
+    refs: change.refs,
+    source: change.source,
+    before: maskSpec(change.before, pointers),
+    after: maskSpec(change.after, pointers),
+    children: change.children,
+  };
+}
+
+/** Buckets in name order, so the document does not depend on the order requests were made in. */
+export function callsJson(calls: CallStats): CallStats {
+  const byBucket: Record<string, number> = {};
+  for (const b of Object.keys(calls.byBucket).sort()) byBucket[b] = calls.byBucket[b];
+  return { total: calls.total, byBucket };
+}

@@ -1,0 +1,98 @@
+// The plan for a terminal: refusal first, changes per account with field diffs, then what is left
+// alone, warnings, the rate-limit budget, and one summary line.
+
+import { sortDiagnostics } from '../diagnostics.js';
+import type { Action, Change, Plan } from '../engine/types.js';
+import { palette, type Paint, type Palette } from './ansi.js';
+import {
+  ACTION_SIGN,
+  ACTION_WORD,
+  budgetText,
+  callsText,
+  diagnosticLine,
+  duration,
+  groupByAccount,
+  longestWait,
+  planSummaryLine,
+  sourceText,
+} from './common.js';
+import { changeDiff, diffLines, pointerNotes, showEnvMarkers, toYaml, type DiffLine } from './display.js';
+
+export function renderPlanText(plan: Plan, options: { color: boolean }): string {
+  const c = palette(options.color);
+  const out: string[] = [];
+
+  if (plan.refusal) {
+    out.push(c.red(c.bold(`Plan refused (${plan.refusal.code}): ${plan.refusal.message}`)));
+    for (const d of plan.refusal.details) out.push(c.red(`  - ${d}`));
+    out.push(c.red('Apply refuses this plan unless --force is given.'), '');
+  }
+
+  const accountOrder = plan.accounts.map((a) => a.name);
+  for (const [account, changes] of groupByAccount(plan.changes, accountOrder)) {
+    out.push(c.bold(`Account ${account}`));
+    for (const change of changes) out.push(...changeLines(change, c));
+    out.push('');
+  }
+
+  if (plan.unmanaged.length > 0) {
+    out.push(c.bold('Unmanaged (in the service, declared in no file; left alone):'));
+    for (const [account, items] of groupByAccount(plan.unmanaged, accountOrder)) {
+      for (const u of items) out.push(`  ${account} ${u.kind} ${u.name} ${c.dim(`[${u.id}]`)}`);
+    }
+    out.push('');
+  }
+
+  if (plan.diagnostics.length > 0) {
+    out.push(c.bold('Warnings:'));
+    for (const d of sortDiagnostics(plan.diagnostics)) {
+      const paint = d.severity === 'error' ? c.red : c.yellow;
+      out.push(`  ${paint(diagnosticLine(d))}`);
+    }
+    out.push('');
+  }
+
+  out.push(`API calls made: ${callsText(plan.apiCalls)}`);
+  if (plan.budget.length > 0) {
+    out.push('Requests apply needs, per rate-limit bucket:');
+    const width = Math.max(...plan.budget.map((b) => b.bucket.length));
+    for (const b of plan.budget) out.push(`  ${b.bucket.padEnd(width)}  ${budgetText(b)}`);
+    const wait = longestWait(plan.budget);
+    out.push(wait > 0 ? c.yellow(`Estimated wait for rate limits: about ${duration(wait)}`) : 'Estimated wait for rate limits: none');
+  }
+  out.push('');
+
+  out.push(c.bold(planSummaryLine(plan.summary)) + (plan.unmanaged.length > 0 ? ` ${plan.summary.unmanaged} unmanaged.` : ''));
+  if (plan.refusal) out.push(c.red(c.bold(`Plan refused (${plan.refusal.code}): apply needs --force.`)));
+  return out.join('\n') + '\n';
+}
+
+function actionPaint(action: Action, c: Palette): Paint {
+  return action === 'create' ? c.green : action === 'update' ? c.yellow : c.red;
+}
+
+function changeLines(change: Change, c: Palette): string[] {
+  const paint = actionPaint(change.action, c);
+  const id = change.liveId ? ' ' + c.dim(`[${change.liveId}]`) : '';
+  const src = sourceText(change.source);
+  const out = [`  ${paint(`${ACTION_SIGN[change.action]} ${ACTION_WORD[change.action]}`)} ${c.bold(`${change.kind} ${change.name}`)}${id}${src ? ' ' + c.dim(`(${src})`) : ''}`];
+  const pad = '      ';
+  if (change.reason) out.push(pad + c.dim(change.reason));
+  if (change.changed && change.changed.length > 0) out.push(pad + c.dim(`changed: ${change.changed.join(', ')}`));
+  out.push(...diffText(changeDiff(change), pad, c));
+  for (const child of change.children ?? []) {
+    out.push(`    ${c.green('+ create')} ${c.bold(child.name)} ${c.dim(`(created with ${change.kind} ${change.name})`)}`);
+    out.push(...diffText(diffLines('', toYaml(showEnvMarkers(child.after))), pad + '  ', c));
+  }
+  for (const n of pointerNotes(change)) out.push(pad + c.dim(`${n.pointer} ${n.note}`));
+  return out;
+}
+
+function diffText(lines: DiffLine[], pad: string, c: Palette): string[] {
+  return lines.map((l) => {
+    if (l.kind === 'add') return pad + c.green(`+ ${l.text}`);
+    if (l.kind === 'remove') return pad + c.red(`- ${l.text}`);
+    if (l.kind === 'gap') return pad + c.dim(l.text);
+    return pad + `  ${l.text}`;
+  });
+}

@@ -1,0 +1,285 @@
+// Hand-built plans and reports covering every action, a template change, an unmanaged resource,
+// a warning, a refusal, write-only and sensitive fields (env markers and masked values).
+
+import type { ApplyReport, Change, Plan } from '../../src/engine/types.js';
+import { MASK } from '../../src/engine/types.js';
+
+const base = { writeOnly: [] as string[], sensitive: [] as string[], dependsOn: [] as string[], liveDigest: 'absent' };
+
+export const fixtureChanges: Change[] = [
+  {
+    ...base,
+    key: 'prod/AlertChannel/ops-slack',
+    action: 'create',
+    kind: 'AlertChannel',
+    account: 'prod',
+    name: 'ops-slack',
+    after: { type: 'SlackChannel', enabled: true, data: { slackUrl: { $env: '${env:SLACK_URL}' } } },
+    sensitive: ['/data/slackUrl'],
+    source: { file: 'channels.yaml', line: 1, column: 1 },
+  },
+  {
+    ...base,
+    key: 'prod/AlertChannel/datadog',
+    action: 'update',
+    kind: 'AlertChannel',
+    account: 'prod',
+    name: 'datadog',
+    liveId: 'PROD_0A1B2C3D4E5F60718293A4B5C6D7E8F9',
+    before: { type: 'Datadog', enabled: true, data: { apiKey: MASK, datadogSite: 'com', datadogType: 'Logs Detail' } },
+    after: { type: 'Datadog', enabled: false, data: { apiKey: { $env: '${env:DD_API_KEY}' }, datadogSite: 'eu', datadogType: 'Logs Detail' } },
+    diff: [
+      { op: 'replace', path: '/data/datadogSite', value: 'eu' },
+      { op: 'replace', path: '/enabled', value: false },
+    ],
+    changed: ['data', 'enabled'],
+    writeOnly: ['/data/apiKey'],
+    source: { file: 'channels.yaml', line: 9, column: 1 },
+    liveDigest: 'sha256:1111',
+  },
+  {
+    ...base,
+    key: 'prod/AlertChannel/splunk',
+    action: 'update',
+    kind: 'AlertChannel',
+    account: 'prod',
+    name: 'splunk',
+    liveId: 'PROD_1A1B2C3D4E5F60718293A4B5C6D7E8F9',
+    before: { type: 'SplunkHec', enabled: true, data: { host: 'splunk.example.net', port: 8088, ssl: true, channel: 'c1', hecToken: MASK, eventData: { index: 'sec', source: 'svc' } } },
+    after: {
+      type: 'SplunkHec',
+      enabled: true,
+      data: { host: 'splunk.example.net', port: 8088, ssl: true, channel: 'c1', hecToken: { $env: '${env:SPLUNK_HEC_TOKEN}' }, eventData: { index: 'security', source: 'svc' } },
+    },
+    diff: [
+      { op: 'replace', path: '/data/eventData/index', value: 'security' },
+      { op: 'replace', path: '/data/hecToken', value: MASK },
+    ],
+    changed: ['data'],
+    sensitive: ['/data/hecToken'],
+    source: { file: 'channels.yaml', line: 20, column: 1 },
+    liveDigest: 'sha256:2222',
+  },
+  {
+    ...base,
+    key: 'prod/AlertRule/critical-cloud',
+    action: 'update',
+    kind: 'AlertRule',
+    account: 'prod',
+    name: 'critical-cloud',
+    liveId: '3f2b8c1e-5d4a-4b6c-9e7f-0a1b2c3d4e5f',
+    before: { channels: ['datadog'], severity: [1], eventCategory: ['Cloud'], resourceGroups: [], description: 'Critical cloud findings', enabled: true },
+    after: { channels: ['datadog', 'ops-slack'], severity: [1, 2], eventCategory: ['Cloud'], resourceGroups: [], description: 'Critical cloud findings', enabled: true },
+    diff: [
+      { op: 'add', path: '/channels/1', value: 'ops-slack' },
+      { op: 'add', path: '/severity/1', value: 2 },
+    ],
+    changed: ['channels', 'severity'],
+    dependsOn: ['prod/AlertChannel/ops-slack'],
+    refs: [
+      { kind: 'AlertChannel', name: 'datadog', id: 'PROD_0A1B2C3D4E5F60718293A4B5C6D7E8F9' },
+      { kind: 'AlertChannel', name: 'ops-slack' },
+    ],
+    source: { file: 'rules.yaml', line: 1, column: 1 },
+    liveDigest: 'sha256:3333',
+  },
+  {
+    ...base,
+    key: 'prod/AlertProfile/CUSTOM_FILES',
+    action: 'create',
+    kind: 'AlertProfile',
+    account: 'prod',
+    name: 'CUSTOM_FILES',
+    after: { extends: 'SVC_HE_FILE' },
+    children: [{ name: 'CUSTOM_FILES.File_Violation', after: { eventName: 'Changed file', subject: '{{PATH}} changed on {{MID}}', description: '{{_OCCURRENCE}}' } }],
+    source: { file: 'profiles.yaml', line: 1, column: 1 },
+  },
+  {
+    ...base,
+    key: 'prod/AlertTemplate/CUSTOM_HOSTS.Login',
+    action: 'update',
+    kind: 'AlertTemplate',
+    account: 'prod',
+    name: 'CUSTOM_HOSTS.Login',
+    parent: 'CUSTOM_HOSTS',
+    liveId: 'CUSTOM_HOSTS.Login',
+    before: { eventName: 'Login', subject: 'Login on {{MID}}', description: '{{_OCCURRENCE}}' },
+    after: { eventName: 'Login', subject: 'Unexpected login on {{MID}}', description: '{{_OCCURRENCE}}' },
+    diff: [{ op: 'replace', path: '/subject', value: 'Unexpected login on {{MID}}' }],
+    changed: ['subject'],
+    dependsOn: [],
+    source: { file: 'profiles.yaml', line: 14, column: 7 },
+    liveDigest: 'sha256:4444',
+  },
+  {
+    ...base,
+    key: 'prod/ContainerRegistry/ecr',
+    action: 'replace',
+    kind: 'ContainerRegistry',
+    account: 'prod',
+    name: 'ecr',
+    liveId: 'PROD_2A1B2C3D4E5F60718293A4B5C6D7E8F9',
+    reason: 'type cannot be changed in place',
+    before: {
+      type: 'ContVulnCfg',
+      enabled: true,
+      data: { registryType: 'AWS_ECR', awsAuthType: 'AWS_ACCESS_KEY', registryDomain: '123456789012.dkr.ecr.eu-west-1.amazonaws.com', accessKeyCredentials: { accessKeyId: 'AKIAEXAMPLE', secretAccessKey: MASK } },
+    },
+    after: {
+      type: 'ContVulnCfg',
+      enabled: true,
+      data: {
+        registryType: 'GHCR',
+        registryDomain: 'ghcr.io',
+        credentials: { username: 'ci-bot', password: { $env: '${env:GHCR_TOKEN}' } },
+      },
+    },
+    diff: [{ op: 'replace', path: '/data', value: { registryType: 'GHCR', registryDomain: 'ghcr.io', credentials: { username: 'ci-bot', password: MASK } } }],
+    changed: ['data'],
+    writeOnly: ['/data/accessKeyCredentials/secretAccessKey', '/data/credentials/password'],
+    source: { file: 'registries.yaml', line: 1, column: 1 },
+    liveDigest: 'sha256:5555',
+  },
+  {
+    ...base,
+    key: 'prod/AlertChannel/old-email',
+    action: 'delete',
+    kind: 'AlertChannel',
+    account: 'prod',
+    name: 'old-email',
+    liveId: 'PROD_3A1B2C3D4E5F60718293A4B5C6D7E8F9',
+    before: { type: 'EmailUser', enabled: true, data: { channelProps: { recipients: ['ops@example.net'] } } },
+    reason: 'not declared; prune is on for AlertChannel',
+    dependsOn: ['prod/AlertRule/critical-cloud'],
+    liveDigest: 'sha256:6666',
+  },
+  {
+    ...base,
+    key: 'staging/CloudAccount/aws-config',
+    action: 'create',
+    kind: 'CloudAccount',
+    account: 'staging',
+    name: 'aws-config',
+    after: { type: 'AwsCfg', enabled: true, data: { awsAccountId: '210987654321', crossAccountCredentials: { roleArn: 'arn:aws:iam::210987654321:role/svc', externalId: { $env: '${env:AWS_EXTERNAL_ID}' } } } },
+    sensitive: ['/data/crossAccountCredentials/externalId'],
+    source: { file: 'staging/cloud.yaml', line: 1, column: 1 },
+  },
+  {
+    ...base,
+    key: 'staging/AlertChannel/ops `pager`|<night> *x*',
+    action: 'create',
+    kind: 'AlertChannel',
+    account: 'staging',
+    name: 'ops `pager`|<night> *x*',
+    after: { type: 'Webhook', enabled: true, data: { webhookUrl: 'https://hooks.example.net/```not-a-fence' } },
+    source: { file: 'staging/channels.yaml', line: 3, column: 1 },
+  },
+  {
+    ...base,
+    key: 'staging/AlertRule/legacy',
+    action: 'delete',
+    kind: 'AlertRule',
+    account: 'staging',
+    name: 'legacy',
+    liveId: '9a8b7c6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d',
+    before: { channels: ['x'], severity: [3], eventCategory: [], resourceGroups: [], description: '', enabled: false },
+    reason: 'not declared; prune is on for AlertRule',
+    liveDigest: 'sha256:7777',
+  },
+];
+
+export function fixturePlan(): Plan {
+  return {
+    formatVersion: 1,
+    accounts: [{ name: 'prod', orgAccess: false }, { name: 'staging', orgAccess: false }],
+    changes: fixtureChanges,
+    summary: { create: 4, update: 4, replace: 1, delete: 2, unmanaged: 1 },
+    unmanaged: [{ kind: 'AlertChannel', account: 'prod', name: 'legacy-webhook', id: 'PROD_4A1B2C3D4E5F60718293A4B5C6D7E8F9' }],
+    diagnostics: [
+      {
+        severity: 'warning',
+        code: 'unknown-placeholder',
+        message: 'subject uses {{HOSTNAME}}, which the parent profile does not define',
+        file: 'profiles.yaml',
+        line: 16,
+        column: 16,
+        field: '/alerts/0/subject',
+        hint: 'did you mean {{MID}}?',
+      },
+    ],
+    apiCalls: { total: 9, byBucket: { 'GET AlertRules': 2, 'GET AlertChannels': 2, 'GET AlertProfiles': 2, 'POST access/tokens': 1, 'GET CloudAccounts': 1, 'GET ContainerRegistries': 1 } },
+    budget: [
+      { bucket: 'POST AlertChannels', needed: 2, limit: 120, remaining: 117, waitSeconds: 0 },
+      { bucket: 'PATCH AlertChannels', needed: 2, limit: 120, remaining: 120, waitSeconds: 0 },
+      { bucket: 'DELETE AlertChannels', needed: 1, limit: 120, remaining: 0, waitSeconds: 1234 },
+      { bucket: 'PATCH AlertRules', needed: 1, waitSeconds: 0 },
+    ],
+  };
+}
+
+export function fixtureRefusedPlan(): Plan {
+  return {
+    ...fixturePlan(),
+    refusal: {
+      code: 'safety-threshold',
+      message: 'the plan deletes 1 of 2 alert rules in staging (50%), more than the threshold of 30%',
+      details: ['staging AlertRule legacy'],
+    },
+  };
+}
+
+export function emptyPlan(): Plan {
+  return {
+    formatVersion: 1,
+    accounts: [{ name: 'prod', orgAccess: false }],
+    changes: [],
+    summary: { create: 0, update: 0, replace: 0, delete: 0, unmanaged: 0 },
+    unmanaged: [],
+    diagnostics: [],
+    apiCalls: { total: 6, byBucket: { 'GET AlertChannels': 1, 'GET AlertRules': 1, 'GET AlertProfiles': 1, 'GET CloudAccounts': 1, 'GET ContainerRegistries': 1, 'POST access/tokens': 1 } },
+    budget: [],
+  };
+}
+
+export function fixtureApplyReport(): ApplyReport {
+  return {
+    formatVersion: 1,
+    results: [
+      { key: 'prod/AlertChannel/ops-slack', action: 'create', kind: 'AlertChannel', account: 'prod', name: 'ops-slack', status: 'done', liveId: 'PROD_5A1B2C3D4E5F60718293A4B5C6D7E8F9', test: { ok: true } },
+      {
+        key: 'prod/AlertChannel/datadog',
+        action: 'update',
+        kind: 'AlertChannel',
+        account: 'prod',
+        name: 'datadog',
+        status: 'done',
+        liveId: 'PROD_0A1B2C3D4E5F60718293A4B5C6D7E8F9',
+        test: { ok: false, message: 'Datadog answered 403' },
+      },
+      {
+        key: 'prod/AlertRule/critical-cloud',
+        action: 'update',
+        kind: 'AlertRule',
+        account: 'prod',
+        name: 'critical-cloud',
+        status: 'failed',
+        liveId: '3f2b8c1e-5d4a-4b6c-9e7f-0a1b2c3d4e5f',
+        reason: 'PATCH /api/v2/AlertRules/3f2b8c1e-5d4a-4b6c-9e7f-0a1b2c3d4e5f failed (permanent): 400: Invalid data: #1: [filters/severity]',
+      },
+      {
+        key: 'prod/AlertChannel/old-email',
+        action: 'delete',
+        kind: 'AlertChannel',
+        account: 'prod',
+        name: 'old-email',
+        status: 'skipped',
+        reason: 'depends on prod/AlertRule/critical-cloud, which failed',
+      },
+      { key: 'staging/CloudAccount/aws-config', action: 'create', kind: 'CloudAccount', account: 'staging', name: 'aws-config', status: 'done', liveId: 'STAGING_6A1B2C3D4E5F60718293A4B5C6D7E8F9', reason: 'found after an unknown outcome' },
+      { key: 'staging/AlertRule/legacy', action: 'delete', kind: 'AlertRule', account: 'staging', name: 'legacy|<b>', status: 'done', liveId: '9a8b7c6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d' },
+    ],
+    summary: { create: 2, update: 2, replace: 0, delete: 2, done: 4, failed: 1, skipped: 1 },
+    apiCalls: { total: 12, byBucket: { 'POST AlertChannels': 2, 'PATCH AlertChannels': 1, 'PATCH AlertRules': 3, 'POST CloudAccounts': 2, 'DELETE AlertRules': 1, 'GET CloudAccounts': 1, 'POST access/tokens': 2 } },
+    waitedSeconds: 75,
+  };
+}

@@ -1,0 +1,184 @@
+import { describe, expect, it } from 'vitest';
+import type { Change, Plan } from '../../src/engine/types.js';
+import { MARKDOWN_LIMIT, renderApplyReport, renderPlan } from '../../src/render/index.js';
+import { escapeMd, fenced, inlineCode } from '../../src/render/markdown.js';
+import { emptyPlan, fixtureApplyReport, fixturePlan, fixtureRefusedPlan } from './fixtures.js';
+
+const text = (p: Plan) => renderPlan(p, 'text', { color: false });
+
+describe('text', () => {
+  it('ends with the summary line, or the no-changes sentence', () => {
+    expect(text(fixturePlan()).trimEnd().split('\n').at(-1)).toBe('Plan: 4 to create, 4 to update, 1 to replace, 2 to destroy. 1 unmanaged.');
+    expect(text(emptyPlan()).trimEnd().split('\n').at(-1)).toBe('No changes. Live state matches the configuration.');
+  });
+
+  it('shows the refusal first', () => {
+    expect(text(fixtureRefusedPlan()).split('\n')[0]).toMatch(/^Plan refused \(safety-threshold\): the plan deletes/);
+  });
+
+  it('colours only when asked', () => {
+    expect(text(fixturePlan())).not.toContain('\u001b[');
+    const coloured = renderPlan(fixturePlan(), 'text', { color: true });
+    expect(coloured).toContain('\u001b[32m+ create\u001b[39m');
+    expect(coloured).toContain('\u001b[33m~ update\u001b[39m');
+    expect(coloured).toContain('\u001b[31m- destroy\u001b[39m');
+    expect(coloured).toContain('\u001b[31m-/+ replace\u001b[39m');
+  });
+
+  it('a write-only value not being rotated shows no difference; a rotated one does', () => {
+    const plan = fixturePlan();
+    expect(text(plan)).not.toMatch(/^\s+- {3}apiKey/m);
+    const rotated = { ...plan, changes: plan.changes.map((c) => (c.name === 'datadog' ? { ...c, rotate: true } : c)) };
+    const out = text(rotated);
+    expect(out).toMatch(/^\s+- {3}apiKey: \(sensitive\)$/m);
+    expect(out).toMatch(/^\s+\+ {3}apiKey: \(from \$\{env:DD_API_KEY\}\)$/m);
+    expect(out).toContain('/data/apiKey (write-only, rotated: sent on purpose)');
+  });
+
+  it('an unchanged sensitive value is context, a changed one a difference', () => {
+    const plan = fixturePlan();
+    const splunk = plan.changes.find((c) => c.name === 'splunk') as Change;
+    const unchanged = { ...plan, changes: [{ ...splunk, diff: splunk.diff!.filter((op) => op.path !== '/data/hecToken') }] };
+    expect(text(unchanged)).toMatch(/^ {8} {2}hecToken: \(from \$\{env:SPLUNK_HEC_TOKEN\}\)$/m);
+    expect(text(plan)).toMatch(/^ {6}- {3}hecToken: \(sensitive\)$/m);
+  });
+});
+
+describe('json', () => {
+  it('is one document with the contract members and no run-dependent budget values', () => {
+    const out = renderPlan(fixturePlan(), 'json', { color: false });
+    expect(out.endsWith('}\n')).toBe(true);
+    const doc = JSON.parse(out);
+    expect(Object.keys(doc)).toEqual(['formatVersion', 'summary', 'changes', 'unmanaged', 'diagnostics', 'apiCalls', 'budget']);
+    expect(doc.summary).toEqual({ create: 4, update: 4, replace: 1, delete: 2, unmanaged: 1 });
+    for (const c of doc.changes) expect(Object.keys(c).slice(0, 4)).toEqual(['action', 'kind', 'account', 'name']);
+    expect(doc.budget[2]).toEqual({ bucket: 'DELETE AlertChannels', needed: 1 });
+    expect(out).not.toContain('liveDigest');
+  });
+
+  it('is byte-identical for two plans of the same state whose budgets differ', () => {
+    const a = fixturePlan();
+    const b = fixturePlan();
+    b.budget = b.budget.map((x) => ({ ...x, remaining: 3, waitSeconds: 99 }));
+    b.apiCalls = { total: 9, byBucket: Object.fromEntries(Object.entries(a.apiCalls.byBucket).reverse()) };
+    expect(renderPlan(b, 'json', { color: false })).toBe(renderPlan(a, 'json', { color: false }));
+  });
+
+  it('carries the refusal when there is one', () => {
+    expect(JSON.parse(renderPlan(fixtureRefusedPlan(), 'json', { color: false })).refusal.code).toBe('safety-threshold');
+  });
+
+  it('apply report: summary per action and status, results with status', () => {
+    const doc = JSON.parse(renderApplyReport(fixtureApplyReport(), 'json', { color: false }));
+    expect(doc.summary).toEqual({ create: 2, update: 2, replace: 0, delete: 2, done: 4, failed: 1, skipped: 1 });
+    expect(doc.results.map((r: { status: string }) => r.status)).toEqual(['done', 'done', 'failed', 'skipped', 'done', 'done']);
+    expect(doc.waitedSeconds).toBe(75);
+  });
+});
+
+describe('markdown', () => {
+  it('starts with the marker, then the summary table; deletions before other changes', () => {
+    const md = renderPlan(fixtureRefusedPlan(), 'markdown', { color: false });
+    expect(md.startsWith('<!-- postureops-plan -->\n')).toBe(true);
+    const table = md.indexOf('| Account | Create | Update | Replace | Delete |');
+    const refusal = md.indexOf('[!CAUTION]');
+    const deletions = md.indexOf('### Deletions (2)');
+    const changes = md.indexOf('### Changes');
+    expect(table).toBeGreaterThan(0);
+    expect(refusal).toBeGreaterThan(table);
+    expect(deletions).toBeGreaterThan(refusal);
+    expect(changes).toBeGreaterThan(deletions);
+  });
+
+  it('escapes names: no raw HTML, no table breaks, no broken fences', () => {
+    const md = renderPlan(fixturePlan(), 'markdown', { color: false });
+    expect(md).not.toContain('<night>');
+    expect(md).toContain('ops \\`pager\\`\\|&lt;night&gt; \\*x\\*');
+    expect(md).toContain('````diff');
+    expect(escapeMd('a|b<c>`d`')).toBe('a\\|b&lt;c&gt;\\`d\\`');
+    expect(inlineCode('a`b')).toBe('``a`b``');
+    expect(fenced('diff', ['```'])).toBe('````diff\n```\n````');
+  });
+
+  it('apply report: marker, table, failures first', () => {
+    const md = renderApplyReport(fixtureApplyReport(), 'markdown', { color: false });
+    expect(md.startsWith('<!-- postureops-apply -->\n')).toBe(true);
+    expect(md.indexOf('### Failed (1)')).toBeLessThan(md.indexOf('### Skipped (1)'));
+    expect(md.indexOf('### Skipped (1)')).toBeLessThan(md.indexOf('Done (4)'));
+    expect(md).toContain('legacy\\|&lt;b&gt;');
+  });
+});
+
+function hugePlan(changes: number, deletions: number): Plan {
+  const list: Change[] = [];
+  for (let i = 0; i < changes; i++) {
+    const account = i % 2 === 0 ? 'prod' : 'staging';
+    const del = i < deletions;
+    const name = `${del ? 'gone' : 'channel'}-${String(i).padStart(5, '0')}`;
+    list.push({
+      key: `${account}/AlertChannel/${name}`,
+      action: del ? 'delete' : i % 3 === 0 ? 'create' : 'update',
+      kind: 'AlertChannel',
+      account,
+      name,
+      liveId: del || i % 3 !== 0 ? `ID_${i}` : undefined,
+      before: del || i % 3 !== 0 ? { type: 'Webhook', enabled: true, data: { webhookUrl: `https://old.example.net/${i}` } } : undefined,
+      after: del ? undefined : { type: 'Webhook', enabled: true, data: { webhookUrl: `https://new.example.net/${i}` } },
+      diff: del || i % 3 === 0 ? undefined : [{ op: 'replace', path: '/data/webhookUrl', value: `https://new.example.net/${i}` }],
+      writeOnly: [],
+      sensitive: [],
+      dependsOn: [],
+      reason: del ? 'not declared; prune is on for AlertChannel' : undefined,
+      liveDigest: 'x',
+    });
+  }
+  const count = (a: string) => list.filter((c) => c.action === a).length;
+  return {
+    formatVersion: 1,
+    accounts: [{ name: 'prod', orgAccess: false }, { name: 'staging', orgAccess: false }],
+    changes: list,
+    summary: { create: count('create'), update: count('update'), replace: 0, delete: count('delete'), unmanaged: 0 },
+    unmanaged: [],
+    diagnostics: [],
+    apiCalls: { total: 4, byBucket: {} },
+    budget: [],
+  };
+}
+
+describe('markdown size limit', () => {
+  it('a huge plan stays within 60,000 characters and keeps the table and every deletion', () => {
+    const plan = hugePlan(4000, 600);
+    const md = renderPlan(plan, 'markdown', { color: false });
+    expect(md.length).toBeLessThanOrEqual(MARKDOWN_LIMIT);
+    expect(md).toContain('| **Total** | **1134** | **2266** | **0** | **600** |');
+    for (const c of plan.changes.filter((x) => x.action === 'delete')) expect(md).toContain(`**${c.name.replace(/-/g, '-')}**`);
+    const m = /… truncated: (\d+) changes not shown; run postureops plan locally for the full plan/.exec(md);
+    expect(m).not.toBeNull();
+    expect(Number(m![1])).toBeGreaterThan(0);
+  });
+
+  it('drops diff blocks from the end first: early changes keep their diff', () => {
+    const plan = hugePlan(700, 10);
+    const md = renderPlan(plan, 'markdown', { color: false });
+    expect(md.length).toBeLessThanOrEqual(MARKDOWN_LIMIT);
+    expect(md).toContain('+   webhookUrl: https://new.example.net/10');
+    expect(md).not.toContain('https://new.example.net/699');
+    expect(md).toContain('**+ create** AlertChannel **channel-00699**');
+  });
+
+  it('a plan that fits is not truncated', () => {
+    expect(renderPlan(fixturePlan(), 'markdown', { color: false })).not.toContain('truncated');
+  });
+
+  it('an apply report of thousands of results keeps every failure', () => {
+    const report = fixtureApplyReport();
+    const done = report.results[0];
+    report.results = [...Array.from({ length: 3000 }, (_, i) => ({ ...done, name: `ok-${i}`, key: `prod/AlertChannel/ok-${i}` })), ...report.results];
+    report.summary.done += 3000;
+    const md = renderApplyReport(report, 'markdown', { color: false });
+    expect(md.length).toBeLessThanOrEqual(MARKDOWN_LIMIT);
+    expect(md).toContain('### Failed (1)');
+    expect(md).toContain('**critical-cloud**');
+    expect(md).toMatch(/… truncated: \d+ results not shown/);
+  });
+});
