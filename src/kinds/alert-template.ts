@@ -51,10 +51,9 @@ function checkPlaceholders(desired: DesiredResource, live: readonly LiveResource
   return diagnostics;
 }
 
-function templatePath(profileId: string, templateName?: string): string {
-  return templateName === undefined
-    ? apiPath(PROFILES_COLLECTION, profileId, TEMPLATES)
-    : apiPath(PROFILES_COLLECTION, profileId, TEMPLATES, templateName);
+/** `/AlertProfiles/{p}/AlertTemplates`, or `.../{t}` with a template name. */
+function templatePath(profileId: string, ...templateName: [] | [string]): string {
+  return apiPath(PROFILES_COLLECTION, profileId, TEMPLATES, ...templateName);
 }
 
 export const AlertTemplate: Kind = {
