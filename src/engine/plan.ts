@@ -49,6 +49,7 @@ interface Decision {
   /** Folded into the parent's create or replace. */
   folded: boolean;
   children: Decision[];
+  refs: NonNullable<Change['refs']>;
 }
 
 const at = (d: DesiredResource): Pick<Diagnostic, 'file' | 'line' | 'column'> =>
@@ -134,7 +135,7 @@ export function plan(desired: DesiredState, live: LiveState, options: PlanOption
     }
     const wantsRotation = selectors.some((s) => selects(s, d.account, d.kind, d.name)) && kind.writeOnly(d.spec).length > 0;
     if (wantsRotation) selectors.forEach((s) => selects(s, d.account, d.kind, d.name) && rotated.add(s.text));
-    const decision: Decision = { desired: d, kind, live: match, rotate: false, folded: false, children: [] };
+    const decision: Decision = { desired: d, kind, live: match, rotate: false, folded: false, children: [], refs: [] };
     if (!match) decision.action = 'create';
     else {
       decision.diff = diffResource(kind, d, match, wantsRotation);
@@ -227,11 +228,14 @@ export function plan(desired: DesiredState, live: LiveState, options: PlanOption
   }
   const deletedKeys = new Set(deletions.map((x) => resourceKey(x.live.account, x.live.kind, x.live.name)));
 
+  // References of every declared resource, changed or not.
+  for (const decision of decisions.values()) decision.refs = resolveRefs(decision, decisions, liveByKey, deletedKeys, diagnostics);
+
   // Build the changes.
   const items: PlannedChange[] = [];
   for (const decision of decisions.values()) {
     if (!decision.action || decision.folded) continue;
-    const change = writeChange(decision, decisions, liveByKey, deletedKeys, diagnostics);
+    const change = writeChange(decision);
     items.push({ change, desired: decision.desired, live: decision.live });
   }
   for (const x of deletions) items.push({ change: deleteChange(x.live, x.kind, x.reason), live: x.live });
@@ -273,65 +277,71 @@ export function plan(desired: DesiredState, live: LiveState, options: PlanOption
   return { plan: result, diagnostics: sorted };
 }
 
-function writeChange(
+/** Each referenced name with its live id when it keeps one through this plan; problems as diagnostics. */
+function resolveRefs(
   decision: Decision,
   decisions: ReadonlyMap<string, Decision>,
   liveByKey: ReadonlyMap<string, LiveResource[]>,
   deletedKeys: ReadonlySet<string>,
   diagnostics: Diagnostic[],
-): Change {
+): NonNullable<Change['refs']> {
+  const d = decision.desired;
+  const refs: NonNullable<Change['refs']> = [];
+  for (const ref of decision.kind.references) {
+    for (const name of referencedNames(d.spec, ref.pointer)) {
+      const key = resourceKey(d.account, ref.kind, name);
+      const target = decisions.get(key);
+      const lives = liveByKey.get(key) ?? [];
+      if (!target && lives.length === 0) {
+        diagnostics.push({
+          severity: 'error',
+          code: 'unknown-reference',
+          message: `${d.kind} ${d.name} refers to ${ref.kind} ${name}, which is neither declared nor live in account ${d.account}`,
+          field: ref.pointer,
+          ...at(d),
+          hint: `declare the ${ref.kind} or remove it from the ${d.kind}`,
+        });
+        continue;
+      }
+      if (!target && deletedKeys.has(key)) {
+        diagnostics.push({
+          severity: 'error',
+          code: 'reference-to-deleted',
+          message: `${d.kind} ${d.name} refers to ${ref.kind} ${name}, which this plan deletes (not declared, prune is on)`,
+          field: ref.pointer,
+          ...at(d),
+          hint: `declare the ${ref.kind} or remove it from the ${d.kind}`,
+        });
+        continue;
+      }
+      if (!target && lives.length > 1) {
+        diagnostics.push({
+          severity: 'error',
+          code: 'ambiguous-live-name',
+          message: `${d.kind} ${d.name} refers to ${ref.kind} ${name}, a name ${lives.length} live resources share in account ${d.account} (ids ${lives
+            .map((l) => l.id)
+            .sort()
+            .join(', ')})`,
+          field: ref.pointer,
+          ...at(d),
+        });
+        continue;
+      }
+      // A replaced or created target has its id only once apply has run its change.
+      const keepsId = !target || target.action === undefined || target.action === 'update';
+      const id = keepsId && lives.length === 1 ? lives[0].id : undefined;
+      refs.push({ kind: ref.kind, name, ...(id !== undefined ? { id } : {}) });
+    }
+  }
+  return refs;
+}
+
+function writeChange(decision: Decision): Change {
   const { desired: d, kind, live, diff } = decision;
   const action = decision.action!;
   const view = action === 'create' || !diff ? { ...desiredView(kind, d), before: undefined } : diff;
-  const refs: NonNullable<Change['refs']> = [];
-  for (const part of [decision, ...decision.children]) {
-    for (const ref of part.kind.references) {
-      for (const name of referencedNames(part.desired.spec, ref.pointer)) {
-        const key = resourceKey(d.account, ref.kind, name);
-        const target = decisions.get(key);
-        const lives = liveByKey.get(key) ?? [];
-        if (!target && lives.length === 0) {
-          diagnostics.push({
-            severity: 'error',
-            code: 'unknown-reference',
-            message: `${d.kind} ${d.name} refers to ${ref.kind} ${name}, which is neither declared nor live in account ${d.account}`,
-            field: ref.pointer,
-            ...at(d),
-            hint: `declare the ${ref.kind} or remove it from the ${d.kind}`,
-          });
-          continue;
-        }
-        if (!target && deletedKeys.has(key)) {
-          diagnostics.push({
-            severity: 'error',
-            code: 'reference-to-deleted',
-            message: `${d.kind} ${d.name} refers to ${ref.kind} ${name}, which this plan deletes (not declared, prune is on)`,
-            field: ref.pointer,
-            ...at(d),
-            hint: `declare the ${ref.kind} or remove it from the ${d.kind}`,
-          });
-          continue;
-        }
-        if (!target && lives.length > 1) {
-          diagnostics.push({
-            severity: 'error',
-            code: 'ambiguous-live-name',
-            message: `${d.kind} ${d.name} refers to ${ref.kind} ${name}, a name ${lives.length} live resources share in account ${d.account} (ids ${lives
-              .map((l) => l.id)
-              .sort()
-              .join(', ')})`,
-            field: ref.pointer,
-            ...at(d),
-          });
-          continue;
-        }
-        // A replaced or created target has its id only once apply has run its change.
-        const keepsId = !target || target.action === undefined || target.action === 'update';
-        const id = keepsId && lives.length === 1 ? lives[0].id : undefined;
-        refs.push({ kind: ref.kind, name, ...(id !== undefined ? { id } : {}) });
-      }
-    }
-  }
+  // Folded children travel in this change's request: their references are this change's too.
+  const refs = [decision, ...decision.children].flatMap((part) => part.refs);
   const children =
     decision.children.length > 0 ? decision.children.map((c) => ({ name: c.desired.name, after: desiredView(c.kind, c.desired).after })) : undefined;
   return {
