@@ -12,8 +12,9 @@ export interface RateState {
   resetSeconds: number;
 }
 
+/** Credit in integer units (one token = HOUR_MS units) so that refills add up exactly. */
 interface Bucket {
-  tokens: number;
+  units: number;
   updatedAt: number;
 }
 
@@ -33,27 +34,28 @@ export class Buckets {
     const now = this.clock.now();
     let b = this.buckets.get(name);
     if (b === undefined) {
-      b = { tokens: this.capacity, updatedAt: now };
+      b = { units: this.capacity * HOUR_MS, updatedAt: now };
       this.buckets.set(name, b);
       return b;
     }
-    const elapsed = Math.max(0, now - b.updatedAt);
-    b.tokens = Math.min(this.capacity, b.tokens + (elapsed * this.capacity) / HOUR_MS);
+    // Each elapsed millisecond adds `capacity` units: capacity tokens per hour.
+    const elapsed = Math.max(0, Math.round(now - b.updatedAt));
+    b.units = Math.min(this.capacity * HOUR_MS, b.units + elapsed * this.capacity);
     b.updatedAt = now;
     return b;
   }
 
   private stateOf(b: Bucket): RateState {
-    const remaining = Math.floor(b.tokens);
-    const resetSeconds = b.tokens >= 1 ? 0 : Math.ceil(((1 - b.tokens) * HOUR_MS) / this.capacity / 1000);
-    return { limit: this.capacity, remaining, resetSeconds };
+    const remaining = Math.floor(b.units / HOUR_MS);
+    const waitMs = b.units >= HOUR_MS ? 0 : Math.ceil((HOUR_MS - b.units) / this.capacity);
+    return { limit: this.capacity, remaining, resetSeconds: Math.ceil(waitMs / 1000) };
   }
 
   /** Takes one token when there is one. */
   take(name: string): { allowed: boolean; state: RateState } {
     const b = this.refilled(name);
-    if (b.tokens < 1) return { allowed: false, state: this.stateOf(b) };
-    b.tokens -= 1;
+    if (b.units < HOUR_MS) return { allowed: false, state: this.stateOf(b) };
+    b.units -= HOUR_MS;
     return { allowed: true, state: this.stateOf(b) };
   }
 
