@@ -1,0 +1,76 @@
+// `${env:NAME}` in every string scalar of a document: values substituted, each use recorded by
+// pointer (so plans carry the template, never the value), unset and malformed references reported.
+
+import type { Diagnostic, SourcePosition } from '../diagnostics.js';
+import type { Json, JsonObject } from '../kinds/types.js';
+import { type Env, envNames, hasEnvRef, interpolate, malformedEnvRefs } from '../util/env.js';
+import { toPointer } from '../util/json-pointer.js';
+
+export interface InterpolatedDocument {
+  value: Json;
+  /** Pointer (document-relative) → raw template, for every string that used `${env:...}`. */
+  refs: Record<string, string>;
+  /** Pointers whose variables are unset (their value is incomplete: schema errors there are noise). */
+  missing: string[];
+}
+
+const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
+
+export function interpolateDocument(
+  value: Json,
+  env: Env,
+  where: (pointer: string) => SourcePosition | undefined,
+  diagnostics: Diagnostic[],
+): InterpolatedDocument {
+  const refs: Record<string, string> = {};
+  const missing: string[] = [];
+
+  const onString = (s: string, pointer: string): string => {
+    if (!hasEnvRef(s)) return s;
+    const at = { ...where(pointer), field: pointer };
+    const bad = malformedEnvRefs(s);
+    const wellFormed = envNames(s);
+    const opened = s.split('${env:').length - 1;
+    const closedRefs = [...s.matchAll(/\$\{env:[^}]*\}/g)].length;
+    if (bad.length > 0 || closedRefs < opened) {
+      const what = bad.length > 0 ? bad.map((b) => `\`${b}\``).join(', ') : 'a `${env:` without its closing `}`';
+      diagnostics.push({
+        severity: 'error',
+        code: 'env-malformed',
+        message: `malformed environment reference ${what}`,
+        ...at,
+        hint: 'write ${env:NAME}; NAME has letters, digits and _, and does not start with a digit',
+      });
+      missing.push(pointer);
+      return s;
+    }
+    const r = interpolate(s, env);
+    refs[pointer] = s;
+    if (r.missing.length > 0) {
+      missing.push(pointer);
+      for (const name of r.missing.filter((n) => ENV_NAME.test(n))) {
+        diagnostics.push({
+          severity: 'error',
+          code: 'env-missing',
+          message: `environment variable ${name} is not set`,
+          ...at,
+          hint: `set ${name} in the environment (the value is never printed)`,
+        });
+      }
+    }
+    return wellFormed.length > 0 ? r.value : s;
+  };
+
+  const walk = (v: Json, path: (string | number)[]): Json => {
+    if (typeof v === 'string') return onString(v, toPointer(path));
+    if (Array.isArray(v)) return v.map((x, i) => walk(x, [...path, i]));
+    if (v !== null && typeof v === 'object') {
+      const out: JsonObject = {};
+      for (const [k, x] of Object.entries(v)) out[k] = walk(x, [...path, k]);
+      return out;
+    }
+    return v;
+  };
+
+  return { value: walk(value, []), refs, missing };
+}

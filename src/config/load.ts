@@ -1,0 +1,322 @@
+// The configuration layer's entry: a directory → root config, validated documents per account,
+// desired resources, and every problem found on the way (sorted, never thrown).
+
+import { stat } from 'node:fs/promises';
+import path from 'node:path';
+import { type Diagnostic, type SourcePosition, sortDiagnostics } from '../diagnostics.js';
+import { DOCUMENT_KINDS, KINDS, kindForDocument } from '../kinds/index.js';
+import type { DesiredResource, Json, JsonObject, ResourceDocument } from '../kinds/types.js';
+import type { Env } from '../util/env.js';
+import { getAt } from '../util/json-pointer.js';
+import { displayPath, findDocumentFiles, readConfigText, ROOT_FILE_NAMES } from './files.js';
+import { interpolateDocument } from './interpolate.js';
+import { parseRoot } from './root.js';
+import { DOCUMENT_SCHEMAS } from './schema-catalog.js';
+import { checkSchema, positionAt, usePrebuiltValidators } from './schema-check.js';
+import { checkDocument, secretPointers } from './semantic.js';
+import { didYouMean } from './suggest.js';
+import type { LoadResult, RootConfig } from './types.js';
+import { type NodePosition, type ParsedDocument, parseYamlDocuments } from './yaml-source.js';
+
+export interface LoadOptions {
+  env: Env;
+  /** Base of the file paths in diagnostics (default: process.cwd()). */
+  cwd?: string;
+  /** Severity of `env-missing` (default error; `warning` lets an offline validate run without secrets). */
+  missingEnv?: 'error' | 'warning';
+}
+
+/** One validated document before it is stamped into its accounts. */
+export interface LoadedDocument {
+  kind: string;
+  name: string;
+  accounts: string[];
+  /** The document, `${env:...}` substituted. */
+  value: JsonObject;
+  /** Document-relative pointers → templates. */
+  envRefs: Record<string, string>;
+  positions: Map<string, NodePosition>;
+  source: SourcePosition;
+  /** True when this document has errors of its own: it yields no resources. */
+  invalid: boolean;
+}
+
+const isObject = (v: unknown): v is JsonObject => v !== null && typeof v === 'object' && !Array.isArray(v);
+
+export async function loadConfig(dir: string, options: LoadOptions): Promise<LoadResult> {
+  const cwd = options.cwd ?? process.cwd();
+  const absDir = path.resolve(dir);
+  const diagnostics: Diagnostic[] = [];
+  await usePrebuiltValidators();
+  const isDir = await stat(absDir).then((s) => s.isDirectory(), () => false);
+  const present: string[] = [];
+  if (isDir) {
+    for (const name of ROOT_FILE_NAMES) {
+      if (await stat(path.join(absDir, name)).then((s) => s.isFile(), () => false)) present.push(path.join(absDir, name));
+    }
+  }
+  if (present.length === 0) {
+    diagnostics.push({
+      severity: 'error',
+      code: 'root-missing',
+      message: isDir ? `no postureops.yaml in ${displayPath(absDir, cwd) || absDir}` : `${displayPath(absDir, cwd)} is not a directory`,
+      hint: 'create postureops.yaml declaring `accounts` (see examples/postureops.yaml)',
+    });
+    return { diagnostics };
+  }
+  const rootAbs = present[0];
+  const rootFile = displayPath(rootAbs, cwd);
+  if (present.length > 1) {
+    diagnostics.push({
+      severity: 'warning',
+      code: 'root-duplicate',
+      message: `both postureops.yaml and postureops.yml exist; ${path.basename(present[1])} is ignored`,
+      file: displayPath(present[1], cwd),
+    });
+  }
+  const text = await readConfigText(rootAbs, rootFile, diagnostics);
+  if (text === undefined) return { diagnostics: sortDiagnostics(diagnostics) };
+  const root = parseRoot(rootAbs, rootFile, text, KINDS.map((k) => k.kind), diagnostics);
+
+  const loaded = await loadDocuments(absDir, root, options);
+  diagnostics.push(...loaded.diagnostics);
+  if (!root) return { diagnostics: sortDiagnostics(diagnostics) };
+
+  const resources: DesiredResource[] = [];
+  for (const doc of loaded.documents) {
+    const kind = kindForDocument(doc.kind);
+    if (!kind) continue;
+    try {
+      const r = kind.fromDocument(doc);
+      resources.push(...r.resources);
+      diagnostics.push(...r.diagnostics.map((d) => (d.file ? d : { ...doc.source, ...d })));
+    } catch (err) {
+      diagnostics.push({
+        severity: 'error',
+        code: 'internal-error',
+        message: `${doc.kind} \`${doc.name}\` could not be read: ${err instanceof Error ? err.message : String(err)}`,
+        ...doc.source,
+      });
+    }
+  }
+  return { state: { root, resources }, diagnostics: sortDiagnostics(diagnostics) };
+}
+
+/**
+ * Every document below `dir` (root file excluded), validated, stamped into its accounts. Without a
+ * usable root the documents are still checked (syntax, schema, secrets) but not stamped.
+ */
+export async function loadDocuments(
+  dir: string,
+  root: RootConfig | undefined,
+  options: LoadOptions,
+): Promise<{ documents: ResourceDocument[]; loaded: LoadedDocument[]; diagnostics: Diagnostic[] }> {
+  const cwd = options.cwd ?? process.cwd();
+  const diagnostics: Diagnostic[] = [];
+  const loaded: LoadedDocument[] = [];
+  for (const abs of await findDocumentFiles(path.resolve(dir), cwd, diagnostics)) {
+    const file = displayPath(abs, cwd);
+    const text = await readConfigText(abs, file, diagnostics);
+    if (text === undefined) continue;
+    for (const parsed of parseYamlDocuments(file, text, diagnostics)) {
+      const own: Diagnostic[] = [];
+      const doc = readDocument(parsed, root, options, own);
+      diagnostics.push(...own);
+      if (doc) loaded.push(doc);
+    }
+  }
+  if (!root) return { documents: [], loaded, diagnostics };
+  diagnostics.push(...crossChecks(loaded));
+  const documents: ResourceDocument[] = [];
+  for (const doc of loaded) {
+    if (doc.invalid) continue;
+    for (const account of doc.accounts) documents.push(toResourceDocument(doc, account));
+  }
+  return { documents, loaded, diagnostics };
+}
+
+function readDocument(parsed: ParsedDocument, root: RootConfig | undefined, options: LoadOptions, out: Diagnostic[]): LoadedDocument | undefined {
+  const { file, positions } = parsed;
+  const where = (pointer: string, prefer: 'key' | 'value' = 'value'): SourcePosition =>
+    positionAt(positions, pointer, prefer) ?? parsed.start;
+  if (!isObject(parsed.value)) {
+    out.push({
+      severity: 'error',
+      code: 'document-not-mapping',
+      message: 'a document must be a mapping with `kind`, `name` and `spec`',
+      ...parsed.start,
+    });
+    return undefined;
+  }
+  const kindValue = parsed.value.kind;
+  if (typeof kindValue !== 'string' || !DOCUMENT_KINDS.includes(kindValue)) {
+    const missing = kindValue === undefined;
+    out.push({
+      severity: 'error',
+      code: missing ? 'missing-field' : 'unknown-kind',
+      message: missing
+        ? 'missing required field `kind`'
+        : `unknown kind \`${typeof kindValue === 'string' ? kindValue : JSON.stringify(kindValue)}\`; expected one of: ${DOCUMENT_KINDS.join(', ')}`,
+      ...(missing ? parsed.start : where('/kind')),
+      field: '/kind',
+      hint:
+        kindValue === 'AlertTemplate'
+          ? 'alert templates have no document of their own: list them under an AlertProfile spec.alerts'
+          : typeof kindValue === 'string'
+            ? didYouMean(kindValue, DOCUMENT_KINDS)
+            : `expected one of: ${DOCUMENT_KINDS.join(', ')}`,
+    });
+    return undefined;
+  }
+  const kind = kindValue;
+  const errorsBefore = (): number => out.filter((d) => d.severity === 'error').length;
+
+  const interpolated = interpolateDocument(parsed.value, options.env, (p) => where(p), out);
+  if (options.missingEnv === 'warning') {
+    for (const d of out) if (d.code === 'env-missing') d.severity = 'warning';
+  }
+  const value = interpolated.value as JsonObject;
+  const secrets = secretPointers(kind, value.spec);
+  const schemaFile = kindForDocument(kind)?.schema ?? DOCUMENT_SCHEMAS[kind];
+  out.push(
+    ...checkSchema(schemaFile, value, {
+      file,
+      positions,
+      quiet: (p) => p in interpolated.refs || secrets.includes(p),
+      ignore: interpolated.missing,
+    }),
+  );
+  out.push(...checkDocument(kind, value, { where: (p) => where(p), envRefs: interpolated.refs }));
+
+  const name = typeof value.name === 'string' ? value.name : '';
+  const accounts = root ? resolveAccounts(value.account, root, where, out) : [];
+  return {
+    kind,
+    name,
+    accounts,
+    value,
+    envRefs: interpolated.refs,
+    positions,
+    source: parsed.start,
+    invalid: errorsBefore() > 0,
+  };
+}
+
+function resolveAccounts(
+  account: Json | undefined,
+  root: RootConfig,
+  where: (pointer: string) => SourcePosition,
+  out: Diagnostic[],
+): string[] {
+  const declared = root.accounts.map((a) => a.name);
+  if (account === undefined) {
+    if (root.defaultAccount !== undefined) return [root.defaultAccount];
+    if (declared.length === 1) return declared;
+    out.push({ severity: 'error', code: 'account-missing', message: 'document names no account and postureops.yaml sets no defaults.account', ...where(''), field: '/account' });
+    return [];
+  }
+  if (account === '*') return declared;
+  const items: [string, string][] =
+    typeof account === 'string' ? [[account, '/account']] : Array.isArray(account) ? account.map((a, i) => [String(a), `/account/${i}`]) : [];
+  const out2: string[] = [];
+  for (const [name, pointer] of items) {
+    if (name === '*') {
+      out.push({ severity: 'error', code: 'invalid-value', message: '"*" stands alone: write `account: "*"`, not inside a list', ...where(pointer), field: pointer });
+      continue;
+    }
+    if (!declared.includes(name)) {
+      out.push({
+        severity: 'error',
+        code: 'account-not-declared',
+        message: `account \`${name}\` is not declared in postureops.yaml`,
+        ...where(pointer),
+        field: pointer,
+        hint: didYouMean(name, declared) ?? `declared accounts: ${declared.join(', ')}`,
+      });
+      continue;
+    }
+    if (!out2.includes(name)) out2.push(name);
+  }
+  return out2;
+}
+
+const fmt = (p: SourcePosition): string => `${p.file}:${p.line}:${p.column}`;
+
+/** Problems between documents: one (account, kind, name) declared twice; rules naming undeclared channels. */
+function crossChecks(docs: LoadedDocument[]): Diagnostic[] {
+  const out: Diagnostic[] = [];
+  const first = new Map<string, LoadedDocument>();
+  for (const doc of docs) {
+    if (doc.name === '') continue;
+    for (const account of doc.accounts) {
+      const key = JSON.stringify([account, doc.kind, doc.name]);
+      const prev = first.get(key);
+      if (!prev) {
+        first.set(key, doc);
+        continue;
+      }
+      const here = positionAt(doc.positions, '/name', 'value') ?? doc.source;
+      const there = positionAt(prev.positions, '/name', 'value') ?? prev.source;
+      out.push({
+        severity: 'error',
+        code: 'duplicate-resource',
+        message: `${doc.kind} \`${doc.name}\` is declared twice for account ${account}: at ${fmt(there)} and at ${fmt(here)}`,
+        ...here,
+        field: '/name',
+        hint: 'rename one of them, or narrow its `account`',
+      });
+      doc.invalid = true;
+    }
+  }
+  const channels = new Set(docs.filter((d) => d.kind === 'AlertChannel').flatMap((d) => d.accounts.map((a) => JSON.stringify([a, d.name]))));
+  for (const doc of docs) {
+    if (doc.kind !== 'AlertRule') continue;
+    const list = isObject(doc.value.spec) && Array.isArray(doc.value.spec.channels) ? doc.value.spec.channels : [];
+    list.forEach((channel, i) => {
+      if (typeof channel !== 'string') return;
+      const missingIn = doc.accounts.filter((a) => !channels.has(JSON.stringify([a, channel])));
+      if (missingIn.length === 0) return;
+      const pointer = `/spec/channels/${i}`;
+      out.push({
+        severity: 'warning',
+        code: 'channel-not-declared',
+        message: `alert channel \`${channel}\` is not declared for account ${missingIn.join(', ')}; plan will also accept a live channel of that name`,
+        ...(positionAt(doc.positions, pointer, 'value') ?? doc.source),
+        field: pointer,
+        hint: didYouMean(channel, [...new Set(docs.filter((d) => d.kind === 'AlertChannel').map((d) => d.name))]),
+      });
+    });
+  }
+  return out;
+}
+
+/** Positions of spec members (spec-relative pointers): the key for collections, the value for scalars. */
+function specPositions(doc: LoadedDocument): Record<string, SourcePosition> {
+  const out: Record<string, SourcePosition> = {};
+  for (const [pointer, np] of doc.positions) {
+    if (pointer !== '/spec' && !pointer.startsWith('/spec/')) continue;
+    const rel = pointer.slice('/spec'.length);
+    out[rel] = rel === '' ? (np.key ?? np.value) : np.value;
+    if (np.key && rel !== '') {
+      const v = getAt(doc.value.spec, rel);
+      if (v !== null && typeof v === 'object') out[rel] = np.key;
+    }
+  }
+  return out;
+}
+
+function toResourceDocument(doc: LoadedDocument, account: string): ResourceDocument {
+  const envRefs: Record<string, string> = {};
+  for (const [pointer, template] of Object.entries(doc.envRefs)) {
+    if (pointer.startsWith('/spec/')) envRefs[pointer.slice('/spec'.length)] = template;
+  }
+  return {
+    kind: doc.kind,
+    name: doc.name,
+    account,
+    spec: structuredClone(doc.value.spec as JsonObject),
+    envRefs,
+    source: doc.source,
+    positions: specPositions(doc),
+  };
+}

@@ -1,0 +1,87 @@
+// postureops.yaml: the accounts a repository manages, the default account, and pruning.
+
+import type { Diagnostic } from '../diagnostics.js';
+import type { JsonObject } from '../kinds/types.js';
+import { type AccountConfig, type RootConfig } from './types.js';
+import { positionAt, checkSchema } from './schema-check.js';
+import { ROOT_SCHEMA } from './schema-catalog.js';
+import { didYouMean } from './suggest.js';
+import { parseYamlDocuments } from './yaml-source.js';
+
+/** The root config from the file's text, or undefined when it is unusable (diagnostics say why). */
+export function parseRoot(absFile: string, file: string, text: string, kinds: readonly string[], diagnostics: Diagnostic[]): RootConfig | undefined {
+  const docs = parseYamlDocuments(file, text, diagnostics);
+  if (docs.length === 0) {
+    if (!diagnostics.some((d) => d.file === file && d.severity === 'error'))
+      diagnostics.push({ severity: 'error', code: 'root-invalid', message: 'postureops.yaml is empty; it must declare `accounts`', file, line: 1, column: 1 });
+    return undefined;
+  }
+  if (docs.length > 1) {
+    diagnostics.push({
+      severity: 'error',
+      code: 'root-invalid',
+      message: 'postureops.yaml must hold exactly one document',
+      ...docs[1].start,
+      hint: 'move resource documents into their own files',
+    });
+    return undefined;
+  }
+  const doc = docs[0];
+  const errors = checkSchema(ROOT_SCHEMA, doc.value, { file, positions: doc.positions, quiet: () => false, ignore: [] });
+  diagnostics.push(...errors);
+  if (errors.length > 0) return undefined;
+
+  const value = doc.value as JsonObject;
+  const where = (pointer: string, prefer: 'key' | 'value' = 'value') => ({ ...positionAt(doc.positions, pointer, prefer), field: pointer });
+  const accounts: AccountConfig[] = [];
+  let ok = true;
+  (value.accounts as JsonObject[]).forEach((a, i) => {
+    const name = String(a.name);
+    if (accounts.some((x) => x.name === name)) {
+      diagnostics.push({ severity: 'error', code: 'duplicate-account', message: `account \`${name}\` is declared twice`, ...where(`/accounts/${i}/name`) });
+      ok = false;
+      return;
+    }
+    accounts.push({ name, orgAccess: a.orgAccess === true });
+  });
+  const orgs = accounts.filter((a) => a.orgAccess);
+  if (orgs.length > 1) {
+    diagnostics.push({
+      severity: 'error',
+      code: 'duplicate-org-account',
+      message: `only one account may address organization-level data; ${orgs.map((a) => a.name).join(', ')} all set orgAccess`,
+      ...where('/accounts'),
+    });
+    ok = false;
+  }
+  const defaults = value.defaults as JsonObject | undefined;
+  const defaultAccount = typeof defaults?.account === 'string' ? defaults.account : undefined;
+  if (defaultAccount !== undefined && !accounts.some((a) => a.name === defaultAccount)) {
+    diagnostics.push({
+      severity: 'error',
+      code: 'account-not-declared',
+      message: `defaults.account names \`${defaultAccount}\`, which \`accounts\` does not declare`,
+      ...where('/defaults/account'),
+      hint: didYouMean(defaultAccount, accounts.map((a) => a.name)) ?? `declared accounts: ${accounts.map((a) => a.name).join(', ')}`,
+    });
+    ok = false;
+  }
+  if (defaultAccount === undefined && accounts.length > 1) {
+    diagnostics.push({
+      severity: 'error',
+      code: 'default-account-missing',
+      message: 'defaults.account is required when more than one account is declared',
+      ...where('/accounts', 'key'),
+      hint: `add defaults: {account: ${accounts[0].name}} (documents that name no account go there)`,
+    });
+    ok = false;
+  }
+  if (!ok) return undefined;
+
+  const prune: Record<string, boolean> = {};
+  for (const k of kinds) prune[k] = value.prune === true;
+  if (value.prune !== null && typeof value.prune === 'object') {
+    for (const [k, v] of Object.entries(value.prune as JsonObject)) prune[k] = v === true;
+  }
+  return { file: absFile, accounts, ...(defaultAccount !== undefined ? { defaultAccount } : {}), prune };
+}

@@ -1,0 +1,278 @@
+// Schema validation with ajv (draft 2020-12, all errors, no coercion), and ajv errors → Diagnostics
+// with the file, line and column of the offending node and a message a person can act on.
+
+import { createHash } from 'node:crypto';
+import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
+import type { Diagnostic, SourcePosition } from '../diagnostics.js';
+import type { Json } from '../kinds/types.js';
+import { isWithin, parsePointer, toPointer } from '../util/json-pointer.js';
+import { DOCUMENT_SCHEMAS, ROOT_SCHEMA, SCHEMA_BASE, schemaCatalog } from './schema-catalog.js';
+import { PATTERN_PHRASES } from './schema-parts.js';
+import { didYouMean } from './suggest.js';
+import type { NodePosition } from './yaml-source.js';
+
+/** Schemas the loader validates with directly (the others are reached through $ref). */
+export const VALIDATED_SCHEMAS: readonly string[] = [ROOT_SCHEMA, ...Object.values(DOCUMENT_SCHEMAS)];
+
+/** `alert-channel.schema.json` → `alertChannel`: export names in the generated module. */
+export function exportNameOf(file: string): string {
+  return file.replace(/\.schema\.json$/, '').replace(/-([a-z])/g, (_m, c: string) => c.toUpperCase());
+}
+
+export function createAjv(code?: { source: boolean; esm: boolean }): Ajv2020 {
+  const ajv = new Ajv2020({
+    allErrors: true,
+    verbose: true,
+    strict: true,
+    strictTypes: false,
+    strictRequired: false,
+    coerceTypes: false,
+    useDefaults: false,
+    ...(code ? { code } : {}),
+  });
+  // Registered, not compiled: a schema is compiled on first use, with only what it references.
+  for (const schema of Object.values(schemaCatalog())) ajv.addSchema(schema);
+  return ajv;
+}
+
+/** Identifies the catalog a generated module was built from (a stale one is not used). */
+let digest: string | undefined;
+export function catalogDigest(): string {
+  digest ??= createHash('sha256').update(JSON.stringify(schemaCatalog())).digest('hex');
+  return digest;
+}
+
+let ajv: Ajv2020 | undefined;
+const validators = new Map<string, ValidateFunction>();
+let prebuiltTried = false;
+
+/**
+ * Uses the validators generated at build time (build-validators.ts) when they exist and match the
+ * catalog; otherwise validatorFor() compiles on demand. Call once before validating.
+ */
+export async function usePrebuiltValidators(): Promise<boolean> {
+  if (prebuiltTried) return validators.size > 0;
+  prebuiltTried = true;
+  const specifier = './validators.generated.js';
+  try {
+    const mod = (await import(specifier)) as Record<string, unknown>;
+    if (mod.catalogDigest !== catalogDigest()) return false;
+    for (const file of VALIDATED_SCHEMAS) {
+      const fn = mod[exportNameOf(file)];
+      if (typeof fn === 'function') validators.set(file, fn as ValidateFunction);
+    }
+    return validators.size > 0;
+  } catch {
+    return false;
+  }
+}
+
+/** Validator of a schema file under schemas/ (compiled once, on first use, unless prebuilt). */
+export function validatorFor(schemaFile: string): ValidateFunction {
+  let v = validators.get(schemaFile);
+  if (!v) {
+    ajv ??= createAjv();
+    const found = ajv.getSchema(SCHEMA_BASE + schemaFile);
+    if (!found) throw new Error(`no schema ${schemaFile}`);
+    v = found;
+    validators.set(schemaFile, v);
+  }
+  return v;
+}
+
+export interface SchemaCheckContext {
+  file: string;
+  positions: Map<string, NodePosition>;
+  /** Pointers whose value may not be quoted (env-derived or secret). */
+  quiet: (pointer: string) => boolean;
+  /** Errors at or below these pointers are dropped (their value is missing for another reported reason). */
+  ignore: readonly string[];
+}
+
+/** `/spec/alerts/0/name` → `spec.alerts[0].name`. */
+export function fieldLabel(pointer: string): string {
+  let out = '';
+  for (const seg of parsePointer(pointer)) out += /^\d+$/.test(seg) ? `[${seg}]` : out === '' ? seg : `.${seg}`;
+  return out === '' ? 'document' : out;
+}
+
+/** Position of a pointer: its key for members (`key` preferred) or its value, else the nearest ancestor's. */
+export function positionAt(positions: Map<string, NodePosition>, pointer: string, prefer: 'key' | 'value'): SourcePosition | undefined {
+  let segs = parsePointer(pointer);
+  for (;;) {
+    const p = positions.get(toPointer(segs));
+    if (p) return prefer === 'key' ? (p.key ?? p.value) : p.value;
+    if (segs.length === 0) return undefined;
+    segs = segs.slice(0, -1);
+  }
+}
+
+function describe(v: unknown): string {
+  if (v === null || v === undefined) return 'nothing (null)';
+  if (Array.isArray(v)) return 'a list';
+  if (typeof v === 'object') return 'a mapping';
+  if (typeof v === 'boolean') return 'true/false';
+  return `a ${typeof v}`;
+}
+
+const TYPE_WORDS: Record<string, string> = {
+  string: 'a string',
+  integer: 'an integer',
+  number: 'a number',
+  boolean: 'true or false',
+  object: 'a mapping',
+  array: 'a list',
+  null: 'null',
+};
+
+function listValues(values: readonly unknown[]): string {
+  return values.map((v) => String(v)).join(', ');
+}
+
+// Which of several errors on one value to show: the most basic first.
+const PRIORITY = ['type', 'const', 'enum', 'minLength', 'pattern', 'minItems', 'uniqueItems', 'minimum', 'maximum'];
+
+export function checkSchema(schemaFile: string, value: Json, ctx: SchemaCheckContext): Diagnostic[] {
+  const validate = validatorFor(schemaFile);
+  if (validate(value)) return [];
+  const errors = (validate.errors ?? []).filter(
+    (e) => e.keyword !== 'if' && !('propertyName' in e && e.keyword !== 'propertyNames') && !ctx.ignore.some((p) => isWithin(e.instancePath, p)),
+  );
+  // One message per value (ajv reports e.g. minLength and pattern for ''), members each their own.
+  const byValue = new Map<string, ErrorObject>();
+  const out: Diagnostic[] = [];
+  for (const e of errors) {
+    if (e.keyword === 'required' || e.keyword === 'additionalProperties' || e.keyword === 'propertyNames') {
+      out.push(toDiagnostic(e, ctx));
+      continue;
+    }
+    const prev = byValue.get(e.instancePath);
+    const rank = (k: string): number => (PRIORITY.includes(k) ? PRIORITY.indexOf(k) : PRIORITY.length);
+    if (!prev || rank(e.keyword) < rank(prev.keyword)) byValue.set(e.instancePath, e);
+  }
+  for (const e of byValue.values()) out.push(toDiagnostic(e, ctx));
+  return dedupe(withoutMisspeltRequired(out));
+}
+
+/** `slackurl` reported as unknown with "did you mean `slackUrl`": the missing `slackUrl` says nothing more. */
+function withoutMisspeltRequired(list: Diagnostic[]): Diagnostic[] {
+  const guessed = new Set(
+    list
+      .filter((d) => d.code === 'unknown-field' && d.field)
+      .map((d) => {
+        const m = /did you mean `([^`]+)`/.exec(d.message);
+        return m ? `${d.field!.slice(0, d.field!.lastIndexOf('/'))}/${m[1]}` : '';
+      }),
+  );
+  return list.filter((d) => !(d.code === 'missing-field' && d.field && guessed.has(d.field)));
+}
+
+function dedupe(list: Diagnostic[]): Diagnostic[] {
+  const seen = new Set<string>();
+  return list.filter((d) => {
+    const k = `${d.field}|${d.code}|${d.message}`;
+    if (seen.has(k)) return false;
+    seen.add(k);
+    return true;
+  });
+}
+
+function toDiagnostic(e: ErrorObject, ctx: SchemaCheckContext): Diagnostic {
+  const base = (pointer: string, prefer: 'key' | 'value'): Pick<Diagnostic, 'file' | 'line' | 'column' | 'field'> => {
+    const p = positionAt(ctx.positions, pointer, prefer);
+    return { file: ctx.file, line: p?.line, column: p?.column, field: pointer };
+  };
+  const label = fieldLabel(e.instancePath);
+  const params = e.params as Record<string, unknown>;
+  switch (e.keyword) {
+    case 'required': {
+      const missing = String(params.missingProperty);
+      const field = `${e.instancePath}/${missing}`;
+      return { severity: 'error', code: 'missing-field', message: `missing required field \`${fieldLabel(field)}\``, ...base(e.instancePath, 'key'), field };
+    }
+    case 'additionalProperties': {
+      const extra = String(params.additionalProperty);
+      const known = Object.keys((e.parentSchema?.properties as Record<string, unknown> | undefined) ?? {});
+      const field = `${e.instancePath}/${extra.replace(/~/g, '~0').replace(/\//g, '~1')}`;
+      const guess = didYouMean(extra, known);
+      const where = e.instancePath === '' ? '' : ` in \`${label}\``;
+      return {
+        severity: 'error',
+        code: 'unknown-field',
+        message: `unknown field \`${extra}\`${where}${guess ? `; ${guess}` : ''}`,
+        ...base(field, 'key'),
+        ...(guess || known.length === 0 ? {} : { hint: `known fields here: ${known.join(', ')}` }),
+      };
+    }
+    case 'propertyNames': {
+      const name = String(params.propertyName);
+      const allowed = (e.schema as { enum?: string[] } | undefined)?.enum ?? [];
+      const field = `${e.instancePath}/${name}`;
+      return {
+        severity: 'error',
+        code: 'invalid-value',
+        message: `\`${label}\` cannot name \`${name}\`: expected one of: ${listValues(allowed)}`,
+        ...base(field, 'key'),
+        hint: didYouMean(name, allowed),
+      };
+    }
+    case 'type': {
+      const expected = String(params.type)
+        .split(',')
+        .map((t) => TYPE_WORDS[t] ?? t)
+        .join(' or ');
+      return { severity: 'error', code: 'invalid-type', message: `\`${label}\`: expected ${expected}, found ${describe(e.data)}`, ...base(e.instancePath, 'value') };
+    }
+    case 'enum':
+    case 'const': {
+      const allowed = e.keyword === 'enum' ? (params.allowedValues as unknown[]) : [params.allowedValue];
+      const quiet = ctx.quiet(e.instancePath);
+      const got = typeof e.data === 'string' && !quiet && e.data.length <= 60 ? ` (found \`${e.data}\`)` : '';
+      const hint = typeof e.data === 'string' && !quiet ? didYouMean(e.data, allowed.map(String)) : undefined;
+      const expected = allowed.length === 1 ? `\`${String(allowed[0])}\`` : `one of: ${listValues(allowed)}`;
+      return { severity: 'error', code: 'invalid-value', message: `\`${label}\`: expected ${expected}${got}`, ...base(e.instancePath, 'value'), hint };
+    }
+    case 'pattern': {
+      const pattern = String(params.pattern);
+      const phrase = PATTERN_PHRASES[pattern];
+      const message =
+        pattern === '\\S' ? `\`${label}\` must not be only spaces` : phrase ? `\`${label}\`: expected ${phrase}` : `\`${label}\` does not match ${pattern}`;
+      return { severity: 'error', code: 'invalid-value', message, ...base(e.instancePath, 'value') };
+    }
+    case 'minLength':
+      return {
+        severity: 'error',
+        code: 'invalid-value',
+        message: params.limit === 1 ? `\`${label}\` must not be empty` : `\`${label}\` must be at least ${String(params.limit)} characters long`,
+        ...base(e.instancePath, 'value'),
+      };
+    case 'minItems':
+      return {
+        severity: 'error',
+        code: 'invalid-value',
+        message: params.limit === 1 ? `\`${label}\` must list at least one item` : `\`${label}\` must list at least ${String(params.limit)} items`,
+        ...base(e.instancePath, 'key'),
+      };
+    case 'uniqueItems': {
+      const j = Number(params.j);
+      const i = Number(params.i);
+      const item = `${e.instancePath}/${Math.max(i, j)}`;
+      return {
+        severity: 'error',
+        code: 'duplicate-item',
+        message: `\`${label}\` lists the same item twice (items ${Math.min(i, j) + 1} and ${Math.max(i, j) + 1})`,
+        ...base(item, 'value'),
+      };
+    }
+    case 'minimum':
+    case 'maximum':
+      return {
+        severity: 'error',
+        code: 'invalid-value',
+        message: `\`${label}\`: expected a number ${e.keyword === 'minimum' ? '≥' : '≤'} ${String(params.limit)}`,
+        ...base(e.instancePath, 'value'),
+      };
+    default:
+      return { severity: 'error', code: 'schema-violation', message: `\`${label}\` ${e.message ?? 'is invalid'}`, ...base(e.instancePath, 'value') };
+  }
+}

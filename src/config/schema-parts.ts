@@ -1,0 +1,114 @@
+// Small builders for the JSON Schemas in schemas/: every member gets a description (editors show it)
+// and, where it helps, an example. Patterns with a human phrase live in PATTERN_PHRASES so that
+// schema errors can say "expected an https:// URL" instead of printing a regular expression.
+
+export type SchemaObject = { [key: string]: unknown };
+
+export const SCHEMA_BASE = 'https://postureops.dev/schemas/';
+export const DRAFT = 'https://json-schema.org/draft/2020-12/schema';
+
+// Every pattern also accepts a value holding `${env:...}`: editors check the file as written,
+// before interpolation (the loader checks the interpolated value, where the template is gone).
+const orEnv = (p: string): string => `^(?:${p}|.*\\$\\{env:[^}]*\\}.*)$`;
+export const HTTPS_URL = orEnv('https://\\S+');
+export const HTTP_URL = orEnv('https?://\\S+');
+export const EMAIL = orEnv('[^@\\s]+@[^@\\s]+\\.[^@\\s]+');
+export const ARN = orEnv('arn:aws[a-z-]*:\\S+');
+export const AWS_ACCOUNT_ID = orEnv('[0-9]{12}');
+export const NOT_BLANK = '\\S';
+
+/** What each pattern means, for error messages. */
+export const PATTERN_PHRASES: Record<string, string> = {
+  [HTTPS_URL]: 'an https:// URL',
+  [HTTP_URL]: 'an http:// or https:// URL',
+  [EMAIL]: 'an e-mail address',
+  [ARN]: 'an AWS ARN (arn:aws:...)',
+  [AWS_ACCOUNT_ID]: 'a 12-digit AWS account id',
+  [NOT_BLANK]: 'a value that is not only spaces',
+};
+
+export const SECRET_NOTE =
+  'Secret: give it as ${env:NAME} so that the value stays out of the repository; a literal value is refused.';
+export const WRITE_ONLY_NOTE = 'Write-only: the service never returns it, so postureops does not compare it (use --rotate to push a new value).';
+
+interface Extra {
+  example?: unknown;
+  enum?: readonly (string | number)[];
+  pattern?: string;
+  default?: unknown;
+}
+
+function withExtra(schema: SchemaObject, extra: Extra = {}): SchemaObject {
+  if (extra.enum) schema.enum = [...extra.enum];
+  if (extra.pattern) schema.pattern = extra.pattern;
+  if (extra.default !== undefined) schema.default = extra.default;
+  if (extra.example !== undefined) schema.examples = [extra.example];
+  return schema;
+}
+
+export function str(description: string, extra: Extra = {}): SchemaObject {
+  const s: SchemaObject = { type: 'string', description };
+  if (!extra.enum && !extra.pattern) s.minLength = 1;
+  return withExtra(s, extra);
+}
+
+export function int(description: string, extra: Extra & { minimum?: number; maximum?: number } = {}): SchemaObject {
+  const s: SchemaObject = { type: 'integer', description };
+  if (extra.minimum !== undefined) s.minimum = extra.minimum;
+  if (extra.maximum !== undefined) s.maximum = extra.maximum;
+  return withExtra(s, extra);
+}
+
+export function bool(description: string, extra: Extra = {}): SchemaObject {
+  return withExtra({ type: 'boolean', description }, extra);
+}
+
+export function strList(description: string, items: SchemaObject = { type: 'string', minLength: 1 }, extra: Extra = {}): SchemaObject {
+  return withExtra({ type: 'array', description, items }, extra);
+}
+
+export function obj(
+  description: string,
+  properties: Record<string, SchemaObject>,
+  required: string[] = [],
+  extra: Extra = {},
+): SchemaObject {
+  const s: SchemaObject = { type: 'object', description, additionalProperties: false, properties };
+  if (required.length > 0) s.required = required;
+  return withExtra(s, extra);
+}
+
+/** A secret member: its description says how to give it; write-only ones are marked for editors. */
+export function secret(description: string, writeOnly: boolean, example: string): SchemaObject {
+  const s: SchemaObject = {
+    type: 'string',
+    description: `${description} ${SECRET_NOTE}${writeOnly ? ' ' + WRITE_ONLY_NOTE : ''}`,
+    minLength: 1,
+    examples: [example],
+  };
+  if (writeOnly) s.writeOnly = true;
+  return s;
+}
+
+/** `SlackChannel` → `slack-channel`, `AWS_ECR` → `aws-ecr`, `V2_REGISTRY` → `v2-registry`. */
+export function kebab(name: string): string {
+  if (/^[A-Z0-9_]+$/.test(name)) return name.toLowerCase().replace(/_/g, '-');
+  return name.replace(/([a-z0-9])([A-Z])/g, '$1-$2').toLowerCase();
+}
+
+/** Marks dotted paths (`a.b`) as required in a nested object schema built with obj(). */
+export function requireDotted(schema: SchemaObject, dotted: readonly string[]): SchemaObject {
+  for (const path of dotted) {
+    const segs = path.split('.');
+    let node = schema;
+    for (let i = 0; i < segs.length; i++) {
+      const req = (node.required as string[] | undefined) ?? [];
+      if (!req.includes(segs[i])) node.required = [...req, segs[i]];
+      const props = node.properties as Record<string, SchemaObject> | undefined;
+      const next = props?.[segs[i]];
+      if (!next) throw new Error(`schema has no member ${path}`);
+      node = next;
+    }
+  }
+  return schema;
+}

@@ -1,0 +1,83 @@
+// Diagnostics for people (text), programs (json) and GitHub Actions (workflow commands).
+// Pure formatting: messages never hold secret values, and nothing here adds any.
+
+import { type Diagnostic, formatLocation } from '../diagnostics.js';
+
+export type DiagnosticsFormat = 'text' | 'json' | 'github';
+
+export const DIAGNOSTICS_FORMAT_VERSION = 1;
+
+const ANSI = { red: '\u001b[31m', yellow: '\u001b[33m', bold: '\u001b[1m', dim: '\u001b[2m', reset: '\u001b[0m' };
+
+function plural(n: number, word: string): string {
+  return `${n} ${word}${n === 1 ? '' : 's'}`;
+}
+
+export function summarize(diags: readonly Diagnostic[]): { errors: number; warnings: number; files: number } {
+  return {
+    errors: diags.filter((d) => d.severity === 'error').length,
+    warnings: diags.filter((d) => d.severity === 'warning').length,
+    files: new Set(diags.filter((d) => d.file).map((d) => d.file)).size,
+  };
+}
+
+function renderText(diags: readonly Diagnostic[], color: boolean): string {
+  if (diags.length === 0) return '';
+  const paint = (code: keyof typeof ANSI, s: string): string => (color ? `${ANSI[code]}${s}${ANSI.reset}` : s);
+  const lines: string[] = [];
+  for (const d of diags) {
+    const where = formatLocation(d);
+    const label = d.severity === 'error' ? paint('red', `error[${d.code}]`) : paint('yellow', `warning[${d.code}]`);
+    lines.push(`${where ? paint('bold', where) + ': ' : ''}${label}: ${d.message}`);
+    if (d.hint) lines.push(`  ${paint('dim', '= hint:')} ${d.hint}`);
+  }
+  const s = summarize(diags);
+  const inFiles = s.files > 0 ? ` in ${plural(s.files, 'file')}` : '';
+  lines.push(`${plural(s.errors, 'error')}, ${plural(s.warnings, 'warning')}${inFiles}`);
+  return lines.join('\n') + '\n';
+}
+
+function renderJson(diags: readonly Diagnostic[]): string {
+  const s = summarize(diags);
+  const doc = {
+    formatVersion: DIAGNOSTICS_FORMAT_VERSION,
+    valid: s.errors === 0,
+    summary: { errors: s.errors, warnings: s.warnings },
+    diagnostics: diags,
+  };
+  return JSON.stringify(doc, null, 2) + '\n';
+}
+
+/** Workflow command data: `%`, CR and LF escaped (GitHub's toolkit rules). */
+export function escapeData(s: string): string {
+  return s.replace(/%/g, '%25').replace(/\r/g, '%0D').replace(/\n/g, '%0A');
+}
+
+/** Workflow command property values: as data, plus `:` and `,`. */
+export function escapeProperty(s: string): string {
+  return escapeData(s).replace(/:/g, '%3A').replace(/,/g, '%2C');
+}
+
+function renderGithub(diags: readonly Diagnostic[]): string {
+  const lines = diags.map((d) => {
+    const props: string[] = [];
+    if (d.file) props.push(`file=${escapeProperty(d.file)}`);
+    if (d.file && d.line !== undefined) props.push(`line=${d.line}`);
+    if (d.file && d.column !== undefined) props.push(`col=${d.column}`);
+    props.push(`title=${escapeProperty(d.code)}`);
+    const text = d.hint ? `${d.message}\n${d.hint}` : d.message;
+    return `::${d.severity === 'error' ? 'error' : 'warning'} ${props.join(',')}::${escapeData(text)}`;
+  });
+  return lines.length > 0 ? lines.join('\n') + '\n' : '';
+}
+
+export function renderDiagnostics(diags: Diagnostic[], format: DiagnosticsFormat, options: { color: boolean }): string {
+  switch (format) {
+    case 'text':
+      return renderText(diags, options.color);
+    case 'json':
+      return renderJson(diags);
+    case 'github':
+      return renderGithub(diags);
+  }
+}
