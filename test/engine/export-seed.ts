@@ -1,0 +1,149 @@
+// Seeds an emulator through the API with many resources of every kind: every channel type, every
+// cloud account type, every registry flavour, rules routing to several channels, custom profiles
+// with templates. Names vary (spaces, upper case, accents) as real ones do.
+
+import type { ApiClient } from '../../src/api/types.js';
+import { unwrapData } from '../../src/api/types.js';
+import { PREDEFINED_PROFILES } from '../../src/emulator/index.js';
+import { CHANNEL_TYPES, CLOUD_ACCOUNT_TYPES, EVENT_CATEGORIES, ROOT_PROFILE_ID } from '../../src/kinds/data.js';
+import type { JsonObject } from '../../src/kinds/types.js';
+
+const GCP = (i: number) => ({ clientEmail: `reader${i}@p.iam.gserviceaccount.com`, clientId: `1098${i}`, privateKey: `-----KEY ${i}-----`, privateKeyId: `kid${i}` });
+const AWS_CROSS = (i: number) => ({ roleArn: `arn:aws:iam::1234567890${i % 10}:role/r${i}`, externalId: `ext-${i}` });
+
+function channelData(type: string, a: string, i: number): JsonObject {
+  switch (type) {
+    case 'AwsS3':
+      return { s3CrossAccountCredentials: { ...AWS_CROSS(i), bucketArn: `arn:aws:s3:::bucket-${a}-${i}` } };
+    case 'CiscoSparkWebhook':
+      return { webhook: `https://api.ciscospark.com/v1/webhooks/incoming/${a}${i}` };
+    case 'CloudwatchEb':
+      return { eventBusArn: `arn:aws:events:us-east-1:123456789012:event-bus/${a}-${i}`, issueGrouping: i % 2 ? 'Events' : 'Resources' };
+    case 'Datadog':
+      return { apiKey: `dd-secret-${a}-${i}`, datadogSite: i % 2 ? 'com' : 'eu', datadogType: 'Logs Summary' };
+    case 'EmailUser':
+      return { channelProps: { recipients: [`ops${i}@example.com`, `sec${i}@example.com`] } };
+    case 'GcpPubsub':
+      return { credentials: GCP(i), projectId: `proj-${a}`, topicId: `topic-${i}`, issueGrouping: 'Events' };
+    case 'IbmQradar':
+      return { qradarHostUrl: `https://qradar-${i}.example.com`, qradarHostPort: 443 + i, qradarCommType: 'HTTPS' };
+    case 'Jira':
+      return i % 2
+        ? { jiraType: 'JIRA_CLOUD', jiraUrl: 'https://x.atlassian.net', projectId: `P${i}`, issueType: 'Bug', username: 'bot@example.com', apiToken: `jira-secret-${i}`, issueGrouping: 'Resources' }
+        : { jiraType: 'JIRA_SERVER', jiraUrl: 'https://jira.example.com', projectId: `P${i}`, issueType: 'Task', username: 'bot', password: `jira-pass-${i}` };
+    case 'MicrosoftTeams':
+      return { teamsUrl: `https://outlook.office.com/webhook/${a}-${i}-secretpart` };
+    case 'NewRelicInsights':
+      return { accountId: 1000 + i, insertKey: `nr-secret-${i}` };
+    case 'PagerDutyApi':
+      return { apiIntgKey: `pd-secret-${a}-${i}` };
+    case 'ServiceNowRest':
+      return { instanceUrl: `https://sn${i}.service-now.com`, userName: 'svc', password: `sn-secret-${i}`, issueGrouping: 'Events' };
+    case 'SlackChannel':
+      return { slackUrl: `https://hooks.slack.com/services/T0${i}/B${a}/slacksecret${i}` };
+    case 'SplunkHec':
+      return { host: `splunk${i}.example.com`, port: 8088, ssl: i % 2 === 0, channel: `chan-${i}`, hecToken: `hec-secret-${a}-${i}`, eventData: { index: 'security', source: 'postureops' } };
+    case 'VictorOps':
+      return { intgUrl: `https://alert.victorops.com/integrations/${a}/${i}` };
+    default:
+      return { webhookUrl: `https://hooks.example.com/${a}/${i}?token=websecret${i}` };
+  }
+}
+
+function cloudAccountData(type: string, i: number): JsonObject {
+  const account = `12345678901${i % 10}`;
+  const keys = { accessKeyId: `AKIA${i}`, secretAccessKey: `gov-secret-${i}` };
+  const azure = { tenantId: `tenant-${i}`, credentials: { clientId: `azure-client-${i}`, clientSecret: `azure-secret-${i}` } };
+  switch (type) {
+    case 'AwsCfg':
+      return { awsAccountId: account, crossAccountCredentials: AWS_CROSS(i) };
+    case 'AwsCtSqs':
+      return { awsAccountId: account, crossAccountCredentials: AWS_CROSS(i), queueUrl: `https://sqs.us-east-1.amazonaws.com/123456789012/q${i}` };
+    case 'AwsEksAudit':
+      return { crossAccountCredentials: AWS_CROSS(i), snsArn: `arn:aws:sns:us-east-1:123456789012:eks-${i}` };
+    case 'AwsUsGovCfg':
+      return { awsAccountId: account, accessKeyCredentials: keys };
+    case 'AwsUsGovCtSqs':
+      return { awsAccountId: account, accessKeyCredentials: keys, queueUrl: `https://sqs.us-gov-west-1.amazonaws.com/1/q${i}` };
+    case 'AzureAlSeq':
+      return { ...azure, queueUrl: `https://audit${i}.queue.core.windows.net/activity` };
+    case 'AzureCfg':
+      return azure;
+    case 'GcpAtSes':
+      return { credentials: GCP(i), integrationType: 'PROJECT', projectId: `audit-${i}`, subscriptionName: `projects/audit-${i}/subscriptions/posture` };
+    default:
+      return { credentials: GCP(i), idType: i % 2 ? 'PROJECT' : 'ORGANIZATION', id: `org-or-project-${i}` };
+  }
+}
+
+function registryData(i: number): JsonObject {
+  const flavours: JsonObject[] = [
+    { registryType: 'AWS_ECR', awsAuthType: 'AWS_IAM', registryDomain: `12345678901${i % 10}.dkr.ecr.us-east-1.amazonaws.com`, crossAccountCredentials: AWS_CROSS(i) },
+    { registryType: 'AWS_ECR', awsAuthType: 'AWS_ACCESS_KEY', registryDomain: 'r.ecr.example.com', accessKeyCredentials: { accessKeyId: `AKIA${i}`, secretAccessKey: `ecr-secret-${i}` } },
+    { registryType: 'DOCKERHUB', credentials: { username: `hub${i}`, password: `hub-secret-${i}` }, limitNumImg: 10, limitByTag: ['release-*'] },
+    { registryType: 'V2_REGISTRY', registryDomain: `registry${i}.example.com`, credentials: { username: `u${i}`, password: `v2-secret-${i}` } },
+    { registryType: 'GHCR', credentials: { username: `gh${i}`, password: `ghcr-secret-${i}` }, nonOsPackageEval: true },
+    { registryType: 'GCP_GCR', registryDomain: 'gcr.io', credentials: GCP(i) },
+    { registryType: 'GCP_GAR', registryDomain: 'us-docker.pkg.dev', credentials: GCP(i), limitByRep: ['team/app'] },
+    { registryType: 'INLINE_SCANNER' },
+    { registryType: 'PROXY_SCANNER', limitNumImg: 3 },
+  ];
+  return flavours[i % flavours.length];
+}
+
+const NAME_STYLES = [(s: string) => s, (s: string) => `Team ${s} Alerts`, (s: string) => s.toUpperCase(), (s: string) => `équipe-${s}`];
+const nameFor = (base: string, i: number) => NAME_STYLES[i % NAME_STYLES.length](`${base}-${i}`);
+
+export interface SeedCounts {
+  perKindPerAccount: number;
+}
+
+/** Creates `perKindPerAccount` channels, cloud accounts, registries, rules and profiles (with 2 templates each) per account. */
+export async function seedService(client: ApiClient, accounts: readonly string[], { perKindPerAccount: n }: SeedCounts): Promise<void> {
+  const bases = PREDEFINED_PROFILES.filter((p) => p.alertProfileId !== ROOT_PROFILE_ID && p.alerts.length > 0);
+  await Promise.all(
+    accounts.map(async (a) => {
+      const post = async (path: string, body: unknown) => unwrapData<JsonObject>((await client.request({ method: 'POST', path, account: a, body })).body);
+      const channelIds: string[] = [];
+      for (let i = 0; i < n; i++) {
+        const type = CHANNEL_TYPES[i % CHANNEL_TYPES.length];
+        const rec = await post('/api/v2/AlertChannels', { name: nameFor(type.toLowerCase(), i), type, enabled: i % 5 === 4 ? 0 : 1, data: channelData(type, a, i) });
+        channelIds.push(String(rec.intgGuid));
+      }
+      for (let i = 0; i < n; i++) {
+        const type = CLOUD_ACCOUNT_TYPES[i % CLOUD_ACCOUNT_TYPES.length];
+        await post('/api/v2/CloudAccounts', { name: nameFor(type.toLowerCase(), i), type, enabled: i % 4 === 3 ? 0 : 1, data: cloudAccountData(type, i) });
+      }
+      for (let i = 0; i < n; i++) {
+        await post('/api/v2/ContainerRegistries', { name: nameFor('registry', i), type: 'ContVulnCfg', enabled: i % 6 === 5 ? 0 : 1, data: registryData(i) });
+      }
+      for (let i = 0; i < n; i++) {
+        const intgGuidList = [channelIds[i % channelIds.length], channelIds[(i * 7 + 3) % channelIds.length]].filter((v, j, all) => all.indexOf(v) === j);
+        await post('/api/v2/AlertRules', {
+          type: 'Event',
+          intgGuidList,
+          filters: {
+            name: nameFor('rule', i),
+            description: i % 3 ? `route ${i}` : '',
+            enabled: i % 7 === 6 ? 0 : 1,
+            resourceGroups: i % 2 ? [`rg-${i}`, 'shared'] : [],
+            eventCategory: EVENT_CATEGORIES.filter((_, j) => (i + j) % 3 === 0),
+            severity: [1, 2, 3, 4, 5].filter((s) => (s + i) % 2 === 0),
+          },
+        });
+      }
+      for (let i = 0; i < n; i++) {
+        const base = bases[i % bases.length];
+        const key = base.descriptionKeys[i % base.descriptionKeys.length].spec;
+        await post('/api/v2/AlertProfiles', {
+          alertProfileId: `CUSTOM_${a.toUpperCase()}_${i}`,
+          extends: base.alertProfileId,
+          alerts: [
+            { name: `Alert_${i}`, eventName: `Event ${i}`, subject: `Subject ${key}`, description: `Seen ${key} #${i}` },
+            { name: `Other_${i}`, eventName: `Other ${i}`, subject: 'plain', description: 'text: with "quotes" and # hash' },
+          ],
+        });
+      }
+    }),
+  );
+}
