@@ -1,0 +1,42 @@
+// The last line of defence before anything leaves for GitHub: plans are masked already, but should a
+// value of a variable the plan reads (or a credential) still appear, it is replaced, and the log
+// names the variable, never the value.
+
+import { ENV_MARKER } from '../engine/types.js';
+import { isEnvMarker } from '../engine/secrets.js';
+import type { Json } from '../kinds/types.js';
+import { envNames } from '../util/env.js';
+import { MASK } from '../engine/types.js';
+import type { Env } from './context.js';
+
+/** Shorter values match too much ordinary text to be told apart from it. */
+const MIN_SECRET_LENGTH = 6;
+const CREDENTIAL_VARS = ['SVC_API_SECRET', 'SVC_API_KEY_ID', 'GITHUB_TOKEN', 'INPUT_GITHUB-TOKEN', 'INPUT_GITHUB_TOKEN'];
+
+/** Names of the variables the env markers in `values` read. */
+export function markerVariables(values: readonly (Json | undefined)[]): string[] {
+  const names = new Set<string>();
+  const walk = (v: Json | undefined): void => {
+    if (v === undefined || v === null || typeof v !== 'object') return;
+    if (isEnvMarker(v)) {
+      envNames(v[ENV_MARKER]).forEach((n) => names.add(n));
+      return;
+    }
+    for (const x of Array.isArray(v) ? v : Object.values(v)) walk(x);
+  };
+  values.forEach(walk);
+  return [...names].sort();
+}
+
+/** `text` with the value of every listed variable (and credential) replaced; which ones were found. */
+export function redactSecrets(text: string, env: Env, variables: readonly string[]): { text: string; found: string[] } {
+  let out = text;
+  const found: string[] = [];
+  for (const name of [...new Set([...variables, ...CREDENTIAL_VARS])]) {
+    const value = env[name];
+    if (value === undefined || value.length < MIN_SECRET_LENGTH || !out.includes(value)) continue;
+    out = out.split(value).join(MASK);
+    found.push(name);
+  }
+  return { text: out, found };
+}
