@@ -1,0 +1,67 @@
+import { describe, expect, it } from 'vitest';
+import type { BucketBudget } from '../../src/api/types.js';
+import { budgetNeeds, waitSecondsFor } from '../../src/engine/budget.js';
+import { plan } from '../../src/engine/plan.js';
+import { desired, desiredState, FAKE_KINDS, live, liveState } from './plan-fakes.js';
+
+const hook = (url: string) => ({ type: 'Webhook', data: { url } });
+const bucket = (name: string, remaining: number, limit = 120, resetSeconds = 30): BucketBudget => ({
+  bucket: name,
+  limit,
+  remaining,
+  resetSeconds,
+  observedAt: 0,
+});
+
+describe('budget', () => {
+  const d = desiredState(
+    [
+      desired('Channel', 'a', hook('1')),
+      desired('Channel', 'b', hook('1')),
+      desired('Channel', 'c', hook('new')),
+      desired('Rule', 'r', { channels: ['a'], severity: [1] }),
+      desired('Profile', 'P', { extends: 'SVC_X' }),
+      desired('Template', 'P.t', { subject: 's' }, { parent: 'P' }),
+    ],
+    { Rule: true },
+  );
+  const l = liveState([live('Channel', 'c', 'C3', hook('old')), live('Channel', 'x', 'C9', { type: 'Slack', data: {} }), live('Rule', 'gone', 'R9', { channels: [], severity: [1] })]);
+
+  it('counts the requests apply will send per bucket, sorted by bucket', () => {
+    const p = plan(d, l, { kinds: FAKE_KINDS }).plan!;
+    expect(p.budget).toEqual([
+      { bucket: 'DELETE AlertRules', needed: 1, waitSeconds: 0 },
+      { bucket: 'PATCH AlertChannels', needed: 1, waitSeconds: 0 },
+      { bucket: 'POST AlertChannels', needed: 2, waitSeconds: 0 },
+      // The template travels in its new profile's request.
+      { bucket: 'POST AlertProfiles', needed: 1, waitSeconds: 0 },
+      { bucket: 'POST AlertRules', needed: 1, waitSeconds: 0 },
+    ]);
+  });
+
+  it('estimates the wait when a bucket has too little left', () => {
+    const p = plan(d, l, { kinds: FAKE_KINDS, budget: [bucket('POST AlertChannels', 0, 120, 10), bucket('PATCH AlertChannels', 5)] }).plan!;
+    expect(p.budget.find((b) => b.bucket === 'POST AlertChannels')).toEqual({ bucket: 'POST AlertChannels', needed: 2, limit: 120, remaining: 0, waitSeconds: 60 });
+    expect(p.budget.find((b) => b.bucket === 'PATCH AlertChannels')).toEqual({ bucket: 'PATCH AlertChannels', needed: 1, limit: 120, remaining: 5, waitSeconds: 0 });
+  });
+
+  it('waits at least the reset time, and refills at limit per hour', () => {
+    expect(waitSecondsFor(3, bucket('x', 3))).toBe(0);
+    expect(waitSecondsFor(4, bucket('x', 3, 120, 45))).toBe(45); // 1 request at 1 per 30 s, but reset says 45
+    expect(waitSecondsFor(13, bucket('x', 3, 120, 5))).toBe(300); // 10 short at 1 per 30 s
+    expect(waitSecondsFor(5, undefined)).toBe(0);
+  });
+
+  it('a replace costs a delete and a create; a kind that cannot build a request is a warning', () => {
+    const p = plan(desiredState([desired('Channel', 'x', hook('u'))]), liveState([live('Channel', 'x', 'C1', { type: 'Slack', data: { url: 'u' } })]), {
+      kinds: FAKE_KINDS,
+    }).plan!;
+    expect(p.budget.map((b) => [b.bucket, b.needed])).toEqual([
+      ['DELETE AlertChannels', 1],
+      ['POST AlertChannels', 1],
+    ]);
+    const broken = { ...FAKE_KINDS[0], deleteRequest: () => { throw new Error('no id'); } };
+    const out = budgetNeeds(p.changes, [broken], p.accounts);
+    expect(out.diagnostics.map((x) => x.code)).toEqual(['budget-estimate']);
+  });
+});

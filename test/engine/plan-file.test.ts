@@ -1,0 +1,131 @@
+import { mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DiagnosticsError } from '../../src/diagnostics.js';
+import { canonicalJson, liveDigest } from '../../src/engine/digest.js';
+import { plan } from '../../src/engine/plan.js';
+import { checkStale, loadPlan, savePlan } from '../../src/engine/plan-file.js';
+import type { Plan } from '../../src/engine/types.js';
+import { desired, desiredState, FAKE_KINDS, live, liveState } from './plan-fakes.js';
+
+const hook = (url: string) => ({ type: 'Webhook', data: { url } });
+const SECRET = 'https://hooks.example/T000/very-secret';
+
+const liveRecords = [
+  live('Channel', 'ops', 'C1', hook('old')),
+  live('Channel', 'gone', 'C2', hook('g')),
+  live('Rule', 'r', 'R1', { channels: ['ops'], severity: [1] }),
+];
+
+function makePlan(): Plan {
+  const d = desiredState(
+    [
+      desired('Channel', 'ops', { type: 'Slack', data: { url: SECRET } }, { envRefs: { '/data/url': '${env:HOOK}' } }),
+      desired('Channel', 'new', hook('n')),
+      desired('Rule', 'r', { channels: ['ops', 'new'], severity: [1] }),
+    ],
+    { Channel: true },
+  );
+  const ops = { ...liveRecords[0], spec: { type: 'Slack', data: { url: 'old' } } };
+  const result = plan(d, liveState([ops, ...liveRecords.slice(1)]), { kinds: FAKE_KINDS, force: true });
+  expect(result.plan).toBeDefined();
+  return result.plan!;
+}
+
+describe('digests', () => {
+  it('canonical JSON sorts keys at every level', () => {
+    expect(canonicalJson({ b: 1, a: { d: [3, { y: 1, x: 2 }], c: null } })).toBe('{"a":{"c":null,"d":[3,{"x":2,"y":1}]},"b":1}');
+  });
+
+  it('is sha256 of {id, spec}, independent of key order, and absent for creates', () => {
+    const a = liveDigest({ id: 'C1', spec: { type: 'W', data: { a: 1, b: 2 } } });
+    expect(a).toMatch(/^[0-9a-f]{64}$/);
+    expect(liveDigest({ id: 'C1', spec: { data: { b: 2, a: 1 }, type: 'W' } })).toBe(a);
+    expect(liveDigest({ id: 'C2', spec: { type: 'W', data: { a: 1, b: 2 } } })).not.toBe(a);
+    expect(liveDigest(undefined)).toBe('absent');
+  });
+});
+
+describe('plan files', () => {
+  let dir: string;
+  beforeAll(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'postureops-plan-'));
+  });
+  afterAll(async () => {
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  it('round-trips a plan, with mode 0600 and no temp file left', async () => {
+    const p = makePlan();
+    const file = join(dir, 'plan.json');
+    await savePlan(file, p);
+    expect(await loadPlan(file)).toEqual(p);
+    expect((await stat(file)).mode & 0o777).toBe(0o600);
+    expect(await readdir(dir)).toEqual(['plan.json']);
+    const text = await readFile(file, 'utf8');
+    expect(text.includes(SECRET)).toBe(false);
+    // Deterministic: saving again gives the same bytes.
+    await savePlan(file, makePlan());
+    expect(await readFile(file, 'utf8')).toBe(text);
+  });
+
+  const bad: { name: string; content?: string; code: string; text: RegExp }[] = [
+    { name: 'missing.json', code: 'plan-file-unreadable', text: /does not exist/ },
+    { name: 'corrupt.json', content: '{"formatVersion": 1, "chan', code: 'plan-file-corrupt', text: /not valid JSON/ },
+    { name: 'foreign.json', content: '{"name": "some-package"}', code: 'plan-file-foreign', text: /not a postureops plan/ },
+    { name: 'future.json', content: '{"formatVersion": 99}', code: 'plan-file-version', text: /format version 99/ },
+    {
+      name: 'damaged.json',
+      content: JSON.stringify({ formatVersion: 1, accounts: [], summary: {}, unmanaged: [], diagnostics: [], apiCalls: {}, budget: [], changes: [{ key: 'k', action: 'explode' }] }),
+      code: 'plan-file-corrupt',
+      text: /changes\[0\]\.action must be one of create, update, replace, delete/,
+    },
+  ];
+  for (const b of bad) {
+    it(`${b.name} → ${b.code} naming the file`, async () => {
+      const file = join(dir, b.name);
+      if (b.content !== undefined) await writeFile(file, b.content);
+      const err = await loadPlan(file).then(
+        () => undefined,
+        (e: unknown) => e,
+      );
+      expect(err).toBeInstanceOf(DiagnosticsError);
+      const diag = (err as DiagnosticsError).diagnostics[0];
+      expect(diag.code).toBe(b.code);
+      expect(diag.file).toBe(file);
+      expect(diag.message).toContain(file);
+      expect(diag.message).toMatch(b.text);
+    });
+  }
+});
+
+describe('checkStale', () => {
+  const p = makePlan();
+  const fresh = () => [{ ...liveRecords[0], spec: { type: 'Slack', data: { url: 'old' } } }, ...liveRecords.slice(1)];
+
+  it('the live state the plan came from is not stale', () => {
+    expect(p.changes.map((c) => `${c.action} ${c.key}`)).toEqual(['delete prod/Channel/gone', 'create prod/Channel/new', 'update prod/Channel/ops', 'update prod/Rule/r']);
+    expect(checkStale(p, liveState(fresh()))).toBeUndefined();
+  });
+
+  it('names each resource that moved', () => {
+    const moved = fresh();
+    moved[0] = { ...moved[0], spec: { type: 'Slack', data: { url: 'edited in the console' } } };
+    const withoutGone = moved.filter((r) => r.name !== 'gone');
+    const refusal = checkStale(p, liveState([...withoutGone, live('Channel', 'new', 'C7', hook('n'))]));
+    expect(refusal?.code).toBe('stale');
+    expect(refusal?.details).toEqual([
+      'prod/Channel/gone: its live record (id C2) is gone or renamed',
+      'prod/Channel/new: to be created, but it exists now',
+      'prod/Channel/ops: its live record changed since the plan',
+    ]);
+  });
+
+  it('a referenced id that disappeared makes the plan stale', () => {
+    const q = structuredClone(p);
+    const rule = q.changes.find((c) => c.kind === 'Rule')!;
+    rule.refs = [{ kind: 'Channel', name: 'keep', id: 'C-OLD' }];
+    expect(checkStale(q, liveState(fresh()))?.details).toEqual(['prod/Rule/r: the Channel keep it refers to (id C-OLD) is gone']);
+  });
+});
