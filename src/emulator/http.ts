@@ -1,7 +1,6 @@
 // Shapes shared by the server and the collection handlers.
 
 import type { ScopeData } from './model.js';
-import type { Store } from './store.js';
 
 /** A refusal with an HTTP status; the server answers `{message}`. */
 export class HttpError extends Error {
@@ -23,19 +22,13 @@ export interface HandlerResult {
 
 /** What a handler sees of one authenticated request. */
 export interface RequestContext {
-  method: string;
-  /** Decoded path segments after /api/v2. */
-  segments: string[];
   /** Values of the `:name` segments of the matched route. */
   params: Record<string, string>;
   query: URLSearchParams;
   /** Parsed JSON body; undefined when the request had none. */
   body: unknown;
-  store: Store;
   /** The data of the addressed account, or of the organization with `Org-Access: true`. */
   scope: ScopeData;
-  /** Account name (or the organization's name) as written into audit records. */
-  accountName: string;
   /** Account label used in intgGuid values. */
   guidPrefix: string;
   isOrg: boolean;

@@ -211,14 +211,10 @@ export class Service {
     const now = this.cfg.clock.now();
     let wrote = false;
     const ctx: RequestContext = {
-      method,
-      segments,
       params,
       query: url.searchParams,
       body,
-      store,
       scope,
-      accountName,
       guidPrefix: accountName,
       isOrg,
       user,
