@@ -1,0 +1,133 @@
+// The engine with the registered kinds against the emulator: fetch, plan, apply, plan again.
+
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createClient } from '../../src/api/index.js';
+import type { ApiClient } from '../../src/api/types.js';
+import type { DesiredState } from '../../src/config/types.js';
+import { startEmulator, type RunningEmulator } from '../../src/emulator/index.js';
+import { apply } from '../../src/engine/apply.js';
+import { fetchLive } from '../../src/engine/fetch.js';
+import { plan } from '../../src/engine/plan.js';
+import { checkStale } from '../../src/engine/plan-file.js';
+import type { Plan } from '../../src/engine/types.js';
+import { KINDS, kindForDocument } from '../../src/kinds/index.js';
+import type { DesiredResource, JsonObject } from '../../src/kinds/types.js';
+
+const SLACK = 'https://hooks.slack.com/services/T0/B0/real-kinds-secret-1';
+const PD = 'pd-real-kinds-secret-2';
+const ENV = { SLACK_URL: SLACK, PD_KEY: PD };
+const ACCOUNTS = [
+  { name: 'prod', orgAccess: false },
+  { name: 'staging', orgAccess: false },
+];
+
+function fromDoc(kind: string, name: string, spec: JsonObject, envRefs: Record<string, string> = {}, account = 'prod'): DesiredResource[] {
+  const { resources, diagnostics } = kindForDocument(kind)!.fromDocument({
+    kind,
+    name,
+    account,
+    spec,
+    envRefs,
+    source: { file: 'config.yaml', line: 1, column: 1 },
+    positions: {},
+  });
+  expect(diagnostics).toEqual([]);
+  return resources;
+}
+
+function desiredState(extraRuleChannel?: string): DesiredState {
+  return {
+    root: {
+      file: 'postureops.yaml',
+      accounts: ACCOUNTS,
+      defaultAccount: 'prod',
+      prune: Object.fromEntries(KINDS.map((k) => [k.kind, k.kind === 'AlertRule'])),
+    },
+    resources: [
+      ...fromDoc('AlertChannel', 'ops-slack', { type: 'SlackChannel', data: { slackUrl: SLACK } }, { '/data/slackUrl': '${env:SLACK_URL}' }),
+      ...fromDoc('AlertChannel', 'pager', { type: 'PagerDutyApi', data: { apiIntgKey: PD } }, { '/data/apiIntgKey': '${env:PD_KEY}' }),
+      ...fromDoc('AlertChannel', 'ops-slack', { type: 'SlackChannel', data: { slackUrl: SLACK } }, { '/data/slackUrl': '${env:SLACK_URL}' }, 'staging'),
+      ...fromDoc('AlertRule', 'critical', { channels: ['pager', extraRuleChannel ?? 'ops-slack'], severity: ['critical', 'high'], eventCategory: ['Cloud', 'Compliance'] }),
+      ...fromDoc('AlertProfile', 'CUSTOM_FILES', {
+        extends: 'SVC_HE_FILES_DEFAULT_PROFILE',
+        alerts: [
+          { name: 'A', eventName: 'Changed file', subject: '{{PATH}} changed on {{MID}}', description: '{{_OCCURRENCE}}' },
+          { name: 'B', eventName: 'Another', subject: '{{MID}}', description: 'plain' },
+        ],
+      }),
+    ],
+  };
+}
+
+let emulator: RunningEmulator;
+let client: ApiClient;
+
+beforeAll(async () => {
+  emulator = await startEmulator({ accounts: ['prod', 'staging'] });
+  client = createClient({ baseUrl: emulator.url, keyId: emulator.keyId, secret: emulator.secret });
+});
+
+afterAll(async () => {
+  await client?.close();
+  await emulator?.close();
+});
+
+async function planNow(desired: DesiredState, options: { rotate?: string[] } = {}): Promise<Plan> {
+  const live = await fetchLive(client, ACCOUNTS, KINDS);
+  const result = plan(desired, live, { ...options, budget: client.budget(), apiCalls: live.calls });
+  expect(result.diagnostics.filter((d) => d.severity === 'error')).toEqual([]);
+  return result.plan!;
+}
+
+describe('plan engine with the registered kinds', () => {
+  let first: Plan;
+
+  it('plans creates in dependency order, one list call per path per account, no secret in the plan', async () => {
+    first = await planNow(desiredState());
+    expect(first.changes.map((c) => `${c.action} ${c.key}`)).toEqual([
+      'create prod/AlertChannel/ops-slack',
+      'create prod/AlertChannel/pager',
+      'create prod/AlertRule/critical',
+      'create prod/AlertProfile/CUSTOM_FILES',
+      'create staging/AlertChannel/ops-slack',
+    ]);
+    expect(first.changes[3].children?.map((c) => c.name)).toEqual(['CUSTOM_FILES.A', 'CUSTOM_FILES.B']);
+    expect(first.changes[2].dependsOn).toEqual(['prod/AlertChannel/ops-slack', 'prod/AlertChannel/pager']);
+    // Profiles and templates share one call: 5 list paths per account, token exchange aside.
+    const gets = Object.entries(first.apiCalls.byBucket).filter(([b]) => b.startsWith('GET '));
+    expect(Object.fromEntries(gets)).toEqual({
+      'GET AlertChannels': 2,
+      'GET AlertRules': 2,
+      'GET AlertProfiles': 2,
+      'GET CloudAccounts': 2,
+      'GET ContainerRegistries': 2,
+    });
+    const text = JSON.stringify(first);
+    expect(text.includes(SLACK)).toBe(false);
+    expect(text.includes(PD)).toBe(false);
+    expect(first.budget.find((b) => b.bucket === 'POST AlertChannels')?.needed).toBe(3);
+  });
+
+  it('applies, then plans no changes (write-only secrets are not compared)', async () => {
+    const report = await apply(first, client, { env: ENV });
+    expect(report.results.map((r) => r.status)).toEqual(['done', 'done', 'done', 'done', 'done']);
+    const again = await planNow(desiredState());
+    expect(again.changes).toEqual([]);
+    expect(again.unmanaged).toEqual([]);
+    expect(checkStale(first, await fetchLive(client, ACCOUNTS, KINDS))?.code).toBe('stale');
+  });
+
+  it('rotation pushes the write-only key; a drifted rule is an update of its channels', async () => {
+    const rotated = await planNow(desiredState(), { rotate: ['prod/AlertChannel/pager'] });
+    expect(rotated.changes.map((c) => [c.action, c.key, c.rotate, c.changed])).toEqual([['update', 'prod/AlertChannel/pager', true, ['data']]]);
+
+    const drift = await planNow(desiredState('pager'));
+    const rule = drift.changes.find((c) => c.kind === 'AlertRule')!;
+    expect(rule.action).toBe('update');
+    expect(rule.changed).toEqual(['channels']);
+    expect(rule.refs?.map((r) => r.name)).toEqual(['pager']);
+    expect(rule.refs?.[0].id).toMatch(/^PROD_/);
+    const live = await fetchLive(client, ACCOUNTS, KINDS);
+    expect(checkStale(drift, live)).toBeUndefined();
+  });
+});
