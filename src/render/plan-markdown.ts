@@ -34,8 +34,8 @@ interface Shown {
 interface Entry {
   change: Change;
   line: string;
-  /** Diff block (with notes); '' when the change has nothing to show. */
-  block: string;
+  /** Diff block (with notes); '' when the change has nothing to show; undefined when never computed (cannot fit). */
+  block?: string;
 }
 
 export function renderPlanMarkdown(plan: Plan, limit = MARKDOWN_LIMIT): string {
@@ -46,6 +46,13 @@ export function renderPlanMarkdown(plan: Plan, limit = MARKDOWN_LIMIT): string {
     accountOrder,
   ).map(([account, changes]) => ({ account, entries: changes.map(entryOf) }));
   const entries = others.flatMap((g) => g.entries);
+  // Diff blocks are the costly part; only a prefix of them can ever fit, so stop computing there.
+  let room = limit;
+  for (const e of entries) {
+    if (room <= 0) break;
+    e.block = blockOf(e.change);
+    room -= e.block.length;
+  }
   const warnings = sortDiagnostics(plan.diagnostics);
   const head = headText(plan, accountOrder);
   const tail = tailText(plan);
@@ -91,7 +98,7 @@ export function renderPlanMarkdown(plan: Plan, limit = MARKDOWN_LIMIT): string {
   const truncationNote = (shown: Shown): string => {
     let hidden = 0;
     entries.forEach((e, i) => {
-      if (i >= shown.lines || (i >= shown.diffs && e.block)) hidden++;
+      if (i >= shown.lines || (e.block !== '' && (i >= shown.diffs || e.block === undefined))) hidden++;
     });
     hidden += deletions.length - shown.deletions;
     const extra: string[] = [];
@@ -172,13 +179,16 @@ function entryOf(change: Change): Entry {
   const id = change.liveId ? ` ${inlineCode(change.liveId)}` : '';
   const where = src ? ` · ${inlineCode(src)}` : '';
   const reason = change.reason ? `\n_${escapeMd(change.reason)}_` : '';
-  const line = `**${ACTION_SIGN[change.action]} ${ACTION_WORD[change.action]}** ${escapeMd(change.kind)} **${escapeMd(change.name)}**${id}${where}${reason}`;
+  return { change, line: `**${ACTION_SIGN[change.action]} ${ACTION_WORD[change.action]}** ${escapeMd(change.kind)} **${escapeMd(change.name)}**${id}${where}${reason}` };
+}
+
+function blockOf(change: Change): string {
   const lines = diffMd(changeDiff(change));
   for (const child of change.children ?? []) {
     lines.push(`# created with it: ${child.name}`, ...diffMd(diffLines('', toYaml(showEnvMarkers(child.after)))));
   }
   for (const n of pointerNotes(change)) lines.push(`# ${n.pointer} ${n.note}`);
-  return { change, line, block: lines.length > 0 ? fenced('diff', lines) : '' };
+  return lines.length > 0 ? fenced('diff', lines) : '';
 }
 
 function diffMd(lines: DiffLine[]): string[] {
