@@ -35,7 +35,10 @@ export async function fetchLive(
   };
 }
 
-/** A FetchContext whose GETs are memoised per path (the context belongs to one account). */
+/**
+ * A FetchContext whose GETs are memoised per path (the context belongs to one account). Each caller
+ * gets its own copy, so kinds sharing a list cannot disturb each other.
+ */
 export function fetchContext(client: ApiClient, account: AccountConfig): FetchContext {
   const memo = new Map<string, Promise<unknown>>();
   return {
@@ -49,7 +52,7 @@ export function fetchContext(client: ApiClient, account: AccountConfig): FetchCo
           .then((res) => unwrapData(res.body));
         memo.set(path, pending);
       }
-      return pending;
+      return pending.then((data) => structuredClone(data));
     },
   };
 }

@@ -10,24 +10,23 @@ import { liveDigest } from './digest.js';
 import { resourceKey } from './order.js';
 import { ACTIONS, type LiveState, type Plan, PLAN_FORMAT_VERSION, type Refusal } from './types.js';
 
+/** Writes the plan as JSON: a temp file in the same folder (mode 0600), then a rename over `path`. */
 export async function savePlan(path: string, plan: Plan): Promise<void> {
   const text = JSON.stringify(plan, null, 2) + '\n';
   const temp = join(dirname(path), `.${basename(path)}.${randomBytes(6).toString('hex')}.tmp`);
-  const handle = await open(temp, 'wx', 0o600);
   try {
-    await handle.writeFile(text, 'utf8');
-    await handle.sync();
-  } catch (err) {
-    await handle.close();
-    await unlink(temp).catch(() => undefined);
-    throw err;
-  }
-  await handle.close();
-  try {
+    const handle = await open(temp, 'wx', 0o600);
+    try {
+      await handle.writeFile(text, 'utf8');
+      await handle.sync();
+    } finally {
+      await handle.close();
+    }
     await rename(temp, path);
   } catch (err) {
     await unlink(temp).catch(() => undefined);
-    throw err;
+    const code = (err as NodeJS.ErrnoException).code;
+    throw problem(path, 'plan-file-unwritable', `cannot write plan file ${path} (${code ?? (err instanceof Error ? err.message : 'error')})`);
   }
 }
 
@@ -130,7 +129,9 @@ export function checkStale(plan: Plan, live: LiveState): Refusal | undefined {
   const idKey = (account: string, kind: string, id: string): string => JSON.stringify([account, kind, id]);
   for (const r of live.resources) {
     const key = resourceKey(r.account, r.kind, r.name);
-    byKey.set(key, [...(byKey.get(key) ?? []), r]);
+    const list = byKey.get(key);
+    if (list) list.push(r);
+    else byKey.set(key, [r]);
     ids.add(idKey(r.account, r.kind, r.id));
   }
   const details: string[] = [];

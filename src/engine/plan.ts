@@ -90,10 +90,14 @@ export function plan(desired: DesiredState, live: LiveState, options: PlanOption
   const desiredByKey = new Map(desiredIn.map((d) => [resourceKey(d.account, d.kind, d.name), d]));
   const liveByKey = new Map<string, LiveResource[]>();
   const liveByAccount = new Map<string, LiveResource[]>();
+  const push = <K, V>(map: Map<K, V[]>, key: K, value: V): void => {
+    const list = map.get(key);
+    if (list) list.push(value);
+    else map.set(key, [value]);
+  };
   for (const r of liveIn) {
-    const key = resourceKey(r.account, r.kind, r.name);
-    liveByKey.set(key, [...(liveByKey.get(key) ?? []), r]);
-    liveByAccount.set(r.account, [...(liveByAccount.get(r.account) ?? []), r]);
+    push(liveByKey, resourceKey(r.account, r.kind, r.name), r);
+    push(liveByAccount, r.account, r);
   }
 
   const selectors = (options.rotate ?? []).map(parseSelector);

@@ -129,3 +129,16 @@ describe('checkStale', () => {
     expect(checkStale(q, liveState(fresh()))?.details).toEqual(['prod/Rule/r: the Channel keep it refers to (id C-OLD) is gone']);
   });
 });
+
+describe('savePlan errors', () => {
+  it('a folder that does not exist → plan-file-unwritable naming the file', async () => {
+    const file = join(tmpdir(), 'postureops-no-such-dir-4711', 'plan.json');
+    const err = await savePlan(file, makePlan()).then(
+      () => undefined,
+      (e: unknown) => e,
+    );
+    expect(err).toBeInstanceOf(DiagnosticsError);
+    expect((err as DiagnosticsError).diagnostics[0]).toMatchObject({ code: 'plan-file-unwritable', file });
+    expect((err as DiagnosticsError).message).toContain('ENOENT');
+  });
+});
