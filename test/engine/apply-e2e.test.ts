@@ -1,0 +1,191 @@
+// apply end to end: real loader, fetch, planner, client and emulator. What apply did must plan to
+// "no changes" afterwards, also when the service fails a share of the requests.
+
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { createClient } from '../../src/api/index.js';
+import type { ApiClient } from '../../src/api/types.js';
+import { loadConfig } from '../../src/config/load.js';
+import { startEmulator, type RunningEmulator } from '../../src/emulator/index.js';
+import { CONFIRMED_REASON } from '../../src/engine/apply-change.js';
+import { apply } from '../../src/engine/apply.js';
+import { fetchLive } from '../../src/engine/fetch.js';
+import { plan } from '../../src/engine/plan.js';
+import type { Plan } from '../../src/engine/types.js';
+import { KINDS } from '../../src/kinds/index.js';
+
+const ROOT = `accounts:
+  - name: prod
+  - name: staging
+defaults:
+  account: prod
+prune: {AlertRule: true, AlertChannel: true}
+`;
+
+const CHANNELS = `kind: AlertChannel
+name: ops-slack
+account: "*"
+spec:
+  type: SlackChannel
+  data:
+    slackUrl: \${env:SLACK_URL}
+---
+kind: AlertChannel
+name: pager
+spec:
+  type: PagerDutyApi
+  data:
+    apiIntgKey: \${env:PD_KEY}
+`;
+
+const RULES = `kind: AlertRule
+name: critical
+account: "*"
+spec:
+  channels: [ops-slack]
+  severity: [critical, high]
+  eventCategory: [Cloud, Compliance]
+---
+kind: AlertRule
+name: paging
+spec:
+  channels: [ops-slack, pager]
+  severity: [critical]
+  description: wake someone up
+`;
+
+const PROFILE = (base: string) => `kind: AlertProfile
+name: CUSTOM_FILES
+spec:
+  extends: ${base}
+  alerts:
+    - name: Changed
+      eventName: Changed file
+      subject: "{{PATH}} changed"
+      description: "{{_OCCURRENCE}}"
+    - name: Other
+      eventName: Other
+      subject: plain
+      description: text
+`;
+
+const REGISTRY = `kind: ContainerRegistry
+name: hub
+account: staging
+spec:
+  data:
+    registryType: DOCKERHUB
+    credentials:
+      username: bot
+      password: \${env:HUB_PASSWORD}
+`;
+
+const ENV = { SLACK_URL: 'https://hooks.slack.com/services/T0/B0/slack-secret-value', PD_KEY: 'pd-secret-value', HUB_PASSWORD: 'hub-secret-value' };
+const accounts = [
+  { name: 'prod', orgAccess: false },
+  { name: 'staging', orgAccess: false },
+];
+
+const dirs: string[] = [];
+afterAll(async () => {
+  await Promise.all(dirs.map((d) => rm(d, { recursive: true, force: true })));
+});
+
+async function folder(files: Record<string, string>): Promise<string> {
+  const dir = await mkdtemp(join(tmpdir(), 'postureops-apply-'));
+  dirs.push(dir);
+  for (const [name, content] of Object.entries(files)) await writeFile(join(dir, name), content);
+  return dir;
+}
+
+async function planFor(client: ApiClient, dir: string): Promise<Plan> {
+  const loaded = await loadConfig(dir, { env: ENV, cwd: dir });
+  expect(loaded.diagnostics.filter((d) => d.severity === 'error')).toEqual([]);
+  const live = await fetchLive(client, accounts, KINDS);
+  const result = plan(loaded.state!, live, { force: true });
+  expect(result.diagnostics.filter((d) => d.severity === 'error')).toEqual([]);
+  return result.plan!;
+}
+
+describe('apply against the emulator', () => {
+  let emulator: RunningEmulator;
+  let client: ApiClient;
+  beforeAll(async () => {
+    emulator = await startEmulator({ accounts: ['prod', 'staging'], rateLimit: 100_000 });
+    client = createClient({ baseUrl: emulator.url, keyId: emulator.keyId, secret: emulator.secret });
+  });
+  afterAll(async () => {
+    await client?.close();
+    await emulator?.close();
+  });
+
+  it('creates everything in dependency order, tests the channels, and then plans no changes', async () => {
+    const dir = await folder({ 'postureops.yaml': ROOT, 'channels.yaml': CHANNELS, 'rules.yaml': RULES, 'profile.yaml': PROFILE('SVC_HE_FILES_DEFAULT_PROFILE'), 'registry.yaml': REGISTRY });
+    const first = await planFor(client, dir);
+    expect(first.changes.length).toBeGreaterThanOrEqual(8);
+    const report = await apply(first, client, { env: ENV, testChannels: true });
+    expect(report.results.filter((r) => r.status !== 'done')).toEqual([]);
+    expect(report.summary).toMatchObject({ create: first.changes.length, done: first.changes.length, failed: 0, skipped: 0 });
+    const channelTests = report.results.filter((r) => r.kind === 'AlertChannel').map((r) => r.test);
+    expect(channelTests).toEqual(channelTests.map(() => ({ ok: true })));
+    expect(report.results.filter((r) => r.kind !== 'AlertChannel').every((r) => r.test === undefined)).toBe(true);
+    expect(report.apiCalls.total).toBeGreaterThanOrEqual(first.changes.length);
+    expect(JSON.stringify(report)).not.toMatch(/secret-value/);
+
+    expect((await planFor(client, dir)).changes).toEqual([]);
+  });
+
+  it('updates, replaces and deletes, then plans no changes', async () => {
+    const rules = RULES.replace('severity: [critical]\n', 'severity: [critical, medium]\n').split('---\n')[1];
+    const channels = CHANNELS.replace('type: SlackChannel\n  data:\n    slackUrl: ${env:SLACK_URL}', 'type: Webhook\n  data:\n    webhookUrl: ${env:SLACK_URL}');
+    const dir = await folder({
+      'postureops.yaml': ROOT,
+      'channels.yaml': channels,
+      'rules.yaml': rules,
+      'profile.yaml': PROFILE('SVC_HE_USER_DEFAULT_PROFILE').replace('{{PATH}}', '{{USERNAME}}'),
+      'registry.yaml': REGISTRY,
+    });
+    const second = await planFor(client, dir);
+    const actions = new Set(second.changes.map((c) => c.action));
+    expect([...actions].sort()).toEqual(['delete', 'replace', 'update']);
+    const report = await apply(second, client, { env: ENV });
+    expect(report.results.filter((r) => r.status !== 'done')).toEqual([]);
+    expect((await planFor(client, dir)).changes).toEqual([]);
+  });
+});
+
+describe('apply against a faulty emulator', () => {
+  let emulator: RunningEmulator | undefined;
+  let client: ApiClient | undefined;
+  afterEach(async () => {
+    await client?.close();
+    await emulator?.close();
+  });
+
+  it('creates no duplicates when writes fail, and converges within three runs', async () => {
+    emulator = await startEmulator({ accounts: ['prod', 'staging'], rateLimit: 100_000, faults: 0.3, faultSeed: 1 });
+    const faulty = createClient({ baseUrl: emulator.url, keyId: emulator.keyId, secret: emulator.secret, maxRetries: 6, sleep: async () => {} });
+    client = faulty;
+    const many = Array.from({ length: 30 }, (_, i) => `---\nkind: AlertChannel\nname: mail-${i}\nspec:\n  type: EmailUser\n  data:\n    channelProps:\n      recipients: [ops${i}@example.com]\n`).join('');
+    const dir = await folder({ 'postureops.yaml': ROOT, 'channels.yaml': CHANNELS + many, 'rules.yaml': RULES });
+
+    const reasons: (string | undefined)[] = [];
+    let remaining = -1;
+    for (let run = 1; run <= 3 && remaining !== 0; run++) {
+      const p = await planFor(faulty, dir);
+      const report = await apply(p, faulty, { env: ENV, concurrency: 1 });
+      reasons.push(...report.results.map((r) => r.reason));
+      remaining = (await planFor(faulty, dir)).changes.length;
+    }
+    expect(remaining).toBe(0);
+    // Writes that succeeded but answered 500 were found by name, not repeated.
+    expect(reasons).toContain(CONFIRMED_REASON);
+    const live = await fetchLive(faulty, accounts, KINDS);
+    for (const account of ['prod', 'staging']) {
+      const names = live.resources.filter((r) => r.account === account && !r.managedByService).map((r) => `${r.kind}/${r.name}`);
+      expect(names.length).toBe(new Set(names).size);
+    }
+  });
+});
