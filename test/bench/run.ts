@@ -15,6 +15,7 @@ import { plan } from '../../src/engine/plan.js';
 import { KINDS } from '../../src/kinds/index.js';
 import { packageRoot } from '../../src/util/package-root.js';
 
+const HOOK_ENV = { HOOK_TOKEN: 'bench-token' };
 const rows: [string, string][] = [];
 const record = (what: string, value: string) => {
   rows.push([what, value]);
@@ -48,7 +49,7 @@ function repository(perAccount: number): Record<string, string> {
   const registries: string[] = [];
   for (let i = 0; i < perAccount; i++) {
     const n = String(i).padStart(4, '0');
-    channels.push(`kind: AlertChannel\nname: hook-${n}\naccount: "*"\nspec:\n  type: Webhook\n  data:\n    webhookUrl: https://hooks.example.com/${n}\n`);
+    channels.push(`kind: AlertChannel\nname: hook-${n}\naccount: "*"\nspec:\n  type: Webhook\n  data:\n    webhookUrl: https://hooks.example.com/${n}/\${env:HOOK_TOKEN}\n`);
     rules.push(
       `kind: AlertRule\nname: rule-${n}\naccount: "*"\nspec:\n  channels: [hook-${n}]\n  severity: [critical, high]\n  eventCategory: [Cloud, Compliance]\n`,
     );
@@ -83,7 +84,7 @@ async function main(): Promise<void> {
     for (const [file, text] of Object.entries(repository(perAccount))) await writeFile(join(dir, file), text);
     process.stderr.write(`plan and apply: ${perAccount} channels, ${perAccount} rules and ${(perAccount / 5) * 2} integrations per account, 2 accounts\n`);
     const t0 = performance.now();
-    const loaded = await loadConfig(dir, { env: {} });
+    const loaded = await loadConfig(dir, { env: HOOK_ENV });
     record(`load + validate ${loaded.state?.resources.length ?? 0} resources`, `${(performance.now() - t0).toFixed(0)} ms`);
 
     const client = createClient({ baseUrl: emu.url, keyId: emu.keyId, secret: emu.secret, concurrency: 8 });
@@ -96,7 +97,7 @@ async function main(): Promise<void> {
       record('plan (pure) of the first run', `${(performance.now() - t).toFixed(1)} ms, ${first.plan!.changes.length} changes`);
 
       t = performance.now();
-      const report = await apply(first.plan!, client, { env: {}, concurrency: 8 });
+      const report = await apply(first.plan!, client, { env: HOOK_ENV, concurrency: 8 });
       const ms = performance.now() - t;
       record(
         'apply',

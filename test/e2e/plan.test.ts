@@ -39,7 +39,7 @@ spec:
   type: Webhook
   enabled: true
   data:
-    webhookUrl: https://audit.example.com/hook
+    webhookUrl: https://audit.example.com/hook/\${env:AUDIT_HOOK_TOKEN}
 `;
 const RULES = `kind: AlertRule
 name: critical-cloud
@@ -62,7 +62,7 @@ describe('plan against seeded live state in two accounts', () => {
     await writeFile(join(dir, 'postureops.yaml'), ROOT);
     await writeFile(join(dir, 'channels.yaml'), CHANNELS);
     await writeFile(join(dir, 'rules.yaml'), RULES);
-    env = { ...serviceEnv(emu), SLACK_URL: SLACK_SECRET, PD_KEY: PD_SECRET };
+    env = { ...serviceEnv(emu), SLACK_URL: SLACK_SECRET, PD_KEY: PD_SECRET, AUDIT_HOOK_TOKEN: 'audit-token-1234' };
 
     // Converge, then move the live state away from the files in known ways.
     const applied = await cli(['apply', dir, '--auto-approve'], { env });

@@ -27,7 +27,7 @@ describe('rate limits during apply', () => {
     await writeFile(join(dir, 'postureops.yaml'), 'accounts:\n  - name: prod\n');
     const docs = Array.from(
       { length: CHANNELS },
-      (_, i) => `kind: AlertChannel\nname: hook-${String(i).padStart(2, '0')}\nspec:\n  type: Webhook\n  data:\n    webhookUrl: https://hooks.example.com/${i}\n`,
+      (_, i) => `kind: AlertChannel\nname: hook-${String(i).padStart(2, '0')}\nspec:\n  type: Webhook\n  data:\n    webhookUrl: https://hooks.example.com/${i}/\${env:HOOK_TOKEN}\n`,
     );
     await writeFile(join(dir, 'channels.yaml'), docs.join('---\n'));
   });
@@ -51,7 +51,7 @@ describe('rate limits during apply', () => {
       log: (e) => log.push(e),
     });
     try {
-      const loaded = await loadConfig(dir, { env: {} });
+      const loaded = await loadConfig(dir, { env: { HOOK_TOKEN: 't0k3n' } });
       expect(loaded.diagnostics.filter((d) => d.severity === 'error')).toEqual([]);
       const live = await fetchLive(client, loaded.state!.root.accounts, KINDS);
       const result = plan(loaded.state!, live, { budget: client.budget(), apiCalls: live.calls });
@@ -59,7 +59,7 @@ describe('rate limits during apply', () => {
       const create = result.plan!.budget.find((b) => b.bucket === 'POST AlertChannels');
       expect(create?.needed).toBe(CHANNELS);
 
-      const report = await apply(result.plan!, client, { env: {} });
+      const report = await apply(result.plan!, client, { env: { HOOK_TOKEN: 't0k3n' } });
       expect(report.summary.done).toBe(CHANNELS);
       expect(log.filter((e) => e.status === 429)).toEqual([]);
       expect(waits).toContain('POST AlertChannels');
