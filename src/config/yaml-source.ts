@@ -60,7 +60,7 @@ export function parseYamlDocuments(file: string, text: string, diagnostics: Diag
       const detail = err.message.split('\n')[0].replace(/ at line \d+, column \d+.*$/, '');
       const message =
         code === 'yaml-duplicate-key'
-          ? `duplicate key \`${text.slice(err.pos[0], err.pos[1]).trim()}\` in the same mapping`
+          ? `duplicate key \`${keyAt(text, err.pos[0])}\` in the same mapping`
           : code === 'yaml-tab-indent'
             ? 'tab used for indentation; YAML indents with spaces only'
             : `YAML syntax error: ${detail}`;
@@ -82,6 +82,12 @@ export function parseYamlDocuments(file: string, text: string, diagnostics: Diag
     if (converted) out.push({ file, index, value: converted.value, positions: converted.positions, start });
   });
   return out;
+}
+
+/** The key written at `offset` (yaml marks only its first character). */
+function keyAt(text: string, offset: number): string {
+  const m = /^("(?:[^"\\]|\\.)*"|'(?:[^']|'')*'|[^:\s,{}[\]]+)/.exec(text.slice(offset, offset + 200));
+  return m ? m[1] : text.slice(offset, offset + 1);
 }
 
 function toJson(

@@ -1,0 +1,534 @@
+// A corpus of broken configurations: each case names the diagnostic code, a piece of its message
+// and the exact place (file, line, column) it must point at.
+
+import { describe, expect, it } from 'vitest';
+import { loadConfig } from '../../src/config/load.js';
+import { makeRepo, ROOT_TWO } from './helpers.js';
+
+interface Case {
+  name: string;
+  /** Files of the repository; `postureops.yaml` defaults to two accounts (prod default, staging). */
+  files: Record<string, string>;
+  env?: Record<string, string>;
+  code: string;
+  message: string;
+  severity?: 'error' | 'warning';
+  file?: string;
+  line?: number;
+  column?: number;
+  /** Text the message must not contain (secret values). */
+  notInMessage?: string;
+}
+
+const slack = (extra = '', data = '    slackUrl: ${env:SLACK_URL}\n'): string =>
+  `kind: AlertChannel\nname: ops-slack\n${extra}spec:\n  type: SlackChannel\n  data:\n${data}`;
+const ENV = { SLACK_URL: 'https://hooks.slack.com/services/T000/B000/XXXX' };
+
+const CASES: Case[] = [
+  {
+    name: 'root file missing',
+    files: { 'a.yaml': slack() },
+    code: 'root-missing',
+    message: 'no postureops.yaml in',
+  },
+  {
+    name: 'root: no accounts listed',
+    files: { 'postureops.yaml': 'accounts: []\n' },
+    code: 'invalid-value',
+    message: '`accounts` must list at least one item',
+    file: 'postureops.yaml',
+    line: 1,
+    column: 1,
+  },
+  {
+    name: 'root: misspelt member',
+    files: { 'postureops.yaml': 'acounts:\n  - name: prod\n' },
+    code: 'unknown-field',
+    message: 'unknown field `acounts`; did you mean `accounts`?',
+    file: 'postureops.yaml',
+    line: 1,
+    column: 1,
+  },
+  {
+    name: 'root: default account not declared',
+    files: { 'postureops.yaml': 'accounts:\n  - name: prod\n  - name: staging\ndefaults:\n  account: production\n' },
+    code: 'account-not-declared',
+    message: 'defaults.account names `production`',
+    file: 'postureops.yaml',
+    line: 5,
+    column: 12,
+  },
+  {
+    name: 'root: account declared twice',
+    files: { 'postureops.yaml': 'accounts:\n  - name: prod\n  - name: prod\n' },
+    code: 'duplicate-account',
+    message: 'account `prod` is declared twice',
+    file: 'postureops.yaml',
+    line: 3,
+    column: 11,
+  },
+  {
+    name: 'root: prune names an unknown kind',
+    files: { 'postureops.yaml': 'accounts:\n  - name: prod\nprune:\n  AlertRules: true\n' },
+    code: 'invalid-value',
+    message: '`prune` cannot name `AlertRules`',
+    file: 'postureops.yaml',
+    line: 4,
+    column: 3,
+  },
+  {
+    name: 'root: several accounts and no default',
+    files: { 'postureops.yaml': 'accounts:\n  - name: prod\n  - name: staging\n' },
+    code: 'default-account-missing',
+    message: 'defaults.account is required',
+    file: 'postureops.yaml',
+    line: 1,
+    column: 1,
+  },
+  {
+    name: 'unknown kind with a suggestion',
+    files: { 'a.yaml': 'kind: AlertChanel\nname: x\nspec: {}\n' },
+    code: 'unknown-kind',
+    message: 'unknown kind `AlertChanel`; expected one of: AlertChannel, AlertRule',
+    file: 'a.yaml',
+    line: 1,
+    column: 7,
+  },
+  {
+    name: 'kind missing',
+    files: { 'a.yaml': '# a channel\nname: x\nspec: {}\n' },
+    code: 'missing-field',
+    message: 'missing required field `kind`',
+    file: 'a.yaml',
+    line: 2,
+    column: 1,
+  },
+  {
+    name: 'document is a list',
+    files: { 'a.yaml': '- kind: AlertChannel\n' },
+    code: 'document-not-mapping',
+    message: 'a document must be a mapping',
+    file: 'a.yaml',
+    line: 1,
+    column: 1,
+  },
+  {
+    name: 'misspelt top-level member',
+    files: { 'a.yaml': 'kind: AlertChannel\nname: x\nspecs:\n  type: SlackChannel\n' },
+    code: 'unknown-field',
+    message: 'unknown field `specs`; did you mean `spec`?',
+    file: 'a.yaml',
+    line: 3,
+    column: 1,
+  },
+  {
+    name: 'channel type not one of the 16',
+    files: { 'a.yaml': slack().replace('type: SlackChannel', 'type: Slack') },
+    env: ENV,
+    code: 'invalid-value',
+    message: '`spec.type`: expected one of: AwsS3, CiscoSparkWebhook, CloudwatchEb, Datadog',
+    file: 'a.yaml',
+    line: 4,
+    column: 9,
+  },
+  {
+    name: 'misspelt data member',
+    files: { 'a.yaml': slack('', '    slackurl: ${env:SLACK_URL}\n') },
+    env: ENV,
+    code: 'unknown-field',
+    message: 'unknown field `slackurl` in `spec.data`; did you mean `slackUrl`?',
+    file: 'a.yaml',
+    line: 6,
+    column: 5,
+  },
+  {
+    name: 'required data member missing',
+    files: { 'a.yaml': 'kind: AlertChannel\nname: hook\nspec:\n  type: Webhook\n  data:\n    url: x\n' },
+    code: 'missing-field',
+    message: 'missing required field `spec.data.webhookUrl`',
+    file: 'a.yaml',
+    line: 5,
+    column: 3,
+  },
+  {
+    name: 'slack URL from the environment is not https',
+    files: { 'a.yaml': slack() },
+    env: { SLACK_URL: 'http://hooks.example.com/secret-token' },
+    code: 'invalid-value',
+    message: '`spec.data.slackUrl`: expected an https:// URL',
+    file: 'a.yaml',
+    line: 6,
+    column: 15,
+    notInMessage: 'secret-token',
+  },
+  {
+    name: 'secret written literally',
+    files: { 'a.yaml': slack('', '    slackUrl: https://hooks.slack.com/services/T1/B1/literal\n') },
+    code: 'secret-literal',
+    message: 'data.slackUrl is a secret: take it from the environment with ${env:NAME}',
+    file: 'a.yaml',
+    line: 6,
+    column: 15,
+    notInMessage: 'literal',
+  },
+  {
+    name: 'environment variable not set',
+    files: { 'a.yaml': slack() },
+    code: 'env-missing',
+    message: 'environment variable SLACK_URL is not set',
+    file: 'a.yaml',
+    line: 6,
+    column: 15,
+  },
+  {
+    name: 'malformed environment reference',
+    files: { 'a.yaml': slack('', '    slackUrl: ${env:1SLACK}\n') },
+    code: 'env-malformed',
+    message: 'malformed environment reference `${env:1SLACK}`',
+    file: 'a.yaml',
+    line: 6,
+    column: 15,
+  },
+  {
+    name: 'unterminated environment reference',
+    files: { 'a.yaml': slack('', '    slackUrl: "${env:SLACK_URL"\n') },
+    code: 'env-malformed',
+    message: 'without its closing `}`',
+    file: 'a.yaml',
+    line: 6,
+    column: 15,
+  },
+  {
+    name: 'account not declared',
+    files: { 'a.yaml': slack('account: [prod, qa]\n') },
+    env: ENV,
+    code: 'account-not-declared',
+    message: 'account `qa` is not declared in postureops.yaml',
+    file: 'a.yaml',
+    line: 3,
+    column: 17,
+  },
+  {
+    name: '"*" inside an account list',
+    files: { 'a.yaml': slack('account: [prod, "*"]\n') },
+    env: ENV,
+    code: 'invalid-value',
+    message: '"*" stands alone',
+    file: 'a.yaml',
+    line: 3,
+    column: 17,
+  },
+  {
+    name: 'same channel declared in two files for one account',
+    files: { 'a.yaml': slack(), 'b/c.yaml': '# again\n' + slack('account: "*"\n') },
+    env: ENV,
+    code: 'duplicate-resource',
+    message: 'AlertChannel `ops-slack` is declared twice for account prod: at a.yaml:2:7 and at b/c.yaml:3:7',
+    file: 'b/c.yaml',
+    line: 3,
+    column: 7,
+  },
+  {
+    name: 'rule routes to a channel no file declares',
+    files: { 'r.yaml': 'kind: AlertRule\nname: r\nspec:\n  channels: [pager]\n  severity: [critical]\n' },
+    code: 'channel-not-declared',
+    severity: 'warning',
+    message: 'alert channel `pager` is not declared for account prod; plan will also accept a live channel of that name',
+    file: 'r.yaml',
+    line: 4,
+    column: 14,
+  },
+  {
+    name: 'severity name unknown',
+    files: { 'r.yaml': 'kind: AlertRule\nname: r\nspec:\n  channels: [x]\n  severity: [critical, severe]\n' },
+    code: 'invalid-value',
+    message: '`spec.severity[1]`: expected one of: critical, high, medium, low, info, 1, 2, 3, 4, 5',
+    file: 'r.yaml',
+    line: 5,
+    column: 24,
+  },
+  {
+    name: 'severity out of range',
+    files: { 'r.yaml': 'kind: AlertRule\nname: r\nspec:\n  channels: [x]\n  severity: [6]\n' },
+    code: 'invalid-value',
+    message: '`spec.severity[0]`: expected one of',
+    file: 'r.yaml',
+    line: 5,
+    column: 14,
+  },
+  {
+    name: 'severity list empty',
+    files: { 'r.yaml': 'kind: AlertRule\nname: r\nspec:\n  channels: [x]\n  severity: []\n' },
+    code: 'invalid-value',
+    message: '`spec.severity` must list at least one item',
+    file: 'r.yaml',
+    line: 5,
+    column: 3,
+  },
+  {
+    name: 'event category listed twice',
+    files: { 'r.yaml': 'kind: AlertRule\nname: r\nspec:\n  channels: [x]\n  severity: [high]\n  eventCategory:\n    - Cloud\n    - Cloud\n' },
+    code: 'duplicate-item',
+    message: '`spec.eventCategory` lists the same item twice (items 1 and 2)',
+    file: 'r.yaml',
+    line: 8,
+    column: 7,
+  },
+  {
+    name: 'name empty',
+    files: { 'a.yaml': slack().replace('name: ops-slack', 'name: ""') },
+    env: ENV,
+    code: 'invalid-value',
+    message: '`name` must not be empty',
+    file: 'a.yaml',
+    line: 2,
+    column: 7,
+  },
+  {
+    name: 'name only spaces',
+    files: { 'a.yaml': slack().replace('name: ops-slack', 'name: "   "') },
+    env: ENV,
+    code: 'invalid-value',
+    message: '`name` must not be only spaces',
+    file: 'a.yaml',
+    line: 2,
+    column: 7,
+  },
+  {
+    name: 'template declared twice in a profile',
+    files: {
+      'p.yaml':
+        'kind: AlertProfile\nname: CUSTOM\nspec:\n  extends: SVC_HE_FILES_DEFAULT_PROFILE\n  alerts:\n' +
+        '    - {name: A, eventName: e, subject: s, description: d}\n' +
+        '    - {name: A, eventName: e, subject: s, description: d}\n',
+    },
+    code: 'duplicate-template',
+    message: 'alert template `A` is declared twice in this profile',
+    file: 'p.yaml',
+    line: 7,
+    column: 14,
+  },
+  {
+    name: 'placeholder not closed',
+    files: {
+      'p.yaml':
+        'kind: AlertProfile\nname: CUSTOM\nspec:\n  extends: SVC_HE_FILES_DEFAULT_PROFILE\n  alerts:\n' +
+        '    - name: A\n      eventName: e\n      subject: "{{PATH} changed"\n      description: d\n',
+    },
+    code: 'template-placeholder',
+    message: 'spec.alerts[0].subject: `{{` without a closing `}}`',
+    file: 'p.yaml',
+    line: 8,
+    column: 16,
+  },
+  {
+    name: 'placeholder with bad characters',
+    files: {
+      'p.yaml':
+        'kind: AlertProfile\nname: CUSTOM\nspec:\n  extends: SVC_HE_FILES_DEFAULT_PROFILE\n  alerts:\n' +
+        '    - name: A\n      eventName: e\n      subject: s\n      description: "{{FILE-PATH}}"\n',
+    },
+    code: 'template-placeholder',
+    message: 'placeholder `{{FILE-PATH}}` has characters other than letters, digits and _',
+    file: 'p.yaml',
+    line: 9,
+    column: 20,
+  },
+  {
+    name: 'profile id with the reserved prefix',
+    files: { 'p.yaml': 'kind: AlertProfile\nname: SVC_MINE\nspec:\n  extends: SVC_HE_FILES_DEFAULT_PROFILE\n' },
+    code: 'profile-reserved-id',
+    message: 'uses the prefix SVC_, which is reserved',
+    file: 'p.yaml',
+    line: 2,
+    column: 7,
+  },
+  {
+    name: 'profile extends the root profile',
+    files: { 'p.yaml': 'kind: AlertProfile\nname: MINE\nspec:\n  extends: SVC_BASE_PROFILE\n' },
+    code: 'profile-extends-root',
+    message: 'SVC_BASE_PROFILE is the root of the predefined profiles',
+    file: 'p.yaml',
+    line: 4,
+    column: 12,
+  },
+  {
+    name: 'profile extends a custom profile',
+    files: { 'p.yaml': 'kind: AlertProfile\nname: MINE\nspec:\n  extends: OTHER_CUSTOM\n' },
+    code: 'profile-extends-custom',
+    message: 'spec.extends must name a predefined profile',
+    file: 'p.yaml',
+    line: 4,
+    column: 12,
+  },
+  {
+    name: 'profile without extends',
+    files: { 'p.yaml': 'kind: AlertProfile\nname: MINE\nspec:\n  alerts: []\n' },
+    code: 'missing-field',
+    message: 'missing required field `spec.extends`',
+    file: 'p.yaml',
+    line: 3,
+    column: 1,
+  },
+  {
+    name: 'enabled given as a word',
+    files: { 'a.yaml': slack('', '    slackUrl: ${env:SLACK_URL}\n').replace('  type: SlackChannel\n', '  type: SlackChannel\n  enabled: "yes"\n') },
+    env: ENV,
+    code: 'invalid-value',
+    message: '`spec.enabled`: expected one of: true, false, 1, 0',
+    file: 'a.yaml',
+    line: 5,
+    column: 12,
+  },
+  {
+    name: 'port given as text',
+    files: {
+      's.yaml':
+        'kind: AlertChannel\nname: splunk\nspec:\n  type: SplunkHec\n  data:\n    host: h\n    port: "8088"\n    channel: c\n' +
+        '    hecToken: ${env:HEC}\n    eventData: {index: i, source: s}\n',
+    },
+    env: { HEC: 'token' },
+    code: 'invalid-type',
+    message: '`spec.data.port`: expected an integer, found a string',
+    file: 's.yaml',
+    line: 7,
+    column: 11,
+  },
+  {
+    name: 'registry type unknown',
+    files: { 'r.yaml': 'kind: ContainerRegistry\nname: reg\nspec:\n  data:\n    registryType: ECR\n' },
+    code: 'invalid-value',
+    message: '`spec.data.registryType`: expected one of: AWS_ECR, DOCKERHUB',
+    file: 'r.yaml',
+    line: 5,
+    column: 19,
+  },
+  {
+    name: 'ECR with a role but no role given',
+    files: { 'r.yaml': 'kind: ContainerRegistry\nname: reg\nspec:\n  data:\n    registryType: AWS_ECR\n    registryDomain: d\n    awsAuthType: AWS_IAM\n' },
+    code: 'missing-field',
+    message: 'missing required field `spec.data.crossAccountCredentials`',
+    file: 'r.yaml',
+    line: 4,
+    column: 3,
+  },
+  {
+    name: 'Docker Hub password written literally',
+    files: {
+      'r.yaml':
+        'kind: ContainerRegistry\nname: hub\nspec:\n  data:\n    registryType: DOCKERHUB\n    credentials:\n      username: u\n      password: hunter2\n',
+    },
+    code: 'secret-literal',
+    message: 'data.credentials.password is a secret',
+    file: 'r.yaml',
+    line: 8,
+    column: 17,
+    notInMessage: 'hunter2',
+  },
+  {
+    name: 'Jira Cloud without its API token',
+    files: {
+      'j.yaml':
+        'kind: AlertChannel\nname: jira\nspec:\n  type: Jira\n  data:\n    jiraType: JIRA_CLOUD\n    jiraUrl: https://x.atlassian.net\n' +
+        '    projectId: SEC\n    issueType: Bug\n    username: bot\n',
+    },
+    code: 'missing-field',
+    message: 'missing required field `spec.data.apiToken`',
+    file: 'j.yaml',
+    line: 5,
+    column: 3,
+  },
+  {
+    name: 'GCP private key written literally',
+    files: {
+      'g.yaml':
+        'kind: CloudAccount\nname: gcp\nspec:\n  type: GcpCfg\n  data:\n    idType: PROJECT\n    id: p\n    credentials:\n' +
+        '      clientEmail: a@b.c\n      clientId: "1"\n      privateKeyId: ${env:KID}\n      privateKey: "-----BEGIN PRIVATE KEY-----"\n',
+    },
+    env: { KID: 'k' },
+    code: 'secret-literal',
+    message: 'data.credentials.privateKey is a secret',
+    file: 'g.yaml',
+    line: 12,
+    column: 19,
+    notInMessage: 'BEGIN',
+  },
+  {
+    name: 'wrong apiVersion',
+    files: { 'a.yaml': 'apiVersion: postureops/v2\n' + slack() },
+    env: ENV,
+    code: 'invalid-value',
+    message: '`apiVersion`: expected `postureops/v1`',
+    file: 'a.yaml',
+    line: 1,
+    column: 13,
+  },
+  {
+    name: 'AlertTemplate as a document',
+    files: { 'a.yaml': 'kind: AlertTemplate\nname: x\n' },
+    code: 'unknown-kind',
+    message: 'unknown kind `AlertTemplate`',
+    file: 'a.yaml',
+    line: 1,
+    column: 7,
+  },
+  {
+    name: 'YAML syntax error',
+    files: { 'a.yaml': 'kind: AlertChannel\nname: [x, y\nspec: {}\n' },
+    code: 'yaml-syntax',
+    message: 'YAML syntax error',
+    file: 'a.yaml',
+    line: 3,
+    column: 1,
+  },
+  {
+    name: 'cloud account type misspelt',
+    files: { 'c.yaml': 'kind: CloudAccount\nname: aws\nspec:\n  type: AWSCfg\n  data: {}\n' },
+    code: 'invalid-value',
+    message: '`spec.type`: expected one of: AwsCfg, AwsCtSqs',
+    file: 'c.yaml',
+    line: 4,
+    column: 9,
+  },
+  {
+    name: 'spec missing',
+    files: { 'a.yaml': 'kind: AlertRule\nname: r\n' },
+    code: 'missing-field',
+    message: 'missing required field `spec`',
+    file: 'a.yaml',
+    line: 1,
+    column: 1,
+  },
+  {
+    name: 'account of the wrong type',
+    files: { 'a.yaml': slack('account: 7\n') },
+    env: ENV,
+    code: 'invalid-type',
+    message: '`account`: expected a string or a list, found a number',
+    file: 'a.yaml',
+    line: 3,
+    column: 10,
+  },
+];
+
+describe('bad inputs', () => {
+  it('has a corpus of at least 30 cases', () => {
+    expect(CASES.length).toBeGreaterThanOrEqual(30);
+  });
+
+  it.each(CASES)('$name → $code', async (c) => {
+    const files = 'postureops.yaml' in c.files || c.code === 'root-missing' ? c.files : { 'postureops.yaml': ROOT_TWO, ...c.files };
+    const dir = await makeRepo(files);
+    const result = await loadConfig(dir, { env: c.env ?? {}, cwd: dir });
+    const found = result.diagnostics.filter((d) => d.code === c.code && d.message.includes(c.message));
+    if (found.length === 0) {
+      throw new Error(`expected ${c.code} "${c.message}", got:\n${result.diagnostics.map((d) => `${d.file}:${d.line}:${d.column} ${d.code} ${d.message}`).join('\n')}`);
+    }
+    const d = found[0];
+    expect(d.severity).toBe(c.severity ?? 'error');
+    expect({ file: d.file, line: d.line, column: d.column }).toEqual({ file: c.file, line: c.line, column: c.column });
+    if (c.notInMessage) {
+      for (const x of result.diagnostics) expect(`${x.message} ${x.hint ?? ''}`).not.toContain(c.notInMessage);
+    }
+  });
+});
