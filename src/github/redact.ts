@@ -2,11 +2,10 @@
 // value of a variable the plan reads (or a credential) still appear, it is replaced, and the log
 // names the variable, never the value.
 
-import { ENV_MARKER } from '../engine/types.js';
 import { isEnvMarker } from '../engine/secrets.js';
+import { ENV_MARKER, MASK } from '../engine/types.js';
 import type { Json } from '../kinds/types.js';
 import { envNames } from '../util/env.js';
-import { MASK } from '../engine/types.js';
 import type { Env } from './context.js';
 
 /** Shorter values match too much ordinary text to be told apart from it. */

@@ -163,7 +163,7 @@ function tailText(plan: Plan): string {
   for (const b of plan.budget) lines.push(`- ${escapeMd(b.bucket)}: ${escapeMd(budgetText(b))}`);
   const wait = longestWait(plan.budget);
   if (plan.budget.length > 0) lines.push(`- Estimated wait for rate limits: ${wait > 0 ? `about ${duration(wait)}` : 'none'}`);
-  return `<details><summary>Rate-limit budget</summary>\n\n${lines.join('\n')}\n\n</details>`;
+  return `<details><summary>API calls and rate limits</summary>\n\n${lines.join('\n')}\n\n</details>`;
 }
 
 function deletionLine(change: Change, withReason: boolean): string {
