@@ -194,6 +194,7 @@ export function plan(desired: DesiredState, live: LiveState, options: PlanOption
   // Live resources nobody declares.
   const deletions: { live: LiveResource; kind: Kind; reason: string }[] = [];
   const unmanaged: UnmanagedResource[] = [];
+  const reported = new Set<string>();
   for (const r of liveIn) {
     const kind = kindByName.get(r.kind);
     const key = resourceKey(r.account, r.kind, r.name);
@@ -213,6 +214,8 @@ export function plan(desired: DesiredState, live: LiveState, options: PlanOption
     }
     if (desired.root.prune[r.kind]) {
       if ((liveByKey.get(key) ?? []).length > 1) {
+        if (reported.has(key)) continue;
+        reported.add(key);
         diagnostics.push({
           severity: 'error',
           code: 'ambiguous-live-name',

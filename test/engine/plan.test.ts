@@ -355,3 +355,18 @@ describe('plan: output', () => {
     for (const c of p.changes) expect(c.liveDigest).toMatch(c.action === 'create' ? /^absent$/ : /^[0-9a-f]{64}$/);
   });
 });
+
+describe('plan: pruning ambiguous names', () => {
+  it('two undeclared live resources with one name and prune on → one error naming both ids', () => {
+    const result = run([], [live('Channel', 'dup', 'C1', hook('u')), live('Channel', 'dup', 'C2', hook('v'))], {}, { Channel: true });
+    expect(result.plan).toBeUndefined();
+    expect(result.diagnostics).toHaveLength(1);
+    expect(result.diagnostics[0]).toMatchObject({ code: 'ambiguous-live-name' });
+    expect(result.diagnostics[0].message).toContain('C1, C2');
+  });
+
+  it('without prune both are listed as unmanaged', () => {
+    const p = planOf([], [live('Channel', 'dup', 'C2', hook('v')), live('Channel', 'dup', 'C1', hook('u'))]);
+    expect(p.unmanaged.map((u) => u.id)).toEqual(['C1', 'C2']);
+  });
+});
