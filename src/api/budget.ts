@@ -46,8 +46,6 @@ interface BucketState {
   observedAt: number;
   /** Epoch ms from which another request may be sent when `remaining` is 0. */
   refillAt: number;
-  /** Ticket of the request whose headers were applied last; older answers are stale. */
-  appliedTicket: number;
 }
 
 export interface BudgetOptions {
@@ -59,27 +57,48 @@ export interface BudgetOptions {
 
 export class RateLimitBudget {
   private readonly buckets = new Map<string, BucketState>();
-  /** Tickets of requests sent and not yet answered, per bucket. */
-  private readonly inFlight = new Map<string, Set<number>>();
+  /** Requests sent and not yet answered, per bucket: ticket → answers applied when it was sent. */
+  private readonly inFlight = new Map<string, Map<number, number>>();
+  /** Answers with headers applied so far, per bucket. */
+  private readonly answers = new Map<string, number>();
+  /** Buckets not known yet: the one request finding out, and a promise of its answer. */
+  private readonly probes = new Map<string, { ticket: number; answered: Promise<void>; resolve: () => void }>();
+  /** Buckets whose answers carry no RateLimit headers: nothing to track, so nothing to hold back. */
+  private readonly untracked = new Set<string>();
   private tickets = 0;
 
   constructor(private readonly opts: BudgetOptions) {}
 
   /**
    * Waits until `bucket` may take one more request, takes it and returns a ticket for `settle`.
-   * Unknown buckets (no headers seen yet) never wait.
+   * The first request of a bucket goes alone: a burst must not spend a budget nobody knows yet.
+   * A single wait for a refill longer than `maxWaitSeconds` throws BudgetExhausted.
    */
   async take(bucket: string): Promise<number> {
     const start = this.opts.now();
     let slept = 0;
+    let waited = false;
     for (;;) {
-      // A sleep that does not move the injected clock must still let time pass here.
-      const t = Math.max(this.opts.now(), start + slept);
       const state = this.buckets.get(bucket);
-      if (state === undefined || state.remaining > 0) {
-        if (state) state.remaining--;
+      if (state === undefined) {
+        if (this.untracked.has(bucket)) break;
+        const probe = this.probes.get(bucket);
+        if (probe) {
+          await probe.answered;
+          continue;
+        }
+        const ticket = this.issue(bucket);
+        let resolve: () => void = () => undefined;
+        const answered = new Promise<void>((r) => (resolve = r));
+        this.probes.set(bucket, { ticket, answered, resolve });
+        return ticket;
+      }
+      if (state.remaining > 0) {
+        state.remaining--;
         break;
       }
+      // A sleep that does not move the injected clock must still let time pass here.
+      const t = Math.max(this.opts.now(), start + slept);
       if (t >= state.refillAt) {
         // Refilled by at least one request. Take it; until the next answer tells the truth, assume
         // the following one comes a token interval later (the bucket refills `limit` per hour).
@@ -87,47 +106,77 @@ export class RateLimitBudget {
         break;
       }
       const leftMs = state.refillAt - t;
-      if (slept + leftMs > this.opts.maxWaitSeconds * 1000) {
+      if (leftMs > this.opts.maxWaitSeconds * 1000) {
         throw new BudgetExhausted(bucket, Math.ceil(leftMs / 1000), state.refillAt);
       }
       this.opts.onWait?.(bucket, Math.ceil(leftMs / 1000));
+      waited = true;
       const step = Math.min(1000, leftMs);
       await this.opts.sleep(step);
       slept += step;
     }
-    const ticket = ++this.tickets;
-    const out = this.inFlight.get(bucket) ?? new Set<number>();
-    out.add(ticket);
-    this.inFlight.set(bucket, out);
-    return ticket;
+    // 0 closes the countdown (a terminal line can end there).
+    if (waited) this.opts.onWait?.(bucket, 0);
+    return this.issue(bucket);
   }
 
   /**
-   * Records the answer to a request taken with `ticket`. `headers` is undefined when no answer came
-   * (network fault): the request keeps counting as spent. `rateLimited` marks a 429, which empties
-   * the bucket whatever the headers say.
+   * Records the answer to a request taken with `ticket`; call it exactly once per ticket.
+   * `headers` is undefined when no answer came (network fault): the request keeps counting as
+   * spent. `rateLimited` marks a 429, which empties the bucket whatever the headers say.
    */
   settle(bucket: string, ticket: number, headers: RateLimitHeaders | undefined, rateLimited = false): void {
     const out = this.inFlight.get(bucket);
+    const answersAtSend = out?.get(ticket) ?? 0;
     out?.delete(ticket);
-    if (headers === undefined) return;
-    // Requests sent after this one and still unanswered are not in the service's count yet.
-    let pending = 0;
-    for (const t of out ?? []) if (t > ticket) pending++;
-    const now = this.opts.now();
-    const known = this.buckets.get(bucket);
-    if (headers.remaining === undefined && !rateLimited) return;
-    if (known && ticket < known.appliedTicket) return;
-    const resetSeconds = headers.reset ?? 0;
-    const remaining = rateLimited ? 0 : Math.max(0, (headers.remaining ?? 0) - pending);
-    this.buckets.set(bucket, {
-      limit: headers.limit ?? known?.limit ?? headers.remaining ?? 0,
-      remaining,
-      resetSeconds,
-      observedAt: now,
-      refillAt: now + resetSeconds * 1000,
-      appliedTicket: ticket,
-    });
+    const probe = this.probes.get(bucket);
+    const answersProbe = probe !== undefined && probe.ticket === ticket;
+    if (answersProbe) this.probes.delete(bucket);
+    try {
+      if (headers === undefined) return;
+      if (headers.remaining === undefined && !rateLimited) {
+        if (answersProbe) this.untracked.add(bucket);
+        return;
+      }
+      const answered = this.answers.get(bucket) ?? 0;
+      this.answers.set(bucket, answered + 1);
+      const known = this.buckets.get(bucket);
+      const now = this.opts.now();
+      const resetSeconds = headers.reset ?? 0;
+      const limit = headers.limit ?? known?.limit ?? headers.remaining ?? 0;
+      // The service counted this request, and perhaps some of those still in flight: subtracting
+      // all of them never overestimates. If another answer came while this one was out, the
+      // service may have counted them in either order, so this one can only lower the estimate.
+      let remaining = rateLimited ? 0 : Math.max(0, (headers.remaining ?? 0) - (out?.size ?? 0));
+      if (known && answered > answersAtSend) remaining = Math.min(known.remaining, remaining);
+      // Reset 0 with requests left says nothing about when the next one comes, should we use them
+      // up before the next answer: assume one token interval. Reset 0 with none left: send now.
+      const refillMs = resetSeconds > 0 || rateLimited || (headers.remaining ?? 0) === 0 ? resetSeconds * 1000 : tokenIntervalMs(limit);
+      this.buckets.set(bucket, { limit, remaining, resetSeconds, observedAt: now, refillAt: now + refillMs });
+    } finally {
+      if (answersProbe) probe.resolve();
+    }
+  }
+
+  /** A ticket whose request was never sent (its token could not be had): the budget gets it back. */
+  giveBack(bucket: string, ticket: number): void {
+    this.inFlight.get(bucket)?.delete(ticket);
+    const probe = this.probes.get(bucket);
+    if (probe !== undefined && probe.ticket === ticket) {
+      this.probes.delete(bucket);
+      probe.resolve();
+      return;
+    }
+    const state = this.buckets.get(bucket);
+    if (state) state.remaining++;
+  }
+
+  private issue(bucket: string): number {
+    const ticket = ++this.tickets;
+    const out = this.inFlight.get(bucket) ?? new Map<number, number>();
+    out.set(ticket, this.answers.get(bucket) ?? 0);
+    this.inFlight.set(bucket, out);
+    return ticket;
   }
 
   remainingOf(bucket: string): number | undefined {

@@ -92,10 +92,10 @@ class ServiceClient implements ApiClient {
     this.keyId = options.keyId;
     this.secret = options.secret;
     const concurrency = integerOption('concurrency', options.concurrency, DEFAULTS.concurrency, 1, 256);
-    this.timeoutMs = integerOption('timeoutMs', options.timeoutMs, DEFAULTS.timeoutMs, 1, 3_600_000);
+    this.timeoutMs = numberOption('timeoutMs', options.timeoutMs, DEFAULTS.timeoutMs, 1, 3_600_000);
     this.maxRetries = integerOption('maxRetries', options.maxRetries, DEFAULTS.maxRetries, 0, 100);
     this.tokenExpirySeconds = integerOption('tokenExpirySeconds', options.tokenExpirySeconds, DEFAULTS.tokenExpirySeconds, 1, 86_400);
-    const maxWaitSeconds = integerOption('maxWaitSeconds', options.maxWaitSeconds, DEFAULTS.maxWaitSeconds, 0, 86_400);
+    const maxWaitSeconds = numberOption('maxWaitSeconds', options.maxWaitSeconds, DEFAULTS.maxWaitSeconds, 0, 86_400);
     this.userAgent = options.userAgent ?? DEFAULTS.userAgent;
     this.now = options.now ?? Date.now;
     this.sleep = options.sleep ?? ((ms) => new Promise((resolve) => setTimeout(resolve, ms)));
@@ -151,8 +151,7 @@ class ServiceClient implements ApiClient {
     let renewedToken = false;
     let mayHaveApplied = false;
     for (let attempt = 1; ; attempt++) {
-      const token = call.tokenExchange ? undefined : await this.tokens.get();
-      const outcome = await this.attempt(call, attempt, token);
+      const { outcome, token } = await this.attempt(call, attempt);
       if (!(outcome instanceof WireFailure)) {
         const { status } = outcome;
         if (status >= 200 && status < 300) return this.success(call, outcome);
@@ -174,13 +173,23 @@ class ServiceClient implements ApiClient {
     }
   }
 
-  /** One request on the wire: budget, a concurrency slot, the exchange, bookkeeping. */
-  private async attempt(call: Call, attempt: number, token: string | undefined): Promise<WireResponse | WireFailure> {
+  /**
+   * One request on the wire: budget, then the token (so a long wait does not hold an old one), a
+   * concurrency slot, the exchange, bookkeeping. Returns the token it sent, if any.
+   */
+  private async attempt(call: Call, attempt: number): Promise<{ outcome: WireResponse | WireFailure; token?: string }> {
     let ticket: number;
     try {
       ticket = await this.budgets.take(call.bucket);
     } catch (err) {
       if (err instanceof BudgetExhausted) throw this.error(call, 'transient', { detail: err.message });
+      throw err;
+    }
+    let token: string | undefined;
+    try {
+      token = call.tokenExchange ? undefined : await this.tokens.get();
+    } catch (err) {
+      this.budgets.giveBack(call.bucket, ticket);
       throw err;
     }
     const release = await this.slots.acquire();
@@ -191,14 +200,10 @@ class ServiceClient implements ApiClient {
     try {
       outcome = await exchange(this.dispatcher, this.address.origin, { method: call.method, path: call.wirePath, headers: this.headers(call, token), body: call.body }, this.timeoutMs);
     } catch (err) {
-      if (!(err instanceof WireFailure)) {
-        this.budgets.settle(call.bucket, ticket, undefined);
-        release();
-        throw err;
-      }
-      outcome = err;
+      outcome = err instanceof WireFailure ? err : new WireFailure(undefined, false);
+    } finally {
+      release();
     }
-    release();
     if (outcome instanceof WireFailure) this.budgets.settle(call.bucket, ticket, undefined);
     else this.budgets.settle(call.bucket, ticket, readRateLimit(outcome.headers), outcome.status === 429);
     if (this.log) {
@@ -214,7 +219,7 @@ class ServiceClient implements ApiClient {
         attempt,
       });
     }
-    return outcome;
+    return { outcome, token };
   }
 
   private headers(call: Call, token: string | undefined): Record<string, string> {
@@ -319,6 +324,14 @@ function integerOption(name: string, value: number | undefined, fallback: number
   if (value === undefined) return fallback;
   if (!Number.isInteger(value) || value < min || value > max) {
     throw new ClientConfigError(`client option ${name} must be an integer from ${min} to ${max}, got ${String(value)}`);
+  }
+  return value;
+}
+
+function numberOption(name: string, value: number | undefined, fallback: number, min: number, max: number): number {
+  if (value === undefined) return fallback;
+  if (typeof value !== 'number' || !Number.isFinite(value) || value < min || value > max) {
+    throw new ClientConfigError(`client option ${name} must be a number from ${min} to ${max}, got ${String(value)}`);
   }
   return value;
 }

@@ -20,7 +20,7 @@ export interface ClientOptions {
   tokenExpirySeconds?: number;
   /** Longest wait for a rate-limit bucket to refill before giving up with a transient error. Default 900. */
   maxWaitSeconds?: number;
-  /** Called about once a second while waiting for a bucket, with the seconds left. */
+  /** Called about once a second while waiting for a bucket, with the seconds left, and with 0 when the wait ends. */
   onWait?: (bucket: string, secondsLeft: number) => void;
   /** Verbose log, one entry per request sent. Entries never hold headers, bodies or credentials. */
   log?: (entry: RequestLogEntry) => void;

@@ -28,19 +28,61 @@ describe('RateLimitBudget', () => {
     expect(budget.snapshot()).toEqual([{ bucket: 'GET AlertChannels', limit: 120, remaining: 8, resetSeconds: 30, observedAt: Date.parse('2026-03-01T12:00:00.000Z') }]);
   });
 
-  it('counts requests still in flight against an answer, and ignores stale answers', async () => {
+  it('subtracts requests still in flight; an answer overtaken by another can only lower the estimate', async () => {
     const { budget } = budgetWith();
-    const a = await budget.take('GET AlertRules');
-    const b = await budget.take('GET AlertRules');
-    budget.settle('GET AlertRules', a, { limit: 120, remaining: 9 });
-    expect(budget.remainingOf('GET AlertRules')).toBe(8); // b is still out
-    budget.settle('GET AlertRules', b, { limit: 120, remaining: 8 });
-    expect(budget.remainingOf('GET AlertRules')).toBe(8);
-    const c = await budget.take('GET AlertRules');
-    const d = await budget.take('GET AlertRules');
-    budget.settle('GET AlertRules', d, { limit: 120, remaining: 5 });
-    budget.settle('GET AlertRules', c, { limit: 120, remaining: 7 }); // answered later, counted earlier
-    expect(budget.remainingOf('GET AlertRules')).toBe(5);
+    const B = 'GET AlertRules';
+    budget.settle(B, await budget.take(B), { limit: 120, remaining: 10 });
+    const a = await budget.take(B);
+    const b = await budget.take(B);
+    budget.settle(B, a, { limit: 120, remaining: 9 });
+    expect(budget.remainingOf(B)).toBe(8); // b is still out
+    budget.settle(B, b, { limit: 120, remaining: 8 });
+    expect(budget.remainingOf(B)).toBe(8);
+    const c = await budget.take(B);
+    const d = await budget.take(B);
+    // The service took d before c and d's answer comes first: 6 left after both, but we cannot tell.
+    budget.settle(B, d, { limit: 120, remaining: 6 });
+    expect(budget.remainingOf(B)).toBe(5);
+    budget.settle(B, c, { limit: 120, remaining: 7 }); // older news: must not raise the estimate
+    expect(budget.remainingOf(B)).toBe(5);
+    // A request alone on the wire brings the estimate back to what the service says.
+    budget.settle(B, await budget.take(B), { limit: 120, remaining: 5 });
+    expect(budget.remainingOf(B)).toBe(5);
+  });
+
+  it('holds the requests of an unknown bucket until the first one is answered', async () => {
+    const { budget } = budgetWith();
+    const first = await budget.take('GET AlertRules');
+    let second = false;
+    const pending = budget.take('GET AlertRules').then(() => (second = true));
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(second).toBe(false);
+    budget.settle('GET AlertRules', first, { limit: 120, remaining: 50 });
+    await pending;
+    expect(budget.remainingOf('GET AlertRules')).toBe(49);
+  });
+
+  it('a first request without an answer hands the probing to the next one', async () => {
+    const { budget } = budgetWith();
+    const first = await budget.take('GET AlertRules');
+    const second = budget.take('GET AlertRules');
+    budget.settle('GET AlertRules', first, undefined);
+    const t2 = await second;
+    let third = false;
+    const p3 = budget.take('GET AlertRules').then(() => (third = true));
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(third).toBe(false);
+    budget.settle('GET AlertRules', t2, { limit: 120, remaining: 3 });
+    await p3;
+    expect(budget.remainingOf('GET AlertRules')).toBe(2);
+  });
+
+  it('does not hold back a bucket whose answers carry no RateLimit headers', async () => {
+    const { budget } = budgetWith();
+    budget.settle('GET AlertRules', await budget.take('GET AlertRules'), readRateLimit({}));
+    const tickets = await Promise.all([budget.take('GET AlertRules'), budget.take('GET AlertRules'), budget.take('GET AlertRules')]);
+    expect(tickets).toHaveLength(3);
+    expect(budget.snapshot()).toEqual([]);
   });
 
   it('waits for an empty bucket to refill, counting down once a second', async () => {
@@ -53,6 +95,7 @@ describe('RateLimitBudget', () => {
       ['POST AlertRules', 3],
       ['POST AlertRules', 2],
       ['POST AlertRules', 1],
+      ['POST AlertRules', 0],
     ]);
   });
 
@@ -77,6 +120,16 @@ describe('RateLimitBudget', () => {
     expect(waits).toEqual([]);
   });
 
+  it('used up locally after an answer with requests left and Reset 0: the next waits one token interval', async () => {
+    const { budget, clock, waits } = budgetWith();
+    const t = await budget.take('GET AlertRules');
+    budget.settle('GET AlertRules', t, { limit: 360, remaining: 1, reset: 0 });
+    await budget.take('GET AlertRules'); // the last one left, still in flight
+    await budget.take('GET AlertRules');
+    expect(waits.map(([, s]) => s)).toEqual([10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0]); // 3600 s / 360
+    expect(clock.sleeps.reduce((a, b) => a + b, 0)).toBe(10_000);
+  });
+
   it('a 429 empties the bucket whatever Remaining says', async () => {
     const { budget } = budgetWith();
     const t = await budget.take('GET AlertRules');
@@ -90,7 +143,7 @@ describe('RateLimitBudget', () => {
     const t = await budget.take('GET AlertRules');
     budget.settle('GET AlertRules', t, { limit: 120, remaining: 0, reset: 2 });
     await budget.take('GET AlertRules');
-    expect(waits).toEqual([2, 1]);
+    expect(waits).toEqual([2, 1, 0]);
   });
 
   it('lists buckets sorted by name', async () => {

@@ -66,7 +66,7 @@ describe('rate-limit budget', () => {
     await client.request({ method: 'GET', path: '/api/v2/AlertRules' });
     expect(waits).toEqual([]);
     await client.request({ method: 'GET', path: '/api/v2/AlertRules' });
-    expect(waits).toEqual([5, 4, 3, 2, 1].map((s) => ['GET AlertRules', s]));
+    expect(waits).toEqual([5, 4, 3, 2, 1, 0].map((s) => ['GET AlertRules', s]));
     expect(clock.sleeps).toEqual([1000, 1000, 1000, 1000, 1000]);
     expect(limiter.rejected()).toBe(0);
   });

@@ -231,6 +231,7 @@ describe('429', () => {
       ['GET AlertChannels', 3],
       ['GET AlertChannels', 2],
       ['GET AlertChannels', 1],
+      ['GET AlertChannels', 0],
     ]);
   });
 
