@@ -73,6 +73,7 @@ export function apiOrigin(apiUrl: string): string {
   throw new GithubApiError(`GITHUB_API_URL must use https (plain http only to this machine), not ${url.protocol}//${url.host}`);
 }
 
+/** Ours start with the marker; a comment merely quoting it (someone else's) is left alone. */
 async function findComment(ctx: GithubContext, origin: string, firstPage: string, marker: string): Promise<number | undefined> {
   let url: string | undefined = firstPage;
   for (let page = 0; url && page < MAX_PAGES; page++) {
@@ -81,7 +82,7 @@ async function findComment(ctx: GithubContext, origin: string, firstPage: string
     if (!Array.isArray(list)) throw new GithubApiError('the comments list is not an array');
     const found = list.find(
       (c): c is { id: number; body: string } =>
-        c !== null && typeof c === 'object' && typeof c.id === 'number' && typeof c.body === 'string' && c.body.includes(marker),
+        c !== null && typeof c === 'object' && typeof c.id === 'number' && typeof c.body === 'string' && c.body.startsWith(marker),
     );
     if (found) return found.id;
     const next = nextLink(res.headers.get('link'), url);

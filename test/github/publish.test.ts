@@ -134,6 +134,22 @@ describe('pull-request comment', () => {
     expect((gh.requests[2].body as { body: string }).body).toContain('Plan: 4 to create');
   });
 
+  it('a comment that only quotes the marker is not ours to edit', async () => {
+    gh.pages = [[{ id: 3, body: `> ${MARKER}\n> quoted plan` }]];
+    expect((await publishPlan(ctx(), fixturePlan(), [])).comment).toBe('created');
+    expect(gh.requests.some((q) => q.method === 'PATCH')).toBe(false);
+  });
+
+  it('an unreachable API is a warning, not a crash', async () => {
+    const closed = await startFakeGithub();
+    await closed.close();
+    const r = await publishPlan(ctx(env({ GITHUB_API_URL: closed.url })), fixturePlan(), []);
+    expect(r.comment).toBe('failed');
+    expect(r.summaryWritten).toBe(true);
+    expect(logs.join('\n')).toContain('could not comment on pull request #42');
+    expect(logs.join('\n')).not.toContain(TOKEN);
+  });
+
   it('without a token: no request, a message, the summary still written', async () => {
     const e = { ...env() };
     delete (e as Record<string, string | undefined>)['INPUT_GITHUB-TOKEN'];
