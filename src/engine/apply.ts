@@ -41,7 +41,8 @@ export async function apply(plan: Plan, client: ApiClient, options: ApplyOptions
     if (keys.has(c.key)) throw new Error(`the plan holds two changes with the key ${c.key}`);
     keys.add(c.key);
   }
-  const limit = Math.max(1, Math.floor(options.concurrency ?? DEFAULT_CONCURRENCY));
+  const limit = options.concurrency ?? DEFAULT_CONCURRENCY;
+  if (!Number.isInteger(limit) || limit < 1) throw new Error(`concurrency must be a positive integer, got ${limit}`);
   const hooks = options.hooks ?? {};
   const statsBefore = structuredClone(client.stats());
   const waitedBefore = options.waited?.() ?? 0;
@@ -125,14 +126,14 @@ function identity(change: Change): Pick<ChangeResult, 'key' | 'action' | 'kind' 
   return { key: change.key, action: change.action, kind: change.kind, account: change.account, name: change.name };
 }
 
-/** Per action: changes carried out (done); per status: every result. */
+/** Every result counted once per action and once per status (the plan's changes, by outcome). */
 export function summarize(results: readonly ChangeResult[]): ApplySummary {
   const summary = {} as ApplySummary;
   for (const action of ACTIONS) summary[action] = 0;
   for (const status of ['done', 'failed', 'skipped'] as const) summary[status] = 0;
   for (const r of results) {
     summary[r.status]++;
-    if (r.status === 'done') summary[r.action]++;
+    summary[r.action]++;
   }
   return summary;
 }

@@ -77,7 +77,7 @@ describe('apply: order and parallelism', () => {
       'done prod/Widget/w3',
     ]);
     expect(svc.log.filter((r) => r.path === '/api/v2/Gadgets')).toHaveLength(0);
-    expect(report.summary).toMatchObject({ create: 1, done: 1, failed: 1, skipped: 2 });
+    expect(report.summary).toEqual({ create: 4, update: 0, replace: 0, delete: 0, done: 1, failed: 1, skipped: 2 });
   });
 
   it('fails changes whose dependencies form a cycle instead of hanging', async () => {
@@ -254,6 +254,13 @@ describe('apply: test channels and the report', () => {
     expect(report.apiCalls).toEqual({ total: 2, byBucket: { 'POST Widgets': 1, 'POST Widgets/test': 1 } });
     expect(report.waitedSeconds).toBe(7);
     expect(report.formatVersion).toBe(1);
+  });
+
+  it('refuses a concurrency that is not a positive integer', async () => {
+    const plan = planOf([change({ action: 'create', kind: 'Widget', name: 'w1' })]);
+    for (const concurrency of [0, -1, 1.5, Number.NaN]) {
+      await expect(apply(plan, new FakeService(), { env: {}, kinds, concurrency })).rejects.toThrow('concurrency must be a positive integer');
+    }
   });
 
   it('refuses a plan with two changes of one key', async () => {
