@@ -2,7 +2,7 @@
 
 import { formatLocation, type Diagnostic, type SourcePosition } from '../diagnostics.js';
 import type { CallStats } from '../api/types.js';
-import type { Action, BucketNeed, PlanSummary } from '../engine/types.js';
+import type { Action, BucketNeed, PlanSummary, Refusal } from '../engine/types.js';
 
 export const ACTION_SIGN: Record<Action, string> = { create: '+', update: '~', replace: '-/+', delete: '-' };
 export const ACTION_WORD: Record<Action, string> = { create: 'create', update: 'update', replace: 'replace', delete: 'destroy' };
@@ -71,4 +71,11 @@ export function diagnosticLine(d: Diagnostic): string {
   const field = d.field ? ` at ${d.field}` : '';
   const hint = d.hint ? ` (${d.hint})` : '';
   return `${where ? where + ': ' : ''}${d.severity}[${d.code}]: ${d.message}${field}${hint}`;
+}
+
+/** What it takes to get past a refusal: a stale plan needs planning again, the others --force. */
+export function refusalRemedy(refusal: Refusal): string {
+  return refusal.code === 'stale'
+    ? 'The live state changed since this plan was made: plan again.'
+    : 'Apply refuses this plan unless --force is given.';
 }

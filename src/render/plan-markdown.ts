@@ -14,6 +14,7 @@ import {
   groupByAccount,
   longestWait,
   planSummaryLine,
+  refusalRemedy,
   sourceText,
 } from './common.js';
 import { changeDiff, diffLines, pointerNotes, showEnvMarkers, toYaml, type DiffLine } from './display.js';
@@ -152,7 +153,7 @@ function headText(plan: Plan, accountOrder: readonly string[]): string {
     const r = plan.refusal;
     const lines = ['> [!CAUTION]', `> **Plan refused (${escapeMd(r.code)}):** ${escapeMd(r.message)}`];
     for (const d of r.details) lines.push(`> - ${escapeMd(d)}`);
-    lines.push('>', '> Apply refuses this plan unless `--force` is given.');
+    lines.push('>', `> ${escapeMd(refusalRemedy(r))}`);
     out.push(lines.join('\n'));
   }
   return out.join('\n\n');

@@ -14,6 +14,7 @@ import {
   groupByAccount,
   longestWait,
   planSummaryLine,
+  refusalRemedy,
   sourceText,
 } from './common.js';
 import { changeDiff, diffLines, pointerNotes, showEnvMarkers, toYaml, type DiffLine } from './display.js';
@@ -25,7 +26,7 @@ export function renderPlanText(plan: Plan, options: { color: boolean }): string 
   if (plan.refusal) {
     out.push(c.red(c.bold(`Plan refused (${plan.refusal.code}): ${plan.refusal.message}`)));
     for (const d of plan.refusal.details) out.push(c.red(`  - ${d}`));
-    out.push(c.red('Apply refuses this plan unless --force is given.'), '');
+    out.push(c.red(refusalRemedy(plan.refusal)), '');
   }
 
   const accountOrder = plan.accounts.map((a) => a.name);
@@ -63,7 +64,7 @@ export function renderPlanText(plan: Plan, options: { color: boolean }): string 
   out.push('');
 
   out.push(c.bold(planSummaryLine(plan.summary)) + (plan.unmanaged.length > 0 ? ` ${plan.summary.unmanaged} unmanaged.` : ''));
-  if (plan.refusal) out.push(c.red(c.bold(`Plan refused (${plan.refusal.code}): apply needs --force.`)));
+  if (plan.refusal) out.push(c.red(c.bold(`Plan refused (${plan.refusal.code}). ${refusalRemedy(plan.refusal)}`)));
   return out.join('\n') + '\n';
 }
 
@@ -84,7 +85,7 @@ function changeLines(change: Change, c: Palette): string[] {
     out.push(`    ${c.green('+ create')} ${c.bold(child.name)} ${c.dim(`(created with ${change.kind} ${change.name})`)}`);
     out.push(...diffText(diffLines('', toYaml(showEnvMarkers(child.after))), pad + '  ', c));
   }
-  for (const n of pointerNotes(change)) out.push(pad + c.dim(`${n.pointer} ${n.note}`));
+  if (change.action !== 'delete') for (const n of pointerNotes(change)) out.push(pad + c.dim(`${n.pointer} ${n.note}`));
   return out;
 }
 
