@@ -85,7 +85,6 @@ export function inUseRefusal(
 function stopsReferring(own: PlannedChange, pointer: string, target: Change): boolean {
   if (own.change.action === 'delete') return true;
   if (!own.desired) return false;
-  const still = referencedNames(own.desired.spec, pointer).includes(target.name);
-  // A replaced target gets a new id that the referrer's own change points to.
-  return !still || target.action === 'replace';
+  // Apply replaces by deleting first: a referrer re-pointed to the new id still blocks that delete.
+  return !referencedNames(own.desired.spec, pointer).includes(target.name);
 }

@@ -90,6 +90,15 @@ describe('resources still in use', () => {
     expect(p.refusal).toBeUndefined();
   });
 
+  it('refuses replacing a channel a declared rule uses (apply deletes before it creates)', () => {
+    const p = plan(
+      desiredState([desired('Channel', 'ops', hook('u')), desired('Rule', 'r', { channels: ['ops'], severity: [1] })]),
+      liveState([live('Channel', 'ops', 'C1', { type: 'Slack', data: { url: 'u' } }), live('Rule', 'r', 'R1', { channels: ['ops'], severity: [1] })]),
+      { kinds: FAKE_KINDS },
+    ).plan!;
+    expect(p.refusal?.details).toEqual(['prod/Channel/ops (replace) is still used by Rule r']);
+  });
+
   it('refuses replacing a channel an unmanaged rule uses; --force overrides', () => {
     const state = liveState([live('Channel', 'ops', 'C1', { type: 'Slack', data: { url: 'u' } }), live('Rule', 'legacy', 'R1', { channels: ['ops'], severity: [1] })]);
     const d = desiredState([desired('Channel', 'ops', hook('u'))]);
