@@ -370,3 +370,20 @@ describe('plan: pruning ambiguous names', () => {
     expect(p.unmanaged.map((u) => u.id)).toEqual(['C1', 'C2']);
   });
 });
+
+describe('plan: secrets inside set arrays', () => {
+  it('an env value in a reordered set stays masked on both sides and in the ops', () => {
+    const SECRET = 'zz-secret-recipient@example.com';
+    const p = planOf(
+      [desired('Channel', 'mail', { type: 'Webhook', data: { url: 'u' }, tags: [SECRET, 'b'] }, { envRefs: { '/tags/0': '${env:RCPT}' } })],
+      [live('Channel', 'mail', 'C1', { type: 'Webhook', data: { url: 'u' }, tags: ['b', 'a', SECRET] })],
+    );
+    expect(JSON.stringify(p).includes(SECRET)).toBe(false);
+    const change = p.changes[0];
+    expect(change.changed).toEqual(['tags']);
+    // Sorted by real value: ['b', SECRET] — the marker follows its item.
+    expect(change.after?.tags).toEqual(['b', { $env: '${env:RCPT}' }]);
+    expect(change.before?.tags).toEqual([MASK, MASK, MASK]);
+    expect(change.diff).toEqual([{ op: 'remove', path: '/tags/2' }, { op: 'replace', path: '/tags/1', value: MASK }, { op: 'replace', path: '/tags/0', value: 'b' }]);
+  });
+});
