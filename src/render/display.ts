@@ -65,7 +65,8 @@ export function displayPair(change: Change): { before?: Json; after?: Json } {
       const writeOnlyKept = writeOnly && change.action === 'update';
       if (!writeOnlyKept && touched(p, ops)) continue;
       const a = getAt(after, p);
-      if (a !== undefined) before = setAt(before, p, a);
+      // Only where the live side has the member's parent: never invent structure it lacks.
+      if (a !== undefined && getAt(before, p.slice(0, p.lastIndexOf('/'))) !== undefined) before = setAt(before, p, a);
     }
   }
   return {
