@@ -6,7 +6,6 @@ import path from 'node:path';
 import { type Diagnostic, type SourcePosition, sortDiagnostics } from '../diagnostics.js';
 import { DOCUMENT_KINDS, KINDS, kindForDocument } from '../kinds/index.js';
 import type { DesiredResource, Json, JsonObject, ResourceDocument } from '../kinds/types.js';
-import type { Env } from '../util/env.js';
 import { getAt } from '../util/json-pointer.js';
 import { displayPath, findDocumentFiles, readConfigText, ROOT_FILE_NAMES } from './files.js';
 import { interpolateDocument } from './interpolate.js';
@@ -15,16 +14,10 @@ import { DOCUMENT_SCHEMAS } from './schema-catalog.js';
 import { checkSchema, positionAt, usePrebuiltValidators } from './schema-check.js';
 import { checkDocument, secretPointers } from './semantic.js';
 import { didYouMean } from './suggest.js';
-import type { LoadResult, RootConfig } from './types.js';
-import { type NodePosition, type ParsedDocument, parseYamlDocuments } from './yaml-source.js';
+import type { LoadOptions, LoadResult, RootConfig } from './types.js';
 
-export interface LoadOptions {
-  env: Env;
-  /** Base of the file paths in diagnostics (default: process.cwd()). */
-  cwd?: string;
-  /** Severity of `env-missing` (default error; `warning` lets an offline validate run without secrets). */
-  missingEnv?: 'error' | 'warning';
-}
+export type { LoadOptions };
+import { type NodePosition, type ParsedDocument, parseYamlDocuments } from './yaml-source.js';
 
 /** One validated document before it is stamped into its accounts. */
 export interface LoadedDocument {
@@ -76,7 +69,7 @@ export async function loadConfig(dir: string, options: LoadOptions): Promise<Loa
   }
   const text = await readConfigText(rootAbs, rootFile, diagnostics);
   if (text === undefined) return { diagnostics: sortDiagnostics(diagnostics) };
-  const root = parseRoot(rootAbs, rootFile, text, KINDS.map((k) => k.kind), diagnostics);
+  const root = parseRoot(rootAbs, rootFile, text, KINDS, diagnostics);
 
   const loaded = await loadDocuments(absDir, root, options);
   diagnostics.push(...loaded.diagnostics);

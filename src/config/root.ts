@@ -9,7 +9,13 @@ import { didYouMean } from './suggest.js';
 import { parseYamlDocuments } from './yaml-source.js';
 
 /** The root config from the file's text, or undefined when it is unusable (diagnostics say why). */
-export function parseRoot(absFile: string, file: string, text: string, kinds: readonly string[], diagnostics: Diagnostic[]): RootConfig | undefined {
+export function parseRoot(
+  absFile: string,
+  file: string,
+  text: string,
+  kinds: readonly { kind: string; parentKind?: string }[],
+  diagnostics: Diagnostic[],
+): RootConfig | undefined {
   const docs = parseYamlDocuments(file, text, diagnostics);
   if (docs.length === 0) {
     if (!diagnostics.some((d) => d.file === file && d.severity === 'error'))
@@ -78,10 +84,12 @@ export function parseRoot(absFile: string, file: string, text: string, kinds: re
   }
   if (!ok) return undefined;
 
+  // Per kind; a child kind left out follows its parent (templates follow their profiles).
+  const given = value.prune !== null && typeof value.prune === 'object' ? (value.prune as JsonObject) : {};
   const prune: Record<string, boolean> = {};
-  for (const k of kinds) prune[k] = value.prune === true;
-  if (value.prune !== null && typeof value.prune === 'object') {
-    for (const [k, v] of Object.entries(value.prune as JsonObject)) prune[k] = v === true;
+  for (const k of kinds) {
+    const own = given[k.kind] ?? (k.parentKind !== undefined ? given[k.parentKind] : undefined);
+    prune[k.kind] = value.prune === true || own === true;
   }
   return { file: absFile, accounts, ...(defaultAccount !== undefined ? { defaultAccount } : {}), prune };
 }

@@ -257,7 +257,8 @@ function root(): SchemaObject {
         account: { ...commonRef('accountName'), description: 'Account of documents that name none; required with more than one account.' },
       }),
       prune: {
-        description: 'Delete live resources that no file declares. true/false for every kind, or per kind (kinds left out: false).',
+        description:
+          'Delete live resources that no file declares. true/false for every kind, or per kind: kinds left out are false, except AlertTemplate, which follows AlertProfile.',
         type: ['boolean', 'object'],
         default: false,
         propertyNames: { enum: PRUNABLE_KINDS },

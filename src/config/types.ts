@@ -31,3 +31,12 @@ export interface LoadResult {
   /** Every problem found, errors and warnings, sorted by file and line. */
   diagnostics: Diagnostic[];
 }
+
+export interface LoadOptions {
+  /** Values for `${env:NAME}`. */
+  env: Readonly<Record<string, string | undefined>>;
+  /** Base of the file paths in diagnostics (default: process.cwd()); paths outside it are absolute. */
+  cwd?: string;
+  /** Severity of `env-missing` (default `error`; `warning` lets an offline check run without the secrets). */
+  missingEnv?: 'error' | 'warning';
+}

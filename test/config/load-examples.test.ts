@@ -129,3 +129,34 @@ describe('documents', () => {
     expect(rule.source).toEqual({ file: 'r.yaml', line: 1, column: 1 });
   });
 });
+
+describe('postureops.yaml', () => {
+  const rootWith = async (prune: string) => {
+    const dir = await makeRepo({ 'postureops.yaml': `accounts:\n  - name: prod\n  - name: org\n    orgAccess: true\ndefaults:\n  account: prod\n${prune}` });
+    return loadConfig(dir, { env: {}, cwd: dir });
+  };
+
+  it('reads accounts, orgAccess and prune per kind (templates follow profiles unless named)', async () => {
+    const r = await rootWith('prune:\n  AlertProfile: true\n  AlertRule: true\n');
+    expect(r.diagnostics).toEqual([]);
+    expect(r.state!.root.accounts).toEqual([
+      { name: 'prod', orgAccess: false },
+      { name: 'org', orgAccess: true },
+    ]);
+    expect(r.state!.root.prune).toEqual({
+      AlertChannel: false,
+      AlertRule: true,
+      AlertProfile: true,
+      AlertTemplate: true,
+      CloudAccount: false,
+      ContainerRegistry: false,
+    });
+    const all = await rootWith('prune: true\n');
+    expect(Object.values(all.state!.root.prune)).toEqual([true, true, true, true, true, true]);
+    const none = await rootWith('');
+    expect(Object.values(none.state!.root.prune).some(Boolean)).toBe(false);
+    const explicit = await rootWith('prune: {AlertProfile: true, AlertTemplate: false}\n');
+    expect(explicit.state!.root.prune.AlertTemplate).toBe(false);
+  });
+});
+
