@@ -26,8 +26,8 @@ function within(child: string, parent: string): boolean {
 }
 
 /**
- * Every `*.yaml` / `*.yml` below `root` except the root files, sorted. Hidden entries and node_modules
- * are skipped; symlinks are followed only when their target stays inside the tree.
+ * Every `*.yaml` / `*.yml` below `root` except the root files, sorted. Hidden entries, node_modules and
+ * folders with a root file of their own are skipped; symlinks are followed only within the tree.
  */
 export async function findDocumentFiles(root: string, cwd: string, diagnostics: Diagnostic[]): Promise<string[]> {
   const realRoot = await realpath(root);
@@ -44,6 +44,17 @@ export async function findDocumentFiles(root: string, cwd: string, diagnostics: 
       return;
     }
     entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    // A folder with its own root file is another configuration (e.g. examples inside a repository).
+    if (dir !== root && entries.some((e) => ROOT_FILE_NAMES.includes(e.name))) {
+      diagnostics.push({
+        severity: 'warning',
+        code: 'nested-root-skipped',
+        message: 'folder has its own postureops.yaml: it is a separate configuration and is not loaded with this one',
+        file: displayPath(dir, cwd),
+        hint: 'validate it on its own, or remove its postureops.yaml to merge it into this configuration',
+      });
+      return;
+    }
     for (const entry of entries) {
       if (entry.name.startsWith('.') || SKIPPED_DIRS.has(entry.name)) continue;
       const full = path.join(dir, entry.name);

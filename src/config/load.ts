@@ -213,6 +213,7 @@ function resolveAccounts(
     typeof account === 'string' ? [[account, '/account']] : Array.isArray(account) ? account.map((a, i) => [String(a), `/account/${i}`]) : [];
   const out2: string[] = [];
   for (const [name, pointer] of items) {
+    if (name.trim() === '') continue; // the schema reports it
     if (name === '*') {
       out.push({ severity: 'error', code: 'invalid-value', message: '"*" stands alone: write `account: "*"`, not inside a list', ...where(pointer), field: pointer });
       continue;
@@ -266,7 +267,7 @@ function crossChecks(docs: LoadedDocument[]): Diagnostic[] {
     if (doc.kind !== 'AlertRule') continue;
     const list = isObject(doc.value.spec) && Array.isArray(doc.value.spec.channels) ? doc.value.spec.channels : [];
     list.forEach((channel, i) => {
-      if (typeof channel !== 'string') return;
+      if (typeof channel !== 'string' || list.indexOf(channel) !== i) return;
       const missingIn = doc.accounts.filter((a) => !channels.has(JSON.stringify([a, channel])));
       if (missingIn.length === 0) return;
       const pointer = `/spec/channels/${i}`;

@@ -221,7 +221,15 @@ function toDiagnostic(e: ErrorObject, ctx: SchemaCheckContext): Diagnostic {
         .split(',')
         .map((t) => TYPE_WORDS[t] ?? t)
         .join(' or ');
-      return { severity: 'error', code: 'invalid-type', message: `\`${label}\`: expected ${expected}, found ${describe(e.data)}`, ...base(e.instancePath, 'value') };
+      // YAML reads 123456789012, 0123 or true as numbers and booleans; quoting keeps them text.
+      const quote = String(params.type) === 'string' && (typeof e.data === 'number' || typeof e.data === 'boolean');
+      return {
+        severity: 'error',
+        code: 'invalid-type',
+        message: `\`${label}\`: expected ${expected}, found ${describe(e.data)}`,
+        ...base(e.instancePath, 'value'),
+        ...(quote ? { hint: 'put the value in quotes to make it a string' } : {}),
+      };
     }
     case 'enum':
     case 'const': {

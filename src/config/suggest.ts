@@ -14,7 +14,8 @@ export function levenshtein(a: string, b: string): number {
 }
 
 /** The closest candidate: a case-insensitive match first, else the nearest within a third of the length. */
-export function suggest(input: string, candidates: readonly string[]): string | undefined {
+export function suggest(input: string, all: readonly string[]): string | undefined {
+  const candidates = all.filter((c) => c !== input);
   const lower = input.toLowerCase();
   const exact = candidates.find((c) => c.toLowerCase() === lower);
   if (exact !== undefined) return exact;
@@ -27,7 +28,7 @@ export function suggest(input: string, candidates: readonly string[]): string | 
       bestDistance = d;
     }
   }
-  const allowed = Math.max(1, Math.floor(Math.max(input.length, 3) / 3));
+  const allowed = input.length < 4 ? 0 : Math.max(1, Math.floor(input.length / 3));
   return bestDistance <= allowed ? best : undefined;
 }
 

@@ -122,6 +122,11 @@ describe('YAML and file hazards', () => {
     expect(codes(result.diagnostics)).toContain('duplicate-resource');
   });
 
+  it('skips a folder that holds a configuration of its own, with a warning', async () => {
+    const { result } = await load({ 'ok.yaml': SLACK, 'nested/postureops.yaml': ROOT_TWO, 'nested/x.yaml': 'kind: Nope\n' });
+    expect(result.diagnostics.map((d) => [d.code, d.severity, d.file])).toEqual([['nested-root-skipped', 'warning', 'nested']]);
+  });
+
   it('reports a broken link as unreadable', async () => {
     const { dir } = await load({ 'ok.yaml': SLACK });
     await symlink(path.join(dir, 'gone.yaml'), path.join(dir, 'dangling.yaml'));
