@@ -7,7 +7,8 @@ import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import standalone from 'ajv/dist/standalone/index.js';
-import { catalogDigest, createAjv, exportNameOf, VALIDATED_SCHEMAS } from './schema-check.js';
+import { createAjv } from './ajv-instance.js';
+import { catalogDigest, exportNameOf, VALIDATED_SCHEMAS } from './validators.js';
 import { SCHEMA_BASE } from './schema-catalog.js';
 
 export const GENERATED_MODULE = 'validators.generated.js';

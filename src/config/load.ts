@@ -11,10 +11,11 @@ import { displayPath, findDocumentFiles, readConfigText, ROOT_FILE_NAMES } from 
 import { interpolateDocument } from './interpolate.js';
 import { parseRoot } from './root.js';
 import { DOCUMENT_SCHEMAS } from './schema-catalog.js';
-import { checkSchema, positionAt, usePrebuiltValidators } from './schema-check.js';
+import { checkSchema, positionAt } from './schema-check.js';
 import { checkDocument, secretPointers } from './semantic.js';
 import { didYouMean } from './suggest.js';
 import type { LoadOptions, LoadResult, RootConfig } from './types.js';
+import { prepareValidators } from './validators.js';
 
 export type { LoadOptions };
 import { type NodePosition, type ParsedDocument, parseYamlDocuments } from './yaml-source.js';
@@ -40,7 +41,7 @@ export async function loadConfig(dir: string, options: LoadOptions): Promise<Loa
   const cwd = options.cwd ?? process.cwd();
   const absDir = path.resolve(dir);
   const diagnostics: Diagnostic[] = [];
-  await usePrebuiltValidators();
+  await prepareValidators();
   const isDir = await stat(absDir).then((s) => s.isDirectory(), () => false);
   const present: string[] = [];
   if (isDir) {
@@ -107,6 +108,7 @@ export async function loadDocuments(
   const cwd = options.cwd ?? process.cwd();
   const diagnostics: Diagnostic[] = [];
   const loaded: LoadedDocument[] = [];
+  await prepareValidators();
   for (const abs of await findDocumentFiles(path.resolve(dir), cwd, diagnostics)) {
     const file = displayPath(abs, cwd);
     const text = await readConfigText(abs, file, diagnostics);

@@ -1,84 +1,14 @@
-// Schema validation with ajv (draft 2020-12, all errors, no coercion), and ajv errors → Diagnostics
-// with the file, line and column of the offending node and a message a person can act on.
+// Schema validation and ajv errors → Diagnostics with the file, line and column of the offending
+// node and a message a person can act on.
 
-import { createHash } from 'node:crypto';
-import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
+import type { ErrorObject } from 'ajv/dist/2020.js';
 import type { Diagnostic, SourcePosition } from '../diagnostics.js';
 import type { Json } from '../kinds/types.js';
 import { isWithin, parsePointer, toPointer } from '../util/json-pointer.js';
-import { DOCUMENT_SCHEMAS, ROOT_SCHEMA, SCHEMA_BASE, schemaCatalog } from './schema-catalog.js';
 import { PATTERN_PHRASES } from './schema-parts.js';
 import { didYouMean } from './suggest.js';
+import { validatorFor } from './validators.js';
 import type { NodePosition } from './yaml-source.js';
-
-/** Schemas the loader validates with directly (the others are reached through $ref). */
-export const VALIDATED_SCHEMAS: readonly string[] = [ROOT_SCHEMA, ...Object.values(DOCUMENT_SCHEMAS)];
-
-/** `alert-channel.schema.json` → `alertChannel`: export names in the generated module. */
-export function exportNameOf(file: string): string {
-  return file.replace(/\.schema\.json$/, '').replace(/-([a-z])/g, (_m, c: string) => c.toUpperCase());
-}
-
-export function createAjv(code?: { source: boolean; esm: boolean }): Ajv2020 {
-  const ajv = new Ajv2020({
-    allErrors: true,
-    verbose: true,
-    strict: true,
-    strictTypes: false,
-    strictRequired: false,
-    coerceTypes: false,
-    useDefaults: false,
-    ...(code ? { code } : {}),
-  });
-  // Registered, not compiled: a schema is compiled on first use, with only what it references.
-  for (const schema of Object.values(schemaCatalog())) ajv.addSchema(schema);
-  return ajv;
-}
-
-/** Identifies the catalog a generated module was built from (a stale one is not used). */
-let digest: string | undefined;
-export function catalogDigest(): string {
-  digest ??= createHash('sha256').update(JSON.stringify(schemaCatalog())).digest('hex');
-  return digest;
-}
-
-let ajv: Ajv2020 | undefined;
-const validators = new Map<string, ValidateFunction>();
-let prebuiltTried = false;
-
-/**
- * Uses the validators generated at build time (build-validators.ts) when they exist and match the
- * catalog; otherwise validatorFor() compiles on demand. Call once before validating.
- */
-export async function usePrebuiltValidators(): Promise<boolean> {
-  if (prebuiltTried) return validators.size > 0;
-  prebuiltTried = true;
-  const specifier = './validators.generated.js';
-  try {
-    const mod = (await import(specifier)) as Record<string, unknown>;
-    if (mod.catalogDigest !== catalogDigest()) return false;
-    for (const file of VALIDATED_SCHEMAS) {
-      const fn = mod[exportNameOf(file)];
-      if (typeof fn === 'function') validators.set(file, fn as ValidateFunction);
-    }
-    return validators.size > 0;
-  } catch {
-    return false;
-  }
-}
-
-/** Validator of a schema file under schemas/ (compiled once, on first use, unless prebuilt). */
-export function validatorFor(schemaFile: string): ValidateFunction {
-  let v = validators.get(schemaFile);
-  if (!v) {
-    ajv ??= createAjv();
-    const found = ajv.getSchema(SCHEMA_BASE + schemaFile);
-    if (!found) throw new Error(`no schema ${schemaFile}`);
-    v = found;
-    validators.set(schemaFile, v);
-  }
-  return v;
-}
 
 export interface SchemaCheckContext {
   file: string;

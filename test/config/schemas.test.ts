@@ -11,7 +11,7 @@ import { describe, expect, it } from 'vitest';
 import { validatorModuleCode } from '../../src/config/build-validators.js';
 import { channelDataFile, cloudAccountDataFile, registryDataFile } from '../../src/config/data-schemas.js';
 import { DOCUMENT_SCHEMA, DOCUMENT_SCHEMAS, SCHEMA_BASE, schemaCatalog } from '../../src/config/schema-catalog.js';
-import { exportNameOf, validatorFor, VALIDATED_SCHEMAS } from '../../src/config/schema-check.js';
+import { exportNameOf, prepareValidators, validatorFor, VALIDATED_SCHEMAS } from '../../src/config/validators.js';
 import { schemaFiles } from '../../src/config/write-schemas.js';
 import { CHANNEL_SECRETS, CHANNEL_TYPES, CLOUD_ACCOUNT_SECRETS, CLOUD_ACCOUNT_TYPES, REGISTRY_TYPES } from '../../src/kinds/data.js';
 import { KINDS } from '../../src/kinds/index.js';
@@ -99,7 +99,8 @@ describe('schemas/', () => {
     expect(checked).toBeGreaterThan(15);
   });
 
-  it('reports a wrong data member of one type once, not once per type', () => {
+  it('reports a wrong data member of one type once, not once per type', async () => {
+    await prepareValidators();
     const validate = validatorFor(DOCUMENT_SCHEMAS.AlertChannel);
     expect(validate({ kind: 'AlertChannel', name: 'x', spec: { type: 'SlackChannel', data: {} } })).toBe(false);
     const real = (validate.errors ?? []).filter((e) => e.keyword !== 'if');
@@ -115,6 +116,7 @@ describe('standalone validators (build-validators)', () => {
     const target = path.join(REPO, `.postureops-tmp-validators-${process.pid}.mjs`);
     await writeFile(target, validatorModuleCode());
     try {
+      await prepareValidators();
       const mod = (await import(pathToFileURL(target).href)) as Record<string, (v: unknown) => boolean>;
       const samples: [string, unknown][] = [
         [DOCUMENT_SCHEMAS.AlertChannel, { kind: 'AlertChannel', name: 'x', spec: { type: 'SlackChannel', data: { slackurl: 'x' } } }],
