@@ -57,10 +57,10 @@ export interface BudgetOptions {
 
 export class RateLimitBudget {
   private readonly buckets = new Map<string, BucketState>();
-  /** Requests sent and not yet answered, per bucket: ticket → answers applied when it was sent. */
+  /** Requests sent and not yet settled, per bucket: ticket → requests settled before it was sent. */
   private readonly inFlight = new Map<string, Map<number, number>>();
-  /** Answers with headers applied so far, per bucket. */
-  private readonly answers = new Map<string, number>();
+  /** Requests settled so far, per bucket. */
+  private readonly settled = new Map<string, number>();
   /** Buckets not known yet: the one request finding out, and a promise of its answer. */
   private readonly probes = new Map<string, { ticket: number; answered: Promise<void>; resolve: () => void }>();
   /** Buckets whose answers carry no RateLimit headers: nothing to track, so nothing to hold back. */
@@ -127,8 +127,10 @@ export class RateLimitBudget {
    */
   settle(bucket: string, ticket: number, headers: RateLimitHeaders | undefined, rateLimited = false): void {
     const out = this.inFlight.get(bucket);
-    const answersAtSend = out?.get(ticket) ?? 0;
+    const settledAtSend = out?.get(ticket) ?? 0;
     out?.delete(ticket);
+    const settledBefore = this.settled.get(bucket) ?? 0;
+    this.settled.set(bucket, settledBefore + 1);
     const probe = this.probes.get(bucket);
     const answersProbe = probe !== undefined && probe.ticket === ticket;
     if (answersProbe) this.probes.delete(bucket);
@@ -138,20 +140,32 @@ export class RateLimitBudget {
         if (answersProbe) this.untracked.add(bucket);
         return;
       }
-      const answered = this.answers.get(bucket) ?? 0;
-      this.answers.set(bucket, answered + 1);
       const known = this.buckets.get(bucket);
       const now = this.opts.now();
       const resetSeconds = headers.reset ?? 0;
       const limit = headers.limit ?? known?.limit ?? headers.remaining ?? 0;
-      // The service counted this request, and perhaps some of those still in flight: subtracting
-      // all of them never overestimates. If another answer came while this one was out, the
-      // service may have counted them in either order, so this one can only lower the estimate.
-      let remaining = rateLimited ? 0 : Math.max(0, (headers.remaining ?? 0) - (out?.size ?? 0));
-      if (known && answered > answersAtSend) remaining = Math.min(known.remaining, remaining);
-      // Reset 0 with requests left says nothing about when the next one comes, should we use them
-      // up before the next answer: assume one token interval. Reset 0 with none left: send now.
-      const refillMs = resetSeconds > 0 || rateLimited || (headers.remaining ?? 0) === 0 ? resetSeconds * 1000 : tokenIntervalMs(limit);
+      // Concurrent requests reach the service in any order. Those still out may be counted after
+      // this one: subtract them. If others were answered while this one was out, the service may
+      // have counted them after it too, so this answer may not raise the estimate, except to what
+      // it shows even with all of those subtracted (a refill).
+      const pending = out?.size ?? 0;
+      const overtaken = settledBefore - settledAtSend;
+      const seen = rateLimited ? 0 : (headers.remaining ?? 0);
+      let estimate = seen - pending;
+      if (known && overtaken > 0) estimate = Math.max(Math.min(known.remaining, estimate), seen - pending - overtaken);
+      const remaining = Math.max(0, estimate);
+      const interval = tokenIntervalMs(limit);
+      let refillMs: number;
+      if (estimate > 0) {
+        // Used once the estimate is spent locally. Reset 0 with requests left says nothing about
+        // the next one: assume one token interval.
+        refillMs = resetSeconds > 0 ? resetSeconds * 1000 : interval;
+      } else if (seen === 0) {
+        // The next token comes after Reset; requests still out may take it and the following ones.
+        refillMs = resetSeconds * 1000 + pending * interval;
+      } else {
+        refillMs = (1 - estimate) * interval;
+      }
       this.buckets.set(bucket, { limit, remaining, resetSeconds, observedAt: now, refillAt: now + refillMs });
     } finally {
       if (answersProbe) probe.resolve();
@@ -174,7 +188,7 @@ export class RateLimitBudget {
   private issue(bucket: string): number {
     const ticket = ++this.tickets;
     const out = this.inFlight.get(bucket) ?? new Map<number, number>();
-    out.set(ticket, this.answers.get(bucket) ?? 0);
+    out.set(ticket, this.settled.get(bucket) ?? 0);
     this.inFlight.set(bucket, out);
     return ticket;
   }

@@ -28,7 +28,7 @@ describe('RateLimitBudget', () => {
     expect(budget.snapshot()).toEqual([{ bucket: 'GET AlertChannels', limit: 120, remaining: 8, resetSeconds: 30, observedAt: Date.parse('2026-03-01T12:00:00.000Z') }]);
   });
 
-  it('subtracts requests still in flight; an answer overtaken by another can only lower the estimate', async () => {
+  it('subtracts requests still out; an overtaken answer cannot raise the estimate above the truth', async () => {
     const { budget } = budgetWith();
     const B = 'GET AlertRules';
     budget.settle(B, await budget.take(B), { limit: 120, remaining: 10 });
@@ -38,16 +38,39 @@ describe('RateLimitBudget', () => {
     expect(budget.remainingOf(B)).toBe(8); // b is still out
     budget.settle(B, b, { limit: 120, remaining: 8 });
     expect(budget.remainingOf(B)).toBe(8);
+    // The service takes d before c, and d's answer comes first: 6 left after both.
     const c = await budget.take(B);
     const d = await budget.take(B);
-    // The service took d before c and d's answer comes first: 6 left after both, but we cannot tell.
-    budget.settle(B, d, { limit: 120, remaining: 6 });
-    expect(budget.remainingOf(B)).toBe(5);
-    budget.settle(B, c, { limit: 120, remaining: 7 }); // older news: must not raise the estimate
-    expect(budget.remainingOf(B)).toBe(5);
-    // A request alone on the wire brings the estimate back to what the service says.
-    budget.settle(B, await budget.take(B), { limit: 120, remaining: 5 });
-    expect(budget.remainingOf(B)).toBe(5);
+    budget.settle(B, d, { limit: 120, remaining: 7 });
+    expect(budget.remainingOf(B)).toBe(6);
+    budget.settle(B, c, { limit: 120, remaining: 6 });
+    expect(budget.remainingOf(B)).toBe(6);
+    // The service takes e before f, and f's answer comes first: e's answer is older news.
+    const e = await budget.take(B);
+    const f = await budget.take(B);
+    budget.settle(B, f, { limit: 120, remaining: 4 });
+    expect(budget.remainingOf(B)).toBe(3); // e may still be counted
+    budget.settle(B, e, { limit: 120, remaining: 5 });
+    expect(budget.remainingOf(B)).toBe(4);
+    // A refill shows even while requests are out.
+    const g = await budget.take(B);
+    const h = await budget.take(B);
+    budget.settle(B, h, { limit: 120, remaining: 100 });
+    expect(budget.remainingOf(B)).toBe(99);
+    budget.settle(B, g, { limit: 120, remaining: 101 }); // taken before h: 100 left, as h said
+    expect(budget.remainingOf(B)).toBe(100);
+  });
+
+  it('an empty bucket with requests still out refills for us only after they had theirs', async () => {
+    const { budget, waits } = budgetWith();
+    const B = 'POST AlertRules';
+    budget.settle(B, await budget.take(B), { limit: 120, remaining: 2 });
+    const a = await budget.take(B);
+    await budget.take(B); // b, still out
+    budget.settle(B, a, { limit: 120, remaining: 0, reset: 10 }); // the service already had less than we thought
+    await budget.take(B);
+    // 10 s to the next token, which b may take, then one interval (30 s) for ours.
+    expect(waits[0]).toEqual([B, 40]);
   });
 
   it('holds the requests of an unknown bucket until the first one is answered', async () => {

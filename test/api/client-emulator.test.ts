@@ -3,6 +3,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { createClient } from '../../src/api/client.js';
 import { ApiError, type RequestLogEntry } from '../../src/api/types.js';
 import { manualClock, startEmulator } from '../../src/emulator/index.js';
+import { virtualTime } from './helpers.js';
 
 const cleanup: Array<() => Promise<void>> = [];
 afterEach(async () => {
@@ -15,6 +16,7 @@ async function setup(emulatorOptions: { rateLimit?: number; faults?: number; fau
   const emulator = await startEmulator({ accounts: ['prod'], clock, ...emulatorOptions });
   const log: RequestLogEntry[] = [];
   const waited: number[] = [];
+  const sleep = virtualTime(clock);
   const client = createClient({
     baseUrl: emulator.url,
     keyId: emulator.keyId,
@@ -22,11 +24,9 @@ async function setup(emulatorOptions: { rateLimit?: number; faults?: number; fau
     concurrency,
     maxRetries,
     now: clock.now,
-    sleep: async (ms) => {
+    sleep: (ms) => {
       waited.push(ms);
-      clock.advance(ms);
-      // Let sockets make progress between steps of a wait.
-      await new Promise((resolve) => setImmediate(resolve));
+      return sleep(ms);
     },
     random: () => 0.5,
     log: (e) => log.push(e),
@@ -48,14 +48,25 @@ describe('client against the emulator', () => {
     expect(budget?.limit).toBe(5);
   });
 
-  it('and with requests in parallel', async () => {
-    const { client, log } = await setup({ rateLimit: 6 }, 4);
-    const results = await Promise.all(
-      Array.from({ length: 20 }, () => client.request({ method: 'GET', path: '/api/v2/AlertRules', account: 'prod' })),
-    );
-    expect(results.every((r) => r.status === 200)).toBe(true);
-    expect(log.filter((e) => e.status === 429)).toEqual([]);
-  });
+  for (const [rateLimit, requests, concurrency] of [
+    [6, 20, 4],
+    [120, 300, 8],
+  ]) {
+    it(`and with requests in parallel (${requests} requests, ${concurrency} at a time, ${rateLimit}/h)`, async () => {
+      const { client, log } = await setup({ rateLimit }, concurrency);
+      const results = await Promise.all(
+        Array.from({ length: requests }, (_, i) =>
+          i % 3 === 0
+            ? client.request({ method: 'POST', path: '/api/v2/AlertRules/search', account: 'prod', body: { filters: [] } })
+            : client.request({ method: 'GET', path: '/api/v2/AlertRules', account: 'prod' }),
+        ),
+      );
+      expect(results.every((r) => r.status === 200)).toBe(true);
+      expect(log.filter((e) => e.status === 429)).toEqual([]);
+      // Nothing was sent twice: every entry is a first attempt.
+      expect(log.filter((e) => e.attempt > 1)).toEqual([]);
+    });
+  }
 
   it('reads come through injected faults; creates fail only as outcome-unknown or succeed', async () => {
     // Faults come in runs (this seed has five in a row): allow more retries than the default.

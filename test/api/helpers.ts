@@ -148,3 +148,35 @@ export async function rejectionOf(promise: Promise<unknown>): Promise<unknown> {
   }
   throw new Error('expected the promise to reject');
 }
+
+/**
+ * A virtual clock for concurrent sleepers: time jumps to the earliest wake-up, once per turn of the
+ * event loop, so that N requests waiting one second each make one second pass, not N, and sockets
+ * make progress in between.
+ */
+export function virtualTime(clock: { now(): number; advance(ms: number): void }): (ms: number) => Promise<void> {
+  const sleepers: Array<{ at: number; wake: () => void }> = [];
+  let ticking = false;
+  const tick = () => {
+    ticking = false;
+    if (sleepers.length === 0) return;
+    const next = Math.min(...sleepers.map((s) => s.at));
+    if (next > clock.now()) clock.advance(next - clock.now());
+    for (const s of sleepers.filter((x) => x.at <= clock.now())) {
+      sleepers.splice(sleepers.indexOf(s), 1);
+      s.wake();
+    }
+    schedule();
+  };
+  const schedule = () => {
+    if (!ticking && sleepers.length > 0) {
+      ticking = true;
+      setImmediate(tick);
+    }
+  };
+  return (ms) =>
+    new Promise<void>((resolve) => {
+      sleepers.push({ at: clock.now() + ms, wake: resolve });
+      schedule();
+    });
+}
