@@ -21,6 +21,7 @@ export function interpolateDocument(
   env: Env,
   where: (pointer: string) => SourcePosition | undefined,
   diagnostics: Diagnostic[],
+  missingSeverity: 'error' | 'warning' = 'error',
 ): InterpolatedDocument {
   const refs: Record<string, string> = {};
   const missing: string[] = [];
@@ -50,7 +51,7 @@ export function interpolateDocument(
       missing.push(pointer);
       for (const name of r.missing.filter((n) => ENV_NAME.test(n))) {
         diagnostics.push({
-          severity: 'error',
+          severity: missingSeverity,
           code: 'env-missing',
           message: `environment variable ${name} is not set`,
           ...at,

@@ -3,7 +3,7 @@
 
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
-import { type Diagnostic, type SourcePosition, sortDiagnostics } from '../diagnostics.js';
+import { type Diagnostic, hasErrors, type SourcePosition, sortDiagnostics } from '../diagnostics.js';
 import { DOCUMENT_KINDS, KINDS, kindForDocument } from '../kinds/index.js';
 import type { DesiredResource, Json, JsonObject, ResourceDocument } from '../kinds/types.js';
 import { getAt } from '../util/json-pointer.js';
@@ -16,9 +16,9 @@ import { checkDocument, secretPointers } from './semantic.js';
 import { didYouMean } from './suggest.js';
 import type { LoadOptions, LoadResult, RootConfig } from './types.js';
 import { prepareValidators } from './validators.js';
+import { type NodePosition, type ParsedDocument, parseYamlDocuments } from './yaml-source.js';
 
 export type { LoadOptions };
-import { type NodePosition, type ParsedDocument, parseYamlDocuments } from './yaml-source.js';
 
 /** One validated document before it is stamped into its accounts. */
 export interface LoadedDocument {
@@ -37,17 +37,13 @@ export interface LoadedDocument {
 
 const isObject = (v: unknown): v is JsonObject => v !== null && typeof v === 'object' && !Array.isArray(v);
 
-export async function loadConfig(dir: string, options: LoadOptions): Promise<LoadResult> {
-  const cwd = options.cwd ?? process.cwd();
-  const absDir = path.resolve(dir);
-  const diagnostics: Diagnostic[] = [];
-  await prepareValidators();
+/** The root file of `absDir` (postureops.yaml, else postureops.yml), or undefined with `root-missing`. */
+async function locateRoot(absDir: string, cwd: string, diagnostics: Diagnostic[]): Promise<string | undefined> {
   const isDir = await stat(absDir).then((s) => s.isDirectory(), () => false);
   const present: string[] = [];
-  if (isDir) {
-    for (const name of ROOT_FILE_NAMES) {
-      if (await stat(path.join(absDir, name)).then((s) => s.isFile(), () => false)) present.push(path.join(absDir, name));
-    }
+  for (const name of isDir ? ROOT_FILE_NAMES : []) {
+    const candidate = path.join(absDir, name);
+    if (await stat(candidate).then((s) => s.isFile(), () => false)) present.push(candidate);
   }
   if (present.length === 0) {
     diagnostics.push({
@@ -56,10 +52,8 @@ export async function loadConfig(dir: string, options: LoadOptions): Promise<Loa
       message: isDir ? `no postureops.yaml in ${displayPath(absDir, cwd) || absDir}` : `${displayPath(absDir, cwd)} is not a directory`,
       hint: 'create postureops.yaml declaring `accounts` (see examples/postureops.yaml)',
     });
-    return { diagnostics };
+    return undefined;
   }
-  const rootAbs = present[0];
-  const rootFile = displayPath(rootAbs, cwd);
   if (present.length > 1) {
     diagnostics.push({
       severity: 'warning',
@@ -68,6 +62,17 @@ export async function loadConfig(dir: string, options: LoadOptions): Promise<Loa
       file: displayPath(present[1], cwd),
     });
   }
+  return present[0];
+}
+
+export async function loadConfig(dir: string, options: LoadOptions): Promise<LoadResult> {
+  const cwd = options.cwd ?? process.cwd();
+  const absDir = path.resolve(dir);
+  const diagnostics: Diagnostic[] = [];
+  await prepareValidators();
+  const rootAbs = await locateRoot(absDir, cwd, diagnostics);
+  if (rootAbs === undefined) return { diagnostics };
+  const rootFile = displayPath(rootAbs, cwd);
   const text = await readConfigText(rootAbs, rootFile, diagnostics);
   if (text === undefined) return { diagnostics: sortDiagnostics(diagnostics) };
   const root = parseRoot(rootAbs, rootFile, text, KINDS, diagnostics);
@@ -164,12 +169,7 @@ function readDocument(parsed: ParsedDocument, root: RootConfig | undefined, opti
     return undefined;
   }
   const kind = kindValue;
-  const errorsBefore = (): number => out.filter((d) => d.severity === 'error').length;
-
-  const interpolated = interpolateDocument(parsed.value, options.env, (p) => where(p), out);
-  if (options.missingEnv === 'warning') {
-    for (const d of out) if (d.code === 'env-missing') d.severity = 'warning';
-  }
+  const interpolated = interpolateDocument(parsed.value, options.env, (p) => where(p), out, options.missingEnv ?? 'error');
   const value = interpolated.value as JsonObject;
   const secrets = secretPointers(kind, value.spec);
   const schemaFile = kindForDocument(kind)?.schema ?? DOCUMENT_SCHEMAS[kind];
@@ -193,7 +193,7 @@ function readDocument(parsed: ParsedDocument, root: RootConfig | undefined, opti
     envRefs: interpolated.refs,
     positions,
     source: parsed.start,
-    invalid: errorsBefore() > 0,
+    invalid: hasErrors(out),
   };
 }
 

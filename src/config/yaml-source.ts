@@ -168,6 +168,15 @@ function toJson(
           fail('forbidden-key', `key \`${key}\` is not allowed`, keyPos, false);
           continue;
         }
+        if (key === '<<' && isAlias(pair.value)) {
+          fail('yaml-merge-key', 'merge keys (`<<: *anchor`) are not supported; write the members out', keyPos, false);
+          continue;
+        }
+        // `1:` and `"1":` are different YAML keys but the same JSON member.
+        if (Object.prototype.hasOwnProperty.call(obj, key)) {
+          fail('yaml-duplicate-key', `duplicate key \`${key}\` in the same mapping`, keyPos, false);
+          continue;
+        }
         const p = [...path, key];
         const valuePos = pair.value ? at(pair.value, keyPos) : keyPos;
         positions.set(toPointer(p), { key: keyPos, value: valuePos });

@@ -95,6 +95,12 @@ describe('YAML and file hazards', () => {
     expect(result.state?.resources).toEqual([]);
   });
 
+  it('reports keys that differ in YAML but not in JSON, and merge keys', async () => {
+    const { result } = await load({ 'k.yaml': 'kind: AlertRule\nname: r\nspec:\n  channels: [x]\n  severity: [high]\n  x: &a {1: a, "1": b}\n  y:\n    <<: *a\n' });
+    expect(result.diagnostics.find((d) => d.code === 'yaml-duplicate-key')).toMatchObject({ line: 6, column: 16, message: 'duplicate key `1` in the same mapping' });
+    expect(result.diagnostics.find((d) => d.code === 'yaml-merge-key')).toMatchObject({ line: 8, column: 5 });
+  });
+
   it('reports values JSON cannot hold', async () => {
     const { result } = await load({ 'n.yaml': 'kind: AlertRule\nname: r\nspec:\n  channels: [x]\n  severity: [.inf]\n' });
     expect(result.diagnostics.find((d) => d.code === 'yaml-unsupported-value')).toMatchObject({ line: 5, column: 14 });
