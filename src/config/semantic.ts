@@ -10,22 +10,31 @@ import {
   SEVERITIES,
   dataPointer,
   registrySecrets,
+  type ChannelType,
+  type CloudAccountType,
   type SecretField,
 } from '../kinds/data.js';
+import { kindForDocument } from '../kinds/index.js';
 import type { Json, JsonObject } from '../kinds/types.js';
 import { getAt } from '../util/json-pointer.js';
 
 const isObject = (v: unknown): v is JsonObject => v !== null && typeof v === 'object' && !Array.isArray(v);
 
-/** Secret pointers of a document (document-relative: `/spec/data/...`), from its kind and type. */
+/**
+ * Secret pointers of a document (document-relative: `/spec/data/...`): every secret member data.ts
+ * lists for its type (an unused one, like a Jira Server password on Jira Cloud, is still a secret in
+ * a file), plus whatever its Kind declares write-only or sensitive.
+ */
 export function secretPointers(kind: string, spec: Json | undefined): string[] {
   if (!isObject(spec)) return [];
-  let fields: SecretField[] = [];
   const type = typeof spec.type === 'string' ? spec.type : '';
-  if (kind === 'AlertChannel') fields = CHANNEL_SECRETS[type as keyof typeof CHANNEL_SECRETS] ?? [];
-  else if (kind === 'CloudAccount') fields = CLOUD_ACCOUNT_SECRETS[type as keyof typeof CLOUD_ACCOUNT_SECRETS] ?? [];
+  let fields: SecretField[] = [];
+  if (kind === 'AlertChannel' && Object.hasOwn(CHANNEL_SECRETS, type)) fields = CHANNEL_SECRETS[type as ChannelType];
+  else if (kind === 'CloudAccount' && Object.hasOwn(CLOUD_ACCOUNT_SECRETS, type)) fields = CLOUD_ACCOUNT_SECRETS[type as CloudAccountType];
   else if (kind === 'ContainerRegistry' && isObject(spec.data)) fields = registrySecrets(spec.data);
-  return fields.map((f) => '/spec' + dataPointer(f.path));
+  const k = kindForDocument(kind);
+  const declared = k ? [...k.writeOnly(spec), ...k.sensitive(spec)] : [];
+  return [...new Set([...fields.map((f) => dataPointer(f.path)), ...declared])].map((p) => '/spec' + p);
 }
 
 export interface SemanticContext {
@@ -55,7 +64,7 @@ export function checkDocument(kind: string, doc: JsonObject, ctx: SemanticContex
   if (kind === 'AlertRule' && isObject(spec) && Array.isArray(spec.severity)) {
     const seen = new Map<number, number>();
     spec.severity.forEach((s, i) => {
-      const n = typeof s === 'number' ? s : typeof s === 'string' ? SEVERITIES[s as keyof typeof SEVERITIES] : undefined;
+      const n = typeof s === 'number' ? s : typeof s === 'string' && Object.hasOwn(SEVERITIES, s) ? SEVERITIES[s as keyof typeof SEVERITIES] : undefined;
       if (n === undefined) return;
       const first = seen.get(n);
       if (first !== undefined) {

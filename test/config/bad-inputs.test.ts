@@ -454,6 +454,39 @@ const CASES: Case[] = [
     notInMessage: 'BEGIN',
   },
   {
+    name: 'Jira Server password written literally on a Jira Cloud channel',
+    files: {
+      'j.yaml':
+        'kind: AlertChannel\nname: jira\nspec:\n  type: Jira\n  data:\n    jiraType: JIRA_CLOUD\n    jiraUrl: https://x.atlassian.net\n' +
+        '    projectId: SEC\n    issueType: Bug\n    username: bot\n    apiToken: ${env:JIRA}\n    password: hunter2\n',
+    },
+    env: { JIRA: 't' },
+    code: 'secret-literal',
+    message: 'data.password is a secret',
+    file: 'j.yaml',
+    line: 12,
+    column: 15,
+    notInMessage: 'hunter2',
+  },
+  {
+    name: 'type naming an Object.prototype member',
+    files: { 'a.yaml': 'kind: AlertChannel\nname: odd\nspec:\n  type: constructor\n  data: {}\n' },
+    code: 'invalid-value',
+    message: '`spec.type`: expected one of',
+    file: 'a.yaml',
+    line: 4,
+    column: 9,
+  },
+  {
+    name: 'severity named after an Object.prototype member, twice',
+    files: { 'r.yaml': 'kind: AlertRule\nname: r\nspec:\n  channels: [x]\n  severity: [toString, toString]\n' },
+    code: 'invalid-value',
+    message: '`spec.severity[0]`: expected one of',
+    file: 'r.yaml',
+    line: 5,
+    column: 14,
+  },
+  {
     name: 'wrong apiVersion',
     files: { 'a.yaml': 'apiVersion: postureops/v2\n' + slack() },
     env: ENV,
