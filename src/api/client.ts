@@ -5,7 +5,7 @@ import { parseServiceAddress, resolveRequestPath, type ServiceAddress } from './
 import { BudgetExhausted, RateLimitBudget, readRateLimit } from './budget.js';
 import type { ClientOptions } from './options.js';
 import { Redactor } from './redact.js';
-import { RETRY_STATUSES, backoffMs, failedBeforeSending, isIdempotent, isTlsFailure } from './retry.js';
+import { RETRY_STATUSES, backoffMs, failedBeforeSending, isClientFault, isIdempotent, isTlsFailure } from './retry.js';
 import { Semaphore } from './semaphore.js';
 import { TokenCache, type IssuedToken } from './token.js';
 import { WireFailure, exchange, type WireResponse } from './transport.js';
@@ -275,6 +275,9 @@ class ServiceClient implements ApiClient {
   }
 
   private networkFailure(call: Call, failure: WireFailure): Failure {
+    if (isClientFault(failure.code)) {
+      return { error: this.error(call, 'permanent', { detail: `request not sent (${failure.code})` }), retryable: false, mayHaveApplied: false };
+    }
     if (isTlsFailure(failure.code)) {
       return { error: this.error(call, 'permanent', { detail: `TLS failure (${failure.code})` }), retryable: false, mayHaveApplied: false };
     }

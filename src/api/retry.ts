@@ -40,6 +40,22 @@ export function failedBeforeSending(code: string | undefined): boolean {
   return code !== undefined && NOT_SENT_CODES.has(code);
 }
 
+/**
+ * Failures inside the client before anything was sent (a header value undici refuses, a closed
+ * dispatcher, a MockAgent without a matching interceptor): repeating cannot help.
+ */
+const CLIENT_FAULT_CODES: ReadonlySet<string> = new Set([
+  'UND_ERR_INVALID_ARG',
+  'UND_ERR_NOT_SUPPORTED',
+  'UND_ERR_DESTROYED',
+  'UND_ERR_CLOSED',
+  'UND_MOCK_ERR_MOCK_NOT_MATCHED',
+]);
+
+export function isClientFault(code: string | undefined): boolean {
+  return code !== undefined && CLIENT_FAULT_CODES.has(code);
+}
+
 /** TLS failures do not heal by themselves; retrying only delays the message. */
 export function isTlsFailure(code: string | undefined): boolean {
   return (

@@ -177,6 +177,22 @@ describe('POST is repeated only when it provably was not processed', () => {
     await agent.close();
   });
 
+  it('a request undici refuses to send is permanent and not repeated', async () => {
+    const agent = new MockAgent();
+    agent.disableNetConnect();
+    agent.get('https://svc.example.net').intercept({ path: '/api/v2/access/tokens', method: 'POST' }).reply(201, { token: 'TOKEN-mock-0001', expiresAt: '2099-01-01T00:00:00.000Z' });
+    const clock = fakeClock();
+    const client = createClient({ baseUrl: 'https://svc.example.net', keyId: KEY_ID, secret: SECRET, dispatcher: agent, now: clock.now, sleep: clock.sleep });
+    // No interceptor for this one: MockAgent refuses it as undici refuses a bad request.
+    const err = (await rejectionOf(client.request({ method: 'POST', path: '/api/v2/AlertRules', body: {} }))) as ApiError;
+    expect(err.kind).toBe('permanent');
+    expect(err.message).toContain('request not sent');
+    expect(client.stats().byBucket['POST AlertRules']).toBe(1);
+    expect(clock.sleeps).toEqual([]);
+    await client.close();
+    await agent.close();
+  });
+
   it('a service that refuses connections: the token exchange is retried, then transient', async () => {
     const probe = createServer();
     await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', () => resolve()));
