@@ -47,6 +47,13 @@ export function scopeAccounts(declared: AccountConfig[], names: string[] | undef
   return declared.filter((a) => names.includes(a.name));
 }
 
+/** Seconds each client has spent waiting for rate-limit buckets (the first countdown value of each wait). */
+const waited = new WeakMap<ApiClient, number>();
+
+export function waitedSeconds(client: ApiClient): number {
+  return waited.get(client) ?? 0;
+}
+
 export async function openClient(io: Io, flags: ClientFlags): Promise<ApiClient> {
   const [{ createClient }, { clientOptionsFromEnv }, { ClientConfigError }] = await Promise.all([
     import('../src/api/client.js'),
@@ -61,7 +68,8 @@ export async function openClient(io: Io, flags: ClientFlags): Promise<ApiClient>
     throw err;
   }
   let lastCountdown = '';
-  return createClient({
+  let waitedTotal = 0;
+  const client = createClient({
     ...options,
     ...(flags.concurrency !== undefined ? { concurrency: flags.concurrency } : {}),
     ...(flags.maxWait !== undefined ? { maxWaitSeconds: flags.maxWait } : {}),
@@ -74,6 +82,8 @@ export async function openClient(io: Io, flags: ClientFlags): Promise<ApiClient>
           )
       : undefined,
     onWait: (bucket, secondsLeft) => {
+      if (lastCountdown !== bucket) waitedTotal += secondsLeft;
+      waited.set(client, waitedTotal);
       const line = `rate limit: waiting for ${bucket} to refill, ${secondsLeft}s left`;
       if (io.stderr.isTTY) {
         io.stderr.write(`\r${line}\x1b[K${secondsLeft <= 0 ? '\n' : ''}`);
@@ -84,6 +94,7 @@ export async function openClient(io: Io, flags: ClientFlags): Promise<ApiClient>
       lastCountdown = secondsLeft <= 0 ? '' : bucket;
     },
   });
+  return client;
 }
 
 export async function fetchLiveState(io: Io, client: ApiClient, accounts: AccountConfig[]): Promise<LiveState> {

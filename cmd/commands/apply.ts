@@ -3,7 +3,7 @@ import { createInterface } from 'node:readline/promises';
 import type { ApiClient } from '../../src/api/types.js';
 import type { Plan } from '../../src/engine/types.js';
 import { EXIT, ExitError, type Io, useColor, write } from '../io.js';
-import { computePlan, fetchLiveState, openClient, type PlanFlags, printDiagnostics, progress } from '../pipeline.js';
+import { computePlan, fetchLiveState, openClient, type PlanFlags, printDiagnostics, progress, waitedSeconds } from '../pipeline.js';
 import type { OutputFormat } from './plan.js';
 
 export interface ApplyOptions extends PlanFlags {
@@ -75,6 +75,7 @@ export async function applyCommand(io: Io, dir: string, opts: ApplyOptions): Pro
       env: io.env,
       testChannels: opts.testChannels,
       concurrency: opts.concurrency,
+      waited: () => waitedSeconds(client),
       hooks: {
         onChangeStart: (c) => progress(io, `${c.action} ${c.kind} ${c.account}/${c.name}…`),
       },
