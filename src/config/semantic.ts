@@ -41,6 +41,8 @@ export interface SemanticContext {
   where: (pointer: string) => SourcePosition | undefined;
   /** Document pointers whose value came from `${env:...}`. */
   envRefs: Record<string, string>;
+  /** Pointers with a malformed or unset reference: already reported, not literal secrets. */
+  envProblems: readonly string[];
 }
 
 export function checkDocument(kind: string, doc: JsonObject, ctx: SemanticContext): Diagnostic[] {
@@ -49,7 +51,7 @@ export function checkDocument(kind: string, doc: JsonObject, ctx: SemanticContex
   const spec = doc.spec;
 
   for (const pointer of secretPointers(kind, spec)) {
-    if (getAt(doc, pointer) === undefined || pointer in ctx.envRefs) continue;
+    if (getAt(doc, pointer) === undefined || pointer in ctx.envRefs || ctx.envProblems.includes(pointer)) continue;
     const label = pointer.replace(/^\/spec\//, '').split('/').join('.');
     out.push({
       severity: 'error',

@@ -57,7 +57,12 @@ export function parseYamlDocuments(file: string, text: string, diagnostics: Diag
       failed = true;
       const at = pos(err.pos[0]);
       const code = YAML_CODES[err.code] ?? 'yaml-syntax';
-      const detail = err.message.split('\n')[0].replace(/ at line \d+, column \d+.*$/, '');
+      // yaml quotes the offending token; a token longer than punctuation may be a value (a secret
+      // written where it should not be), so it is left out: the position says where it is.
+      const detail = err.message
+        .split('\n')[0]
+        .replace(/ at line \d+, column \d+.*$/, '')
+        .replace(/:? ?"[^"]*"$/, (quoted) => (quoted.length <= 6 ? quoted : ''));
       const message =
         code === 'yaml-duplicate-key'
           ? `duplicate key \`${keyAt(text, err.pos[0])}\` in the same mapping`

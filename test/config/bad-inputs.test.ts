@@ -18,6 +18,8 @@ interface Case {
   column?: number;
   /** Text the message must not contain (secret values). */
   notInMessage?: string;
+  /** The diagnostic must be the only one. */
+  only?: boolean;
 }
 
 const slack = (extra = '', data = '    slackUrl: ${env:SLACK_URL}\n'): string =>
@@ -181,9 +183,10 @@ const CASES: Case[] = [
     column: 15,
   },
   {
-    name: 'malformed environment reference',
+    name: 'malformed environment reference (and no secret-literal on top)',
     files: { 'a.yaml': slack('', '    slackUrl: ${env:1SLACK}\n') },
     code: 'env-malformed',
+    only: true,
     message: 'malformed environment reference `${env:1SLACK}`',
     file: 'a.yaml',
     line: 6,
@@ -560,6 +563,7 @@ describe('bad inputs', () => {
     const d = found[0];
     expect(d.severity).toBe(c.severity ?? 'error');
     expect({ file: d.file, line: d.line, column: d.column }).toEqual({ file: c.file, line: c.line, column: c.column });
+    if (c.only) expect(result.diagnostics.map((x) => x.code)).toEqual([c.code]);
     if (c.notInMessage) {
       for (const x of result.diagnostics) expect(`${x.message} ${x.hint ?? ''}`).not.toContain(c.notInMessage);
     }

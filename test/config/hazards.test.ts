@@ -101,6 +101,17 @@ describe('YAML and file hazards', () => {
     expect(result.diagnostics.find((d) => d.code === 'yaml-merge-key')).toMatchObject({ line: 8, column: 5 });
   });
 
+  it('never echoes a value in a syntax error', async () => {
+    // yaml itself would say: Unexpected scalar token in YAML stream: "hunter2-secret-value"
+    const { result } = await load({ 's.yaml': 'kind: AlertChannel\nname: x\nspec: {a: 1}\n}hunter2-secret-value\n' });
+    const d = result.diagnostics.filter((x) => x.code === 'yaml-syntax');
+    expect(d.map((x) => [x.line, x.column, x.message])).toEqual([
+      [4, 1, 'YAML syntax error: Unexpected flow-map-end token in YAML stream: "}"'],
+      [4, 2, 'YAML syntax error: Unexpected scalar token in YAML stream'],
+    ]);
+    expect(JSON.stringify(result.diagnostics)).not.toContain('hunter2');
+  });
+
   it('reports values JSON cannot hold', async () => {
     const { result } = await load({ 'n.yaml': 'kind: AlertRule\nname: r\nspec:\n  channels: [x]\n  severity: [.inf]\n' });
     expect(result.diagnostics.find((d) => d.code === 'yaml-unsupported-value')).toMatchObject({ line: 5, column: 14 });
