@@ -440,7 +440,7 @@ export function dataSchemas(): Record<string, SchemaObject> {
     }
     delete body.description;
     const file = channelDataFile(type);
-    out[file] = dataSchema(file, `${type} data`, `\`data\` of an AlertChannel of type ${type} (${def.title}).`, body);
+    out[file] = dataSchema(file, `${type} data`, `\`data\` of an AlertChannel of type ${type}${def.title === type ? '' : ` (${def.title})`}.`, body);
   }
   for (const type of CLOUD_ACCOUNT_TYPES) {
     const def = CLOUD_DATA[type];
