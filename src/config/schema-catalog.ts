@@ -72,12 +72,13 @@ function common(): SchemaObject {
   };
 }
 
-function envelope(kind: string, file: string, description: string, spec: SchemaObject): SchemaObject {
+function envelope(kind: string, file: string, description: string, spec: SchemaObject, example: SchemaObject): SchemaObject {
   return {
     $schema: DRAFT,
     $id: SCHEMA_BASE + file,
     title: kind,
     description,
+    examples: [{ kind, ...example }],
     type: 'object',
     required: ['kind', 'name', 'spec'],
     additionalProperties: false,
@@ -114,7 +115,11 @@ function alertChannel(): SchemaObject {
     ['type', 'data'],
   );
   spec.allOf = dispatch(CHANNEL_TYPES, channelDataFile, 'type');
-  return envelope('AlertChannel', DOCUMENT_SCHEMAS.AlertChannel, 'An alert channel: a destination for alerts (Slack, PagerDuty, a webhook, ...).', spec);
+  return envelope('AlertChannel', DOCUMENT_SCHEMAS.AlertChannel, 'An alert channel: a destination for alerts (Slack, PagerDuty, a webhook, ...).', spec, {
+    name: 'ops-slack',
+    account: '*',
+    spec: { type: 'SlackChannel', data: { slackUrl: '${env:SLACK_URL}' } },
+  });
 }
 
 function cloudAccount(): SchemaObject {
@@ -128,7 +133,13 @@ function cloudAccount(): SchemaObject {
     ['type', 'data'],
   );
   spec.allOf = dispatch(CLOUD_ACCOUNT_TYPES, cloudAccountDataFile, 'type');
-  return envelope('CloudAccount', DOCUMENT_SCHEMAS.CloudAccount, 'A cloud account integration: configuration assessment or activity logs of one cloud account.', spec);
+  return envelope('CloudAccount', DOCUMENT_SCHEMAS.CloudAccount, 'A cloud account integration: configuration assessment or activity logs of one cloud account.', spec, {
+    name: 'aws-prod-config',
+    spec: {
+      type: 'AwsCfg',
+      data: { awsAccountId: '123456789012', crossAccountCredentials: { roleArn: 'arn:aws:iam::123456789012:role/posture-audit', externalId: 'posture-7f3c2a' } },
+    },
+  });
 }
 
 function containerRegistry(): SchemaObject {
@@ -147,7 +158,10 @@ function containerRegistry(): SchemaObject {
     ['data'],
   );
   spec.allOf = dispatch(REGISTRY_TYPES, registryDataFile, 'registryType');
-  return envelope('ContainerRegistry', DOCUMENT_SCHEMAS.ContainerRegistry, 'A container registry integration for image vulnerability assessment.', spec);
+  return envelope('ContainerRegistry', DOCUMENT_SCHEMAS.ContainerRegistry, 'A container registry integration for image vulnerability assessment.', spec, {
+    name: 'dockerhub',
+    spec: { data: { registryType: 'DOCKERHUB', credentials: { username: 'scanner', password: '${env:DOCKERHUB_TOKEN}' } } },
+  });
 }
 
 function alertRule(): SchemaObject {
@@ -195,7 +209,10 @@ function alertRule(): SchemaObject {
     },
     ['channels', 'severity'],
   );
-  return envelope('AlertRule', DOCUMENT_SCHEMAS.AlertRule, 'An alert rule: routes alerts by category, severity and resource group to alert channels.', spec);
+  return envelope('AlertRule', DOCUMENT_SCHEMAS.AlertRule, 'An alert rule: routes alerts by category, severity and resource group to alert channels.', spec, {
+    name: 'critical-cloud',
+    spec: { channels: ['ops-slack'], severity: ['critical', 'high'], eventCategory: ['Cloud', 'Compliance'] },
+  });
 }
 
 function alertProfile(): SchemaObject {
@@ -225,6 +242,13 @@ function alertProfile(): SchemaObject {
     DOCUMENT_SCHEMAS.AlertProfile,
     'A custom alert profile (name = alertProfileId, not starting with SVC_) extending a predefined profile, with its alert templates.',
     spec,
+    {
+      name: 'CUSTOM_FILES_PROFILE',
+      spec: {
+        extends: 'SVC_HE_FILES_DEFAULT_PROFILE',
+        alerts: [{ name: 'File_Changed', eventName: 'Watched file changed', subject: '{{PATH}} changed on {{MID}}', description: '{{_OCCURRENCE}}' }],
+      },
+    },
   );
 }
 

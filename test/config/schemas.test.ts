@@ -99,6 +99,16 @@ describe('schemas/', () => {
     expect(checked).toBeGreaterThan(15);
   });
 
+  it('shows a whole document as the example of each kind, and that example is valid', async () => {
+    await prepareValidators();
+    const catalog = schemaCatalog();
+    for (const file of Object.values(DOCUMENT_SCHEMAS)) {
+      const [example] = catalog[file].examples as unknown[];
+      const validate = validatorFor(file);
+      expect(validate(example) ? [] : validate.errors, file).toEqual([]);
+    }
+  });
+
   it('reports a wrong data member of one type once, not once per type', async () => {
     await prepareValidators();
     const validate = validatorFor(DOCUMENT_SCHEMAS.AlertChannel);
