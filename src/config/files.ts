@@ -32,10 +32,13 @@ function within(child: string, parent: string): boolean {
 export async function findDocumentFiles(root: string, cwd: string, diagnostics: Diagnostic[]): Promise<string[]> {
   const realRoot = await realpath(root);
   const found: string[] = [];
-  const seenDirs = new Set<string>([realRoot]);
+  // Real paths already visited: a folder or file reached twice (through links) is read once.
+  const seen = new Set<string>();
   const rootFiles = new Set(ROOT_FILE_NAMES.map((n) => path.join(root, n)));
 
-  const walk = async (dir: string): Promise<void> => {
+  const walk = async (dir: string, realDir: string): Promise<void> => {
+    if (seen.has(realDir)) return;
+    seen.add(realDir);
     let entries: Dirent[];
     try {
       entries = await readdir(dir, { withFileTypes: true });
@@ -58,38 +61,37 @@ export async function findDocumentFiles(root: string, cwd: string, diagnostics: 
     for (const entry of entries) {
       if (entry.name.startsWith('.') || SKIPPED_DIRS.has(entry.name)) continue;
       const full = path.join(dir, entry.name);
+      let real = path.join(realDir, entry.name);
       let isDir = entry.isDirectory();
       let isFile = entry.isFile();
       if (entry.isSymbolicLink()) {
-        let target: string;
         try {
-          target = await realpath(full);
+          real = await realpath(full);
         } catch (err) {
           if (isYamlName(entry.name)) diagnostics.push(unreadable(displayPath(full, cwd), err));
           continue;
         }
-        if (!within(target, realRoot)) {
+        if (!within(real, realRoot)) {
           diagnostics.push({
             severity: 'warning',
             code: 'symlink-outside',
-            message: `symbolic link points outside the configuration directory; not followed`,
+            message: 'symbolic link points outside the configuration directory; not followed',
             file: displayPath(full, cwd),
           });
           continue;
         }
-        const s = await stat(target).catch(() => undefined);
+        const s = await stat(real).catch(() => undefined);
         isDir = s?.isDirectory() ?? false;
         isFile = s?.isFile() ?? false;
-        if (isDir) {
-          if (seenDirs.has(target)) continue;
-          seenDirs.add(target);
-        }
       }
-      if (isDir) await walk(full);
-      else if (isFile && isYamlName(entry.name) && !rootFiles.has(full)) found.push(full);
+      if (isDir) await walk(full, real);
+      else if (isFile && isYamlName(entry.name) && !rootFiles.has(full) && !seen.has(real)) {
+        seen.add(real);
+        found.push(full);
+      }
     }
   };
-  await walk(root);
+  await walk(root, realRoot);
   return found;
 }
 
