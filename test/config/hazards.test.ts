@@ -1,12 +1,10 @@
 // Hostile or broken files: each one is a diagnostic, never a crash, a hang or a polluted prototype.
 
 import { mkdir, symlink, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { mkdtemp } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config/load.js';
-import { codes, makeRepo, ROOT_TWO } from './helpers.js';
+import { codes, makeRepo, ROOT_TWO, tempDir } from './helpers.js';
 
 const SLACK = 'kind: AlertChannel\nname: ops-slack\nspec:\n  type: SlackChannel\n  data:\n    slackUrl: ${env:SLACK_URL}\n';
 const ENV = { SLACK_URL: 'https://hooks.slack.com/services/T000/B000/XXXX' };
@@ -124,7 +122,7 @@ describe('YAML and file hazards', () => {
   });
 
   it('skips hidden folders and node_modules, and does not follow links out of the tree', async () => {
-    const outside = await mkdtemp(path.join(tmpdir(), 'postureops-outside-'));
+    const outside = await tempDir('postureops-outside-');
     await writeFile(path.join(outside, 'evil.yaml'), 'kind: Nope\n');
     const { dir } = await load({ 'ok.yaml': SLACK, '.github/workflows/ci.yml': 'on: push\n', 'node_modules/x/y.yaml': 'kind: Nope\n', '.hidden.yaml': 'x: 1\n' });
     await symlink(path.join(outside, 'evil.yaml'), path.join(dir, 'link.yaml'));
