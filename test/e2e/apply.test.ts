@@ -128,7 +128,12 @@ describe('apply', () => {
 });
 
 /** Seeding through a faulty emulator: repeat until the record is there (checking before repeating). */
-async function rawApiRetrying(emu: Emu, method: string, path: string, opts: { account: string; body: { name: string } }): Promise<boolean> {
+async function rawApiRetrying(
+  emu: Emu,
+  method: string,
+  path: string,
+  opts: { account: string; body: { name: string } & Record<string, unknown> },
+): Promise<boolean> {
   for (let i = 0; i < 20; i++) {
     try {
       const list = await rawApi(emu, 'GET', path, { account: opts.account });
