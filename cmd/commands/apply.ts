@@ -50,9 +50,13 @@ export async function applyCommand(io: Io, dir: string, opts: ApplyOptions): Pro
   const { plan, client } = opts.plan ? await loadSavedPlan(io, opts.plan, opts) : await computePlan(io, dir, opts);
   try {
     const { renderPlan, renderApplyReport } = await import('../../src/render/index.js');
-    // The plan preview goes to stdout only in text mode: with json/markdown stdout holds the report alone.
-    const previewTo = opts.format === 'text' ? io.stdout : io.stderr;
-    write(previewTo, renderPlan(plan, 'text', { color: useColor(previewTo, io.env) }));
+    // Text: the plan, then the report, on stdout. With json/markdown stdout holds the report alone; the
+    // plan goes to stderr only when someone is asked to confirm it.
+    if (opts.format === 'text') {
+      write(io.stdout, renderPlan(plan, 'text', { color: useColor(io.stdout, io.env) }));
+    } else if (!opts.autoApprove) {
+      write(io.stderr, renderPlan(plan, 'text', { color: useColor(io.stderr, io.env) }));
+    }
     await printDiagnostics(io, plan.diagnostics);
     if (plan.refusal && !opts.force) {
       throw new ExitError(EXIT.refused, `refused: ${plan.refusal.message} (use --force to override)`);

@@ -23,15 +23,25 @@ export function compareText(a: string, b: string): number {
 }
 
 /** Object keys sorted at every depth; arrays keep their order. */
+/** Members a reader looks for first stand first (a spec's type, a template's name); the rest sorted. */
+const LEADING_KEYS = ['name', 'type', 'enabled', 'extends'];
+
+function compareKeys(a: string, b: string): number {
+  const ia = LEADING_KEYS.indexOf(a);
+  const ib = LEADING_KEYS.indexOf(b);
+  if (ia !== -1 || ib !== -1) return (ia === -1 ? LEADING_KEYS.length : ia) - (ib === -1 ? LEADING_KEYS.length : ib);
+  return compareText(a, b);
+}
+
 export function sortKeys(value: Json): Json {
   if (Array.isArray(value)) return value.map(sortKeys);
   if (value === null || typeof value !== 'object') return value;
   const out: JsonObject = {};
-  for (const key of Object.keys(value).sort(compareText)) out[key] = sortKeys(value[key]);
+  for (const key of Object.keys(value).sort(compareKeys)) out[key] = sortKeys(value[key]);
   return out;
 }
 
-/** One multi-document YAML file: `kind`, `name`, `account`, `spec` in that order, spec keys sorted. */
+/** One multi-document YAML file: `kind`, `name`, `account`, `spec` in that order, spec keys in a fixed order. */
 export function documentsFile(docs: readonly FileDocument[]): string {
   return docs
     .map((d) => stringify({ kind: d.kind, name: d.name, account: d.account, spec: sortKeys(d.spec) }, YAML_OPTIONS))

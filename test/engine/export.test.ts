@@ -64,12 +64,14 @@ describe('exportConfig', () => {
       { kind: 'AlertChannel', name: 'dd', account: 'prod', spec: { data: { apiKey: '${env:SVC_PROD_DD_API_KEY}', datadogSite: 'com', datadogType: 'Logs Detail' }, enabled: false, type: 'Datadog' } },
       { kind: 'AlertChannel', name: 'ops-slack', account: 'prod', spec: { data: { slackUrl: '${env:SVC_PROD_OPS_SLACK_SLACK_URL}' }, type: 'SlackChannel' } },
     ]);
-    // Keys in a fixed order: kind, name, account, spec; spec keys sorted.
-    expect(files['prod/alert-channels.yaml'].split('\n').slice(0, 8)).toEqual([
+    // Keys in a fixed order: kind, name, account, spec; in spec type and enabled first, the rest sorted.
+    expect(files['prod/alert-channels.yaml'].split('\n').slice(0, 10)).toEqual([
       'kind: AlertChannel',
       'name: dd',
       'account: prod',
       'spec:',
+      '  type: Datadog',
+      '  enabled: false',
       '  data:',
       '    apiKey: ${env:SVC_PROD_DD_API_KEY}',
       '    datadogSite: com',
