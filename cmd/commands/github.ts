@@ -14,7 +14,7 @@ export interface GithubOptions {
 export async function githubCommand(io: Io, dir: string, opts: GithubOptions): Promise<number> {
   const gh = await import('../../src/github/index.js');
   const ctx = gh.githubContextFromEnv(io.env);
-  const mode = opts.mode === 'auto' ? gh.detectMode(io.env, ctx.eventName) : opts.mode;
+  const mode = opts.mode === 'auto' ? gh.detectMode(io.env, ctx.eventName, ctx.defaultBranch) : opts.mode;
   write(io.stderr, `postureops github: ${mode} (event ${ctx.eventName ?? 'unknown'})`);
 
   // Configuration problems become annotations on the files before anything else happens.

@@ -13,6 +13,8 @@ export interface GithubContext {
   repository?: { owner: string; repo: string };
   /** The pull request's number, from the event payload at GITHUB_EVENT_PATH. */
   pullNumber?: number;
+  /** `repository.default_branch` of the event payload: auto mode applies only on a push to it. */
+  defaultBranch?: string;
   /** GITHUB_API_URL without a trailing slash (default https://api.github.com). */
   apiUrl: string;
   /** From the `github-token` input (INPUT_GITHUB-TOKEN / INPUT_GITHUB_TOKEN) or GITHUB_TOKEN; sent only to apiUrl. */
@@ -61,10 +63,13 @@ export function githubContextFromEnv(env: Env, deps: GithubDeps = {}): GithubCon
   const readFile = deps.readFile ?? ((p: string) => readFileSync(p, 'utf8'));
   const [owner, repo, ...rest] = (env.GITHUB_REPOSITORY ?? '').split('/');
   const token = nonEmpty(input(env, 'github-token')) ?? nonEmpty(env.GITHUB_TOKEN);
+  const payload = readEvent(env.GITHUB_EVENT_PATH, readFile, log);
+  const defaultBranch = (payload as { repository?: { default_branch?: unknown } } | undefined)?.repository?.default_branch;
   return {
     eventName: nonEmpty(env.GITHUB_EVENT_NAME),
     repository: owner && repo && rest.length === 0 ? { owner, repo } : undefined,
-    pullNumber: pullNumberFromEvent(env.GITHUB_EVENT_PATH, readFile, log),
+    pullNumber: pullNumberOf(payload),
+    defaultBranch: typeof defaultBranch === 'string' && defaultBranch !== '' ? defaultBranch : undefined,
     apiUrl: (nonEmpty(env.GITHUB_API_URL) ?? 'https://api.github.com').replace(/\/+$/, ''),
     token,
     stepSummaryPath: nonEmpty(env.GITHUB_STEP_SUMMARY),
@@ -82,41 +87,31 @@ function nonEmpty(v: string | undefined): string | undefined {
   return v === undefined || v.trim() === '' ? undefined : v.trim();
 }
 
-/** `pull_request.number` (or `number`, or `issue.number` of a PR comment) from the event payload. */
-function pullNumberFromEvent(path: string | undefined, readFile: (p: string) => string, log: (m: string) => void): number | undefined {
+function readEvent(path: string | undefined, readFile: (p: string) => string, log: (m: string) => void): unknown {
   if (!path) return undefined;
-  let payload: unknown;
   try {
-    payload = JSON.parse(readFile(path));
+    return JSON.parse(readFile(path));
   } catch (err) {
     log(`postureops: cannot read the event payload at ${path}: ${err instanceof Error ? err.message : String(err)}`);
     return undefined;
   }
-  const p = payload as { pull_request?: { number?: unknown }; number?: unknown; issue?: { number?: unknown; pull_request?: unknown } };
+}
+
+/** `pull_request.number` (or `number`, or `issue.number` of a PR comment) from the event payload. */
+function pullNumberOf(payload: unknown): number | undefined {
+  const p = payload as { pull_request?: { number?: unknown }; number?: unknown; issue?: { number?: unknown; pull_request?: unknown } } | undefined;
   const candidates = [p?.pull_request?.number, p?.issue?.pull_request ? p.issue.number : undefined, p?.pull_request ? p.number : undefined];
   const n = candidates.find((c) => Number.isSafeInteger(c) && (c as number) > 0);
   return n as number | undefined;
 }
 
-export class GithubActionError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = 'GithubActionError';
-  }
-}
-
 /**
- * What `mode: auto` means for an event: apply on push, plan on everything else (pull requests, the
- * nightly drift check, manual runs): applying is never a guess.
+ * What `mode: auto` means for an event: apply on a push to the default branch (GITHUB_REF against the
+ * payload's repository.default_branch), plan on everything else (pull requests, pushes to other
+ * branches, the nightly drift check, manual runs): applying is never a guess.
  */
-export function detectMode(env: Env, eventName: string | undefined = env.GITHUB_EVENT_NAME): 'plan' | 'apply' {
-  return eventName === 'push' ? 'apply' : 'plan';
+export function detectMode(env: Env, eventName: string | undefined = env.GITHUB_EVENT_NAME, defaultBranch?: string): 'plan' | 'apply' {
+  if (eventName !== 'push' || !defaultBranch) return 'plan';
+  return env.GITHUB_REF === `refs/heads/${defaultBranch}` ? 'apply' : 'plan';
 }
 
-/** An explicit `plan` or `apply` wins; `auto` asks detectMode. */
-export function resolveMode(requested: string, env: Env, eventName?: string): 'plan' | 'apply' {
-  const mode = requested.trim().toLowerCase();
-  if (mode === 'plan' || mode === 'apply') return mode;
-  if (mode !== 'auto') throw new GithubActionError(`mode must be auto, plan or apply, not "${requested}"`);
-  return detectMode(env, eventName);
-}

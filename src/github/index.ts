@@ -4,10 +4,8 @@ export { apiOrigin, GithubApiError, nextLink, upsertComment, type CommentOutcome
 export {
   booleanInput,
   detectMode,
-  GithubActionError,
   githubContextFromEnv,
   input,
-  resolveMode,
   type Env,
   type GithubContext,
   type GithubDeps,

@@ -12,7 +12,6 @@ import {
   publishApply,
   publishDiagnostics,
   publishPlan,
-  resolveMode,
   type Env,
   type GithubContext,
 } from '../../src/github/index.js';
@@ -100,14 +99,14 @@ describe('context and mode', () => {
     expect(logs.join('\n')).toContain('cannot read the event payload');
   });
 
-  it('auto: apply on push, plan otherwise; explicit modes win', () => {
-    expect(detectMode({}, 'push')).toBe('apply');
-    expect(detectMode({}, 'pull_request')).toBe('plan');
-    expect(detectMode({}, 'schedule')).toBe('plan');
-    expect(detectMode({ GITHUB_EVENT_NAME: 'push' })).toBe('apply');
-    expect(resolveMode('plan', {}, 'push')).toBe('plan');
-    expect(resolveMode('auto', {}, 'push')).toBe('apply');
-    expect(() => resolveMode('destroy', {}, 'push')).toThrow(/auto, plan or apply/);
+  it('auto: apply on a push to the default branch, plan otherwise', () => {
+    const onMain = { GITHUB_REF: 'refs/heads/main' };
+    expect(detectMode(onMain, 'push', 'main')).toBe('apply');
+    expect(detectMode({ GITHUB_REF: 'refs/heads/feature' }, 'push', 'main')).toBe('plan');
+    expect(detectMode(onMain, 'push')).toBe('plan'); // default branch unknown: never guess an apply
+    expect(detectMode(onMain, 'pull_request', 'main')).toBe('plan');
+    expect(detectMode(onMain, 'schedule', 'main')).toBe('plan');
+    expect(detectMode({ ...onMain, GITHUB_EVENT_NAME: 'push' }, undefined, 'main')).toBe('apply');
   });
 });
 
