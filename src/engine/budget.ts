@@ -82,15 +82,15 @@ export function budgetNeeds(
       counts.set(bucket, (counts.get(bucket) ?? 0) + 1);
     }
   }
+  // Every bucket of the service has the same size: a bucket not used yet is taken to be full.
+  const fullSize = budget.reduce((m, b) => Math.max(m, b.limit), 0);
   const needs = [...counts.keys()].sort().map((bucket): BucketNeed => {
     const needed = counts.get(bucket)!;
     const known = budget.find((b) => b.bucket === bucket);
-    return {
-      bucket,
-      needed,
-      ...(known ? { limit: known.limit, remaining: known.remaining } : {}),
-      waitSeconds: waitSecondsFor(needed, known),
-    };
+    if (known) return { bucket, needed, limit: known.limit, remaining: known.remaining, waitSeconds: waitSecondsFor(needed, known) };
+    if (fullSize === 0) return { bucket, needed, waitSeconds: 0 };
+    const assumed: BucketBudget = { bucket, limit: fullSize, remaining: fullSize, resetSeconds: 0, observedAt: 0 };
+    return { bucket, needed, limit: fullSize, remaining: fullSize, estimated: true, waitSeconds: waitSecondsFor(needed, assumed) };
   });
   return { needs, diagnostics };
 }

@@ -81,6 +81,8 @@ export interface BucketNeed {
   needed: number;
   limit?: number;
   remaining?: number;
+  /** Limit and remaining are assumed (a full bucket): apply has not used this bucket yet. */
+  estimated?: boolean;
   /** Seconds apply would wait for the bucket to refill; 0 when the budget suffices. */
   waitSeconds: number;
 }

@@ -54,7 +54,8 @@ export function callsText(calls: CallStats): string {
 /** One bucket of the apply budget: `needs 2; 118 of 120 left` plus the wait when there is one. */
 export function budgetText(b: BucketNeed): string {
   const parts = [`needs ${b.needed}`];
-  if (b.remaining !== undefined) parts.push(b.limit !== undefined ? `${b.remaining} of ${b.limit} left` : `${b.remaining} left`);
+  if (b.estimated) parts.push(`not used yet: a full bucket holds ${b.limit}`);
+  else if (b.remaining !== undefined) parts.push(b.limit !== undefined ? `${b.remaining} of ${b.limit} left` : `${b.remaining} left`);
   else parts.push('remaining budget unknown');
   if (b.waitSeconds > 0) parts.push(`wait about ${duration(b.waitSeconds)}`);
   return parts.join('; ');

@@ -45,6 +45,19 @@ describe('budget', () => {
     expect(p.budget.find((b) => b.bucket === 'PATCH AlertChannels')).toEqual({ bucket: 'PATCH AlertChannels', needed: 1, limit: 120, remaining: 5, waitSeconds: 0 });
   });
 
+  it('takes a bucket not used yet to be full, at the size of the buckets seen', () => {
+    const p = plan(d, l, { kinds: FAKE_KINDS, budget: [bucket('GET AlertChannels', 100, 1)] }).plan!;
+    // 2 creates through a bucket of 1 per hour: one waits an hour.
+    expect(p.budget.find((b) => b.bucket === 'POST AlertChannels')).toEqual({
+      bucket: 'POST AlertChannels',
+      needed: 2,
+      limit: 1,
+      remaining: 1,
+      estimated: true,
+      waitSeconds: 3600,
+    });
+  });
+
   it('waits at least the reset time, and refills at limit per hour', () => {
     expect(waitSecondsFor(3, bucket('x', 3))).toBe(0);
     expect(waitSecondsFor(4, bucket('x', 3, 120, 45))).toBe(45); // 1 request at 1 per 30 s, but reset says 45
