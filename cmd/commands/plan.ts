@@ -33,12 +33,13 @@ export async function planCommand(io: Io, dir: string, opts: PlanOptions): Promi
     }
     const { renderPlan } = await import('../../src/render/index.js');
     write(io.stdout, renderPlan(plan, opts.format, { color: useColor(io.stdout, io.env) }));
+    // The text rendering says all of this itself; with json/markdown on stdout, a person reads stderr.
     if (opts.format !== 'text') {
       const note = budgetNote(plan);
       if (note) write(io.stderr, note);
+      if (plan.refusal) write(io.stderr, `Refused: ${plan.refusal.message}`);
     }
     if (opts.out) write(io.stderr, `Plan saved to ${opts.out}; apply it with: postureops apply --plan ${opts.out}`);
-    if (plan.refusal) write(io.stderr, `Refused: ${plan.refusal.message} (run again with --force to override)`);
     return planExitCode(plan, opts.detailedExitcode);
   } finally {
     await client.close();
