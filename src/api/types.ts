@@ -69,6 +69,8 @@ export interface ApiClient {
 
 /**
  * - `transient`: 429, 5xx, network fault; retrying later may succeed (already retried where safe).
+ *   For a non-idempotent request it means the request was not processed: a 429, a connection that
+ *   never carried it, or a rate-limit wait longer than allowed (nothing was sent).
  * - `permanent`: 4xx other than 429; the request is wrong or refused, do not repeat it unchanged.
  * - `outcome-unknown`: a non-idempotent write (POST) whose outcome cannot be known (network fault
  *   after sending, 5xx); the caller must look before repeating it.

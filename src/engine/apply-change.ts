@@ -151,7 +151,7 @@ async function createConfirmed(step: Step, desired: DesiredResource, request: Ap
       const res = await step.send(request);
       outcome = { status: 'done', liveId: kind.createdId(res.body, desired) };
     } catch (err) {
-      if (!isUnknownOutcome(err, request)) throw err;
+      if (!isUnknownOutcome(err)) throw err;
       // Repeating blindly could create a duplicate (names are not unique in the service): look first.
       const found = await lookUp(step, desired);
       if (found.length > 1) {
@@ -218,8 +218,9 @@ async function testResource(step: Step, liveId: string): Promise<{ ok: boolean; 
   }
 }
 
-function isUnknownOutcome(err: unknown, request: ApiRequest): boolean {
-  return err instanceof ApiError && (err.kind === 'outcome-unknown' || (err.kind === 'transient' && request.method === 'POST'));
+/** The client answers `transient` for a POST only when it was not processed (see ApiErrorKind). */
+function isUnknownOutcome(err: unknown): boolean {
+  return err instanceof ApiError && err.kind === 'outcome-unknown';
 }
 
 function describe(err: unknown): string {

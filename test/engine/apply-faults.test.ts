@@ -31,13 +31,15 @@ describe('apply: creates whose outcome is unknown', () => {
     expect(report.results[0].reason).toBeUndefined();
   });
 
-  it('treats a transient error of a POST as an unknown outcome', async () => {
+  it('fails a create the client did not send (transient: 429, budget, never connected) without a lookup', async () => {
     const svc = new FakeService();
-    const transient = new ApiError({ kind: 'transient', status: 503, method: 'POST', path: '/api/v2/Widgets' });
-    svc.fault = (req, i) => (i === 0 ? { when: 'after', error: transient } : undefined);
+    const transient = new ApiError({ kind: 'transient', status: 429, method: 'POST', path: '/api/v2/Widgets' });
+    svc.fault = (req, i) => (i === 0 ? { when: 'before', error: transient } : undefined);
     const report = await apply(createW1(), svc, { env: {}, kinds });
-    expect(report.results[0]).toMatchObject({ status: 'done', reason: CONFIRMED_REASON });
-    expect(svc.records('prod', 'Widgets')).toHaveLength(1);
+    expect(calls(svc)).toEqual(['POST /api/v2/Widgets']);
+    expect(report.results[0].status).toBe('failed');
+    expect(report.results[0].reason).toContain('429');
+    expect(svc.records('prod', 'Widgets')).toHaveLength(0);
   });
 
   it('treats a created response without an id as an unknown outcome', async () => {
