@@ -4,7 +4,7 @@
 import type { AccountConfig } from '../config/types.js';
 import { type Diagnostic, sortDiagnostics } from '../diagnostics.js';
 import { KINDS } from '../kinds/index.js';
-import type { Json, JsonObject, Kind, LiveResource } from '../kinds/types.js';
+import type { Json, Kind, LiveResource } from '../kinds/types.js';
 import { getAt, setAt, toPointer } from '../util/json-pointer.js';
 import { assignVariables, type ExportedSecret, type SecretSlot, secretsNote, type SkippedResource } from './export-secrets.js';
 import { accountFolders, compareText, documentsFile, type FileDocument, kindFileStem, ROOT_FILE, rootFile, SECRETS_FILE } from './export-yaml.js';

@@ -2,7 +2,7 @@ import { MockAgent } from 'undici';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createClient } from '../../src/api/client.js';
 import { ApiError, type RequestLogEntry } from '../../src/api/types.js';
-import { KEY_ID, SECRET, bearerOf, fakeClock, rejectionOf, startService, type ServiceDouble } from './helpers.js';
+import { KEY_ID, SECRET, bearerOf, fakeClock, rejectionOf, startService } from './helpers.js';
 
 const cleanup: Array<() => Promise<void>> = [];
 afterEach(async () => {
