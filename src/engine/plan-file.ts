@@ -1,7 +1,7 @@
 // Saved plans: written atomically with mode 0600, read back with their shape checked, and refused as
 // stale when the live records they were computed from moved (Terraform's saved-plan rule).
 
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { open, readFile, rename, unlink } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { type Diagnostic, DiagnosticsError } from '../diagnostics.js';
@@ -10,9 +10,17 @@ import { liveDigest } from './digest.js';
 import { resourceKey } from './order.js';
 import { ACTIONS, type LiveState, type Plan, PLAN_FORMAT_VERSION, type Refusal } from './types.js';
 
-/** Writes the plan as JSON: a temp file in the same folder (mode 0600), then a rename over `path`. */
+/** sha256 of the plan's JSON: what was reviewed is what apply executes, not an edited copy. */
+function checksumOf(plan: unknown): string {
+  return createHash('sha256').update(JSON.stringify(plan)).digest('hex');
+}
+
+/**
+ * Writes the plan as JSON with a `checksum` member: a temp file in the same folder (mode 0600), then
+ * a rename over `path`.
+ */
 export async function savePlan(path: string, plan: Plan): Promise<void> {
-  const text = JSON.stringify(plan, null, 2) + '\n';
+  const text = JSON.stringify({ ...plan, checksum: checksumOf(plan) }, null, 2) + '\n';
   const temp = join(dirname(path), `.${basename(path)}.${randomBytes(6).toString('hex')}.tmp`);
   try {
     const handle = await open(temp, 'wx', 0o600);
@@ -63,11 +71,20 @@ export async function loadPlan(path: string): Promise<Plan> {
       'create the plan again with this version',
     );
   }
-  const wrong = shapeProblems(value);
+  const { checksum, ...planValue } = value;
+  if (checksum !== checksumOf(planValue)) {
+    throw problem(
+      path,
+      'plan-file-modified',
+      `plan file ${path} was changed after it was saved (its checksum does not match); it is not the plan that was reviewed`,
+      'create a new plan with `postureops plan --out FILE`',
+    );
+  }
+  const wrong = shapeProblems(planValue);
   if (wrong.length > 0) {
     throw problem(path, 'plan-file-corrupt', `plan file ${path} is damaged: ${wrong.slice(0, 5).join('; ')}${wrong.length > 5 ? ` (and ${wrong.length - 5} more)` : ''}`);
   }
-  return value as unknown as Plan;
+  return planValue as unknown as Plan;
 }
 
 function isObject(v: unknown): v is Record<string, unknown> {

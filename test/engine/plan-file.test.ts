@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -70,6 +71,19 @@ describe('plan files', () => {
     expect(await readFile(file, 'utf8')).toBe(text);
   });
 
+  it('refuses a saved plan edited after it was saved', async () => {
+    const file = join(dir, 'edited.json');
+    await savePlan(file, makePlan());
+    const edited = (await readFile(file, 'utf8')).replace('"action": "delete"', '"action": "create"');
+    expect(edited).not.toBe(await readFile(file, 'utf8'));
+    await writeFile(file, edited);
+    const err = await loadPlan(file).then(
+      () => undefined,
+      (e: unknown) => e,
+    );
+    expect((err as DiagnosticsError).diagnostics[0]).toMatchObject({ code: 'plan-file-modified', file });
+  });
+
   const bad: { name: string; content?: string; code: string; text: RegExp }[] = [
     { name: 'missing.json', code: 'plan-file-unreadable', text: /does not exist/ },
     { name: 'corrupt.json', content: '{"formatVersion": 1, "chan', code: 'plan-file-corrupt', text: /not valid JSON/ },
@@ -77,7 +91,7 @@ describe('plan files', () => {
     { name: 'future.json', content: '{"formatVersion": 99}', code: 'plan-file-version', text: /format version 99/ },
     {
       name: 'damaged.json',
-      content: JSON.stringify({ formatVersion: 1, accounts: [], summary: {}, unmanaged: [], diagnostics: [], apiCalls: {}, budget: [], changes: [{ key: 'k', action: 'explode' }] }),
+      content: withChecksum({ formatVersion: 1, accounts: [], summary: {}, unmanaged: [], diagnostics: [], apiCalls: {}, budget: [], changes: [{ key: 'k', action: 'explode' }] }),
       code: 'plan-file-corrupt',
       text: /changes\[0\]\.action must be one of create, update, replace, delete/,
     },
@@ -99,6 +113,10 @@ describe('plan files', () => {
     });
   }
 });
+
+function withChecksum(plan: Record<string, unknown>): string {
+  return JSON.stringify({ ...plan, checksum: createHash('sha256').update(JSON.stringify(plan)).digest('hex') });
+}
 
 describe('checkStale', () => {
   const p = makePlan();
