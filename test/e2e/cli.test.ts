@@ -59,6 +59,15 @@ describe('postureops bin', () => {
     expect(res.stderr).toMatch(/HTTPS/);
   });
 
+  it('runs the demo (npm start): drift seeded, examples applied, the second plan clean', async () => {
+    const res = await cli(['demo']);
+    expect(res.code, res.stderr).toBe(0);
+    expect(res.stdout).toContain('seeded: prod AlertChannel');
+    expect(res.stdout).toMatch(/Apply: \d+ done, 0 failed, 0 skipped/);
+    expect(res.stdout).toContain('The live state matches the examples.');
+    for (const value of Object.values(exampleEnv())) expect(res.stdout + res.stderr).not.toContain(value);
+  });
+
   it('exits 1 on an unknown option and on an unknown --account', async () => {
     expect((await cli(['plan', '--bogus'])).code).toBe(1);
     const res = await cli(['plan', EXAMPLES, '--account', 'nope'], { env: exampleEnv() });
