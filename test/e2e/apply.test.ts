@@ -94,7 +94,8 @@ describe('apply', () => {
     expect(await names(clean, 'prod', '/api/v2/AlertChannels', (c) => c.name)).toContain('keep-me');
     const final = await cli(['plan', EXAMPLES, '--detailed-exitcode'], { env: cleanEnv });
     expect(final.code, final.stdout).toBe(0);
-  });
+    // Retries back off in real time (jittered, up to 8 s each): room for a loaded 2-core machine.
+  }, 120_000);
 
   it('refuses a saved plan once the live state moved (exit 3), and applies it when it has not', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'postureops-saved-'));
