@@ -2,10 +2,9 @@
 // could still echo a value we sent. Every value a plan's env markers resolve to is removed from
 // any text apply stores.
 
-import type { Json } from '../kinds/types.js';
 import { envNames, type Env, interpolate } from '../util/env.js';
-import { isEnvMarker } from './secrets.js';
-import { ENV_MARKER, MASK, type Plan } from './types.js';
+import { envTemplates } from './secrets.js';
+import { MASK, type Plan } from './types.js';
 
 /** Shorter values are removed only where they stand alone, so a 2-letter secret cannot shred a message. */
 const MIN_SUBSTRING = 4;
@@ -31,22 +30,13 @@ export class SecretRedactor {
 /** Every value the env markers of `plan` resolve to in `env`: whole templates and each variable. */
 export function planSecretValues(plan: Plan, env: Env): string[] {
   const found = new Set<string>();
-  const visit = (v: Json | undefined): void => {
-    if (v === undefined || v === null || typeof v !== 'object') return;
-    if (isEnvMarker(v)) {
-      const template = v[ENV_MARKER];
-      found.add(interpolate(template, env).value);
-      for (const name of envNames(template)) {
-        const value = env[name];
-        if (value !== undefined) found.add(value);
-      }
-      return;
+  const afters = plan.changes.flatMap((c) => [c.after, ...(c.children ?? []).map((child) => child.after)]);
+  for (const template of afters.flatMap(envTemplates)) {
+    found.add(interpolate(template, env).value);
+    for (const name of envNames(template)) {
+      const value = env[name];
+      if (value !== undefined) found.add(value);
     }
-    for (const x of Array.isArray(v) ? v : Object.values(v)) visit(x);
-  };
-  for (const change of plan.changes) {
-    visit(change.after);
-    for (const child of change.children ?? []) visit(child.after);
   }
   return [...found];
 }

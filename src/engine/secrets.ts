@@ -20,6 +20,18 @@ export function isEnvMarker(value: unknown): value is EnvMarker {
   );
 }
 
+/** The templates of every env marker inside `value`, in document order. */
+export function envTemplates(value: Json | undefined): string[] {
+  const found: string[] = [];
+  const walk = (v: Json | undefined): void => {
+    if (v === undefined || v === null || typeof v !== 'object') return;
+    if (isEnvMarker(v)) found.push(v[ENV_MARKER]);
+    else for (const x of Array.isArray(v) ? v : Object.values(v)) walk(x);
+  };
+  walk(value);
+  return found;
+}
+
 /** Replaces each env-derived value by its marker. */
 export function markEnv(spec: JsonObject, envRefs: Record<string, string>): JsonObject {
   let out = spec;

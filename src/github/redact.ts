@@ -2,8 +2,8 @@
 // value of a variable the plan reads (or a credential) still appear, it is replaced, and the log
 // names the variable, never the value.
 
-import { isEnvMarker } from '../engine/secrets.js';
-import { ENV_MARKER, MASK } from '../engine/types.js';
+import { envTemplates } from '../engine/secrets.js';
+import { MASK } from '../engine/types.js';
 import type { Json } from '../kinds/types.js';
 import { envNames } from '../util/env.js';
 import type { Env } from './context.js';
@@ -14,17 +14,7 @@ const CREDENTIAL_VARS = ['SVC_API_SECRET', 'SVC_API_KEY_ID', 'GITHUB_TOKEN', 'IN
 
 /** Names of the variables the env markers in `values` read. */
 export function markerVariables(values: readonly (Json | undefined)[]): string[] {
-  const names = new Set<string>();
-  const walk = (v: Json | undefined): void => {
-    if (v === undefined || v === null || typeof v !== 'object') return;
-    if (isEnvMarker(v)) {
-      envNames(v[ENV_MARKER]).forEach((n) => names.add(n));
-      return;
-    }
-    for (const x of Array.isArray(v) ? v : Object.values(v)) walk(x);
-  };
-  values.forEach(walk);
-  return [...names].sort();
+  return [...new Set(values.flatMap(envTemplates).flatMap(envNames))].sort();
 }
 
 /** `text` with the value of every listed variable (and credential) replaced; which ones were found. */
