@@ -3,61 +3,25 @@
 
 export const API_PREFIX = '/api/v2';
 
-export const CHANNEL_TYPES = [
-  'AwsS3',
-  'CiscoSparkWebhook',
-  'CloudwatchEb',
-  'Datadog',
-  'EmailUser',
-  'GcpPubsub',
-  'IbmQradar',
-  'Jira',
-  'MicrosoftTeams',
-  'NewRelicInsights',
-  'PagerDutyApi',
-  'ServiceNowRest',
-  'SlackChannel',
-  'SplunkHec',
-  'VictorOps',
-  'Webhook',
-] as const;
-export type ChannelType = (typeof CHANNEL_TYPES)[number];
-
-export const CLOUD_ACCOUNT_TYPES = [
-  'AwsCfg',
-  'AwsCtSqs',
-  'AwsEksAudit',
-  'AwsUsGovCfg',
-  'AwsUsGovCtSqs',
-  'AzureAlSeq',
-  'AzureCfg',
-  'GcpAtSes',
-  'GcpCfg',
-] as const;
-export type CloudAccountType = (typeof CLOUD_ACCOUNT_TYPES)[number];
-
-export const REGISTRY_INTEGRATION_TYPE = 'ContVulnCfg';
-export const REGISTRY_TYPES = [
-  'AWS_ECR',
-  'DOCKERHUB',
-  'V2_REGISTRY',
-  'GCP_GCR',
-  'GCP_GAR',
-  'GHCR',
-  'INLINE_SCANNER',
-  'PROXY_SCANNER',
-] as const;
-export type RegistryType = (typeof REGISTRY_TYPES)[number];
-export const AWS_AUTH_TYPES = ['AWS_IAM', 'AWS_ACCESS_KEY'] as const;
-
-export const EVENT_CATEGORIES = ['App', 'Compliance', 'Cloud', 'File', 'K8sActivity', 'Machine', 'Platform', 'User'] as const;
-export type EventCategory = (typeof EVENT_CATEGORIES)[number];
+export {
+  ALERT_RULE_TYPE,
+  AWS_AUTH_TYPES,
+  CHANNEL_TYPES,
+  CLOUD_ACCOUNT_TYPES,
+  EVENT_CATEGORIES,
+  REGISTRY_INTEGRATION_TYPE,
+  REGISTRY_TYPES,
+  type ChannelType,
+  type CloudAccountType,
+  type EventCategory,
+  type RegistryType,
+} from './spellings.js';
+import type { ChannelType, CloudAccountType } from './spellings.js';
 
 /** Severity integers of alert rules and their names in configuration files. */
 export const SEVERITIES = { critical: 1, high: 2, medium: 3, low: 4, info: 5 } as const;
 export type SeverityName = keyof typeof SEVERITIES;
 
-export const ALERT_RULE_TYPE = 'Event';
 
 /** Predefined alert profiles carry this prefix; custom profile ids may not use it. */
 export const PREDEFINED_PROFILE_PREFIX = 'SVC_';
