@@ -165,7 +165,7 @@ export async function run(argv: string[], io: Io = processIo()): Promise<number>
 
 /** API errors, file errors and the like carry a message made for people; a stack only on request. */
 async function reportUnexpected(io: Io, err: unknown): Promise<number> {
-  const { DiagnosticsError } = await import('../src/diagnostics.js');
+  const { DiagnosticsError } = await import('../src/model/diagnostics.js');
   if (err instanceof DiagnosticsError) {
     const { printDiagnostics } = await import('./pipeline.js');
     await printDiagnostics(io, err.diagnostics);

@@ -3,9 +3,10 @@
 
 import { resolve } from 'node:path';
 import type { ApiClient } from '../src/api/types.js';
-import type { AccountConfig, DesiredState } from '../src/config/types.js';
-import { type Diagnostic, hasErrors } from '../src/diagnostics.js';
-import type { LiveState, Plan } from '../src/engine/types.js';
+import type { AccountConfig, DesiredState } from '../src/model/account.js';
+import { type Diagnostic, hasErrors } from '../src/model/diagnostics.js';
+import type { LiveState } from '../src/engine/types.js';
+import type { Plan } from '../src/model/plan.js';
 import { EXIT, ExitError, type Io, useColor, write } from './io.js';
 
 export interface ClientFlags {

@@ -1,7 +1,7 @@
 import { resolve } from 'node:path';
 import { createInterface } from 'node:readline/promises';
 import type { ApiClient } from '../../src/api/types.js';
-import type { Plan } from '../../src/engine/types.js';
+import type { Plan } from '../../src/model/plan.js';
 import { EXIT, ExitError, type Io, useColor, write } from '../io.js';
 import { computePlan, fetchLiveState, openClient, type PlanFlags, printDiagnostics, progress, waitedSeconds } from '../pipeline.js';
 import type { OutputFormat } from './plan.js';
@@ -77,7 +77,7 @@ export async function applyCommand(io: Io, dir: string, opts: ApplyOptions): Pro
     const { apply } = await import('../../src/engine/apply.js');
     const report = await apply(plan, client, {
       env: io.env,
-      testChannels: opts.testChannels,
+      testResources: opts.testChannels,
       concurrency: opts.concurrency,
       waited: () => waitedSeconds(client),
       hooks: {

@@ -1,6 +1,6 @@
 import { resolve } from 'node:path';
-import type { AccountConfig } from '../../src/config/types.js';
-import { hasErrors } from '../../src/diagnostics.js';
+import type { AccountConfig } from '../../src/model/account.js';
+import { hasErrors } from '../../src/model/diagnostics.js';
 import { EXIT, ExitError, type Io, write } from '../io.js';
 import { type ClientFlags, fetchLiveState, openClient, printDiagnostics } from '../pipeline.js';
 

@@ -1,6 +1,6 @@
 // The GitHub Action's entry: plan (and comment) on pull requests, apply on push.
 
-import { hasErrors } from '../../src/diagnostics.js';
+import { hasErrors } from '../../src/model/diagnostics.js';
 import { EXIT, ExitError, type Io, write } from '../io.js';
 import { computePlan, printDiagnostics } from '../pipeline.js';
 import { planExitCode } from './plan.js';

@@ -1,5 +1,5 @@
 import { resolve } from 'node:path';
-import type { Plan } from '../../src/engine/types.js';
+import type { Plan } from '../../src/model/plan.js';
 import { EXIT, type Io, useColor, write } from '../io.js';
 import { computePlan, hasChanges, type PlanFlags } from '../pipeline.js';
 

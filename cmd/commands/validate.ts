@@ -1,5 +1,5 @@
 import { resolve } from 'node:path';
-import { hasErrors } from '../../src/diagnostics.js';
+import { hasErrors } from '../../src/model/diagnostics.js';
 import { EXIT, type Io, useColor, write } from '../io.js';
 
 export type ValidateFormat = 'text' | 'json' | 'github';

@@ -1,5 +1,5 @@
 // Where the client may send credentials: one origin, HTTPS unless the host is this machine.
-import { API_PREFIX } from '../kinds/data.js';
+import { API_PREFIX } from './buckets.js';
 import { ClientConfigError } from './types.js';
 
 export interface ServiceAddress {

@@ -1,6 +1,6 @@
 // The service client: token, headers, retries that are safe, rate-limit budget, bounded concurrency.
 import { Agent, type Dispatcher } from 'undici';
-import { bucketOf } from '../kinds/data.js';
+import { bucketOf } from './buckets.js';
 import { parseServiceAddress, resolveRequestPath, type ServiceAddress } from './base-url.js';
 import { BudgetExhausted, RateLimitBudget, readRateLimit } from './budget.js';
 import type { ClientOptions } from './options.js';
@@ -9,18 +9,8 @@ import { RETRY_STATUSES, backoffMs, failedBeforeSending, isClientFault, isIdempo
 import { Semaphore } from './semaphore.js';
 import { TokenCache, type IssuedToken } from './token.js';
 import { WireFailure, exchange, type WireResponse } from './transport.js';
-import {
-  ApiError,
-  ClientConfigError,
-  type ApiClient,
-  type ApiErrorKind,
-  type ApiRequest,
-  type ApiResponse,
-  type BucketBudget,
-  type CallStats,
-  type HttpMethod,
-  type RequestLogEntry,
-} from './types.js';
+import { ApiError, ClientConfigError, type ApiClient, type ApiErrorKind, type ApiRequest, type ApiResponse, type BucketBudget, type HttpMethod, type RequestLogEntry } from './types.js';
+import { type CallStats } from '../model/plan.js';
 
 export type { ClientOptions } from './options.js';
 

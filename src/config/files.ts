@@ -3,7 +3,7 @@
 import type { Dirent } from 'node:fs';
 import { readdir, readFile, realpath, stat } from 'node:fs/promises';
 import path from 'node:path';
-import type { Diagnostic } from '../diagnostics.js';
+import type { Diagnostic } from '../model/diagnostics.js';
 
 /** Files above this size are refused without being read or parsed. */
 export const MAX_FILE_BYTES = 1024 * 1024;

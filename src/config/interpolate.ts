@@ -1,10 +1,10 @@
 // `${env:NAME}` in every string scalar of a document: values substituted, each use recorded by
 // pointer (so plans carry the template, never the value), unset and malformed references reported.
 
-import type { Diagnostic, SourcePosition } from '../diagnostics.js';
-import type { Json, JsonObject } from '../kinds/types.js';
-import { type Env, envNames, hasEnvRef, interpolate, malformedEnvRefs } from '../util/env.js';
-import { toPointer } from '../util/json-pointer.js';
+import type { Diagnostic, SourcePosition } from '../model/diagnostics.js';
+import type { Json, JsonObject } from '../model/json.js';
+import { type Env, envNames, hasEnvRef, interpolate, malformedEnvRefs } from '../model/env.js';
+import { toPointer } from '../model/json-pointer.js';
 
 export interface InterpolatedDocument {
   value: Json;

@@ -3,10 +3,11 @@
 
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
-import { type Diagnostic, hasErrors, type SourcePosition, sortDiagnostics } from '../diagnostics.js';
+import { type Diagnostic, hasErrors, type SourcePosition, sortDiagnostics } from '../model/diagnostics.js';
 import { DOCUMENT_KINDS, KINDS, kindForDocument } from '../kinds/index.js';
-import type { DesiredResource, Json, JsonObject, ResourceDocument } from '../kinds/types.js';
-import { getAt } from '../util/json-pointer.js';
+import type { DesiredResource, ResourceDocument } from '../model/resource.js';
+import type { Json, JsonObject } from '../model/json.js';
+import { getAt } from '../model/json-pointer.js';
 import { displayPath, findDocumentFiles, readConfigText, ROOT_FILE_NAMES } from './files.js';
 import { interpolateDocument } from './interpolate.js';
 import { parseRoot } from './root.js';
@@ -14,7 +15,8 @@ import { DOCUMENT_SCHEMAS } from './schema-catalog.js';
 import { checkSchema, positionAt } from './schema-check.js';
 import { checkDocument, secretPointers } from './semantic.js';
 import { didYouMean } from './suggest.js';
-import type { LoadOptions, LoadResult, RootConfig } from './types.js';
+import type { LoadOptions, LoadResult } from './types.js';
+import type { RootConfig } from '../model/account.js';
 import { prepareValidators } from './validators.js';
 import { type NodePosition, type ParsedDocument, parseYamlDocuments } from './yaml-source.js';
 

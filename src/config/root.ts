@@ -1,8 +1,8 @@
 // postureops.yaml: the accounts a repository manages, the default account, and pruning.
 
-import type { Diagnostic } from '../diagnostics.js';
-import type { JsonObject } from '../kinds/types.js';
-import { type AccountConfig, type RootConfig } from './types.js';
+import type { Diagnostic } from '../model/diagnostics.js';
+import type { JsonObject } from '../model/json.js';
+import { type AccountConfig, type RootConfig } from '../model/account.js';
 import { positionAt, checkSchema } from './schema-check.js';
 import { ROOT_SCHEMA } from './schema-catalog.js';
 import { didYouMean } from './suggest.js';

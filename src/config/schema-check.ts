@@ -2,9 +2,9 @@
 // node and a message a person can act on.
 
 import type { ErrorObject } from 'ajv/dist/2020.js';
-import type { Diagnostic, SourcePosition } from '../diagnostics.js';
-import type { Json } from '../kinds/types.js';
-import { isWithin, parsePointer, toPointer } from '../util/json-pointer.js';
+import type { Diagnostic, SourcePosition } from '../model/diagnostics.js';
+import type { Json } from '../model/json.js';
+import { isWithin, parsePointer, toPointer } from '../model/json-pointer.js';
 import { PATTERN_PHRASES } from './schema-parts.js';
 import { didYouMean } from './suggest.js';
 import { validatorFor } from './validators.js';

@@ -1,7 +1,7 @@
 // Checks a schema cannot express, per document: secrets given literally, profile ids and bases,
 // template names and placeholders, severities named twice. Every problem is returned, none thrown.
 
-import type { Diagnostic, SourcePosition } from '../diagnostics.js';
+import type { Diagnostic, SourcePosition } from '../model/diagnostics.js';
 import {
   CHANNEL_SECRETS,
   CLOUD_ACCOUNT_SECRETS,
@@ -15,8 +15,8 @@ import {
   type SecretField,
 } from '../kinds/data.js';
 import { kindForDocument } from '../kinds/index.js';
-import type { Json, JsonObject } from '../kinds/types.js';
-import { getAt } from '../util/json-pointer.js';
+import type { Json, JsonObject } from '../model/json.js';
+import { getAt } from '../model/json-pointer.js';
 
 const isObject = (v: unknown): v is JsonObject => v !== null && typeof v === 'object' && !Array.isArray(v);
 

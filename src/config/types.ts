@@ -1,29 +1,9 @@
 // What the configuration layer hands to the engine.
 
-import type { Diagnostic } from '../diagnostics.js';
-import type { DesiredResource } from '../kinds/types.js';
+import type { Diagnostic } from '../model/diagnostics.js';
+import type { AccountConfig, DesiredState, RootConfig } from '../model/account.js';
 
-export interface AccountConfig {
-  /** Value of the Account-Name header. */
-  name: string;
-  /** Organization-level data: requests carry `Org-Access: true` instead of Account-Name. */
-  orgAccess: boolean;
-}
-
-export interface RootConfig {
-  /** Path of postureops.yaml. */
-  file: string;
-  accounts: AccountConfig[];
-  defaultAccount?: string;
-  /** Whether undeclared live resources are deleted, per kind name (every registered kind present). */
-  prune: Record<string, boolean>;
-}
-
-export interface DesiredState {
-  root: RootConfig;
-  /** Every declared resource, one per (account, kind, name), secrets resolved from the environment. */
-  resources: DesiredResource[];
-}
+export type { AccountConfig, DesiredState, RootConfig };
 
 export interface LoadResult {
   /** Undefined when the root file itself could not be read. */

@@ -2,9 +2,9 @@
 // Hostile input (alias bombs, alias cycles, prototype keys, non-JSON scalars) becomes diagnostics.
 
 import { isAlias, isMap, isPair, isScalar, isSeq, LineCounter, parseAllDocuments, type Document, type Node } from 'yaml';
-import type { Diagnostic, SourcePosition } from '../diagnostics.js';
-import type { Json, JsonObject } from '../kinds/types.js';
-import { toPointer } from '../util/json-pointer.js';
+import type { Diagnostic, SourcePosition } from '../model/diagnostics.js';
+import type { Json, JsonObject } from '../model/json.js';
+import { toPointer } from '../model/json-pointer.js';
 
 /** Aliases expanded per document (yaml's maxAliasCount idea): enough for real files, far below a bomb. */
 export const MAX_ALIAS_COUNT = 100;

@@ -2,13 +2,15 @@
 // sends them, and settles unknown create outcomes by looking before repeating.
 
 import { ApiError, type ApiClient, type ApiRequest, type ApiResponse, unwrapData } from '../api/types.js';
-import type { AccountConfig } from '../config/types.js';
-import type { DesiredResource, FetchContext, JsonObject, Kind, LiveResource, RequestContext } from '../kinds/types.js';
-import type { Env } from '../util/env.js';
-import { parsePointer } from '../util/json-pointer.js';
+import type { AccountConfig } from '../model/account.js';
+import type { DesiredResource, LiveResource } from '../model/resource.js';
+import type { FetchContext, Kind, RequestContext } from '../kinds/types.js';
+import type { JsonObject } from '../model/json.js';
+import type { Env } from '../model/env.js';
+import { parsePointer } from '../model/json-pointer.js';
 import type { SecretRedactor } from './apply-redact.js';
-import { resolveEnv } from './secrets.js';
-import type { Change, ChangeResult } from './types.js';
+import { resolveEnv } from '../model/env-markers.js';
+import type { Change, ChangeResult } from '../model/plan.js';
 
 /** Attempts of one create, the first included, when its outcome stays unknown. */
 export const MAX_CREATE_ATTEMPTS = 3;
@@ -34,7 +36,7 @@ export interface ChangeRunner {
   kinds: readonly Kind[];
   env: Env;
   accounts: readonly AccountConfig[];
-  testChannels: boolean;
+  testResources: boolean;
   created: CreatedIds;
   redactor: SecretRedactor;
 }
@@ -104,7 +106,7 @@ async function execute(change: Change, runner: ChangeRunner): Promise<ChangeOutc
       break;
     }
   }
-  if (runner.testChannels && kind.testRequest && outcome.liveId !== undefined && change.action !== 'delete') {
+  if (runner.testResources && kind.testRequest && outcome.liveId !== undefined && change.action !== 'delete') {
     outcome.test = await testResource(step, outcome.liveId);
   }
   return outcome;

@@ -2,9 +2,9 @@
 // could still echo a value we sent. Every value a plan's env markers resolve to is removed from
 // any text apply stores.
 
-import { envNames, type Env, interpolate } from '../util/env.js';
-import { envTemplates } from './secrets.js';
-import { MASK, type Plan } from './types.js';
+import { envNames, type Env, interpolate } from '../model/env.js';
+import { envTemplates, MASK } from '../model/env-markers.js';
+import { type Plan } from '../model/plan.js';
 
 /** Shorter values are removed only where they stand alone, so a 2-letter secret cannot shred a message. */
 const MIN_SUBSTRING = 4;

@@ -2,21 +2,13 @@
 // (never diffing again), in plan order, each once its dependencies are done, at most
 // `concurrency` at a time, and reports results in plan order whatever the timing was.
 
-import type { ApiClient, CallStats } from '../api/types.js';
+import type { ApiClient } from '../api/types.js';
+import { type CallStats, ACTIONS, type ApplyReport, type ApplySummary, type Change, type ChangeResult, PLAN_FORMAT_VERSION, type Plan } from '../model/plan.js';
 import { KINDS } from '../kinds/index.js';
 import type { Kind } from '../kinds/types.js';
 import { type ChangeOutcome, CreatedIds, runChange } from './apply-change.js';
 import { planSecretValues, SecretRedactor } from './apply-redact.js';
-import {
-  ACTIONS,
-  type ApplyReport,
-  type ApplySummary,
-  type Change,
-  type ChangeResult,
-  type EngineHooks,
-  PLAN_FORMAT_VERSION,
-  type Plan,
-} from './types.js';
+import { type EngineHooks } from './types.js';
 
 export interface ApplyOptions {
   /** Values for the plan's `${env:...}` markers. */
@@ -25,8 +17,8 @@ export interface ApplyOptions {
   kinds?: readonly Kind[];
   /** Changes in flight at once; default 4. */
   concurrency?: number;
-  /** After a successful create, update or replace, call the kind's test request (alert channels). */
-  testChannels?: boolean;
+  /** After a successful create, update or replace, send the kind's test request where it has one. */
+  testResources?: boolean;
   hooks?: EngineHooks;
   /** Seconds the client has spent waiting for rate-limit buckets so far (the report shows the delta). */
   waited?: () => number;
@@ -52,7 +44,7 @@ export async function apply(plan: Plan, client: ApiClient, options: ApplyOptions
     kinds: options.kinds ?? KINDS,
     env: options.env,
     accounts: plan.accounts,
-    testChannels: options.testChannels ?? false,
+    testResources: options.testResources ?? false,
     created: new CreatedIds(),
     redactor: new SecretRedactor(planSecretValues(plan, options.env)),
   };

@@ -2,11 +2,12 @@
 // Requests are built through the kinds with a placeholder id: only method and path matter here.
 
 import type { ApiRequest, BucketBudget } from '../api/types.js';
-import type { AccountConfig } from '../config/types.js';
-import type { Diagnostic } from '../diagnostics.js';
-import { bucketOf } from '../kinds/data.js';
-import type { DesiredResource, Kind, RequestContext } from '../kinds/types.js';
-import type { BucketNeed, Change } from './types.js';
+import type { AccountConfig } from '../model/account.js';
+import type { Diagnostic } from '../model/diagnostics.js';
+import { bucketOf } from '../api/buckets.js';
+import type { DesiredResource } from '../model/resource.js';
+import type { Kind, RequestContext } from '../kinds/types.js';
+import type { BucketNeed, Change } from '../model/plan.js';
 
 /** Stands in for ids that exist only once apply has created the resource. */
 export const PLACEHOLDER_ID = 'planned-id';

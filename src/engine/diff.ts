@@ -2,11 +2,13 @@
 // both sides, set-like arrays compared as sets, and every secret masked before anything leaves.
 
 import jsonPatch from 'fast-json-patch';
-import type { DesiredResource, Json, JsonObject, Kind, LiveResource } from '../kinds/types.js';
-import { getAt, hasAt, isWithin, parsePointer, removeAt, setAt } from '../util/json-pointer.js';
+import type { DesiredResource, LiveResource } from '../model/resource.js';
+import type { Kind } from '../kinds/types.js';
+import type { Json, JsonObject } from '../model/json.js';
+import { getAt, hasAt, isWithin, parsePointer, removeAt, setAt } from '../model/json-pointer.js';
 import { canonicalJson } from './digest.js';
-import { markEnv, maskAt } from './secrets.js';
-import { type DiffOp, MASK } from './types.js';
+import { markEnv, maskAt, MASK } from '../model/env-markers.js';
+import { type DiffOp } from '../model/plan.js';
 
 export interface ResourceDiff {
   /** Top-level members that differ (plus the members holding write-only secrets when rotating). */

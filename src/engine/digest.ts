@@ -2,7 +2,7 @@
 // from. The live spec can hold secrets: only the hash leaves this file.
 
 import { createHash } from 'node:crypto';
-import type { LiveResource } from '../kinds/types.js';
+import type { LiveResource } from '../model/resource.js';
 
 /** JSON text with object keys sorted at every level: equal values give equal text. */
 export function canonicalJson(value: unknown): string {

@@ -1,7 +1,7 @@
 // Export never writes a secret: each one becomes `${env:VAR}` with a deterministic variable name,
 // and SECRETS.md tells the user which variables to provide.
 
-import { parsePointer } from '../util/json-pointer.js';
+import { parsePointer } from '../model/json-pointer.js';
 import { compareText, ROOT_FILE } from './export-yaml.js';
 
 export interface ExportedSecret {

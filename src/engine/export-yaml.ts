@@ -2,8 +2,8 @@
 // the same bytes (and a clean git diff when it changes).
 
 import { stringify } from 'yaml';
-import type { AccountConfig } from '../config/types.js';
-import type { Json, JsonObject } from '../kinds/types.js';
+import type { AccountConfig } from '../model/account.js';
+import type { Json, JsonObject } from '../model/json.js';
 
 export const ROOT_FILE = 'postureops.yaml';
 export const SECRETS_FILE = 'SECRETS.md';

@@ -1,11 +1,13 @@
 // export: live state → a configuration folder that plans to "no changes". Pure: the files are
 // returned as data; writeExport (export-write.ts) puts them on disk all at once.
 
-import type { AccountConfig } from '../config/types.js';
-import { type Diagnostic, sortDiagnostics } from '../diagnostics.js';
+import type { AccountConfig } from '../model/account.js';
+import { type Diagnostic, sortDiagnostics } from '../model/diagnostics.js';
 import { KINDS } from '../kinds/index.js';
-import type { Json, Kind, LiveResource } from '../kinds/types.js';
-import { getAt, setAt, toPointer } from '../util/json-pointer.js';
+import type { Json } from '../model/json.js';
+import type { Kind } from '../kinds/types.js';
+import type { LiveResource } from '../model/resource.js';
+import { getAt, setAt, toPointer } from '../model/json-pointer.js';
 import { assignVariables, type ExportedSecret, type SecretSlot, secretsNote, type SkippedResource } from './export-secrets.js';
 import { accountFolders, compareText, documentsFile, type FileDocument, kindFileStem, ROOT_FILE, rootFile, SECRETS_FILE } from './export-yaml.js';
 import type { LiveState } from './types.js';

@@ -1,11 +1,14 @@
 // Live state: one list call per distinct path per account (kinds that share a list share the call),
 // accounts fetched in parallel within a bound, then reference ids mapped to names generically.
 
-import { type ApiClient, type CallStats, unwrapData } from '../api/types.js';
-import type { AccountConfig } from '../config/types.js';
-import type { Diagnostic } from '../diagnostics.js';
-import type { FetchContext, Json, Kind, LiveResource } from '../kinds/types.js';
-import { getAt, setAt } from '../util/json-pointer.js';
+import { type ApiClient, unwrapData } from '../api/types.js';
+import { type CallStats } from '../model/plan.js';
+import type { AccountConfig } from '../model/account.js';
+import type { Diagnostic } from '../model/diagnostics.js';
+import type { FetchContext, Kind } from '../kinds/types.js';
+import type { LiveResource } from '../model/resource.js';
+import type { Json } from '../model/json.js';
+import { getAt, setAt } from '../model/json-pointer.js';
 import type { LiveState } from './types.js';
 
 export interface FetchOptions {

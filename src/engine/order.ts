@@ -2,10 +2,12 @@
 // Deletions are not a phase of their own (as in Terraform): they go where their dependencies put
 // them, and ties are broken by account order of the root, then kind order, then name.
 
-import type { Diagnostic } from '../diagnostics.js';
-import type { DesiredResource, Json, Kind, LiveResource } from '../kinds/types.js';
-import { getAt } from '../util/json-pointer.js';
-import type { Change } from './types.js';
+import type { Diagnostic } from '../model/diagnostics.js';
+import type { DesiredResource, LiveResource } from '../model/resource.js';
+import type { Kind } from '../kinds/types.js';
+import type { Json } from '../model/json.js';
+import { getAt } from '../model/json-pointer.js';
+import type { Change } from '../model/plan.js';
 
 /** A change with the records it was computed from. */
 export interface PlannedChange {

@@ -4,11 +4,12 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { open, readFile, rename, unlink } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
-import { type Diagnostic, DiagnosticsError } from '../diagnostics.js';
-import type { LiveResource } from '../kinds/types.js';
+import { type Diagnostic, DiagnosticsError } from '../model/diagnostics.js';
+import type { LiveResource } from '../model/resource.js';
 import { liveDigest } from './digest.js';
 import { resourceKey } from './order.js';
-import { ACTIONS, type LiveState, type Plan, PLAN_FORMAT_VERSION, type Refusal } from './types.js';
+import { ACTIONS, type Plan, PLAN_FORMAT_VERSION, type Refusal } from '../model/plan.js';
+import { type LiveState } from './types.js';
 
 /** sha256 of the plan's JSON: what was reviewed is what apply executes, not an edited copy. */
 function checksumOf(plan: unknown): string {

@@ -2,19 +2,21 @@
 // the kinds, folds children into their parent's create, orders, and checks safety and budget.
 // Nothing here switches on a kind's name.
 
-import type { BucketBudget, CallStats } from '../api/types.js';
-import type { AccountConfig, DesiredState } from '../config/types.js';
-import { type Diagnostic, hasErrors, sortDiagnostics } from '../diagnostics.js';
+import type { BucketBudget } from '../api/types.js';
+import { type CallStats, type Action, type Change, type Plan, PLAN_FORMAT_VERSION, type Refusal, type UnmanagedResource } from '../model/plan.js';
+import type { AccountConfig, DesiredState } from '../model/account.js';
+import { type Diagnostic, hasErrors, sortDiagnostics } from '../model/diagnostics.js';
 import { KINDS } from '../kinds/index.js';
-import type { DesiredResource, Kind, LiveResource } from '../kinds/types.js';
-import { parsePointer } from '../util/json-pointer.js';
+import type { DesiredResource, LiveResource } from '../model/resource.js';
+import type { Kind } from '../kinds/types.js';
+import { parsePointer } from '../model/json-pointer.js';
 import { budgetNeeds } from './budget.js';
 import { liveDigest } from './digest.js';
 import { desiredView, diffResource, liveView, type ResourceDiff } from './diff.js';
 import { orderChanges, type PlannedChange, referencedNames, resourceKey } from './order.js';
 import { inUseRefusal, safetyRefusal } from './safety.js';
 import { parseSelector, selects } from './selectors.js';
-import { type Action, type Change, type LiveState, type Plan, PLAN_FORMAT_VERSION, type Refusal, type UnmanagedResource } from './types.js';
+import { type LiveState } from './types.js';
 
 export interface PlanOptions {
   /** The kinds, in registry order (the order's tie-break); default: the registry `KINDS`. */

@@ -1,9 +1,10 @@
 // Refusals that --force overrides: a plan touching too large a share of what exists (octoDNS), and
 // deleting a resource that a live resource the plan leaves alone still references.
 
-import type { Kind, LiveResource } from '../kinds/types.js';
+import type { Kind } from '../kinds/types.js';
+import type { LiveResource } from '../model/resource.js';
 import { type PlannedChange, referencedNames, resourceKey } from './order.js';
-import type { Change, Refusal } from './types.js';
+import type { Change, Refusal } from '../model/plan.js';
 
 /** Below this many user-managed live resources of a kind in an account, no threshold applies. */
 export const SAFETY_MIN_RESOURCES = 10;
@@ -76,7 +77,7 @@ export function inUseRefusal(
   if (details.length === 0) return undefined;
   const sorted = [...new Set(details)].sort();
   return {
-    code: 'channel-in-use',
+    code: 'in-use',
     message: `the plan removes ${sorted.length === 1 ? 'a resource' : 'resources'} that other resources still reference; change or delete those first, or use --force`,
     details: sorted,
   };

@@ -2,8 +2,8 @@
 // files, the job summary, step outputs and (on pull requests) one comment kept up to date.
 
 import { isAbsolute, relative } from 'node:path';
-import type { Diagnostic } from '../diagnostics.js';
-import type { ApplyReport, Plan } from '../engine/types.js';
+import type { Diagnostic } from '../model/diagnostics.js';
+import type { ApplyReport, Plan } from '../model/plan.js';
 import { renderDiagnostics } from '../render/diagnostics.js';
 import { APPLY_MARKER, PLAN_MARKER, renderApplyReport, renderPlan } from '../render/index.js';
 import { upsertComment, type CommentOutcome } from './comments.js';

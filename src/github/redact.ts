@@ -2,10 +2,9 @@
 // value of a variable the plan reads (or a credential) still appear, it is replaced, and the log
 // names the variable, never the value.
 
-import { envTemplates } from '../engine/secrets.js';
-import { MASK } from '../engine/types.js';
-import type { Json } from '../kinds/types.js';
-import { envNames } from '../util/env.js';
+import { envTemplates, MASK } from '../model/env-markers.js';
+import type { Json } from '../model/json.js';
+import { envNames } from '../model/env.js';
 import type { Env } from './context.js';
 
 /** Shorter values match too much ordinary text to be told apart from it. */

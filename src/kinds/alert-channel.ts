@@ -2,7 +2,8 @@
 
 import { CHANNEL_SECRETS, type ChannelType, type SecretField } from './data.js';
 import { integrationKind } from './integration.js';
-import type { JsonObject, Kind } from './types.js';
+import type { JsonObject } from '../model/json.js';
+import type { Kind } from './types.js';
 
 function channelSecrets(spec: JsonObject): SecretField[] {
   const type = spec.type;

@@ -1,9 +1,11 @@
 // Alert profiles: a custom profile extends a predefined one and owns its templates. One document
 // yields the profile and one AlertTemplate resource per alert, so each template is planned alone.
 
-import type { Diagnostic } from '../diagnostics.js';
-import { apiPath, isObject, rebaseEnvRefs, request } from './common.js';
-import { bucketOf, ROOT_PROFILE_ID } from './data.js';
+import type { Diagnostic } from '../model/diagnostics.js';
+import { apiPath, rebaseEnvRefs, request } from './common.js';
+import { isObject, type JsonObject } from '../model/json.js';
+import { bucketOf } from '../api/buckets.js';
+import { ROOT_PROFILE_ID } from './data.js';
 import {
   isPredefined,
   PROFILES_COLLECTION,
@@ -13,7 +15,8 @@ import {
   templateNameOf,
   templateSpec,
 } from './profile-records.js';
-import type { DesiredResource, FetchContext, JsonObject, Kind, LiveResource, ResourceDocument } from './types.js';
+import type { DesiredResource, LiveResource, ResourceDocument } from '../model/resource.js';
+import type { FetchContext, Kind } from './types.js';
 
 function fromDocument(doc: ResourceDocument): { resources: DesiredResource[]; diagnostics: Diagnostic[] } {
   const base = typeof doc.spec.extends === 'string' ? doc.spec.extends : '';

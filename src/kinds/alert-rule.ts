@@ -1,10 +1,13 @@
 // Alert rules: which alerts (by severity, category, resource group) go to which channels.
 // Requests spell the filters camelCase, responses lowercase; the canonical spec is one shape.
 
-import type { Diagnostic } from '../diagnostics.js';
-import { apiPath, canonicalSet, convertedEnvRefs, createdString, isObject, recordList, request, requireString, stringList, toBoolean, toFlag } from './common.js';
-import { ALERT_RULE_TYPE, bucketOf, EVENT_CATEGORIES, SEVERITIES, type SeverityName } from './data.js';
-import type { DesiredResource, FetchContext, Json, JsonObject, Kind, LiveResource, RequestContext, ResourceDocument } from './types.js';
+import type { Diagnostic } from '../model/diagnostics.js';
+import { apiPath, canonicalSet, convertedEnvRefs, createdString, recordList, request, requireString, stringList, toBoolean, toFlag } from './common.js';
+import { isObject, type Json, type JsonObject } from '../model/json.js';
+import { ALERT_RULE_TYPE, EVENT_CATEGORIES, SEVERITIES, type SeverityName } from './data.js';
+import { bucketOf } from '../api/buckets.js';
+import type { DesiredResource, LiveResource, ResourceDocument } from '../model/resource.js';
+import type { FetchContext, Kind, RequestContext } from './types.js';
 
 const COLLECTION = 'AlertRules';
 const LIST_PATH = apiPath(COLLECTION);

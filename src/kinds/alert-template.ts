@@ -1,9 +1,10 @@
 // Alert templates: the text of alerts, owned by a profile. No documents of their own (they come
 // from an AlertProfile's `alerts`) and no export of their own (the profile exports them).
 
-import type { Diagnostic } from '../diagnostics.js';
+import type { Diagnostic } from '../model/diagnostics.js';
 import { apiPath, request } from './common.js';
-import { bucketOf, ROOT_PROFILE_ID } from './data.js';
+import { bucketOf } from '../api/buckets.js';
+import { ROOT_PROFILE_ID } from './data.js';
 import {
   descriptionKeyNames,
   isPredefined,
@@ -15,7 +16,9 @@ import {
   templateId,
   templateNameOf,
 } from './profile-records.js';
-import type { DesiredResource, FetchContext, JsonObject, Kind, LiveResource } from './types.js';
+import type { DesiredResource, LiveResource } from '../model/resource.js';
+import type { FetchContext, Kind } from './types.js';
+import type { JsonObject } from '../model/json.js';
 
 const TEMPLATES = 'AlertTemplates';
 const PLACEHOLDER = /\{\{([^{}]*)\}\}/g;

@@ -1,9 +1,11 @@
 // Small helpers every kind file uses: paths, account headers, response records, set-like lists.
 
-import type { Diagnostic } from '../diagnostics.js';
+import type { Diagnostic } from '../model/diagnostics.js';
 import { ApiError, type ApiRequest, type HttpMethod, unwrapData } from '../api/types.js';
-import { API_PREFIX } from './data.js';
-import type { Json, JsonObject, RequestContext, ResourceDocument } from './types.js';
+import { API_PREFIX } from '../api/buckets.js';
+import { isObject, jsonEqual, type Json, type JsonObject } from '../model/json.js';
+import type { RequestContext } from './types.js';
+import type { ResourceDocument } from '../model/resource.js';
 
 /** `/api/v2/<collection>/<encoded id>/...`: every segment after the collection is URI-encoded. */
 export function apiPath(collection: string, ...ids: string[]): string {
@@ -15,10 +17,6 @@ export function request(ctx: RequestContext, method: HttpMethod, path: string, b
   const req: ApiRequest = { method, path, account: ctx.orgAccess ? undefined : ctx.account, orgAccess: ctx.orgAccess };
   if (body !== undefined) req.body = body;
   return req;
-}
-
-export function isObject(value: unknown): value is JsonObject {
-  return value !== null && typeof value === 'object' && !Array.isArray(value);
 }
 
 /** Configuration and service spellings of a flag (true/false, 1/0) → boolean; absent → `fallback`. */
@@ -67,16 +65,6 @@ export function stringList(value: unknown): string[] {
 
 export function clone<T extends Json>(value: T): T {
   return structuredClone(value);
-}
-
-export function jsonEqual(a: Json | undefined, b: Json | undefined): boolean {
-  if (a === b) return true;
-  if (Array.isArray(a) && Array.isArray(b)) return a.length === b.length && a.every((x, i) => jsonEqual(x, b[i]));
-  if (isObject(a) && isObject(b)) {
-    const ka = Object.keys(a);
-    return ka.length === Object.keys(b).length && ka.every((k) => k in b && jsonEqual(a[k], b[k]));
-  }
-  return false;
 }
 
 function compareJson(a: Json, b: Json): number {

@@ -1,10 +1,10 @@
 // Container registries: integrations for image vulnerability assessment. One integration type,
 // data defaults the service fills in (so desired and live both carry them), and no PUT.
 
-import { isObject } from './common.js';
+import { isObject, type JsonObject } from '../model/json.js';
 import { REGISTRY_DATA_DEFAULTS, REGISTRY_INTEGRATION_TYPE, registrySecrets } from './data.js';
 import { integrationKind } from './integration.js';
-import type { JsonObject, Kind } from './types.js';
+import type { Kind } from './types.js';
 
 // The service also echoes `identifierTag` ([] when the request had none), so it is a default too:
 // filled on both sides, it never shows as a change and export leaves it out.

@@ -1,7 +1,8 @@
 // Facts about the service that the kinds, the schemas and the emulator share (api-facts.md, seeds).
 // Data only: no behaviour beyond small lookups, so the emulator may import it without importing the engine.
 
-export const API_PREFIX = '/api/v2';
+// Until the emulator keeps its own: protocol knowledge lives in src/api.
+export { API_PREFIX, bucketOf } from '../api/buckets.js';
 
 export {
   ALERT_RULE_TYPE,
@@ -127,42 +128,6 @@ export function registrySecrets(data: { registryType?: unknown; awsAuthType?: un
     default:
       return [];
   }
-}
-
-/**
- * Path segments under /api/v2 that name a functionality; every other segment is an identifier.
- * A bucket is the method plus the static segments, so reading one record and listing share one
- * bucket (the seed: "the path id is disregarded") while writes have their own.
- */
-const STATIC_SEGMENTS = new Set([
-  'access',
-  'tokens',
-  'schemas',
-  'AgentAccessTokens',
-  'AlertChannels',
-  'AlertRules',
-  'AlertProfiles',
-  'AlertTemplates',
-  'CloudAccounts',
-  'ContainerRegistries',
-  'AuditLogs',
-  'CloudActivities',
-  'Activities',
-  'ChangedFiles',
-  'DNSs',
-  'UserLogins',
-  'Configs',
-  'ComplianceEvaluations',
-  'search',
-  'test',
-]);
-
-/** `bucketOf('GET', '/api/v2/AlertChannels/ABC_123')` → `GET AlertChannels`. */
-export function bucketOf(method: string, path: string): string {
-  const bare = path.split('?')[0];
-  const rest = bare.startsWith(API_PREFIX) ? bare.slice(API_PREFIX.length) : bare;
-  const kept = rest.split('/').filter((s) => s !== '' && STATIC_SEGMENTS.has(s));
-  return `${method.toUpperCase()} ${kept.join('/')}`;
 }
 
 /** Dotted path → JSON pointer below `/data`: `credentials.privateKey` → `/data/credentials/privateKey`. */

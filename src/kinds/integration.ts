@@ -2,22 +2,13 @@
 // integration record {name, type, enabled 0|1, data} with a server-assigned intgGuid. This module
 // builds their Kind from the few facts in which they differ.
 
-import { getAt, removeAt, setAt } from '../util/json-pointer.js';
-import {
-  apiPath,
-  clone,
-  convertedEnvRefs,
-  createdString,
-  isObject,
-  jsonEqual,
-  recordList,
-  request,
-  requireString,
-  toBoolean,
-  toFlag,
-} from './common.js';
-import { bucketOf, dataPointer, type SecretField } from './data.js';
-import type { DesiredResource, ExportedDocument, FetchContext, JsonObject, Kind, LiveResource, RequestContext, ResourceDocument } from './types.js';
+import { getAt, removeAt, setAt } from '../model/json-pointer.js';
+import { apiPath, clone, convertedEnvRefs, createdString, recordList, request, requireString, toBoolean, toFlag } from './common.js';
+import { isObject, jsonEqual, type JsonObject } from '../model/json.js';
+import { bucketOf } from '../api/buckets.js';
+import { dataPointer, type SecretField } from './data.js';
+import type { DesiredResource, LiveResource, ResourceDocument } from '../model/resource.js';
+import type { ExportedDocument, FetchContext, Kind, RequestContext } from './types.js';
 
 export interface IntegrationOptions {
   kind: string;

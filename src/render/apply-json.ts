@@ -1,6 +1,6 @@
 // The apply report as one JSON document: summary per action and per status, one result per change.
 
-import type { ApplyReport } from '../engine/types.js';
+import type { ApplyReport } from '../model/plan.js';
 import { callsJson } from './plan-json.js';
 
 export function renderApplyJson(report: ApplyReport): string {

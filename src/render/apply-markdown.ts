@@ -1,7 +1,7 @@
 // The apply report as a pull-request comment or job summary: status table, failures with their
 // reasons first, then skipped and done. Over the size limit done and skipped lines go; failures stay.
 
-import type { ApplyReport, ChangeResult } from '../engine/types.js';
+import type { ApplyReport, ChangeResult } from '../model/plan.js';
 import { applySummaryLine } from './apply-text.js';
 import { ACTION_SIGN, ACTION_WORD, callsText, duration, groupByAccount } from './common.js';
 import { escapeMd, inlineCode, largestFitting, MARKDOWN_LIMIT, table } from './markdown.js';

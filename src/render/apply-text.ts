@@ -1,7 +1,7 @@
 // The apply report for a terminal: each result per account with its status, failures explained,
 // then one summary line.
 
-import type { ApplyReport, ChangeResult, ResultStatus } from '../engine/types.js';
+import type { ApplyReport, ChangeResult, ResultStatus } from '../model/plan.js';
 import { palette, type Palette } from './ansi.js';
 import { ACTION_SIGN, ACTION_WORD, callsText, duration, groupByAccount } from './common.js';
 

@@ -1,8 +1,7 @@
 // Wording and grouping shared by the text and Markdown renderings.
 
-import { formatLocation, type Diagnostic, type SourcePosition } from '../diagnostics.js';
-import type { CallStats } from '../api/types.js';
-import type { Action, BucketNeed, PlanSummary, Refusal } from '../engine/types.js';
+import { formatLocation, type Diagnostic, type SourcePosition } from '../model/diagnostics.js';
+import type { CallStats, Action, BucketNeed, PlanSummary, Refusal } from '../model/plan.js';
 
 export const ACTION_SIGN: Record<Action, string> = { create: '+', update: '~', replace: '-/+', delete: '-' };
 export const ACTION_WORD: Record<Action, string> = { create: 'create', update: 'update', replace: 'replace', delete: 'destroy' };

@@ -1,7 +1,7 @@
 // Diagnostics for people (text), programs (json) and GitHub Actions (workflow commands).
 // Pure formatting: messages never hold secret values, and nothing here adds any.
 
-import { type Diagnostic, formatLocation } from '../diagnostics.js';
+import { type Diagnostic, formatLocation } from '../model/diagnostics.js';
 
 export type DiagnosticsFormat = 'text' | 'json' | 'github';
 

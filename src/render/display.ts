@@ -3,10 +3,10 @@
 
 import { structuredPatch } from 'diff';
 import { stringify } from 'yaml';
-import { isEnvMarker, maskAt } from '../engine/secrets.js';
-import { ENV_MARKER, MASK, type Change, type DiffOp } from '../engine/types.js';
-import type { Json, JsonObject } from '../kinds/types.js';
-import { getAt, isWithin, setAt } from '../util/json-pointer.js';
+import { isEnvMarker, maskAt, ENV_MARKER, MASK } from '../model/env-markers.js';
+import { type Change, type DiffOp } from '../model/plan.js';
+import type { Json, JsonObject } from '../model/json.js';
+import { getAt, isWithin, setAt } from '../model/json-pointer.js';
 
 /** Pointers whose values never appear: sensitive and write-only ones. */
 export function secretPointers(change: Pick<Change, 'sensitive' | 'writeOnly'>): string[] {

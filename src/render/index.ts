@@ -1,6 +1,6 @@
 // Renderers: pure functions from a Plan or an ApplyReport to text, JSON or Markdown. They format; they never compute.
 
-import type { ApplyReport, Plan } from '../engine/types.js';
+import type { ApplyReport, Plan } from '../model/plan.js';
 import { renderApplyJson } from './apply-json.js';
 import { renderApplyMarkdown } from './apply-markdown.js';
 import { renderApplyText } from './apply-text.js';

@@ -1,9 +1,8 @@
 // The plan as one JSON document (design.md's contract). Only deterministic data: two plans of the
 // same state render byte-identical, so the budget keeps bucket and need but not what is left of it.
 
-import { sortDiagnostics } from '../diagnostics.js';
-import type { CallStats } from '../api/types.js';
-import type { Change, Plan } from '../engine/types.js';
+import { sortDiagnostics } from '../model/diagnostics.js';
+import type { CallStats, Change, Plan } from '../model/plan.js';
 import { maskOp, maskSpec, secretPointers } from './display.js';
 
 export function renderPlanJson(plan: Plan): string {

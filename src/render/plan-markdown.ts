@@ -2,8 +2,8 @@
 // folded per account. Over the size limit the details go first (diff blocks from the end, then
 // change lines); the summary table and every deletion line stay.
 
-import { sortDiagnostics } from '../diagnostics.js';
-import type { Action, Change, Plan } from '../engine/types.js';
+import { sortDiagnostics } from '../model/diagnostics.js';
+import type { Action, Change, Plan } from '../model/plan.js';
 import {
   ACTION_SIGN,
   ACTION_WORD,

@@ -1,8 +1,8 @@
 // The plan for a terminal: refusal first, changes per account with field diffs, then what is left
 // alone, warnings, the rate-limit budget, and one summary line.
 
-import { sortDiagnostics } from '../diagnostics.js';
-import type { Action, Change, Plan } from '../engine/types.js';
+import { sortDiagnostics } from '../model/diagnostics.js';
+import type { Action, Change, Plan } from '../model/plan.js';
 import { palette, type Paint, type Palette } from './ansi.js';
 import {
   ACTION_SIGN,

@@ -5,7 +5,7 @@ import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadConfig, loadDocuments } from '../../src/config/load.js';
-import type { RootConfig } from '../../src/config/types.js';
+import type { RootConfig } from '../../src/model/account.js';
 import { EXAMPLES, makeRepo, readEnvFile, ROOT_TWO } from './helpers.js';
 
 async function yamlFiles(dir: string): Promise<string[]> {

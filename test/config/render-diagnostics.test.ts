@@ -1,7 +1,7 @@
 // renderDiagnostics: text for people, one JSON document for programs, workflow commands for GitHub.
 
 import { describe, expect, it } from 'vitest';
-import type { Diagnostic } from '../../src/diagnostics.js';
+import type { Diagnostic } from '../../src/model/diagnostics.js';
 import { escapeData, escapeProperty, renderDiagnostics } from '../../src/render/diagnostics.js';
 
 const DIAGS: Diagnostic[] = [

@@ -13,7 +13,7 @@ import { CONFIRMED_REASON } from '../../src/engine/apply-change.js';
 import { apply } from '../../src/engine/apply.js';
 import { fetchLive } from '../../src/engine/fetch.js';
 import { plan } from '../../src/engine/plan.js';
-import type { Plan } from '../../src/engine/types.js';
+import type { Plan } from '../../src/model/plan.js';
 import { KINDS } from '../../src/kinds/index.js';
 
 const ROOT = `accounts:
@@ -125,7 +125,7 @@ describe('apply against the emulator', () => {
     const dir = await folder({ 'postureops.yaml': ROOT, 'channels.yaml': CHANNELS, 'rules.yaml': RULES, 'profile.yaml': PROFILE('SVC_HE_FILES_DEFAULT_PROFILE'), 'registry.yaml': REGISTRY });
     const first = await planFor(client, dir);
     expect(first.changes.length).toBeGreaterThanOrEqual(8);
-    const report = await apply(first, client, { env: ENV, testChannels: true });
+    const report = await apply(first, client, { env: ENV, testResources: true });
     expect(report.results.filter((r) => r.status !== 'done')).toEqual([]);
     expect(report.summary).toMatchObject({ create: first.changes.length, done: first.changes.length, failed: 0, skipped: 0 });
     const channelTests = report.results.filter((r) => r.kind === 'AlertChannel').map((r) => r.test);

@@ -1,10 +1,12 @@
 // Small fake kinds and an in-memory fake service for apply and export unit tests: enough of the
 // Kind interface and of ApiClient to observe order, parallelism, faults and request bodies.
 
-import { ApiError, type ApiClient, type ApiRequest, type ApiResponse, type BucketBudget, type CallStats } from '../../src/api/types.js';
-import type { Change, Plan } from '../../src/engine/types.js';
-import type { DesiredResource, Json, JsonObject, Kind, LiveResource, Reference, RequestContext } from '../../src/kinds/types.js';
-import { getAt, setAt } from '../../src/util/json-pointer.js';
+import { ApiError, type ApiClient, type ApiRequest, type ApiResponse, type BucketBudget } from '../../src/api/types.js';
+import { type CallStats, type Change, type Plan } from '../../src/model/plan.js';
+import type { DesiredResource, LiveResource } from '../../src/model/resource.js';
+import type { Kind, Reference, RequestContext } from '../../src/kinds/types.js';
+import type { Json, JsonObject } from '../../src/model/json.js';
+import { getAt, setAt } from '../../src/model/json-pointer.js';
 
 export interface FakeKindOptions {
   references?: Reference[];

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { apply } from '../../src/engine/apply.js';
-import type { ChangeResult } from '../../src/engine/types.js';
+import type { ChangeResult } from '../../src/model/plan.js';
 import { change, FakeService, fakeKind, permanent, planOf } from './apply-fakes.js';
 
 const Widget = fakeKind('Widget', { testable: true, writeOnly: ['/token'] });
@@ -143,7 +143,7 @@ describe('apply: requests through the kind', () => {
 
     const svc2 = new FakeService();
     svc2.testFailure = `cannot reach ${secret}`;
-    const report2 = await apply(plan, svc2, { env: { TOKEN: secret }, kinds, testChannels: true });
+    const report2 = await apply(plan, svc2, { env: { TOKEN: secret }, kinds, testResources: true });
     expect(report2.results[0]).toMatchObject({ status: 'done', test: { ok: false, message: 'cannot reach (sensitive)' } });
   });
 
@@ -221,7 +221,7 @@ describe('apply: test channels and the report', () => {
       change({ action: 'update', kind: 'Widget', name: 'w2', liveId: w, changed: ['size'], after: { size: 1 } }),
       change({ action: 'create', kind: 'Gadget', name: 'g1' }),
     ]);
-    const report = await apply(plan, svc, { env: {}, kinds, testChannels: true });
+    const report = await apply(plan, svc, { env: {}, kinds, testResources: true });
     expect(report.results.map((r) => r.test)).toEqual([{ ok: true }, { ok: true }, undefined]);
     expect(svc.log.filter((r) => r.path.endsWith('/test'))).toHaveLength(2);
 
@@ -232,7 +232,7 @@ describe('apply: test channels and the report', () => {
 
     const failing = new FakeService();
     failing.testFailure = 'Slack answered 404';
-    const r3 = await apply(planOf([change({ action: 'create', kind: 'Widget', name: 'w1' })]), failing, { env: {}, kinds, testChannels: true });
+    const r3 = await apply(planOf([change({ action: 'create', kind: 'Widget', name: 'w1' })]), failing, { env: {}, kinds, testResources: true });
     expect(r3.results[0]).toMatchObject({ status: 'done', test: { ok: false, message: 'Slack answered 404' } });
     expect(r3.summary.failed).toBe(0);
   });
@@ -244,7 +244,7 @@ describe('apply: test channels and the report', () => {
     const report = await apply(planOf([change({ action: 'create', kind: 'Widget', name: 'w1' })]), svc, {
       env: {},
       kinds,
-      testChannels: true,
+      testResources: true,
       waited: () => {
         const now = waited;
         waited += 7;

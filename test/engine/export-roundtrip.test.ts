@@ -14,7 +14,7 @@ import { fetchLive } from '../../src/engine/fetch.js';
 import { plan } from '../../src/engine/plan.js';
 import type { LiveState } from '../../src/engine/types.js';
 import { KINDS } from '../../src/kinds/index.js';
-import { getAt } from '../../src/util/json-pointer.js';
+import { getAt } from '../../src/model/json-pointer.js';
 import { seedService } from './export-seed.js';
 
 const accounts = [

@@ -2,11 +2,10 @@
 // cloud account type, every registry flavour, rules routing to several channels, custom profiles
 // with templates. Names vary (spaces, upper case, accents) as real ones do.
 
-import type { ApiClient } from '../../src/api/types.js';
-import { unwrapData } from '../../src/api/types.js';
+import { type ApiClient, unwrapData } from '../../src/api/types.js';
 import { PREDEFINED_PROFILES } from '../../src/emulator/index.js';
 import { CHANNEL_TYPES, CLOUD_ACCOUNT_TYPES, EVENT_CATEGORIES, ROOT_PROFILE_ID } from '../../src/kinds/data.js';
-import type { JsonObject } from '../../src/kinds/types.js';
+import type { JsonObject } from '../../src/model/json.js';
 
 const GCP = (i: number) => ({ clientEmail: `reader${i}@p.iam.gserviceaccount.com`, clientId: `1098${i}`, privateKey: `-----KEY ${i}-----`, privateKeyId: `kid${i}` });
 const AWS_CROSS = (i: number) => ({ roleArn: `arn:aws:iam::1234567890${i % 10}:role/r${i}`, externalId: `ext-${i}` });

@@ -4,7 +4,7 @@ import { exportConfig } from '../../src/engine/export.js';
 import { baseVariable, upperSnake } from '../../src/engine/export-secrets.js';
 import { kindFileStem } from '../../src/engine/export-yaml.js';
 import type { LiveState } from '../../src/engine/types.js';
-import type { LiveResource } from '../../src/kinds/types.js';
+import type { LiveResource } from '../../src/model/resource.js';
 import { fakeKind } from './apply-fakes.js';
 
 const SLACK_URL = 'https://hooks.slack.com/services/T0000/B0000/sekr1tsekr1t';

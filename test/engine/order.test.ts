@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { orderChanges, type PlannedChange } from '../../src/engine/order.js';
 import { plan } from '../../src/engine/plan.js';
-import type { Change } from '../../src/engine/types.js';
+import type { Change } from '../../src/model/plan.js';
 import type { Kind } from '../../src/kinds/types.js';
 import { Channel, desired, desiredState, FAKE_KINDS, live, liveState } from './plan-fakes.js';
 

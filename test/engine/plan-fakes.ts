@@ -1,9 +1,12 @@
 // Small fake kinds and builders for the planner's unit tests: the engine must work with any Kind.
 
-import type { ApiClient, ApiRequest, ApiResponse, BucketBudget, CallStats } from '../../src/api/types.js';
-import type { DesiredState } from '../../src/config/types.js';
-import { bucketOf } from '../../src/kinds/data.js';
-import type { DesiredResource, FetchContext, Json, JsonObject, Kind, LiveResource } from '../../src/kinds/types.js';
+import type { ApiClient, ApiRequest, ApiResponse, BucketBudget } from '../../src/api/types.js';
+import type { CallStats } from '../../src/model/plan.js';
+import type { DesiredState } from '../../src/model/account.js';
+import { bucketOf } from '../../src/api/buckets.js';
+import type { DesiredResource, LiveResource } from '../../src/model/resource.js';
+import type { FetchContext, Kind } from '../../src/kinds/types.js';
+import type { Json, JsonObject } from '../../src/model/json.js';
 import type { LiveState } from '../../src/engine/types.js';
 
 type Rec = Record<string, unknown>;

@@ -3,11 +3,11 @@ import { mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promise
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DiagnosticsError } from '../../src/diagnostics.js';
+import { DiagnosticsError } from '../../src/model/diagnostics.js';
 import { canonicalJson, liveDigest } from '../../src/engine/digest.js';
 import { plan } from '../../src/engine/plan.js';
 import { checkStale, loadPlan, savePlan } from '../../src/engine/plan-file.js';
-import type { Plan } from '../../src/engine/types.js';
+import type { Plan } from '../../src/model/plan.js';
 import { desired, desiredState, FAKE_KINDS, live, liveState } from './plan-fakes.js';
 
 const hook = (url: string) => ({ type: 'Webhook', data: { url } });

@@ -3,15 +3,16 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createClient } from '../../src/api/index.js';
 import type { ApiClient } from '../../src/api/types.js';
-import type { DesiredState } from '../../src/config/types.js';
+import type { DesiredState } from '../../src/model/account.js';
 import { startEmulator, type RunningEmulator } from '../../src/emulator/index.js';
 import { apply } from '../../src/engine/apply.js';
 import { fetchLive } from '../../src/engine/fetch.js';
 import { plan } from '../../src/engine/plan.js';
 import { checkStale } from '../../src/engine/plan-file.js';
-import type { Plan } from '../../src/engine/types.js';
+import type { Plan } from '../../src/model/plan.js';
 import { KINDS, kindForDocument } from '../../src/kinds/index.js';
-import type { DesiredResource, JsonObject } from '../../src/kinds/types.js';
+import type { DesiredResource } from '../../src/model/resource.js';
+import type { JsonObject } from '../../src/model/json.js';
 
 const SLACK = 'https://hooks.slack.com/services/T0/B0/real-kinds-secret-1';
 const PD = 'pd-real-kinds-secret-2';

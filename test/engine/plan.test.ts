@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { plan, type PlanOptions } from '../../src/engine/plan.js';
-import { MASK, type Plan } from '../../src/engine/types.js';
-import type { DesiredResource, LiveResource } from '../../src/kinds/types.js';
+import { MASK } from '../../src/model/env-markers.js';
+import { type Plan } from '../../src/model/plan.js';
+import type { DesiredResource, LiveResource } from '../../src/model/resource.js';
 import { desired, desiredState, FAKE_KINDS, live, liveState } from './plan-fakes.js';
 
 function run(d: DesiredResource[], l: LiveResource[], options: Partial<PlanOptions> = {}, prune: Record<string, boolean> = {}) {

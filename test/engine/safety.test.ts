@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { plan } from '../../src/engine/plan.js';
-import type { DesiredResource, LiveResource } from '../../src/kinds/types.js';
+import type { DesiredResource, LiveResource } from '../../src/model/resource.js';
 import { desired, desiredState, FAKE_KINDS, live, liveState } from './plan-fakes.js';
 
 const hook = (url: string) => ({ type: 'Webhook', data: { url } });
@@ -62,7 +62,7 @@ describe('resources still in use', () => {
       { kinds: FAKE_KINDS },
     ).plan!;
     expect(p.changes.map((c) => c.key)).toEqual(['prod/Channel/ops']);
-    expect(p.refusal?.code).toBe('channel-in-use');
+    expect(p.refusal?.code).toBe('in-use');
     expect(p.refusal?.details).toEqual(['prod/Channel/ops (delete) is still used by Rule legacy (not declared in this configuration)']);
   });
 

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { AlertProfile } from '../../src/kinds/alert-profile.js';
 import { AlertTemplate } from '../../src/kinds/alert-template.js';
-import type { DesiredResource, JsonObject, LiveResource } from '../../src/kinds/types.js';
+import type { DesiredResource, LiveResource } from '../../src/model/resource.js';
+import type { JsonObject } from '../../src/model/json.js';
 import { byName, desiredOf, doc, FILE, fetchCtx, requestCtx } from './helpers.js';
 
 const LIST = '/api/v2/AlertProfiles';

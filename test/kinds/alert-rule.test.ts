@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { AlertRule } from '../../src/kinds/alert-rule.js';
-import type { JsonObject, LiveResource } from '../../src/kinds/types.js';
+import type { JsonObject } from '../../src/model/json.js';
+import type { LiveResource } from '../../src/model/resource.js';
 import { desiredOf, doc, fetchCtx, requestCtx } from './helpers.js';
 
 const LIST = '/api/v2/AlertRules';

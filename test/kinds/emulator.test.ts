@@ -7,7 +7,9 @@ import { createClient } from '../../src/api/index.js';
 import type { ApiClient } from '../../src/api/types.js';
 import { startEmulator, type RunningEmulator } from '../../src/emulator/index.js';
 import { KINDS, kindOf } from '../../src/kinds/index.js';
-import type { DesiredResource, FetchContext, JsonObject, LiveResource, RequestContext } from '../../src/kinds/types.js';
+import type { DesiredResource, LiveResource } from '../../src/model/resource.js';
+import type { FetchContext, RequestContext } from '../../src/kinds/types.js';
+import type { JsonObject } from '../../src/model/json.js';
 import { comparable, desiredOf, doc } from './helpers.js';
 
 const DOCS: [string, string, JsonObject][] = [

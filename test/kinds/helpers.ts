@@ -2,8 +2,10 @@
 // counts calls, a request context with known ids, and service records shaped like the emulator's.
 
 import { expect } from 'vitest';
-import type { DesiredResource, FetchContext, JsonObject, Kind, LiveResource, RequestContext, ResourceDocument } from '../../src/kinds/types.js';
-import { removeAt } from '../../src/util/json-pointer.js';
+import type { DesiredResource, LiveResource, ResourceDocument } from '../../src/model/resource.js';
+import type { FetchContext, Kind, RequestContext } from '../../src/kinds/types.js';
+import type { JsonObject } from '../../src/model/json.js';
+import { removeAt } from '../../src/model/json-pointer.js';
 
 export const FILE = 'config/resources.yaml';
 

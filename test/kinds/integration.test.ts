@@ -3,8 +3,9 @@ import { ApiError } from '../../src/api/types.js';
 import { AlertChannel } from '../../src/kinds/alert-channel.js';
 import { CloudAccount } from '../../src/kinds/cloud-account.js';
 import { ContainerRegistry } from '../../src/kinds/container-registry.js';
-import type { JsonObject, Kind } from '../../src/kinds/types.js';
-import { getAt } from '../../src/util/json-pointer.js';
+import type { JsonObject } from '../../src/model/json.js';
+import type { Kind } from '../../src/kinds/types.js';
+import { getAt } from '../../src/model/json-pointer.js';
 import { byName, comparable, desiredOf, doc, fetchCtx, integrationRecord, requestCtx } from './helpers.js';
 
 interface RoundTrip {

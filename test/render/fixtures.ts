@@ -1,8 +1,8 @@
 // Hand-built plans and reports covering every action, a template change, an unmanaged resource,
 // a warning, a refusal, write-only and sensitive fields (env markers and masked values).
 
-import type { ApplyReport, Change, Plan } from '../../src/engine/types.js';
-import { MASK } from '../../src/engine/types.js';
+import type { ApplyReport, Change, Plan } from '../../src/model/plan.js';
+import { MASK } from '../../src/model/env-markers.js';
 
 const base = { writeOnly: [] as string[], sensitive: [] as string[], dependsOn: [] as string[], liveDigest: 'absent' };
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { Change, Plan } from '../../src/engine/types.js';
+import type { Change, Plan } from '../../src/model/plan.js';
 import { MARKDOWN_LIMIT, renderApplyReport, renderPlan } from '../../src/render/index.js';
 import { escapeMd, fenced, inlineCode } from '../../src/render/markdown.js';
 import { emptyPlan, fixtureApplyReport, fixturePlan, fixtureRefusedPlan } from './fixtures.js';

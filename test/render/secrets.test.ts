@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { Change, Plan } from '../../src/engine/types.js';
-import type { JsonObject } from '../../src/kinds/types.js';
+import type { Change, Plan } from '../../src/model/plan.js';
+import type { JsonObject } from '../../src/model/json.js';
 import { renderApplyReport, renderPlan } from '../../src/render/index.js';
 import { fixtureApplyReport, fixturePlan, fixtureRefusedPlan } from './fixtures.js';
 

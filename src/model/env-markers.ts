@@ -1,10 +1,14 @@
 // Plans never hold secret values: env-derived values travel as {"$env": template} and are
 // resolved only when apply builds a request; other secrets are masked for display.
 
-import type { Json, JsonObject } from '../kinds/types.js';
-import { type Env, interpolate } from '../util/env.js';
-import { getAt, hasAt, setAt } from '../util/json-pointer.js';
-import { ENV_MARKER, MASK } from './types.js';
+import type { Json, JsonObject } from './json.js';
+import { type Env, interpolate } from './env.js';
+import { getAt, hasAt, setAt } from './json-pointer.js';
+
+/** In a Plan, a value that came from `${env:...}` is stored as `{"$env": "<template>"}`, never as its value. */
+export const ENV_MARKER = '$env';
+/** How a secret value is shown wherever it would appear. */
+export const MASK = '(sensitive)';
 
 export interface EnvMarker {
   [ENV_MARKER]: string;

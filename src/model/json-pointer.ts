@@ -1,6 +1,6 @@
 // RFC 6901 pointers over plain JSON values. Pure; never mutates its input.
 
-import type { Json, JsonObject } from '../kinds/types.js';
+import type { Json, JsonObject } from './json.js';
 
 export function parsePointer(pointer: string): string[] {
   if (pointer === '') return [];

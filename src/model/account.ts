@@ -1,0 +1,26 @@
+// The configuration as the engine receives it: the accounts, the root file's settings, and the
+// desired resources.
+
+import type { DesiredResource } from './resource.js';
+
+export interface AccountConfig {
+  /** Value of the Account-Name header. */
+  name: string;
+  /** Organization-level data: requests carry `Org-Access: true` instead of Account-Name. */
+  orgAccess: boolean;
+}
+
+export interface RootConfig {
+  /** Path of postureops.yaml. */
+  file: string;
+  accounts: AccountConfig[];
+  defaultAccount?: string;
+  /** Whether undeclared live resources are deleted, per kind name (every registered kind present). */
+  prune: Record<string, boolean>;
+}
+
+export interface DesiredState {
+  root: RootConfig;
+  /** Every declared resource, one per (account, kind, name), secrets resolved from the environment. */
+  resources: DesiredResource[];
+}

@@ -1,0 +1,55 @@
+// Resources as every layer sees them: a document read from a file, what it asks for (desired) and
+// what the service holds (live). Kind-specific meaning lives in src/kinds; these are plain values.
+
+import type { SourcePosition } from './diagnostics.js';
+import type { JsonObject } from './json.js';
+
+/** A validated document instantiated for one account (config layer output, kind input). */
+export interface ResourceDocument {
+  kind: string;
+  name: string;
+  account: string;
+  /** The document's `spec`, `${env:...}` already substituted (real values: never print it). */
+  spec: JsonObject;
+  /** JSON pointers into `spec` whose value came from `${env:...}`, mapped to the raw template text. */
+  envRefs: Record<string, string>;
+  source: SourcePosition;
+  /** Source position of spec members by JSON pointer, when the loader knows it. */
+  positions: Record<string, SourcePosition>;
+}
+
+export interface DesiredResource {
+  kind: string;
+  account: string;
+  name: string;
+  /** Name of the owning resource of `parentKind` (a template's profile). */
+  parent?: string;
+  /**
+   * Canonical form, comparable member by member with LiveResource.spec. References hold names.
+   * Holds real secret values: the engine masks before anything leaves it.
+   */
+  spec: JsonObject;
+  /** JSON pointers into `spec` whose value came from `${env:...}`, mapped to the raw template. */
+  envRefs: Record<string, string>;
+  source?: SourcePosition;
+  /**
+   * Facts the kind's `check` needs from the document it came from; never compared, never rendered,
+   * never sent. A template carries `{extends, pointer}`: its profile's base and `/spec/alerts/<i>`.
+   */
+  context?: JsonObject;
+}
+
+export interface LiveResource {
+  kind: string;
+  account: string;
+  name: string;
+  /** The service's identifier used in paths: intgGuid, mcGuid, alertProfileId, `profile.template`. */
+  id: string;
+  parent?: string;
+  /** Canonical form. Reference members hold live ids until the engine maps them to names. */
+  spec: JsonObject;
+  /** Read-only facts that are never compared (a profile's descriptionKeys, an integration's state). */
+  info?: JsonObject;
+  /** Predefined by the service: never planned, never listed as unmanaged, never pruned. */
+  managedByService?: boolean;
+}

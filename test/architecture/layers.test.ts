@@ -1,0 +1,84 @@
+// Arrows only run down (design.md, "Layout"): every import of every file under src/ and cmd/ goes to
+// a layer its own layer may use. The emulator stands apart: it shares only the service's spellings.
+
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+
+const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+
+/** Layer → layers it may import (its own always allowed). `util` holds only package-root lookup. */
+const ALLOWED: Record<string, readonly string[]> = {
+  model: [],
+  util: [],
+  api: ['model'],
+  kinds: ['model', 'api'],
+  config: ['kinds', 'model', 'api'],
+  engine: ['kinds', 'api', 'model'],
+  render: ['model'],
+  github: ['config', 'engine', 'render', 'kinds', 'api', 'model', 'util'],
+  emulator: [],
+  cmd: ['config', 'engine', 'render', 'kinds', 'api', 'model', 'github', 'emulator', 'util'],
+};
+/** Single files a layer may reach outside its allowed layers. */
+const EXTRA: Record<string, readonly string[]> = { emulator: ['src/kinds/spellings.ts'] };
+
+function sourceFiles(dir: string): string[] {
+  const out: string[] = [];
+  for (const entry of readdirSync(path.join(REPO, dir), { withFileTypes: true })) {
+    const rel = path.posix.join(dir, entry.name);
+    if (entry.isDirectory()) out.push(...sourceFiles(rel));
+    else if (entry.name.endsWith('.ts')) out.push(rel);
+  }
+  return out;
+}
+
+/** Every relative import of a file (static, type-only, re-export, dynamic), as repository paths. */
+function importsOf(file: string): string[] {
+  const text = readFileSync(path.join(REPO, file), 'utf8');
+  const specs = [
+    ...[...text.matchAll(/^\s*(?:import|export)\s[^;]*?from\s+'([^']+)'/gms)].map((m) => m[1]),
+    ...[...text.matchAll(/^\s*import\s+'([^']+)'/gm)].map((m) => m[1]),
+    ...[...text.matchAll(/import\(\s*'([^']+)'\s*\)/g)].map((m) => m[1]),
+  ];
+  return specs.filter((s) => s.startsWith('.')).map((s) => path.posix.normalize(path.posix.join(path.posix.dirname(file), s)).replace(/\.js$/, '.ts'));
+}
+
+function layerOf(file: string): string {
+  if (file.startsWith('cmd/')) return 'cmd';
+  const m = /^src\/([^/]+)\//.exec(file);
+  if (!m) throw new Error(`${file} is in no layer: files under src/ live in a layer folder`);
+  return m[1];
+}
+
+const FILES = [...sourceFiles('src'), ...sourceFiles('cmd')];
+
+describe('layers', () => {
+  it('every folder under src/ is a known layer', () => {
+    const layers = readdirSync(path.join(REPO, 'src'), { withFileTypes: true })
+      .filter((e) => e.isDirectory())
+      .map((e) => e.name);
+    expect(layers.filter((l) => !(l in ALLOWED))).toEqual([]);
+    expect(FILES.filter((f) => /^src\/[^/]+\.ts$/.test(f))).toEqual([]);
+  });
+
+  it.each(Object.keys(ALLOWED))('%s imports only what its layer may use', (layer) => {
+    const own = FILES.filter((f) => layerOf(f) === layer);
+    const bad: string[] = [];
+    for (const file of own) {
+      for (const dep of importsOf(file)) {
+        const target = layerOf(dep);
+        if (target === layer || ALLOWED[layer].includes(target) || EXTRA[layer]?.includes(dep)) continue;
+        bad.push(`${file} → ${dep}`);
+      }
+    }
+    expect(bad).toEqual([]);
+  });
+
+  it('finds the imports it checks', () => {
+    // A parser that found nothing would pass every rule above.
+    expect(importsOf('src/engine/plan.ts').some((d) => d.startsWith('src/model/'))).toBe(true);
+    expect(importsOf('cmd/main.ts').length).toBeGreaterThan(0);
+  });
+});
