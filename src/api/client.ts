@@ -4,9 +4,10 @@ import { bucketOf } from './buckets.js';
 import { parseServiceAddress, resolveRequestPath, type ServiceAddress } from './base-url.js';
 import { BudgetExhausted, RateLimitBudget, readRateLimit } from './budget.js';
 import type { ClientOptions } from './options.js';
-import { Redactor } from './redact.js';
+import type { Redactor } from '../model/masking.js';
+import { credentialRedactor, serviceMessage } from './redact.js';
 import { RETRY_STATUSES, backoffMs, failedBeforeSending, isClientFault, isIdempotent, isTlsFailure } from './retry.js';
-import { Semaphore } from './semaphore.js';
+import { Semaphore } from '../model/concurrency.js';
 import { TokenCache, type IssuedToken } from './token.js';
 import { WireFailure, exchange, type WireResponse } from './transport.js';
 import { ApiError, ClientConfigError, type ApiClient, type ApiErrorKind, type ApiRequest, type ApiResponse, type BucketBudget, type HttpMethod, type RequestLogEntry } from './types.js';
@@ -97,7 +98,7 @@ class ServiceClient implements ApiClient {
     this.dispatcher = options.dispatcher ?? (this.ownAgent as Agent);
     this.slots = new Semaphore(concurrency);
     this.budgets = new RateLimitBudget({ now: this.now, sleep: this.sleep, maxWaitSeconds, onWait: options.onWait });
-    this.redactor = new Redactor([this.secret, this.keyId]);
+    this.redactor = credentialRedactor([this.secret, this.keyId]);
     this.tokens = new TokenCache(() => this.fetchToken(), this.now, this.tokenExpirySeconds);
   }
 
@@ -238,7 +239,7 @@ class ServiceClient implements ApiClient {
 
   private statusFailure(call: Call, res: WireResponse): Failure {
     const { status } = res;
-    const serviceMessage = this.redactor.serviceMessage(res.text);
+    const message = serviceMessage(this.redactor, res.text);
     if (call.tokenExchange && (status === 401 || status === 403)) {
       return { error: this.error(call, 'permanent', { status, serviceMessage: 'credentials refused' }), retryable: false, mayHaveApplied: false };
     }
@@ -249,7 +250,7 @@ class ServiceClient implements ApiClient {
       // Rejected before processing. With RateLimit-Reset the budget wait in `attempt` does the waiting.
       const reset = readRateLimit(res.headers).reset;
       return {
-        error: this.error(call, 'transient', { status, serviceMessage }),
+        error: this.error(call, 'transient', { status, serviceMessage: message }),
         retryable: true,
         delayMs: reset !== undefined && reset > 0 ? 0 : undefined,
         mayHaveApplied: false,
@@ -257,11 +258,11 @@ class ServiceClient implements ApiClient {
     }
     if (RETRY_STATUSES.has(status)) {
       if (!call.idempotent) {
-        return { error: this.error(call, 'outcome-unknown', { status, serviceMessage }), retryable: false, mayHaveApplied: true };
+        return { error: this.error(call, 'outcome-unknown', { status, serviceMessage: message }), retryable: false, mayHaveApplied: true };
       }
-      return { error: this.error(call, 'transient', { status, serviceMessage }), retryable: true, mayHaveApplied: true };
+      return { error: this.error(call, 'transient', { status, serviceMessage: message }), retryable: true, mayHaveApplied: true };
     }
-    return { error: this.error(call, 'permanent', { status, serviceMessage }), retryable: false, mayHaveApplied: false };
+    return { error: this.error(call, 'permanent', { status, serviceMessage: message }), retryable: false, mayHaveApplied: false };
   }
 
   private networkFailure(call: Call, failure: WireFailure): Failure {

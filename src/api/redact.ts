@@ -1,52 +1,36 @@
-// Keeps credentials out of every message the client produces.
+// Keeps credentials out of every message the client produces: the key, the secret and each bearer
+// token are hidden (in every form the service could echo them) before a message is kept.
+
+import { Redactor } from '../model/masking.js';
 
 const REDACTED = '[redacted]';
 const MAX_TEXT = 200;
-const MIN_SECRET_LENGTH = 4;
 const MAX_MESSAGE = 1000;
 
-export class Redactor {
-  private readonly values = new Set<string>();
+/** Values shorter than 4 characters are not credentials anyone issues; hiding them would shred messages. */
+export function credentialRedactor(values: string[]): Redactor {
+  return new Redactor({ mask: REDACTED, minLength: 4, short: 'skip' }, values);
+}
 
-  constructor(initial: string[]) {
-    for (const v of initial) this.add(v);
+/**
+ * The service's explanation in an error body: its JSON `message`, or for a body that is not JSON
+ * the first 200 characters of the text. Redacted before it is cut, so a cut cannot leave part of a
+ * secret behind.
+ */
+export function serviceMessage(redactor: Redactor, text: string): string | undefined {
+  const trimmed = text.trim();
+  if (trimmed === '') return undefined;
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(trimmed);
+  } catch {
+    return cut(redactor.redact(trimmed).replace(/\s+/g, ' '), MAX_TEXT);
   }
-
-  /**
-   * Remembers another sensitive value (each bearer token the client receives). Values shorter than
-   * 4 characters are not credentials anyone issues, and replacing them would shred every message.
-   */
-  add(value: string): void {
-    if (value.length >= MIN_SECRET_LENGTH) this.values.add(value);
+  if (parsed !== null && typeof parsed === 'object' && 'message' in parsed) {
+    const message = (parsed as { message: unknown }).message;
+    if (typeof message === 'string' && message.trim() !== '') return cut(redactor.redact(message.trim()), MAX_MESSAGE);
   }
-
-  redact(text: string): string {
-    let out = text;
-    // Longest first, so a value containing another is removed whole.
-    for (const v of [...this.values].sort((a, b) => b.length - a.length)) out = out.split(v).join(REDACTED);
-    return out;
-  }
-
-  /**
-   * The service's explanation in an error body: its JSON `message`, or for a body that is not
-   * JSON the first 200 characters of the text. Redacted before it is cut, so a cut cannot leave
-   * part of a secret behind.
-   */
-  serviceMessage(text: string): string | undefined {
-    const trimmed = text.trim();
-    if (trimmed === '') return undefined;
-    let parsed: unknown;
-    try {
-      parsed = JSON.parse(trimmed);
-    } catch {
-      return cut(this.redact(trimmed).replace(/\s+/g, ' '), MAX_TEXT);
-    }
-    if (parsed !== null && typeof parsed === 'object' && 'message' in parsed) {
-      const message = (parsed as { message: unknown }).message;
-      if (typeof message === 'string' && message.trim() !== '') return cut(this.redact(message.trim()), MAX_MESSAGE);
-    }
-    return undefined;
-  }
+  return undefined;
 }
 
 function cut(text: string, max: number): string {

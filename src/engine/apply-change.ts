@@ -8,7 +8,7 @@ import type { FetchContext, Kind, RequestContext } from '../kinds/types.js';
 import type { JsonObject } from '../model/json.js';
 import type { Env } from '../model/env.js';
 import { parsePointer } from '../model/json-pointer.js';
-import type { SecretRedactor } from './apply-redact.js';
+import type { Redactor } from '../model/masking.js';
 import { resolveEnv } from '../model/env-markers.js';
 import type { Change, ChangeResult } from '../model/plan.js';
 
@@ -38,7 +38,7 @@ export interface ChangeRunner {
   accounts: readonly AccountConfig[];
   testResources: boolean;
   created: CreatedIds;
-  redactor: SecretRedactor;
+  redactor: Redactor;
 }
 
 export type ChangeOutcome = Pick<ChangeResult, 'status' | 'reason' | 'liveId' | 'test'>;

@@ -4,27 +4,12 @@
 
 import { envNames, type Env, interpolate } from '../model/env.js';
 import { envTemplates, MASK } from '../model/env-markers.js';
+import { Redactor } from '../model/masking.js';
 import { type Plan } from '../model/plan.js';
 
-/** Shorter values are removed only where they stand alone, so a 2-letter secret cannot shred a message. */
-const MIN_SUBSTRING = 4;
-
-export class SecretRedactor {
-  private readonly values: string[];
-
-  constructor(values: Iterable<string>) {
-    // Longest first: a value containing another is removed whole.
-    this.values = [...new Set([...values].filter((v) => v !== ''))].sort((a, b) => b.length - a.length || (a < b ? -1 : 1));
-  }
-
-  redact(text: string): string {
-    let out = text;
-    for (const v of this.values) {
-      if (v.length >= MIN_SUBSTRING) out = out.split(v).join(MASK);
-      else out = out.replace(new RegExp(`(?<![A-Za-z0-9])${escapeRegExp(v)}(?![A-Za-z0-9])`, 'g'), MASK);
-    }
-    return out;
-  }
+/** The redactor of an apply: every value the plan's env markers resolve to, in every echoed form. */
+export function planRedactor(plan: Plan, env: Env): Redactor {
+  return new Redactor({ mask: MASK, minLength: 4, short: 'standalone' }, planSecretValues(plan, env));
 }
 
 /** Every value the env markers of `plan` resolve to in `env`: whole templates and each variable. */
@@ -39,8 +24,4 @@ export function planSecretValues(plan: Plan, env: Env): string[] {
     }
   }
   return [...found];
-}
-
-function escapeRegExp(s: string): string {
-  return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }

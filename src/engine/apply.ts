@@ -7,7 +7,8 @@ import { type CallStats, ACTIONS, type ApplyReport, type ApplySummary, type Chan
 import { KINDS } from '../kinds/index.js';
 import type { Kind } from '../kinds/types.js';
 import { type ChangeOutcome, CreatedIds, runChange } from './apply-change.js';
-import { planSecretValues, SecretRedactor } from './apply-redact.js';
+import { Semaphore } from '../model/concurrency.js';
+import { planRedactor } from './apply-redact.js';
 import { type EngineHooks } from './types.js';
 
 export interface ApplyOptions {
@@ -34,7 +35,6 @@ export async function apply(plan: Plan, client: ApiClient, options: ApplyOptions
     keys.add(c.key);
   }
   const limit = options.concurrency ?? DEFAULT_CONCURRENCY;
-  if (!Number.isInteger(limit) || limit < 1) throw new Error(`concurrency must be a positive integer, got ${limit}`);
   const hooks = options.hooks ?? {};
   const statsBefore = structuredClone(client.stats());
   const waitedBefore = options.waited?.() ?? 0;
@@ -46,63 +46,51 @@ export async function apply(plan: Plan, client: ApiClient, options: ApplyOptions
     accounts: plan.accounts,
     testResources: options.testResources ?? false,
     created: new CreatedIds(),
-    redactor: new SecretRedactor(planSecretValues(plan, options.env)),
+    redactor: planRedactor(plan, options.env),
   };
 
   const results = new Map<string, ChangeResult>();
-  const dependents = new Map<string, Change[]>();
-  for (const c of changes) {
-    for (const dep of c.dependsOn) {
-      if (keys.has(dep)) dependents.set(dep, [...(dependents.get(dep) ?? []), c]);
-    }
-  }
-  const pending = new Set(keys);
-
-  const settle = (change: Change, outcome: ChangeOutcome): void => {
+  const settle = (change: Change, outcome: ChangeOutcome): ChangeResult => {
     const result: ChangeResult = { ...identity(change), ...outcome };
     results.set(change.key, result);
     notify(() => hooks.onChangeDone?.(result));
+    return result;
   };
-  const skipDependents = (failedKey: string): void => {
-    const queue = [...(dependents.get(failedKey) ?? [])];
-    for (let c = queue.shift(); c; c = queue.shift()) {
-      if (!pending.has(c.key)) continue;
-      pending.delete(c.key);
-      settle(c, { status: 'skipped', reason: `depends on ${failedKey}, which failed` });
-      queue.push(...(dependents.get(c.key) ?? []));
-    }
-  };
-  // A dependency outside the plan is not ours to wait for.
-  const ready = (c: Change): boolean => c.dependsOn.every((dep) => !keys.has(dep) || results.get(dep)?.status === 'done');
 
-  await new Promise<void>((finish) => {
-    let running = 0;
-    const pump = (): void => {
-      for (const change of changes) {
-        if (running >= limit) break;
-        if (!pending.has(change.key) || !ready(change)) continue;
-        pending.delete(change.key);
-        running++;
+  // What waits on itself can never start: every change whose dependencies within the plan lead
+  // back to a change that is not done.
+  const cyclic = inCycles(changes, keys);
+  const slots = new Semaphore(limit);
+  /** Per change: its result, and the change whose failure stopped it (itself when it failed). */
+  const runs = new Map<string, Promise<{ result: ChangeResult; failedAt?: string }>>();
+  const run = (change: Change): Promise<{ result: ChangeResult; failedAt?: string }> => {
+    let pending = runs.get(change.key);
+    if (pending) return pending;
+    pending = (async () => {
+      if (cyclic.has(change.key)) {
+        const waiting = change.dependsOn.filter((d) => cyclic.has(d));
+        return { result: settle(change, { status: 'failed', reason: `not started: its dependencies form a cycle (${waiting.join(', ')})` }) };
+      }
+      // A dependency outside the plan is not ours to wait for.
+      const deps = await Promise.all(change.dependsOn.filter((d) => keys.has(d)).map((d) => run(byKey.get(d)!)));
+      const blocked = deps.find((d) => d.result.status !== 'done');
+      if (blocked) {
+        const failedAt = blocked.failedAt ?? blocked.result.key;
+        return { result: settle(change, { status: 'skipped', reason: `depends on ${failedAt}, which failed` }), failedAt };
+      }
+      const outcome = await slots.run(async () => {
         notify(() => hooks.onChangeStart?.(change));
-        void runChange(change, runner).then((outcome) => {
-          running--;
-          settle(change, outcome);
-          if (outcome.status === 'failed') skipDependents(change.key);
-          pump();
-        });
-      }
-      if (running > 0) return;
-      // Nothing runs and nothing can start: what is left waits on itself.
-      for (const change of changes) {
-        if (!pending.has(change.key)) continue;
-        const waiting = change.dependsOn.filter((d) => pending.has(d));
-        settle(change, { status: 'failed', reason: `not started: its dependencies form a cycle (${waiting.join(', ')})` });
-      }
-      pending.clear();
-      finish();
-    };
-    pump();
-  });
+        return runChange(change, runner);
+      });
+      const result = settle(change, outcome);
+      return outcome.status === 'failed' ? { result, failedAt: change.key } : { result };
+    })();
+    runs.set(change.key, pending);
+    return pending;
+  };
+  const byKey = new Map(changes.map((c) => [c.key, c]));
+  // Started in plan order, so that the slots go to changes in plan order.
+  await Promise.all(changes.map(run));
 
   const ordered = changes.map((c) => results.get(c.key) as ChangeResult);
   return {
@@ -112,6 +100,24 @@ export async function apply(plan: Plan, client: ApiClient, options: ApplyOptions
     apiCalls: statsDelta(statsBefore, client.stats()),
     waitedSeconds: Math.max(0, (options.waited?.() ?? 0) - waitedBefore),
   };
+}
+
+/** Keys of the changes that wait, directly or through others, on a dependency cycle within the plan. */
+function inCycles(changes: readonly Change[], keys: ReadonlySet<string>): Set<string> {
+  const deps = new Map(changes.map((c) => [c.key, c.dependsOn.filter((d) => keys.has(d))]));
+  const state = new Map<string, 'visiting' | 'ok' | 'cyclic'>();
+  const visit = (key: string): boolean => {
+    const s = state.get(key);
+    if (s === 'visiting' || s === 'cyclic') return true;
+    if (s === 'ok') return false;
+    state.set(key, 'visiting');
+    let cyclic = false;
+    for (const d of deps.get(key) ?? []) if (visit(d)) cyclic = true;
+    state.set(key, cyclic ? 'cyclic' : 'ok');
+    return cyclic;
+  };
+  for (const c of changes) visit(c.key);
+  return new Set([...state].filter(([, s]) => s === 'cyclic').map(([k]) => k));
 }
 
 function identity(change: Change): Pick<ChangeResult, 'key' | 'action' | 'kind' | 'account' | 'name'> {

@@ -10,6 +10,7 @@ import type { LiveResource } from '../model/resource.js';
 import type { Json } from '../model/json.js';
 import { getAt, setAt } from '../model/json-pointer.js';
 import type { LiveState } from './types.js';
+import { mapBounded } from '../model/concurrency.js';
 
 export interface FetchOptions {
   /** Accounts fetched at the same time (default 4). */
@@ -65,21 +66,6 @@ async function fetchAccount(client: ApiClient, account: AccountConfig, kinds: re
   // Kinds of one account run together: the memo turns a shared list path into one request.
   const lists = await Promise.all(kinds.map((kind) => kind.list(ctx)));
   return lists.flat();
-}
-
-/** Runs `fn` over `items` with at most `limit` in flight; results in input order. */
-export async function mapBounded<T, R>(items: readonly T[], limit: number, fn: (item: T) => Promise<R>): Promise<R[]> {
-  const results: R[] = new Array(items.length);
-  let next = 0;
-  const worker = async (): Promise<void> => {
-    while (next < items.length) {
-      const i = next++;
-      results[i] = await fn(items[i]);
-    }
-  };
-  const workers = Array.from({ length: Math.max(1, Math.min(limit, items.length)) }, worker);
-  await Promise.all(workers);
-  return results;
 }
 
 function statsDelta(before: CallStats, after: CallStats): CallStats {

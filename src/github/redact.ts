@@ -5,6 +5,7 @@
 import { envTemplates, MASK } from '../model/env-markers.js';
 import type { Json } from '../model/json.js';
 import { envNames } from '../model/env.js';
+import { Redactor } from '../model/masking.js';
 import type { Env } from './context.js';
 
 /** Shorter values match too much ordinary text to be told apart from it. */
@@ -16,15 +17,13 @@ export function markerVariables(values: readonly (Json | undefined)[]): string[]
   return [...new Set(values.flatMap(envTemplates).flatMap(envNames))].sort();
 }
 
-/** `text` with the value of every listed variable (and credential) replaced; which ones were found. */
+/** `text` with the value of every listed variable (and credential) replaced, in any echoed form; which ones were found. */
 export function redactSecrets(text: string, env: Env, variables: readonly string[]): { text: string; found: string[] } {
-  let out = text;
-  const found: string[] = [];
+  const redactor = new Redactor({ mask: MASK, minLength: MIN_SECRET_LENGTH, short: 'skip' });
   for (const name of [...new Set([...variables, ...CREDENTIAL_VARS])]) {
     const value = env[name];
-    if (value === undefined || value.length < MIN_SECRET_LENGTH || !out.includes(value)) continue;
-    out = out.split(value).join(MASK);
-    found.push(name);
+    if (value !== undefined) redactor.add(value, name);
   }
-  return { text: out, found };
+  const found = redactor.labelsIn(text);
+  return { text: found.length > 0 ? redactor.redact(text) : text, found };
 }

@@ -1,0 +1,102 @@
+// The one redactor: every text that leaves postureops (terminal, JSON, Markdown, plan files, logs,
+// GitHub comments) passes through one of these. It knows the values it must hide and the forms in
+// which a service or a serialiser may echo them back: as written, JSON-escaped (a multi-line private
+// key becomes `\n`-escaped), URL-encoded, and base64 (at any byte alignment, plain or URL-safe).
+
+export interface RedactorOptions {
+  /** What a hidden value is replaced by. */
+  mask: string;
+  /**
+   * Values at least this long are removed wherever they occur. Shorter ones are removed only where
+   * they stand alone (a 2-letter secret must not shred every message), or not at all with
+   * `short: 'skip'`. Default 4.
+   */
+  minLength?: number;
+  short?: 'standalone' | 'skip';
+}
+
+interface Entry {
+  value: string;
+  label?: string;
+}
+
+/** Base64 of `value` (and its URL-safe spelling) as it appears inside a longer encoded text. */
+function base64Forms(value: string): string[] {
+  const bytes = Buffer.from(value, 'utf8');
+  const out: string[] = [];
+  for (let pad = 0; pad < 3; pad++) {
+    const encoded = Buffer.concat([Buffer.alloc(pad), bytes]).toString('base64');
+    // Only the characters whose 6 bits all come from `value` are the same whatever surrounds it.
+    const core = encoded.slice(Math.ceil((pad * 8) / 6), Math.floor(((pad + bytes.length) * 8) / 6));
+    if (core.length >= 8) out.push(core, core.replace(/\+/g, '-').replace(/\//g, '_'));
+  }
+  return out;
+}
+
+/** The forms in which `value` may come back inside other text. */
+export function echoForms(value: string): string[] {
+  const forms = new Set([value]);
+  const escaped = JSON.stringify(value).slice(1, -1);
+  forms.add(escaped);
+  forms.add(JSON.stringify(escaped).slice(1, -1));
+  forms.add(encodeURIComponent(value));
+  if (value.length >= 6) for (const f of base64Forms(value)) forms.add(f);
+  return [...forms].filter((f) => f !== '');
+}
+
+function escapeRegExp(s: string): string {
+  return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
+export class Redactor {
+  private readonly entries: Entry[] = [];
+  private readonly minLength: number;
+
+  constructor(
+    private readonly options: RedactorOptions,
+    values: Iterable<string> = [],
+  ) {
+    this.minLength = options.minLength ?? 4;
+    for (const v of values) this.add(v);
+  }
+
+  /** Remembers another value to hide; `label` names it (a variable) in `labelsIn`. Empty values are ignored. */
+  add(value: string, label?: string): void {
+    if (value === '' || (value.length < this.minLength && this.options.short === 'skip')) return;
+    if (this.entries.some((e) => e.value === value && e.label === label)) return;
+    this.entries.push({ value, ...(label !== undefined ? { label } : {}) });
+  }
+
+  get size(): number {
+    return this.entries.length;
+  }
+
+  redact(text: string): string {
+    let out = text;
+    const long: string[] = [];
+    const short: string[] = [];
+    for (const e of this.entries) {
+      for (const form of echoForms(e.value)) (form.length >= this.minLength ? long : short).push(form);
+    }
+    // Longest first: a value containing another is removed whole.
+    for (const form of [...new Set(long)].sort((a, b) => b.length - a.length || (a < b ? -1 : 1))) {
+      if (out.includes(form)) out = out.split(form).join(this.options.mask);
+    }
+    for (const form of [...new Set(short)].sort((a, b) => b.length - a.length || (a < b ? -1 : 1))) {
+      out = out.replace(new RegExp(`(?<![A-Za-z0-9])${escapeRegExp(form)}(?![A-Za-z0-9])`, 'g'), this.options.mask);
+    }
+    return out;
+  }
+
+  /** Labels of the values that `text` holds in any form (what a log may name instead of the value). */
+  labelsIn(text: string): string[] {
+    const found = new Set<string>();
+    if (this.redact(text) === text) return [];
+    for (const e of this.entries) {
+      if (e.label === undefined) continue;
+      const alone = new Redactor(this.options, [e.value]);
+      if (alone.redact(text) !== text) found.add(e.label);
+    }
+    return [...found].sort();
+  }
+}
