@@ -109,9 +109,11 @@ class ServiceClient implements ApiClient {
     if (req.account !== undefined && !/^[\x20-\x7e]*$/.test(req.account)) {
       throw new ClientConfigError(`account name ${JSON.stringify(req.account)} has characters that cannot be sent in the Account-Name header`);
     }
+    // An id that is itself a credential (an agent token) never reaches a log line or an error.
+    for (const secret of req.secrets ?? []) this.redactor.add(secret);
     const response = await this.run({
       method: req.method,
-      path: apiPath,
+      path: req.secrets?.length ? this.redactor.redact(apiPath) : apiPath,
       wirePath,
       bucket: bucketOf(req.method, apiPath),
       account: req.account === '' ? undefined : req.account,

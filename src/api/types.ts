@@ -13,6 +13,11 @@ export interface ApiRequest {
   /** JSON body. */
   body?: unknown;
   /**
+   * Values in the path that are credentials (an agent access token is its own id): the client hides
+   * them, in every form, from its log and its errors, for the rest of its life.
+   */
+  secrets?: string[];
+  /**
    * Whether sending this request twice is as good as sending it once. Default: true for GET, PUT,
    * PATCH, DELETE and POST searches (`.../search`), false for other POSTs, which are then never
    * retried once they may have reached the service.

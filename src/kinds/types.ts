@@ -80,6 +80,18 @@ export interface Kind {
   /** Request testing a resource (alert channels), when the service has one. */
   testRequest?(id: string, ctx: RequestContext): ApiRequest;
 
+  /**
+   * The service's id is a credential: `list` gives a stand-in `id` (safe to show and to save in a
+   * plan) and the real one as `serviceId`; requests are built with the real one, found afresh.
+   */
+  readonly secretIds?: boolean;
+  /** A credential the service issues in a create response (a token's value): handed to the user once. */
+  issuedCredential?(body: unknown): string | undefined;
+  /** The service does not list resources in this desired state (disabled tokens): absence is no reason to create. */
+  unlisted?(desired: DesiredResource): boolean;
+  /** What a delete does when it is not a deletion, for the plan to say (`disabled: tokens cannot be deleted`). */
+  readonly deleteMeans?: string;
+
   /** Live → file form (defaults left out, references already names); null to skip (predefined). */
   toDocument(live: LiveResource, children: readonly LiveResource[]): ExportedDocument | null;
 }

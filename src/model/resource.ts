@@ -48,6 +48,11 @@ export interface LiveResource {
   parent?: string;
   /** Canonical form. Reference members hold live ids until the engine maps them to names. */
   spec: JsonObject;
+  /**
+   * The id used in paths when `id` is a stand-in because the real one is a credential (an agent
+   * access token is its own id). Never copied into a plan: apply looks it up afresh.
+   */
+  serviceId?: string;
   /** Read-only facts that are never compared (a profile's descriptionKeys, an integration's state). */
   info?: JsonObject;
   /** Predefined by the service: never planned, never listed as unmanaged, never pruned. */
