@@ -122,6 +122,21 @@ describe('AlertChannels', () => {
     expect(p.status).toBe(200);
   });
 
+  it('leaves top-level write-only members out and returns hecToken in clear', async () => {
+    const pd = await h.call('POST', 'AlertChannels', { body: { name: 'pd', type: 'PagerDutyApi', enabled: 1, data: { apiIntgKey: 'PDKEY' } } });
+    expect(pd.status).toBe(201);
+    expect(pd.body.data.data).toEqual({});
+    const snow = await h.call('POST', 'AlertChannels', {
+      body: { name: 'snow', type: 'ServiceNowRest', enabled: 1, data: { instanceUrl: 'https://x.service-now.com', userName: 'u', password: 'SNPW' } },
+    });
+    expect(snow.status).toBe(201);
+    expect(snow.body.data.data).toEqual({ instanceUrl: 'https://x.service-now.com', userName: 'u' });
+    const hec = { host: 'splunk.example.com', port: 8088, channel: 'c', hecToken: 'HEC', eventData: { index: 'i', source: 's' } };
+    const splunk = await h.call('POST', 'AlertChannels', { body: { name: 'splunk', type: 'SplunkHec', enabled: 1, data: hec } });
+    expect(splunk.status).toBe(201);
+    expect(splunk.body.data.data).toEqual(hec);
+  });
+
   it('refuses to delete a channel an alert rule uses (409 naming the rule)', async () => {
     const c = (await h.call('POST', 'AlertChannels', { body: slack('ops') })).body.data;
     const rule = await h.call('POST', 'AlertRules', {

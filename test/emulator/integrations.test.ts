@@ -59,6 +59,16 @@ describe('ContainerRegistries', () => {
     expect(kept.body.data.data).toMatchObject({ limitNumImg: 10, limitByTag: ['v*'] });
   });
 
+  it('leaves a GCP registry privateKey out and returns its privateKeyId in clear (api-facts.md)', async () => {
+    const credentials = { clientEmail: 'a@b.iam', clientId: '1', privateKey: 'GCPPK', privateKeyId: 'GCPPKID' };
+    const r = await h.call('POST', 'ContainerRegistries', {
+      body: { name: 'gcr', type: 'ContVulnCfg', enabled: 1, data: { registryType: 'GCP_GCR', registryDomain: 'gcr.io', credentials } },
+    });
+    expect(r.status).toBe(201);
+    expect(r.body.data.data.credentials).toEqual({ clientEmail: 'a@b.iam', clientId: '1', privateKeyId: 'GCPPKID' });
+    expect(JSON.stringify((await h.call('GET', 'ContainerRegistries')).body)).not.toContain('GCPPK"');
+  });
+
   it('validates type, registry type and credentials for the auth type', async () => {
     const type = await h.call('POST', 'ContainerRegistries', { body: { ...ecrKeys, type: 'AwsCfg' } });
     expect(type.body.message).toContain('type: must be one of "ContVulnCfg"');
