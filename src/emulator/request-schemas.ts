@@ -189,20 +189,18 @@ export const PROFILE_PATCH: Schema = {
   additionalProperties: true,
 };
 
+/** Seed 001: the create body is `tokenEnabled` and `tokenAlias`, both non-empty strings, both required. */
 export const AGENT_TOKEN_CREATE: Schema = {
   type: 'object',
   required: ['tokenEnabled', 'tokenAlias'],
-  properties: {
-    tokenEnabled: TEXT,
-    tokenAlias: TEXT,
-    props: { type: 'object', properties: { description: { type: 'string' } }, additionalProperties: true },
-  },
+  properties: { tokenEnabled: TEXT, tokenAlias: TEXT },
   additionalProperties: true,
 };
 
+/** Seed 001: the update body is `tokenEnabled` alone, a non-empty string, optional. */
 export const AGENT_TOKEN_PATCH: Schema = {
   type: 'object',
-  properties: { ...AGENT_TOKEN_CREATE.properties },
+  properties: { tokenEnabled: TEXT },
   additionalProperties: true,
 };
 

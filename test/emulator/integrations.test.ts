@@ -99,30 +99,6 @@ describe('ContainerRegistries', () => {
   });
 });
 
-describe('AgentAccessTokens', () => {
-  it('creates (56 hex), lists enabled ones, reads, patches, searches; no DELETE', async () => {
-    const c = await h.call('POST', 'AgentAccessTokens', { body: { tokenEnabled: '1', tokenAlias: 'k8s', props: { description: 'cluster' } } });
-    expect(c.status).toBe(201);
-    const t = c.body.data;
-    expect(t.accessToken).toMatch(/^[0-9A-F]{56}$/);
-    expect(t).toMatchObject({ tokenAlias: 'k8s', tokenEnabled: '1', props: { description: 'cluster' } });
-    expect(typeof t.version).toBe('string');
-    expect(t.props.createdTime).toBe(t.createdTime);
-    await h.call('POST', 'AgentAccessTokens', { body: { tokenEnabled: '0', tokenAlias: 'off' } });
-    expect((await h.call('GET', 'AgentAccessTokens')).body.data.map((x: any) => x.tokenAlias)).toEqual(['k8s']);
-    expect((await h.call('GET', `AgentAccessTokens/${t.accessToken}`)).body.data.tokenAlias).toBe('k8s');
-    const p = await h.call('PATCH', `AgentAccessTokens/${t.accessToken}`, { body: { tokenEnabled: '0' } });
-    expect(p.body.data.tokenEnabled).toBe('0');
-    expect((await h.call('GET', 'AgentAccessTokens')).body.data).toEqual([]);
-    await h.call('PATCH', `AgentAccessTokens/${t.accessToken}`, { body: { tokenEnabled: '1' } });
-    const s = await h.call('POST', 'AgentAccessTokens/search', { body: { filters: [{ field: 'tokenAlias', expression: 'eq', value: 'k8s' }] } });
-    expect(s.body.data).toHaveLength(1);
-    expect((await h.call('DELETE', `AgentAccessTokens/${t.accessToken}`)).status).toBe(405);
-    const bad = await h.call('POST', 'AgentAccessTokens', { body: { tokenEnabled: '', tokenAlias: 'x' } });
-    expect(bad.body.message).toContain('tokenEnabled: must not be shorter than 1 character');
-  });
-});
-
 describe('schemas', () => {
   it('lists type names, fields of a type, and request schemas of a subtype', async () => {
     const types = await h.call('GET', 'schemas');
