@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { CHANNEL_TYPES } from '../../src/kinds/data.js';
+import { CHANNEL_TYPES } from '../../src/kinds/spellings.js';
 import { boot, slack, type Harness } from './helpers.js';
 
 let h: Harness;
