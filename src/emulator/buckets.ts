@@ -20,6 +20,22 @@ interface Bucket {
 
 const HOUR_MS = 3_600_000;
 
+/**
+ * The functionality of a routed request: the method plus the literal segments of the route pattern
+ * that matched (`AgentAccessTokens/:id` → `GET AgentAccessTokens`). Identifiers are known from the
+ * pattern, not guessed from the path, so reading one record and listing share a bucket, as the seed
+ * says ("the path id is disregarded"), while writes have their own.
+ */
+export function bucketOf(method: string, pattern: string): string {
+  const literal = pattern.split('/').filter((s) => s !== '' && !s.startsWith(':'));
+  return `${method.toUpperCase()} ${literal.join('/')}`;
+}
+
+/** A path no route knows gets a bucket of its own: it neither drains nor hides behind a real functionality. */
+export function unroutedBucketOf(method: string, pathname: string): string {
+  return `${method.toUpperCase()} unrouted:${pathname}`;
+}
+
 export class Buckets {
   private readonly buckets = new Map<string, Bucket>();
   private readonly capacity: number;

@@ -1,8 +1,8 @@
 // The predefined alert profiles every account has. They descend from the root SVC_BASE_PROFILE
 // (no alerts, may not be extended); their descriptionKeys name the placeholders templates may use.
 
-import { ROOT_PROFILE_ID } from '../kinds/data.js';
 import type { TemplateRecord } from './model.js';
+import { ROOT_PROFILE_ID } from './service-facts.js';
 
 export interface PredefinedProfile {
   alertProfileId: string;

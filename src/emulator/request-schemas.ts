@@ -1,17 +1,17 @@
 // The emulator's request schemas: used to validate bodies and served by GET /api/v2/schemas/{type}/{subtype}.
-// Per-type required members come from src/kinds/data.ts; the few extra constraints below follow api-facts.md.
+// Per-type required members come from service-facts.ts; the member constraints below follow api-facts.md.
 
 import {
   ALERT_RULE_TYPE,
   AWS_AUTH_TYPES,
-  CHANNEL_REQUIRED,
   EVENT_CATEGORIES,
   REGISTRY_INTEGRATION_TYPE,
   REGISTRY_TYPES,
   type ChannelType,
   type CloudAccountType,
   type RegistryType,
-} from '../kinds/data.js';
+} from '../kinds/spellings.js';
+import { AWS_CROSS, AWS_KEYS, CHANNEL_REQUIRED, CLOUD_ACCOUNT_REQUIRED, REGISTRY_REQUIRED } from './service-facts.js';
 import type { Schema } from './validation.js';
 
 export const NAME: Schema = { type: 'string', minLength: 1, pattern: '(?!^ +$)^.+$' };
@@ -76,24 +76,6 @@ const CHANNEL_MEMBERS: Partial<Record<ChannelType, Record<string, Schema>>> = {
   SplunkHec: { port: PORT, ssl: { type: 'boolean' } },
 };
 
-const AWS_CROSS = ['crossAccountCredentials.roleArn', 'crossAccountCredentials.externalId'];
-const AWS_KEYS = ['accessKeyCredentials.accessKeyId', 'accessKeyCredentials.secretAccessKey'];
-const AZURE = ['credentials.clientId', 'credentials.clientSecret'];
-const GCP = ['credentials.clientEmail', 'credentials.clientId', 'credentials.privateKey', 'credentials.privateKeyId'];
-
-/** Required `data` members of cloud accounts: the identity and secret members api-facts.md names. */
-export const CLOUD_ACCOUNT_REQUIRED: Record<CloudAccountType, string[]> = {
-  AwsCfg: AWS_CROSS,
-  AwsCtSqs: [...AWS_CROSS, 'queueUrl'],
-  AwsEksAudit: AWS_CROSS,
-  AwsUsGovCfg: AWS_KEYS,
-  AwsUsGovCtSqs: [...AWS_KEYS, 'queueUrl'],
-  AzureAlSeq: AZURE,
-  AzureCfg: AZURE,
-  GcpAtSes: GCP,
-  GcpCfg: GCP,
-};
-
 const CLOUD_ACCOUNT_MEMBERS: Partial<Record<CloudAccountType, Record<string, Schema>>> = {
   AwsCfg: { awsAccountId: { type: 'string' } },
   AwsCtSqs: { queueUrl: HTTPS_URL },
@@ -110,26 +92,6 @@ const REGISTRY_COMMON: Record<string, Schema> = {
   nonOsPackageEval: { type: 'boolean' },
   identifierTag: { type: 'array', items: { type: 'object', additionalProperties: true } },
 };
-
-const REGISTRY_REQUIRED: Record<RegistryType, string[]> = {
-  AWS_ECR: ['registryType', 'awsAuthType', 'registryDomain'],
-  DOCKERHUB: ['registryType', 'credentials.username', 'credentials.password'],
-  V2_REGISTRY: ['registryType', 'registryDomain', 'credentials.username', 'credentials.password'],
-  GHCR: ['registryType', 'credentials.username', 'credentials.password'],
-  GCP_GCR: ['registryType', 'registryDomain', ...GCP],
-  GCP_GAR: ['registryType', 'registryDomain', ...GCP],
-  INLINE_SCANNER: ['registryType'],
-  PROXY_SCANNER: ['registryType'],
-};
-
-/** AWS_ECR: which credential object the auth type needs. */
-export const ECR_CREDENTIALS: Record<(typeof AWS_AUTH_TYPES)[number], string[]> = {
-  AWS_IAM: AWS_CROSS,
-  AWS_ACCESS_KEY: AWS_KEYS,
-};
-
-/** Jira: which secret the Jira flavour needs. */
-export const JIRA_SECRET: Record<string, string> = { JIRA_CLOUD: 'apiToken', JIRA_SERVER: 'password' };
 
 function integration(typeSchema: Schema, data: Schema): Schema {
   return {
@@ -227,20 +189,18 @@ export const PROFILE_PATCH: Schema = {
   additionalProperties: true,
 };
 
+/** Seed 001: the create body is `tokenEnabled` and `tokenAlias`, both non-empty strings, both required. */
 export const AGENT_TOKEN_CREATE: Schema = {
   type: 'object',
   required: ['tokenEnabled', 'tokenAlias'],
-  properties: {
-    tokenEnabled: TEXT,
-    tokenAlias: TEXT,
-    props: { type: 'object', properties: { description: { type: 'string' } }, additionalProperties: true },
-  },
+  properties: { tokenEnabled: TEXT, tokenAlias: TEXT },
   additionalProperties: true,
 };
 
+/** Seed 001: the update body is `tokenEnabled` alone, a non-empty string, optional. */
 export const AGENT_TOKEN_PATCH: Schema = {
   type: 'object',
-  properties: { ...AGENT_TOKEN_CREATE.properties },
+  properties: { tokenEnabled: TEXT },
   additionalProperties: true,
 };
 

@@ -11,9 +11,10 @@ export interface Route {
   methods: Partial<Record<Method, Handler>>;
 }
 
+/** `pattern` is the route that matched, so callers know which segments are identifiers. */
 export type RouteMatch =
-  | { kind: 'found'; handler: Handler; params: Record<string, string> }
-  | { kind: 'method-not-allowed'; allowed: Method[] }
+  | { kind: 'found'; pattern: string; handler: Handler; params: Record<string, string> }
+  | { kind: 'method-not-allowed'; pattern: string; allowed: Method[] }
   | { kind: 'not-found' };
 
 function paramsOf(pattern: string[], segments: string[]): Record<string, string> | undefined {
@@ -36,13 +37,16 @@ export class Router {
 
   match(method: string, segments: string[]): RouteMatch {
     const allowed = new Set<Method>();
+    let first: string | undefined;
     for (const r of this.routes) {
       const params = paramsOf(r.pattern, segments);
       if (params === undefined) continue;
+      const pattern = r.pattern.join('/');
       const handler = r.methods[method as Method];
-      if (handler !== undefined) return { kind: 'found', handler, params };
+      if (handler !== undefined) return { kind: 'found', pattern, handler, params };
+      first ??= pattern;
       for (const m of Object.keys(r.methods) as Method[]) allowed.add(m);
     }
-    return allowed.size > 0 ? { kind: 'method-not-allowed', allowed: [...allowed] } : { kind: 'not-found' };
+    return first !== undefined ? { kind: 'method-not-allowed', pattern: first, allowed: [...allowed] } : { kind: 'not-found' };
   }
 }

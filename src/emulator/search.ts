@@ -41,8 +41,11 @@ function likeRegex(pattern: string, flags: string): RegExp {
   return new RegExp(`^${body}$`, flags + 's');
 }
 
-/** Checks the body (400 with the offending filter) and returns it typed. */
-export function parseSearch(body: unknown): SearchRequest {
+/**
+ * Checks the body (400 with the offending filter) and returns it typed. `fields`, when given, are the
+ * only filterable fields (the seed lists them for some collections).
+ */
+export function parseSearch(body: unknown, fields?: readonly string[]): SearchRequest {
   const req = body === undefined ? {} : body;
   check(SEARCH, req);
   const r = req as { filters?: SearchFilter[]; returns?: string[]; timeFilter?: SearchRequest['timeFilter'] };
@@ -51,6 +54,9 @@ export function parseSearch(body: unknown): SearchRequest {
     const at = `filters/${i}`;
     const hasValue = f.value !== undefined;
     const hasValues = f.values !== undefined;
+    if (fields !== undefined && !fields.includes(f.field)) {
+      errors.push(`${at}/field: must be one of ${fields.join(', ')}`);
+    }
     if (f.expression === 'expr') {
       errors.push(`${at}/expression: expr is reserved for future use`);
     } else if (VALUE_ONLY.has(f.expression)) {
@@ -159,8 +165,8 @@ export function project<T>(record: T, returns: string[] | undefined): unknown {
 }
 
 /** Parses the body, filters the (response-shaped) records and projects them. */
-export function runSearch(records: unknown[], body: unknown): unknown[] {
-  const req = parseSearch(body);
+export function runSearch(records: unknown[], body: unknown, fields?: readonly string[]): unknown[] {
+  const req = parseSearch(body, fields);
   return records.filter((r) => req.filters.every((f) => matches(r, f))).map((r) => project(r, req.returns));
 }
 

@@ -2,9 +2,8 @@
 // bucket → route → account → handler → persist. Every answer carries the RateLimit-* headers.
 
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { API_PREFIX, bucketOf } from '../kinds/data.js';
 import { addressOf, Tokens } from './auth.js';
-import { Buckets, type RateState } from './buckets.js';
+import { bucketOf, Buckets, unroutedBucketOf, type RateState } from './buckets.js';
 import type { Clock } from './clock.js';
 import { agentAccessTokenRoutes } from './collections/agent-access-tokens.js';
 import { alertChannelRoutes } from './collections/alert-channels.js';
@@ -16,10 +15,13 @@ import { containerRegistryRoutes } from './collections/container-registries.js';
 import { schemaRoutes } from './collections/schemas.js';
 import { FaultInjector } from './faults.js';
 import { HttpError, isoTime, type HandlerResult, type RequestContext } from './http.js';
-import { Router } from './router.js';
+import { Router, type RouteMatch } from './router.js';
+import { API_PREFIX } from './service-facts.js';
 import type { Store } from './store.js';
 
 export const MAX_BODY_BYTES = 1024 * 1024;
+
+const TOKEN_EXCHANGE_PATTERN = 'access/tokens';
 
 /** Collections that take the organization headers (OG in the seed). */
 const ORG_CAPABLE = new Set(['AlertChannels', 'AlertRules', 'CloudAccounts', 'ContainerRegistries', 'AuditLogs']);
@@ -136,9 +138,16 @@ export class Service {
     const method = (req.method ?? 'GET').toUpperCase();
     const url = new URL(req.url ?? '/', 'http://emulator');
     const pathname = url.pathname;
-    const bucket = bucketOf(method, pathname);
     const isApi = pathname === API_PREFIX || pathname.startsWith(API_PREFIX + '/');
-    const isTokenExchange = method === 'POST' && pathname.replace(/\/+$/, '') === `${API_PREFIX}/access/tokens`;
+    const isTokenExchange = method === 'POST' && pathname.replace(/\/+$/, '') === `${API_PREFIX}/${TOKEN_EXCHANGE_PATTERN}`;
+    // Routing first (it has no effects), so the bucket follows the route that matched.
+    const segments = isApi ? segmentsOf(pathname) : undefined;
+    const match: RouteMatch = segments === undefined ? { kind: 'not-found' } : this.router.match(method, segments);
+    const bucket = isTokenExchange
+      ? bucketOf(method, TOKEN_EXCHANGE_PATTERN)
+      : match.kind === 'not-found'
+        ? unroutedBucketOf(method, pathname)
+        : bucketOf(method, match.pattern);
     const last = pathname.replace(/\/+$/, '').split('/').pop();
     const isResourceWrite = isApi && !isTokenExchange && method !== 'GET' && last !== 'search' && last !== 'test';
     const peek = () => this.buckets.peek(bucket);
@@ -175,10 +184,7 @@ export class Service {
       const taken = this.buckets.take(bucket);
       rate = taken.state;
       if (!taken.allowed) throw new HttpError(429, 'Rate limit exceeded');
-      const segments = segmentsOf(pathname);
-      if (segments === undefined) throw new HttpError(404, 'Not found');
-      const match = this.router.match(method, segments);
-      if (match.kind === 'not-found') throw new HttpError(404, 'Not found');
+      if (segments === undefined || match.kind === 'not-found') throw new HttpError(404, 'Not found');
       if (match.kind === 'method-not-allowed') {
         return send(res, 405, { message: `Method ${method} not allowed for ${pathname}` }, rate, { Allow: match.allowed.join(', ') });
       }

@@ -1,5 +1,6 @@
-// Facts about the service that the kinds, the schemas and the emulator share (api-facts.md, seeds).
-// Data only: no behaviour beyond small lookups, so the emulator may import it without importing the engine.
+// Facts about the service that the kinds, the schemas and the API client share (api-facts.md, seeds).
+// Data only: no behaviour beyond small lookups. The emulator keeps its own versions of these tables
+// (src/emulator/service-facts.ts) and shares only spellings.ts, so it can catch a wrong entry here.
 
 // Until the emulator keeps its own: protocol knowledge lives in src/api.
 export { API_PREFIX, bucketOf } from '../api/buckets.js';

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { CHANNEL_TYPES } from '../../src/kinds/data.js';
+import { CHANNEL_TYPES } from '../../src/kinds/spellings.js';
 import { boot, slack, type Harness } from './helpers.js';
 
 let h: Harness;
@@ -120,6 +120,21 @@ describe('AlertChannels', () => {
     // The secret is kept: a PATCH that leaves data alone still validates.
     const p = await h.call('PATCH', `AlertChannels/${dd.body.data.intgGuid}`, { body: { name: 'dd2' } });
     expect(p.status).toBe(200);
+  });
+
+  it('leaves top-level write-only members out and returns hecToken in clear', async () => {
+    const pd = await h.call('POST', 'AlertChannels', { body: { name: 'pd', type: 'PagerDutyApi', enabled: 1, data: { apiIntgKey: 'PDKEY' } } });
+    expect(pd.status).toBe(201);
+    expect(pd.body.data.data).toEqual({});
+    const snow = await h.call('POST', 'AlertChannels', {
+      body: { name: 'snow', type: 'ServiceNowRest', enabled: 1, data: { instanceUrl: 'https://x.service-now.com', userName: 'u', password: 'SNPW' } },
+    });
+    expect(snow.status).toBe(201);
+    expect(snow.body.data.data).toEqual({ instanceUrl: 'https://x.service-now.com', userName: 'u' });
+    const hec = { host: 'splunk.example.com', port: 8088, channel: 'c', hecToken: 'HEC', eventData: { index: 'i', source: 's' } };
+    const splunk = await h.call('POST', 'AlertChannels', { body: { name: 'splunk', type: 'SplunkHec', enabled: 1, data: hec } });
+    expect(splunk.status).toBe(201);
+    expect(splunk.body.data.data).toEqual(hec);
   });
 
   it('refuses to delete a channel an alert rule uses (409 naming the rule)', async () => {

@@ -49,8 +49,32 @@ describe('fault injection', () => {
     // Reads never get the committed-then-500 fault.
     expect(seq(7).filter((x, i) => i % 2 === 1 && x === 'commit-then-500')).toEqual([]);
     expect(new FaultInjector(0, 1).next(true)).toBeUndefined();
-    const r = mulberry32(1);
-    expect(r()).toBeGreaterThanOrEqual(0);
+  });
+
+  it('draws a seeded, repeatable, roughly uniform sequence in [0, 1)', () => {
+    const draws = (seed: number, n: number) => {
+      const r = mulberry32(seed);
+      return Array.from({ length: n }, () => r());
+    };
+    expect(draws(1, 50)).toEqual(draws(1, 50));
+    expect(draws(1, 50)).not.toEqual(draws(2, 50));
+    const xs = draws(1, 20_000);
+    expect(xs.every((x) => x >= 0 && x < 1)).toBe(true);
+    expect(new Set(xs).size).toBeGreaterThan(19_900);
+    // Each tenth of [0, 1) gets close to a tenth of the draws.
+    const deciles = Array.from({ length: 10 }, (_, d) => xs.filter((x) => Math.floor(x * 10) === d).length / xs.length);
+    for (const share of deciles) {
+      expect(share).toBeGreaterThan(0.09);
+      expect(share).toBeLessThan(0.11);
+    }
+  });
+
+  it.each([0.05, 0.2, 0.5])('faults close to the configured share %s of requests', (share) => {
+    const f = new FaultInjector(share, 42);
+    const n = 20_000;
+    let faulted = 0;
+    for (let i = 0; i < n; i++) if (f.next(i % 3 === 0) !== undefined) faulted++;
+    expect(Math.abs(faulted / n - share)).toBeLessThan(0.015);
   });
 
   it('fails requests with 429/500/503 or a dropped connection; a committed-then-500 write shows in the next list', async () => {

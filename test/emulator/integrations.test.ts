@@ -59,6 +59,16 @@ describe('ContainerRegistries', () => {
     expect(kept.body.data.data).toMatchObject({ limitNumImg: 10, limitByTag: ['v*'] });
   });
 
+  it('leaves a GCP registry privateKey out and returns its privateKeyId in clear (api-facts.md)', async () => {
+    const credentials = { clientEmail: 'a@b.iam', clientId: '1', privateKey: 'GCPPK', privateKeyId: 'GCPPKID' };
+    const r = await h.call('POST', 'ContainerRegistries', {
+      body: { name: 'gcr', type: 'ContVulnCfg', enabled: 1, data: { registryType: 'GCP_GCR', registryDomain: 'gcr.io', credentials } },
+    });
+    expect(r.status).toBe(201);
+    expect(r.body.data.data.credentials).toEqual({ clientEmail: 'a@b.iam', clientId: '1', privateKeyId: 'GCPPKID' });
+    expect(JSON.stringify((await h.call('GET', 'ContainerRegistries')).body)).not.toContain('GCPPK"');
+  });
+
   it('validates type, registry type and credentials for the auth type', async () => {
     const type = await h.call('POST', 'ContainerRegistries', { body: { ...ecrKeys, type: 'AwsCfg' } });
     expect(type.body.message).toContain('type: must be one of "ContVulnCfg"');
@@ -86,30 +96,6 @@ describe('ContainerRegistries', () => {
     const del = await h.call('DELETE', `ContainerRegistries/${id}`);
     expect(del.status).toBe(204);
     expect(del.body).toBeUndefined();
-  });
-});
-
-describe('AgentAccessTokens', () => {
-  it('creates (56 hex), lists enabled ones, reads, patches, searches; no DELETE', async () => {
-    const c = await h.call('POST', 'AgentAccessTokens', { body: { tokenEnabled: '1', tokenAlias: 'k8s', props: { description: 'cluster' } } });
-    expect(c.status).toBe(201);
-    const t = c.body.data;
-    expect(t.accessToken).toMatch(/^[0-9A-F]{56}$/);
-    expect(t).toMatchObject({ tokenAlias: 'k8s', tokenEnabled: '1', props: { description: 'cluster' } });
-    expect(typeof t.version).toBe('string');
-    expect(t.props.createdTime).toBe(t.createdTime);
-    await h.call('POST', 'AgentAccessTokens', { body: { tokenEnabled: '0', tokenAlias: 'off' } });
-    expect((await h.call('GET', 'AgentAccessTokens')).body.data.map((x: any) => x.tokenAlias)).toEqual(['k8s']);
-    expect((await h.call('GET', `AgentAccessTokens/${t.accessToken}`)).body.data.tokenAlias).toBe('k8s');
-    const p = await h.call('PATCH', `AgentAccessTokens/${t.accessToken}`, { body: { tokenEnabled: '0' } });
-    expect(p.body.data.tokenEnabled).toBe('0');
-    expect((await h.call('GET', 'AgentAccessTokens')).body.data).toEqual([]);
-    await h.call('PATCH', `AgentAccessTokens/${t.accessToken}`, { body: { tokenEnabled: '1' } });
-    const s = await h.call('POST', 'AgentAccessTokens/search', { body: { filters: [{ field: 'tokenAlias', expression: 'eq', value: 'k8s' }] } });
-    expect(s.body.data).toHaveLength(1);
-    expect((await h.call('DELETE', `AgentAccessTokens/${t.accessToken}`)).status).toBe(405);
-    const bad = await h.call('POST', 'AgentAccessTokens', { body: { tokenEnabled: '', tokenAlias: 'x' } });
-    expect(bad.body.message).toContain('tokenEnabled: must not be shorter than 1 character');
   });
 });
 

@@ -80,6 +80,56 @@ describe('rate-limit buckets', () => {
   });
 });
 
+describe('bucket derivation (from the route that matched)', () => {
+  const remaining = (r: { headers: Headers }) => r.headers.get('RateLimit-Remaining');
+
+  it('reading one agent access token and listing share a bucket; updating has its own', async () => {
+    h = await boot({ rateLimit: 3, clock: manualClock() });
+    const a = (await h.call('POST', 'AgentAccessTokens', { body: { tokenAlias: 'a', tokenEnabled: '1' } })).body.data.accessToken;
+    const b = (await h.call('POST', 'AgentAccessTokens', { body: { tokenAlias: 'b', tokenEnabled: '1' } })).body.data.accessToken;
+    expect(remaining(await h.call('GET', 'AgentAccessTokens'))).toBe('2');
+    expect(remaining(await h.call('GET', `AgentAccessTokens/${a}`))).toBe('1');
+    expect(remaining(await h.call('GET', `AgentAccessTokens/${b}`))).toBe('0');
+    expect((await h.call('GET', 'AgentAccessTokens')).status).toBe(429);
+    const patched = await h.call('PATCH', `AgentAccessTokens/${a}`, { body: { tokenEnabled: '1' } });
+    expect(patched.status).toBe(200);
+    expect(remaining(patched)).toBe('2');
+    // Another id, the same update bucket.
+    expect(remaining(await h.call('PATCH', `AgentAccessTokens/${b}`, { body: { tokenEnabled: '1' } }))).toBe('1');
+  });
+
+  it('treats an identifier spelled like a functionality as an identifier', async () => {
+    h = await boot({ rateLimit: 2, clock: manualClock() });
+    // Alert profiles have no search endpoint, so `search` here is an alertProfileId.
+    expect((await h.call('GET', 'AlertProfiles/search')).status).toBe(404);
+    expect(remaining(await h.call('GET', 'AlertProfiles'))).toBe('0');
+    expect((await h.call('GET', 'AlertProfiles/SVC_BASE_PROFILE')).status).toBe(429);
+  });
+
+  it('gives a path no route knows a bucket of its own, never a real functionality\'s', async () => {
+    h = await boot({ rateLimit: 2, clock: manualClock() });
+    expect((await h.call('GET', 'AlertChannels/x/y/z')).status).toBe(404);
+    expect((await h.call('GET', 'AlertChannels/x/y/z')).status).toBe(404);
+    expect((await h.call('GET', 'AlertChannels/x/y/z')).status).toBe(429);
+    const list = await h.call('GET', 'AlertChannels');
+    expect(list.status).toBe(200);
+    expect(remaining(list)).toBe('1');
+    const other = await h.call('GET', 'NoSuchThing');
+    expect(other.status).toBe(404);
+    expect(remaining(other)).toBe('1');
+  });
+
+  it('counts a refused method against the functionality the path names', async () => {
+    h = await boot({ rateLimit: 2, clock: manualClock() });
+    const t = (await h.call('POST', 'AgentAccessTokens', { body: { tokenAlias: 'a', tokenEnabled: '1' } })).body.data.accessToken;
+    const refused = await h.call('DELETE', `AgentAccessTokens/${t}`);
+    expect(refused.status).toBe(405);
+    expect(remaining(refused)).toBe('1');
+    expect(remaining(await h.call('DELETE', `AgentAccessTokens/${t}x`))).toBe('0');
+    expect(remaining(await h.call('GET', `AgentAccessTokens/${t}`))).toBe('1');
+  });
+});
+
 describe('request bodies', () => {
   it('answers 413 {message} above 1 MB', async () => {
     h = await boot();

@@ -1,4 +1,6 @@
-// /api/v2/AgentAccessTokens: created, listed (enabled ones), read and updated; never deleted (405).
+// /api/v2/AgentAccessTokens, as seed 001 gives it: created with `tokenAlias` and `tokenEnabled`,
+// listed and searched (enabled tokens only), read by id (any token), updated in `tokenEnabled`
+// only, never deleted (405). Other request members are ignored, as on the other collections.
 
 import { isoTime, notFound, objectBody, type Handler, type RequestContext } from '../http.js';
 import { newAgentToken } from '../ids.js';
@@ -9,6 +11,12 @@ import { runSearch } from '../search.js';
 import { check } from '../validation.js';
 
 const TOKEN_VERSION = '0.1';
+
+/** The value the seed gives for `tokenEnabled`; the meaning of others is not shown. */
+const ENABLED = '1';
+
+/** Seed 001: the filterable fields of POST /AgentAccessTokens/search. */
+const SEARCH_FIELDS = ['accessToken', 'createdTime', 'tokenAlias', 'tokenEnabled', 'version'] as const;
 
 function view(t: AgentTokenRecord): Record<string, unknown> {
   const createdTime = isoTime(t.createdTime);
@@ -22,17 +30,12 @@ function view(t: AgentTokenRecord): Record<string, unknown> {
   };
 }
 
-const enabled = (ctx: RequestContext) => ctx.scope.agentAccessTokens.filter((t) => t.tokenEnabled === '1');
+const enabled = (ctx: RequestContext) => ctx.scope.agentAccessTokens.filter((t) => t.tokenEnabled === ENABLED);
 
 function find(ctx: RequestContext): AgentTokenRecord {
   const t = ctx.scope.agentAccessTokens.find((x) => x.accessToken === ctx.params.id);
   if (t === undefined) throw notFound();
   return t;
-}
-
-function description(body: Record<string, unknown>): string | undefined {
-  const props = body.props as { description?: string } | undefined;
-  return props?.description;
 }
 
 const create: Handler = (ctx) => {
@@ -41,7 +44,8 @@ const create: Handler = (ctx) => {
   const t: AgentTokenRecord = {
     accessToken: newAgentToken(),
     createdTime: ctx.now,
-    description: description(body) ?? '',
+    // The create body has no description (seed 001); the response still carries props.description.
+    description: '',
     tokenAlias: body.tokenAlias as string,
     tokenEnabled: body.tokenEnabled as string,
     version: TOKEN_VERSION,
@@ -55,10 +59,10 @@ const patch: Handler = (ctx) => {
   const t = find(ctx);
   const body = objectBody(ctx);
   check(AGENT_TOKEN_PATCH, body);
-  if (body.tokenEnabled !== undefined) t.tokenEnabled = body.tokenEnabled as string;
-  if (body.tokenAlias !== undefined) t.tokenAlias = body.tokenAlias as string;
-  t.description = description(body) ?? t.description;
-  ctx.committed('Update agent access token', `Updated agent access token ${t.tokenAlias}`);
+  if (body.tokenEnabled !== undefined) {
+    t.tokenEnabled = body.tokenEnabled as string;
+    ctx.committed('Update agent access token', `Updated agent access token ${t.tokenAlias}`);
+  }
   return { status: 200, body: { data: view(t) } };
 };
 
@@ -72,7 +76,7 @@ export const agentAccessTokenRoutes = (): Route[] => [
   },
   {
     pattern: 'AgentAccessTokens/search',
-    methods: { POST: (ctx) => ({ status: 200, body: { data: runSearch(enabled(ctx).map(view), ctx.body) } }) },
+    methods: { POST: (ctx) => ({ status: 200, body: { data: runSearch(enabled(ctx).map(view), ctx.body, SEARCH_FIELDS) } }) },
   },
   {
     pattern: 'AgentAccessTokens/:id',

@@ -1,9 +1,10 @@
 // /api/v2/AlertChannels: the 16 channel types, per-type data checks, 409 on deleting a channel in use.
 
-import { CHANNEL_SECRETS, CHANNEL_TYPES, type ChannelType } from '../../kinds/data.js';
+import { CHANNEL_TYPES, type ChannelType } from '../../kinds/spellings.js';
 import { HttpError } from '../http.js';
-import { channelSchema, integrationBaseSchema, JIRA_SECRET } from '../request-schemas.js';
+import { channelSchema, integrationBaseSchema } from '../request-schemas.js';
 import type { Route } from '../router.js';
+import { CHANNEL_SENSITIVE, JIRA_SECRET } from '../service-facts.js';
 import { check, invalidData } from '../validation.js';
 import { integrationRoutes, type IntegrationCollection } from './integrations.js';
 
@@ -29,7 +30,7 @@ export const alertChannels: IntegrationCollection = {
       }
     }
   },
-  secrets: (r) => CHANNEL_SECRETS[r.type as ChannelType] ?? [],
+  sensitive: (r) => CHANNEL_SENSITIVE[r.type as ChannelType] ?? [],
   beforeDelete(ctx, record) {
     const rule = ctx.scope.alertRules.find((x) => x.intgGuidList.includes(record.intgGuid));
     if (rule !== undefined) {

@@ -2,12 +2,12 @@
 // and are read-only (403); custom profiles extend a predefined one that has templates, inherit its
 // fields and descriptionKeys, and list only their own templates.
 
-import { PREDEFINED_PROFILE_PREFIX, ROOT_PROFILE_ID } from '../../kinds/data.js';
 import { HttpError, notFound, objectBody, type Handler, type RequestContext } from '../http.js';
 import type { ProfileRecord, TemplateRecord } from '../model.js';
 import { predefinedProfile, PREDEFINED_PROFILES, type PredefinedProfile } from '../predefined-profiles.js';
 import { PROFILE_CREATE, PROFILE_PATCH, TEMPLATE, TEMPLATE_PATCH } from '../request-schemas.js';
 import type { Route } from '../router.js';
+import { PREDEFINED_PROFILE_PREFIX, ROOT_PROFILE_ID } from '../service-facts.js';
 import { check, invalidData } from '../validation.js';
 
 type ProfileView = Omit<PredefinedProfile, 'extends'> & { extends?: string };

@@ -1,8 +1,9 @@
 // /api/v2/CloudAccounts: the 9 cloud account types.
 
-import { CLOUD_ACCOUNT_SECRETS, CLOUD_ACCOUNT_TYPES, type CloudAccountType } from '../../kinds/data.js';
+import { CLOUD_ACCOUNT_TYPES, type CloudAccountType } from '../../kinds/spellings.js';
 import { cloudAccountSchema, integrationBaseSchema } from '../request-schemas.js';
 import type { Route } from '../router.js';
+import { CLOUD_ACCOUNT_SENSITIVE } from '../service-facts.js';
 import { check } from '../validation.js';
 import { integrationRoutes, type IntegrationCollection } from './integrations.js';
 
@@ -20,7 +21,7 @@ export const cloudAccounts: IntegrationCollection = {
     check(BASE, record);
     check(cloudAccountSchema(record.type as CloudAccountType), record);
   },
-  secrets: (r) => CLOUD_ACCOUNT_SECRETS[r.type as CloudAccountType] ?? [],
+  sensitive: (r) => CLOUD_ACCOUNT_SENSITIVE[r.type as CloudAccountType] ?? [],
 };
 
 export const cloudAccountRoutes = (): Route[] => integrationRoutes(cloudAccounts);

@@ -1,20 +1,11 @@
 // /api/v2/ContainerRegistries: type ContVulnCfg, per-registryType data, no PUT (405), DELETE 204.
 
-import { REGISTRY_INTEGRATION_TYPE, registrySecrets, type RegistryType } from '../../kinds/data.js';
-import { ECR_CREDENTIALS, REGISTRY_BASE, registrySchema } from '../request-schemas.js';
+import { REGISTRY_INTEGRATION_TYPE, type RegistryType } from '../../kinds/spellings.js';
+import { REGISTRY_BASE, registrySchema } from '../request-schemas.js';
 import type { Route } from '../router.js';
+import { ECR_CREDENTIALS, REGISTRY_RESPONSE_DEFAULTS, registrySensitive } from '../service-facts.js';
 import { check, invalidData } from '../validation.js';
 import { integrationRoutes, type IntegrationCollection } from './integrations.js';
-
-/** Members the service adds to a registry's response data when the request left them out. */
-const RESPONSE_DEFAULTS: Record<string, unknown> = {
-  limitNumImg: 5,
-  limitByRep: [],
-  limitByTag: [],
-  limitByLabel: [],
-  nonOsPackageEval: false,
-  identifierTag: [],
-};
 
 function present(data: Record<string, unknown>, dotted: string): boolean {
   let v: unknown = data;
@@ -42,8 +33,8 @@ export const containerRegistries: IntegrationCollection = {
       }
     }
   },
-  secrets: (r) => registrySecrets(r.data),
-  responseData: (data) => ({ ...data, ...Object.fromEntries(Object.entries(RESPONSE_DEFAULTS).filter(([k]) => !(k in data))) }),
+  sensitive: (r) => registrySensitive(r.data),
+  responseData: (data) => ({ ...data, ...Object.fromEntries(Object.entries(REGISTRY_RESPONSE_DEFAULTS).filter(([k]) => !(k in data))) }),
 };
 
 export const containerRegistryRoutes = (): Route[] => integrationRoutes(containerRegistries);

@@ -1,13 +1,13 @@
 // The integration collections (alert channels, cloud accounts, container registries) share their
 // record shape and endpoints; each collection file supplies its types, validation and secrets.
 
-import type { SecretField } from '../../kinds/data.js';
 import { isoTime, notFound, objectBody, type Handler, type RequestContext } from '../http.js';
 import { newIntgGuid } from '../ids.js';
 import { maskData } from '../masking.js';
 import type { IntegrationRecord, ScopeData } from '../model.js';
 import type { Route } from '../router.js';
 import { runSearch } from '../search.js';
+import type { SensitiveMember } from '../service-facts.js';
 
 export interface IntegrationCollection {
   /** Path segment after /api/v2, e.g. `AlertChannels`. */
@@ -23,7 +23,8 @@ export interface IntegrationCollection {
   test: boolean;
   /** Throws 400 when the full record (name, type, enabled, data) is not acceptable. */
   validate(record: Record<string, unknown>): void;
-  secrets(record: IntegrationRecord): SecretField[];
+  /** Sensitive `data` members of the record and how responses show them. */
+  sensitive(record: IntegrationRecord): SensitiveMember[];
   /** Response `data` after masking, e.g. defaults the service adds. */
   responseData?(data: Record<string, unknown>): Record<string, unknown>;
   /** Refuses a delete (409) while something still refers to the record. */
@@ -31,7 +32,7 @@ export interface IntegrationCollection {
 }
 
 export function integrationResponse(c: IntegrationCollection, r: IntegrationRecord, isOrg: boolean): Record<string, unknown> {
-  const masked = maskData(r.data, c.secrets(r));
+  const masked = maskData(r.data, c.sensitive(r));
   return {
     createdOrUpdatedBy: r.createdOrUpdatedBy,
     createdOrUpdatedTime: isoTime(r.createdOrUpdatedTime),

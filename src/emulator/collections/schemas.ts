@@ -1,7 +1,7 @@
 // /api/v2/schemas: the type names, the fields of a type, and the emulator's own request schemas
 // per subtype (e.g. AlertChannels/SlackChannel). Bare arrays, as the seed shows for these endpoints.
 
-import { CHANNEL_TYPES, CLOUD_ACCOUNT_TYPES, REGISTRY_INTEGRATION_TYPE, REGISTRY_TYPES } from '../../kinds/data.js';
+import { CHANNEL_TYPES, CLOUD_ACCOUNT_TYPES, REGISTRY_INTEGRATION_TYPE, REGISTRY_TYPES } from '../../kinds/spellings.js';
 import { notFound, type Handler } from '../http.js';
 import {
   AGENT_TOKEN_CREATE,

@@ -1,0 +1,175 @@
+// What the emulated service knows about itself, written from the seeds and api-facts.md, not taken
+// from the tool's tables: when the tool's idea of a secret, a required member or a default drifts
+// from the documents, the emulator answers differently and the tool's tests notice.
+// Only the spellings (type enumerations) are shared with the tool.
+
+import type { AWS_AUTH_TYPES, ChannelType, CloudAccountType, RegistryType } from '../kinds/spellings.js';
+
+/** Seed 000: "All API v2 paths start with /api/v2". */
+export const API_PREFIX = '/api/v2';
+
+/** api-facts.md: predefined profiles carry the vendor prefix (ours is SVC_); custom ids may not use it. */
+export const PREDEFINED_PROFILE_PREFIX = 'SVC_';
+/** Seed 000: the root base profile has no alerts and must not be extended. */
+export const ROOT_PROFILE_ID = `${PREDEFINED_PROFILE_PREFIX}BASE_PROFILE`;
+
+/**
+ * How a sensitive `data` member comes back in responses (api-facts.md, "Secrets are write-only"):
+ * `empty` as "", `omitted` left out, `clear` as written (URLs of chat/webhook channels, hecToken).
+ */
+export type Shown = 'empty' | 'omitted' | 'clear';
+
+export interface SensitiveMember {
+  /** Dotted path inside `data`, e.g. `credentials.privateKey`. */
+  path: string;
+  shown: Shown;
+}
+
+/*
+ * The documents name four masked members: `secretAccessKey: ""`, Docker Hub `password: ""`,
+ * GCP `privateKey: ""` (all nested in a credentials object) and `apiKey`, `apiIntgKey` left out
+ * (both top level of `data`). Where a member's masking is not named, the emulator follows that
+ * pattern: nested credential members come back "", top-level ones are left out.
+ */
+const nested = (path: string): SensitiveMember => ({ path, shown: 'empty' });
+const topLevel = (path: string): SensitiveMember => ({ path, shown: 'omitted' });
+const clear = (path: string): SensitiveMember => ({ path, shown: 'clear' });
+
+const GCP_KEYS = [nested('credentials.privateKey'), nested('credentials.privateKeyId')];
+
+/** Sensitive members of alert channel `data` (the bold members of api-facts.md, plus URLs that act as credentials). */
+export const CHANNEL_SENSITIVE: Record<ChannelType, SensitiveMember[]> = {
+  AwsS3: [],
+  CiscoSparkWebhook: [clear('webhook')],
+  CloudwatchEb: [],
+  Datadog: [topLevel('apiKey')],
+  EmailUser: [],
+  GcpPubsub: GCP_KEYS,
+  IbmQradar: [],
+  Jira: [topLevel('apiToken'), topLevel('password')],
+  MicrosoftTeams: [clear('teamsUrl')],
+  NewRelicInsights: [topLevel('insertKey')],
+  PagerDutyApi: [topLevel('apiIntgKey')],
+  ServiceNowRest: [topLevel('password')],
+  SlackChannel: [clear('slackUrl')],
+  SplunkHec: [clear('hecToken')],
+  VictorOps: [clear('intgUrl')],
+  Webhook: [clear('webhookUrl')],
+};
+
+const AWS_SECRET_KEY = [nested('accessKeyCredentials.secretAccessKey')];
+const AZURE_SECRET = [nested('credentials.clientSecret')];
+
+/** Sensitive members of cloud account `data` (api-facts.md, "Per-type shapes"). */
+export const CLOUD_ACCOUNT_SENSITIVE: Record<CloudAccountType, SensitiveMember[]> = {
+  AwsCfg: [],
+  AwsCtSqs: [],
+  AwsEksAudit: [],
+  AwsUsGovCfg: AWS_SECRET_KEY,
+  AwsUsGovCtSqs: AWS_SECRET_KEY,
+  AzureAlSeq: AZURE_SECRET,
+  AzureCfg: AZURE_SECRET,
+  GcpAtSes: GCP_KEYS,
+  GcpCfg: GCP_KEYS,
+};
+
+/**
+ * Sensitive members of container registry `data`, by `registryType` (and AWS auth type). A GCP
+ * registry leaves `privateKey` out and returns `privateKeyId` in clear (api-facts.md, "Write-only
+ * secrets are not always hidden"), unlike the GCP channels and cloud accounts.
+ */
+export function registrySensitive(data: Record<string, unknown>): SensitiveMember[] {
+  switch (data.registryType as RegistryType) {
+    case 'AWS_ECR':
+      return data.awsAuthType === 'AWS_ACCESS_KEY' ? AWS_SECRET_KEY : [];
+    case 'DOCKERHUB':
+    case 'V2_REGISTRY':
+    case 'GHCR':
+      return [nested('credentials.password')];
+    case 'GCP_GCR':
+    case 'GCP_GAR':
+      return [{ path: 'credentials.privateKey', shown: 'omitted' }, clear('credentials.privateKeyId')];
+    default:
+      return [];
+  }
+}
+
+/*
+ * Required `data` members (dotted paths). The seeds give the S3 and Slack shapes; for the rest the
+ * emulator requires what identifies the destination and the credential to reach it (api-facts.md,
+ * per-type members), and leaves the tuning members (grouping, templates, sites) optional.
+ */
+
+/** Required members of alert channel `data`, per type. */
+export const CHANNEL_REQUIRED: Record<ChannelType, string[]> = {
+  AwsS3: ['s3CrossAccountCredentials.roleArn', 's3CrossAccountCredentials.externalId', 's3CrossAccountCredentials.bucketArn'],
+  CiscoSparkWebhook: ['webhook'],
+  CloudwatchEb: ['eventBusArn'],
+  Datadog: ['apiKey'],
+  EmailUser: ['channelProps.recipients'],
+  GcpPubsub: ['credentials.clientEmail', 'credentials.clientId', 'credentials.privateKey', 'credentials.privateKeyId', 'projectId', 'topicId'],
+  IbmQradar: ['qradarHostUrl', 'qradarHostPort', 'qradarCommType'],
+  // The credential depends on jiraType: see JIRA_SECRET.
+  Jira: ['jiraType', 'jiraUrl', 'projectId', 'issueType', 'username'],
+  MicrosoftTeams: ['teamsUrl'],
+  NewRelicInsights: ['accountId', 'insertKey'],
+  PagerDutyApi: ['apiIntgKey'],
+  ServiceNowRest: ['instanceUrl', 'userName', 'password'],
+  SlackChannel: ['slackUrl'],
+  SplunkHec: ['host', 'port', 'channel', 'hecToken', 'eventData.index', 'eventData.source'],
+  VictorOps: ['intgUrl'],
+  Webhook: ['webhookUrl'],
+};
+
+/** Jira: `apiToken` on the cloud flavour, `password` on a server (api-facts.md). */
+export const JIRA_SECRET: Record<string, string> = { JIRA_CLOUD: 'apiToken', JIRA_SERVER: 'password' };
+
+export const AWS_CROSS = ['crossAccountCredentials.roleArn', 'crossAccountCredentials.externalId'];
+export const AWS_KEYS = ['accessKeyCredentials.accessKeyId', 'accessKeyCredentials.secretAccessKey'];
+const AZURE = ['credentials.clientId', 'credentials.clientSecret'];
+const GCP = ['credentials.clientEmail', 'credentials.clientId', 'credentials.privateKey', 'credentials.privateKeyId'];
+
+/** Required members of cloud account `data`: the identity and secret members api-facts.md names. */
+export const CLOUD_ACCOUNT_REQUIRED: Record<CloudAccountType, string[]> = {
+  AwsCfg: AWS_CROSS,
+  AwsCtSqs: [...AWS_CROSS, 'queueUrl'],
+  AwsEksAudit: AWS_CROSS,
+  AwsUsGovCfg: AWS_KEYS,
+  AwsUsGovCtSqs: [...AWS_KEYS, 'queueUrl'],
+  AzureAlSeq: AZURE,
+  AzureCfg: AZURE,
+  GcpAtSes: GCP,
+  GcpCfg: GCP,
+};
+
+/** Required members of container registry `data`, per registryType. */
+export const REGISTRY_REQUIRED: Record<RegistryType, string[]> = {
+  AWS_ECR: ['registryType', 'awsAuthType', 'registryDomain'],
+  DOCKERHUB: ['registryType', 'credentials.username', 'credentials.password'],
+  V2_REGISTRY: ['registryType', 'registryDomain', 'credentials.username', 'credentials.password'],
+  GHCR: ['registryType', 'credentials.username', 'credentials.password'],
+  GCP_GCR: ['registryType', 'registryDomain', ...GCP],
+  GCP_GAR: ['registryType', 'registryDomain', ...GCP],
+  INLINE_SCANNER: ['registryType'],
+  PROXY_SCANNER: ['registryType'],
+};
+
+/** AWS_ECR: which credential object the auth type needs (api-facts.md). */
+export const ECR_CREDENTIALS: Record<(typeof AWS_AUTH_TYPES)[number], string[]> = {
+  AWS_IAM: AWS_CROSS,
+  AWS_ACCESS_KEY: AWS_KEYS,
+};
+
+/**
+ * Members the service fills in a registry's response `data` when the request left them out: the
+ * seed's request sample (limitNumImg 5, empty filter lists) and its response, which echoes
+ * `identifierTag`.
+ */
+export const REGISTRY_RESPONSE_DEFAULTS: Readonly<Record<string, unknown>> = {
+  limitNumImg: 5,
+  limitByRep: [],
+  limitByTag: [],
+  limitByLabel: [],
+  nonOsPackageEval: false,
+  identifierTag: [],
+};
