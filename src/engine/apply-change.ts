@@ -32,6 +32,8 @@ export class CreatedIds {
 }
 
 export interface ChangeRunner {
+  /** Receives credentials the service issues on create (see EngineHooks.onCredential). */
+  onCredential?: (change: Change, value: string) => void;
   client: ApiClient;
   kinds: readonly Kind[];
   env: Env;
@@ -85,7 +87,9 @@ async function execute(change: Change, runner: ChangeRunner): Promise<ChangeOutc
       const liveId = requireLiveId(change);
       const desired = buildDesired(step, kind.kind, change.name, change.parent, change.after);
       const changed = change.changed ?? [...new Set((change.diff ?? []).map((op) => parsePointer(op.path)[0]).filter((m) => m !== undefined))];
-      for (const req of kind.updateRequests(liveId, desired, changed, ctx)) await send(req);
+      const serviceId = await serviceIdOf(step, liveId);
+      if (serviceId === undefined) throw new ChangeError(`${kind.kind} ${change.name} is no longer live`);
+      for (const req of kind.updateRequests(serviceId, desired, changed, ctx)) await send(withSecretId(step, req, serviceId));
       outcome = { status: 'done', liveId };
       break;
     }
@@ -151,6 +155,11 @@ async function createConfirmed(step: Step, desired: DesiredResource, request: Ap
     let outcome: ChangeOutcome;
     try {
       const res = await step.send(request);
+      const credential = kind.issuedCredential?.(res.body);
+      if (credential !== undefined) {
+        runner.redactor.add(credential);
+        runner.onCredential?.(change, credential);
+      }
       outcome = { status: 'done', liveId: kind.createdId(res.body, desired) };
     } catch (err) {
       if (!isUnknownOutcome(err)) throw err;
@@ -161,6 +170,13 @@ async function createConfirmed(step: Step, desired: DesiredResource, request: Ap
       }
       if (found.length === 1) {
         outcome = { status: 'done', liveId: found[0].id, reason: CONFIRMED_REASON };
+        // The answer that carried an issued credential was lost; a kind whose id is that credential
+        // still has it in the record found.
+        const id = found[0].serviceId;
+        if (kind.issuedCredential && kind.secretIds && id !== undefined) {
+          runner.redactor.add(id);
+          runner.onCredential?.(change, id);
+        }
       } else if (attempt >= MAX_CREATE_ATTEMPTS) {
         throw new ChangeError(`create outcome unknown ${attempt} times and not found by name: ${describe(err)}`);
       } else {
@@ -174,6 +190,11 @@ async function createConfirmed(step: Step, desired: DesiredResource, request: Ap
 
 /** One fresh list of the kind in the change's account (never the plan's cached live state). */
 async function lookUp(step: Step, desired: DesiredResource): Promise<LiveResource[]> {
+  const live = await listFresh(step, 'create outcome unknown, and looking it up');
+  return live.filter((r) => r.kind === step.kind.kind && r.name === desired.name && (desired.parent === undefined || r.parent === desired.parent));
+}
+
+async function listFresh(step: Step, what: string): Promise<LiveResource[]> {
   const { change, kind } = step;
   // Memoised only within this one lookup, so a kind that reads a path twice costs one request.
   const seen = new Map<string, Promise<unknown>>();
@@ -189,18 +210,34 @@ async function lookUp(step: Step, desired: DesiredResource): Promise<LiveResourc
       return p;
     },
   };
-  let live: LiveResource[];
   try {
-    live = await kind.list(fetch);
+    return await kind.list(fetch);
   } catch (err) {
-    throw new ChangeError(`create outcome unknown, and looking it up failed: ${describe(err)}`);
+    throw new ChangeError(`${what} failed: ${describe(err)}`);
   }
-  return live.filter((r) => r.kind === kind.kind && r.name === desired.name && (desired.parent === undefined || r.parent === desired.parent));
+}
+
+/**
+ * The id to put in paths: the plan's own, or, for a kind whose ids are credentials, the real one
+ * behind the plan's stand-in, read afresh (undefined when no live resource has it any more).
+ */
+async function serviceIdOf(step: Step, liveId: string): Promise<string | undefined> {
+  if (!step.kind.secretIds) return liveId;
+  const live = await listFresh(step, 'finding the resource');
+  const found = live.find((r) => r.kind === step.kind.kind && r.id === liveId)?.serviceId;
+  if (found !== undefined) step.runner.redactor.add(found);
+  return found;
+}
+
+function withSecretId(step: Step, req: ApiRequest, serviceId: string): ApiRequest {
+  return step.kind.secretIds ? { ...req, secrets: [...(req.secrets ?? []), serviceId] } : req;
 }
 
 async function deleteLive(step: Step, liveId: string): Promise<ChangeOutcome> {
+  const serviceId = await serviceIdOf(step, liveId);
+  if (serviceId === undefined) return { status: 'done', liveId, reason: ALREADY_GONE_REASON };
   try {
-    await step.send(step.kind.deleteRequest(liveId, step.ctx));
+    await step.send(withSecretId(step, step.kind.deleteRequest(serviceId, step.ctx), serviceId));
     return { status: 'done', liveId };
   } catch (err) {
     if (err instanceof ApiError && err.status === 404) return { status: 'done', liveId, reason: ALREADY_GONE_REASON };

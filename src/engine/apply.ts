@@ -47,6 +47,7 @@ export async function apply(plan: Plan, client: ApiClient, options: ApplyOptions
     testResources: options.testResources ?? false,
     created: new CreatedIds(),
     redactor: planRedactor(plan, options.env),
+    onCredential: (change: Change, value: string) => notify(() => hooks.onCredential?.(change, value)),
   };
 
   const results = new Map<string, ChangeResult>();

@@ -18,6 +18,11 @@ export interface LiveState {
 export interface EngineHooks {
   onChangeStart?(change: Change): void;
   onChangeDone?(result: ChangeResult): void;
+  /**
+   * A credential the service issued for a created resource (an agent access token's value). The one
+   * way it leaves the engine: never in a result, a report or an error.
+   */
+  onCredential?(change: Change, value: string): void;
   /** Called once per second of a rate-limit wait with the seconds left. */
   onWait?(bucket: string, secondsLeft: number): void;
 }

@@ -2,9 +2,6 @@
 // Data only: no behaviour beyond small lookups. The emulator keeps its own versions of these tables
 // (src/emulator/service-facts.ts) and shares only spellings.ts, so it can catch a wrong entry here.
 
-// Until the emulator keeps its own: protocol knowledge lives in src/api.
-export { API_PREFIX, bucketOf } from '../api/buckets.js';
-
 export {
   ALERT_RULE_TYPE,
   AWS_AUTH_TYPES,
