@@ -81,6 +81,7 @@ export function buildProgram(io: Io, setCode: (code: number) => void): Command {
       .option('--account <name>', 'only this account (repeatable)', collect)
       .option('--rotate <selector>', 'push write-only secrets of [account/]Kind/name (repeatable)', collect)
       .option('--test-channels', 'test every created or changed alert channel through the service')
+      .option('--credentials-out <file>', 'write credentials the service issues on create (agent access tokens) to this file, mode 0600')
       .addOption(formatOption()),
   ).action(async (dir: string, opts) => {
     const { applyCommand } = await import('./commands/apply.js');

@@ -11,6 +11,25 @@ export interface ApplyOptions extends PlanFlags {
   autoApprove?: boolean;
   format: OutputFormat;
   testChannels?: boolean;
+  credentialsOut?: string;
+}
+
+/** Issued credentials go to --credentials-out and nowhere else; without it, the user is told what was not kept. */
+async function handOutCredentials(io: Io, opts: ApplyOptions, issued: ReadonlyMap<string, string>): Promise<void> {
+  if (issued.size === 0) return;
+  const keys = [...issued.keys()].join(', ');
+  if (opts.credentialsOut === undefined) {
+    write(io.stderr, `note: the service issued credentials for ${keys}; they were not saved: pass --credentials-out FILE to keep them`);
+    return;
+  }
+  const { saveCredentials } = await import('../credentials.js');
+  const file = resolve(io.cwd, opts.credentialsOut);
+  try {
+    await saveCredentials(file, issued);
+  } catch (err) {
+    throw new ExitError(EXIT.error, `could not write credentials for ${keys} to ${opts.credentialsOut}: ${err instanceof Error ? err.message : String(err)}`);
+  }
+  write(io.stderr, `credentials issued for ${keys} written to ${opts.credentialsOut} (mode 0600)`);
 }
 
 async function confirm(io: Io): Promise<boolean> {
@@ -75,6 +94,7 @@ export async function applyCommand(io: Io, dir: string, opts: ApplyOptions): Pro
       );
     }
     const { apply } = await import('../../src/engine/apply.js');
+    const issued = new Map<string, string>();
     const report = await apply(plan, client, {
       env: io.env,
       testResources: opts.testChannels,
@@ -82,8 +102,10 @@ export async function applyCommand(io: Io, dir: string, opts: ApplyOptions): Pro
       waited: () => waitedSeconds(client),
       hooks: {
         onChangeStart: (c) => progress(io, `${c.action} ${c.kind} ${c.account}/${c.name}…`),
+        onCredential: (c, value) => issued.set(c.key, value),
       },
     });
+    await handOutCredentials(io, opts, issued);
     write(io.stdout, renderApplyReport(report, opts.format, { color: useColor(io.stdout, io.env) }));
     return report.summary.failed > 0 ? EXIT.error : EXIT.ok;
   } finally {
