@@ -41,11 +41,13 @@ describe('AgentAccessTokens (seed 001)', () => {
     expect((await h.call('GET', 'AgentAccessTokens')).body.data).toEqual([]);
   });
 
-  it('keeps members the create body does not define out of the token', async () => {
+  it('keeps members the create body does not define out of the token; props.description is kept', async () => {
     const r = await h.call('POST', 'AgentAccessTokens', { body: { tokenAlias: 'a', tokenEnabled: '1', props: { description: 'x' }, version: '9' } });
     expect(r.status).toBe(201);
-    expect(r.body.data.props.description).toBe('');
+    expect(r.body.data.props.description).toBe('x');
     expect(r.body.data.version).not.toBe('9');
+    const plain = await h.call('POST', 'AgentAccessTokens', { body: { tokenAlias: 'b', tokenEnabled: '1' } });
+    expect(plain.body.data.props.description).toBe('');
   });
 
   it('lists and searches enabled tokens only; reads any token by id', async () => {
@@ -73,14 +75,17 @@ describe('AgentAccessTokens (seed 001)', () => {
     expect(bad.body.message).toContain('filters/0/field');
   });
 
-  it('PATCH changes tokenEnabled and nothing else', async () => {
+  it('PATCH changes tokenEnabled and the description, nothing else', async () => {
     const t = (await create('k8s')).body.data;
     clock.advance(60_000);
     const off = await h.call('PATCH', `AgentAccessTokens/${t.accessToken}`, {
-      body: { tokenEnabled: '0', tokenAlias: 'renamed', props: { description: 'd' } },
+      body: { tokenEnabled: '0', tokenAlias: 'renamed', version: '9' },
     });
     expect(off.status).toBe(200);
     expect(off.body.data).toEqual({ ...t, tokenEnabled: '0' });
+    const described = await h.call('PATCH', `AgentAccessTokens/${t.accessToken}`, { body: { props: { description: 'd' } } });
+    expect(described.body.data).toEqual({ ...t, tokenEnabled: '0', props: { ...t.props, description: 'd' } });
+    await h.call('PATCH', `AgentAccessTokens/${t.accessToken}`, { body: { props: { description: '' } } });
     expect((await h.call('GET', 'AgentAccessTokens')).body.data).toEqual([]);
     const on = await h.call('PATCH', `AgentAccessTokens/${t.accessToken}`, { body: { tokenEnabled: '1' } });
     expect(on.body.data).toEqual(t);

@@ -38,14 +38,22 @@ function find(ctx: RequestContext): AgentTokenRecord {
   return t;
 }
 
+/** `props.description` when it is a string: how public client libraries give a token's description. */
+function descriptionOf(body: Record<string, unknown>): string | undefined {
+  const props = body.props;
+  if (props === null || typeof props !== 'object' || Array.isArray(props)) return undefined;
+  const d = (props as Record<string, unknown>).description;
+  return typeof d === 'string' ? d : undefined;
+}
+
 const create: Handler = (ctx) => {
   const body = objectBody(ctx);
   check(AGENT_TOKEN_CREATE, body);
   const t: AgentTokenRecord = {
     accessToken: newAgentToken(),
     createdTime: ctx.now,
-    // The create body has no description (seed 001); the response still carries props.description.
-    description: '',
+    // Not in seed 001's create table, but public client libraries set it this way (see README).
+    description: descriptionOf(body) ?? '',
     tokenAlias: body.tokenAlias as string,
     tokenEnabled: body.tokenEnabled as string,
     version: TOKEN_VERSION,
@@ -59,8 +67,10 @@ const patch: Handler = (ctx) => {
   const t = find(ctx);
   const body = objectBody(ctx);
   check(AGENT_TOKEN_PATCH, body);
-  if (body.tokenEnabled !== undefined) {
-    t.tokenEnabled = body.tokenEnabled as string;
+  const description = descriptionOf(body);
+  if (body.tokenEnabled !== undefined || description !== undefined) {
+    if (body.tokenEnabled !== undefined) t.tokenEnabled = body.tokenEnabled as string;
+    if (description !== undefined) t.description = description;
     ctx.committed('Update agent access token', `Updated agent access token ${t.tokenAlias}`);
   }
   return { status: 200, body: { data: view(t) } };
