@@ -1,0 +1,42 @@
+// Step "assemble": the Plan value, or none when any step found an error. Diagnostics are sorted so
+// the output does not depend on which step found what first; the summary counts what the plan holds.
+
+import type { AccountConfig } from '../../model/account.js';
+import { type Diagnostic, hasErrors, sortDiagnostics } from '../../model/diagnostics.js';
+import { type Action, type BucketNeed, type CallStats, type Change, type Plan, PLAN_FORMAT_VERSION, type Refusal, type UnmanagedResource } from '../../model/plan.js';
+
+export interface AssembleInput {
+  readonly accounts: readonly AccountConfig[];
+  /** In execution order. */
+  readonly changes: readonly Change[];
+  readonly unmanaged: readonly UnmanagedResource[];
+  readonly diagnostics: readonly Diagnostic[];
+  readonly refusal?: Refusal;
+  readonly apiCalls?: CallStats;
+  readonly budget: readonly BucketNeed[];
+}
+
+export interface PlanResult {
+  /** Absent when an error diagnostic was found. */
+  plan?: Plan;
+  /** Errors and warnings, sorted. */
+  diagnostics: Diagnostic[];
+}
+
+export function assemble(input: AssembleInput): PlanResult {
+  const diagnostics = sortDiagnostics(input.diagnostics);
+  if (hasErrors(diagnostics)) return { diagnostics };
+  const count = (action: Action): number => input.changes.filter((c) => c.action === action).length;
+  const plan: Plan = {
+    formatVersion: PLAN_FORMAT_VERSION,
+    accounts: [...input.accounts],
+    changes: [...input.changes],
+    summary: { create: count('create'), update: count('update'), replace: count('replace'), delete: count('delete'), unmanaged: input.unmanaged.length },
+    unmanaged: [...input.unmanaged],
+    diagnostics,
+    ...(input.refusal ? { refusal: input.refusal } : {}),
+    apiCalls: input.apiCalls ?? { total: 0, byBucket: {} },
+    budget: [...input.budget],
+  };
+  return { plan, diagnostics };
+}

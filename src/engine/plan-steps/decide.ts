@@ -1,0 +1,28 @@
+// Step "decide": the action for each matched resource. Without a live twin, `unmatched` decides;
+// with one, the kind-driven diff does: a changed member no endpoint can change means replace, any
+// other change means update (pushing write-only secrets too when rotation asked for it).
+
+import { diffResource } from '../diff.js';
+import type { Decision, Decisions, Match } from './shared.js';
+
+export function decide(matches: readonly Match[], rotating: ReadonlySet<string>): Decisions {
+  return new Map(matches.map((m) => [m.key, m.live ? compare(m, rotating.has(m.key)) : unmatched(m)]));
+}
+
+/**
+ * A declared resource the service does not list. The one place that says what that means: today,
+ * always a create.
+ */
+export function unmatched(m: Match): Decision {
+  return { ...m, action: 'create', rotate: false };
+}
+
+function compare(m: Match, rotate: boolean): Decision {
+  const diff = diffResource(m.kind, m.desired, m.live!, rotate);
+  if (diff.replace) {
+    const fixed = diff.changed.filter((member) => m.kind.replaceOn.includes(member));
+    return { ...m, diff, action: 'replace', rotate: false, reason: `${fixed.join(', ')} cannot be changed in place` };
+  }
+  if (diff.changed.length > 0) return { ...m, diff, action: 'update', rotate };
+  return { ...m, diff, rotate: false };
+}

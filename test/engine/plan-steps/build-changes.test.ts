@@ -1,0 +1,73 @@
+import { describe, expect, it } from 'vitest';
+import { buildChanges } from '../../../src/engine/plan-steps/build-changes.js';
+import { decide } from '../../../src/engine/plan-steps/decide.js';
+import type { Ref } from '../../../src/engine/plan-steps/shared.js';
+import { MASK } from '../../../src/model/env-markers.js';
+import { Channel, desired, live } from '../plan-fakes.js';
+import { decisionOf, decisionsOf, frozen, matchOf } from './helpers.js';
+
+const noRefs = frozen(new Map<string, readonly Ref[]>());
+
+describe('build changes', () => {
+  it('a create holds the masked desired spec, its source and an absent digest', () => {
+    const d = desired('Channel', 'slack', { type: 'Slack', data: { url: 'secret-url' } }, { line: 3 });
+    const [item] = buildChanges(decisionsOf([decisionOf(d, { action: 'create' })]), noRefs, []);
+    expect(item.desired).toBe(d);
+    expect(item.change).toEqual({
+      key: 'prod/Channel/slack',
+      action: 'create',
+      kind: 'Channel',
+      account: 'prod',
+      name: 'slack',
+      after: { type: 'Slack', data: { url: MASK } },
+      writeOnly: [],
+      sensitive: ['/data/url'],
+      dependsOn: [],
+      source: d.source,
+      liveDigest: 'absent',
+    });
+  });
+
+  it('an update holds before, after, ops, changed members, the live id and a digest', () => {
+    const m = matchOf(desired('Channel', 'ops', { type: 'Webhook', data: { url: 'b' } }), live('Channel', 'ops', 'C1', { type: 'Webhook', data: { url: 'a' } }));
+    const [item] = buildChanges(decide([m], new Set()), noRefs, []);
+    expect(item.change).toMatchObject({
+      action: 'update',
+      liveId: 'C1',
+      before: { data: { url: 'a' } },
+      after: { data: { url: 'b' } },
+      diff: [{ op: 'replace', path: '/data/url', value: 'b' }],
+      changed: ['data'],
+    });
+    expect(item.change.liveDigest).toMatch(/^[0-9a-f]{64}$/);
+  });
+
+  it('no action → no change; a folded child travels in its parent, with its references', () => {
+    const parent = decisionOf(desired('Profile', 'P', { extends: 'X' }), { action: 'create' });
+    const child = decisionOf(desired('Template', 'P.t', { subject: 's' }, { parent: 'P' }), { action: 'create', foldedInto: parent.key });
+    const still = decisionOf(desired('Channel', 'c', {}));
+    const refs = new Map<string, Ref[]>([
+      [parent.key, [{ kind: 'Channel', name: 'a', id: 'C1' }]],
+      [child.key, [{ kind: 'Channel', name: 'b' }]],
+    ]);
+    const items = buildChanges(decisionsOf([parent, child, still]), frozen(refs), []);
+    expect(items.map((i) => i.change.key)).toEqual(['prod/Profile/P']);
+    expect(items[0].change.children).toEqual([{ name: 'P.t', after: { subject: 's' } }]);
+    expect(items[0].change.refs).toEqual([
+      { kind: 'Channel', name: 'a', id: 'C1' },
+      { kind: 'Channel', name: 'b' },
+    ]);
+  });
+
+  it('deletions come after the writes, with the masked live spec and their reason', () => {
+    const gone = live('Channel', 'old', 'C9', { type: 'Slack', data: { url: 'secret-url' } });
+    const items = buildChanges(decisionsOf([decisionOf(desired('Channel', 'new', {}), { action: 'create' })]), noRefs, frozen([{ live: gone, kind: Channel, reason: 'because' }]));
+    expect(items.map((i) => [i.change.action, i.change.key])).toEqual([
+      ['create', 'prod/Channel/new'],
+      ['delete', 'prod/Channel/old'],
+    ]);
+    expect(items[1].live).toBe(gone);
+    expect(items[1].change).toMatchObject({ liveId: 'C9', before: { type: 'Slack', data: { url: MASK } }, reason: 'because', dependsOn: [] });
+    expect(items[1].change.after).toBeUndefined();
+  });
+});

@@ -1,0 +1,62 @@
+import { describe, expect, it } from 'vitest';
+import { decide, unmatched } from '../../../src/engine/plan-steps/decide.js';
+import type { DesiredResource, LiveResource } from '../../../src/model/resource.js';
+import { desired, live } from '../plan-fakes.js';
+import { frozen, matchOf } from './helpers.js';
+
+const hook = (url: string) => ({ type: 'Webhook', data: { url } });
+const pager = desired('Channel', 'pd', { type: 'Pager', data: { apiKey: 'k', team: 't' } });
+const pagerLive = live('Channel', 'pd', 'C2', { type: 'Pager', data: { team: 't' } });
+
+describe('decide', () => {
+  const cases: { name: string; desired: DesiredResource; live?: LiveResource; rotate?: boolean; action?: string; changed?: string[]; rotating?: boolean; reason?: string }[] = [
+    { name: 'no live twin → create', desired: desired('Channel', 'ops', hook('a')), action: 'create' },
+    { name: 'identical → nothing', desired: desired('Channel', 'ops', hook('a')), live: live('Channel', 'ops', 'C1', hook('a')) },
+    { name: 'a changed member → update', desired: desired('Channel', 'ops', hook('b')), live: live('Channel', 'ops', 'C1', hook('a')), action: 'update', changed: ['data'] },
+    {
+      name: 'a member that cannot change in place → replace, saying which',
+      desired: desired('Channel', 'ops', hook('a')),
+      live: live('Channel', 'ops', 'C1', { type: 'Slack', data: { url: 'a' } }),
+      action: 'replace',
+      changed: ['type'],
+      reason: 'type cannot be changed in place',
+    },
+    { name: 'an unseen write-only secret → nothing', desired: pager, live: pagerLive },
+    { name: 'rotating it → update that pushes the secret', desired: pager, live: pagerLive, rotate: true, action: 'update', changed: ['data'], rotating: true },
+    {
+      name: 'rotating with a replace → replace (it sends every secret anyway)',
+      desired: pager,
+      live: live('Channel', 'pd', 'C2', { type: 'Slack', data: { team: 't' } }),
+      rotate: true,
+      action: 'replace',
+      rotating: false,
+      reason: 'type cannot be changed in place',
+    },
+  ];
+  for (const c of cases) {
+    it(c.name, () => {
+      const m = matchOf(c.desired, c.live);
+      const decision = decide(frozen([m]), frozen(new Set(c.rotate ? [m.key] : []))).get(m.key)!;
+      expect(decision.action).toBe(c.action);
+      expect(decision.rotate).toBe(c.rotating ?? false);
+      if (c.changed) expect(decision.diff?.changed).toEqual(c.changed);
+      expect(decision.reason).toBe(c.reason);
+      expect(decision.live).toBe(c.live);
+    });
+  }
+
+  it('keeps the order of the matches', () => {
+    const ms = [matchOf(desired('Rule', 'b', {})), matchOf(desired('Channel', 'a', {}))];
+    expect([...decide(ms, new Set()).keys()]).toEqual(['prod/Rule/b', 'prod/Channel/a']);
+  });
+
+  it('unmatched: a declared resource the service does not list is created', () => {
+    const m = matchOf(desired('Channel', 'new', hook('a')));
+    expect(unmatched(frozen(m))).toEqual({ ...m, action: 'create', rotate: false });
+  });
+
+  it('the freeze helper bites: changing a frozen input throws', () => {
+    expect(() => (frozen(new Set<string>()) as Set<string>).add('x')).toThrow(TypeError);
+    expect(() => ((frozen({ a: 1 }) as { a: number }).a = 2)).toThrow(TypeError);
+  });
+});

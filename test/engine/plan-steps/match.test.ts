@@ -1,0 +1,43 @@
+import { describe, expect, it } from 'vitest';
+import { indexLive } from '../../../src/engine/plan-steps/live-index.js';
+import { match } from '../../../src/engine/plan-steps/match.js';
+import type { LiveResource } from '../../../src/model/resource.js';
+import { desired, FAKE_KINDS, live } from '../plan-fakes.js';
+import { frozen } from './helpers.js';
+
+describe('match', () => {
+  const cases: { name: string; kind?: string; live: LiveResource[]; liveId?: string | null; code?: string }[] = [
+    { name: 'no live twin → a match without live', live: [], liveId: null },
+    { name: 'one live twin → matched to it', live: [live('Channel', 'ops', 'C1', {})], liveId: 'C1' },
+    { name: 'a twin in another account does not count', live: [live('Channel', 'ops', 'C1', {}, { account: 'staging' })], liveId: null },
+    { name: 'a twin of another kind does not count', live: [live('Rule', 'ops', 'R1', {})], liveId: null },
+    { name: 'two live twins → ambiguous', live: [live('Channel', 'ops', 'C2', {}), live('Channel', 'ops', 'C1', {})], code: 'ambiguous-live-name' },
+    { name: 'a predefined twin → cannot be managed', live: [live('Channel', 'ops', 'C1', {}, { managedByService: true })], code: 'managed-by-service' },
+    { name: 'an unknown kind → error', kind: 'Nope', live: [], code: 'unknown-kind' },
+  ];
+  for (const c of cases) {
+    it(c.name, () => {
+      const d = desired(c.kind ?? 'Channel', 'ops', {}, { line: 7 });
+      const result = match(frozen([d]), FAKE_KINDS, indexLive(frozen(c.live)));
+      if (c.code) {
+        expect(result.matches).toEqual([]);
+        expect(result.diagnostics.map((x) => [x.severity, x.code, x.line])).toEqual([['error', c.code, 7]]);
+        return;
+      }
+      expect(result.diagnostics).toEqual([]);
+      expect(result.matches).toHaveLength(1);
+      expect(result.matches[0]).toMatchObject({ key: 'prod/Channel/ops', desired: d, kind: { kind: 'Channel' } });
+      expect(result.matches[0].live?.id ?? null).toBe(c.liveId);
+    });
+  }
+
+  it('names the ids of an ambiguous name, sorted', () => {
+    const result = match([desired('Channel', 'ops', {})], FAKE_KINDS, indexLive([live('Channel', 'ops', 'C2', {}), live('Channel', 'ops', 'C1', {})]));
+    expect(result.diagnostics[0].message).toContain('(ids C1, C2)');
+  });
+
+  it('keeps the order of the desired state and goes on after an error', () => {
+    const result = match([desired('Rule', 'b', {}), desired('Nope', 'x', {}), desired('Channel', 'a', {})], FAKE_KINDS, indexLive([]));
+    expect(result.matches.map((m) => m.key)).toEqual(['prod/Rule/b', 'prod/Channel/a']);
+  });
+});

@@ -1,0 +1,80 @@
+import { describe, expect, it } from 'vitest';
+import { indexLive } from '../../../src/engine/plan-steps/live-index.js';
+import { deletionReason, prune } from '../../../src/engine/plan-steps/prune.js';
+import type { Decision } from '../../../src/engine/plan-steps/shared.js';
+import type { Action } from '../../../src/model/plan.js';
+import type { LiveResource } from '../../../src/model/resource.js';
+import { desired, FAKE_KINDS, live, Rule, Template } from '../plan-fakes.js';
+import { decisionOf, decisionsOf, frozen } from './helpers.js';
+
+function run(l: LiveResource[], opts: { declared?: Decision[]; prune?: Record<string, boolean> } = {}) {
+  const declared = opts.declared ?? [];
+  return prune({
+    live: frozen(l),
+    index: indexLive(l),
+    declared: frozen(new Set(declared.map((d) => d.key))),
+    decisions: decisionsOf(declared),
+    prune: frozen(opts.prune ?? {}),
+    kinds: FAKE_KINDS,
+    accountOrder: ['prod', 'staging'],
+  });
+}
+
+const profile = (action?: Action) => decisionOf(desired('Profile', 'P', {}), action ? { action } : {});
+const tpl = (name: string) => live('Template', `P.${name}`, `P.${name}`, {}, { parent: 'P' });
+
+describe('prune', () => {
+  const cases: { name: string; live: LiveResource[]; declared?: Decision[]; prune?: Record<string, boolean>; deleted: [string, string][]; unmanaged: string[] }[] = [
+    { name: 'prune off → unmanaged', live: [live('Rule', 'r', 'R1', {})], deleted: [], unmanaged: ['R1'] },
+    { name: 'prune on → deleted', live: [live('Rule', 'r', 'R1', {})], prune: { Rule: true }, deleted: [['R1', 'not declared; prune is on for Rule']], unmanaged: [] },
+    { name: 'prune is per kind', live: [live('Rule', 'r', 'R1', {}), live('Channel', 'c', 'C1', {})], prune: { Channel: true }, deleted: [['C1', 'not declared; prune is on for Channel']], unmanaged: ['R1'] },
+    { name: 'declared → neither', live: [live('Rule', 'r', 'R1', {})], declared: [decisionOf(desired('Rule', 'r', {}))], prune: { Rule: true }, deleted: [], unmanaged: [] },
+    { name: 'predefined by the service → neither', live: [live('Rule', 'r', 'R1', {}, { managedByService: true })], prune: { Rule: true }, deleted: [], unmanaged: [] },
+    { name: 'unknown kind → neither', live: [live('Nope', 'n', 'N1', {})], prune: { Nope: true }, deleted: [], unmanaged: [] },
+    { name: 'child its declared parent does not list → deleted, prune or not', live: [tpl('old')], declared: [profile()], deleted: [['P.old', 'not declared in Profile P']], unmanaged: [] },
+    { name: 'child of a declared parent that is updated → deleted', live: [tpl('old')], declared: [profile('update')], deleted: [['P.old', 'not declared in Profile P']], unmanaged: [] },
+    { name: 'child of a replaced owner → goes with it', live: [tpl('old')], declared: [profile('replace')], deleted: [], unmanaged: [] },
+    { name: 'child of an undeclared owner → stays or goes with it', live: [live('Profile', 'P', 'P', {}), tpl('a')], prune: { Template: true }, deleted: [], unmanaged: ['P'] },
+  ];
+  for (const c of cases) {
+    it(c.name, () => {
+      const r = run(c.live, c);
+      expect(r.diagnostics).toEqual([]);
+      expect(r.deletions.map((x) => [x.live.id, x.reason])).toEqual(c.deleted);
+      expect(r.unmanaged.map((u) => u.id)).toEqual(c.unmanaged);
+    });
+  }
+
+  it('a name several undeclared live resources share, prune on → one error naming every id', () => {
+    const r = run([live('Channel', 'dup', 'C2', {}), live('Channel', 'dup', 'C1', {}), live('Channel', 'dup', 'C3', {})], { prune: { Channel: true } });
+    expect(r.deletions).toEqual([]);
+    expect(r.diagnostics.map((d) => [d.severity, d.code])).toEqual([['error', 'ambiguous-live-name']]);
+    expect(r.diagnostics[0].message).toContain('ids C1, C2, C3');
+  });
+
+  it('lists unmanaged resources by account order, kind order, name, then id', () => {
+    const r = run([
+      live('Rule', 'a', 'R1', {}, { account: 'staging' }),
+      live('Rule', 'b', 'R2', {}),
+      live('Channel', 'z', 'C9', {}),
+      live('Rule', 'a', 'R4', {}),
+      live('Rule', 'a', 'R3', {}),
+    ]);
+    expect(r.unmanaged.map((u) => `${u.account}/${u.kind}/${u.name}/${u.id}`)).toEqual([
+      'prod/Channel/z/C9',
+      'prod/Rule/a/R3',
+      'prod/Rule/a/R4',
+      'prod/Rule/b/R2',
+      'staging/Rule/a/R1',
+    ]);
+  });
+});
+
+describe('deletionReason', () => {
+  it.each([
+    [live('Rule', 'r', 'R1', {}), { why: 'prune' } as const, 'not declared; prune is on for Rule'],
+    [live('Template', 'P.t', 'P.t', {}, { parent: 'P' }), { why: 'not-in-parent', parentKind: 'Profile' } as const, 'not declared in Profile P'],
+  ])('%# → %s', (l, cause, text) => {
+    expect(deletionReason(l, l.kind === 'Rule' ? Rule : Template, cause)).toBe(text);
+  });
+});

@@ -1,0 +1,43 @@
+import { describe, expect, it } from 'vitest';
+import { combine, refuse, type RefuseInput } from '../../../src/engine/plan-steps/refuse.js';
+import type { Refusal } from '../../../src/model/plan.js';
+import { deleteChange } from '../../../src/engine/plan-steps/build-changes.js';
+import { Channel, FAKE_KINDS, live } from '../plan-fakes.js';
+
+const channels = Array.from({ length: 10 }, (_, i) => live('Channel', `c${i}`, `C${i}`, {}));
+const rule = live('Rule', 'r', 'R1', { channels: ['c0'] });
+
+function input(deleted: number, force = false): RefuseInput {
+  const items = channels.slice(0, deleted).map((l) => ({ change: deleteChange(l, Channel, 'x'), live: l }));
+  return { items, changes: items.map((i) => i.change), live: [...channels, rule], declared: new Set(), kinds: FAKE_KINDS, accountOrder: ['prod'], force };
+}
+
+describe('refuse', () => {
+  it.each([
+    [0, false, undefined],
+    [1, false, 'in-use'],
+    [4, false, 'in-use'],
+    [4, true, undefined],
+  ])('%i of 10 channels deleted, force %s → %s', (deleted, force, code) => {
+    expect(refuse(input(deleted, force))?.code).toBe(code);
+  });
+
+  it('in use and over the threshold → both reasons in one refusal', () => {
+    const r = refuse(input(4))!;
+    expect(r.message).toContain('; also, ');
+    expect(r.details).toHaveLength(2);
+  });
+});
+
+describe('combine', () => {
+  const a: Refusal = { code: 'in-use', message: 'A', details: ['a'] };
+  const b: Refusal = { code: 'safety-threshold', message: 'B', details: ['b'] };
+  it.each([
+    [undefined, undefined, undefined],
+    [a, undefined, a],
+    [undefined, b, b],
+    [a, b, { code: 'in-use', message: 'A; also, B', details: ['a', 'b'] }],
+  ])('%# combines', (first, second, expected) => {
+    expect(combine(first, second)).toEqual(expected);
+  });
+});

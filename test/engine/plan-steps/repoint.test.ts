@@ -1,0 +1,73 @@
+import { describe, expect, it } from 'vitest';
+import { repoint } from '../../../src/engine/plan-steps/repoint.js';
+import type { Action } from '../../../src/model/plan.js';
+import type { ResourceDiff } from '../../../src/engine/diff.js';
+import { desired } from '../plan-fakes.js';
+import { decisionOf, decisionsOf } from './helpers.js';
+
+const diffWith = (changed: string[]): ResourceDiff => ({ changed, diff: [], before: {}, after: {}, writeOnly: [], sensitive: [], replace: false });
+const rule = desired('Rule', 'r', { channels: ['a', 'b'], severity: [1] });
+
+describe('re-point', () => {
+  const cases: {
+    name: string;
+    channels: Partial<Record<'a' | 'b', Action>>;
+    rule: { action?: Action; changed?: string[]; reason?: string };
+    expected: { action?: Action; changed?: string[]; reason?: string };
+  }[] = [
+    { name: 'targets kept → unchanged', channels: { a: 'update' }, rule: { changed: [] }, expected: { changed: [] } },
+    {
+      name: 'a target replaced → update of the referring member',
+      channels: { a: 'replace' },
+      rule: { changed: [] },
+      expected: { action: 'update', changed: ['channels'], reason: 'refers to Channel a, which is replaced' },
+    },
+    {
+      name: 'both replaced → one reason naming both',
+      channels: { a: 'replace', b: 'replace' },
+      rule: { changed: [] },
+      expected: { action: 'update', changed: ['channels'], reason: 'refers to Channel a, b, which is replaced' },
+    },
+    {
+      name: 'already updating another member → the member is added, sorted',
+      channels: { b: 'replace' },
+      rule: { action: 'update', changed: ['severity'] },
+      expected: { action: 'update', changed: ['channels', 'severity'], reason: 'refers to Channel b, which is replaced' },
+    },
+    {
+      name: 'the member already changed → listed once',
+      channels: { a: 'replace' },
+      rule: { action: 'update', changed: ['channels'] },
+      expected: { action: 'update', changed: ['channels'], reason: 'refers to Channel a, which is replaced' },
+    },
+    { name: 'the referrer is created → unchanged', channels: { a: 'replace' }, rule: { action: 'create' }, expected: { action: 'create' } },
+    {
+      name: 'the referrer is replaced → keeps its own reason',
+      channels: { a: 'replace' },
+      rule: { action: 'replace', changed: ['x'], reason: 'x cannot be changed in place' },
+      expected: { action: 'replace', changed: ['x'], reason: 'x cannot be changed in place' },
+    },
+  ];
+  for (const c of cases) {
+    it(c.name, () => {
+      const channels = Object.entries(c.channels).map(([name, action]) => decisionOf(desired('Channel', name, {}), { action }));
+      const before = decisionOf(rule, {
+        ...(c.rule.action ? { action: c.rule.action } : {}),
+        ...(c.rule.changed ? { diff: diffWith(c.rule.changed) } : {}),
+        ...(c.rule.reason ? { reason: c.rule.reason } : {}),
+      });
+      const after = repoint(decisionsOf([...channels, before])).get(before.key)!;
+      expect(after.action).toBe(c.expected.action);
+      expect(after.diff?.changed).toEqual(c.expected.changed);
+      expect(after.reason).toBe(c.expected.reason);
+      // The ops are what the diff found: apply sends the member with the new id.
+      if (after.diff) expect(after.diff.diff).toEqual([]);
+    });
+  }
+
+  it('leaves the decisions of the targets as they are', () => {
+    const channel = decisionOf(desired('Channel', 'a', {}), { action: 'replace' });
+    const out = repoint(decisionsOf([channel, decisionOf(rule, { diff: diffWith([]) })]));
+    expect(out.get(channel.key)).toBe(channel);
+  });
+});

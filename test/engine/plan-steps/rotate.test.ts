@@ -1,0 +1,27 @@
+import { describe, expect, it } from 'vitest';
+import { selectRotations } from '../../../src/engine/plan-steps/rotate.js';
+import { desired } from '../plan-fakes.js';
+import { frozen, matchOf } from './helpers.js';
+
+const pager = matchOf(desired('Channel', 'pd', { type: 'Pager', data: { apiKey: 'k' } }));
+const pagerStaging = matchOf(desired('Channel', 'pd', { type: 'Pager', data: { apiKey: 'k' } }, { account: 'staging' }));
+const hook = matchOf(desired('Channel', 'hook', { type: 'Webhook', data: { url: 'u' } }));
+
+describe('rotate', () => {
+  const cases: { selectors: string[]; keys: string[]; unused: string[] }[] = [
+    { selectors: [], keys: [], unused: [] },
+    { selectors: ['Channel/pd'], keys: ['prod/Channel/pd', 'staging/Channel/pd'], unused: [] },
+    { selectors: ['staging/Channel/pd'], keys: ['staging/Channel/pd'], unused: [] },
+    { selectors: ['*/*'], keys: ['prod/Channel/pd', 'staging/Channel/pd'], unused: [] },
+    { selectors: ['Channel/hook'], keys: [], unused: ['Channel/hook'] },
+    { selectors: ['Rule/*', 'prod/Channel/p*'], keys: ['prod/Channel/pd'], unused: ['Rule/*'] },
+  ];
+  for (const c of cases) {
+    it(`${JSON.stringify(c.selectors)} → ${JSON.stringify(c.keys)}`, () => {
+      const r = selectRotations(frozen([pager, pagerStaging, hook]), c.selectors);
+      expect([...r.keys]).toEqual(c.keys);
+      expect(r.diagnostics.map((d) => [d.severity, d.code])).toEqual(c.unused.map(() => ['warning', 'rotate-no-match']));
+      for (const [i, text] of c.unused.entries()) expect(r.diagnostics[i].message).toContain(text);
+    });
+  }
+});
