@@ -10,10 +10,12 @@ export function decide(matches: readonly Match[], rotating: ReadonlySet<string>)
 }
 
 /**
- * A declared resource the service does not list. The one place that says what that means: today,
- * always a create.
+ * A declared resource the service does not list. The one place that says what that means: a
+ * create, unless its kind says the service does not list resources in the state it declares (a
+ * disabled agent token): then its absence is what was asked for.
  */
 export function unmatched(m: Match): Decision {
+  if (m.kind.unlisted?.(m.desired)) return { ...m, rotate: false };
   return { ...m, action: 'create', rotate: false };
 }
 

@@ -35,8 +35,10 @@ export interface Pruned {
 export type DeletionCause = { readonly why: 'not-in-parent'; readonly parentKind: string } | { readonly why: 'prune' };
 
 /** The reason a deletion carries: the one place that words it, given the kind it deletes. */
-export function deletionReason(live: LiveResource, _kind: Kind, cause: DeletionCause): string {
-  return cause.why === 'prune' ? `not declared; prune is on for ${live.kind}` : `not declared in ${cause.parentKind} ${live.parent}`;
+export function deletionReason(live: LiveResource, kind: Kind, cause: DeletionCause): string {
+  const why = cause.why === 'prune' ? `not declared; prune is on for ${live.kind}` : `not declared in ${cause.parentKind} ${live.parent}`;
+  // A kind whose delete is not a deletion (tokens are disabled) says so in the plan.
+  return kind.deleteMeans ? `${why}; ${kind.deleteMeans}` : why;
 }
 
 export function prune(input: PruneInput): Pruned {

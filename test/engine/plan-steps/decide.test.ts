@@ -55,6 +55,13 @@ describe('decide', () => {
     expect(unmatched(frozen(m))).toEqual({ ...m, action: 'create', rotate: false });
   });
 
+  it('unmatched: nothing to do when the kind says the service does not list what is declared', () => {
+    const m = matchOf(desired('Channel', 'off', { ...hook('a'), enabled: false }));
+    const hidden = { ...m, kind: { ...m.kind, unlisted: (d: DesiredResource) => d.spec.enabled === false } };
+    expect(unmatched(frozen(hidden))).toEqual({ ...hidden, rotate: false });
+    expect(unmatched(frozen({ ...hidden, desired: desired('Channel', 'on', hook('a')) })).action).toBe('create');
+  });
+
   it('the freeze helper bites: changing a frozen input throws', () => {
     expect(() => (frozen(new Set<string>()) as Set<string>).add('x')).toThrow(TypeError);
     expect(() => ((frozen({ a: 1 }) as { a: number }).a = 2)).toThrow(TypeError);

@@ -77,4 +77,11 @@ describe('deletionReason', () => {
   ])('%# → %s', (l, cause, text) => {
     expect(deletionReason(l, l.kind === 'Rule' ? Rule : Template, cause)).toBe(text);
   });
+
+  it('adds what delete means when the kind does not delete', () => {
+    const l = live('Rule', 'r', 'R1', {});
+    expect(deletionReason(l, { ...Rule, deleteMeans: 'disabled: rules cannot be deleted' }, { why: 'prune' })).toBe(
+      'not declared; prune is on for Rule; disabled: rules cannot be deleted',
+    );
+  });
 });
