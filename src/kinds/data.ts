@@ -1,9 +1,8 @@
-// Facts about the service that the kinds, the schemas and the emulator share (api-facts.md, seeds).
-// Data only: no behaviour beyond small lookups, so the emulator may import it without importing the engine.
+// Until the emulator keeps its own tables (issue 12):
+// re-exports of what src/emulator imports from here. The tool itself imports each table from the
+// kind folder that owns it; delete this file once the emulator no longer imports it.
 
-// Until the emulator keeps its own: protocol knowledge lives in src/api.
 export { API_PREFIX, bucketOf } from '../api/buckets.js';
-
 export {
   ALERT_RULE_TYPE,
   AWS_AUTH_TYPES,
@@ -17,129 +16,8 @@ export {
   type EventCategory,
   type RegistryType,
 } from './spellings.js';
-import type { ChannelType, CloudAccountType } from './spellings.js';
-
-/** Severity integers of alert rules and their names in configuration files. */
-export const SEVERITIES = { critical: 1, high: 2, medium: 3, low: 4, info: 5 } as const;
-export type SeverityName = keyof typeof SEVERITIES;
-
-
-/** Predefined alert profiles carry this prefix; custom profile ids may not use it. */
-export const PREDEFINED_PROFILE_PREFIX = 'SVC_';
-/** The root base profile of the predefined ones: no alerts, may not be extended. */
-export const ROOT_PROFILE_ID = 'SVC_BASE_PROFILE';
-
-/**
- * How the service hides a write-only member in responses:
- * `empty` returns "", `omitted` leaves the member out.
- */
-export type Masking = 'empty' | 'omitted';
-
-export interface SecretField {
-  /** Dotted path inside `data`, e.g. `credentials.privateKey`. */
-  path: string;
-  /** Write-only: never returned as written. Otherwise returned in clear but still never shown. */
-  writeOnly: boolean;
-  masking?: Masking;
-}
-
-/** Secret members of alert channel `data`, per type. */
-export const CHANNEL_SECRETS: Record<ChannelType, SecretField[]> = {
-  AwsS3: [],
-  CiscoSparkWebhook: [{ path: 'webhook', writeOnly: false }],
-  CloudwatchEb: [],
-  Datadog: [{ path: 'apiKey', writeOnly: true, masking: 'omitted' }],
-  EmailUser: [],
-  GcpPubsub: [
-    { path: 'credentials.privateKey', writeOnly: true, masking: 'empty' },
-    { path: 'credentials.privateKeyId', writeOnly: true, masking: 'empty' },
-  ],
-  IbmQradar: [],
-  Jira: [
-    { path: 'apiToken', writeOnly: true, masking: 'omitted' },
-    { path: 'password', writeOnly: true, masking: 'omitted' },
-  ],
-  MicrosoftTeams: [{ path: 'teamsUrl', writeOnly: false }],
-  NewRelicInsights: [{ path: 'insertKey', writeOnly: true, masking: 'omitted' }],
-  PagerDutyApi: [{ path: 'apiIntgKey', writeOnly: true, masking: 'omitted' }],
-  ServiceNowRest: [{ path: 'password', writeOnly: true, masking: 'empty' }],
-  SlackChannel: [{ path: 'slackUrl', writeOnly: false }],
-  SplunkHec: [{ path: 'hecToken', writeOnly: false }],
-  VictorOps: [{ path: 'intgUrl', writeOnly: false }],
-  Webhook: [{ path: 'webhookUrl', writeOnly: false }],
-};
-
-/** Required members of alert channel `data`, per type (dotted paths). */
-export const CHANNEL_REQUIRED: Record<ChannelType, string[]> = {
-  AwsS3: ['s3CrossAccountCredentials.roleArn', 's3CrossAccountCredentials.externalId', 's3CrossAccountCredentials.bucketArn'],
-  CiscoSparkWebhook: ['webhook'],
-  CloudwatchEb: ['eventBusArn'],
-  Datadog: ['apiKey'],
-  EmailUser: ['channelProps.recipients'],
-  GcpPubsub: ['credentials.clientEmail', 'credentials.clientId', 'credentials.privateKey', 'credentials.privateKeyId', 'projectId', 'topicId'],
-  IbmQradar: ['qradarHostUrl', 'qradarHostPort', 'qradarCommType'],
-  Jira: ['jiraType', 'jiraUrl', 'projectId', 'issueType', 'username'],
-  MicrosoftTeams: ['teamsUrl'],
-  NewRelicInsights: ['accountId', 'insertKey'],
-  PagerDutyApi: ['apiIntgKey'],
-  ServiceNowRest: ['instanceUrl', 'userName', 'password'],
-  SlackChannel: ['slackUrl'],
-  SplunkHec: ['host', 'port', 'channel', 'hecToken', 'eventData.index', 'eventData.source'],
-  VictorOps: ['intgUrl'],
-  Webhook: ['webhookUrl'],
-};
-
-/** Secret members of cloud account `data`, per type. */
-export const CLOUD_ACCOUNT_SECRETS: Record<CloudAccountType, SecretField[]> = {
-  AwsCfg: [],
-  AwsCtSqs: [],
-  AwsEksAudit: [],
-  AwsUsGovCfg: [{ path: 'accessKeyCredentials.secretAccessKey', writeOnly: true, masking: 'empty' }],
-  AwsUsGovCtSqs: [{ path: 'accessKeyCredentials.secretAccessKey', writeOnly: true, masking: 'empty' }],
-  AzureAlSeq: [{ path: 'credentials.clientSecret', writeOnly: true, masking: 'empty' }],
-  AzureCfg: [{ path: 'credentials.clientSecret', writeOnly: true, masking: 'empty' }],
-  GcpAtSes: [
-    { path: 'credentials.privateKey', writeOnly: true, masking: 'empty' },
-    { path: 'credentials.privateKeyId', writeOnly: true, masking: 'empty' },
-  ],
-  GcpCfg: [
-    { path: 'credentials.privateKey', writeOnly: true, masking: 'empty' },
-    { path: 'credentials.privateKeyId', writeOnly: true, masking: 'empty' },
-  ],
-};
-
-/** Secret members of container registry `data`, by `registryType` (and AWS auth type). */
-export function registrySecrets(data: { registryType?: unknown; awsAuthType?: unknown }): SecretField[] {
-  switch (data.registryType) {
-    case 'AWS_ECR':
-      return data.awsAuthType === 'AWS_ACCESS_KEY'
-        ? [{ path: 'accessKeyCredentials.secretAccessKey', writeOnly: true, masking: 'empty' }]
-        : [];
-    case 'DOCKERHUB':
-    case 'V2_REGISTRY':
-    case 'GHCR':
-      return [{ path: 'credentials.password', writeOnly: true, masking: 'empty' }];
-    case 'GCP_GCR':
-    case 'GCP_GAR':
-      return [
-        { path: 'credentials.privateKey', writeOnly: true, masking: 'empty' },
-        { path: 'credentials.privateKeyId', writeOnly: true, masking: 'empty' },
-      ];
-    default:
-      return [];
-  }
-}
-
-/** Dotted path → JSON pointer below `/data`: `credentials.privateKey` → `/data/credentials/privateKey`. */
-export function dataPointer(dotted: string): string {
-  return '/data/' + dotted.split('.').join('/');
-}
-
-/** Members the service fills in a container registry's `data` when a request leaves them out. */
-export const REGISTRY_DATA_DEFAULTS = {
-  limitNumImg: 5,
-  limitByRep: [],
-  limitByTag: [],
-  limitByLabel: [],
-  nonOsPackageEval: false,
-} as const;
+export { dataPointer, type Masking, type SecretField } from './secret-fields.js';
+export { CHANNEL_REQUIRED, CHANNEL_SECRETS } from './alert-channel/tables.js';
+export { CLOUD_ACCOUNT_SECRETS } from './cloud-account/tables.js';
+export { REGISTRY_DATA_DEFAULTS, registrySecrets } from './container-registry/tables.js';
+export { PREDEFINED_PROFILE_PREFIX, ROOT_PROFILE_ID } from './alert-profile/ids.js';
