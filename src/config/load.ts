@@ -11,7 +11,6 @@ import { getAt } from '../model/json-pointer.js';
 import { displayPath, findDocumentFiles, readConfigText, ROOT_FILE_NAMES } from './files.js';
 import { interpolateDocument } from './interpolate.js';
 import { parseRoot } from './root.js';
-import { DOCUMENT_SCHEMAS } from './schema-catalog.js';
 import { checkSchema, positionAt } from './schema-check.js';
 import { checkDocument, secretPointers } from './semantic.js';
 import { didYouMean } from './suggest.js';
@@ -162,19 +161,17 @@ function readDocument(parsed: ParsedDocument, root: RootConfig | undefined, opti
       ...(missing ? parsed.start : where('/kind')),
       field: '/kind',
       hint:
-        kindValue === 'AlertTemplate'
-          ? 'alert templates have no document of their own: list them under an AlertProfile spec.alerts'
-          : typeof kindValue === 'string'
-            ? didYouMean(kindValue, DOCUMENT_KINDS)
-            : `expected one of: ${DOCUMENT_KINDS.join(', ')}`,
+        typeof kindValue !== 'string'
+          ? `expected one of: ${DOCUMENT_KINDS.join(', ')}`
+          : (KINDS.find((k) => k.documentKind === null && k.kind === kindValue)?.declaredIn ?? didYouMean(kindValue, DOCUMENT_KINDS)),
     });
     return undefined;
   }
-  const kind = kindValue;
+  const kind = kindForDocument(kindValue)!;
   const interpolated = interpolateDocument(parsed.value, options.env, (p) => where(p), out, options.missingEnv ?? 'error');
   const value = interpolated.value as JsonObject;
   const secrets = secretPointers(kind, value.spec);
-  const schemaFile = kindForDocument(kind)?.schema ?? DOCUMENT_SCHEMAS[kind];
+  const schemaFile = kind.schema ?? '';
   out.push(
     ...checkSchema(schemaFile, value, {
       file,
@@ -188,7 +185,7 @@ function readDocument(parsed: ParsedDocument, root: RootConfig | undefined, opti
   const name = typeof value.name === 'string' ? value.name : '';
   const accounts = root ? resolveAccounts(value.account, root, where, out) : [];
   return {
-    kind,
+    kind: kindValue,
     name,
     accounts,
     value,
@@ -240,7 +237,7 @@ function resolveAccounts(
 
 const fmt = (p: SourcePosition): string => `${p.file}:${p.line}:${p.column}`;
 
-/** Problems between documents: one (account, kind, name) declared twice; rules naming undeclared channels. */
+/** Problems between documents: one (account, kind, name) declared twice; names no document declares. */
 function crossChecks(docs: LoadedDocument[]): Diagnostic[] {
   const out: Diagnostic[] = [];
   const first = new Map<string, LoadedDocument>();
@@ -266,24 +263,45 @@ function crossChecks(docs: LoadedDocument[]): Diagnostic[] {
       doc.invalid = true;
     }
   }
-  const channels = new Set(docs.filter((d) => d.kind === 'AlertChannel').flatMap((d) => d.accounts.map((a) => JSON.stringify([a, d.name]))));
+  out.push(...referenceChecks(docs));
+  return out;
+}
+
+/** The names at a reference pointer of a file's spec (a string or a list), with their document pointers. */
+function namesAt(spec: Json | undefined, pointer: string): [string, string][] {
+  const value = getAt(spec, pointer);
+  if (typeof value === 'string') return [[value, `/spec${pointer}`]];
+  if (!Array.isArray(value)) return [];
+  return value.flatMap((v, i): [string, string][] => (typeof v === 'string' && value.indexOf(v) === i ? [[v, `/spec${pointer}/${i}`]] : []));
+}
+
+/**
+ * Kind.references, checked across files: every name a document gives must be declared by a document
+ * of the referenced kind in each of the document's accounts. A warning: plan also accepts a live
+ * resource of that name. References to a kind without documents are left to plan.
+ */
+function referenceChecks(docs: LoadedDocument[]): Diagnostic[] {
+  const out: Diagnostic[] = [];
+  const kindName = (doc: LoadedDocument) => kindForDocument(doc.kind)?.kind;
   for (const doc of docs) {
-    if (doc.kind !== 'AlertRule') continue;
-    const list = isObject(doc.value.spec) && Array.isArray(doc.value.spec.channels) ? doc.value.spec.channels : [];
-    list.forEach((channel, i) => {
-      if (typeof channel !== 'string' || list.indexOf(channel) !== i) return;
-      const missingIn = doc.accounts.filter((a) => !channels.has(JSON.stringify([a, channel])));
-      if (missingIn.length === 0) return;
-      const pointer = `/spec/channels/${i}`;
-      out.push({
-        severity: 'warning',
-        code: 'channel-not-declared',
-        message: `alert channel \`${channel}\` is not declared for account ${missingIn.join(', ')}; plan will also accept a live channel of that name`,
-        ...(positionAt(doc.positions, pointer, 'value') ?? doc.source),
-        field: pointer,
-        hint: didYouMean(channel, [...new Set(docs.filter((d) => d.kind === 'AlertChannel').map((d) => d.name))]),
-      });
-    });
+    const kind = kindForDocument(doc.kind);
+    for (const reference of kind?.references ?? []) {
+      if (!KINDS.some((k) => k.kind === reference.kind && k.documentKind !== null)) continue;
+      const targets = docs.filter((d) => kindName(d) === reference.kind);
+      const declared = new Set(targets.flatMap((d) => d.accounts.map((a) => JSON.stringify([a, d.name]))));
+      for (const [name, pointer] of namesAt(doc.value.spec, reference.pointer)) {
+        const missingIn = doc.accounts.filter((a) => !declared.has(JSON.stringify([a, name])));
+        if (missingIn.length === 0) continue;
+        out.push({
+          severity: 'warning',
+          code: 'reference-not-declared',
+          message: `${reference.kind} \`${name}\` is not declared for account ${missingIn.join(', ')}; plan will also accept a live ${reference.kind} of that name`,
+          ...(positionAt(doc.positions, pointer, 'value') ?? doc.source),
+          field: pointer,
+          hint: didYouMean(name, [...new Set(targets.map((d) => d.name))]),
+        });
+      }
+    }
   }
   return out;
 }

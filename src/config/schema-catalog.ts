@@ -1,33 +1,25 @@
 // The JSON Schemas of postureops files, by file name under schemas/. The loader validates with
-// these objects; `write-schemas.ts` writes them to schemas/ for editors (a test keeps both equal).
+// these objects; `npm run generate` writes them to schemas/ for editors (a test keeps both equal).
+// Each document kind builds its own schemas (Kind.schemas); this file adds what belongs to no kind:
+// the shared definitions, the root file postureops.yaml, and the `document.schema.json` dispatch.
 
-import { CHANNEL_TYPES, CLOUD_ACCOUNT_TYPES, EVENT_CATEGORIES, REGISTRY_INTEGRATION_TYPE, REGISTRY_TYPES, SEVERITIES } from '../kinds/data.js';
-import { channelDataFile, cloudAccountDataFile, dataSchemas, registryDataFile } from './data-schemas.js';
-import { DRAFT, NOT_BLANK, SCHEMA_BASE, bool, obj, str, type SchemaObject } from './schema-parts.js';
+import { DOCUMENT_KINDS, KINDS, kindForDocument } from '../kinds/index.js';
+import { COMMON_SCHEMA, DRAFT, NOT_BLANK, SCHEMA_BASE, bool, commonRef, obj, ref, type SchemaObject } from '../kinds/schema-parts.js';
 
-export { SCHEMA_BASE };
+export { COMMON_SCHEMA, SCHEMA_BASE };
 
-/** Document kinds and the schema file each one is validated with. */
-export const DOCUMENT_SCHEMAS: Record<string, string> = {
-  AlertChannel: 'alert-channel.schema.json',
-  AlertRule: 'alert-rule.schema.json',
-  AlertProfile: 'alert-profile.schema.json',
-  CloudAccount: 'cloud-account.schema.json',
-  ContainerRegistry: 'container-registry.schema.json',
-};
-export const DOCUMENT_KINDS = Object.keys(DOCUMENT_SCHEMAS);
+/** Document kinds and the schema file each one is validated with, from the registry. */
+export const DOCUMENT_SCHEMAS: Readonly<Record<string, string>> = Object.fromEntries(
+  DOCUMENT_KINDS.map((k) => [k, kindForDocument(k)!.schema ?? '']),
+);
 
 export const ROOT_SCHEMA = 'postureops.schema.json';
-export const COMMON_SCHEMA = 'common.schema.json';
 export const DOCUMENT_SCHEMA = 'document.schema.json';
 
-/** Kinds `prune` may name: the document kinds plus templates (produced by profiles). */
-export const PRUNABLE_KINDS = ['AlertChannel', 'AlertRule', 'AlertProfile', 'AlertTemplate', 'CloudAccount', 'ContainerRegistry'];
+/** Kinds `prune` may name: every kind (those without documents follow their parent when left out). */
+export const PRUNABLE_KINDS: readonly string[] = KINDS.map((k) => k.kind);
 
 export const API_VERSION = 'postureops/v1';
-
-const ref = (file: string, def?: string): SchemaObject => ({ $ref: def ? `${file}#/$defs/${def}` : file });
-const commonRef = (def: string, up = ''): SchemaObject => ref(`${up}${COMMON_SCHEMA}`, def);
 
 function common(): SchemaObject {
   return {
@@ -72,184 +64,17 @@ function common(): SchemaObject {
   };
 }
 
-function envelope(kind: string, file: string, description: string, spec: SchemaObject, example: SchemaObject): SchemaObject {
-  return {
-    $schema: DRAFT,
-    $id: SCHEMA_BASE + file,
-    title: kind,
-    description,
-    examples: [{ kind, ...example }],
-    type: 'object',
-    required: ['kind', 'name', 'spec'],
-    additionalProperties: false,
-    properties: {
-      apiVersion: commonRef('apiVersion'),
-      kind: { const: kind, description: 'Kind of resource this document declares.' },
-      name: commonRef('name'),
-      account: commonRef('account'),
-      spec,
-    },
-  };
+/** `, except AlertTemplate, which follows AlertProfile`: kinds with a parent follow it when left out. */
+function pruneExceptions(): string {
+  const children = KINDS.filter((k) => k.parentKind !== undefined).map((k) => `${k.kind}, which follows ${k.parentKind}`);
+  return children.length === 0 ? '' : `, except ${children.join('; ')}`;
 }
 
-/** `if spec.type == T then data matches T's schema`, one branch per type: only the matching branch reports. */
-function dispatch(types: readonly string[], fileOf: (t: string) => string, on: 'type' | 'registryType'): SchemaObject[] {
-  return types.map((t) =>
-    on === 'type'
-      ? { if: { properties: { type: { const: t } }, required: ['type'] }, then: { properties: { data: ref(fileOf(t)) } } }
-      : {
-          if: { properties: { data: { properties: { registryType: { const: t } }, required: ['registryType'] } }, required: ['data'] },
-          then: { properties: { data: ref(fileOf(t)) } },
-        },
-  );
-}
-
-function alertChannel(): SchemaObject {
-  const spec = obj(
-    'What the channel is and where it sends alerts.',
-    {
-      type: str('Channel type; decides the members of `data`.', { enum: CHANNEL_TYPES, example: 'SlackChannel' }),
-      enabled: commonRef('enabled'),
-      data: { type: 'object', description: 'Type-specific settings (see the schema of the chosen type). Secrets as ${env:NAME}.' },
-    },
-    ['type', 'data'],
-  );
-  spec.allOf = dispatch(CHANNEL_TYPES, channelDataFile, 'type');
-  return envelope('AlertChannel', DOCUMENT_SCHEMAS.AlertChannel, 'An alert channel: a destination for alerts (Slack, PagerDuty, a webhook, ...).', spec, {
-    name: 'ops-slack',
-    account: '*',
-    spec: { type: 'SlackChannel', data: { slackUrl: '${env:SLACK_URL}' } },
-  });
-}
-
-function cloudAccount(): SchemaObject {
-  const spec = obj(
-    'Which cloud the service assesses and how it gets in.',
-    {
-      type: str('Cloud account type; decides the members of `data`.', { enum: CLOUD_ACCOUNT_TYPES, example: 'AwsCfg' }),
-      enabled: commonRef('enabled'),
-      data: { type: 'object', description: 'Type-specific settings (see the schema of the chosen type). Secrets as ${env:NAME}.' },
-    },
-    ['type', 'data'],
-  );
-  spec.allOf = dispatch(CLOUD_ACCOUNT_TYPES, cloudAccountDataFile, 'type');
-  return envelope('CloudAccount', DOCUMENT_SCHEMAS.CloudAccount, 'A cloud account integration: configuration assessment or activity logs of one cloud account.', spec, {
-    name: 'aws-prod-config',
-    spec: {
-      type: 'AwsCfg',
-      data: { awsAccountId: '123456789012', crossAccountCredentials: { roleArn: 'arn:aws:iam::123456789012:role/posture-audit', externalId: 'posture-7f3c2a' } },
-    },
-  });
-}
-
-function containerRegistry(): SchemaObject {
-  const spec = obj(
-    'Which registry the service assesses images of.',
-    {
-      type: { const: REGISTRY_INTEGRATION_TYPE, description: `Optional; always ${REGISTRY_INTEGRATION_TYPE}.` },
-      enabled: commonRef('enabled'),
-      data: {
-        type: 'object',
-        required: ['registryType'],
-        description: 'Registry settings; `registryType` decides the other members. Secrets as ${env:NAME}.',
-        properties: { registryType: str('Kind of registry.', { enum: REGISTRY_TYPES, example: 'AWS_ECR' }) },
-      },
-    },
-    ['data'],
-  );
-  spec.allOf = dispatch(REGISTRY_TYPES, registryDataFile, 'registryType');
-  return envelope('ContainerRegistry', DOCUMENT_SCHEMAS.ContainerRegistry, 'A container registry integration for image vulnerability assessment.', spec, {
-    name: 'dockerhub',
-    spec: { data: { registryType: 'DOCKERHUB', credentials: { username: 'scanner', password: '${env:DOCKERHUB_TOKEN}' } } },
-  });
-}
-
-function alertRule(): SchemaObject {
-  const severityNames = Object.keys(SEVERITIES);
-  const spec = obj(
-    'Which alerts are sent to which channels.',
-    {
-      channels: {
-        type: 'array',
-        minItems: 1,
-        uniqueItems: true,
-        items: { type: 'string', minLength: 1, description: 'Name of an AlertChannel of the same account.' },
-        description: 'AlertChannel names (of the same account) that receive the selected alerts.',
-        examples: [['ops-slack', 'oncall-pagerduty']],
-      },
-      severity: {
-        type: 'array',
-        minItems: 1,
-        uniqueItems: true,
-        items: {
-          enum: [...severityNames, 1, 2, 3, 4, 5],
-          description: 'critical (1), high (2), medium (3), low (4) or info (5).',
-        },
-        description: 'Severities the rule selects, by name or number: critical=1, high=2, medium=3, low=4, info=5.',
-        examples: [['critical', 'high']],
-      },
-      eventCategory: {
-        type: 'array',
-        uniqueItems: true,
-        items: { enum: [...EVENT_CATEGORIES] },
-        default: [],
-        description: 'Event categories the rule selects (all when empty).',
-        examples: [['Cloud', 'Compliance']],
-      },
-      resourceGroups: {
-        type: 'array',
-        uniqueItems: true,
-        items: { type: 'string', minLength: 1 },
-        default: [],
-        description: 'Resource group ids the rule is limited to (all when empty).',
-        examples: [[]],
-      },
-      description: { type: 'string', default: '', description: 'Free text shown with the rule.', examples: ['Critical cloud findings to on-call'] },
-      enabled: commonRef('enabled'),
-    },
-    ['channels', 'severity'],
-  );
-  return envelope('AlertRule', DOCUMENT_SCHEMAS.AlertRule, 'An alert rule: routes alerts by category, severity and resource group to alert channels.', spec, {
-    name: 'critical-cloud',
-    spec: { channels: ['ops-slack'], severity: ['critical', 'high'], eventCategory: ['Cloud', 'Compliance'] },
-  });
-}
-
-function alertProfile(): SchemaObject {
-  const placeholderNote = 'Plain text with {{KEY}} placeholders from the descriptionKeys of the extended profile, e.g. {{_OCCURRENCE}}, {{RESOURCE_ID}}.';
-  const template = obj(
-    'An alert template: the text of alerts raised by policies that name <profile>.<template>.',
-    {
-      name: { ...str('Template name, unique in the profile; equal to an inherited one, it overrides that template.'), pattern: NOT_BLANK, examples: ['File_Violation'] },
-      eventName: str('Name of the resulting alert, shown in the event summary.', { example: 'Changed file' }),
-      subject: { type: 'string', description: `High-level observation. ${placeholderNote}`, examples: ['{{PATH}} changed on {{MID}}'] },
-      description: { type: 'string', description: `Summary of the alert. ${placeholderNote}`, examples: ['{{_OCCURRENCE}}'] },
-    },
-    ['name', 'eventName', 'subject', 'description'],
-  );
-  const spec = obj(
-    'A custom alert profile and its templates.',
-    {
-      extends: str('Id of the predefined profile (SVC_...) this one inherits fields and descriptionKeys from; not SVC_BASE_PROFILE.', {
-        example: 'SVC_AWS_CIS',
-      }),
-      alerts: { type: 'array', items: template, default: [], description: 'Templates of this profile.' },
-    },
-    ['extends'],
-  );
-  return envelope(
-    'AlertProfile',
-    DOCUMENT_SCHEMAS.AlertProfile,
-    'A custom alert profile (name = alertProfileId, not starting with SVC_) extending a predefined profile, with its alert templates.',
-    spec,
-    {
-      name: 'CUSTOM_FILES_PROFILE',
-      spec: {
-        extends: 'SVC_HE_FILES_DEFAULT_PROFILE',
-        alerts: [{ name: 'File_Changed', eventName: 'Watched file changed', subject: '{{PATH}} changed on {{MID}}', description: '{{_OCCURRENCE}}' }],
-      },
-    },
-  );
+/** Prune a kind that references another, keep the referenced one (its resources may be shared). */
+function pruneExample(): Record<string, boolean> {
+  const referring = KINDS.find((k) => k.references.length > 0);
+  if (!referring) return { [DOCUMENT_KINDS[0]]: true };
+  return { [referring.kind]: true, [referring.references[0].kind]: false };
 }
 
 function root(): SchemaObject {
@@ -281,13 +106,12 @@ function root(): SchemaObject {
         account: { ...commonRef('accountName'), description: 'Account of documents that name none; required with more than one account.' },
       }),
       prune: {
-        description:
-          'Delete live resources that no file declares. true/false for every kind, or per kind: kinds left out are false, except AlertTemplate, which follows AlertProfile.',
+        description: `Delete live resources that no file declares. true/false for every kind, or per kind: kinds left out are false${pruneExceptions()}.`,
         type: ['boolean', 'object'],
         default: false,
-        propertyNames: { enum: PRUNABLE_KINDS },
+        propertyNames: { enum: [...PRUNABLE_KINDS] },
         additionalProperties: { type: 'boolean' },
-        examples: [false, { AlertRule: true, AlertChannel: false }],
+        examples: [false, pruneExample()],
       },
     },
   };
@@ -302,7 +126,7 @@ function documentDispatch(): SchemaObject {
     description: 'Any postureops resource document; `kind` selects the schema.',
     type: 'object',
     required: ['kind'],
-    properties: { kind: { enum: kinds, description: 'Kind of resource this document declares.' } },
+    properties: { kind: { enum: [...kinds], description: 'Kind of resource this document declares.' } },
     allOf: kinds.map((k) => ({
       if: { properties: { kind: { const: k } }, required: ['kind'] },
       then: ref(DOCUMENT_SCHEMAS[k]),
@@ -310,17 +134,18 @@ function documentDispatch(): SchemaObject {
   };
 }
 
-/** Every schema by file name relative to schemas/. */
+/** Every schema by file name relative to schemas/: the ones above, then each document kind's. */
 export function schemaCatalog(): Record<string, SchemaObject> {
-  return {
+  const catalog: Record<string, SchemaObject> = {
     [COMMON_SCHEMA]: common(),
     [ROOT_SCHEMA]: root(),
     [DOCUMENT_SCHEMA]: documentDispatch(),
-    [DOCUMENT_SCHEMAS.AlertChannel]: alertChannel(),
-    [DOCUMENT_SCHEMAS.AlertRule]: alertRule(),
-    [DOCUMENT_SCHEMAS.AlertProfile]: alertProfile(),
-    [DOCUMENT_SCHEMAS.CloudAccount]: cloudAccount(),
-    [DOCUMENT_SCHEMAS.ContainerRegistry]: containerRegistry(),
-    ...dataSchemas(),
   };
+  for (const kind of KINDS) {
+    for (const [file, schema] of Object.entries(kind.schemas?.() ?? {})) {
+      if (file in catalog) throw new Error(`schema ${file} of ${kind.kind} is already in the catalog`);
+      catalog[file] = schema;
+    }
+  }
+  return catalog;
 }

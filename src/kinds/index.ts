@@ -1,15 +1,11 @@
-// The registry of resource kinds: an explicit list, one import per kind file. A test lists
-// src/kinds on disk and fails when this list and the files disagree.
+// The registry of resource kinds: the kind folders, imported one by one in registry.generated.ts
+// (`npm run generate` writes it from the folders on disk), in the order each Kind declares.
+// A test lists src/kinds on disk and fails when the generated file and the folders disagree.
 
-import { AlertChannel } from './alert-channel.js';
-import { AlertProfile } from './alert-profile.js';
-import { AlertRule } from './alert-rule.js';
-import { AlertTemplate } from './alert-template.js';
-import { CloudAccount } from './cloud-account.js';
-import { ContainerRegistry } from './container-registry.js';
+import { REGISTERED } from './registry.generated.js';
 import type { Kind } from './types.js';
 
-export const KINDS: readonly Kind[] = [AlertChannel, AlertRule, AlertProfile, AlertTemplate, CloudAccount, ContainerRegistry];
+export const KINDS: readonly Kind[] = [...REGISTERED].sort((a, b) => a.order - b.order || (a.kind < b.kind ? -1 : a.kind > b.kind ? 1 : 0));
 
 /** Document `kind:` values, in registry order. */
 export const DOCUMENT_KINDS: readonly string[] = KINDS.flatMap((k) => (k.documentKind === null ? [] : [k.documentKind]));

@@ -5,19 +5,24 @@
 import { getAt, removeAt, setAt } from '../model/json-pointer.js';
 import { apiPath, clone, convertedEnvRefs, createdString, recordList, request, requireString, toBoolean, toFlag } from './common.js';
 import { isObject, jsonEqual, type JsonObject } from '../model/json.js';
-import { bucketOf } from '../api/buckets.js';
-import { dataPointer, type SecretField } from './data.js';
+import { dataPointer, type SecretField } from './secret-fields.js';
+import type { SchemaObject } from './schema-parts.js';
 import type { DesiredResource, LiveResource, ResourceDocument } from '../model/resource.js';
 import type { ExportedDocument, FetchContext, Kind, RequestContext } from './types.js';
 
 export interface IntegrationOptions {
   kind: string;
+  order: number;
   documentKind: string;
   schema: string;
+  /** The kind's JSON Schemas (its document and per-type data schemas). */
+  schemas(): Record<string, SchemaObject>;
   /** Collection segment of the API paths, e.g. `AlertChannels`. */
   collection: string;
-  /** Secret members of `data` for this spec (by its type). */
+  /** Secret members of `data` this spec uses (by its type). */
   secrets(spec: JsonObject): SecretField[];
+  /** Secret members of `data` a file may hold for this spec, used or not; default: `secrets`. */
+  fileSecrets?(spec: JsonObject): SecretField[];
   /** The only `type` the service knows for this kind (registries); documents may leave it out. */
   fixedType?: string;
   /** Members the service fills into `data` when a request leaves them out. */
@@ -48,15 +53,19 @@ export function integrationKind(opts: IntegrationOptions): Kind {
 
   const kind: Kind = {
     kind: opts.kind,
+    order: opts.order,
     documentKind: opts.documentKind,
     schema: opts.schema,
+    schemas: opts.schemas,
     references: [],
     replaceOn: [],
-    listBucket: bucketOf('GET', listPath),
+    collection: opts.collection,
 
     setPointers: (spec) => opts.setPointers?.(spec) ?? [],
     writeOnly: (spec) => pointers(spec, true),
     sensitive: (spec) => pointers(spec, false),
+    secretMembers: (spec) =>
+      (opts.fileSecrets ?? opts.secrets)(spec).map((s) => ({ pointer: dataPointer(s.path), writeOnly: s.writeOnly })),
 
     fromDocument(doc: ResourceDocument) {
       const data = isObject(doc.spec.data) ? clone(doc.spec.data) : {};

@@ -1,21 +1,37 @@
-// The one interface every resource kind implements. The engine never switches on a kind's name:
-// everything kind-specific (identity, API paths, normalising, request bodies, references,
-// write-only fields, set-like lists) lives behind this interface in src/kinds/<kind>.ts.
+// The one interface every resource kind implements. Nothing outside src/kinds switches on a kind's
+// name: everything kind-specific (identity, API paths, schemas, secrets, offline checks, normalising,
+// request bodies, references, write-only fields, set-like lists) lives behind this interface in the
+// kind's folder, src/kinds/<kind>/index.ts, registered by `npm run generate` (registry.generated.ts).
 
 import type { ApiRequest } from '../api/types.js';
 import type { Diagnostic, SourcePosition } from '../model/diagnostics.js';
 
 import type { Json, JsonObject } from '../model/json.js';
 import type { DesiredResource, LiveResource, ResourceDocument } from '../model/resource.js';
+import type { SchemaObject } from './schema-parts.js';
 
-export type { DesiredResource, Json, JsonObject, LiveResource, ResourceDocument };
+export type { DesiredResource, Json, JsonObject, LiveResource, ResourceDocument, SchemaObject };
 
 /** A member of `spec` that names other resources of the same account. */
 export interface Reference {
   kind: string;
-  /** JSON pointer to a string or an array of strings. */
+  /**
+   * JSON pointer to a string or an array of strings, valid both in the canonical spec and in the
+   * file's `spec` (config checks the names a file gives; the engine maps live ids to names).
+   */
   pointer: string;
 }
+
+/** A secret member of a spec as it appears in a file. */
+export interface SecretMember {
+  /** Spec-relative JSON pointer, e.g. `/data/slackUrl`. */
+  pointer: string;
+  /** The service never returns it (compared never); otherwise it comes back in clear (compared, never shown). */
+  writeOnly: boolean;
+}
+
+/** Where a document-relative pointer (`/spec/severity/1`) is in its file, for diagnostics. */
+export type Locate = (pointer: string) => Pick<Diagnostic, 'file' | 'line' | 'column' | 'field'>;
 
 export interface FetchContext {
   account: string;
@@ -41,10 +57,22 @@ export interface ExportedDocument {
 export interface Kind {
   /** Kind name used in plans and output, e.g. `AlertChannel`. */
   readonly kind: string;
+  /**
+   * Place in the registry (`KINDS` is sorted by it): the tie-break of plan order and the order of
+   * every listing. Unique; leave gaps so a new kind can go between two others.
+   */
+  readonly order: number;
   /** The document `kind:` this kind reads; null for kinds produced by another kind's documents. */
   readonly documentKind: string | null;
+  /** For a kind without documents: how a file declares it (the hint when a document names it). */
+  readonly declaredIn?: string;
   /** Schema file name under schemas/ for document kinds, e.g. `alert-channel.schema.json`. */
   readonly schema: string | null;
+  /**
+   * JSON Schemas this kind owns, by file name under schemas/: its document schema (the file named
+   * by `schema`) and any it references (per-type `data` schemas). Document kinds only.
+   */
+  schemas?(): Record<string, SchemaObject>;
   /** Owning kind: its resources are this kind's parents (AlertTemplate → AlertProfile). */
   readonly parentKind?: string;
   /** Creating this kind's resource also creates its children in one call; deleting it deletes them. */
@@ -53,8 +81,11 @@ export interface Kind {
   readonly references: readonly Reference[];
   /** Top-level spec members no endpoint can change: a change to one plans a replace. */
   readonly replaceOn: readonly string[];
-  /** Rate-limit bucket of the list call (for budgeting), e.g. `GET AlertChannels`. */
-  readonly listBucket: string;
+  /**
+   * API collection of the list call that reads this kind, e.g. `AlertChannels` (templates are read
+   * with their profiles: `AlertProfiles`). Its rate-limit bucket follows from src/api/buckets.ts.
+   */
+  readonly collection: string;
 
   /** JSON pointers of arrays in this spec compared as sets (the service reorders them). */
   setPointers(spec: JsonObject): string[];
@@ -62,6 +93,19 @@ export interface Kind {
   writeOnly(spec: JsonObject): string[];
   /** Secret pointers the service returns in clear: compared, never shown. */
   sensitive(spec: JsonObject): string[];
+  /**
+   * Every secret member of a spec as it appears in a file (a superset of writeOnly and sensitive):
+   * a member the spec does not use, like a Jira Server password on Jira Cloud, is still a secret in
+   * a file. Config refuses a literal value at each of them.
+   */
+  secretMembers(spec: JsonObject): SecretMember[];
+
+  /**
+   * Offline checks of one document that a schema cannot express (ids, names given twice, ...).
+   * `doc` is the whole document after `${env:...}` substitution and schema validation (which may have
+   * failed: check shapes); pointers are document-relative (`/name`, `/spec/...`).
+   */
+  checkDocument?(doc: JsonObject, at: Locate): Diagnostic[];
 
   /** Document → desired resources (a profile yields itself and its templates), with problems. */
   fromDocument(doc: ResourceDocument): { resources: DesiredResource[]; diagnostics: Diagnostic[] };

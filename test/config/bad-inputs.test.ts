@@ -234,9 +234,9 @@ const CASES: Case[] = [
   {
     name: 'rule routes to a channel no file declares',
     files: { 'r.yaml': 'kind: AlertRule\nname: r\nspec:\n  channels: [pager]\n  severity: [critical]\n' },
-    code: 'channel-not-declared',
+    code: 'reference-not-declared',
     severity: 'warning',
-    message: 'alert channel `pager` is not declared for account prod; plan will also accept a live channel of that name',
+    message: 'AlertChannel `pager` is not declared for account prod; plan will also accept a live AlertChannel of that name',
     file: 'r.yaml',
     line: 4,
     column: 14,

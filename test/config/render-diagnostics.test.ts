@@ -23,7 +23,7 @@ const DIAGS: Diagnostic[] = [
     column: 15,
     hint: 'set SLACK_URL in the environment',
   },
-  { severity: 'warning', code: 'channel-not-declared', message: 'alert channel `pager` is not declared', file: 'rules/a.yaml', line: 4, column: 14 },
+  { severity: 'warning', code: 'reference-not-declared', message: 'alert channel `pager` is not declared', file: 'rules/a.yaml', line: 4, column: 14 },
 ];
 
 describe('renderDiagnostics text', () => {
@@ -33,7 +33,7 @@ describe('renderDiagnostics text', () => {
         'channels/slack.yaml:9:5: error[unknown-field]: unknown field `slackurl` in `spec.data`; did you mean `slackUrl`?',
         'channels/slack.yaml:9:15: error[env-missing]: environment variable SLACK_URL is not set',
         '  = hint: set SLACK_URL in the environment',
-        'rules/a.yaml:4:14: warning[channel-not-declared]: alert channel `pager` is not declared',
+        'rules/a.yaml:4:14: warning[reference-not-declared]: alert channel `pager` is not declared',
         '2 errors, 1 warning in 2 files',
         '',
       ].join('\n'),
@@ -71,7 +71,7 @@ describe('renderDiagnostics github', () => {
     expect(renderDiagnostics(DIAGS, 'github', { color: true }).split('\n')).toEqual([
       '::error file=channels/slack.yaml,line=9,col=5,title=unknown-field::unknown field `slackurl` in `spec.data`; did you mean `slackUrl`?',
       '::error file=channels/slack.yaml,line=9,col=15,title=env-missing::environment variable SLACK_URL is not set%0Aset SLACK_URL in the environment',
-      '::warning file=rules/a.yaml,line=4,col=14,title=channel-not-declared::alert channel `pager` is not declared',
+      '::warning file=rules/a.yaml,line=4,col=14,title=reference-not-declared::alert channel `pager` is not declared',
       '',
     ]);
   });

@@ -48,12 +48,14 @@ export function fakeKind(name: string, opts: FakeKindOptions = {}): Kind {
     schema: null,
     references,
     replaceOn: [],
-    listBucket: `GET ${collection}`,
+    order: 0,
+    collection,
     ...(opts.parentKind ? { parentKind: opts.parentKind } : {}),
     ...(opts.ownsChildren ? { ownsChildren: true } : {}),
     setPointers: () => [],
     writeOnly: () => [...(opts.writeOnly ?? [])],
     sensitive: () => [...(opts.sensitive ?? [])],
+    secretMembers: () => [],
     fromDocument: () => ({ resources: [], diagnostics: [] }),
     async list(ctx) {
       const records = (await ctx.get(path)) as { id: string; name: string; spec: JsonObject; parent?: string }[];

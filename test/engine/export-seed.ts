@@ -4,7 +4,8 @@
 
 import { type ApiClient, unwrapData } from '../../src/api/types.js';
 import { PREDEFINED_PROFILES } from '../../src/emulator/index.js';
-import { CHANNEL_TYPES, CLOUD_ACCOUNT_TYPES, EVENT_CATEGORIES, ROOT_PROFILE_ID } from '../../src/kinds/data.js';
+import { ROOT_PROFILE_ID } from '../../src/kinds/alert-profile/ids.js';
+import { CHANNEL_TYPES, CLOUD_ACCOUNT_TYPES, EVENT_CATEGORIES } from '../../src/kinds/spellings.js';
 import type { JsonObject } from '../../src/model/json.js';
 
 const GCP = (i: number) => ({ clientEmail: `reader${i}@p.iam.gserviceaccount.com`, clientId: `1098${i}`, privateKey: `-----KEY ${i}-----`, privateKeyId: `kid${i}` });

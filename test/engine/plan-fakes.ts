@@ -17,6 +17,7 @@ const base = {
   references: [],
   setPointers: (): string[] => [],
   writeOnly: (): string[] => [],
+  secretMembers: () => [],
   sensitive: (): string[] => [],
   fromDocument: () => ({ resources: [], diagnostics: [] }),
   createdId: (body: unknown): string => String((body as Rec)?.id ?? ''),
@@ -28,7 +29,8 @@ export const Channel: Kind = {
   ...base,
   kind: 'Channel',
   documentKind: 'Channel',
-  listBucket: 'GET AlertChannels',
+  order: 10,
+  collection: 'AlertChannels',
   replaceOn: ['type'],
   setPointers: (spec) => (Array.isArray(spec.tags) ? ['/tags'] : []),
   writeOnly: (spec) => (spec.type === 'Pager' ? ['/data/apiKey'] : []),
@@ -55,7 +57,8 @@ export const Rule: Kind = {
   ...base,
   kind: 'Rule',
   documentKind: 'Rule',
-  listBucket: 'GET AlertRules',
+  order: 20,
+  collection: 'AlertRules',
   references: [{ kind: 'Channel', pointer: '/channels' }],
   setPointers: () => ['/channels', '/severity'],
   async list(ctx: FetchContext): Promise<LiveResource[]> {
@@ -82,8 +85,9 @@ export const Rule: Kind = {
 export const Profile: Kind = {
   ...base,
   kind: 'Profile',
+  order: 30,
   documentKind: 'Profile',
-  listBucket: 'GET AlertProfiles',
+  collection: 'AlertProfiles',
   ownsChildren: true,
   replaceOn: ['extends'],
   async list(ctx: FetchContext): Promise<LiveResource[]> {
@@ -112,8 +116,9 @@ export const Profile: Kind = {
 export const Template: Kind = {
   ...base,
   kind: 'Template',
+  order: 40,
   documentKind: null,
-  listBucket: 'GET AlertProfiles',
+  collection: 'AlertProfiles',
   parentKind: 'Profile',
   async list(ctx: FetchContext): Promise<LiveResource[]> {
     const rows = (await ctx.get('/api/v2/AlertProfiles')) as Rec[];

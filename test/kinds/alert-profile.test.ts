@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { AlertProfile } from '../../src/kinds/alert-profile.js';
-import { AlertTemplate } from '../../src/kinds/alert-template.js';
+import { bucketOf } from '../../src/api/buckets.js';
+import { apiPath } from '../../src/kinds/common.js';
+import { AlertProfile } from '../../src/kinds/alert-profile/index.js';
+import { AlertTemplate } from '../../src/kinds/alert-template/index.js';
 import type { DesiredResource, LiveResource } from '../../src/model/resource.js';
 import type { JsonObject } from '../../src/model/json.js';
 import { byName, desiredOf, doc, FILE, fetchCtx, requestCtx } from './helpers.js';
@@ -107,7 +109,8 @@ describe('AlertProfile and AlertTemplate: live state', () => {
     await Promise.all([AlertProfile.list(ctx), AlertTemplate.list(ctx)]);
     expect(ctx.calls).toEqual([LIST, LIST]);
     expect(ctx.fetched).toEqual([LIST]);
-    expect(AlertTemplate.listBucket).toBe(AlertProfile.listBucket);
+    expect(AlertTemplate.collection).toBe(AlertProfile.collection);
+    expect(bucketOf('GET', apiPath(AlertTemplate.collection))).toBe('GET AlertProfiles');
   });
 
   it('exports a custom profile with its templates, nothing for predefined ones or templates alone', async () => {

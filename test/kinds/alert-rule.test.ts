@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { AlertRule } from '../../src/kinds/alert-rule.js';
+import { bucketOf } from '../../src/api/buckets.js';
+import { apiPath } from '../../src/kinds/common.js';
+import { AlertRule } from '../../src/kinds/alert-rule/index.js';
 import type { JsonObject } from '../../src/model/json.js';
 import type { LiveResource } from '../../src/model/resource.js';
 import { desiredOf, doc, fetchCtx, requestCtx } from './helpers.js';
@@ -105,7 +107,8 @@ describe('AlertRule: desired and live agree', () => {
     expect(live.spec).toMatchObject({ resourceGroups: ['x'], eventCategory: ['User'], severity: [3] });
     expect(AlertRule.references).toEqual([{ kind: 'AlertChannel', pointer: '/channels' }]);
     expect(AlertRule.setPointers(live.spec)).toEqual(['/channels', '/severity', '/eventCategory', '/resourceGroups']);
-    expect(AlertRule.listBucket).toBe('GET AlertRules');
+    expect(AlertRule.collection).toBe('AlertRules');
+    expect(bucketOf('GET', apiPath(AlertRule.collection))).toBe('GET AlertRules');
   });
 });
 

@@ -1,8 +1,10 @@
 import { describe, expect, it } from 'vitest';
+import { bucketOf } from '../../src/api/buckets.js';
+import { apiPath } from '../../src/kinds/common.js';
 import { ApiError } from '../../src/api/types.js';
-import { AlertChannel } from '../../src/kinds/alert-channel.js';
-import { CloudAccount } from '../../src/kinds/cloud-account.js';
-import { ContainerRegistry } from '../../src/kinds/container-registry.js';
+import { AlertChannel } from '../../src/kinds/alert-channel/index.js';
+import { CloudAccount } from '../../src/kinds/cloud-account/index.js';
+import { ContainerRegistry } from '../../src/kinds/container-registry/index.js';
 import type { JsonObject } from '../../src/model/json.js';
 import type { Kind } from '../../src/kinds/types.js';
 import { getAt } from '../../src/model/json-pointer.js';
@@ -352,8 +354,8 @@ describe('integration kinds: requests', () => {
     expect(CloudAccount.testRequest).toBeUndefined();
   });
 
-  it('names the list bucket and set-like lists', () => {
-    expect([AlertChannel.listBucket, CloudAccount.listBucket, ContainerRegistry.listBucket]).toEqual([
+  it('names the list collection (and so its bucket) and set-like lists', () => {
+    expect([AlertChannel, CloudAccount, ContainerRegistry].map((k) => bucketOf('GET', apiPath(k.collection)))).toEqual([
       'GET AlertChannels',
       'GET CloudAccounts',
       'GET ContainerRegistries',

@@ -1,36 +1,52 @@
-import { existsSync, readdirSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
+import { existsSync, readFileSync } from 'node:fs';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { exportNameOf, kindFolders, REGISTRY_FILE, registrySource } from '../../src/kinds/generate-registry.js';
 import { DOCUMENT_KINDS, KINDS, kindForDocument, kindOf } from '../../src/kinds/index.js';
 import type { Kind } from '../../src/kinds/types.js';
 
 const KINDS_DIR = fileURLToPath(new URL('../../src/kinds/', import.meta.url));
 const SCHEMAS_DIR = fileURLToPath(new URL('../../schemas/', import.meta.url));
-/** Files in src/kinds that are not kinds: the registry, the contracts, and shared helper modules. */
-const NOT_KINDS = ['index.ts', 'types.ts', 'data.ts', 'spellings.ts', 'common.ts', 'integration.ts', 'profile-records.ts'];
 
-const kindFiles = readdirSync(KINDS_DIR)
-  .filter((f) => f.endsWith('.ts') && !NOT_KINDS.includes(f))
-  .sort();
-/** `alert-channel.ts` → `AlertChannel`. */
-const kindNameOf = (file: string) => file.replace(/\.ts$/, '').replace(/(^|-)([a-z])/g, (_m, _d, c: string) => c.toUpperCase());
+/** Kind folders on disk: every folder under src/kinds with an index.ts. */
+const folders = kindFolders(KINDS_DIR);
 
 describe('kind registry', () => {
-  it('lists exactly the kind files on disk', () => {
-    expect(kindFiles.map(kindNameOf).sort()).toEqual(KINDS.map((k) => k.kind).sort());
-    for (const helper of NOT_KINDS) expect(existsSync(KINDS_DIR + helper), `${helper} is listed as a helper but missing`).toBe(true);
+  it('finds the kind folders on disk', () => {
+    // A lister that found nothing would make every check below pass.
+    expect(folders.length).toBeGreaterThanOrEqual(6);
+    expect(folders).toContain('alert-channel');
   });
 
-  it.each(kindFiles)('%s exports the registered Kind under its name', async (file) => {
-    const mod = (await import(`../../src/kinds/${file.replace(/\.ts$/, '.js')}`)) as Record<string, Kind>;
-    const name = kindNameOf(file);
+  it('lists exactly the kind folders on disk', () => {
+    expect(folders.map(exportNameOf).sort()).toEqual(KINDS.map((k) => k.kind).sort());
+  });
+
+  it('has a generated registry that matches the folders (else: run npm run generate)', () => {
+    const committed = readFileSync(KINDS_DIR + REGISTRY_FILE, 'utf8');
+    expect(committed, `src/kinds/${REGISTRY_FILE} is stale: run npm run generate`).toBe(registrySource(folders));
+  });
+
+  it('would register a new folder and drop a removed one', () => {
+    const source = registrySource(['alert-channel', 'agent-access-token']);
+    expect(source).toContain("import { AgentAccessToken } from './agent-access-token/index.js';");
+    expect(source).toContain('[AlertChannel, AgentAccessToken]');
+    expect(source).not.toContain('AlertRule');
+  });
+
+  it.each(folders)('%s/index.ts exports the registered Kind under its name', async (folder) => {
+    const mod = (await import(/* @vite-ignore */ pathToFileURL(`${KINDS_DIR}${folder}/index.ts`).href)) as Record<string, Kind>;
+    const name = exportNameOf(folder);
     expect(mod[name]?.kind).toBe(name);
     expect(KINDS).toContain(mod[name]);
   });
 
-  it('keeps the agreed order and document kinds', () => {
+  it('orders the kinds by their declared order, each order unique', () => {
     expect(KINDS.map((k) => k.kind)).toEqual(['AlertChannel', 'AlertRule', 'AlertProfile', 'AlertTemplate', 'CloudAccount', 'ContainerRegistry']);
     expect(DOCUMENT_KINDS).toEqual(['AlertChannel', 'AlertRule', 'AlertProfile', 'CloudAccount', 'ContainerRegistry']);
+    const orders = KINDS.map((k) => k.order);
+    expect(new Set(orders).size).toBe(orders.length);
+    expect([...orders].sort((a, b) => a - b)).toEqual(orders);
   });
 
   it('looks kinds up by name and by document kind', () => {
@@ -40,18 +56,25 @@ describe('kind registry', () => {
     expect(kindForDocument('AlertTemplate')).toBeUndefined();
   });
 
-  it('names a schema in schemas/ for every document kind, and none for the others', () => {
+  it('names a schema in schemas/ for every document kind and builds it; none for the others', () => {
     for (const k of KINDS) {
       if (k.documentKind === null) {
         expect(k.schema).toBeNull();
+        expect(k.schemas).toBeUndefined();
+        expect(k.declaredIn, `${k.kind} says how files declare it`).toMatch(/\S/);
         continue;
       }
       expect(k.schema).toMatch(/\.schema\.json$/);
       expect(existsSync(SCHEMAS_DIR + k.schema), `schemas/${k.schema}`).toBe(true);
+      expect(k.schemas?.()[k.schema!]?.title, k.kind).toBe(k.documentKind);
     }
   });
 
   it('names a parent kind that is registered and owns its children', () => {
     for (const k of KINDS.filter((x) => x.parentKind !== undefined)) expect(kindOf(k.parentKind!).ownsChildren).toBe(true);
+  });
+
+  it('references only registered kinds', () => {
+    for (const k of KINDS) for (const r of k.references) expect(() => kindOf(r.kind), `${k.kind} → ${r.kind}`).not.toThrow();
   });
 });

@@ -1,10 +1,12 @@
 // Container registries: integrations for image vulnerability assessment. One integration type,
 // data defaults the service fills in (so desired and live both carry them), and no PUT.
 
-import { isObject, type JsonObject } from '../model/json.js';
-import { REGISTRY_DATA_DEFAULTS, REGISTRY_INTEGRATION_TYPE, registrySecrets } from './data.js';
-import { integrationKind } from './integration.js';
-import type { Kind } from './types.js';
+import { isObject, type JsonObject } from '../../model/json.js';
+import { REGISTRY_INTEGRATION_TYPE } from '../spellings.js';
+import { integrationKind } from '../integration.js';
+import type { Kind } from '../types.js';
+import { SCHEMA_FILE, schemas } from './schema.js';
+import { REGISTRY_DATA_DEFAULTS, registrySecrets } from './tables.js';
 
 // The service also echoes `identifierTag` ([] when the request had none), so it is a default too:
 // filled on both sides, it never shows as a change and export leaves it out.
@@ -12,8 +14,10 @@ const DATA_DEFAULTS: JsonObject = { ...(REGISTRY_DATA_DEFAULTS as unknown as Jso
 
 export const ContainerRegistry: Kind = integrationKind({
   kind: 'ContainerRegistry',
+  order: 60,
   documentKind: 'ContainerRegistry',
-  schema: 'container-registry.schema.json',
+  schema: SCHEMA_FILE,
+  schemas,
   collection: 'ContainerRegistries',
   secrets: (spec) => registrySecrets(isObject(spec.data) ? spec.data : {}),
   fixedType: REGISTRY_INTEGRATION_TYPE,

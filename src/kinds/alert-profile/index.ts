@@ -1,11 +1,11 @@
 // Alert profiles: a custom profile extends a predefined one and owns its templates. One document
 // yields the profile and one AlertTemplate resource per alert, so each template is planned alone.
 
-import type { Diagnostic } from '../model/diagnostics.js';
-import { apiPath, rebaseEnvRefs, request } from './common.js';
-import { isObject, type JsonObject } from '../model/json.js';
-import { bucketOf } from '../api/buckets.js';
-import { ROOT_PROFILE_ID } from './data.js';
+import type { Diagnostic } from '../../model/diagnostics.js';
+import { apiPath, rebaseEnvRefs, request } from '../common.js';
+import { isObject, type JsonObject } from '../../model/json.js';
+import { checkProfileDocument } from './checks.js';
+import { ROOT_PROFILE_ID } from './ids.js';
 import {
   isPredefined,
   PROFILES_COLLECTION,
@@ -14,9 +14,10 @@ import {
   templateId,
   templateNameOf,
   templateSpec,
-} from './profile-records.js';
-import type { DesiredResource, LiveResource, ResourceDocument } from '../model/resource.js';
-import type { FetchContext, Kind } from './types.js';
+} from './records.js';
+import { SCHEMA_FILE, schemas } from './schema.js';
+import type { DesiredResource, LiveResource, ResourceDocument } from '../../model/resource.js';
+import type { FetchContext, Kind } from '../types.js';
 
 function fromDocument(doc: ResourceDocument): { resources: DesiredResource[]; diagnostics: Diagnostic[] } {
   const base = typeof doc.spec.extends === 'string' ? doc.spec.extends : '';
@@ -89,17 +90,21 @@ function checkBase(desired: DesiredResource, live: readonly LiveResource[]): Dia
 
 export const AlertProfile: Kind = {
   kind: 'AlertProfile',
+  order: 30,
   documentKind: 'AlertProfile',
-  schema: 'alert-profile.schema.json',
+  schema: SCHEMA_FILE,
+  schemas,
   ownsChildren: true,
   references: [],
   // No endpoint changes a profile's base: a new base means a new profile.
   replaceOn: ['extends'],
-  listBucket: bucketOf('GET', PROFILES_PATH),
+  collection: PROFILES_COLLECTION,
 
   setPointers: () => [],
   writeOnly: () => [],
   sensitive: () => [],
+  secretMembers: () => [],
+  checkDocument: checkProfileDocument,
 
   fromDocument,
 

@@ -1,13 +1,14 @@
 // Alert rules: which alerts (by severity, category, resource group) go to which channels.
 // Requests spell the filters camelCase, responses lowercase; the canonical spec is one shape.
 
-import type { Diagnostic } from '../model/diagnostics.js';
-import { apiPath, canonicalSet, convertedEnvRefs, createdString, recordList, request, requireString, stringList, toBoolean, toFlag } from './common.js';
-import { isObject, type Json, type JsonObject } from '../model/json.js';
-import { ALERT_RULE_TYPE, EVENT_CATEGORIES, SEVERITIES, type SeverityName } from './data.js';
-import { bucketOf } from '../api/buckets.js';
-import type { DesiredResource, LiveResource, ResourceDocument } from '../model/resource.js';
-import type { FetchContext, Kind, RequestContext } from './types.js';
+import type { Diagnostic } from '../../model/diagnostics.js';
+import { apiPath, canonicalSet, convertedEnvRefs, createdString, recordList, request, requireString, stringList, toBoolean, toFlag } from '../common.js';
+import { isObject, type Json, type JsonObject } from '../../model/json.js';
+import { ALERT_RULE_TYPE, EVENT_CATEGORIES } from '../spellings.js';
+import type { DesiredResource, LiveResource, ResourceDocument } from '../../model/resource.js';
+import type { FetchContext, Kind, Locate, RequestContext } from '../types.js';
+import { SCHEMA_FILE, schemas } from './schema.js';
+import { SEVERITIES, type SeverityName } from './severities.js';
 
 const COLLECTION = 'AlertRules';
 const LIST_PATH = apiPath(COLLECTION);
@@ -47,21 +48,46 @@ function filtersBody(desired: DesiredResource): JsonObject {
   };
 }
 
+/** A severity given twice (by name and number, or twice the same): a warning, the rule still works. */
+function checkDocument(doc: JsonObject, at: Locate): Diagnostic[] {
+  const out: Diagnostic[] = [];
+  if (!isObject(doc.spec) || !Array.isArray(doc.spec.severity)) return out;
+  const seen = new Map<number, number>();
+  doc.spec.severity.forEach((s, i) => {
+    const n = typeof s === 'number' ? s : typeof s === 'string' && Object.hasOwn(SEVERITIES, s) ? SEVERITIES[s as SeverityName] : undefined;
+    if (n === undefined) return;
+    const first = seen.get(n);
+    if (first !== undefined) {
+      out.push({
+        severity: 'warning',
+        code: 'duplicate-severity',
+        message: `spec.severity names severity ${n} twice (items ${first + 1} and ${i + 1})`,
+        ...at(`/spec/severity/${i}`),
+      });
+    } else seen.set(n, i);
+  });
+  return out;
+}
+
 function channelIds(desired: DesiredResource, ctx: RequestContext): string[] {
   return stringList(desired.spec.channels).map((name) => ctx.resolve('AlertChannel', name));
 }
 
 export const AlertRule: Kind = {
   kind: 'AlertRule',
+  order: 20,
   documentKind: 'AlertRule',
-  schema: 'alert-rule.schema.json',
+  schema: SCHEMA_FILE,
+  schemas,
   references: [{ kind: 'AlertChannel', pointer: '/channels' }],
   replaceOn: [],
-  listBucket: bucketOf('GET', LIST_PATH),
+  collection: COLLECTION,
 
   setPointers: () => [...SET_POINTERS],
   writeOnly: () => [],
   sensitive: () => [],
+  secretMembers: () => [],
+  checkDocument,
 
   fromDocument(doc: ResourceDocument) {
     const diagnostics: Diagnostic[] = convertedEnvRefs(doc, ['/severity', '/enabled']);

@@ -1,6 +1,7 @@
-// Small builders for the JSON Schemas in schemas/: every member gets a description (editors show it)
-// and, where it helps, an example. Patterns with a human phrase live in PATTERN_PHRASES so that
-// schema errors can say "expected an https:// URL" instead of printing a regular expression.
+// Small builders for the JSON Schemas in schemas/, used by the kinds (each builds its own schemas):
+// every member gets a description (editors show it) and, where it helps, an example. Patterns with a
+// human phrase live in PATTERN_PHRASES so that schema errors can say "expected an https:// URL"
+// instead of printing a regular expression.
 
 export type SchemaObject = { [key: string]: unknown };
 
@@ -111,4 +112,62 @@ export function requireDotted(schema: SchemaObject, dotted: readonly string[]): 
     }
   }
   return schema;
+}
+
+// Shared by the kinds' document schemas: the common definitions they reference, the envelope every
+// document has, and the `if type then data` dispatch of integration kinds.
+
+export const COMMON_SCHEMA = 'common.schema.json';
+
+export const ref = (file: string, def?: string): SchemaObject => ({ $ref: def ? `${file}#/$defs/${def}` : file });
+export const commonRef = (def: string): SchemaObject => ref(COMMON_SCHEMA, def);
+
+/** A document schema: `kind`, `name`, `account`, `apiVersion` and the kind's `spec`. */
+export function envelope(kind: string, file: string, description: string, spec: SchemaObject, example: SchemaObject): SchemaObject {
+  return {
+    $schema: DRAFT,
+    $id: SCHEMA_BASE + file,
+    title: kind,
+    description,
+    examples: [{ kind, ...example }],
+    type: 'object',
+    required: ['kind', 'name', 'spec'],
+    additionalProperties: false,
+    properties: {
+      apiVersion: commonRef('apiVersion'),
+      kind: { const: kind, description: 'Kind of resource this document declares.' },
+      name: commonRef('name'),
+      account: commonRef('account'),
+      spec,
+    },
+  };
+}
+
+/** `if spec.type == T then data matches T's schema`, one branch per type: only the matching branch reports. */
+export function dispatch(types: readonly string[], fileOf: (t: string) => string, on: 'type' | 'registryType'): SchemaObject[] {
+  return types.map((t) =>
+    on === 'type'
+      ? { if: { properties: { type: { const: t } }, required: ['type'] }, then: { properties: { data: ref(fileOf(t)) } } }
+      : {
+          if: { properties: { data: { properties: { registryType: { const: t } }, required: ['registryType'] } }, required: ['data'] },
+          then: { properties: { data: ref(fileOf(t)) } },
+        },
+  );
+}
+
+/** Marks each secret member: description says to use ${env:...}; write-only ones get writeOnly. */
+export function markSecrets(schema: SchemaObject, secrets: readonly { path: string; writeOnly: boolean }[]): SchemaObject {
+  for (const s of secrets) {
+    let node: SchemaObject | undefined = schema;
+    for (const seg of s.path.split('.')) node = (node?.properties as Record<string, SchemaObject> | undefined)?.[seg];
+    if (!node) throw new Error(`secret ${s.path} is not in the schema`);
+    node.description = `${String(node.description)} ${SECRET_NOTE}${s.writeOnly ? ' ' + WRITE_ONLY_NOTE : ''}`;
+    if (s.writeOnly) node.writeOnly = true;
+  }
+  return schema;
+}
+
+/** A per-type `data` schema file: its $id, title and description around `body`. */
+export function dataSchema(path: string, title: string, description: string, body: SchemaObject): SchemaObject {
+  return { $schema: DRAFT, $id: SCHEMA_BASE + path, title, description, ...body };
 }

@@ -1,9 +1,12 @@
 // Cloud accounts: integrations with cloud providers (configuration assessment, activity logs).
 
-import { CLOUD_ACCOUNT_SECRETS, type CloudAccountType, type SecretField } from './data.js';
-import { integrationKind } from './integration.js';
-import type { JsonObject } from '../model/json.js';
-import type { Kind } from './types.js';
+import type { CloudAccountType } from '../spellings.js';
+import type { SecretField } from '../secret-fields.js';
+import { integrationKind } from '../integration.js';
+import type { JsonObject } from '../../model/json.js';
+import type { Kind } from '../types.js';
+import { SCHEMA_FILE, schemas } from './schema.js';
+import { CLOUD_ACCOUNT_SECRETS } from './tables.js';
 
 function cloudAccountSecrets(spec: JsonObject): SecretField[] {
   const type = spec.type;
@@ -12,8 +15,10 @@ function cloudAccountSecrets(spec: JsonObject): SecretField[] {
 
 export const CloudAccount: Kind = integrationKind({
   kind: 'CloudAccount',
+  order: 50,
   documentKind: 'CloudAccount',
-  schema: 'cloud-account.schema.json',
+  schema: SCHEMA_FILE,
+  schemas,
   collection: 'CloudAccounts',
   secrets: cloudAccountSecrets,
   hasPut: true,

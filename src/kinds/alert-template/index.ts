@@ -1,24 +1,22 @@
 // Alert templates: the text of alerts, owned by a profile. No documents of their own (they come
 // from an AlertProfile's `alerts`) and no export of their own (the profile exports them).
 
-import type { Diagnostic } from '../model/diagnostics.js';
-import { apiPath, request } from './common.js';
-import { bucketOf } from '../api/buckets.js';
-import { ROOT_PROFILE_ID } from './data.js';
+import type { Diagnostic } from '../../model/diagnostics.js';
+import { apiPath, request } from '../common.js';
+import { ROOT_PROFILE_ID } from '../alert-profile/ids.js';
 import {
   descriptionKeyNames,
   isPredefined,
   PROFILES_COLLECTION,
-  PROFILES_PATH,
   readProfiles,
   splitTemplateId,
   TEMPLATE_MEMBERS,
   templateId,
   templateNameOf,
-} from './profile-records.js';
-import type { DesiredResource, LiveResource } from '../model/resource.js';
-import type { FetchContext, Kind } from './types.js';
-import type { JsonObject } from '../model/json.js';
+} from '../alert-profile/records.js';
+import type { DesiredResource, LiveResource } from '../../model/resource.js';
+import type { FetchContext, Kind } from '../types.js';
+import type { JsonObject } from '../../model/json.js';
 
 const TEMPLATES = 'AlertTemplates';
 const PLACEHOLDER = /\{\{([^{}]*)\}\}/g;
@@ -61,17 +59,20 @@ function templatePath(profileId: string, ...templateName: [] | [string]): string
 
 export const AlertTemplate: Kind = {
   kind: 'AlertTemplate',
+  order: 40,
   documentKind: null,
+  declaredIn: 'alert templates have no document of their own: list them under an AlertProfile spec.alerts',
   schema: null,
   parentKind: 'AlertProfile',
   references: [],
   replaceOn: [],
   // Same list call as AlertProfile: the templates are inside the profiles.
-  listBucket: bucketOf('GET', PROFILES_PATH),
+  collection: PROFILES_COLLECTION,
 
   setPointers: () => [],
   writeOnly: () => [],
   sensitive: () => [],
+  secretMembers: () => [],
 
   fromDocument(doc) {
     return {

@@ -1,10 +1,10 @@
 // Alert profiles and their templates come from one list call: both kinds read it through here,
 // so the engine's memoised ctx.get makes that call once for the two of them.
 
-import { apiPath, recordList, requireString } from './common.js';
-import { isObject, type Json, type JsonObject } from '../model/json.js';
-import { PREDEFINED_PROFILE_PREFIX } from './data.js';
-import type { FetchContext } from './types.js';
+import { apiPath, recordList, requireString } from '../common.js';
+import { isObject, type Json, type JsonObject } from '../../model/json.js';
+import { PREDEFINED_PROFILE_PREFIX } from './ids.js';
+import type { FetchContext } from '../types.js';
 
 export const PROFILES_COLLECTION = 'AlertProfiles';
 export const PROFILES_PATH = apiPath(PROFILES_COLLECTION);

@@ -1,0 +1,40 @@
+// Alert channels: destinations of alerts. An integration record; the service can test one.
+
+import type { ChannelType } from '../spellings.js';
+import type { SecretField } from '../secret-fields.js';
+import { integrationKind } from '../integration.js';
+import type { JsonObject } from '../../model/json.js';
+import type { Kind } from '../types.js';
+import { SCHEMA_FILE, schemas } from './schema.js';
+import { CHANNEL_SECRETS } from './tables.js';
+
+/** Every secret member of the spec's type. */
+function typeSecrets(spec: JsonObject): SecretField[] {
+  const type = spec.type;
+  return typeof type === 'string' && Object.hasOwn(CHANNEL_SECRETS, type) ? CHANNEL_SECRETS[type as ChannelType] : [];
+}
+
+/** The secret members the spec uses. */
+function channelSecrets(spec: JsonObject): SecretField[] {
+  const secrets = typeSecrets(spec);
+  if (spec.type !== 'Jira') return secrets;
+  // Jira Cloud authenticates with apiToken, Jira Server with password: only one of them is in use.
+  const data = spec.data as JsonObject | undefined;
+  const unused = data?.jiraType === 'JIRA_CLOUD' ? 'password' : data?.jiraType === 'JIRA_SERVER' ? 'apiToken' : undefined;
+  return secrets.filter((s) => s.path !== unused);
+}
+
+export const AlertChannel: Kind = integrationKind({
+  kind: 'AlertChannel',
+  order: 10,
+  documentKind: 'AlertChannel',
+  schema: SCHEMA_FILE,
+  schemas,
+  collection: 'AlertChannels',
+  secrets: channelSecrets,
+  fileSecrets: typeSecrets,
+  hasPut: true,
+  // E-mail recipients are a set; the service may reorder them.
+  setPointers: (spec) => (spec.type === 'EmailUser' ? ['/data/channelProps/recipients'] : []),
+  testable: true,
+});

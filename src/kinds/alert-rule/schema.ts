@@ -1,0 +1,62 @@
+// The JSON Schema of AlertRule documents.
+
+import { EVENT_CATEGORIES } from '../spellings.js';
+import { commonRef, envelope, obj, type SchemaObject } from '../schema-parts.js';
+import { SEVERITIES } from './severities.js';
+
+export const SCHEMA_FILE = 'alert-rule.schema.json';
+
+function documentSchema(): SchemaObject {
+  const severityNames = Object.keys(SEVERITIES);
+  const spec = obj(
+    'Which alerts are sent to which channels.',
+    {
+      channels: {
+        type: 'array',
+        minItems: 1,
+        uniqueItems: true,
+        items: { type: 'string', minLength: 1, description: 'Name of an AlertChannel of the same account.' },
+        description: 'AlertChannel names (of the same account) that receive the selected alerts.',
+        examples: [['ops-slack', 'oncall-pagerduty']],
+      },
+      severity: {
+        type: 'array',
+        minItems: 1,
+        uniqueItems: true,
+        items: {
+          enum: [...severityNames, 1, 2, 3, 4, 5],
+          description: 'critical (1), high (2), medium (3), low (4) or info (5).',
+        },
+        description: 'Severities the rule selects, by name or number: critical=1, high=2, medium=3, low=4, info=5.',
+        examples: [['critical', 'high']],
+      },
+      eventCategory: {
+        type: 'array',
+        uniqueItems: true,
+        items: { enum: [...EVENT_CATEGORIES] },
+        default: [],
+        description: 'Event categories the rule selects (all when empty).',
+        examples: [['Cloud', 'Compliance']],
+      },
+      resourceGroups: {
+        type: 'array',
+        uniqueItems: true,
+        items: { type: 'string', minLength: 1 },
+        default: [],
+        description: 'Resource group ids the rule is limited to (all when empty).',
+        examples: [[]],
+      },
+      description: { type: 'string', default: '', description: 'Free text shown with the rule.', examples: ['Critical cloud findings to on-call'] },
+      enabled: commonRef('enabled'),
+    },
+    ['channels', 'severity'],
+  );
+  return envelope('AlertRule', SCHEMA_FILE, 'An alert rule: routes alerts by category, severity and resource group to alert channels.', spec, {
+    name: 'critical-cloud',
+    spec: { channels: ['ops-slack'], severity: ['critical', 'high'], eventCategory: ['Cloud', 'Compliance'] },
+  });
+}
+
+export function schemas(): Record<string, SchemaObject> {
+  return { [SCHEMA_FILE]: documentSchema() };
+}
