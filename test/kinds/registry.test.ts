@@ -7,7 +7,7 @@ import type { Kind } from '../../src/kinds/types.js';
 const KINDS_DIR = fileURLToPath(new URL('../../src/kinds/', import.meta.url));
 const SCHEMAS_DIR = fileURLToPath(new URL('../../schemas/', import.meta.url));
 /** Files in src/kinds that are not kinds: the registry, the contracts, and shared helper modules. */
-const NOT_KINDS = ['index.ts', 'types.ts', 'data.ts', 'common.ts', 'integration.ts', 'profile-records.ts'];
+const NOT_KINDS = ['index.ts', 'types.ts', 'data.ts', 'common.ts', 'integration.ts', 'profile-records.ts', 'spellings.ts'];
 
 const kindFiles = readdirSync(KINDS_DIR)
   .filter((f) => f.endsWith('.ts') && !NOT_KINDS.includes(f))
