@@ -136,10 +136,34 @@ describe('stats', () => {
   });
 });
 
+/**
+ * Holds replies so that a bounded client is seen at its bound whatever the machine's speed: the
+ * first request (the budget's probe, which goes alone) is answered at once, the others in batches
+ * of `size` (the last one smaller), each released when complete. A client sending more than `size`
+ * at once shows it while a batch is held, and during one more turn before its release.
+ */
+function heldInBatches(size: number, total: number, reply: Reply): () => Reply | Promise<Reply> {
+  let arrived = 0;
+  let released = 1;
+  let held: Array<(r: Reply) => void> = [];
+  return () => {
+    if (++arrived === 1) return reply;
+    return new Promise<Reply>((resolve) => {
+      held.push(resolve);
+      if (held.length === Math.min(size, total - released)) {
+        const batch = held;
+        held = [];
+        released += batch.length;
+        setTimeout(() => batch.forEach((r) => r(reply)), 5);
+      }
+    });
+  };
+}
+
 describe('concurrency', () => {
   it('never has more requests in flight than `concurrency`', async () => {
     const clock = fakeClock();
-    const service = await startService({ now: clock.now, handle: () => ({ status: 200, json: { data: [] }, delayMs: 15 }) });
+    const service = await startService({ now: clock.now, handle: heldInBatches(3, 12, { status: 200, json: { data: [] } }) });
     // A dispatcher with room for many connections: the bound must come from the client.
     const agent = new Agent({ connections: 32 });
     const client = createClient({ baseUrl: service.baseUrl, keyId: KEY_ID, secret: SECRET, now: clock.now, sleep: clock.sleep, dispatcher: agent, concurrency: 3 });
@@ -151,7 +175,7 @@ describe('concurrency', () => {
 
   it('defaults to 4 with its own keep-alive agent', async () => {
     const clock = fakeClock();
-    const service = await startService({ now: clock.now, handle: () => ({ status: 200, json: {}, delayMs: 15 }) });
+    const service = await startService({ now: clock.now, handle: heldInBatches(4, 10, { status: 200, json: {} }) });
     const client = createClient({ baseUrl: service.baseUrl, keyId: KEY_ID, secret: SECRET, now: clock.now, sleep: clock.sleep });
     cleanup.push(() => service.close(), () => client.close());
     await Promise.all(Array.from({ length: 10 }, () => client.request({ method: 'GET', path: '/api/v2/CloudAccounts' })));

@@ -1,7 +1,7 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { MockAgent } from 'undici';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createClient } from '../../src/api/client.js';
 import { BACKOFF_CAP_MS, backoffMs, isIdempotent } from '../../src/api/retry.js';
 import { ApiError, type RequestLogEntry } from '../../src/api/types.js';
@@ -9,8 +9,62 @@ import { KEY_ID, SECRET, fakeClock, rejectionOf, startService, type Reply } from
 
 const cleanup: Array<() => Promise<void>> = [];
 afterEach(async () => {
+  vi.useRealTimers();
   while (cleanup.length > 0) await cleanup.pop()!();
 });
+
+const MOCK_ORIGIN = 'https://svc.example.net';
+const TIMEOUT_MS = 50;
+
+/**
+ * A service that never answers `method path`: a MockAgent whose reply is a promise that never
+ * settles, so only the client's own deadline can end an attempt. The deadline is a fake timer: it
+ * fires when the test moves time, never because the machine was slow. The token is fetched before
+ * the hanging call (with time standing still), so the exchange is not inside any timed window.
+ */
+async function hanging(method: 'GET' | 'POST', path: string, extra: { maxRetries?: number } = {}) {
+  vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+  const agent = new MockAgent();
+  agent.disableNetConnect();
+  const pool = agent.get(MOCK_ORIGIN);
+  pool.intercept({ path: '/api/v2/access/tokens', method: 'POST' }).reply(201, { token: 'TOKEN-mock-0001', expiresAt: '2099-01-01T00:00:00.000Z' });
+  pool.intercept({ path: '/api/v2/CloudAccounts', method: 'GET' }).reply(200, { data: [] });
+  pool
+    .intercept({ path, method })
+    .reply(200, () => new Promise<never>(() => undefined))
+    .times(1 + (extra.maxRetries ?? 0));
+  const clock = fakeClock();
+  const log: RequestLogEntry[] = [];
+  const client = createClient({
+    baseUrl: MOCK_ORIGIN,
+    keyId: KEY_ID,
+    secret: SECRET,
+    dispatcher: agent,
+    now: clock.now,
+    sleep: clock.sleep,
+    random: () => 0.5,
+    maxRetries: extra.maxRetries ?? 0,
+    timeoutMs: TIMEOUT_MS,
+    log: (e) => log.push(e),
+  });
+  cleanup.push(
+    () => agent.close(),
+    () => client.close(),
+  );
+  // Token first: no timer is moved while it is fetched, so its deadline cannot pass.
+  await client.request({ method: 'GET', path: '/api/v2/CloudAccounts' });
+  return { agent, client, clock, attempts: () => log.filter((e) => e.path === path).map((e) => [e.attempt, e.status]) };
+}
+
+/** Settles `promise` by moving fake time one timer at a time (each turn lets I/O and promises run); returns the rejection. */
+async function rejectionByTimers(promise: Promise<unknown>): Promise<unknown> {
+  let settled = false;
+  const outcome = rejectionOf(promise).finally(() => {
+    settled = true;
+  });
+  while (!settled) await vi.advanceTimersToNextTimerAsync();
+  return outcome;
+}
 
 /** Answers each call with the next reply of `script`, repeating the last one. */
 async function scripted(script: Reply[], extra: { maxRetries?: number; timeoutMs?: number; random?: () => number } = {}) {
@@ -95,11 +149,19 @@ describe('retries of idempotent calls', () => {
   });
 
   it('times out a hanging GET and retries it', async () => {
-    const { service, client } = await scripted(['hang'], { maxRetries: 1, timeoutMs: 50 });
-    const err = (await rejectionOf(client.request({ method: 'GET', path: '/api/v2/AlertRules' }))) as ApiError;
-    expect(err.kind).toBe('transient');
-    expect(err.message).toContain('timed out after 50 ms');
-    expect(service.calls()).toHaveLength(2);
+    const { agent, client, clock, attempts } = await hanging('GET', '/api/v2/AlertRules', { maxRetries: 1 });
+    const err = await rejectionByTimers(client.request({ method: 'GET', path: '/api/v2/AlertRules' }));
+    expect(err).toBeInstanceOf(ApiError);
+    expect((err as ApiError).kind).toBe('transient');
+    expect((err as ApiError).message).toContain(`timed out after ${TIMEOUT_MS} ms`);
+    // Two attempts, each ended by its own deadline, with a backoff between them; one token.
+    expect(attempts()).toEqual([
+      [1, 'network-error'],
+      [2, 'network-error'],
+    ]);
+    expect(clock.sleeps).toEqual([125]);
+    expect(client.stats().byBucket).toEqual({ 'POST access/tokens': 1, 'GET CloudAccounts': 1, 'GET AlertRules': 2 });
+    agent.assertNoPendingInterceptors();
   });
 });
 
@@ -124,10 +186,15 @@ describe('POST is repeated only when it provably was not processed', () => {
   });
 
   it('a timeout → outcome-unknown, sent once', async () => {
-    const { service, client } = await scripted(['hang'], { timeoutMs: 50 });
-    const err = (await rejectionOf(client.request({ method: 'POST', path: '/api/v2/AlertRules', body: {} }))) as ApiError;
-    expect(err.kind).toBe('outcome-unknown');
-    expect(service.calls()).toHaveLength(1);
+    // Retries allowed: the POST must still go out only once.
+    const { client, clock, attempts } = await hanging('POST', '/api/v2/AlertRules', { maxRetries: 3 });
+    const err = await rejectionByTimers(client.request({ method: 'POST', path: '/api/v2/AlertRules', body: {} }));
+    expect(err).toBeInstanceOf(ApiError);
+    expect((err as ApiError).kind).toBe('outcome-unknown');
+    expect((err as ApiError).message).toContain(`timed out after ${TIMEOUT_MS} ms`);
+    expect(attempts()).toEqual([[1, 'network-error']]);
+    expect(clock.sleeps).toEqual([]);
+    expect(client.stats().byBucket['POST AlertRules']).toBe(1);
   });
 
   it('429 is repeated (rejected before processing)', async () => {

@@ -3,9 +3,40 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
-import { startEmulator } from '../../src/emulator/index.js';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import type { ClientOptions } from '../../src/api/options.js';
+import { manualClock, startEmulator } from '../../src/emulator/index.js';
+import { virtualTime } from '../api/helpers.js';
 import { cli, EXAMPLES, exampleEnv, rawApi, serviceEnv } from './harness.js';
+
+/**
+ * The CLI builds its client with real timers: retries back off for up to seconds of real time.
+ * The CLI has no way to inject a clock, so while `virtual.sleep` is set the client the CLI
+ * creates gets this test's clock and sleep instead (everything else is the CLI's own choice).
+ */
+const virtual = vi.hoisted(() => ({
+  now: undefined as (() => number) | undefined,
+  sleep: undefined as ((ms: number) => Promise<void>) | undefined,
+  sleeps: [] as number[],
+}));
+vi.mock('../../src/api/client.js', async (importOriginal) => {
+  const original = await importOriginal<typeof import('../../src/api/client.js')>();
+  return {
+    ...original,
+    createClient: (options: ClientOptions) => {
+      const { now, sleep } = virtual;
+      if (now === undefined || sleep === undefined) return original.createClient(options);
+      return original.createClient({
+        ...options,
+        now,
+        sleep: (ms: number) => {
+          virtual.sleeps.push(ms);
+          return sleep(ms);
+        },
+      });
+    },
+  };
+});
 
 type Emu = Awaited<ReturnType<typeof startEmulator>>;
 const running: Emu[] = [];
@@ -18,6 +49,9 @@ async function emulator(opts: Parameters<typeof startEmulator>[0] = {}): Promise
 }
 
 afterEach(async () => {
+  virtual.now = undefined;
+  virtual.sleep = undefined;
+  virtual.sleeps = [];
   await Promise.all(running.splice(0).map((e) => e.close()));
   await Promise.all(dirs.splice(0).map((d) => rm(d, { recursive: true, force: true })));
 });
@@ -61,7 +95,12 @@ describe('apply', () => {
     const dir = await mkdtemp(join(tmpdir(), 'postureops-faults-'));
     dirs.push(dir);
     const statePath = join(dir, 'state.json');
-    const faulty = await emulator({ faults: 0.2, faultSeed: 7, statePath, keyId: 'K', secret: 'S' });
+    // One virtual clock for the emulator (token expiry, buckets) and the CLI's client (backoff,
+    // rate-limit waits): time passes only when the client sleeps, and then at once.
+    const clock = manualClock(Date.now());
+    virtual.now = () => clock.now();
+    virtual.sleep = virtualTime(clock);
+    const faulty = await emulator({ faults: 0.2, faultSeed: 7, statePath, keyId: 'K', secret: 'S', clock });
     const env = { ...exampleEnv(), ...serviceEnv(faulty) };
     // Something the plan must never delete: prune is off in the examples.
     const keep = await rawApiRetrying(faulty, 'POST', '/api/v2/AlertChannels', {
@@ -75,6 +114,10 @@ describe('apply', () => {
       code = (await cli(['apply', EXAMPLES, '--auto-approve'], { env })).code;
     }
     expect(code).toBe(0);
+    // The faults made the client back off or wait (in virtual time).
+    expect(virtual.sleeps.length).toBeGreaterThan(0);
+    virtual.now = undefined;
+    virtual.sleep = undefined;
     await faulty.close();
 
     // Inspect the same data without faults.
@@ -94,8 +137,7 @@ describe('apply', () => {
     expect(await names(clean, 'prod', '/api/v2/AlertChannels', (c) => c.name)).toContain('keep-me');
     const final = await cli(['plan', EXAMPLES, '--detailed-exitcode'], { env: cleanEnv });
     expect(final.code, final.stdout).toBe(0);
-    // Retries back off in real time (jittered, up to 8 s each): room for a loaded 2-core machine.
-  }, 120_000);
+  });
 
   it('refuses a saved plan once the live state moved (exit 3), and applies it when it has not', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'postureops-saved-'));

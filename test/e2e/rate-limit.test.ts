@@ -1,22 +1,22 @@
 // An apply that needs more calls than a bucket holds completes without a single 429: the client
-// waits for the bucket to refill. The emulator's clock runs 3600 times faster than real time, and
-// the client sleeps on the same scale, so an hour of refill takes a second.
+// waits for the bucket to refill. The emulator and the client share a virtual clock that moves only
+// when the client sleeps, so an hour of refill takes no real time, and requests take no virtual
+// time however slow the machine is: the bucket cannot refill behind the client's back.
 
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createClient } from '../../src/api/client.js';
 import type { RequestLogEntry } from '../../src/api/types.js';
 import { loadConfig } from '../../src/config/load.js';
-import { startEmulator, scaledClock } from '../../src/emulator/index.js';
+import { manualClock, startEmulator } from '../../src/emulator/index.js';
 import { apply } from '../../src/engine/apply.js';
 import { fetchLive } from '../../src/engine/fetch.js';
 import { plan } from '../../src/engine/plan.js';
 import { KINDS } from '../../src/kinds/index.js';
+import { virtualTime } from '../api/helpers.js';
 
-const SPEED = 3600;
 const CHANNELS = 25;
 const LIMIT = 10;
 
@@ -36,7 +36,9 @@ describe('rate limits during apply', () => {
   });
 
   it(`creates ${CHANNELS} channels through a bucket of ${LIMIT} without a 429`, async () => {
-    const clock = scaledClock(SPEED);
+    const clock = manualClock(Date.UTC(2026, 2, 1));
+    const sleeps: number[] = [];
+    const sleep = virtualTime(clock);
     const emu = await startEmulator({ accounts: ['prod'], rateLimit: LIMIT, clock });
     const log: RequestLogEntry[] = [];
     const waits: string[] = [];
@@ -45,7 +47,10 @@ describe('rate limits during apply', () => {
       keyId: emu.keyId,
       secret: emu.secret,
       now: () => clock.now(),
-      sleep: (ms) => sleep(ms / SPEED),
+      sleep: (ms) => {
+        sleeps.push(ms);
+        return sleep(ms);
+      },
       maxWaitSeconds: 24 * 3600,
       onWait: (bucket) => waits.push(bucket),
       log: (e) => log.push(e),
@@ -63,6 +68,9 @@ describe('rate limits during apply', () => {
       expect(report.summary.done).toBe(CHANNELS);
       expect(log.filter((e) => e.status === 429)).toEqual([]);
       expect(waits).toContain('POST AlertChannels');
+      // 25 creates through a bucket of 10 an hour: at least 15 refills of 6 minutes were waited for.
+      expect(clock.now() - Date.UTC(2026, 2, 1)).toBeGreaterThanOrEqual((CHANNELS - LIMIT) * (3_600_000 / LIMIT));
+      expect(sleeps.length).toBeGreaterThan(0);
     } finally {
       await client.close();
       await emu.close();

@@ -4,7 +4,7 @@
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createClient } from '../../src/api/index.js';
 import type { ApiClient } from '../../src/api/types.js';
 import { loadConfig } from '../../src/config/load.js';
@@ -109,20 +109,24 @@ async function planFor(client: ApiClient, dir: string): Promise<Plan> {
   return result.plan!;
 }
 
+const initialFolder = () =>
+  folder({ 'postureops.yaml': ROOT, 'channels.yaml': CHANNELS, 'rules.yaml': RULES, 'profile.yaml': PROFILE('SVC_HE_FILES_DEFAULT_PROFILE'), 'registry.yaml': REGISTRY });
+
 describe('apply against the emulator', () => {
+  // A fresh emulator per case: no case depends on what another one applied.
   let emulator: RunningEmulator;
   let client: ApiClient;
-  beforeAll(async () => {
+  beforeEach(async () => {
     emulator = await startEmulator({ accounts: ['prod', 'staging'], rateLimit: 100_000 });
     client = createClient({ baseUrl: emulator.url, keyId: emulator.keyId, secret: emulator.secret });
   });
-  afterAll(async () => {
+  afterEach(async () => {
     await client?.close();
     await emulator?.close();
   });
 
   it('creates everything in dependency order, tests the channels, and then plans no changes', async () => {
-    const dir = await folder({ 'postureops.yaml': ROOT, 'channels.yaml': CHANNELS, 'rules.yaml': RULES, 'profile.yaml': PROFILE('SVC_HE_FILES_DEFAULT_PROFILE'), 'registry.yaml': REGISTRY });
+    const dir = await initialFolder();
     const first = await planFor(client, dir);
     expect(first.changes.length).toBeGreaterThanOrEqual(8);
     const report = await apply(first, client, { env: ENV, testResources: true });
@@ -138,6 +142,8 @@ describe('apply against the emulator', () => {
   });
 
   it('updates, replaces and deletes, then plans no changes', async () => {
+    const initial = await apply(await planFor(client, await initialFolder()), client, { env: ENV });
+    expect(initial.summary.failed).toBe(0);
     const rules = RULES.replace('severity: [critical]\n', 'severity: [critical, medium]\n').split('---\n')[1];
     const channels = CHANNELS.replace('type: SlackChannel\n  data:\n    slackUrl: ${env:SLACK_URL}', 'type: Webhook\n  data:\n    webhookUrl: ${env:SLACK_URL}');
     const dir = await folder({

@@ -36,6 +36,7 @@ describe('apply: order and parallelism', () => {
     const w1 = svc.records('prod', 'Widgets').find((r) => r.name === 'w1');
     expect(report.results[0].liveId).toBe(w1?.id);
     // The gadget was created after the widget's create completed, naming it by its new id.
+    expect(svc.completed).toContain('POST /api/v2/Widgets');
     expect(svc.completed.indexOf('POST /api/v2/Widgets')).toBeLessThan(svc.completed.indexOf('POST /api/v2/Gadgets'));
     expect(svc.records('prod', 'Gadgets').find((r) => r.name === 'g1')?.spec).toEqual({ widgets: [w1?.id, w2] });
     expect(svc.records('prod', 'Widgets').find((r) => r.id === w2)?.spec).toEqual({ size: 2 });

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { DiagnosticsError } from '../../src/model/diagnostics.js';
 import { canonicalJson, liveDigest } from '../../src/engine/digest.js';
 import { plan } from '../../src/engine/plan.js';
@@ -49,11 +49,12 @@ describe('digests', () => {
 });
 
 describe('plan files', () => {
+  // A folder per case: the round trip checks the folder holds nothing but its file.
   let dir: string;
-  beforeAll(async () => {
+  beforeEach(async () => {
     dir = await mkdtemp(join(tmpdir(), 'postureops-plan-'));
   });
-  afterAll(async () => {
+  afterEach(async () => {
     await rm(dir, { recursive: true, force: true });
   });
 

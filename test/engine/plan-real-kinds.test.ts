@@ -1,6 +1,6 @@
 // The engine with the registered kinds against the emulator: fetch, plan, apply, plan again.
 
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createClient } from '../../src/api/index.js';
 import type { ApiClient } from '../../src/api/types.js';
 import type { DesiredState } from '../../src/model/account.js';
@@ -60,15 +60,16 @@ function desiredState(extraRuleChannel?: string): DesiredState {
   };
 }
 
+// A fresh emulator per case: the cases that need applied state apply it themselves.
 let emulator: RunningEmulator;
 let client: ApiClient;
 
-beforeAll(async () => {
+beforeEach(async () => {
   emulator = await startEmulator({ accounts: ['prod', 'staging'] });
   client = createClient({ baseUrl: emulator.url, keyId: emulator.keyId, secret: emulator.secret });
 });
 
-afterAll(async () => {
+afterEach(async () => {
   await client?.close();
   await emulator?.close();
 });
@@ -80,11 +81,17 @@ async function planNow(desired: DesiredState, options: { rotate?: string[] } = {
   return result.plan!;
 }
 
-describe('plan engine with the registered kinds', () => {
-  let first: Plan;
+/** Plans the desired state on the empty emulator and applies it; returns that first plan. */
+async function applyFirst(): Promise<Plan> {
+  const first = await planNow(desiredState());
+  const report = await apply(first, client, { env: ENV });
+  expect(report.results.map((r) => r.status)).toEqual(['done', 'done', 'done', 'done', 'done']);
+  return first;
+}
 
+describe('plan engine with the registered kinds', () => {
   it('plans creates in dependency order, one list call per path per account, no secret in the plan', async () => {
-    first = await planNow(desiredState());
+    const first = await planNow(desiredState());
     expect(first.changes.map((c) => `${c.action} ${c.key}`)).toEqual([
       'create prod/AlertChannel/ops-slack',
       'create prod/AlertChannel/pager',
@@ -110,8 +117,7 @@ describe('plan engine with the registered kinds', () => {
   });
 
   it('applies, then plans no changes (write-only secrets are not compared)', async () => {
-    const report = await apply(first, client, { env: ENV });
-    expect(report.results.map((r) => r.status)).toEqual(['done', 'done', 'done', 'done', 'done']);
+    const first = await applyFirst();
     const again = await planNow(desiredState());
     expect(again.changes).toEqual([]);
     expect(again.unmanaged).toEqual([]);
@@ -119,6 +125,7 @@ describe('plan engine with the registered kinds', () => {
   });
 
   it('rotation pushes the write-only key; a drifted rule is an update of its channels', async () => {
+    await applyFirst();
     const rotated = await planNow(desiredState(), { rotate: ['prod/AlertChannel/pager'] });
     expect(rotated.changes.map((c) => [c.action, c.key, c.rotate, c.changed])).toEqual([['update', 'prod/AlertChannel/pager', true, ['data']]]);
 

@@ -2,7 +2,7 @@
 // normalises to the very spec the document gave (write-only secrets aside), so an unchanged
 // resource plans no change.
 
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createClient } from '../../src/api/index.js';
 import type { ApiClient } from '../../src/api/types.js';
 import { startEmulator, type RunningEmulator } from '../../src/emulator/index.js';
@@ -44,9 +44,10 @@ const DOCS: [string, string, JsonObject][] = [
   ],
 ];
 
+// A fresh emulator, client and id map for every case: no case relies on what another created.
 let emulator: RunningEmulator;
 let client: ApiClient;
-const ids = new Map<string, string>();
+let ids: Map<string, string>;
 
 function requestCtx(): RequestContext {
   return {
@@ -82,26 +83,32 @@ function find(live: LiveResource[], d: DesiredResource): LiveResource {
   return found[0];
 }
 
-beforeAll(async () => {
+beforeEach(async () => {
+  ids = new Map();
   emulator = await startEmulator({ accounts: ['prod'] });
   client = createClient({ baseUrl: emulator.url, keyId: emulator.keyId, secret: emulator.secret });
 });
 
-afterAll(async () => {
+afterEach(async () => {
   await client?.close();
   await emulator?.close();
 });
 
-describe('kinds against the emulator', () => {
-  const desired = DOCS.flatMap(([kind, name, spec]) => desiredOf(kindOf(kind), doc(kind, name, spec)));
+const desired = DOCS.flatMap(([kind, name, spec]) => desiredOf(kindOf(kind), doc(kind, name, spec)));
 
+/** Creates every resource of DOCS (templates with their profile), recording the ids. */
+async function createAll(): Promise<void> {
+  for (const d of desired.filter((r) => r.kind !== 'AlertTemplate')) {
+    const kind = kindOf(d.kind);
+    const children = desired.filter((c) => c.parent === d.name && c.kind === 'AlertTemplate');
+    const res = await client.request(kind.createRequest(d, children, requestCtx()));
+    ids.set(`${d.kind}/${d.name}`, kind.createdId(res.body, d));
+  }
+}
+
+describe('kinds against the emulator', () => {
   it('creates every resource and reads each back as the same canonical spec', async () => {
-    for (const d of desired.filter((r) => r.kind !== 'AlertTemplate')) {
-      const kind = kindOf(d.kind);
-      const children = desired.filter((c) => c.parent === d.name && c.kind === 'AlertTemplate');
-      const res = await client.request(kind.createRequest(d, children, requestCtx()));
-      ids.set(`${d.kind}/${d.name}`, kind.createdId(res.body, d));
-    }
+    await createAll();
     const live = await listAll();
     for (const d of desired) {
       const kind = kindOf(d.kind);
@@ -118,6 +125,7 @@ describe('kinds against the emulator', () => {
   });
 
   it('applies updates and reads the new specs back', async () => {
+    await createAll();
     const ctx = requestCtx();
     const changes: [string, string, JsonObject, string[]][] = [
       ['AlertChannel', 'dd', { type: 'Datadog', enabled: 1, data: { apiKey: 'dd-rotated', datadogSite: 'com', datadogType: 'Events Summary' } }, ['enabled', 'data']],
@@ -141,6 +149,8 @@ describe('kinds against the emulator', () => {
   });
 
   it('deletes what it created', async () => {
+    await createAll();
+    expect((await listAll()).filter((r) => !r.managedByService)).toHaveLength(desired.length);
     const ctx = requestCtx();
     await client.request(kindOf('AlertTemplate').deleteRequest('CUSTOM_FILES.File_Violation', ctx));
     for (const key of ['AlertRule/critical', 'AlertProfile/CUSTOM_FILES', 'AlertChannel/dd', 'AlertChannel/ops-slack', 'CloudAccount/aws-main', 'ContainerRegistry/ecr']) {

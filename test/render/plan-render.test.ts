@@ -103,8 +103,10 @@ describe('markdown', () => {
   it('apply report: marker, table, failures first', () => {
     const md = renderApplyReport(fixtureApplyReport(), 'markdown', { color: false });
     expect(md.startsWith('<!-- postureops-apply -->\n')).toBe(true);
-    expect(md.indexOf('### Failed (1)')).toBeLessThan(md.indexOf('### Skipped (1)'));
-    expect(md.indexOf('### Skipped (1)')).toBeLessThan(md.indexOf('Done (4)'));
+    // All three present (indexOf -1 would pass a bare order check), in this order.
+    const at = ['### Failed (1)', '### Skipped (1)', 'Done (4)'].map((h) => md.indexOf(h));
+    expect(at.every((i) => i >= 0), at.join()).toBe(true);
+    expect([...at].sort((a, b) => a - b)).toEqual(at);
     expect(md).toContain('legacy\\|&lt;b&gt;');
   });
 });
