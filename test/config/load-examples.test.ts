@@ -37,11 +37,11 @@ describe('the examples', () => {
     expect(state.root.defaultAccount).toBe('prod');
     expect(Object.values(state.root.prune).every((v) => v === false)).toBe(true);
     const kinds = new Set(state.resources.map((r) => r.kind));
-    expect([...kinds].sort()).toEqual(['AlertChannel', 'AlertProfile', 'AlertRule', 'AlertTemplate', 'CloudAccount', 'ContainerRegistry']);
+    expect([...kinds].sort()).toEqual(['AgentAccessToken', 'AlertChannel', 'AlertProfile', 'AlertRule', 'AlertTemplate', 'CloudAccount', 'ContainerRegistry']);
     const channelTypes = new Set(state.resources.filter((r) => r.kind === 'AlertChannel').map((r) => r.spec.type));
     expect(channelTypes.size).toBeGreaterThanOrEqual(6);
     // "*" and lists stamp one document into several accounts.
-    for (const name of ['ops-slack', 'secops-email', 'soc-webhook', 'host-findings', 'dockerhub-base-images', 'CUSTOM_HE_FILES_PROFILE']) {
+    for (const name of ['ops-slack', 'secops-email', 'soc-webhook', 'host-findings', 'dockerhub-base-images', 'CUSTOM_HE_FILES_PROFILE', 'ci-scanners']) {
       expect(state.resources.filter((r) => r.name === name).map((r) => r.account).sort()).toEqual(['prod', 'staging']);
     }
   });
@@ -150,9 +150,10 @@ describe('postureops.yaml', () => {
       AlertTemplate: true,
       CloudAccount: false,
       ContainerRegistry: false,
+      AgentAccessToken: false,
     });
     const all = await rootWith('prune: true\n');
-    expect(Object.values(all.state!.root.prune)).toEqual([true, true, true, true, true, true]);
+    expect(Object.values(all.state!.root.prune)).toEqual([true, true, true, true, true, true, true]);
     const none = await rootWith('');
     expect(Object.values(none.state!.root.prune).some(Boolean)).toBe(false);
     const explicit = await rootWith('prune: {AlertProfile: true, AlertTemplate: false}\n');

@@ -130,11 +130,11 @@ describe('plan against seeded live state in two accounts', () => {
   it('makes exactly one list call per kind per account', async () => {
     const res = await cli(['plan', dir, '--format', 'json'], { env });
     const calls = JSON.parse(res.stdout).apiCalls.byBucket;
-    for (const bucket of ['GET AlertChannels', 'GET AlertRules', 'GET AlertProfiles', 'GET CloudAccounts', 'GET ContainerRegistries']) {
+    for (const bucket of ['GET AlertChannels', 'GET AlertRules', 'GET AlertProfiles', 'GET CloudAccounts', 'GET ContainerRegistries', 'GET AgentAccessTokens']) {
       expect(calls[bucket], bucket).toBe(2);
     }
     const reads = Object.entries(calls).filter(([b]) => b.startsWith('GET '));
-    expect(reads.reduce((n, [, v]) => n + (v as number), 0)).toBe(10);
+    expect(reads.reduce((n, [, v]) => n + (v as number), 0)).toBe(12);
   });
 
   it('shows no secret set through ${env:...} in any rendering or saved plan', async () => {

@@ -67,11 +67,13 @@ describe('export round trip against the emulator', () => {
     expect(result.files.map((f) => f.path)).toEqual([
       'SECRETS.md',
       'postureops.yaml',
+      'prod/agent-access-tokens.yaml',
       'prod/alert-channels.yaml',
       'prod/alert-profiles.yaml',
       'prod/alert-rules.yaml',
       'prod/cloud-accounts.yaml',
       'prod/container-registries.yaml',
+      'staging/agent-access-tokens.yaml',
       'staging/alert-channels.yaml',
       'staging/alert-profiles.yaml',
       'staging/alert-rules.yaml',

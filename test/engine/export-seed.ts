@@ -98,7 +98,7 @@ export interface SeedCounts {
   perKindPerAccount: number;
 }
 
-/** Creates `perKindPerAccount` channels, cloud accounts, registries, rules and profiles (with 2 templates each) per account. */
+/** Creates `perKindPerAccount` channels, cloud accounts, registries, rules, profiles (with 2 templates each) and agent tokens per account. */
 export async function seedService(client: ApiClient, accounts: readonly string[], { perKindPerAccount: n }: SeedCounts): Promise<void> {
   const bases = PREDEFINED_PROFILES.filter((p) => p.alertProfileId !== ROOT_PROFILE_ID && p.alerts.length > 0);
   await Promise.all(
@@ -131,6 +131,9 @@ export async function seedService(client: ApiClient, accounts: readonly string[]
             severity: [1, 2, 3, 4, 5].filter((s) => (s + i) % 2 === 0),
           },
         });
+      }
+      for (let i = 0; i < n; i++) {
+        await post('/api/v2/AgentAccessTokens', { tokenAlias: nameFor('agents', i), tokenEnabled: '1', ...(i % 3 === 0 ? { props: { description: `Agents #${i}` } } : {}) });
       }
       for (let i = 0; i < n; i++) {
         const base = bases[i % bases.length];

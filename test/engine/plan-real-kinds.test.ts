@@ -101,7 +101,7 @@ describe('plan engine with the registered kinds', () => {
     ]);
     expect(first.changes[3].children?.map((c) => c.name)).toEqual(['CUSTOM_FILES.A', 'CUSTOM_FILES.B']);
     expect(first.changes[2].dependsOn).toEqual(['prod/AlertChannel/ops-slack', 'prod/AlertChannel/pager']);
-    // Profiles and templates share one call: 5 list paths per account, token exchange aside.
+    // Profiles and templates share one call: 6 list paths per account, token exchange aside.
     const gets = Object.entries(first.apiCalls.byBucket).filter(([b]) => b.startsWith('GET '));
     expect(Object.fromEntries(gets)).toEqual({
       'GET AlertChannels': 2,
@@ -109,6 +109,7 @@ describe('plan engine with the registered kinds', () => {
       'GET AlertProfiles': 2,
       'GET CloudAccounts': 2,
       'GET ContainerRegistries': 2,
+      'GET AgentAccessTokens': 2,
     });
     const text = JSON.stringify(first);
     expect(text.includes(SLACK)).toBe(false);

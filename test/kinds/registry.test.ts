@@ -42,8 +42,8 @@ describe('kind registry', () => {
   });
 
   it('orders the kinds by their declared order, each order unique', () => {
-    expect(KINDS.map((k) => k.kind)).toEqual(['AlertChannel', 'AlertRule', 'AlertProfile', 'AlertTemplate', 'CloudAccount', 'ContainerRegistry']);
-    expect(DOCUMENT_KINDS).toEqual(['AlertChannel', 'AlertRule', 'AlertProfile', 'CloudAccount', 'ContainerRegistry']);
+    expect(KINDS.map((k) => k.kind)).toEqual(['AlertChannel', 'AlertRule', 'AlertProfile', 'AlertTemplate', 'CloudAccount', 'ContainerRegistry', 'AgentAccessToken']);
+    expect(DOCUMENT_KINDS).toEqual(['AlertChannel', 'AlertRule', 'AlertProfile', 'CloudAccount', 'ContainerRegistry', 'AgentAccessToken']);
     const orders = KINDS.map((k) => k.order);
     expect(new Set(orders).size).toBe(orders.length);
     expect([...orders].sort((a, b) => a - b)).toEqual(orders);

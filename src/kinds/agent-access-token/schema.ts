@@ -1,0 +1,29 @@
+// The JSON Schema of AgentAccessToken documents.
+
+import { envelope, obj, type SchemaObject } from '../schema-parts.js';
+
+export const SCHEMA_FILE = 'agent-access-token.schema.json';
+
+function documentSchema(): SchemaObject {
+  const spec = obj('Whether agents may use the token, and what it is for.', {
+    enabled: {
+      type: 'boolean',
+      default: true,
+      description:
+        'Whether agents may connect with the token. Default true. Tokens cannot be deleted: a token removed from the files (with prune on) or set to false is disabled.',
+      examples: [true],
+    },
+    description: { type: 'string', default: '', description: 'What the token is for.', examples: ['Kubernetes agents of the prod clusters'] },
+  });
+  return envelope(
+    'AgentAccessToken',
+    SCHEMA_FILE,
+    'An agent access token (name = its alias): the credential workload agents connect with. Its value is issued on create and written only to the file given to `apply --credentials-out`.',
+    spec,
+    { name: 'k8s-prod', spec: { enabled: true, description: 'Kubernetes agents of the prod clusters' } },
+  );
+}
+
+export function schemas(): Record<string, SchemaObject> {
+  return { [SCHEMA_FILE]: documentSchema() };
+}
