@@ -49,6 +49,7 @@ export function buildProgram(io: Io, setCode: (code: number) => void): Command {
     .description('check the configuration offline (no network); exit 0 valid, 1 invalid')
     .argument('[dir]', 'configuration repository', '.')
     .addOption(new Option('--format <format>', 'output format').choices(['text', 'json', 'github']).default('text'))
+    .option('--no-env', 'check everything but that ${env:...} variables are set (unset or empty ones are skipped)')
     .action(async (dir: string, opts) => {
       const { validateCommand } = await import('./commands/validate.js');
       setCode(await validateCommand(io, dir, opts));
