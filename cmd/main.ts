@@ -128,18 +128,6 @@ export function buildProgram(io: Io, setCode: (code: number) => void): Command {
       setCode(await demoCommand(io, {}));
     });
 
-  program
-    .command('github')
-    .description('run as the GitHub Action: plan and comment on pull requests, apply on push')
-    .argument('[dir]', 'configuration repository', '.')
-    .addOption(new Option('--mode <mode>', 'what to do').choices(['auto', 'plan', 'apply']).default('auto'))
-    .option('--account <name>', 'only this account (repeatable)', collect)
-    .option('--base-url <url>', 'service address (default: $SVC_BASE_URL)')
-    .action(async (dir: string, opts) => {
-      const { githubCommand } = await import('./commands/github.js');
-      setCode(await githubCommand(io, dir, opts));
-    });
-
   return program;
 }
 
