@@ -97,7 +97,7 @@ describe('plan comment on a pull request', () => {
     expect(again.stdout).toContain('is up to date; not rewritten');
   });
 
-  it('a broken configuration replaces the comment with the failure; so does an unreachable service', async () => {
+  it('a broken configuration replaces the comment with the failure; so does a service that cannot be read', async () => {
     const ws = workspace({ posture: config('pr3') });
     await pr(ws, 103);
     expect(commentsOf(103)[0].body).toContain('2 to create');
@@ -115,11 +115,13 @@ describe('plan comment on a pull request', () => {
     expect(broken.outputs).toMatchObject({ status: 'invalid', failed: 'true', 'has-changes': 'false' });
 
     writeFiles(join(ws, 'posture'), config('pr3'));
-    const down = await pr(ws, 103, { env: { ...secrets(), SVC_BASE_URL: 'http://127.0.0.1:9' } });
+    // A refused key (401, permanent): the same failure as an unreachable service, without the client's retries.
+    const down = await pr(ws, 103, { env: { ...secrets(), SVC_API_SECRET: 'refused-secret-0001' } });
     expect(down.code).toBe(1);
     expect(commentsOf(103)).toHaveLength(1);
     expect(commentsOf(103)[0].body).toContain('the service could not be read');
     expect(commentsOf(103)[0].body).toContain('SVC_BASE_URL');
+    expect(commentsOf(103)[0].body).not.toContain('refused-secret-0001');
     expectNoSecrets(down, 103);
   });
 
