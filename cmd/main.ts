@@ -49,6 +49,7 @@ export function buildProgram(io: Io, setCode: (code: number) => void): Command {
     .description('check the configuration offline (no network); exit 0 valid, 1 invalid')
     .argument('[dir]', 'configuration repository', '.')
     .addOption(new Option('--format <format>', 'output format').choices(['text', 'json', 'github']).default('text'))
+    .option('--no-env', 'check everything but that ${env:...} variables are set (unset or empty ones are skipped)')
     .action(async (dir: string, opts) => {
       const { validateCommand } = await import('./commands/validate.js');
       setCode(await validateCommand(io, dir, opts));
@@ -125,18 +126,6 @@ export function buildProgram(io: Io, setCode: (code: number) => void): Command {
     .action(async () => {
       const { demoCommand } = await import('./commands/demo.js');
       setCode(await demoCommand(io, {}));
-    });
-
-  program
-    .command('github')
-    .description('run as the GitHub Action: plan and comment on pull requests, apply on push')
-    .argument('[dir]', 'configuration repository', '.')
-    .addOption(new Option('--mode <mode>', 'what to do').choices(['auto', 'plan', 'apply']).default('auto'))
-    .option('--account <name>', 'only this account (repeatable)', collect)
-    .option('--base-url <url>', 'service address (default: $SVC_BASE_URL)')
-    .action(async (dir: string, opts) => {
-      const { githubCommand } = await import('./commands/github.js');
-      setCode(await githubCommand(io, dir, opts));
     });
 
   return program;

@@ -4,15 +4,26 @@ import { EXIT, type Io, useColor, write } from '../io.js';
 
 export type ValidateFormat = 'text' | 'json' | 'github';
 
+export interface ValidateOptions {
+  format: ValidateFormat;
+  /** commander's `--no-env`: false when given. */
+  env?: boolean;
+}
+
 /** Offline: reads files only, never the network. */
-export async function validateCommand(io: Io, dir: string, opts: { format: ValidateFormat }): Promise<number> {
-  const [{ loadConfig }, { renderDiagnostics }] = await Promise.all([
+export async function validateCommand(io: Io, dir: string, opts: ValidateOptions): Promise<number> {
+  const [{ loadConfig }, { ENV_SKIPPED }, { renderDiagnostics }] = await Promise.all([
     import('../../src/config/load.js'),
+    import('../../src/config/interpolate.js'),
     import('../../src/render/diagnostics.js'),
   ]);
-  const result = await loadConfig(resolve(io.cwd, dir), { env: io.env });
-  const invalid = !result.state || hasErrors(result.diagnostics);
-  const out = renderDiagnostics(result.diagnostics, opts.format, { color: useColor(io.stdout, io.env) });
+  const noEnv = opts.env === false;
+  const result = await loadConfig(resolve(io.cwd, dir), { env: io.env, ...(noEnv ? { missingEnv: 'skip' as const } : {}) });
+  // --no-env: every use of an unset variable is one line together, not a warning per use.
+  const skipped = [...new Set(result.diagnostics.filter((d) => d.code === ENV_SKIPPED).map((d) => /variable (\S+)/.exec(d.message)?.[1] ?? '?'))].sort();
+  const diagnostics = result.diagnostics.filter((d) => d.code !== ENV_SKIPPED);
+  const invalid = !result.state || hasErrors(diagnostics);
+  const out = renderDiagnostics(diagnostics, opts.format, { color: useColor(io.stdout, io.env) });
   if (opts.format === 'text' && !invalid && result.state) {
     const n = result.state.resources.length;
     const accounts = result.state.root.accounts.length;
@@ -20,6 +31,12 @@ export async function validateCommand(io: Io, dir: string, opts: { format: Valid
     write(io.stdout, `Valid: ${n} resource${n === 1 ? '' : 's'} in ${accounts} account${accounts === 1 ? '' : 's'}.`);
   } else if (out !== '') {
     write(io.stdout, out);
+  }
+  if (skipped.length > 0) {
+    const line = `Skipped (--no-env): not checked ${skipped.length} variable${skipped.length === 1 ? '' : 's'} that ${skipped.length === 1 ? 'is' : 'are'} unset or empty: ${skipped.join(', ')}`;
+    // stdout holds exactly one JSON document with --format json; the note goes to stderr then.
+    if (opts.format === 'json') write(io.stderr, line);
+    else write(io.stdout, opts.format === 'github' ? `::notice title=postureops::${line}` : line);
   }
   return invalid ? EXIT.error : EXIT.ok;
 }

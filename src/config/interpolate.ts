@@ -16,15 +16,25 @@ export interface InterpolatedDocument {
 
 const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
+/** Code of the warning for a variable skipped with `missingEnv: 'skip'` (one per use; callers summarise them). */
+export const ENV_SKIPPED = 'env-skipped';
+
+function withoutEmpty(env: Env): Env {
+  return Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== ''));
+}
+
 export function interpolateDocument(
   value: Json,
   env: Env,
   where: (pointer: string) => SourcePosition | undefined,
   diagnostics: Diagnostic[],
-  missingSeverity: 'error' | 'warning' = 'error',
+  missingSeverity: 'error' | 'warning' | 'skip' = 'error',
 ): InterpolatedDocument {
   const refs: Record<string, string> = {};
   const missing: string[] = [];
+  // Skipping (validate --no-env): an empty variable is what CI gives for a secret it does not
+  // have, so it counts as unset, and its uses are not checked against the schema either.
+  const values = missingSeverity === 'skip' ? withoutEmpty(env) : env;
 
   const onString = (s: string, pointer: string): string => {
     if (!hasEnvRef(s)) return s;
@@ -45,18 +55,22 @@ export function interpolateDocument(
       missing.push(pointer);
       return s;
     }
-    const r = interpolate(s, env);
+    const r = interpolate(s, values);
     refs[pointer] = s;
     if (r.missing.length > 0) {
       missing.push(pointer);
       for (const name of r.missing.filter((n) => ENV_NAME.test(n))) {
-        diagnostics.push({
-          severity: missingSeverity,
-          code: 'env-missing',
-          message: `environment variable ${name} is not set`,
-          ...at,
-          hint: `set ${name} in the environment (the value is never printed)`,
-        });
+        diagnostics.push(
+          missingSeverity === 'skip'
+            ? { severity: 'warning', code: ENV_SKIPPED, message: `environment variable ${name} is not set or empty; not checked`, ...at }
+            : {
+                severity: missingSeverity,
+                code: 'env-missing',
+                message: `environment variable ${name} is not set`,
+                ...at,
+                hint: `set ${name} in the environment (the value is never printed)`,
+              },
+        );
       }
     }
     return wellFormed.length > 0 ? r.value : s;

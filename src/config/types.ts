@@ -17,6 +17,10 @@ export interface LoadOptions {
   env: Readonly<Record<string, string | undefined>>;
   /** Base of the file paths in diagnostics (default: process.cwd()); paths outside it are absolute. */
   cwd?: string;
-  /** Severity of `env-missing` (default `error`; `warning` lets an offline check run without the secrets). */
-  missingEnv?: 'error' | 'warning';
+  /**
+   * Severity of `env-missing` (default `error`; `warning` lets an offline check run without the secrets).
+   * `skip` (validate --no-env) treats empty variables as unset too and reports each use as an
+   * `env-skipped` warning, which callers summarise in one line.
+   */
+  missingEnv?: 'error' | 'warning' | 'skip';
 }

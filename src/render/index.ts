@@ -37,5 +37,6 @@ export function renderApplyReport(report: ApplyReport, format: RenderFormat, opt
 }
 
 export { APPLY_MARKER } from './apply-markdown.js';
-export { PLAN_MARKER } from './plan-markdown.js';
+export { PLAN_MARKER, renderPlanMarkdown, type PlanMarkdownOptions } from './plan-markdown.js';
+export { renderApplyMarkdown } from './apply-markdown.js';
 export { MARKDOWN_LIMIT } from './markdown.js';

@@ -39,7 +39,15 @@ interface Entry {
   block?: string;
 }
 
-export function renderPlanMarkdown(plan: Plan, limit = MARKDOWN_LIMIT): string {
+export interface PlanMarkdownOptions {
+  /**
+   * The API calls made and the rate-limit budget (default true). They differ from run to run, so a
+   * comment that must stay byte-identical while the plan is unchanged leaves them out.
+   */
+  runStats?: boolean;
+}
+
+export function renderPlanMarkdown(plan: Plan, limit = MARKDOWN_LIMIT, options: PlanMarkdownOptions = {}): string {
   const accountOrder = plan.accounts.map((a) => a.name);
   const deletions = plan.changes.filter((c) => c.action === 'delete');
   const others = groupByAccount(
@@ -56,7 +64,7 @@ export function renderPlanMarkdown(plan: Plan, limit = MARKDOWN_LIMIT): string {
   }
   const warnings = sortDiagnostics(plan.diagnostics);
   const head = headText(plan, accountOrder);
-  const tail = tailText(plan);
+  const tail = options.runStats === false ? '' : tailText(plan);
 
   const render = (shown: Shown): string => {
     const parts = [head];
@@ -90,7 +98,7 @@ export function renderPlanMarkdown(plan: Plan, limit = MARKDOWN_LIMIT): string {
       const lines = warnings.slice(0, shown.warnings).map((d) => `- ${escapeMd(diagnosticLine(d))}`);
       parts.push(`### Warnings (${warnings.length})\n\n${lines.join('\n')}`);
     }
-    parts.push(tail);
+    if (tail !== '') parts.push(tail);
     const note = truncationNote(shown);
     if (note) parts.push(note);
     return parts.join('\n\n') + '\n';

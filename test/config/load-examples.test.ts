@@ -11,6 +11,7 @@ import { EXAMPLES, makeRepo, readEnvFile, ROOT_TWO } from './helpers.js';
 async function yamlFiles(dir: string): Promise<string[]> {
   const out: string[] = [];
   for (const e of await readdir(dir, { withFileTypes: true })) {
+    if (e.name.startsWith('.')) continue; // hidden folders (examples/.github) are not configuration; the loader skips them too
     const full = path.join(dir, e.name);
     if (e.isDirectory()) out.push(...(await yamlFiles(full)));
     else if (/\.ya?ml$/.test(e.name)) out.push(full);

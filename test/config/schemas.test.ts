@@ -27,6 +27,7 @@ const SCHEMAS = path.join(REPO, 'schemas');
 async function listFiles(dir: string, base = dir): Promise<string[]> {
   const out: string[] = [];
   for (const e of await readdir(dir, { withFileTypes: true })) {
+    if (e.name.startsWith('.')) continue; // hidden folders (examples/.github) are not configuration; the loader skips them too
     const full = path.join(dir, e.name);
     if (e.isDirectory()) out.push(...(await listFiles(full, base)));
     else out.push(path.relative(base, full).split(path.sep).join('/'));

@@ -1,0 +1,200 @@
+// One run of the Action: secrets masked first, then by mode. A pull request gets a plan comment (or,
+// from a fork, an offline validation); a push to the default branch applies; a schedule checks for
+// drift and keeps one issue per folder. Any failure replaces the comment with what failed and how to
+// fix it, so a pull request never shows a plan older than its last commit.
+
+import * as core from '@actions/core';
+import { ENV_SKIPPED } from '../config/interpolate.js';
+import { hasErrors } from '../model/diagnostics.js';
+import type { Plan } from '../model/plan.js';
+import { renderApplyReport, renderPlan } from '../render/index.js';
+import { applyBody, type Body, describeFailure, driftBody, driftTitle, failureBody, failureMarkdown, forkBody, forkMarkdown, planBody, type Stamp } from './bodies.js';
+import { closeDriftIssue, createOctokit, type Octokit, statusOf, syncDeleteLabel, upsertComment, upsertDriftIssue } from './github-api.js';
+import { applyPlan, type Failure, load, loadedState, planAgainstService, type Planned, RunFailure } from './pipeline.js';
+import { type Guard, secretGuard } from './redact.js';
+import { annotate, applyCounts, planCounts, planHasChanges, relativeTo, setOutputs, type Status, writeSummary } from './report.js';
+import { maskSecrets } from './secrets.js';
+import { readSettings, type Settings } from './settings.js';
+
+interface Run {
+  s: Settings;
+  env: NodeJS.ProcessEnv;
+  guard: Guard;
+  stamp: Stamp;
+  octokit?: Octokit;
+}
+
+export async function runAction(env: NodeJS.ProcessEnv = process.env): Promise<void> {
+  const s = readSettings(env);
+  // Before anything is printed: every value the configuration reads, and the credentials.
+  const masked = maskSecrets(s.dir, env);
+  const guard = secretGuard(env, masked, (names) => core.info(`postureops: the value of ${names.join(', ')} appeared in a report and was masked`));
+  const run: Run = { s, env, guard, stamp: { folder: s.folder, sha: s.sha, runUrl: s.runUrl } };
+  core.info(guard(`postureops: ${s.fork ? 'validate (pull request from a fork)' : s.mode} of ${s.folder} (event ${s.eventName || 'unknown'})`));
+
+  if (s.fork && s.pullNumber !== undefined) return forkRun(run);
+
+  let planned: Planned;
+  let annotations = 0;
+  try {
+    const loaded = await load(s.dir, env);
+    annotations += annotate(loaded.diagnostics, s.workspace, guard);
+    planned = await planAgainstService(loadedState(loaded), env, s.accounts);
+  } catch (err) {
+    if (!(err instanceof RunFailure)) throw err;
+    const f = err.failure;
+    if (f.kind === 'no-plan') annotations += annotate(f.diagnostics, s.workspace, guard);
+    return fail(run, f, annotations);
+  }
+  try {
+    const plan = planned.plan;
+    annotations += annotate(plan.diagnostics, s.workspace, guard);
+    core.info(guard(renderPlan(plan, 'text', { color: false })));
+    if (s.mode === 'drift') return await driftRun(run, plan);
+    if (plan.refusal) return await fail(run, { kind: 'refused', plan }, annotations);
+    if (s.mode === 'apply') return await applyRun(run, planned);
+    await writeSummary(withStamp(run, renderPlan(plan, 'markdown', { color: false })), guard);
+    setOutputs('plan', 'planned', planCounts(plan), { 'has-changes': String(planHasChanges(plan)), refused: 'false', failed: 'false', summary: JSON.stringify(plan.summary) });
+    await comment(run, planBody(run.stamp, plan));
+  } finally {
+    await planned.client.close();
+  }
+}
+
+function withStamp(run: Run, markdown: string): string {
+  return `${markdown.trimEnd()}\n\n<sub>folder \`${run.s.folder}\` · commit \`${run.s.sha.slice(0, 7)}\` · [workflow run](${run.s.runUrl})</sub>\n`;
+}
+
+/** A pull request from a fork: no secrets, a read-only token. Validate offline; pass or fail on that alone. */
+async function forkRun(run: Run): Promise<void> {
+  const { s, guard } = run;
+  const loaded = await load(s.dir, run.env, 'skip');
+  const skipped = [...new Set(loaded.diagnostics.filter((d) => d.code === ENV_SKIPPED).map((d) => /variable (\S+)/.exec(d.message)?.[1] ?? '?'))].sort();
+  const diagnostics = loaded.diagnostics.filter((d) => d.code !== ENV_SKIPPED);
+  const annotations = annotate(diagnostics, s.workspace, guard);
+  const valid = loaded.state !== undefined && !hasErrors(diagnostics);
+  core.notice('This pull request comes from a fork: GitHub gives it no secrets, so postureops validated the configuration without them (validate --no-env) and made no plan.', {
+    title: 'postureops: not planned',
+  });
+  if (skipped.length > 0) core.info(`Skipped (--no-env): not checked ${skipped.length} variable(s) that are unset or empty: ${skipped.join(', ')}`);
+  const markdown = forkMarkdown(valid, loaded.state?.resources.length ?? 0, skipped, annotations);
+  await writeSummary(withStamp(run, markdown), guard);
+  setOutputs('validate', valid ? 'validated' : 'invalid', {}, { 'has-changes': 'false', refused: 'false', failed: String(!valid), summary: '{}' });
+  await comment(run, forkBody(run.stamp, markdown));
+  if (!valid) core.setFailed(`the configuration is invalid (${annotations} annotation${annotations === 1 ? '' : 's'}); validated without secrets, as this pull request comes from a fork`);
+}
+
+async function applyRun(run: Run, planned: Planned): Promise<void> {
+  const { guard } = run;
+  let report;
+  try {
+    report = await applyPlan(planned, run.env);
+  } catch (err) {
+    return fail(run, { kind: 'service', message: err instanceof Error ? err.message : String(err) }, 0);
+  }
+  // The changeset in the job log, as the CLI prints it, and in the summary.
+  core.info(guard(renderApplyReport(report, 'text', { color: false })));
+  await writeSummary(withStamp(run, renderApplyReport(report, 'markdown', { color: false })), guard);
+  const failed = report.summary.failed > 0;
+  setOutputs('apply', failed ? 'apply-failed' : 'applied', applyCounts(report), {
+    'has-changes': String(report.summary.done > 0),
+    refused: 'false',
+    failed: String(failed),
+    summary: JSON.stringify(report.summary),
+  });
+  await comment(run, applyBody(run.stamp, report));
+  if (failed) core.setFailed(`${report.summary.failed} change(s) failed to apply; see the job summary`);
+}
+
+async function driftRun(run: Run, plan: Plan): Promise<void> {
+  const { s, guard } = run;
+  const drift = planHasChanges(plan);
+  const counts = planCounts(plan);
+  const outputs = { 'has-changes': String(drift), drift: String(drift), refused: String(plan.refusal !== undefined), failed: 'false', summary: JSON.stringify(plan.summary) };
+  const octokit = github(run);
+  try {
+    if (drift) {
+      const body = driftBody(run.stamp, plan);
+      const r = octokit ? await upsertDriftIssue(octokit, s.repo, s.folder, driftTitle(s.folder), { ...body, text: guard(body.text) }) : undefined;
+      const where = r ? ` (issue #${r.number}, ${r.outcome})` : '';
+      core.warning(`the live state drifted from ${s.folder}: ${plan.summary.create} to create, ${plan.summary.update} to update, ${plan.summary.replace} to replace, ${plan.summary.delete} to delete${where}`, { title: 'postureops: drift' });
+      await writeSummary(withStamp(run, renderPlan(plan, 'markdown', { color: false })), guard);
+      setOutputs('drift', 'drift', counts, { ...outputs, ...(r ? { issue: String(r.number) } : {}) });
+    } else {
+      const closed = octokit
+        ? await closeDriftIssue(octokit, s.repo, s.folder, guard(`The live state matches the configuration again as of commit \`${s.sha.slice(0, 7)}\` ([workflow run](${s.runUrl})); closing.`))
+        : undefined;
+      core.info(`postureops: no drift in ${s.folder}${closed !== undefined ? `; closed issue #${closed}` : ''}`);
+      await writeSummary(withStamp(run, `## postureops drift check\n\nNo drift: the live state matches \`${s.folder}\`.`), guard);
+      setOutputs('drift', 'no-drift', counts, outputs);
+    }
+  } catch (err) {
+    const hint = statusOf(err) === 403 ? ' (give the workflow `permissions: issues: write`)' : '';
+    core.setFailed(guard(`could not keep the drift issue of ${s.folder}: ${err instanceof Error ? err.message : String(err)}${hint}`));
+  }
+}
+
+/** The run failed before a plan could be shown: everywhere the plan would have been, the failure is. */
+async function fail(run: Run, failure: Failure, annotations: number): Promise<void> {
+  const { s, guard } = run;
+  const t = describeFailure(failure, annotations);
+  const refused = failure.kind === 'refused';
+  const status: Status = refused ? 'refused' : failure.kind === 'invalid' ? 'invalid' : 'failed';
+  const rel = relativeTo(s.workspace);
+  await writeSummary(withStamp(run, failureMarkdown(failure, annotations, rel)), guard);
+  setOutputs(s.mode, status, refused ? planCounts(failure.plan) : {}, { 'has-changes': 'false', refused: String(refused), failed: String(!refused), summary: refused ? JSON.stringify(failure.plan.summary) : '{}' });
+  await comment(run, failureBody(run.stamp, failure, annotations, rel));
+  const message = guard(`${t.title}: ${t.what} ${t.fix}`);
+  if (refused && !s.failOnRefusal) core.notice(`${message} (fail-on-refusal is false, so the step passes)`, { title: 'postureops: refused' });
+  else core.setFailed(message);
+}
+
+function github(run: Run): Octokit | undefined {
+  if (run.octokit) return run.octokit;
+  if (!run.s.token) {
+    core.warning('no GitHub token (the github-token input is empty): nothing is posted to GitHub; the results are in the job summary', { title: 'postureops' });
+    return undefined;
+  }
+  try {
+    run.octokit = createOctokit(run.s.token, run.s.apiUrl);
+  } catch (err) {
+    core.warning(err instanceof Error ? err.message : String(err), { title: 'postureops' });
+    return undefined;
+  }
+  return run.octokit;
+}
+
+/** The pull request's comment for this folder (and its label); a refusal by GitHub falls back to the summary. */
+async function comment(run: Run, body: Body): Promise<void> {
+  const { s, guard } = run;
+  if (s.pullNumber === undefined) return;
+  if (!s.comment) {
+    core.info('postureops: no pull-request comment (the comment input is false)');
+    return;
+  }
+  const octokit = github(run);
+  if (!octokit) return;
+  const hintFor = (what: string) =>
+    s.fork
+      ? 'this pull request comes from a fork, so its token is read-only and cannot write; the results are in the job summary'
+      : `give the workflow \`permissions: ${what}\`; the results are in the job summary`;
+  let anyDeletes = body.deletes;
+  try {
+    const r = await upsertComment(octokit, s.repo, s.pullNumber, s.folder, { ...body, text: guard(body.text) });
+    anyDeletes = r.anyDeletes;
+    core.info(r.outcome === 'unchanged' ? `postureops: the comment on #${s.pullNumber} is up to date; not rewritten` : `postureops: ${r.outcome} the comment on #${s.pullNumber}`);
+  } catch (err) {
+    const status = statusOf(err);
+    const hint = status === 403 || status === 404 ? `: ${hintFor('pull-requests: write')}` : '; the results are in the job summary';
+    core.warning(guard(`could not comment on pull request #${s.pullNumber}: ${err instanceof Error ? err.message : String(err)}${hint}`), { title: 'postureops' });
+    return;
+  }
+  if (!s.labels || s.fork) return;
+  try {
+    const r = await syncDeleteLabel(octokit, s.repo, s.pullNumber, anyDeletes);
+    if (r !== 'unchanged') core.info(`postureops: ${r} the label postureops:delete on #${s.pullNumber}`);
+  } catch (err) {
+    const hint = statusOf(err) === 403 ? `: ${hintFor('pull-requests: write')}` : '';
+    core.warning(guard(`could not update the label postureops:delete: ${err instanceof Error ? err.message : String(err)}${hint}`), { title: 'postureops' });
+  }
+}

@@ -1,0 +1,193 @@
+// The texts the Action posts: the pull-request comment (a plan, an apply report, a failure, or the
+// validation of a fork's pull request) and the drift issue. Pure functions of their inputs.
+//
+// Every body opens with a hidden marker naming the folder (one comment, one issue per folder) and a
+// digest of everything but the link to the run: an identical digest means nothing to write, so a
+// re-run, or another event on the same commit, leaves the comment alone. A new commit changes the
+// SHA in the body, so the comment always names the commit its content was computed for.
+
+import { createHash } from 'node:crypto';
+import { type Diagnostic, sortDiagnostics } from '../model/diagnostics.js';
+import type { ApplyReport, Plan } from '../model/plan.js';
+import { diagnosticLine, refusalRemedy } from '../render/common.js';
+import { escapeMd, inlineCode, MARKDOWN_LIMIT } from '../render/markdown.js';
+import { renderApplyMarkdown, renderPlanMarkdown } from '../render/index.js';
+import type { Failure } from './pipeline.js';
+
+export type BodyKind = 'comment' | 'drift';
+
+export interface Stamp {
+  folder: string;
+  sha: string;
+  runUrl: string;
+}
+
+export interface Body {
+  text: string;
+  digest: string;
+  /** The plan deletes something (drives the `postureops:delete` label). */
+  deletes: boolean;
+}
+
+export interface Marker {
+  folder: string;
+  digest: string;
+  deletes: boolean;
+}
+
+/** Room left for the marker, warning and footer within GitHub's 65536-character limit. */
+const CONTENT_LIMIT = MARKDOWN_LIMIT - 2_000;
+const MAX_LISTED = 20;
+
+function markerPrefix(kind: BodyKind, folder: string): string {
+  return `<!-- postureops:${kind} folder=${encodeURIComponent(folder)} `;
+}
+
+/** The marker of a body posted for `folder`, or undefined when the body is not ours (or another folder's). */
+export function readMarker(kind: BodyKind, body: string | undefined | null): Marker | undefined {
+  const m = new RegExp(`^<!-- postureops:${kind} folder=(\\S+) digest=([0-9a-f]+) deletes=(true|false) -->`).exec(body ?? '');
+  if (!m) return undefined;
+  try {
+    return { folder: decodeURIComponent(m[1]), digest: m[2], deletes: m[3] === 'true' };
+  } catch {
+    return undefined;
+  }
+}
+
+export function isOurs(kind: BodyKind, folder: string, body: string | undefined | null): boolean {
+  return (body ?? '').startsWith(markerPrefix(kind, folder)) && readMarker(kind, body)?.folder === folder;
+}
+
+function assemble(kind: BodyKind, stamp: Stamp, content: string, deletes: boolean): Body {
+  const short = stamp.sha.slice(0, 7);
+  const where = `folder ${inlineCode(stamp.folder)} · commit ${inlineCode(short || 'unknown')}`;
+  const digest = createHash('sha256').update(`${kind}\n${stamp.folder}\n${stamp.sha}\n${content}`).digest('hex').slice(0, 16);
+  const text = [
+    `${markerPrefix(kind, stamp.folder)}digest=${digest} deletes=${deletes} -->`,
+    content.trimEnd(),
+    '---',
+    `<sub>postureops · ${where} · [workflow run](${stamp.runUrl})</sub>`,
+  ].join('\n\n');
+  return { text: text + '\n', digest, deletes };
+}
+
+function deletionWarning(plan: Plan): string {
+  const deletions = plan.changes.filter((c) => c.action === 'delete');
+  const listed = deletions.slice(0, MAX_LISTED).map((c) => `> - ${escapeMd(c.account)} · ${escapeMd(c.kind)} **${escapeMd(c.name)}**`);
+  if (deletions.length > MAX_LISTED) listed.push(`> - … and ${deletions.length - MAX_LISTED} more`);
+  return [
+    '> [!WARNING]',
+    `> **This plan deletes ${deletions.length} resource${deletions.length === 1 ? '' : 's'}** from the service when it is applied:`,
+    ...listed,
+  ].join('\n');
+}
+
+export function planBody(stamp: Stamp, plan: Plan): Body {
+  const deletes = plan.summary.delete > 0;
+  const parts = [renderPlanMarkdown(plan, CONTENT_LIMIT, { runStats: false })];
+  if (deletes) parts.unshift(deletionWarning(plan));
+  return assemble('comment', stamp, parts.join('\n\n'), deletes);
+}
+
+export function applyBody(stamp: Stamp, report: ApplyReport): Body {
+  return assemble('comment', stamp, renderApplyMarkdown(report, CONTENT_LIMIT), false);
+}
+
+export interface FailureText {
+  title: string;
+  what: string;
+  fix: string;
+}
+
+/** What failed and how to fix it, for the comment, the summary and the log alike. */
+export function describeFailure(failure: Failure, annotations: number): FailureText {
+  const seeAnnotations = `${annotations} annotation${annotations === 1 ? '' : 's'} on the files of this run`;
+  switch (failure.kind) {
+    case 'invalid':
+      return {
+        title: 'the configuration is invalid',
+        what: `postureops found ${countErrors(failure.diagnostics)}; nothing was sent to the service (${seeAnnotations}).`,
+        fix: 'Fix the files named below and push again; `postureops validate DIR` shows the same problems locally.',
+      };
+    case 'no-plan':
+      return {
+        title: 'no plan could be made',
+        what: `The live state and the configuration cannot be reconciled: ${countErrors(failure.diagnostics)} (${seeAnnotations}).`,
+        fix: 'Fix the problems below (in the files, or in the service), then run the workflow again.',
+      };
+    case 'service':
+      return {
+        title: 'the service could not be read',
+        what: `Reading the live state failed: ${failure.message}`,
+        fix: 'Check SVC_BASE_URL, SVC_API_KEY_ID and SVC_API_SECRET in the workflow, and that the service is reachable from the runner; then re-run the job.',
+      };
+    case 'refused': {
+      const r = failure.plan.refusal!;
+      return {
+        title: `the plan was refused (${r.code})`,
+        what: [r.message, ...r.details].join('; '),
+        fix: `${refusalRemedy(r)} Review the changes locally with \`postureops plan\`; to apply anyway, run \`postureops apply --force\` deliberately.`,
+      };
+    }
+  }
+}
+
+function countErrors(diagnostics: readonly Diagnostic[]): string {
+  const n = diagnostics.filter((d) => d.severity === 'error').length;
+  return `${n} error${n === 1 ? '' : 's'}`;
+}
+
+function diagnosticsOf(failure: Failure): Diagnostic[] {
+  return failure.kind === 'invalid' || failure.kind === 'no-plan' ? sortDiagnostics(failure.diagnostics) : [];
+}
+
+/** Markdown of a failure: what failed, the count of annotations, how to fix it, and the problems. */
+export function failureMarkdown(failure: Failure, annotations: number, relative: (file: string) => string): string {
+  const t = describeFailure(failure, annotations);
+  const problems = diagnosticsOf(failure).filter((d) => d.severity === 'error');
+  const lines = problems.slice(0, MAX_LISTED).map((d) => `- ${escapeMd(diagnosticLine({ ...d, ...(d.file ? { file: relative(d.file) } : {}) }))}`);
+  if (problems.length > MAX_LISTED) lines.push(`- … ${problems.length - MAX_LISTED} more in the annotations`);
+  return [
+    '## postureops: failed',
+    '> [!CAUTION]',
+    `> **No plan for this commit: ${escapeMd(t.title)}.** Any earlier plan shown here no longer applies.`,
+    escapeMd(t.what),
+    ...(lines.length > 0 ? [`### Problems\n\n${lines.join('\n')}`] : []),
+    `**How to fix it:** ${t.fix}`,
+  ].join('\n\n');
+}
+
+export function failureBody(stamp: Stamp, failure: Failure, annotations: number, relative: (file: string) => string): Body {
+  return assemble('comment', stamp, failureMarkdown(failure, annotations, relative), false);
+}
+
+/** A fork's pull request: validated without secrets, not planned. */
+export function forkMarkdown(valid: boolean, resources: number, skipped: readonly string[], annotations: number): string {
+  return [
+    `## postureops: validated without secrets ${valid ? '(valid)' : '(invalid)'}`,
+    '> [!NOTE]',
+    '> This pull request comes from a fork. GitHub gives such runs no secrets, so postureops could not read the service and **made no plan**. It checked the configuration offline (`postureops validate --no-env`).',
+    valid
+      ? `The configuration is valid: ${resources} resource${resources === 1 ? '' : 's'}.`
+      : `The configuration has errors (${annotations} annotation${annotations === 1 ? '' : 's'} on the files of this run).`,
+    ...(skipped.length > 0 ? [`Not checked (secrets not available): ${skipped.map((s) => inlineCode(s)).join(', ')}.`] : []),
+    'A maintainer sees the plan once the change is on a branch of this repository (or after merging, on the push).',
+  ].join('\n\n');
+}
+
+export function forkBody(stamp: Stamp, markdown: string): Body {
+  return assemble('comment', stamp, markdown, false);
+}
+
+export function driftTitle(folder: string): string {
+  return `postureops: live state drifted from ${folder === '.' ? 'the configuration' : folder}`;
+}
+
+export function driftBody(stamp: Stamp, plan: Plan): Body {
+  const content = [
+    `## Drift in ${inlineCode(stamp.folder)}`,
+    'The live state of the service no longer matches the configuration in git. Either apply the configuration (re-run the apply workflow) to undo the changes made outside git, or change the files to match the service. This issue is updated by every drift check and closed when the drift is gone.',
+    renderPlanMarkdown(plan, CONTENT_LIMIT, { runStats: false }),
+  ].join('\n\n');
+  return assemble('drift', stamp, content, plan.summary.delete > 0);
+}

@@ -1,0 +1,81 @@
+// The steps of a run against the service, as the CLI takes them (load, open the client, read the
+// live state, plan, apply), returning values or typed failures for the Action to report. Nothing
+// here prints or talks to GitHub.
+
+import { createClient } from '../api/client.js';
+import { clientOptionsFromEnv } from '../api/options.js';
+import type { ApiClient } from '../api/types.js';
+import { loadConfig } from '../config/load.js';
+import type { LoadResult } from '../config/types.js';
+import { apply } from '../engine/apply.js';
+import { fetchLive } from '../engine/fetch.js';
+import { plan as computePlan } from '../engine/plan.js';
+import { KINDS } from '../kinds/index.js';
+import type { DesiredState } from '../model/account.js';
+import { type Diagnostic, hasErrors } from '../model/diagnostics.js';
+import type { ApplyReport, Plan } from '../model/plan.js';
+
+/** Why a run produced no plan; each has its own remedy in the comment. */
+export type Failure =
+  | { kind: 'invalid'; diagnostics: Diagnostic[] }
+  | { kind: 'service'; message: string }
+  | { kind: 'no-plan'; diagnostics: Diagnostic[] }
+  | { kind: 'refused'; plan: Plan };
+
+export class RunFailure extends Error {
+  constructor(readonly failure: Failure) {
+    super(failure.kind);
+    this.name = 'RunFailure';
+  }
+}
+
+export async function load(dir: string, env: NodeJS.ProcessEnv, missingEnv?: 'skip'): Promise<LoadResult> {
+  return loadConfig(dir, { env, ...(missingEnv ? { missingEnv } : {}) });
+}
+
+export function loadedState(result: LoadResult): DesiredState {
+  if (!result.state || hasErrors(result.diagnostics)) throw new RunFailure({ kind: 'invalid', diagnostics: result.diagnostics });
+  return result.state;
+}
+
+export interface Planned {
+  plan: Plan;
+  client: ApiClient;
+}
+
+/** Reads the live state of the accounts in scope and plans; the caller closes the client. */
+export async function planAgainstService(desired: DesiredState, env: NodeJS.ProcessEnv, accounts: string[]): Promise<Planned> {
+  const declared = desired.root.accounts;
+  const unknown = accounts.filter((a) => !declared.some((d) => d.name === a));
+  if (unknown.length > 0) {
+    throw new RunFailure({
+      kind: 'no-plan',
+      diagnostics: [{ severity: 'error', code: 'unknown-account', message: `input accounts names ${unknown.join(', ')}, not declared in postureops.yaml (declared: ${declared.map((d) => d.name).join(', ')})` }],
+    });
+  }
+  const scope = accounts.length === 0 ? declared : declared.filter((d) => accounts.includes(d.name));
+  let client: ApiClient;
+  try {
+    client = createClient(clientOptionsFromEnv(env, {}));
+  } catch (err) {
+    throw new RunFailure({ kind: 'service', message: messageOf(err) });
+  }
+  try {
+    const live = await fetchLive(client, scope, KINDS);
+    const result = computePlan(desired, live, { accounts: scope.map((a) => a.name), budget: client.budget(), apiCalls: live.calls });
+    if (!result.plan || hasErrors(result.diagnostics)) throw new RunFailure({ kind: 'no-plan', diagnostics: result.diagnostics });
+    return { plan: result.plan, client };
+  } catch (err) {
+    await client.close();
+    if (err instanceof RunFailure) throw err;
+    throw new RunFailure({ kind: 'service', message: messageOf(err) });
+  }
+}
+
+export async function applyPlan(planned: Planned, env: NodeJS.ProcessEnv): Promise<ApplyReport> {
+  return apply(planned.plan, planned.client, { env });
+}
+
+function messageOf(err: unknown): string {
+  return err instanceof Error ? err.message : String(err);
+}

@@ -1,0 +1,99 @@
+// What one run of the Action is about, read once: the inputs (through @actions/core) and the event
+// (through @actions/github's context). Pure decisions (mode, fork, folder) are plain functions.
+
+import * as core from '@actions/core';
+import { context } from '@actions/github';
+import path from 'node:path';
+
+export type Mode = 'plan' | 'apply' | 'drift';
+export type ModeInput = 'auto' | Mode;
+
+export interface Settings {
+  mode: Mode;
+  /** The configuration folder as given, normalised (`.` for the workspace root): the comment's and the issue's key. */
+  folder: string;
+  /** Absolute path of the folder. */
+  dir: string;
+  accounts: string[];
+  token: string;
+  comment: boolean;
+  labels: boolean;
+  failOnRefusal: boolean;
+  eventName: string;
+  repo: { owner: string; repo: string };
+  /** The pull request of this run, if any. */
+  pullNumber?: number;
+  /** A pull request whose head lives in another repository: no secrets, a read-only token. */
+  fork: boolean;
+  sha: string;
+  /** Link to this workflow run (the same for every attempt of it). */
+  runUrl: string;
+  apiUrl: string;
+  workspace: string;
+}
+
+const MODES: readonly ModeInput[] = ['auto', 'plan', 'apply', 'drift'];
+
+/** Applying is never a guess: only a push to the default branch applies under `auto`. */
+export function detectMode(input: ModeInput, eventName: string, ref: string | undefined, defaultBranch: string | undefined): Mode {
+  if (input !== 'auto') return input;
+  return eventName === 'push' && defaultBranch !== undefined && ref === `refs/heads/${defaultBranch}` ? 'apply' : 'plan';
+}
+
+interface PullPayload {
+  number?: number;
+  head?: { repo?: { full_name?: string } | null };
+  base?: { repo?: { full_name?: string } };
+}
+
+/** Head repository differs from the base (or is gone): GitHub gives such runs no secrets and a read-only token. */
+export function isForkPull(pull: PullPayload | undefined): boolean {
+  if (!pull) return false;
+  const head = pull.head?.repo?.full_name;
+  const base = pull.base?.repo?.full_name;
+  return head === undefined || head !== base;
+}
+
+/** `./posture/` → `posture`; the workspace itself → `.`. */
+export function normalizeFolder(folder: string): string {
+  const n = path.posix.normalize(folder.trim().replace(/\\/g, '/') || '.').replace(/\/+$/, '');
+  return n === '' ? '.' : n;
+}
+
+function boolInput(name: string, fallback: boolean): boolean {
+  const v = core.getInput(name).toLowerCase();
+  return v === '' ? fallback : v === 'true';
+}
+
+export function readSettings(env: NodeJS.ProcessEnv = process.env): Settings {
+  const modeInput = (core.getInput('mode') || 'auto') as ModeInput;
+  if (!MODES.includes(modeInput)) throw new Error(`input mode: expected one of ${MODES.join(', ')}, got ${JSON.stringify(modeInput)}`);
+  const payload = context.payload as { pull_request?: PullPayload; repository?: { default_branch?: string } };
+  const pull = payload.pull_request;
+  const workspace = env.GITHUB_WORKSPACE || process.cwd();
+  const folder = normalizeFolder(core.getInput('directory') || '.');
+  const serverUrl = (env.GITHUB_SERVER_URL || 'https://github.com').replace(/\/+$/, '');
+  const repository = env.GITHUB_REPOSITORY ?? '';
+  return {
+    mode: detectMode(modeInput, context.eventName, context.ref, payload.repository?.default_branch),
+    folder,
+    dir: path.resolve(workspace, folder),
+    accounts: core
+      .getInput('accounts')
+      .split(',')
+      .map((a) => a.trim())
+      .filter((a) => a !== ''),
+    token: core.getInput('github-token') || env.GITHUB_TOKEN || '',
+    comment: boolInput('comment', true),
+    labels: boolInput('labels', false),
+    failOnRefusal: boolInput('fail-on-refusal', true),
+    eventName: context.eventName ?? '',
+    repo: context.repo,
+    pullNumber: typeof pull?.number === 'number' ? pull.number : undefined,
+    fork: isForkPull(pull),
+    sha: context.sha ?? '',
+    runUrl: `${serverUrl}/${repository}/actions/runs/${env.GITHUB_RUN_ID ?? ''}`,
+    apiUrl: context.apiUrl.replace(/\/+$/, ''),
+    workspace,
+  };
+}

@@ -1,0 +1,55 @@
+// The example workflows use the Action as action.yml declares it, with the permissions each job needs.
+
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { parse } from 'yaml';
+import { packageRoot } from '../../src/util/package-root.js';
+
+const root = packageRoot();
+const dir = join(root, 'examples', '.github', 'workflows');
+const action = parse(readFileSync(join(root, 'action.yml'), 'utf8')) as { inputs: Record<string, unknown>; outputs: Record<string, unknown> };
+
+interface Workflow {
+  on: Record<string, unknown>;
+  permissions: Record<string, string>;
+  concurrency?: { group: string; 'cancel-in-progress': boolean };
+  jobs: Record<string, { steps: { uses?: string; with?: Record<string, string>; env?: Record<string, string> }[] }>;
+}
+const load = (name: string) => parse(readFileSync(join(dir, name), 'utf8')) as Workflow;
+const step = (w: Workflow) => Object.values(w.jobs)[0].steps.find((s) => s.uses?.includes('postureops'))!;
+
+describe('example workflows', () => {
+  it('are the three the README names, and use only inputs action.yml declares', () => {
+    expect(readdirSync(dir).sort()).toEqual(['postureops-apply.yml', 'postureops-drift.yml', 'postureops-plan.yml']);
+    for (const name of readdirSync(dir)) {
+      const s = step(load(name));
+      for (const input of Object.keys(s.with ?? {})) expect(Object.keys(action.inputs)).toContain(input);
+      expect(s.env?.SVC_API_SECRET).toBe('${{ secrets.SVC_API_SECRET }}');
+    }
+    expect(readFileSync(join(root, 'README.md'), 'utf8')).toContain('examples/.github/workflows/');
+  });
+
+  it('plan: pull_request (never pull_request_target), pull-requests: write', () => {
+    const w = load('postureops-plan.yml');
+    expect(Object.keys(w.on)).toEqual(['pull_request']);
+    expect(readFileSync(join(dir, 'postureops-plan.yml'), 'utf8')).toMatch(/Why `pull_request` and not `pull_request_target`/);
+    expect(w.permissions).toEqual({ contents: 'read', 'pull-requests': 'write' });
+  });
+
+  it('apply: push to the default branch, one apply at a time, never cancelled', () => {
+    const w = load('postureops-apply.yml');
+    expect(w.on).toEqual({ push: { branches: ['main'], paths: ['posture/**'] } });
+    expect(w.concurrency).toEqual({ group: 'postureops-apply-posture', 'cancel-in-progress': false });
+    expect(w.permissions).toEqual({ contents: 'read' });
+    expect(step(w).with?.mode).toBe('apply');
+  });
+
+  it('drift: nightly, issues: write, mode drift, not alongside an apply', () => {
+    const w = load('postureops-drift.yml');
+    expect(Object.keys(w.on)).toContain('schedule');
+    expect(w.permissions).toEqual({ contents: 'read', issues: 'write' });
+    expect(step(w).with?.mode).toBe('drift');
+    expect(w.concurrency?.group).toBe(load('postureops-apply.yml').concurrency?.group);
+  });
+});
