@@ -13,7 +13,7 @@ import { closeDriftIssue, createOctokit, type Octokit, statusOf, syncDeleteLabel
 import { applyPlan, type Failure, load, loadedState, planAgainstService, type Planned, RunFailure } from './pipeline.js';
 import { type Guard, secretGuard } from './redact.js';
 import { annotate, applyCounts, planCounts, planHasChanges, relativeTo, setOutputs, type Status, writeSummary } from './report.js';
-import { maskSecrets } from './secrets.js';
+import { maskForms, maskSecrets } from './secrets.js';
 import { readSettings, type Settings } from './settings.js';
 
 interface Run {
@@ -87,8 +87,15 @@ async function forkRun(run: Run): Promise<void> {
 async function applyRun(run: Run, planned: Planned): Promise<void> {
   const { guard } = run;
   let report;
+  // Issued credentials are masked before anything could print them, and handed out in one masked
+  // output (`credentials`: JSON keyed by account/Kind/name), for a later step of the same job.
+  const issued: Record<string, string> = {};
+  const onCredential = (key: string, value: string): void => {
+    for (const form of maskForms(value)) core.setSecret(form);
+    issued[key] = value;
+  };
   try {
-    report = await applyPlan(planned, run.env);
+    report = await applyPlan(planned, run.env, onCredential);
   } catch (err) {
     return fail(run, { kind: 'service', message: err instanceof Error ? err.message : String(err) }, 0);
   }
@@ -96,6 +103,7 @@ async function applyRun(run: Run, planned: Planned): Promise<void> {
   core.info(guard(renderApplyReport(report, 'text', { color: false })));
   await writeSummary(withStamp(run, renderApplyReport(report, 'markdown', { color: false })), guard);
   const failed = report.summary.failed > 0;
+  if (Object.keys(issued).length > 0) core.setOutput('credentials', JSON.stringify(issued));
   setOutputs('apply', failed ? 'apply-failed' : 'applied', applyCounts(report), {
     'has-changes': String(report.summary.done > 0),
     refused: 'false',

@@ -72,8 +72,12 @@ export async function planAgainstService(desired: DesiredState, env: NodeJS.Proc
   }
 }
 
-export async function applyPlan(planned: Planned, env: NodeJS.ProcessEnv): Promise<ApplyReport> {
-  return apply(planned.plan, planned.client, { env });
+/**
+ * Applies the plan. A credential the service issues (an agent access token's value) goes to
+ * `onCredential` and nowhere else: never into the report.
+ */
+export async function applyPlan(planned: Planned, env: NodeJS.ProcessEnv, onCredential?: (key: string, value: string) => void): Promise<ApplyReport> {
+  return apply(planned.plan, planned.client, { env, hooks: onCredential ? { onCredential: (change, value) => onCredential(change.key, value) } : {} });
 }
 
 function messageOf(err: unknown): string {

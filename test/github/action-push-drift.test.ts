@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startEmulator, type RunningEmulator } from '../../src/emulator/index.js';
-import { cli, serviceEnv } from '../e2e/harness.js';
+import { cli, rawApi, serviceEnv } from '../e2e/harness.js';
 import { runBundle, SLACK_URL, TOKEN, writeFiles, type ActionResult } from './action-harness.js';
 import { startFakeGithub, type FakeGithub } from './fake-github.js';
 
@@ -28,8 +28,9 @@ function repo(account: string, description: string): string {
   return ws;
 }
 
-function write(ws: string, account: string, description: string): void {
+function write(ws: string, account: string, description: string, extra: Record<string, string> = {}): void {
   writeFiles(join(ws, 'posture'), {
+    ...extra,
     'postureops.yaml': `accounts:\n  - name: ${account}\n`,
     'channels.yaml': `kind: AlertChannel\nname: ops-slack\nspec:\n  type: SlackChannel\n  data:\n    slackUrl: \${env:SLACK_URL}\n---\nkind: AlertRule\nname: critical\nspec:\n  channels: [ops-slack]\n  severity: [critical]\n  eventCategory: [Cloud]\n  description: ${description}\n`,
   });
@@ -45,7 +46,8 @@ function expectNoSecrets(r: ActionResult): void {
 
 describe('push to the default branch', () => {
   it('applies, prints the changeset to the log and the summary, and counts per action and status', async () => {
-    const ws = repo('push1', 'first');
+    const ws = mkdtempSync(join(tmpdir(), 'postureops-ws-'));
+    write(ws, 'push1', 'first', { 'tokens.yaml': 'kind: AgentAccessToken\nname: k8s\nspec: {}\n' });
     const r = await runBundle({
       workspace: ws,
       eventName: 'push',
@@ -56,8 +58,16 @@ describe('push to the default branch', () => {
       apiUrl: gh.url,
     });
     expect(r.code, r.stdout).toBe(0);
-    expect(r.outputs).toMatchObject({ mode: 'apply', status: 'applied', 'has-changes': 'true', failed: 'false', 'count-create': '2', 'count-done': '2', 'count-failed': '0', 'count-skipped': '0' });
-    expect(r.stdout).toMatch(/Apply complete|2 done/);
+    expect(r.outputs).toMatchObject({ mode: 'apply', status: 'applied', 'has-changes': 'true', failed: 'false', 'count-create': '3', 'count-done': '3', 'count-failed': '0', 'count-skipped': '0' });
+    // A new agent token's value: masked first, then handed out in the one output meant for it.
+    const value = (await rawApi(emu, 'GET', '/api/v2/AgentAccessTokens', { account: 'push1' })).body.data[0].accessToken as string;
+    expect(JSON.parse(r.outputs.credentials)).toEqual({ 'push1/AgentAccessToken/k8s': value });
+    const firstUse = r.stdout.split('\n').findIndex((l) => !l.startsWith('::add-mask::') && l.includes(value));
+    expect(firstUse).toBe(-1);
+    expect(r.stdout).toContain(`::add-mask::${value}`);
+    for (const t of [r.stderr, r.summary]) expect(t).not.toContain(value);
+    expect(JSON.stringify({ ...r.outputs, credentials: undefined })).not.toContain(value);
+    expect(r.stdout).toMatch(/Apply complete|3 done/);
     expect(r.stdout).toContain('critical');
     expect(r.summary).toContain('<!-- postureops-apply -->');
     expect(gh.requests.filter((q) => q.method !== 'GET')).toEqual([]); // no pull request: nothing posted
