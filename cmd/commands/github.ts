@@ -29,13 +29,14 @@ export async function githubCommand(io: Io, dir: string, opts: GithubOptions): P
 
   if (mode === 'apply') {
     const { apply } = await import('../../src/engine/apply.js');
-    const { plan, client } = await computePlan(io, dir, { account: opts.account, baseUrl: opts.baseUrl });
+    const { literalSource } = await import('../../src/engine/literals.js');
+    const { plan, client, desired } = await computePlan(io, dir, { account: opts.account, baseUrl: opts.baseUrl });
     try {
       if (plan.refusal) {
         await gh.publishPlan(ctx, plan, plan.diagnostics);
         throw new ExitError(EXIT.refused, `refused: ${plan.refusal.message}`);
       }
-      const report = await apply(plan, client, { env: io.env });
+      const report = await apply(plan, client, { env: io.env, literals: literalSource(desired) });
       await gh.publishApply(ctx, report);
       return report.summary.failed > 0 ? EXIT.error : EXIT.ok;
     } finally {
