@@ -24,6 +24,13 @@ function shareArg(value: string): number {
   return n;
 }
 
+/** Variables of a `.env` file: --env-file, else `.env` beside postureops.yaml; the environment wins. */
+const envFileOption = ['--env-file <file>', 'read variables from FILE instead of .env beside postureops.yaml (the environment wins)'] as const;
+async function envFor(io: Io, dir: string, opts: { envFile?: string }): Promise<Io> {
+  const { withEnvFile } = await import('./env-file.js');
+  return withEnvFile(io, dir, opts.envFile);
+}
+
 const formatOption = () =>
   new Option('--format <format>', 'output format').choices(['text', 'json', 'markdown']).default('text');
 const clientOptions = (cmd: Command) =>
@@ -50,9 +57,10 @@ export function buildProgram(io: Io, setCode: (code: number) => void): Command {
     .argument('[dir]', 'configuration repository', '.')
     .addOption(new Option('--format <format>', 'output format').choices(['text', 'json', 'github']).default('text'))
     .option('--no-env', 'check everything but that ${env:...} variables are set (unset or empty ones are skipped)')
+    .option(...envFileOption)
     .action(async (dir: string, opts) => {
       const { validateCommand } = await import('./commands/validate.js');
-      setCode(await validateCommand(io, dir, opts));
+      setCode(await validateCommand(await envFor(io, dir, opts), dir, opts));
     });
 
   clientOptions(
@@ -65,10 +73,11 @@ export function buildProgram(io: Io, setCode: (code: number) => void): Command {
       .addOption(formatOption())
       .option('--detailed-exitcode', 'exit 2 when there are changes, 0 when there are none')
       .option('--force', 'do not refuse a plan over the safety thresholds')
-      .option('--rotate <selector>', 'push write-only secrets of [account/]Kind/name (globs allowed; repeatable)', collect),
+      .option('--rotate <selector>', 'push write-only secrets of [account/]Kind/name (globs allowed; repeatable)', collect)
+      .option(...envFileOption),
   ).action(async (dir: string, opts) => {
     const { planCommand } = await import('./commands/plan.js');
-    setCode(await planCommand(io, dir, opts));
+    setCode(await planCommand(await envFor(io, dir, opts), dir, opts));
   });
 
   clientOptions(
@@ -83,10 +92,11 @@ export function buildProgram(io: Io, setCode: (code: number) => void): Command {
       .option('--rotate <selector>', 'push write-only secrets of [account/]Kind/name (repeatable)', collect)
       .option('--test-channels', 'test every created or changed alert channel through the service')
       .option('--credentials-out <file>', 'write credentials the service issues on create (agent access tokens) to this file, mode 0600')
-      .addOption(formatOption()),
+      .addOption(formatOption())
+      .option(...envFileOption),
   ).action(async (dir: string, opts) => {
     const { applyCommand } = await import('./commands/apply.js');
-    setCode(await applyCommand(io, dir, opts));
+    setCode(await applyCommand(await envFor(io, dir, opts), dir, opts));
   });
 
   clientOptions(
@@ -97,7 +107,8 @@ export function buildProgram(io: Io, setCode: (code: number) => void): Command {
       .option('--account <name>', 'account to export (repeatable)', collect)
       .option('--org-account <name>', 'also export organization-level data under this name')
       .option('--kind <kind>', 'only this kind (repeatable)', collect)
-      .option('--force', 'replace a non-empty target folder'),
+      .option('--force', 'replace a non-empty target folder (and an existing --env-file)')
+      .option('--env-file <file>', 'also write the current values of the secrets the service returns in clear to FILE (mode 0600)'),
   ).action(async (opts) => {
     const { exportCommand } = await import('./commands/export.js');
     setCode(await exportCommand(io, opts));

@@ -3,7 +3,8 @@ import { createInterface } from 'node:readline/promises';
 import type { ApiClient } from '../../src/api/types.js';
 import type { Plan } from '../../src/model/plan.js';
 import { EXIT, ExitError, type Io, useColor, write } from '../io.js';
-import { computePlan, fetchLiveState, openClient, type PlanFlags, printDiagnostics, progress, waitedSeconds } from '../pipeline.js';
+import type { LiteralSource } from '../../src/model/env-markers.js';
+import { computePlan, fetchLiveState, loadDesired, openClient, type PlanFlags, printDiagnostics, progress, waitedSeconds } from '../pipeline.js';
 import type { OutputFormat } from './plan.js';
 
 export interface ApplyOptions extends PlanFlags {
@@ -43,10 +44,27 @@ async function confirm(io: Io): Promise<boolean> {
   }
 }
 
+/**
+ * Where a saved plan's literal markers (secrets written in files) find their values: the repository
+ * in `dir`, loaded again; refused when a value is not the one planned. Undefined when it has none.
+ */
+async function savedPlanLiterals(io: Io, dir: string, file: string, plan: Plan): Promise<LiteralSource | undefined> {
+  const { checkLiterals, literalSource, planLiteralRefs } = await import('../../src/engine/literals.js');
+  if (planLiteralRefs(plan).length === 0) return undefined;
+  const source = literalSource(await loadDesired(io, dir));
+  const moved = checkLiterals(plan, source);
+  if (moved) {
+    write(io.stderr, [moved.message, ...moved.details.map((d) => `  - ${d}`)].join('\n'));
+    throw new ExitError(EXIT.refused, `the saved plan ${file} takes values from the repository in ${dir} that changed: run postureops plan again`);
+  }
+  return source;
+}
+
 /** A saved plan: refused when the live state it was computed from has moved. */
-async function loadSavedPlan(io: Io, file: string, opts: ApplyOptions): Promise<{ plan: Plan; client: ApiClient }> {
+async function loadSavedPlan(io: Io, dir: string, file: string, opts: ApplyOptions): Promise<Planned> {
   const { loadPlan, checkStale } = await import('../../src/engine/plan-file.js');
   const plan = await loadPlan(resolve(io.cwd, file));
+  const literals = await savedPlanLiterals(io, dir, file, plan);
   const client = await openClient(io, opts);
   try {
     const accounts = plan.accounts.filter((a) => plan.changes.some((c) => c.account === a.name));
@@ -58,15 +76,27 @@ async function loadSavedPlan(io: Io, file: string, opts: ApplyOptions): Promise<
         throw new ExitError(EXIT.refused, `the saved plan ${file} is stale: run postureops plan again`);
       }
     }
-    return { plan, client };
+    return { plan, client, literals };
   } catch (err) {
     await client.close();
     throw err;
   }
 }
 
+interface Planned {
+  plan: Plan;
+  client: ApiClient;
+  literals?: LiteralSource;
+}
+
+async function planNow(io: Io, dir: string, opts: ApplyOptions): Promise<Planned> {
+  const { plan, client, desired } = await computePlan(io, dir, opts);
+  const { literalSource } = await import('../../src/engine/literals.js');
+  return { plan, client, literals: literalSource(desired) };
+}
+
 export async function applyCommand(io: Io, dir: string, opts: ApplyOptions): Promise<number> {
-  const { plan, client } = opts.plan ? await loadSavedPlan(io, opts.plan, opts) : await computePlan(io, dir, opts);
+  const { plan, client, literals } = opts.plan ? await loadSavedPlan(io, dir, opts.plan, opts) : await planNow(io, dir, opts);
   try {
     const { renderPlan, renderApplyReport } = await import('../../src/render/index.js');
     // Text: the plan, then the report, on stdout. With json/markdown stdout holds the report alone; the
@@ -83,7 +113,7 @@ export async function applyCommand(io: Io, dir: string, opts: ApplyOptions): Pro
     if (plan.changes.length === 0) {
       if (opts.format !== 'text') {
         const { apply } = await import('../../src/engine/apply.js');
-        write(io.stdout, renderApplyReport(await apply(plan, client, { env: io.env }), opts.format, { color: false }));
+        write(io.stdout, renderApplyReport(await apply(plan, client, { env: io.env, literals }), opts.format, { color: false }));
       }
       return EXIT.ok;
     }
@@ -97,6 +127,7 @@ export async function applyCommand(io: Io, dir: string, opts: ApplyOptions): Pro
     const issued = new Map<string, string>();
     const report = await apply(plan, client, {
       env: io.env,
+      literals,
       testResources: opts.testChannels,
       concurrency: opts.concurrency,
       waited: () => waitedSeconds(client),

@@ -3,7 +3,7 @@
 
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { parse as parseDotenv } from '../dotenv.js';
+import { parseEnvText } from '../env-file.js';
 import { packageRoot } from '../../src/util/package-root.js';
 import { EXIT, type Io, write } from '../io.js';
 import { loadDesired } from '../pipeline.js';
@@ -20,7 +20,7 @@ export async function demoCommand(io: Io, opts: { examples?: string }): Promise<
   const emu = await startEmulator({ accounts: ['prod', 'staging'] });
   try {
     // The examples take their secrets from the environment; the demo uses the documented fake values.
-    const fake = parseDotenv(await readFile(join(examples, '.env.example'), 'utf8'));
+    const fake = parseEnvText(await readFile(join(examples, '.env.example'), 'utf8'));
     const env = { ...fake, ...io.env, SVC_BASE_URL: emu.url, SVC_API_KEY_ID: emu.keyId, SVC_API_SECRET: emu.secret };
     const demoIo: Io = { ...io, env, stdin: { ...io.stdin, isTTY: false } as Io['stdin'] };
 

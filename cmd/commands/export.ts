@@ -1,6 +1,8 @@
 import { resolve } from 'node:path';
 import type { AccountConfig } from '../../src/model/account.js';
 import { hasErrors } from '../../src/model/diagnostics.js';
+import type { ExportedSecret } from '../../src/engine/export.js';
+import type { LiveState } from '../../src/engine/types.js';
 import { EXIT, ExitError, type Io, write } from '../io.js';
 import { type ClientFlags, fetchLiveState, openClient, printDiagnostics } from '../pipeline.js';
 
@@ -10,6 +12,24 @@ export interface ExportOptions extends ClientFlags {
   orgAccount?: string;
   kind?: string[];
   force?: boolean;
+  /** Also write the current values of the secrets the service returns in clear here (mode 0600). */
+  envFile?: string;
+}
+
+/** The values of the exported secrets the service returns in clear, to a .env file; never printed. */
+async function writeExportEnv(io: Io, file: string, live: LiveState, secrets: readonly ExportedSecret[], force: boolean): Promise<void> {
+  const [{ envFileText, exportEnvEntries }, { writeEnvFile }] = await Promise.all([import('../../src/engine/export-env.js'), import('../env-file.js')]);
+  const entries = exportEnvEntries(live, secrets);
+  const { text, unwritable } = envFileText(entries);
+  await writeEnvFile(resolve(io.cwd, file), text, force);
+  const clear = entries.filter((e) => e.value !== undefined).length;
+  const writeOnly = entries.length - clear;
+  write(
+    io.stderr,
+    `Wrote ${clear} current secret value${clear === 1 ? '' : 's'} to ${file} (mode 0600)` +
+      (writeOnly > 0 ? `; ${writeOnly} write-only variable${writeOnly === 1 ? '' : 's'} hold${writeOnly === 1 ? 's' : ''} a placeholder (the service never returns them): set the real values before apply sends them` : ''),
+  );
+  if (unwritable.length > 0) write(io.stderr, `warning: ${unwritable.join(', ')}: the value cannot be written in a .env file; set it in the environment`);
 }
 
 export async function exportCommand(io: Io, opts: ExportOptions): Promise<number> {
@@ -38,6 +58,7 @@ export async function exportCommand(io: Io, opts: ExportOptions): Promise<number
       `Exported ${result.files.length} file${result.files.length === 1 ? '' : 's'} to ${opts.out}` +
         (vars > 0 ? `; ${vars} secret${vars === 1 ? '' : 's'} to provide as environment variables (see SECRETS.md)` : ''),
     );
+    if (opts.envFile !== undefined) await writeExportEnv(io, opts.envFile, live, result.secrets, opts.force === true);
     return hasErrors(result.diagnostics) ? EXIT.error : EXIT.ok;
   } finally {
     await client.close();

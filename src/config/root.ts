@@ -1,8 +1,8 @@
-// postureops.yaml: the accounts a repository manages, the default account, and pruning.
+// postureops.yaml: the accounts a repository manages, the default account, pruning, the secrets policy.
 
 import type { Diagnostic } from '../model/diagnostics.js';
 import type { JsonObject } from '../model/json.js';
-import { type AccountConfig, type RootConfig } from '../model/account.js';
+import { type AccountConfig, type RootConfig, type SecretLiteralPolicy } from '../model/account.js';
 import { positionAt, checkSchema } from './schema-check.js';
 import { ROOT_SCHEMA } from './schema-catalog.js';
 import { didYouMean } from './suggest.js';
@@ -91,5 +91,6 @@ export function parseRoot(
     const own = given[k.kind] ?? (k.parentKind !== undefined ? given[k.parentKind] : undefined);
     prune[k.kind] = value.prune === true || own === true;
   }
-  return { file: absFile, accounts, ...(defaultAccount !== undefined ? { defaultAccount } : {}), prune };
+  const secretLiterals = ((value.secrets as JsonObject | undefined)?.literals ?? 'warn') as SecretLiteralPolicy;
+  return { file: absFile, accounts, ...(defaultAccount !== undefined ? { defaultAccount } : {}), prune, secretLiterals };
 }

@@ -113,6 +113,15 @@ function root(): SchemaObject {
         additionalProperties: { type: 'boolean' },
         examples: [false, pruneExample()],
       },
+      secrets: obj('How secrets written in files are treated.', {
+        literals: {
+          enum: ['warn', 'error', 'allow'],
+          default: 'warn',
+          description:
+            'A literal value in a secret the service returns in clear (a Slack, Teams or VictorOps URL, a Cisco webhook, a Splunk HEC token): `warn` (default) accepts it with a secret-literal warning, `error` refuses it, `allow` accepts it silently. It is masked in every output either way. A literal in a write-only credential (API keys, passwords, tokens, private keys) is always an error: use ${env:NAME}.',
+          examples: ['warn', 'error', 'allow'],
+        },
+      }),
     },
   };
 }

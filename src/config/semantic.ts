@@ -1,9 +1,11 @@
 // Checks a schema cannot express, per document: secrets given literally (where the kind says its
-// secrets are), then the kind's own offline checks (Kind.checkDocument). Every problem is returned,
-// none thrown. Nothing here knows a kind by name.
+// secrets are: always an error in a write-only credential, by the repository's `secrets.literals`
+// policy in a secret the service returns in clear), then the kind's own offline checks
+// (Kind.checkDocument). Every problem is returned, none thrown. Nothing here knows a kind by name.
 
 import type { Diagnostic, SourcePosition } from '../model/diagnostics.js';
 import type { Kind } from '../kinds/types.js';
+import type { SecretLiteralPolicy } from '../model/account.js';
 import { isObject, type Json, type JsonObject } from '../model/json.js';
 import { getAt } from '../model/json-pointer.js';
 
@@ -24,22 +26,47 @@ export interface SemanticContext {
   envRefs: Record<string, string>;
   /** Pointers with a malformed or unset reference: already reported, not literal secrets. */
   envProblems: readonly string[];
+  /** A literal in a secret the service returns in clear (default `warn`). */
+  literals?: SecretLiteralPolicy;
+}
+
+/** Document-relative pointers of the write-only secrets of a spec (as a file holds it). */
+function writeOnlyPointers(kind: Kind, spec: Json | undefined): Set<string> {
+  if (!isObject(spec)) return new Set();
+  return new Set([...kind.secretMembers(spec).filter((m) => m.writeOnly).map((m) => m.pointer), ...kind.writeOnly(spec)].map((p) => '/spec' + p));
 }
 
 export function checkDocument(kind: Kind, doc: JsonObject, ctx: SemanticContext): Diagnostic[] {
   const out: Diagnostic[] = [];
   const at = (pointer: string): Pick<Diagnostic, 'file' | 'line' | 'column' | 'field'> => ({ ...ctx.where(pointer), field: pointer });
   const spec = doc.spec;
+  const writeOnly = writeOnlyPointers(kind, spec);
+  const policy = ctx.literals ?? 'warn';
 
   for (const pointer of secretPointers(kind, spec)) {
     if (getAt(doc, pointer) === undefined || pointer in ctx.envRefs || ctx.envProblems.includes(pointer)) continue;
     const label = pointer.replace(/^\/spec\//, '').split('/').join('.');
+    const suggestion = `${label.split('.').pop()}: \${env:${envNameFor(String(doc.name ?? ''), label)}}`;
+    if (writeOnly.has(pointer)) {
+      out.push({
+        severity: 'error',
+        code: 'secret-literal',
+        message: `${label} is a secret the service never returns (write-only): take it from the environment with \${env:NAME}`,
+        ...at(pointer),
+        hint: `e.g. ${suggestion} and keep the value out of the repository`,
+      });
+      continue;
+    }
+    if (policy === 'allow') continue;
     out.push({
-      severity: 'error',
+      severity: policy === 'error' ? 'error' : 'warning',
       code: 'secret-literal',
-      message: `${label} is a secret: take it from the environment with \${env:NAME}`,
+      message: `${label} carries a credential and is written in the file: anyone who reads the repository can use it (postureops masks it in every output)`,
       ...at(pointer),
-      hint: `e.g. ${label.split('.').pop()}: \${env:${envNameFor(String(doc.name ?? ''), label)}} and keep the value out of the repository`,
+      hint:
+        policy === 'error'
+          ? `postureops.yaml sets secrets.literals: error; write e.g. ${suggestion}`
+          : `prefer e.g. ${suggestion}; postureops.yaml \`secrets: {literals: allow}\` silences this, \`error\` refuses it`,
     });
   }
 

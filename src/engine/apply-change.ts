@@ -9,7 +9,7 @@ import type { JsonObject } from '../model/json.js';
 import type { Env } from '../model/env.js';
 import { parsePointer } from '../model/json-pointer.js';
 import type { Redactor } from '../model/masking.js';
-import { resolveEnv } from '../model/env-markers.js';
+import { type LiteralSource, resolveEnv } from '../model/env-markers.js';
 import type { Change, ChangeResult } from '../model/plan.js';
 
 /** Attempts of one create, the first included, when its outcome stays unknown. */
@@ -37,6 +37,7 @@ export interface ChangeRunner {
   client: ApiClient;
   kinds: readonly Kind[];
   env: Env;
+  literals?: LiteralSource;
   accounts: readonly AccountConfig[];
   testResources: boolean;
   created: CreatedIds;
@@ -133,7 +134,7 @@ function requireLiveId(change: Change): string {
 function buildDesired(step: Step, kind: string, name: string, parent: string | undefined, after: JsonObject | undefined): DesiredResource {
   const { change } = step;
   if (after === undefined) throw new ChangeError(`the plan gives no desired spec for this ${change.action}`);
-  const desired: DesiredResource = { kind, account: change.account, name, spec: resolveEnv(after, step.runner.env), envRefs: {} };
+  const desired: DesiredResource = { kind, account: change.account, name, spec: resolveEnv(after, step.runner.env, step.runner.literals), envRefs: {} };
   if (parent !== undefined) desired.parent = parent;
   return desired;
 }

@@ -9,11 +9,14 @@ import type { Kind } from '../kinds/types.js';
 import { type ChangeOutcome, CreatedIds, runChange } from './apply-change.js';
 import { Semaphore } from '../model/concurrency.js';
 import { planRedactor } from './apply-redact.js';
+import type { LiteralSource } from '../model/env-markers.js';
 import { type EngineHooks } from './types.js';
 
 export interface ApplyOptions {
   /** Values for the plan's `${env:...}` markers. */
   env: Record<string, string | undefined>;
+  /** Values for the plan's literal markers (secrets written in files), from the repository. */
+  literals?: LiteralSource;
   /** Kind registry; defaults to KINDS. */
   kinds?: readonly Kind[];
   /** Changes in flight at once; default 4. */
@@ -43,10 +46,11 @@ export async function apply(plan: Plan, client: ApiClient, options: ApplyOptions
     client,
     kinds: options.kinds ?? KINDS,
     env: options.env,
+    literals: options.literals,
     accounts: plan.accounts,
     testResources: options.testResources ?? false,
     created: new CreatedIds(),
-    redactor: planRedactor(plan, options.env),
+    redactor: planRedactor(plan, options.env, options.literals),
     onCredential: (change: Change, value: string) => notify(() => hooks.onCredential?.(change, value)),
   };
 

@@ -7,7 +7,8 @@ import type { Kind } from '../kinds/types.js';
 import type { Json, JsonObject } from '../model/json.js';
 import { getAt, hasAt, isWithin, parsePointer, removeAt, setAt } from '../model/json-pointer.js';
 import { canonicalJson } from './digest.js';
-import { markEnv, maskAt, MASK } from '../model/env-markers.js';
+import { markEnv, markLiterals, maskAt, MASK } from '../model/env-markers.js';
+import { resourceKey } from './order.js';
 import { type DiffOp } from '../model/plan.js';
 
 export interface ResourceDiff {
@@ -101,8 +102,13 @@ export function diffResource(kind: Kind, desired: DesiredResource, live: LiveRes
   };
 }
 
+/**
+ * The desired spec as a plan holds it: env values as env markers, secrets written in a file as
+ * literal markers (their place and a digest, never the value); apply resolves both.
+ */
 function afterOf(desired: DesiredResource, writeOnly: string[], sensitive: string[]): JsonObject {
-  return maskAt(markEnv(desired.spec, desired.envRefs), [...writeOnly, ...sensitive]);
+  const at = desired.source ? `${desired.source.file}:${desired.source.line}` : undefined;
+  return markLiterals(markEnv(desired.spec, desired.envRefs), [...writeOnly, ...sensitive], resourceKey(desired.account, desired.kind, desired.name), at);
 }
 
 function toDiffOp(op: { op: string; path: string; value?: unknown }, shownAfter: JsonObject): DiffOp {

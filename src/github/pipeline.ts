@@ -2,6 +2,7 @@
 // live state, plan, apply), returning values or typed failures for the Action to report. Nothing
 // here prints or talks to GitHub.
 
+import { literalSource } from '../engine/literals.js';
 import { createClient } from '../api/client.js';
 import { clientOptionsFromEnv } from '../api/options.js';
 import type { ApiClient } from '../api/types.js';
@@ -41,6 +42,8 @@ export function loadedState(result: LoadResult): DesiredState {
 export interface Planned {
   plan: Plan;
   client: ApiClient;
+  /** What was planned from: apply takes the values of secrets written literally from here. */
+  desired: DesiredState;
 }
 
 /** Reads the live state of the accounts in scope and plans; the caller closes the client. */
@@ -64,7 +67,7 @@ export async function planAgainstService(desired: DesiredState, env: NodeJS.Proc
     const live = await fetchLive(client, scope, KINDS);
     const result = computePlan(desired, live, { accounts: scope.map((a) => a.name), budget: client.budget(), apiCalls: live.calls });
     if (!result.plan || hasErrors(result.diagnostics)) throw new RunFailure({ kind: 'no-plan', diagnostics: result.diagnostics });
-    return { plan: result.plan, client };
+    return { plan: result.plan, client, desired };
   } catch (err) {
     await client.close();
     if (err instanceof RunFailure) throw err;
@@ -77,7 +80,11 @@ export async function planAgainstService(desired: DesiredState, env: NodeJS.Proc
  * `onCredential` and nowhere else: never into the report.
  */
 export async function applyPlan(planned: Planned, env: NodeJS.ProcessEnv, onCredential?: (key: string, value: string) => void): Promise<ApplyReport> {
-  return apply(planned.plan, planned.client, { env, hooks: onCredential ? { onCredential: (change, value) => onCredential(change.key, value) } : {} });
+  return apply(planned.plan, planned.client, {
+    env,
+    literals: literalSource(planned.desired),
+    hooks: onCredential ? { onCredential: (change, value) => onCredential(change.key, value) } : {},
+  });
 }
 
 function messageOf(err: unknown): string {

@@ -17,7 +17,12 @@ export interface RootConfig {
   defaultAccount?: string;
   /** Whether undeclared live resources are deleted, per kind name (every registered kind present). */
   prune: Record<string, boolean>;
+  /** `secrets.literals`: what a literal value in a secret the service returns in clear is (default warn). */
+  secretLiterals?: SecretLiteralPolicy;
 }
+
+/** A literal in a secret member the service returns in clear: a warning, an error, or accepted silently. */
+export type SecretLiteralPolicy = 'warn' | 'error' | 'allow';
 
 export interface DesiredState {
   root: RootConfig;

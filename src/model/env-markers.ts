@@ -1,8 +1,10 @@
-// Plans never hold secret values: env-derived values travel as {"$env": template} and are
-// resolved only when apply builds a request; other secrets are masked for display.
+// Plans never hold secret values: env-derived values travel as {"$env": template}, secrets written
+// literally in a file as {"$literal": {resource, pointer, at, sha256}} (a reference to their place in
+// the repository with a digest), and both are resolved only when apply builds a request.
 
+import { createHash } from 'node:crypto';
 import type { Json, JsonObject } from './json.js';
-import { type Env, interpolate } from './env.js';
+import { type Env, envNames, interpolate } from './env.js';
 import { getAt, hasAt, setAt } from './json-pointer.js';
 
 /** In a Plan, a value that came from `${env:...}` is stored as `{"$env": "<template>"}`, never as its value. */
@@ -23,6 +25,62 @@ export function isEnvMarker(value: unknown): value is EnvMarker {
     typeof (value as Record<string, unknown>)[ENV_MARKER] === 'string'
   );
 }
+
+/** In a Plan, a secret written literally in a file: where it is, and a digest to know it unchanged. */
+export const LITERAL_MARKER = '$literal';
+
+export interface LiteralRef {
+  /** Resource key of the desired resource holding the value (`account/Kind/name`). */
+  resource: string;
+  /** Spec-relative pointer of the value. */
+  pointer: string;
+  /** The document it was read from (`file:line`), for people. */
+  at?: string;
+  /** sha256 of resource, pointer and value: apply refuses a repository whose value differs. */
+  sha256: string;
+}
+
+export interface LiteralMarker {
+  [LITERAL_MARKER]: LiteralRef;
+}
+
+export function isLiteralMarker(value: unknown): value is LiteralMarker {
+  if (value === null || typeof value !== 'object' || Array.isArray(value) || Object.keys(value).length !== 1) return false;
+  const ref = (value as Record<string, unknown>)[LITERAL_MARKER] as Record<string, unknown> | undefined;
+  return ref !== null && typeof ref === 'object' && typeof ref.resource === 'string' && typeof ref.pointer === 'string' && typeof ref.sha256 === 'string';
+}
+
+/** The digest a literal marker keeps of its value (bound to its place, so equal values elsewhere differ). */
+export function literalDigest(resource: string, pointer: string, value: Json): string {
+  return createHash('sha256').update(`postureops-literal\0${resource}\0${pointer}\0${JSON.stringify(value)}`).digest('hex');
+}
+
+/** Replaces each value at `pointers` that is not already a marker by a literal marker. */
+export function markLiterals(spec: JsonObject, pointers: readonly string[], resource: string, at?: string): JsonObject {
+  let out = spec;
+  for (const pointer of pointers) {
+    const v = getAt(out, pointer);
+    if (v === undefined || isEnvMarker(v) || isLiteralMarker(v)) continue;
+    const ref: LiteralRef = { resource, pointer, ...(at !== undefined ? { at } : {}), sha256: literalDigest(resource, pointer, v) };
+    out = setAt(out, pointer, { [LITERAL_MARKER]: ref } as unknown as Json);
+  }
+  return out;
+}
+
+/** Every literal marker inside `value`, in document order. */
+export function literalRefs(value: Json | undefined): LiteralRef[] {
+  const found: LiteralRef[] = [];
+  const walk = (v: Json | undefined): void => {
+    if (v === undefined || v === null || typeof v !== 'object') return;
+    if (isLiteralMarker(v)) found.push(v[LITERAL_MARKER]);
+    else for (const x of Array.isArray(v) ? v : Object.values(v)) walk(x);
+  };
+  walk(value);
+  return found;
+}
+
+/** Where apply finds the values of literal markers (the repository); undefined when it has none. */
+export type LiteralSource = (ref: LiteralRef) => Json | undefined;
 
 /** The templates of every env marker inside `value`, in document order. */
 export function envTemplates(value: Json | undefined): string[] {
@@ -62,13 +120,50 @@ export class MissingEnvError extends Error {
   }
 }
 
-/** Deep copy with every marker replaced by its value from `env`. Throws MissingEnvError naming (only) the variables. */
-export function resolveEnv<T extends Json>(value: T, env: Env): T {
+/**
+ * What `export --env-file` writes for a write-only secret (the service never returns it): enough for
+ * plan, which never compares write-only values; apply refuses to send it.
+ */
+export const WRITE_ONLY_PLACEHOLDER = 'postureops-placeholder:set-the-real-value';
+
+export class PlaceholderEnvError extends Error {
+  constructor(readonly names: string[]) {
+    super(
+      `${names.join(', ')} still hold${names.length === 1 ? 's' : ''} the placeholder export wrote for a write-only secret: set the real value before apply sends it`,
+    );
+    this.name = 'PlaceholderEnvError';
+  }
+}
+
+export class MissingLiteralError extends Error {
+  constructor(readonly refs: LiteralRef[]) {
+    super(
+      `the plan takes ${refs.length === 1 ? 'a value' : `${refs.length} values`} from the repository (${refs
+        .map((r) => r.at ?? r.resource)
+        .join(', ')}) that apply was not given: apply it from the repository folder it was planned in`,
+    );
+    this.name = 'MissingLiteralError';
+  }
+}
+
+/**
+ * Deep copy with every marker replaced by its value: env markers from `env`, literal markers from
+ * `literals`. Throws MissingEnvError naming (only) the variables, MissingLiteralError naming places.
+ */
+export function resolveEnv<T extends Json>(value: T, env: Env, literals?: LiteralSource): T {
   const missing = new Set<string>();
+  const placeholders = new Set<string>();
+  const absent: LiteralRef[] = [];
   const walk = (v: Json): Json => {
+    if (isLiteralMarker(v)) {
+      const found = literals?.(v[LITERAL_MARKER]);
+      if (found === undefined) absent.push(v[LITERAL_MARKER]);
+      return found ?? '';
+    }
     if (isEnvMarker(v)) {
       const r = interpolate(v[ENV_MARKER], env);
       r.missing.forEach((n) => missing.add(n));
+      for (const name of envNames(v[ENV_MARKER])) if (env[name]?.includes(WRITE_ONLY_PLACEHOLDER)) placeholders.add(name);
       return r.value;
     }
     if (Array.isArray(v)) return v.map(walk);
@@ -81,5 +176,7 @@ export function resolveEnv<T extends Json>(value: T, env: Env): T {
   };
   const out = walk(value) as T;
   if (missing.size > 0) throw new MissingEnvError([...missing].sort());
+  if (absent.length > 0) throw new MissingLiteralError(absent);
+  if (placeholders.size > 0) throw new PlaceholderEnvError([...placeholders].sort());
   return out;
 }

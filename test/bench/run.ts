@@ -7,7 +7,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { parse as parseDotenv } from '../../cmd/dotenv.js';
+import { parseEnvText } from '../../cmd/env-file.js';
 import { createClient } from '../../src/api/client.js';
 import { loadConfig } from '../../src/config/load.js';
 import { startEmulator } from '../../src/emulator/index.js';
@@ -79,7 +79,7 @@ async function main(): Promise<void> {
   const bin = join(packageRoot(), 'dist', 'cmd', 'postureops.js');
   record('node -e "" (the floor, median of 10)', `${timeNode(['-e', ''], 10).toFixed(0)} ms`);
   record('postureops --version (median of 10)', `${timeNode([bin, '--version'], 10).toFixed(0)} ms`);
-  const exampleEnv = parseDotenv(readFileSync(join(examples, '.env.example'), 'utf8'));
+  const exampleEnv = parseEnvText(readFileSync(join(examples, '.env.example'), 'utf8'));
   record('postureops validate examples (median of 10)', `${timeNode([bin, 'validate', examples], 10, exampleEnv).toFixed(0)} ms`);
 
   const perAccount = 200;

@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll } from 'vitest';
+import { parseEnvText } from '../../cmd/env-file.js';
 import type { Diagnostic } from '../../src/model/diagnostics.js';
 
 export const EXAMPLES = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../examples');
@@ -34,14 +35,9 @@ export async function makeRepo(files: Record<string, string | Uint8Array>): Prom
   return dir;
 }
 
-/** Variables of a dotenv-style file (KEY=value lines). */
+/** Variables of a dotenv file, read as the CLI reads them. */
 export async function readEnvFile(file: string): Promise<Record<string, string>> {
-  const env: Record<string, string> = {};
-  for (const line of (await readFile(file, 'utf8')).split('\n')) {
-    const m = /^([A-Za-z_][A-Za-z0-9_]*)=(.*)$/.exec(line.trim());
-    if (m) env[m[1]] = m[2];
-  }
-  return env;
+  return parseEnvText(await readFile(file, 'utf8'));
 }
 
 export function codes(diags: readonly Diagnostic[]): string[] {

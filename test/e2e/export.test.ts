@@ -42,15 +42,17 @@ describe('postureops export', () => {
     const written = await files(out);
     expect(Object.keys(written)).toContain('postureops.yaml');
     expect(Object.keys(written)).toContain(join('prod', 'alert-rules.yaml'));
-    // No secret value of the examples reached a file.
-    for (const value of Object.values(exampleEnv())) {
+    // No secret value of the examples reached a file; a generic webhook's URL is an ordinary value.
+    for (const [name, value] of Object.entries(exampleEnv())) {
+      if (name === 'SOC_WEBHOOK_URL') continue;
       for (const [path, text] of Object.entries(written)) expect(text, path).not.toContain(value);
     }
+    expect(written[join('prod', 'alert-channels.yaml')]).toContain(`webhookUrl: ${exampleEnv().SOC_WEBHOOK_URL}`);
 
     // Provide the variables SECRETS.md lists: compared secrets with the live values, write-only ones with anything.
     const note = written['SECRETS.md'];
     const exportEnv: Record<string, string> = { ...serviceEnv(emu) };
-    const liveValue: Record<string, string> = { slackUrl: 'SLACK_OPS_URL', webhookUrl: 'SOC_WEBHOOK_URL', hecToken: 'SPLUNK_HEC_TOKEN', teamsUrl: 'TEAMS_PLATFORM_URL' };
+    const liveValue: Record<string, string> = { slackUrl: 'SLACK_OPS_URL', hecToken: 'SPLUNK_HEC_TOKEN', teamsUrl: 'TEAMS_PLATFORM_URL' };
     for (const m of note.matchAll(/\| `(SVC_[A-Z0-9_]+)` \| \w+ \| ([\w-]+) \| `([^`]+)` \| (compared|write-only) \|/g)) {
       const [, variable, name, field, how] = m;
       const leaf = field.split('/').pop()!;

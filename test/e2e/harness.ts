@@ -3,7 +3,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
-import { parse as parseDotenv } from '../../cmd/dotenv.js';
+import { parseEnvText } from '../../cmd/env-file.js';
 import type { Io } from '../../cmd/io.js';
 import { run } from '../../cmd/main.js';
 import { packageRoot } from '../../src/util/package-root.js';
@@ -18,7 +18,7 @@ export const EXAMPLES = join(packageRoot(), 'examples');
 
 /** The fake secrets the examples document, as the demo uses them. */
 export function exampleEnv(): Record<string, string> {
-  return parseDotenv(readFileSync(join(EXAMPLES, '.env.example'), 'utf8'));
+  return parseEnvText(readFileSync(join(EXAMPLES, '.env.example'), 'utf8'));
 }
 
 function sink(): { stream: PassThrough; text: () => string } {

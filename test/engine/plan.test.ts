@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { plan, type PlanOptions } from '../../src/engine/plan.js';
-import { MASK } from '../../src/model/env-markers.js';
+import { isLiteralMarker, literalDigest, literalRefs, MASK } from '../../src/model/env-markers.js';
 import { type Plan } from '../../src/model/plan.js';
 import type { DesiredResource, LiveResource } from '../../src/model/resource.js';
 import { desired, desiredState, FAKE_KINDS, live, liveState } from './plan-fakes.js';
@@ -137,10 +137,12 @@ describe('plan: secrets', () => {
     expect(profile.children).toEqual([{ name: 'P.t', after: { subject: { $env: '${env:SUBJ}' } } }]);
   });
 
-  it('masks a literal secret that did not come from the environment', () => {
+  it('keeps a literal secret out of the plan: a marker naming its place, with a digest of it', () => {
     const p = planOf([desired('Channel', 'slack', { type: 'Slack', data: { url: SECRET } })], []);
     expect(JSON.stringify(p).includes(SECRET)).toBe(false);
-    expect(p.changes[0].after).toEqual({ type: 'Slack', data: { url: MASK } });
+    const marker = (p.changes[0].after!.data as Record<string, unknown>).url;
+    expect(isLiteralMarker(marker)).toBe(true);
+    expect(literalRefs(p.changes[0].after)).toMatchObject([{ resource: 'prod/Channel/slack', pointer: '/data/url', sha256: literalDigest('prod/Channel/slack', '/data/url', SECRET) }]);
   });
 
   it('masks a new member that holds a secret inside an added object', () => {

@@ -26,7 +26,8 @@ export const CHANNEL_SECRETS: Record<ChannelType, SecretField[]> = {
   SlackChannel: [{ path: 'slackUrl', writeOnly: false }],
   SplunkHec: [{ path: 'hecToken', writeOnly: false }],
   VictorOps: [{ path: 'intgUrl', writeOnly: false }],
-  Webhook: [{ path: 'webhookUrl', writeOnly: false }],
+  // A generic webhook's URL is an address, not a credential: an ordinary value (issue 9).
+  Webhook: [],
 };
 
 /** Required members of alert channel `data`, per type (dotted paths). */

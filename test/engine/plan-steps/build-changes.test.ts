@@ -2,14 +2,14 @@ import { describe, expect, it } from 'vitest';
 import { buildChanges } from '../../../src/engine/plan-steps/build-changes.js';
 import { decide } from '../../../src/engine/plan-steps/decide.js';
 import type { Ref } from '../../../src/engine/plan-steps/shared.js';
-import { MASK } from '../../../src/model/env-markers.js';
+import { literalDigest, MASK } from '../../../src/model/env-markers.js';
 import { Channel, desired, live } from '../plan-fakes.js';
 import { decisionOf, decisionsOf, frozen, matchOf } from './helpers.js';
 
 const noRefs = frozen(new Map<string, readonly Ref[]>());
 
 describe('build changes', () => {
-  it('a create holds the masked desired spec, its source and an absent digest', () => {
+  it('a create holds the desired spec with a literal secret as a marker (place and digest), its source and an absent digest', () => {
     const d = desired('Channel', 'slack', { type: 'Slack', data: { url: 'secret-url' } }, { line: 3 });
     const [item] = buildChanges(decisionsOf([decisionOf(d, { action: 'create' })]), noRefs, []);
     expect(item.desired).toBe(d);
@@ -19,7 +19,10 @@ describe('build changes', () => {
       kind: 'Channel',
       account: 'prod',
       name: 'slack',
-      after: { type: 'Slack', data: { url: MASK } },
+      after: {
+        type: 'Slack',
+        data: { url: { $literal: { resource: 'prod/Channel/slack', pointer: '/data/url', at: `${d.source!.file}:3`, sha256: literalDigest('prod/Channel/slack', '/data/url', 'secret-url') } } },
+      },
       writeOnly: [],
       sensitive: ['/data/url'],
       dependsOn: [],
