@@ -89,6 +89,13 @@ export interface Kind {
 
   /** JSON pointers of arrays in this spec compared as sets (the service reorders them). */
   setPointers(spec: JsonObject): string[];
+  /**
+   * Objects of the spec in which a file declares only the members it names (an integration's `data`):
+   * the engine compares just those, and an update carries the live members the file leaves out,
+   * because the service replaces such an object whole. A member set to null in the file removes it.
+   * `live` is the live spec (equal to `desired` for a create). Default: none, the spec is complete.
+   */
+  openMembers?(desired: JsonObject, live: JsonObject): string[];
   /** Write-only secret pointers in this spec: never compared, never shown, sent only when needed. */
   writeOnly(spec: JsonObject): string[];
   /** Secret pointers the service returns in clear: compared, never shown. */
