@@ -180,7 +180,9 @@ function readDocument(parsed: ParsedDocument, root: RootConfig | undefined, opti
       ignore: interpolated.missing,
     }),
   );
-  out.push(...checkDocument(kind, value, { where: (p) => where(p), envRefs: interpolated.refs, envProblems: interpolated.missing }));
+  out.push(
+    ...checkDocument(kind, value, { where: (p) => where(p), envRefs: interpolated.refs, envProblems: interpolated.missing, settings: root?.settings }),
+  );
 
   const name = typeof value.name === 'string' ? value.name : '';
   const accounts = root ? resolveAccounts(value.account, root, where, out) : [];

@@ -13,7 +13,7 @@ export function parseRoot(
   absFile: string,
   file: string,
   text: string,
-  kinds: readonly { kind: string; parentKind?: string }[],
+  kinds: readonly { kind: string; parentKind?: string; rootSettings?: Readonly<Record<string, unknown>> }[],
   diagnostics: Diagnostic[],
 ): RootConfig | undefined {
   const docs = parseYamlDocuments(file, text, diagnostics);
@@ -91,5 +91,8 @@ export function parseRoot(
     const own = given[k.kind] ?? (k.parentKind !== undefined ? given[k.parentKind] : undefined);
     prune[k.kind] = value.prune === true || own === true;
   }
-  return { file: absFile, accounts, ...(defaultAccount !== undefined ? { defaultAccount } : {}), prune };
+  // Settings the kinds own, as given (each kind applies its own default to one left out).
+  const settings: JsonObject = {};
+  for (const name of kinds.flatMap((k) => Object.keys(k.rootSettings ?? {}))) if (value[name] !== undefined) settings[name] = value[name];
+  return { file: absFile, accounts, ...(defaultAccount !== undefined ? { defaultAccount } : {}), prune, settings };
 }

@@ -113,6 +113,7 @@ function root(): SchemaObject {
         additionalProperties: { type: 'boolean' },
         examples: [false, pruneExample()],
       },
+      ...Object.assign({}, ...KINDS.map((k) => k.rootSettings ?? {})),
     },
   };
 }

@@ -24,6 +24,8 @@ export interface SemanticContext {
   envRefs: Record<string, string>;
   /** Pointers with a malformed or unset reference: already reported, not literal secrets. */
   envProblems: readonly string[];
+  /** The root file's kind settings (Kind.rootSettings). */
+  settings?: JsonObject;
 }
 
 export function checkDocument(kind: Kind, doc: JsonObject, ctx: SemanticContext): Diagnostic[] {
@@ -43,7 +45,7 @@ export function checkDocument(kind: Kind, doc: JsonObject, ctx: SemanticContext)
     });
   }
 
-  out.push(...(kind.checkDocument?.(doc, at) ?? []));
+  out.push(...(kind.checkDocument?.(doc, at, ctx.settings ?? {}) ?? []));
   return out;
 }
 

@@ -1,6 +1,7 @@
 // The configuration as the engine receives it: the accounts, the root file's settings, and the
 // desired resources.
 
+import type { JsonObject } from './json.js';
 import type { DesiredResource } from './resource.js';
 
 export interface AccountConfig {
@@ -17,6 +18,8 @@ export interface RootConfig {
   defaultAccount?: string;
   /** Whether undeclared live resources are deleted, per kind name (every registered kind present). */
   prune: Record<string, boolean>;
+  /** Settings the kinds own (Kind.rootSettings), as the root file gives them; absent ones left out. */
+  settings?: JsonObject;
 }
 
 export interface DesiredState {
