@@ -4,6 +4,7 @@
 import { resolve } from 'node:path';
 import type { ApiClient } from '../src/api/types.js';
 import type { AccountConfig, DesiredState } from '../src/model/account.js';
+import type { JsonObject } from '../src/model/json.js';
 import { type Diagnostic, hasErrors } from '../src/model/diagnostics.js';
 import type { LiveState } from '../src/engine/types.js';
 import type { Plan } from '../src/model/plan.js';
@@ -98,10 +99,10 @@ export async function openClient(io: Io, flags: ClientFlags): Promise<ApiClient>
   return client;
 }
 
-export async function fetchLiveState(io: Io, client: ApiClient, accounts: AccountConfig[]): Promise<LiveState> {
+export async function fetchLiveState(io: Io, client: ApiClient, accounts: AccountConfig[], settings?: JsonObject): Promise<LiveState> {
   const [{ fetchLive }, { KINDS }] = await Promise.all([import('../src/engine/fetch.js'), import('../src/kinds/index.js')]);
   progress(io, `Reading live state of ${accounts.map((a) => a.name).join(', ')}…`);
-  return fetchLive(client, accounts, KINDS);
+  return fetchLive(client, accounts, KINDS, { settings });
 }
 
 export interface PlanFlags extends ClientFlags {
@@ -122,7 +123,7 @@ export async function computePlan(io: Io, dir: string, flags: PlanFlags): Promis
   const accounts = scopeAccounts(desired.root.accounts, flags.account);
   const client = await openClient(io, flags);
   try {
-    const live = await fetchLiveState(io, client, accounts);
+    const live = await fetchLiveState(io, client, accounts, desired.root.settings);
     const { plan } = await import('../src/engine/plan.js');
     const result = plan(desired, live, {
       accounts: accounts.map((a) => a.name),

@@ -49,7 +49,9 @@ export async function exportCommand(io: Io, opts: ExportOptions): Promise<number
     // Every kind is read, whatever --kind says: rules need the channels to name them.
     const live = await fetchLiveState(io, client, accounts);
     const { exportConfig, writeExport } = await import('../../src/engine/export.js');
-    const result = exportConfig(live, { accounts, kindNames: opts.kind });
+    // Every exported document validates: what the schema refuses is left out with a warning.
+    const { documentChecker } = await import('../../src/config/document-check.js');
+    const result = exportConfig(live, { accounts, kindNames: opts.kind, check: await documentChecker() });
     await printDiagnostics(io, result.diagnostics);
     await writeExport(resolve(io.cwd, opts.out), result, { force: opts.force });
     const vars = result.secrets.length;

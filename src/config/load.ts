@@ -186,6 +186,7 @@ function readDocument(parsed: ParsedDocument, root: RootConfig | undefined, opti
       envRefs: interpolated.refs,
       envProblems: interpolated.missing,
       literals: root?.secretLiterals,
+      settings: root?.settings,
     }),
   );
 

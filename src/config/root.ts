@@ -13,7 +13,7 @@ export function parseRoot(
   absFile: string,
   file: string,
   text: string,
-  kinds: readonly { kind: string; parentKind?: string }[],
+  kinds: readonly { kind: string; parentKind?: string; rootSettings?: Readonly<Record<string, unknown>> }[],
   diagnostics: Diagnostic[],
 ): RootConfig | undefined {
   const docs = parseYamlDocuments(file, text, diagnostics);
@@ -92,5 +92,8 @@ export function parseRoot(
     prune[k.kind] = value.prune === true || own === true;
   }
   const secretLiterals = ((value.secrets as JsonObject | undefined)?.literals ?? 'warn') as SecretLiteralPolicy;
-  return { file: absFile, accounts, ...(defaultAccount !== undefined ? { defaultAccount } : {}), prune, secretLiterals };
+  // Settings the kinds own, as given (each kind applies its own default to one left out).
+  const settings: JsonObject = {};
+  for (const name of kinds.flatMap((k) => Object.keys(k.rootSettings ?? {}))) if (value[name] !== undefined) settings[name] = value[name];
+  return { file: absFile, accounts, ...(defaultAccount !== undefined ? { defaultAccount } : {}), prune, secretLiterals, settings };
 }

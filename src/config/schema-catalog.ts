@@ -122,6 +122,7 @@ function root(): SchemaObject {
           examples: ['warn', 'error', 'allow'],
         },
       }),
+      ...Object.assign({}, ...KINDS.map((k) => k.rootSettings ?? {})),
     },
   };
 }

@@ -28,6 +28,8 @@ export interface SemanticContext {
   envProblems: readonly string[];
   /** A literal in a secret the service returns in clear (default `warn`). */
   literals?: SecretLiteralPolicy;
+  /** The root file's kind settings (Kind.rootSettings). */
+  settings?: JsonObject;
 }
 
 /** Document-relative pointers of the write-only secrets of a spec (as a file holds it). */
@@ -70,7 +72,7 @@ export function checkDocument(kind: Kind, doc: JsonObject, ctx: SemanticContext)
     });
   }
 
-  out.push(...(kind.checkDocument?.(doc, at) ?? []));
+  out.push(...(kind.checkDocument?.(doc, at, ctx.settings ?? {}) ?? []));
   return out;
 }
 

@@ -44,6 +44,11 @@ export interface RunningEmulator {
   close(): Promise<void>;
   /** Requests received so far (faulted ones included). */
   requestCount(): number;
+  /**
+   * Pass-through: stores `records` as given and appends them to the list response of `collection`
+   * (e.g. `AlertChannels`) in `account`, unchecked. For what the live service holds beyond the seeds.
+   */
+  seed(account: string, collection: string, records: readonly unknown[]): void;
 }
 
 function checkOptions(o: EmulatorOptions): void {
@@ -124,6 +129,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     secret,
     accounts,
     requestCount: () => service.requestCount(),
+    seed: (account, collection, records) => service.seed(account, collection, records),
     close() {
       closing ??= new Promise<void>((resolve) => {
         server.close(() => resolve());

@@ -112,6 +112,8 @@ export class Service {
   private readonly buckets: Buckets;
   private readonly faults: FaultInjector;
   private count = 0;
+  /** Pass-through records by `<account>|<collection>`: listed as given, never checked (see seed). */
+  private readonly passthrough = new Map<string, unknown[]>();
 
   constructor(private readonly cfg: ServiceConfig) {
     this.router = new Router([
@@ -131,6 +133,17 @@ export class Service {
 
   requestCount(): number {
     return this.count;
+  }
+
+  /**
+   * Records the live service holds beyond what this emulator models (unknown types and members, other
+   * spellings): stored as given and appended to the list response of `collection` (e.g.
+   * `AlertChannels`) in `account`, unchecked and unmasked. Nothing else sees them: the emulator stays
+   * strict for everything sent to it.
+   */
+  seed(account: string, collection: string, records: readonly unknown[]): void {
+    const key = `${account.toLowerCase()}|${collection}`;
+    this.passthrough.set(key, [...(this.passthrough.get(key) ?? []), ...structuredClone(records)]);
   }
 
   async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
@@ -239,6 +252,11 @@ export class Service {
     };
     const result = handler(ctx);
     if (wrote) store.save();
+    const seeded = method === 'GET' && segments.length === 1 && !isOrg ? this.passthrough.get(`${addressed.name.toLowerCase()}|${segments[0]}`) : undefined;
+    const listed = (result.body as { data?: unknown } | undefined)?.data;
+    if (seeded && result.status === 200 && Array.isArray(listed)) {
+      return { ...result, body: { ...(result.body as object), data: [...listed, ...structuredClone(seeded)] } };
+    }
     return result;
   }
 }

@@ -10,6 +10,7 @@ import { canonicalJson } from './digest.js';
 import { markEnv, markLiterals, maskAt, MASK } from '../model/env-markers.js';
 import { resourceKey } from './order.js';
 import { type DiffOp } from '../model/plan.js';
+import { carriedSpec, declaredLive, withoutNulls } from './declared.js';
 
 export interface ResourceDiff {
   /** Top-level members that differ (plus the members holding write-only secrets when rotating). */
@@ -40,7 +41,9 @@ export interface LiveView {
 const uniqueSorted = (items: Iterable<string>): string[] => [...new Set(items)].sort();
 
 /** The plan's view of a desired resource (create, children). */
-export function desiredView(kind: Kind, desired: DesiredResource): DesiredView {
+export function desiredView(kind: Kind, declared: DesiredResource): DesiredView {
+  // A create has nothing to keep: the file's null members are simply left out.
+  const desired = { ...declared, spec: withoutNulls(declared.spec, kind.openMembers?.(declared.spec, declared.spec) ?? []) };
   const writeOnly = uniqueSorted(kind.writeOnly(desired.spec));
   const sensitive = uniqueSorted([...kind.sensitive(desired.spec), ...Object.keys(desired.envRefs)]);
   const sets = setPointersOf(kind, [desired.spec]);
@@ -57,21 +60,27 @@ export function liveView(kind: Kind, live: LiveResource): LiveView {
   return { before, writeOnly, sensitive };
 }
 
-/** Compares desired with live. With `rotate`, the members holding write-only secrets count as changed. */
+/**
+ * Compares desired with live: only the members the file declares (declared.ts); `after` is what an
+ * update sends, the live members the file leaves out included. With `rotate`, the members holding
+ * write-only secrets count as changed.
+ */
 export function diffResource(kind: Kind, desired: DesiredResource, live: LiveResource, rotate = false): ResourceDiff {
-  const d = desired.spec;
-  const l = live.spec;
-  const sets = setPointersOf(kind, [d, l]);
+  const open = kind.openMembers?.(desired.spec, live.spec) ?? [];
+  const d = withoutNulls(desired.spec, open);
+  const l = declaredLive(live.spec, desired.spec, open);
+  const full = carriedSpec(live.spec, desired.spec, open);
+  const sets = setPointersOf(kind, [d, l, full]);
   const writeOnly = uniqueSorted([...kind.writeOnly(d), ...kind.writeOnly(l)]);
   const envPointers = Object.keys(desired.envRefs);
-  const sensitive = uniqueSorted([...kind.sensitive(d), ...kind.sensitive(l), ...envPointers]);
+  const sensitive = uniqueSorted([...kind.sensitive(d), ...kind.sensitive(l), ...kind.sensitive(full), ...envPointers]);
   const masked = uniqueSorted([...writeOnly, ...sensitive]);
   // Pointers found on the desired side may sit at another index of a set array on the live side.
-  const liveMasked = uniqueSorted([...widen(masked, sets, l), ...kind.writeOnly(l), ...kind.sensitive(l)]);
   const liveWriteOnly = uniqueSorted([...widen(writeOnly, sets, l), ...kind.writeOnly(l)]);
 
-  const [, after] = sortSets([d, afterOf(desired, writeOnly, sensitive)], sets);
-  const [, before] = sortSets([l, maskAt(l, liveMasked)], sets);
+  const [, after] = sortSets([full, afterOf({ ...desired, spec: full }, writeOnly, sensitive)], sets);
+  const shownLive = uniqueSorted([...widen(masked, sets, live.spec), ...kind.writeOnly(live.spec), ...kind.sensitive(live.spec)]);
+  const [, before] = sortSets([live.spec, maskAt(live.spec, shownLive)], sets);
 
   // Compared forms: write-only members removed; the display twin has every secret as MASK.
   const [realAfter, shownAfter] = sortSets([removeAll(d, writeOnly), removeAll(maskAll(d, masked), writeOnly)], sets);

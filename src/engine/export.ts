@@ -11,6 +11,7 @@ import { getAt, setAt, toPointer } from '../model/json-pointer.js';
 import { assignVariables, type ExportedSecret, type SecretSlot, secretsNote, type SkippedResource } from './export-secrets.js';
 import { accountFolders, compareText, documentsFile, type FileDocument, kindFileStem, ROOT_FILE, rootFile, SECRETS_FILE } from './export-yaml.js';
 import type { LiveState } from './types.js';
+import { type DocumentCheck, fitDocument } from './export-fit.js';
 
 export { writeExport, type WriteExportOptions } from './export-write.js';
 export type { ExportedSecret } from './export-secrets.js';
@@ -35,6 +36,11 @@ export interface ExportOptions {
   kinds?: readonly Kind[];
   /** Kinds to export (kind or document kind names); all document kinds when absent or empty. */
   kindNames?: string[];
+  /**
+   * Schema check of a document (config's validation, handed in): with it, every exported document
+   * validates; members it refuses are left out with a warning (export-fit.ts).
+   */
+  check?: DocumentCheck;
 }
 
 /** Secret values shorter than this are not searched for in the output (they would match anything). */
@@ -102,6 +108,15 @@ export function exportConfig(live: LiveState, options: ExportOptions): ExportRes
       diagnostics.push({ severity: 'error', code: 'secret-in-export', message: `${entry.kind.kind} "${entry.live.name}" in account ${entry.account}: ${reason}; left out of the export` });
       skipped.push({ account: entry.account, kind: entry.kind.kind, name: entry.live.name, reason });
       continue;
+    }
+    if (options.check) {
+      const fitted = fitDocument(entry.doc, options.check);
+      diagnostics.push(...fitted.diagnostics);
+      if (fitted.spec === undefined) {
+        skipped.push({ account: entry.account, kind: entry.kind.kind, name: entry.live.name, reason: fitted.reason ?? 'it does not validate' });
+        continue;
+      }
+      entry.doc.spec = fitted.spec;
     }
     diagnostics.push(...envLikeText(entry, new Set(mine.map((s) => s.field))));
     exported.push(entry);

@@ -5,7 +5,7 @@ import { type ApiClient, unwrapData } from '../api/types.js';
 import { type CallStats } from '../model/plan.js';
 import type { AccountConfig } from '../model/account.js';
 import type { Diagnostic } from '../model/diagnostics.js';
-import type { FetchContext, Kind } from '../kinds/types.js';
+import type { FetchContext, Kind, KindSettings } from '../kinds/types.js';
 import type { LiveResource } from '../model/resource.js';
 import type { Json } from '../model/json.js';
 import { getAt, setAt } from '../model/json-pointer.js';
@@ -15,6 +15,8 @@ import { mapBounded } from '../model/concurrency.js';
 export interface FetchOptions {
   /** Accounts fetched at the same time (default 4). */
   concurrency?: number;
+  /** The root file's kind settings (RootConfig.settings). */
+  settings?: KindSettings;
 }
 
 export const DEFAULT_FETCH_CONCURRENCY = 4;
@@ -27,7 +29,7 @@ export async function fetchLive(
 ): Promise<LiveState> {
   const before = client.stats();
   const perAccount = await mapBounded(accounts, options.concurrency ?? DEFAULT_FETCH_CONCURRENCY, (account) =>
-    fetchAccount(client, account, kinds),
+    fetchAccount(client, account, kinds, options.settings),
   );
   const raw = perAccount.flat();
   const { resources, diagnostics } = mapReferences(raw, kinds);
@@ -43,11 +45,12 @@ export async function fetchLive(
  * A FetchContext whose GETs are memoised per path (the context belongs to one account). Each caller
  * gets its own copy, so kinds sharing a list cannot disturb each other.
  */
-export function fetchContext(client: ApiClient, account: AccountConfig): FetchContext {
+export function fetchContext(client: ApiClient, account: AccountConfig, settings?: KindSettings): FetchContext {
   const memo = new Map<string, Promise<unknown>>();
   return {
     account: account.name,
     orgAccess: account.orgAccess,
+    ...(settings !== undefined ? { settings } : {}),
     get(path: string): Promise<unknown> {
       let pending = memo.get(path);
       if (!pending) {
@@ -61,8 +64,8 @@ export function fetchContext(client: ApiClient, account: AccountConfig): FetchCo
   };
 }
 
-async function fetchAccount(client: ApiClient, account: AccountConfig, kinds: readonly Kind[]): Promise<LiveResource[]> {
-  const ctx = fetchContext(client, account);
+async function fetchAccount(client: ApiClient, account: AccountConfig, kinds: readonly Kind[], settings?: KindSettings): Promise<LiveResource[]> {
+  const ctx = fetchContext(client, account, settings);
   // Kinds of one account run together: the memo turns a shared list path into one request.
   const lists = await Promise.all(kinds.map((kind) => kind.list(ctx)));
   return lists.flat();

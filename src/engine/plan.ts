@@ -52,7 +52,7 @@ export function plan(desired: DesiredState, live: LiveState, options: PlanOption
   const scoped = scope(desired, live, options.accounts);
   const index = indexLive(scoped.live);
   // 2. Declared resources: checked against live, matched with their live twin, decided.
-  const checks = checkAgainstLive(scoped.desired, kinds, index);
+  const checks = checkAgainstLive(scoped.desired, kinds, index, desired.root.settings);
   const matched = match(scoped.desired, kinds, index);
   const rotation = selectRotations(matched.matches, options.rotate ?? []);
   const decided = decide(matched.matches, rotation.keys);

@@ -2,13 +2,14 @@
 // integration record {name, type, enabled 0|1, data} with a server-assigned intgGuid. This module
 // builds their Kind from the few facts in which they differ.
 
+import type { Diagnostic } from '../model/diagnostics.js';
 import { getAt, removeAt, setAt } from '../model/json-pointer.js';
 import { apiPath, clone, convertedEnvRefs, createdString, recordList, request, requireString, toBoolean, toFlag } from './common.js';
 import { isObject, jsonEqual, type JsonObject } from '../model/json.js';
 import { dataPointer, type SecretField } from './secret-fields.js';
 import type { SchemaObject } from './schema-parts.js';
 import type { DesiredResource, LiveResource, ResourceDocument } from '../model/resource.js';
-import type { ExportedDocument, FetchContext, Kind, RequestContext } from './types.js';
+import type { ExportedDocument, FetchContext, Kind, Locate, RequestContext } from './types.js';
 
 export interface IntegrationOptions {
   kind: string;
@@ -25,6 +26,14 @@ export interface IntegrationOptions {
   fileSecrets?(spec: JsonObject): SecretField[];
   /** The only `type` the service knows for this kind (registries); documents may leave it out. */
   fixedType?: string;
+  /**
+   * The types whose `data` this version knows (strict schemas), and where a spec names its type:
+   * `/type`, or `/data/registryType` for registries. Any other type is carried as it is.
+   */
+  knownTypes: readonly string[];
+  typePointer: '/type' | '/data/registryType';
+  /** Live `data` in the shape files use (a spelling the service also answers with, read as ours). */
+  readData?(type: string, data: JsonObject): JsonObject;
   /** Members the service fills into `data` when a request leaves them out. */
   dataDefaults?: JsonObject;
   /** A change of `type` is sent as PUT with the full object; without PUT it goes in a PATCH. */
@@ -37,6 +46,24 @@ export interface IntegrationOptions {
 
 const MEMBERS = ['type', 'enabled', 'data'] as const;
 
+/** An unknown type is data to carry, not an error: a warning that says what it means. */
+function unknownTypeWarning(opts: IntegrationOptions, doc: JsonObject, at: Locate): Diagnostic[] {
+  if (!isObject(doc.spec)) return [];
+  const type = getAt(doc.spec, opts.typePointer);
+  if (typeof type !== 'string' || type === '' || opts.knownTypes.includes(type)) return [];
+  const near = opts.knownTypes.find((t) => t.toLowerCase() === type.toLowerCase());
+  return [
+    {
+      severity: 'warning',
+      code: 'unknown-type',
+      message:
+        `${opts.kind} type \`${type}\` is not one this version knows: its data is checked as a JSON object only, ` +
+        'compared member by member and sent as written',
+      ...at('/spec' + opts.typePointer),
+      hint: near !== undefined ? `did you mean \`${near}\`?` : 'secrets in it are not recognised: give them as ${env:NAME} all the same',
+    },
+  ];
+}
 export function integrationKind(opts: IntegrationOptions): Kind {
   const listPath = apiPath(opts.collection);
   const defaults = opts.dataDefaults ?? {};
@@ -51,6 +78,11 @@ export function integrationKind(opts: IntegrationOptions): Kind {
     data: desired.spec.data,
   });
 
+  const typeOf = (spec: JsonObject): string | undefined => {
+    const t = getAt(spec, opts.typePointer);
+    return typeof t === 'string' ? t : undefined;
+  };
+
   const kind: Kind = {
     kind: opts.kind,
     order: opts.order,
@@ -62,6 +94,10 @@ export function integrationKind(opts: IntegrationOptions): Kind {
     collection: opts.collection,
 
     setPointers: (spec) => opts.setPointers?.(spec) ?? [],
+    // `data` is replaced whole by an update: the file names what it manages, the rest is carried.
+    // Not across a change of type: the other type's members mean nothing to the new one.
+    openMembers: (desired, live) => (desired.type === live.type && typeOf(desired) === typeOf(live) ? ['/data'] : []),
+    checkDocument: (doc, at) => unknownTypeWarning(opts, doc, at),
     writeOnly: (spec) => pointers(spec, true),
     sensitive: (spec) => pointers(spec, false),
     secretMembers: (spec) =>
@@ -87,11 +123,10 @@ export function integrationKind(opts: IntegrationOptions): Kind {
 
     async list(ctx: FetchContext): Promise<LiveResource[]> {
       return recordList(await ctx.get(listPath), listPath).map((rec) => {
-        let spec: JsonObject = {
-          type: typeof rec.type === 'string' ? rec.type : (opts.fixedType ?? ''),
-          enabled: toBoolean(rec.enabled),
-          data: withDefaults(isObject(rec.data) ? clone(rec.data) : {}),
-        };
+        const type = typeof rec.type === 'string' ? rec.type : (opts.fixedType ?? '');
+        const data = isObject(rec.data) ? clone(rec.data) : {};
+        let spec: JsonObject = { type, enabled: toBoolean(rec.enabled), data: {} };
+        spec.data = withDefaults(opts.readData ? opts.readData(typeOf({ ...spec, data }) ?? '', data) : data);
         // Write-only secrets come back masked ("" or left out): never compared, so not kept.
         for (const ptr of kind.writeOnly(spec)) spec = removeAt(spec, ptr);
         const live: LiveResource = {
@@ -101,6 +136,7 @@ export function integrationKind(opts: IntegrationOptions): Kind {
           id: requireString(rec, 'intgGuid', listPath),
           spec,
         };
+        // `state` is the service's report, of any shape (api-facts.md): kept only when it says ok or not.
         const state = rec.state;
         if (isObject(state) && typeof state.ok === 'boolean') {
           live.info = { ok: state.ok, ...(state.lastSuccessfulTime !== undefined ? { lastSuccessfulTime: state.lastSuccessfulTime } : {}) };

@@ -17,6 +17,7 @@ export const EMAIL = orEnv('[^@\\s]+@[^@\\s]+\\.[^@\\s]+');
 export const ARN = orEnv('arn:aws[a-z-]*:\\S+');
 export const AWS_ACCOUNT_ID = orEnv('[0-9]{12}');
 export const NOT_BLANK = '\\S';
+export const TYPE_NAME = '^\\S+$';
 
 /** What each pattern means, for error messages. */
 export const PATTERN_PHRASES: Record<string, string> = {
@@ -26,6 +27,7 @@ export const PATTERN_PHRASES: Record<string, string> = {
   [ARN]: 'an AWS ARN (arn:aws:...)',
   [AWS_ACCOUNT_ID]: 'a 12-digit AWS account id',
   [NOT_BLANK]: 'a value that is not only spaces',
+  [TYPE_NAME]: 'a type name without spaces',
 };
 
 export const SECRET_NOTE =
@@ -89,6 +91,41 @@ export function secret(description: string, writeOnly: boolean, example: string)
   };
   if (writeOnly) s.writeOnly = true;
   return s;
+}
+
+/**
+ * An integration type member that also takes types this version does not know (the service adds
+ * types without notice): editors offer the known ones; another is a warning (the kind's offline
+ * check), its `data` then checked as a JSON object only.
+ */
+export function openType(description: string, known: readonly string[]): SchemaObject {
+  return {
+    type: 'string',
+    pattern: TYPE_NAME,
+    description: `${description} Known: ${known.join(', ')}. Another type is accepted with a warning, its data unchecked.`,
+    examples: [...known],
+  };
+}
+
+export const NULL_NOTE = 'null removes a value the service holds.';
+
+/**
+ * Lets every optional member of an object schema (and of the objects inside it) be null: in a file,
+ * null asks to remove a live member, which merely leaving the member out does not (the engine keeps
+ * live members a file does not name).
+ */
+export function nullableOptional(schema: SchemaObject): SchemaObject {
+  const props = schema.properties as Record<string, SchemaObject> | undefined;
+  if (!props) return schema;
+  const required = (schema.required as string[] | undefined) ?? [];
+  for (const [name, prop] of Object.entries(props)) {
+    nullableOptional(prop);
+    if (required.includes(name) || 'const' in prop) continue;
+    if (typeof prop.type === 'string') prop.type = [prop.type, 'null'];
+    else if (Array.isArray(prop.type)) prop.type = [...(prop.type as string[]), 'null'];
+    if (Array.isArray(prop.enum)) prop.enum = [...(prop.enum as unknown[]), null];
+  }
+  return schema;
 }
 
 /** `SlackChannel` → `slack-channel`, `AWS_ECR` → `aws-ecr`, `V2_REGISTRY` → `v2-registry`. */

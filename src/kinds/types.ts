@@ -33,9 +33,17 @@ export interface SecretMember {
 /** Where a document-relative pointer (`/spec/severity/1`) is in its file, for diagnostics. */
 export type Locate = (pointer: string) => Pick<Diagnostic, 'file' | 'line' | 'column' | 'field'>;
 
+/**
+ * Settings of the root file that kinds own (Kind.rootSettings), by name, as the file gives them (a
+ * setting left out is absent: the kind applies its default).
+ */
+export type KindSettings = Readonly<JsonObject>;
+
 export interface FetchContext {
   account: string;
   orgAccess: boolean;
+  /** The root file's kind settings; absent where there is no root file (export). */
+  settings?: KindSettings;
   /** GET memoised per account and path, `{data}` unwrapped. Kinds that share a list share the call. */
   get(path: string): Promise<unknown>;
 }
@@ -66,6 +74,11 @@ export interface Kind {
   readonly documentKind: string | null;
   /** For a kind without documents: how a file declares it (the hint when a document names it). */
   readonly declaredIn?: string;
+  /**
+   * Top-level settings of postureops.yaml this kind owns, by name, with their JSON Schemas (the root
+   * schema includes them; their values reach the kind as KindSettings).
+   */
+  readonly rootSettings?: Readonly<Record<string, SchemaObject>>;
   /** Schema file name under schemas/ for document kinds, e.g. `alert-channel.schema.json`. */
   readonly schema: string | null;
   /**
@@ -89,6 +102,13 @@ export interface Kind {
 
   /** JSON pointers of arrays in this spec compared as sets (the service reorders them). */
   setPointers(spec: JsonObject): string[];
+  /**
+   * Objects of the spec in which a file declares only the members it names (an integration's `data`):
+   * the engine compares just those, and an update carries the live members the file leaves out,
+   * because the service replaces such an object whole. A member set to null in the file removes it.
+   * `live` is the live spec (equal to `desired` for a create). Default: none, the spec is complete.
+   */
+  openMembers?(desired: JsonObject, live: JsonObject): string[];
   /** Write-only secret pointers in this spec: never compared, never shown, sent only when needed. */
   writeOnly(spec: JsonObject): string[];
   /** Secret pointers the service returns in clear: compared, never shown. */
@@ -105,14 +125,14 @@ export interface Kind {
    * `doc` is the whole document after `${env:...}` substitution and schema validation (which may have
    * failed: check shapes); pointers are document-relative (`/name`, `/spec/...`).
    */
-  checkDocument?(doc: JsonObject, at: Locate): Diagnostic[];
+  checkDocument?(doc: JsonObject, at: Locate, settings?: KindSettings): Diagnostic[];
 
   /** Document → desired resources (a profile yields itself and its templates), with problems. */
   fromDocument(doc: ResourceDocument): { resources: DesiredResource[]; diagnostics: Diagnostic[] };
   /** Live resources of one account, normalised. Uses ctx.get (shared, memoised list calls only). */
   list(ctx: FetchContext): Promise<LiveResource[]>;
   /** Problems that need live state (template placeholders against the parent's descriptionKeys). */
-  check?(desired: DesiredResource, live: readonly LiveResource[]): Diagnostic[];
+  check?(desired: DesiredResource, live: readonly LiveResource[], settings?: KindSettings): Diagnostic[];
 
   /** Request creating `desired` (secrets resolved); `children` are included when ownsChildren. */
   createRequest(desired: DesiredResource, children: DesiredResource[], ctx: RequestContext): ApiRequest;

@@ -1,6 +1,7 @@
 // The configuration as the engine receives it: the accounts, the root file's settings, and the
 // desired resources.
 
+import type { JsonObject } from './json.js';
 import type { DesiredResource } from './resource.js';
 
 export interface AccountConfig {
@@ -19,6 +20,8 @@ export interface RootConfig {
   prune: Record<string, boolean>;
   /** `secrets.literals`: what a literal value in a secret the service returns in clear is (default warn). */
   secretLiterals?: SecretLiteralPolicy;
+  /** Settings the kinds own (Kind.rootSettings), as the root file gives them; absent ones left out. */
+  settings?: JsonObject;
 }
 
 /** A literal in a secret member the service returns in clear: a warning, an error, or accepted silently. */

@@ -34,7 +34,8 @@ describe('postureops bin', () => {
     const dir = await mkdtemp(join(tmpdir(), 'postureops-bad-'));
     try {
       await writeFile(join(dir, 'postureops.yaml'), 'accounts:\n  - name: prod\n');
-      await writeFile(join(dir, 'bad.yaml'), 'kind: AlertChannel\nname: x\nspec:\n  type: SlackChanel\n  data: {}\n');
+      // (An unknown type is only a warning since issue 9: the service adds types; a bad value is an error.)
+      await writeFile(join(dir, 'bad.yaml'), 'kind: AlertChannel\nname: x\nspec:\n  enabled: maybe\n  type: CloudwatchEb\n  data: {eventBusArn: "arn:aws:events:us-east-1:1:event-bus/b"}\n');
       const res = await bin(['validate', dir]);
       expect(res.code).toBe(1);
       expect(res.stdout).toMatch(/bad\.yaml:4:\d+/);

@@ -62,15 +62,15 @@ function cloudAccountData(type: string, i: number): JsonObject {
     case 'AwsEksAudit':
       return { crossAccountCredentials: AWS_CROSS(i), snsArn: `arn:aws:sns:us-east-1:123456789012:eks-${i}` };
     case 'AwsUsGovCfg':
-      return { awsAccountId: account, accessKeyCredentials: keys };
+      return { accessKeyCredentials: { accountId: account, ...keys } };
     case 'AwsUsGovCtSqs':
-      return { awsAccountId: account, accessKeyCredentials: keys, queueUrl: `https://sqs.us-gov-west-1.amazonaws.com/1/q${i}` };
+      return { accessKeyCredentials: { accountId: account, ...keys }, queueUrl: `https://sqs.us-gov-west-1.amazonaws.com/1/q${i}` };
     case 'AzureAlSeq':
       return { ...azure, queueUrl: `https://audit${i}.queue.core.windows.net/activity` };
     case 'AzureCfg':
       return azure;
     case 'GcpAtSes':
-      return { credentials: GCP(i), integrationType: 'PROJECT', projectId: `audit-${i}`, subscriptionName: `projects/audit-${i}/subscriptions/posture` };
+      return { credentials: GCP(i), idType: 'PROJECT', id: `audit-${i}`, subscriptionName: `projects/audit-${i}/subscriptions/posture` };
     default:
       return { credentials: GCP(i), idType: i % 2 ? 'PROJECT' : 'ORGANIZATION', id: `org-or-project-${i}` };
   }

@@ -239,3 +239,33 @@ describe('AlertProfile and AlertTemplate: requests', () => {
     expect(AlertTemplate.parentKind).toBe('AlertProfile');
   });
 });
+
+describe('predefined profiles by a configurable prefix (root setting predefinedProfilePrefix)', () => {
+  const records: JsonObject[] = [
+    { alertProfileId: 'SVC_Aws_Cis_Mixed', alerts: [{ name: 'T', eventName: 'e', subject: 's', description: 'd' }] },
+    { alertProfileId: 'ACME_BASE', alerts: [{ name: 'T', eventName: 'e', subject: 's', description: 'd' }] },
+    { alertProfileId: 'CUSTOM_ONE', extends: 'SVC_Aws_Cis_Mixed', alerts: [] },
+  ];
+  const managed = async (settings?: JsonObject) => {
+    const ctx = { ...fetchCtx({ [LIST]: { data: records } }), ...(settings ? { settings } : {}) };
+    const [profiles, templates] = [await AlertProfile.list(ctx), await AlertTemplate.list(ctx)];
+    return [...profiles, ...templates].filter((r) => r.managedByService).map((r) => r.name);
+  };
+
+  it('marks the service profiles (mixed case after the prefix) and their templates; never exports them', async () => {
+    expect(await managed()).toEqual(['SVC_Aws_Cis_Mixed', 'SVC_Aws_Cis_Mixed.T']);
+    expect(await managed({ predefinedProfilePrefix: 'ACME_' })).toEqual(['ACME_BASE', 'ACME_BASE.T']);
+    const ctx = fetchCtx({ [LIST]: { data: records } });
+    const [svc] = await AlertProfile.list(ctx);
+    expect(AlertProfile.toDocument(svc, [])).toBeNull();
+  });
+
+  it('reserves the configured prefix for custom ids', () => {
+    const at = () => ({ file: 'p.yaml', line: 1, column: 1 });
+    const docOf = (name: string) => ({ kind: 'AlertProfile', name, spec: { extends: 'ACME_BASE' } });
+    const codes = (name: string, settings?: JsonObject) => (AlertProfile.checkDocument?.(docOf(name), at, settings) ?? []).map((d) => d.code);
+    expect(codes('ACME_MINE', { predefinedProfilePrefix: 'ACME_' })).toEqual(['profile-reserved-id']);
+    expect(codes('ACME_MINE')).toEqual(['profile-extends-custom']);
+    expect(AlertProfile.rootSettings).toHaveProperty('predefinedProfilePrefix');
+  });
+});

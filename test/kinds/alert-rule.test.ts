@@ -106,7 +106,7 @@ describe('AlertRule: desired and live agree', () => {
     const [live] = await AlertRule.list(fetchCtx({ [LIST]: [rec] }));
     expect(live.spec).toMatchObject({ resourceGroups: ['x'], eventCategory: ['User'], severity: [3] });
     expect(AlertRule.references).toEqual([{ kind: 'AlertChannel', pointer: '/channels' }]);
-    expect(AlertRule.setPointers(live.spec)).toEqual(['/channels', '/severity', '/eventCategory', '/resourceGroups']);
+    expect(AlertRule.setPointers(live.spec)).toEqual(['/channels', '/severity', '/eventCategory', '/resourceGroups', '/category', '/subCategory', '/source']);
     expect(AlertRule.collection).toBe('AlertRules');
     expect(bucketOf('GET', apiPath(AlertRule.collection))).toBe('GET AlertRules');
   });
@@ -153,5 +153,30 @@ describe('AlertRule: requests', () => {
 
   it('deletes by mcGuid', () => {
     expect(AlertRule.deleteRequest('m-1', ctx)).toEqual({ method: 'DELETE', path: '/api/v2/AlertRules/m-1', account: 'prod', orgAccess: false });
+  });
+
+  it('reads the newer spellings: category, subCategory, sources, a top-level name, categories beyond the eight', async () => {
+    const rec = {
+      mcGuid: 'm2',
+      type: 'Event',
+      name: 'top-level-name',
+      intgGuidList: [],
+      filters: { enabled: 1, eventcategory: ['Identity', 'Cloud'], severity: [1], category: ['Policy'], subCategory: ['Compliance'], sources: ['AWS', 'Azure'] },
+    };
+    const [live] = await AlertRule.list(fetchCtx({ [LIST]: [rec] }));
+    expect(live.name).toBe('top-level-name');
+    expect(live.spec).toMatchObject({ eventCategory: ['Cloud', 'Identity'], category: ['Policy'], subCategory: ['Compliance'], source: ['AWS', 'Azure'] });
+    // Export writes what it read.
+    expect(AlertRule.toDocument(live, [])?.spec).toMatchObject({ category: ['Policy'], subCategory: ['Compliance'], source: ['AWS', 'Azure'] });
+  });
+
+  it('sends the newer lists only where the rule has them, and leaves them out of a file that does not declare them', () => {
+    const [plain] = desiredOf(AlertRule, doc('AlertRule', 'r', { channels: ['ops-slack'], severity: ['high'] }));
+    expect(plain.spec).not.toHaveProperty('category');
+    const [declared] = desiredOf(AlertRule, doc('AlertRule', 'r', { channels: ['ops-slack'], severity: ['high'], source: ['K8s', 'AWS'], category: null }));
+    expect(declared.spec).toMatchObject({ source: ['AWS', 'K8s'], category: null });
+    const req = AlertRule.updateRequests('m', { ...declared, spec: { ...declared.spec, category: ['Policy'] } }, ['source'], requestCtx({ 'ops-slack': 'PROD_AAA' }));
+    expect((req[0].body as JsonObject).filters).toMatchObject({ source: ['AWS', 'K8s'], category: ['Policy'] });
+    expect(AlertRule.openMembers?.(plain.spec, plain.spec)).toEqual(['']);
   });
 });

@@ -4,11 +4,11 @@
 
 import type { Diagnostic } from '../../model/diagnostics.js';
 import type { DesiredResource } from '../../model/resource.js';
-import type { Kind } from '../../kinds/types.js';
+import type { Kind, KindSettings } from '../../kinds/types.js';
 import type { LiveIndex } from './live-index.js';
 import { kindsByName } from './shared.js';
 
-export function checkAgainstLive(desired: readonly DesiredResource[], kinds: readonly Kind[], index: LiveIndex): Diagnostic[] {
+export function checkAgainstLive(desired: readonly DesiredResource[], kinds: readonly Kind[], index: LiveIndex, settings: KindSettings = {}): Diagnostic[] {
   const kindOf = kindsByName(kinds);
-  return desired.flatMap((d) => kindOf.get(d.kind)?.check?.(d, index.byAccount.get(d.account) ?? []) ?? []);
+  return desired.flatMap((d) => kindOf.get(d.kind)?.check?.(d, index.byAccount.get(d.account) ?? [], settings) ?? []);
 }

@@ -1,9 +1,9 @@
 // Alert channels: destinations of alerts. An integration record; the service can test one.
 
-import type { ChannelType } from '../spellings.js';
+import { CHANNEL_TYPES, type ChannelType } from '../spellings.js';
 import type { SecretField } from '../secret-fields.js';
 import { integrationKind } from '../integration.js';
-import type { JsonObject } from '../../model/json.js';
+import { isObject, type JsonObject } from '../../model/json.js';
 import type { Kind } from '../types.js';
 import { SCHEMA_FILE, schemas } from './schema.js';
 import { CHANNEL_SECRETS } from './tables.js';
@@ -24,6 +24,17 @@ function channelSecrets(spec: JsonObject): SecretField[] {
   return secrets.filter((s) => s.path !== unused);
 }
 
+/** The service sometimes answers with the recipients as one comma-separated string: read it as the list. */
+function emailUserData(data: JsonObject): JsonObject {
+  const props = data.channelProps;
+  if (!isObject(props) || typeof props.recipients !== 'string') return data;
+  const recipients = props.recipients
+    .split(',')
+    .map((r) => r.trim())
+    .filter((r) => r !== '');
+  return { ...data, channelProps: { ...props, recipients } };
+}
+
 export const AlertChannel: Kind = integrationKind({
   kind: 'AlertChannel',
   order: 10,
@@ -33,6 +44,9 @@ export const AlertChannel: Kind = integrationKind({
   collection: 'AlertChannels',
   secrets: channelSecrets,
   fileSecrets: typeSecrets,
+  knownTypes: CHANNEL_TYPES,
+  typePointer: '/type',
+  readData: (type, data) => (type === 'EmailUser' ? emailUserData(data) : data),
   hasPut: true,
   // E-mail recipients are a set; the service may reorder them.
   setPointers: (spec) => (spec.type === 'EmailUser' ? ['/data/channelProps/recipients'] : []),

@@ -15,6 +15,9 @@ import {
   int,
   kebab,
   markSecrets,
+  nullableOptional,
+  NULL_NOTE,
+  openType,
   obj,
   requireDotted,
   str,
@@ -105,6 +108,7 @@ const CHANNEL_DATA: Record<ChannelType, { title: string; properties: Record<stri
       password: str('Password (Jira Server).', { example: '${env:JIRA_PASSWORD}' }),
       issueGrouping: ISSUE_GROUPING,
       customTemplateFile: str('Custom issue template (a data: URL of a JSON file).', { example: 'data:application/json;name=i.json;base64,e30=' }),
+      bidirectionalConfig: { type: 'object', description: 'Two-way sync settings, as the service defines them.' },
     },
   },
   MicrosoftTeams: {
@@ -164,7 +168,7 @@ function documentSchema(): SchemaObject {
   const spec = obj(
     'What the channel is and where it sends alerts.',
     {
-      type: str('Channel type; decides the members of `data`.', { enum: CHANNEL_TYPES, example: 'SlackChannel' }),
+      type: openType('Channel type; decides the members of `data`.', CHANNEL_TYPES),
       enabled: commonRef('enabled'),
       data: { type: 'object', description: 'Type-specific settings (see the schema of the chosen type). Secrets as ${env:NAME}.' },
     },
@@ -193,7 +197,8 @@ export function schemas(): Record<string, SchemaObject> {
     }
     delete body.description;
     const file = channelDataFile(type);
-    out[file] = dataSchema(file, `${type} data`, `\`data\` of an AlertChannel of type ${type}${def.title === type ? '' : ` (${def.title})`}.`, body);
+    nullableOptional(body);
+    out[file] = dataSchema(file, `${type} data`, `\`data\` of an AlertChannel of type ${type}${def.title === type ? '' : ` (${def.title})`}. Optional members may be null: ${NULL_NOTE}`, body);
   }
   return out;
 }

@@ -3,13 +3,14 @@
 
 import type { Diagnostic } from '../../model/diagnostics.js';
 import { isObject, type JsonObject } from '../../model/json.js';
-import type { Locate } from '../types.js';
-import { PREDEFINED_PROFILE_PREFIX, ROOT_PROFILE_ID } from './ids.js';
+import type { KindSettings, Locate } from '../types.js';
+import { predefinedPrefix, ROOT_PROFILE_ID } from './ids.js';
 
-export function checkProfileDocument(doc: JsonObject, at: Locate): Diagnostic[] {
+export function checkProfileDocument(doc: JsonObject, at: Locate, settings: KindSettings = {}): Diagnostic[] {
   const spec = doc.spec;
   if (!isObject(spec)) return [];
   const out: Diagnostic[] = [];
+  const PREDEFINED_PROFILE_PREFIX = predefinedPrefix(settings);
   const id = typeof doc.name === 'string' ? doc.name : '';
   if (id.startsWith(PREDEFINED_PROFILE_PREFIX)) {
     out.push({
@@ -17,7 +18,7 @@ export function checkProfileDocument(doc: JsonObject, at: Locate): Diagnostic[] 
       code: 'profile-reserved-id',
       message: `alert profile id \`${id}\` uses the prefix ${PREDEFINED_PROFILE_PREFIX}, which is reserved for predefined profiles`,
       ...at('/name'),
-      hint: 'choose an id without the SVC_ prefix, e.g. CUSTOM_' + id.slice(PREDEFINED_PROFILE_PREFIX.length),
+      hint: `choose an id without the ${PREDEFINED_PROFILE_PREFIX} prefix, e.g. CUSTOM_` + id.slice(PREDEFINED_PROFILE_PREFIX.length),
     });
   }
   if (typeof spec.extends === 'string') {

@@ -5,7 +5,7 @@ import type { Diagnostic } from '../../model/diagnostics.js';
 import { apiPath, rebaseEnvRefs, request } from '../common.js';
 import { isObject, type JsonObject } from '../../model/json.js';
 import { checkProfileDocument } from './checks.js';
-import { ROOT_PROFILE_ID } from './ids.js';
+import { PREDEFINED_PROFILE_PREFIX, predefinedPrefix, PREFIX_SETTING, ROOT_PROFILE_ID } from './ids.js';
 import {
   isPredefined,
   PROFILES_COLLECTION,
@@ -17,7 +17,7 @@ import {
 } from './records.js';
 import { SCHEMA_FILE, schemas } from './schema.js';
 import type { DesiredResource, LiveResource, ResourceDocument } from '../../model/resource.js';
-import type { FetchContext, Kind } from '../types.js';
+import type { FetchContext, Kind, KindSettings } from '../types.js';
 
 function fromDocument(doc: ResourceDocument): { resources: DesiredResource[]; diagnostics: Diagnostic[] } {
   const base = typeof doc.spec.extends === 'string' ? doc.spec.extends : '';
@@ -54,9 +54,9 @@ function fromDocument(doc: ResourceDocument): { resources: DesiredResource[]; di
  * What only live state shows about a base: that the account has it, and that it has templates.
  * A base that is the root or not predefined at all is reported by validation already.
  */
-function checkBase(desired: DesiredResource, live: readonly LiveResource[]): Diagnostic[] {
+function checkBase(desired: DesiredResource, live: readonly LiveResource[], settings?: KindSettings): Diagnostic[] {
   const base = desired.spec.extends;
-  if (typeof base !== 'string' || base === ROOT_PROFILE_ID || !isPredefined(base)) return [];
+  if (typeof base !== 'string' || base === ROOT_PROFILE_ID || !isPredefined(base, predefinedPrefix(settings))) return [];
   const where = { ...desired.source, field: '/spec/extends' };
   const inAccount = (r: LiveResource) => r.account === desired.account;
   if (!live.some((r) => inAccount(r) && r.kind === 'AlertProfile' && r.name === base)) {
@@ -99,6 +99,16 @@ export const AlertProfile: Kind = {
   // No endpoint changes a profile's base: a new base means a new profile.
   replaceOn: ['extends'],
   collection: PROFILES_COLLECTION,
+  rootSettings: {
+    [PREFIX_SETTING]: {
+      type: 'string',
+      minLength: 1,
+      default: PREDEFINED_PROFILE_PREFIX,
+      description:
+        'Id prefix of the alert profiles the service predefines (mixed case may follow it): such profiles are never planned, pruned or exported, and custom profile ids may not use it.',
+      examples: [PREDEFINED_PROFILE_PREFIX],
+    },
+  },
 
   setPointers: () => [],
   writeOnly: () => [],
@@ -119,12 +129,13 @@ export const AlertProfile: Kind = {
         // Kept for every profile: templates are checked against the keys of predefined ones.
         info: { fields: p.fields, descriptionKeys: p.descriptionKeys },
       };
-      if (isPredefined(p.id)) live.managedByService = true;
+      // The service's own profiles: never planned, never pruned, never exported as custom.
+      if (isPredefined(p.id, predefinedPrefix(ctx.settings))) live.managedByService = true;
       return live;
     });
   },
 
-  check: (desired, live) => checkBase(desired, live),
+  check: (desired, live, settings) => checkBase(desired, live, settings),
 
   createRequest(desired, children, ctx) {
     const alerts = children.map((c) => ({ name: templateNameOf(c), ...c.spec }));
@@ -140,7 +151,7 @@ export const AlertProfile: Kind = {
   deleteRequest: (id, ctx) => request(ctx, 'DELETE', apiPath(PROFILES_COLLECTION, id)),
 
   toDocument(live, children) {
-    if (live.managedByService || isPredefined(live.name)) return null;
+    if (live.managedByService) return null;
     const alerts = children
       .filter((c) => c.kind === 'AlertTemplate' && c.parent === live.name)
       .map((c): JsonObject => ({ name: templateNameOf(c), ...c.spec }));

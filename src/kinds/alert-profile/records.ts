@@ -18,8 +18,9 @@ export interface ProfileRecord {
   alerts: { name: string; spec: JsonObject }[];
 }
 
-export function isPredefined(profileId: string): boolean {
-  return profileId.startsWith(PREDEFINED_PROFILE_PREFIX);
+/** A profile of the service: its id starts with the prefix (whatever the case of what follows). */
+export function isPredefined(profileId: string, prefix: string = PREDEFINED_PROFILE_PREFIX): boolean {
+  return profileId.startsWith(prefix);
 }
 
 /** A template's identity and id: `<alertProfileId>.<alertTemplateName>` (how policies name it). */

@@ -1,5 +1,8 @@
 // Alert rules: which alerts (by severity, category, resource group) go to which channels.
-// Requests spell the filters camelCase, responses lowercase; the canonical spec is one shape.
+// Requests spell the filters camelCase; responses lowercase, camelCase, and since late 2023 also
+// `category` / `subCategory` / `source` (or `sources`) lists (api-facts.md). The canonical spec is one
+// shape: those newer lists are members only where the rule has them, compared when the file declares
+// them and otherwise carried (a PATCH replaces `filters` whole).
 
 import type { Diagnostic } from '../../model/diagnostics.js';
 import { apiPath, canonicalSet, convertedEnvRefs, createdString, recordList, request, requireString, stringList, toBoolean, toFlag } from '../common.js';
@@ -12,9 +15,21 @@ import { SEVERITIES, type SeverityName } from './severities.js';
 
 const COLLECTION = 'AlertRules';
 const LIST_PATH = apiPath(COLLECTION);
-const SET_POINTERS = ['/channels', '/severity', '/eventCategory', '/resourceGroups'];
+/** The newer filter lists, by their spec member and every spelling a response uses for them. */
+const NEWER_FILTERS: Record<string, readonly string[]> = {
+  category: ['category', 'categories'],
+  subCategory: ['subCategory', 'subcategory', 'subCategories'],
+  source: ['source', 'sources'],
+};
+const SET_POINTERS = ['/channels', '/severity', '/eventCategory', '/resourceGroups', ...Object.keys(NEWER_FILTERS).map((m) => '/' + m)];
 /** Spec members sent inside `filters` (a PATCH replaces filters whole). */
-const FILTER_MEMBERS = ['severity', 'eventCategory', 'resourceGroups', 'description', 'enabled'];
+const FILTER_MEMBERS = ['severity', 'eventCategory', 'resourceGroups', 'description', 'enabled', ...Object.keys(NEWER_FILTERS)];
+
+/** The first of `spellings` a record carries as a list. */
+function listIn(filters: JsonObject, spellings: readonly string[]): Json[] | undefined {
+  for (const s of spellings) if (Array.isArray(filters[s])) return filters[s] as Json[];
+  return undefined;
+}
 
 const SEVERITY_NAMES = new Map<number, SeverityName>(Object.entries(SEVERITIES).map(([n, v]) => [v, n as SeverityName]));
 
@@ -45,6 +60,8 @@ function filtersBody(desired: DesiredResource): JsonObject {
     resourceGroups: list(s.resourceGroups),
     eventCategory: list(s.eventCategory),
     severity: list(s.severity),
+    // Sent only where the rule has them: declared in the file, or carried from the live rule.
+    ...Object.fromEntries(Object.keys(NEWER_FILTERS).filter((m) => Array.isArray(s[m])).map((m) => [m, s[m]])),
   };
 }
 
@@ -84,6 +101,8 @@ export const AlertRule: Kind = {
   collection: COLLECTION,
 
   setPointers: () => [...SET_POINTERS],
+  // Every top-level member is open: the newer filter lists are compared only when the file declares them.
+  openMembers: () => [''],
   writeOnly: () => [],
   sensitive: () => [],
   secretMembers: () => [],
@@ -119,6 +138,12 @@ export const AlertRule: Kind = {
       description: typeof doc.spec.description === 'string' ? doc.spec.description : '',
       enabled: toBoolean(doc.spec.enabled),
     };
+    for (const member of Object.keys(NEWER_FILTERS)) {
+      const value = doc.spec[member];
+      // null asks to remove the list from the live rule; left out, the live one is kept.
+      if (value === null) spec[member] = null;
+      else if (Array.isArray(value)) spec[member] = set('/' + member, stringList(value));
+    }
     const resource: DesiredResource = { kind: 'AlertRule', account: doc.account, name: doc.name, spec, envRefs, source: doc.source };
     return { resources: [resource], diagnostics };
   },
@@ -128,21 +153,22 @@ export const AlertRule: Kind = {
       const filters = isObject(rec.filters) ? rec.filters : {};
       const set = (items: Json[]) => canonicalSet(items, '', {}).items;
       const severities = list(filters.severity).map(severityOf).filter((s): s is number => s !== undefined);
-      return {
-        kind: 'AlertRule',
-        account: ctx.account,
-        name: requireString(filters, 'name', LIST_PATH),
-        id: requireString(rec, 'mcGuid', LIST_PATH),
-        spec: {
-          // Channel ids; the engine maps them to names through `references`.
-          channels: set(stringList(rec.intgGuidList)),
-          severity: set(severities),
-          eventCategory: set(stringList(filters.eventcategory ?? filters.eventCategory).map(categoryOf)),
-          resourceGroups: set(stringList(filters.resourcegroups ?? filters.resourceGroups)),
-          description: typeof filters.description === 'string' ? filters.description : '',
-          enabled: toBoolean(filters.enabled),
-        },
+      const spec: JsonObject = {
+        // Channel ids; the engine maps them to names through `references`.
+        channels: set(stringList(rec.intgGuidList)),
+        severity: set(severities),
+        eventCategory: set(stringList(listIn(filters, ['eventcategory', 'eventCategory', 'eventCategories'])).map(categoryOf)),
+        resourceGroups: set(stringList(listIn(filters, ['resourcegroups', 'resourceGroups']))),
+        description: typeof filters.description === 'string' ? filters.description : '',
+        enabled: toBoolean(filters.enabled),
       };
+      for (const [member, spellings] of Object.entries(NEWER_FILTERS)) {
+        const value = listIn(filters, spellings);
+        if (value !== undefined) spec[member] = set(stringList(value));
+      }
+      // Some records carry the name at the top level rather than in filters.
+      const named = typeof filters.name === 'string' && filters.name !== '' ? filters : rec;
+      return { kind: 'AlertRule', account: ctx.account, name: requireString(named, 'name', LIST_PATH), id: requireString(rec, 'mcGuid', LIST_PATH), spec };
     });
   },
 
@@ -171,6 +197,7 @@ export const AlertRule: Kind = {
     if (list(s.resourceGroups).length > 0) spec.resourceGroups = list(s.resourceGroups);
     if (typeof s.description === 'string' && s.description !== '') spec.description = s.description;
     if (s.enabled === false) spec.enabled = false;
+    for (const member of Object.keys(NEWER_FILTERS)) if (Array.isArray(s[member])) spec[member] = s[member];
     return { kind: 'AlertRule', name: live.name, spec };
   },
 };

@@ -1,10 +1,19 @@
 // The JSON Schema of AlertRule documents.
 
 import { EVENT_CATEGORIES } from '../spellings.js';
-import { commonRef, envelope, obj, type SchemaObject } from '../schema-parts.js';
+import { commonRef, envelope, obj, TYPE_NAME, type SchemaObject } from '../schema-parts.js';
 import { SEVERITIES } from './severities.js';
 
 export const SCHEMA_FILE = 'alert-rule.schema.json';
+
+/** A newer filter list: left out, the live rule keeps its own; null removes it. */
+const newerList = (description: string, example: string[]): SchemaObject => ({
+  type: ['array', 'null'],
+  uniqueItems: true,
+  items: { type: 'string', minLength: 1 },
+  description: `${description} Left out, the live rule keeps its own; null removes it.`,
+  examples: [example],
+});
 
 function documentSchema(): SchemaObject {
   const severityNames = Object.keys(SEVERITIES);
@@ -33,11 +42,15 @@ function documentSchema(): SchemaObject {
       eventCategory: {
         type: 'array',
         uniqueItems: true,
-        items: { enum: [...EVENT_CATEGORIES] },
+        // The service has more categories than the seed's eight, and adds them without notice.
+        items: { type: 'string', pattern: TYPE_NAME, examples: [...EVENT_CATEGORIES] },
         default: [],
-        description: 'Event categories the rule selects (all when empty).',
+        description: `Event categories the rule selects (all when empty), e.g. ${EVENT_CATEGORIES.join(', ')}.`,
         examples: [['Cloud', 'Compliance']],
       },
+      category: newerList('Alert categories the rule selects (the newer filter beside eventCategory).', ['Policy', 'Anomaly']),
+      subCategory: newerList('Alert subcategories the rule selects.', ['Compliance', 'Application']),
+      source: newerList('Alert sources the rule selects.', ['AWS', 'Kubernetes']),
       resourceGroups: {
         type: 'array',
         uniqueItems: true,

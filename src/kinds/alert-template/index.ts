@@ -3,7 +3,7 @@
 
 import type { Diagnostic } from '../../model/diagnostics.js';
 import { apiPath, request } from '../common.js';
-import { ROOT_PROFILE_ID } from '../alert-profile/ids.js';
+import { predefinedPrefix, ROOT_PROFILE_ID } from '../alert-profile/ids.js';
 import {
   descriptionKeyNames,
   isPredefined,
@@ -15,20 +15,20 @@ import {
   templateNameOf,
 } from '../alert-profile/records.js';
 import type { DesiredResource, LiveResource } from '../../model/resource.js';
-import type { FetchContext, Kind } from '../types.js';
+import type { FetchContext, Kind, KindSettings } from '../types.js';
 import type { JsonObject } from '../../model/json.js';
 
 const TEMPLATES = 'AlertTemplates';
 const PLACEHOLDER = /\{\{([^{}]*)\}\}/g;
 
 /** `{{KEY}}` placeholders of subject and description that the profile's descriptionKeys lack. */
-function checkPlaceholders(desired: DesiredResource, live: readonly LiveResource[]): Diagnostic[] {
+function checkPlaceholders(desired: DesiredResource, live: readonly LiveResource[], settings?: KindSettings): Diagnostic[] {
   const profiles = live.filter((r) => r.kind === 'AlertProfile' && r.account === desired.account);
   // Keys are inherited from the base, so the base the document names is the truth even before the
   // profile exists (or while its base is being replaced); the live profile is the fallback.
   const base = desired.context?.extends;
   // A base that may not be extended is reported by validation; its keys say nothing here.
-  if (typeof base === 'string' && (base === ROOT_PROFILE_ID || !isPredefined(base))) return [];
+  if (typeof base === 'string' && (base === ROOT_PROFILE_ID || !isPredefined(base, predefinedPrefix(settings)))) return [];
   const source = profiles.find((p) => p.name === base) ?? profiles.find((p) => p.name === desired.parent);
   if (!source) return [];
   const allowed = descriptionKeyNames(source.info);
@@ -101,7 +101,7 @@ export const AlertTemplate: Kind = {
           parent: p.id,
           spec: a.spec,
         };
-        if (isPredefined(p.id)) live.managedByService = true;
+        if (isPredefined(p.id, predefinedPrefix(ctx.settings))) live.managedByService = true;
         return live;
       }),
     );

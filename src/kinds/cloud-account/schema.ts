@@ -12,6 +12,9 @@ import {
   envelope,
   kebab,
   markSecrets,
+  nullableOptional,
+  NULL_NOTE,
+  openType,
   obj,
   requireDotted,
   str,
@@ -35,6 +38,14 @@ const azureCredentials = (): SchemaObject =>
     ['clientId', 'clientSecret'],
   );
 
+/** GovCloud has no roles to assume: an access key, with the account id inside it (api-facts.md). */
+const govAccessKey = (): SchemaObject => {
+  const key = accessKey();
+  key.properties = { accountId: str('AWS GovCloud account id.', { pattern: AWS_ACCOUNT_ID, example: '123456789012' }), ...(key.properties as object) };
+  key.required = ['accountId', ...(key.required as string[])];
+  return key;
+};
+
 const GCP_PROJECT_OR_ORG = str('Whether `id` names a project or an organization.', { enum: ['PROJECT', 'ORGANIZATION'], example: 'PROJECT' });
 
 const CLOUD_DATA: Record<CloudAccountType, { title: string; properties: Record<string, SchemaObject>; required: string[] }> = {
@@ -55,6 +66,9 @@ const CLOUD_DATA: Record<CloudAccountType, { title: string; properties: Record<s
         pattern: HTTPS_URL,
         example: 'https://sqs.us-east-1.amazonaws.com/123456789012/posture-cloudtrail',
       }),
+      accountMappingFile: str('Account mapping of an organization trail (a data: URL of a JSON file).', {
+        example: 'data:application/json;name=mapping.json;base64,e30=',
+      }),
     },
     required: ['crossAccountCredentials', 'queueUrl'],
   },
@@ -69,20 +83,16 @@ const CLOUD_DATA: Record<CloudAccountType, { title: string; properties: Record<s
   },
   AwsUsGovCfg: {
     title: 'AWS GovCloud configuration assessment',
-    properties: {
-      awsAccountId: str('AWS GovCloud account id.', { pattern: AWS_ACCOUNT_ID, example: '123456789012' }),
-      accessKeyCredentials: accessKey(),
-    },
-    required: ['awsAccountId', 'accessKeyCredentials'],
+    properties: { accessKeyCredentials: govAccessKey() },
+    required: ['accessKeyCredentials'],
   },
   AwsUsGovCtSqs: {
     title: 'AWS GovCloud CloudTrail through SQS',
     properties: {
-      awsAccountId: str('AWS GovCloud account id.', { pattern: AWS_ACCOUNT_ID, example: '123456789012' }),
-      accessKeyCredentials: accessKey(),
+      accessKeyCredentials: govAccessKey(),
       queueUrl: str('URL of the SQS queue.', { pattern: HTTPS_URL, example: 'https://sqs.us-gov-west-1.amazonaws.com/123456789012/trail' }),
     },
-    required: ['awsAccountId', 'accessKeyCredentials', 'queueUrl'],
+    required: ['accessKeyCredentials', 'queueUrl'],
   },
   AzureAlSeq: {
     title: 'Azure activity log',
@@ -105,12 +115,11 @@ const CLOUD_DATA: Record<CloudAccountType, { title: string; properties: Record<s
     title: 'Google Cloud audit log',
     properties: {
       credentials: requireDotted(gcpCredentials('the reader'), ['clientEmail', 'clientId', 'privateKey', 'privateKeyId']),
-      integrationType: GCP_PROJECT_OR_ORG,
-      projectId: str('Project of the audit log sink.', { example: 'security-audit' }),
-      organizationId: str('Organization id (integrationType ORGANIZATION).', { example: '123456789012' }),
+      idType: GCP_PROJECT_OR_ORG,
+      id: str('Project id or organization id.', { example: 'security-audit' }),
       subscriptionName: str('Pub/Sub subscription of the audit log sink.', { example: 'projects/security-audit/subscriptions/posture' }),
     },
-    required: ['credentials', 'integrationType', 'projectId', 'subscriptionName'],
+    required: ['credentials', 'idType', 'id', 'subscriptionName'],
   },
   GcpCfg: {
     title: 'Google Cloud configuration assessment',
@@ -127,7 +136,7 @@ function documentSchema(): SchemaObject {
   const spec = obj(
     'Which cloud the service assesses and how it gets in.',
     {
-      type: str('Cloud account type; decides the members of `data`.', { enum: CLOUD_ACCOUNT_TYPES, example: 'AwsCfg' }),
+      type: openType('Cloud account type; decides the members of `data`.', CLOUD_ACCOUNT_TYPES),
       enabled: commonRef('enabled'),
       data: { type: 'object', description: 'Type-specific settings (see the schema of the chosen type). Secrets as ${env:NAME}.' },
     },
@@ -152,7 +161,8 @@ export function schemas(): Record<string, SchemaObject> {
     markSecrets(body, CLOUD_ACCOUNT_SECRETS[type]);
     delete body.description;
     const file = cloudAccountDataFile(type);
-    out[file] = dataSchema(file, `${type} data`, `\`data\` of a CloudAccount of type ${type} (${def.title}).`, body);
+    nullableOptional(body);
+    out[file] = dataSchema(file, `${type} data`, `\`data\` of a CloudAccount of type ${type} (${def.title}). Optional members may be null: ${NULL_NOTE}`, body);
   }
   return out;
 }

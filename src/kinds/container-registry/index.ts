@@ -2,7 +2,7 @@
 // data defaults the service fills in (so desired and live both carry them), and no PUT.
 
 import { isObject, type JsonObject } from '../../model/json.js';
-import { REGISTRY_INTEGRATION_TYPE } from '../spellings.js';
+import { REGISTRY_INTEGRATION_TYPE, REGISTRY_TYPES } from '../spellings.js';
 import { integrationKind } from '../integration.js';
 import type { Kind } from '../types.js';
 import { SCHEMA_FILE, schemas } from './schema.js';
@@ -22,6 +22,8 @@ export const ContainerRegistry: Kind = integrationKind({
   secrets: (spec) => registrySecrets(isObject(spec.data) ? spec.data : {}),
   fixedType: REGISTRY_INTEGRATION_TYPE,
   dataDefaults: DATA_DEFAULTS,
+  knownTypes: REGISTRY_TYPES,
+  typePointer: '/data/registryType',
   hasPut: false,
   // Repository, tag and label filters are sets.
   setPointers: () => ['/data/limitByRep', '/data/limitByTag', '/data/limitByLabel'],

@@ -11,6 +11,9 @@ import {
   int,
   kebab,
   markSecrets,
+  nullableOptional,
+  NULL_NOTE,
+  openType,
   obj,
   requireDotted,
   str,
@@ -44,11 +47,15 @@ const LIMITS: Record<string, SchemaObject> = {
   nonOsPackageEval: bool('Also assess non-OS (language library) packages.', { default: REGISTRY_DATA_DEFAULTS.nonOsPackageEval, example: true }),
 };
 
-const userPassword = (what: string): SchemaObject =>
+const userPassword = (what: string, ssl = false): SchemaObject =>
   obj(`Credentials of ${what}.`, {
     username: str('User name.', { example: 'posture-scanner' }),
     password: str('Password or access token.', { example: '${env:REGISTRY_PASSWORD}' }),
+    // GHCR and V2 registries keep the TLS switch with the credentials (api-facts.md).
+    ...(ssl ? { ssl: bool('Connect with TLS.', { example: true }) } : {}),
   }, ['username', 'password']);
+
+const REGISTRY_NOTIFICATIONS: SchemaObject = { description: 'Registry notification settings, as the service defines them.' };
 
 const REGISTRY_DATA: Record<RegistryType, { title: string; properties: Record<string, SchemaObject>; required: string[] }> = {
   AWS_ECR: {
@@ -66,15 +73,18 @@ const REGISTRY_DATA: Record<RegistryType, { title: string; properties: Record<st
   },
   DOCKERHUB: {
     title: 'Docker Hub',
-    properties: { credentials: userPassword('the Docker Hub account') },
+    properties: {
+      registryDomain: str('Docker Hub host; the service answers with index.docker.io.', { example: 'index.docker.io' }),
+      credentials: userPassword('the Docker Hub account'),
+    },
     required: ['credentials'],
   },
   V2_REGISTRY: {
     title: 'Docker V2 registry',
     properties: {
       registryDomain: str('Registry host (and port).', { example: 'registry.example.com:5000' }),
-      credentials: userPassword('the registry'),
-      ssl: bool('Connect with TLS.', { example: true }),
+      credentials: userPassword('the registry', true),
+      registryNotifications: REGISTRY_NOTIFICATIONS,
     },
     required: ['registryDomain', 'credentials'],
   },
@@ -98,8 +108,8 @@ const REGISTRY_DATA: Record<RegistryType, { title: string; properties: Record<st
     title: 'GitHub Container Registry',
     properties: {
       registryDomain: str('Registry host.', { example: 'ghcr.io' }),
-      credentials: userPassword('the GitHub account (password: a token with read:packages)'),
-      ssl: bool('Connect with TLS.', { example: true }),
+      credentials: userPassword('the GitHub account (password: a token with read:packages)', true),
+      registryNotifications: REGISTRY_NOTIFICATIONS,
     },
     required: ['credentials'],
   },
@@ -112,7 +122,14 @@ const REGISTRY_DATA: Record<RegistryType, { title: string; properties: Record<st
         items: { type: 'object', additionalProperties: { type: 'string' } },
         examples: [[{ env: 'ci' }]],
       },
-      limitNumScan: int('Maximum number of scans per hour.', { minimum: 1, example: 60 }),
+      // The service answers with a string ("60"); both spellings are read.
+      limitNumScan: {
+        type: ['string', 'integer'],
+        pattern: '^[0-9]+$',
+        minimum: 1,
+        description: 'Maximum number of scans per hour, as a number or a string of digits.',
+        examples: ['60'],
+      },
     },
     required: [],
   },
@@ -140,7 +157,7 @@ function documentSchema(): SchemaObject {
         type: 'object',
         required: ['registryType'],
         description: 'Registry settings; `registryType` decides the other members. Secrets as ${env:NAME}.',
-        properties: { registryType: str('Kind of registry.', { enum: REGISTRY_TYPES, example: 'AWS_ECR' }) },
+        properties: { registryType: openType('Kind of registry.', REGISTRY_TYPES) },
       },
     },
     ['data'],
@@ -174,7 +191,8 @@ export function schemas(): Record<string, SchemaObject> {
       markSecrets(body, registrySecrets({ registryType }));
     }
     const file = registryDataFile(registryType);
-    out[file] = dataSchema(file, `${registryType} registry data`, `\`data\` of a ContainerRegistry with registryType ${registryType} (${def.title}).`, body);
+    nullableOptional(body);
+    out[file] = dataSchema(file, `${registryType} registry data`, `\`data\` of a ContainerRegistry with registryType ${registryType} (${def.title}). Optional members may be null: ${NULL_NOTE}`, body);
   }
   return out;
 }

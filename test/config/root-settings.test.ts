@@ -1,0 +1,30 @@
+// Settings of postureops.yaml that a kind owns (Kind.rootSettings): in the root JSON Schema, read into
+// RootConfig.settings, and used by the kind's offline checks (predefinedProfilePrefix, issue 9).
+
+import { describe, expect, it } from 'vitest';
+import { loadConfig } from '../../src/config/load.js';
+import { schemaCatalog, ROOT_SCHEMA } from '../../src/config/schema-catalog.js';
+import { codes, makeRepo } from './helpers.js';
+
+const PROFILE = 'kind: AlertProfile\nname: ACME_MINE\nspec:\n  extends: ACME_BASE\n  alerts: []\n';
+
+describe('root settings owned by kinds', () => {
+  it('puts predefinedProfilePrefix in the root schema with its default', () => {
+    const root = schemaCatalog()[ROOT_SCHEMA] as { properties: Record<string, { default?: unknown }> };
+    expect(root.properties.predefinedProfilePrefix?.default).toBe('SVC_');
+  });
+
+  it('reads the setting and checks custom profile ids against it', async () => {
+    const dir = await makeRepo({ 'postureops.yaml': 'accounts:\n  - name: prod\npredefinedProfilePrefix: ACME_\n', 'p.yaml': PROFILE });
+    const result = await loadConfig(dir, { env: {}, cwd: dir });
+    expect(result.state?.root.settings).toEqual({ predefinedProfilePrefix: 'ACME_' });
+    expect(codes(result.diagnostics)).toEqual(['profile-reserved-id']);
+  });
+
+  it('defaults to SVC_ when the root file says nothing, and refuses a setting of the wrong type', async () => {
+    const plain = await loadConfig(await makeRepo({ 'postureops.yaml': 'accounts:\n  - name: prod\n', 'p.yaml': PROFILE }), { env: {} });
+    expect(codes(plain.diagnostics)).toEqual(['profile-extends-custom']);
+    const wrong = await loadConfig(await makeRepo({ 'postureops.yaml': 'accounts:\n  - name: prod\npredefinedProfilePrefix: 7\n' }), { env: {} });
+    expect(codes(wrong.diagnostics)).toContain('invalid-type');
+  });
+});

@@ -1,0 +1,40 @@
+// An export always validates: members the schema refuses are left out with a warning naming the
+// resource and the member; a document that cannot validate without them is left out whole.
+
+import { beforeAll, describe, expect, it } from 'vitest';
+import { documentChecker } from '../../src/config/document-check.js';
+import { type DocumentCheck, fitDocument } from '../../src/engine/export-fit.js';
+
+let check: DocumentCheck;
+beforeAll(async () => {
+  check = await documentChecker();
+});
+
+const doc = (kind: string, spec: Record<string, unknown>) => ({ kind, name: 'n', account: 'prod', spec: spec as never });
+
+describe('fitDocument', () => {
+  it('keeps a document that validates as it is, unknown types included', () => {
+    const spec = { type: 'SomeNewType', data: { anything: [1, { deep: true }] } };
+    expect(fitDocument(doc('CloudAccount', spec), check)).toEqual({ spec, diagnostics: [] });
+  });
+
+  it('leaves out a member a known type does not have, and a value it refuses, naming both', () => {
+    const fitted = fitDocument(
+      doc('AlertChannel', { type: 'IbmQradar', data: { qradarHostUrl: 'https://q.example.com', qradarHostPort: 443, qradarCommType: 'HTTPS', extra: { a: 1 }, issueGrouping: 'Nope' } }),
+      check,
+    );
+    expect(fitted.spec).toEqual({ type: 'IbmQradar', data: { qradarHostUrl: 'https://q.example.com', qradarHostPort: 443, qradarCommType: 'HTTPS' } });
+    expect(fitted.diagnostics.map((d) => [d.severity, d.code, d.field])).toEqual([
+      ['warning', 'export-member-left-out', '/spec/data/extra'],
+      ['warning', 'export-member-left-out', '/spec/data/issueGrouping'],
+    ]);
+    expect(fitted.diagnostics[0].message).toContain('AlertChannel "n" in account prod: spec/data/extra');
+  });
+
+  it('leaves out a document whose required member is unusable, with the reason', () => {
+    const fitted = fitDocument(doc('AlertChannel', { type: 'IbmQradar', data: { qradarHostUrl: 'ftp://nope', qradarHostPort: 443, qradarCommType: 'HTTPS' } }), check);
+    expect(fitted.spec).toBeUndefined();
+    expect(fitted.reason).toContain('qradarHostUrl');
+    expect(fitted.diagnostics.map((d) => d.code)).toEqual(['export-member-left-out', 'export-resource-left-out']);
+  });
+});
