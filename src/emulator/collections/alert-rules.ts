@@ -102,7 +102,7 @@ const remove: Handler = (ctx) => {
 };
 
 export const alertRuleRoutes = (): Route[] => [
-  { pattern: 'AlertRules', methods: { GET: list, POST: create } },
-  { pattern: 'AlertRules/search', methods: { POST: search } },
-  { pattern: 'AlertRules/:mcGuid', methods: { GET: get, PATCH: patch, DELETE: remove } },
+  { pattern: 'AlertRules', org: true, methods: { GET: list, POST: create } },
+  { pattern: 'AlertRules/search', org: true, methods: { POST: search } },
+  { pattern: 'AlertRules/:mcGuid', org: true, methods: { GET: get, PATCH: patch, DELETE: remove } },
 ];

@@ -28,6 +28,6 @@ const search: Handler = (ctx) => {
 };
 
 export const auditLogRoutes = (): Route[] => [
-  { pattern: 'AuditLogs', methods: { GET: list } },
-  { pattern: 'AuditLogs/search', methods: { POST: search } },
+  { pattern: 'AuditLogs', org: true, methods: { GET: list } },
+  { pattern: 'AuditLogs/search', org: true, methods: { POST: search } },
 ];

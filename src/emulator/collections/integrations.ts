@@ -135,12 +135,13 @@ export function integrationRoutes(c: IntegrationCollection): Route[] {
   };
 
   const routes: Route[] = [
-    { pattern: c.path, methods: { GET: list, POST: create } },
-    { pattern: `${c.path}/search`, methods: { POST: search } },
+    { pattern: c.path, org: true, methods: { GET: list, POST: create } },
+    { pattern: `${c.path}/search`, org: true, methods: { POST: search } },
   ];
-  if (c.test) routes.push({ pattern: `${c.path}/:intgGuid/test`, methods: { POST: test } });
+  if (c.test) routes.push({ pattern: `${c.path}/:intgGuid/test`, org: true, methods: { POST: test } });
   routes.push({
     pattern: `${c.path}/:intgGuid`,
+    org: true,
     methods: { GET: getOne, PATCH: update(false), DELETE: remove, ...(c.put ? { PUT: update(true) } : {}) },
   });
   return routes;
