@@ -120,7 +120,7 @@ export function activityRoutes(data: ActivityData, accounts: readonly string[]):
   const run = (ctx: RequestContext, e: Endpoint, from: number, to: number, filters: SearchFilter[], returns: string[] | undefined, variant: string) => {
     const account = ctx.account as string;
     // Records exist up to now; later ones have not happened yet.
-    const { first, count } = data.range(from, Math.min(to, ctx.now + 1));
+    const { first, count } = data.range(from, Math.min(to, ctx.now));
     let indices: number[] | undefined;
     let totalRows = Math.min(count, ROWS_PER_RESULT_SET);
     if (filters.length > 0) {
