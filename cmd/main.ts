@@ -126,6 +126,9 @@ export function buildProgram(io: Io, setCode: (code: number) => void): Command {
     .option('--rate-limit <n>', 'requests per hour per bucket', intArg('--rate-limit', 1), 120)
     .option('--faults <share>', 'share of requests that fail (429, 500, 503, dropped, committed-then-500)', shareArg, 0)
     .option('--fault-seed <n>', 'seed of the fault sequence', intArg('--fault-seed', 0), 1)
+    .option('--key <spec>', 'another API key, ID:SECRET:ROLE[:ACCOUNTS[:USER]], ROLE org-admin|sub-account-admin|account-user (repeatable)', collect)
+    .option('--activity-seed <n>', 'seed of the generated activity records', intArg('--activity-seed', 0), 1)
+    .option('--activity-rows <n>', 'generated activity records per day, per dataset and account', intArg('--activity-rows', 1), 96)
     .action(async (opts) => {
       const { emulatorCommand } = await import('./commands/emulator.js');
       setCode(await emulatorCommand(io, opts));

@@ -11,6 +11,10 @@ export interface EmulatorCliOptions {
   rateLimit: number;
   faults: number;
   faultSeed: number;
+  /** `ID:SECRET:ROLE[:ACCOUNTS[:USER]]`, repeatable. */
+  key?: string[];
+  activitySeed: number;
+  activityRows: number;
 }
 
 const LOOPBACK = /^(127\.\d+\.\d+\.\d+|::1|localhost)$/;
@@ -26,8 +30,17 @@ export async function emulatorCommand(io: Io, opts: EmulatorCliOptions): Promise
   if (!LOOPBACK.test(opts.host)) {
     write(io.stderr, `warning: --host ${opts.host} is not a loopback address; the emulator speaks plain HTTP`);
   }
-  const { startEmulator } = await import('../../src/emulator/index.js');
+  const { startEmulator, parseKeySpec } = await import('../../src/emulator/index.js');
+  let keys;
+  try {
+    keys = (opts.key ?? []).map(parseKeySpec);
+  } catch (err) {
+    throw new ExitError(EXIT.error, (err as Error).message);
+  }
   const emu = await startEmulator({
+    keys,
+    activitySeed: opts.activitySeed,
+    activityRows: opts.activityRows,
     host: opts.host,
     port: opts.port,
     accounts,
@@ -48,6 +61,11 @@ export async function emulatorCommand(io: Io, opts: EmulatorCliOptions): Promise
       `  export SVC_BASE_URL=${emu.url}`,
       `  export SVC_API_KEY_ID=${emu.keyId}`,
       `  export SVC_API_SECRET=${emu.secret}`,
+      ...(emu.keys.length > 1
+        ? ['', 'keys:', ...emu.keys.map((k) => `  ${k.keyId}: ${k.role}${k.accounts.length > 0 ? ` of ${k.accounts.join(', ')}` : ''}, user ${k.user}`)]
+        : []),
+      '',
+      `API reference (OpenAPI, no login): ${emu.url}/api/v2/docs`,
       '',
       'Press Ctrl-C to stop.',
     ].join('\n'),

@@ -1,5 +1,7 @@
 // Shapes shared by the server and the collection handlers.
 
+import type { IncomingHttpHeaders } from 'node:http';
+import type { ApiKey } from './keys.js';
 import type { ScopeData } from './model.js';
 
 /** A refusal with an HTTP status; the server answers `{message}`. */
@@ -18,6 +20,8 @@ export interface HandlerResult {
   status: number;
   /** JSON body; omitted for 204. */
   body?: unknown;
+  /** Extra response headers. */
+  headers?: Record<string, string>;
 }
 
 /** What a handler sees of one authenticated request. */
@@ -25,6 +29,13 @@ export interface RequestContext {
   /** Values of the `:name` segments of the matched route. */
   params: Record<string, string>;
   query: URLSearchParams;
+  headers: IncomingHttpHeaders;
+  /** `http://host:port` as the client addressed the emulator: the start of full URLs (nextPage). */
+  baseUrl: string;
+  /** The key behind the bearer token; absent on the routes answered without one. */
+  key?: ApiKey;
+  /** The addressed account; undefined for organization-level data. */
+  account?: string;
   /** Parsed JSON body; undefined when the request had none. */
   body: unknown;
   /** The data of the addressed account, or of the organization with `Org-Access: true`. */
@@ -32,6 +43,7 @@ export interface RequestContext {
   /** Account label used in intgGuid values. */
   guidPrefix: string;
   isOrg: boolean;
+  /** The user of the key (createdOrUpdatedBy, audit records). */
   user: string;
   /** Clock reading for this request, epoch ms. */
   now: number;

@@ -19,3 +19,6 @@ export const newBearerToken = (): string => `_${randomBytes(32).toString('hex')}
 
 export const newKeyId = (): string => `EMULATOR_${hex(16)}`;
 export const newSecret = (): string => `_${randomBytes(16).toString('hex')}`;
+
+/** Result sets of paged searches (in nextPage URLs). */
+export const newResultSetId = (): string => randomBytes(12).toString('hex');

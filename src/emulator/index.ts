@@ -4,12 +4,14 @@ import { createServer, type Server } from 'node:http';
 import type { Socket } from 'node:net';
 import { systemClock, type Clock } from './clock.js';
 import { newKeyId, newSecret } from './ids.js';
+import { resolveKeys, type ApiKey, type KeyOptions } from './keys.js';
 import { Service } from './server.js';
 import { Store } from './store.js';
 
 export { manualClock, scaledClock, systemClock, type Clock, type ManualClock } from './clock.js';
 export { MAX_BODY_BYTES } from './server.js';
 export { PREDEFINED_PROFILES } from './predefined-profiles.js';
+export { parseKeySpec, ROLES, type ApiKey, type KeyOptions, type Role } from './keys.js';
 
 export interface EmulatorOptions {
   /** Default 127.0.0.1. */
@@ -31,8 +33,17 @@ export interface EmulatorOptions {
   statePath?: string;
   /** Token expiry and rate-limit buckets read this clock. Default: system time. */
   clock?: Clock;
-  /** Written as createdOrUpdatedBy and in audit records. Default admin@example.com. */
+  /** The user of the org-admin key (keyId/secret): written as createdOrUpdatedBy and in audit records. Default admin@example.com. */
   user?: string;
+  /**
+   * More keys, with the roles of seed 000 (org-admin, sub-account-admin of listed sub-accounts,
+   * account-user). A key's user defaults to `<keyId>@example.com`; keys of one user share its buckets.
+   */
+  keys?: KeyOptions[];
+  /** Seed of the generated activity and evaluation records. Default 1. */
+  activitySeed?: number;
+  /** Generated records per day, per dataset and account (one every round(24 h / N)). Default 96. */
+  activityRows?: number;
 }
 
 export interface RunningEmulator {
@@ -41,6 +52,8 @@ export interface RunningEmulator {
   keyId: string;
   secret: string;
   accounts: string[];
+  /** Every key, the default org-admin key first, with its user and role. */
+  keys: ApiKey[];
   close(): Promise<void>;
   /** Requests received so far (faulted ones included). */
   requestCount(): number;
@@ -71,6 +84,10 @@ function checkOptions(o: EmulatorOptions): void {
   }
   if (o.keyId !== undefined && o.keyId === '') problems.push('keyId must not be empty');
   if (o.secret !== undefined && o.secret === '') problems.push('secret must not be empty');
+  if (o.activitySeed !== undefined && !Number.isInteger(o.activitySeed)) problems.push(`activitySeed must be an integer, got ${o.activitySeed}`);
+  if (o.activityRows !== undefined && !(Number.isInteger(o.activityRows) && o.activityRows > 0 && o.activityRows <= 86_400_000)) {
+    problems.push(`activityRows must be an integer 1..86400000 (records per day), got ${o.activityRows}`);
+  }
   if (problems.length > 0) throw new Error(`emulator: invalid options: ${problems.join('; ')}`);
 }
 
@@ -91,12 +108,13 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
   const keyId = options.keyId ?? newKeyId();
   const secret = options.secret ?? newSecret();
   // Opening the store first: an unreadable state file stops the start before a port is taken.
+  const keys = resolveKeys([{ keyId, secret, role: 'org-admin', user: options.user ?? 'admin@example.com' }, ...(options.keys ?? [])], accounts);
   const store = Store.open(accounts, options.statePath);
   const service = new Service({
     accounts,
-    keyId,
-    secret,
-    user: options.user ?? 'admin@example.com',
+    keys,
+    activitySeed: options.activitySeed ?? 1,
+    activityRows: options.activityRows ?? 96,
     clock: options.clock ?? systemClock,
     rateLimit: options.rateLimit ?? 120,
     faults: options.faults ?? 0,
@@ -128,6 +146,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     keyId,
     secret,
     accounts,
+    keys,
     requestCount: () => service.requestCount(),
     seed: (account, collection, records) => service.seed(account, collection, records),
     close() {

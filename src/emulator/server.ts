@@ -1,10 +1,12 @@
-// The request pipeline: faults → body (1 MB cap) → token exchange or bearer check → rate-limit
-// bucket → route → account → handler → persist. Every answer carries the RateLimit-* headers.
+// The request pipeline: faults → body (1 MB cap) → route → bearer check (except public routes) →
+// rate-limit bucket of the key's user → account → handler → persist. Every answer carries the
+// RateLimit-* headers.
 
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { addressOf, Tokens } from './auth.js';
 import { bucketOf, Buckets, unroutedBucketOf, type RateState } from './buckets.js';
 import type { Clock } from './clock.js';
+import { activityRoutes } from './collections/activities.js';
 import { agentAccessTokenRoutes } from './collections/agent-access-tokens.js';
 import { alertChannelRoutes } from './collections/alert-channels.js';
 import { alertProfileRoutes } from './collections/alert-profiles.js';
@@ -12,32 +14,35 @@ import { alertRuleRoutes } from './collections/alert-rules.js';
 import { auditLogRoutes } from './collections/audit-logs.js';
 import { cloudAccountRoutes } from './collections/cloud-accounts.js';
 import { containerRegistryRoutes } from './collections/container-registries.js';
+import { docsRoutes } from './collections/docs.js';
 import { schemaRoutes } from './collections/schemas.js';
+import { tokenRoutes } from './collections/tokens.js';
+import { ActivityData } from './activity-data.js';
 import { FaultInjector } from './faults.js';
 import { HttpError, isoTime, type HandlerResult, type RequestContext } from './http.js';
-import { Router, type RouteMatch } from './router.js';
+import type { ApiKey } from './keys.js';
+import { Router, type Route, type RouteMatch } from './router.js';
 import { API_PREFIX } from './service-facts.js';
 import type { Store } from './store.js';
 
 export const MAX_BODY_BYTES = 1024 * 1024;
 
-const TOKEN_EXCHANGE_PATTERN = 'access/tokens';
-
-/** Collections that take the organization headers (OG in the seed). */
-const ORG_CAPABLE = new Set(['AlertChannels', 'AlertRules', 'CloudAccounts', 'ContainerRegistries', 'AuditLogs']);
+/** Owner of the buckets of requests made without a known key (public routes, bad tokens). */
+const ANONYMOUS = '(anonymous)';
 
 const USER_ACTIONS: Record<string, string> = { POST: 'create', PUT: 'update', PATCH: 'update', DELETE: 'delete' };
 
 export interface ServiceConfig {
   accounts: string[];
-  keyId: string;
-  secret: string;
-  user: string;
+  keys: ApiKey[];
   clock: Clock;
   rateLimit: number;
   faults: number;
   faultSeed: number;
   store: Store;
+  /** Seed and density (records per day per dataset per account) of the generated activity data. */
+  activitySeed: number;
+  activityRows: number;
 }
 
 type Body = { kind: 'ok'; value: unknown } | { kind: 'too-large' } | { kind: 'bad-json' } | { kind: 'bad-type' };
@@ -106,6 +111,14 @@ function segmentsOf(pathname: string): string[] | undefined {
   }
 }
 
+/** A user's bucket of a functionality: two keys of one user share it. */
+const userBucket = (user: string, functionality: string): string => `${user}\u0000${functionality}`;
+
+function baseUrlOf(req: IncomingMessage): string {
+  const host = req.headers.host ?? `${req.socket.localAddress}:${req.socket.localPort}`;
+  return `http://${host}`;
+}
+
 export class Service {
   private readonly router: Router;
   private readonly tokens: Tokens;
@@ -116,7 +129,11 @@ export class Service {
   private readonly passthrough = new Map<string, unknown[]>();
 
   constructor(private readonly cfg: ServiceConfig) {
-    this.router = new Router([
+    this.tokens = new Tokens(cfg.keys);
+    const activities = new ActivityData(cfg.activitySeed, cfg.activityRows);
+    const routes: Route[] = [
+      ...tokenRoutes(this.tokens),
+      ...docsRoutes(() => this.router.all),
       ...schemaRoutes(),
       ...agentAccessTokenRoutes(),
       ...alertChannelRoutes(),
@@ -125,8 +142,9 @@ export class Service {
       ...cloudAccountRoutes(),
       ...containerRegistryRoutes(),
       ...auditLogRoutes(),
-    ]);
-    this.tokens = new Tokens(cfg.keyId, cfg.secret);
+      ...activityRoutes(activities, cfg.accounts),
+    ];
+    this.router = new Router(routes);
     this.buckets = new Buckets(cfg.rateLimit, cfg.clock);
     this.faults = new FaultInjector(cfg.faults, cfg.faultSeed);
   }
@@ -152,18 +170,15 @@ export class Service {
     const url = new URL(req.url ?? '/', 'http://emulator');
     const pathname = url.pathname;
     const isApi = pathname === API_PREFIX || pathname.startsWith(API_PREFIX + '/');
-    const isTokenExchange = method === 'POST' && pathname.replace(/\/+$/, '') === `${API_PREFIX}/${TOKEN_EXCHANGE_PATTERN}`;
     // Routing first (it has no effects), so the bucket follows the route that matched.
     const segments = isApi ? segmentsOf(pathname) : undefined;
     const match: RouteMatch = segments === undefined ? { kind: 'not-found' } : this.router.match(method, segments);
-    const bucket = isTokenExchange
-      ? bucketOf(method, TOKEN_EXCHANGE_PATTERN)
-      : match.kind === 'not-found'
-        ? unroutedBucketOf(method, pathname)
-        : bucketOf(method, match.pattern);
+    const functionality = match.kind === 'not-found' ? unroutedBucketOf(method, pathname) : bucketOf(method, match.pattern);
+    const route = match.kind === 'found' ? match.route : undefined;
     const last = pathname.replace(/\/+$/, '').split('/').pop();
-    const isResourceWrite = isApi && !isTokenExchange && method !== 'GET' && last !== 'search' && last !== 'test';
-    const peek = () => this.buckets.peek(bucket);
+    const isResourceWrite = isApi && route?.public !== true && method !== 'GET' && last !== 'search' && last !== 'test';
+    // Answers given before a request counts show the bucket of the token's user, if any.
+    const peek = () => this.buckets.peek(userBucket(this.tokens.peekKey(req.headers)?.user ?? ANONYMOUS, functionality));
 
     const fault = this.faults.next(isResourceWrite);
     if (fault === 'drop') {
@@ -177,35 +192,38 @@ export class Service {
     if (fault === 'unavailable') return send(res, 503, { message: 'Service Unavailable' }, peek());
 
     const body = await readBody(req);
+    // 400, not 413: the seed's status table has no 413, and 400 says what applies ("malformed
+    // request; do not repeat without changes").
     if (body.kind === 'too-large') {
-      return send(res, 413, { message: `Request body larger than ${MAX_BODY_BYTES} bytes` }, peek(), { Connection: 'close' });
+      return send(res, 400, { message: `Request body larger than ${MAX_BODY_BYTES} bytes` }, peek(), { Connection: 'close' });
     }
     if (body.kind === 'bad-type') return send(res, 400, { message: 'Content-Type must be application/json' }, peek());
     if (body.kind === 'bad-json') return send(res, 400, { message: 'Invalid JSON body' }, peek());
 
     let rate = peek();
     try {
-      if (isTokenExchange) {
-        const taken = this.buckets.take(bucket);
+      if (!isApi) throw new HttpError(404, 'Not found');
+      let key: ApiKey | undefined;
+      if (route?.public === true) {
+        const owner = this.tokens.keyNamed(body.value)?.user ?? ANONYMOUS;
+        const taken = this.buckets.take(userBucket(owner, functionality));
         rate = taken.state;
         if (!taken.allowed) throw new HttpError(429, 'Rate limit exceeded');
-        const r = this.tokens.exchange(req.headers, body.value, this.cfg.clock.now());
-        return send(res, r.status, r.body, rate);
+      } else {
+        key = this.tokens.verify(req.headers, this.cfg.clock.now());
+        const taken = this.buckets.take(userBucket(key.user, functionality));
+        rate = taken.state;
+        if (!taken.allowed) throw new HttpError(429, 'Rate limit exceeded');
       }
-      if (!isApi) throw new HttpError(404, 'Not found');
-      this.tokens.verify(req.headers, this.cfg.clock.now());
-      const taken = this.buckets.take(bucket);
-      rate = taken.state;
-      if (!taken.allowed) throw new HttpError(429, 'Rate limit exceeded');
       if (segments === undefined || match.kind === 'not-found') throw new HttpError(404, 'Not found');
       if (match.kind === 'method-not-allowed') {
         return send(res, 405, { message: `Method ${method} not allowed for ${pathname}` }, rate, { Allow: match.allowed.join(', ') });
       }
-      const result = this.run(req, method, segments, url, match.params, match.handler, body.value);
+      const result = this.run(req, method, url, match.route, match.params, match.handler, body.value, key);
       if (fault === 'commit-then-500' && result.status < 300) {
         return send(res, 500, { message: 'Internal Server Error' }, rate);
       }
-      return send(res, result.status, result.body, rate);
+      return send(res, result.status, result.body, rate, result.headers);
     } catch (err) {
       if (err instanceof HttpError) return send(res, err.status, { message: err.message }, rate);
       process.stderr.write(`emulator: internal error on ${method} ${pathname}: ${(err as Error).message}\n`);
@@ -216,22 +234,28 @@ export class Service {
   private run(
     req: IncomingMessage,
     method: string,
-    segments: string[],
     url: URL,
+    route: Route,
     params: Record<string, string>,
     handler: (ctx: RequestContext) => HandlerResult,
     body: unknown,
+    key: ApiKey | undefined,
   ): HandlerResult {
-    const { store, accounts, user } = this.cfg;
-    const addressed = addressOf(req.headers, accounts, ORG_CAPABLE.has(segments[0]));
+    const { store, accounts } = this.cfg;
+    const addressed = key === undefined ? { kind: 'account' as const, name: accounts[0] } : addressOf(req.headers, accounts, route.org === true, key);
     const isOrg = addressed.kind === 'org';
     const accountName = addressed.kind === 'org' ? accounts[0] : addressed.name;
     const scope = addressed.kind === 'org' ? store.org() : store.account(addressed.name);
     const now = this.cfg.clock.now();
+    const user = key?.user ?? ANONYMOUS;
     let wrote = false;
     const ctx: RequestContext = {
       params,
       query: url.searchParams,
+      headers: req.headers,
+      baseUrl: baseUrlOf(req),
+      key,
+      account: addressed.kind === 'org' ? undefined : addressed.name,
       body,
       scope,
       guidPrefix: accountName,

@@ -173,3 +173,18 @@ export const REGISTRY_RESPONSE_DEFAULTS: Readonly<Record<string, unknown>> = {
   nonOsPackageEval: false,
   identifierTag: [],
 };
+
+/**
+ * Seed 001: compliance evaluation search requires `dataset`, one per cloud provider (spellings
+ * omitted in the seed; these are the ones the service's public reference uses).
+ */
+export const COMPLIANCE_DATASETS = ['AwsCompliance', 'AzureCompliance', 'GcpCompliance'] as const;
+export type ComplianceDataset = (typeof COMPLIANCE_DATASETS)[number];
+
+/** Seed 000, "Limits": paging and the time windows of the activity and evaluation searches. */
+export const ROWS_PER_PAGE = 5000;
+export const ROWS_PER_RESULT_SET = 500_000;
+export const NEXT_PAGE_VALID_MS = 24 * 3_600_000;
+export const DEFAULT_RANGE_MS = 24 * 3_600_000;
+export const MAX_RANGE_MS = 7 * 24 * 3_600_000;
+export const COMPLIANCE_HISTORY_MS = 90 * 24 * 3_600_000;

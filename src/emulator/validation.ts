@@ -21,6 +21,8 @@ export interface Schema {
   maximum?: number;
   minItems?: number;
   uniqueItems?: boolean;
+  /** Valid when one of these is (the first branch's problems are reported otherwise). */
+  oneOf?: Schema[];
 }
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
@@ -55,6 +57,10 @@ function join(path: string, key: string | number): string {
 /** Every violation of `schema` by `value`, each as `path: what`. */
 export function validate(schema: Schema, value: unknown, path = ''): string[] {
   const errors: string[] = [];
+  if (schema.oneOf !== undefined) {
+    const each = schema.oneOf.map((s) => validate(s, value, path));
+    if (!each.some((e) => e.length === 0)) errors.push(...(each[0] ?? []));
+  }
   if (schema.type !== undefined && !hasType(value, schema.type)) {
     errors.push(`${path}: must be ${schema.type}, got ${typeName(value)}`);
     return errors;

@@ -5,7 +5,7 @@
 import { isoTime, notFound, objectBody, type Handler, type RequestContext } from '../http.js';
 import { newAgentToken } from '../ids.js';
 import type { AgentTokenRecord } from '../model.js';
-import { AGENT_TOKEN_CREATE, AGENT_TOKEN_PATCH } from '../request-schemas.js';
+import { AGENT_TOKEN_CREATE, AGENT_TOKEN_PATCH, SEARCH } from '../request-schemas.js';
 import type { Route } from '../router.js';
 import { runSearch } from '../search.js';
 import { check } from '../validation.js';
@@ -83,13 +83,22 @@ export const agentAccessTokenRoutes = (): Route[] => [
       GET: (ctx) => ({ status: 200, body: { data: enabled(ctx).map(view) } }),
       POST: create,
     },
+    docs: {
+      GET: { summary: 'List the enabled agent access tokens', response: { kind: 'list', type: 'AgentAccessTokens' } },
+      POST: { summary: 'Create an agent access token', request: AGENT_TOKEN_CREATE, status: 201, response: { kind: 'one', type: 'AgentAccessTokens' } },
+    },
   },
   {
     pattern: 'AgentAccessTokens/search',
     methods: { POST: (ctx) => ({ status: 200, body: { data: runSearch(enabled(ctx).map(view), ctx.body, SEARCH_FIELDS) } }) },
+    docs: { POST: { summary: `Search the enabled agent access tokens (fields ${SEARCH_FIELDS.join(', ')})`, request: SEARCH, response: { kind: 'list', type: 'AgentAccessTokens' } } },
   },
   {
     pattern: 'AgentAccessTokens/:id',
     methods: { GET: (ctx) => ({ status: 200, body: { data: view(find(ctx)) } }), PATCH: patch },
+    docs: {
+      GET: { summary: 'Read one agent access token', response: { kind: 'one', type: 'AgentAccessTokens' } },
+      PATCH: { summary: 'Change tokenEnabled (and props.description)', request: AGENT_TOKEN_PATCH, response: { kind: 'one', type: 'AgentAccessTokens' } },
+    },
   },
 ];

@@ -18,6 +18,7 @@ export const alertChannels: IntegrationCollection = {
   listByType: true,
   put: true,
   test: true,
+  schemas: () => CHANNEL_TYPES.map((t) => channelSchema(t)),
   validate(record) {
     check(BASE, record);
     const type = record.type as ChannelType;

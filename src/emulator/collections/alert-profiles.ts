@@ -174,9 +174,38 @@ const removeTemplate: Handler = (ctx) => {
   return { status: 204 };
 };
 
+/** Profile writes answer `{data: [profile]}` (seed: an array of profiles). */
+const LIST = { kind: 'list', type: 'AlertProfiles' } as const;
+
 export const alertProfileRoutes = (): Route[] => [
-  { pattern: 'AlertProfiles', methods: { GET: list, POST: create } },
-  { pattern: 'AlertProfiles/:alertProfileId', methods: { GET: get, PATCH: patch, DELETE: remove } },
-  { pattern: 'AlertProfiles/:alertProfileId/AlertTemplates', methods: { POST: createTemplate } },
-  { pattern: 'AlertProfiles/:alertProfileId/AlertTemplates/:alertTemplateName', methods: { PATCH: patchTemplate, DELETE: removeTemplate } },
+  {
+    pattern: 'AlertProfiles',
+    methods: { GET: list, POST: create },
+    docs: {
+      GET: { summary: 'List alert profiles (predefined and custom)', response: LIST },
+      POST: { summary: 'Create a custom alert profile', request: PROFILE_CREATE, status: 201, response: LIST },
+    },
+  },
+  {
+    pattern: 'AlertProfiles/:alertProfileId',
+    methods: { GET: get, PATCH: patch, DELETE: remove },
+    docs: {
+      GET: { summary: 'Read one alert profile', response: { kind: 'one', type: 'AlertProfiles' } },
+      PATCH: { summary: "Replace a custom profile's alerts", request: PROFILE_PATCH, response: LIST },
+      DELETE: { summary: 'Delete a custom alert profile', status: 204, response: { kind: 'none' } },
+    },
+  },
+  {
+    pattern: 'AlertProfiles/:alertProfileId/AlertTemplates',
+    methods: { POST: createTemplate },
+    docs: { POST: { summary: 'Add an alert template to a custom profile', request: TEMPLATE, response: LIST } },
+  },
+  {
+    pattern: 'AlertProfiles/:alertProfileId/AlertTemplates/:alertTemplateName',
+    methods: { PATCH: patchTemplate, DELETE: removeTemplate },
+    docs: {
+      PATCH: { summary: 'Change an alert template', request: TEMPLATE_PATCH, response: LIST },
+      DELETE: { summary: 'Delete an alert template', status: 204, response: { kind: 'none' } },
+    },
+  },
 ];

@@ -4,7 +4,7 @@
 import { notFound, objectBody, type Handler, type RequestContext } from '../http.js';
 import { newMcGuid } from '../ids.js';
 import type { RuleFilters, RuleRecord } from '../model.js';
-import { RULE_CREATE, RULE_PATCH } from '../request-schemas.js';
+import { RULE_CREATE, RULE_PATCH, SEARCH } from '../request-schemas.js';
 import type { Route } from '../router.js';
 import { runSearch } from '../search.js';
 import { check, invalidData } from '../validation.js';
@@ -102,7 +102,29 @@ const remove: Handler = (ctx) => {
 };
 
 export const alertRuleRoutes = (): Route[] => [
-  { pattern: 'AlertRules', methods: { GET: list, POST: create } },
-  { pattern: 'AlertRules/search', methods: { POST: search } },
-  { pattern: 'AlertRules/:mcGuid', methods: { GET: get, PATCH: patch, DELETE: remove } },
+  {
+    pattern: 'AlertRules',
+    org: true,
+    methods: { GET: list, POST: create },
+    docs: {
+      GET: { summary: 'List alert rules', response: { kind: 'list', type: 'AlertRules' } },
+      POST: { summary: 'Create an alert rule', request: RULE_CREATE, status: 201, response: { kind: 'one', type: 'AlertRules' } },
+    },
+  },
+  {
+    pattern: 'AlertRules/search',
+    org: true,
+    methods: { POST: search },
+    docs: { POST: { summary: 'Search alert rules', request: SEARCH, response: { kind: 'list', type: 'AlertRules' } } },
+  },
+  {
+    pattern: 'AlertRules/:mcGuid',
+    org: true,
+    methods: { GET: get, PATCH: patch, DELETE: remove },
+    docs: {
+      GET: { summary: 'Read one alert rule', response: { kind: 'one', type: 'AlertRules' } },
+      PATCH: { summary: 'Change an alert rule (intgGuidList replaced, filters merged)', request: RULE_PATCH, response: { kind: 'one', type: 'AlertRules' } },
+      DELETE: { summary: 'Delete an alert rule', status: 204, response: { kind: 'none' } },
+    },
+  },
 ];

@@ -3,6 +3,7 @@
 import { HttpError, type Handler, type RequestContext } from '../http.js';
 import type { AuditRecord } from '../model.js';
 import type { Route } from '../router.js';
+import { SEARCH } from '../request-schemas.js';
 import { matches, parseSearch, parseTime, project } from '../search.js';
 
 function inRange(ctx: RequestContext, start: string | undefined, end: string | undefined, names: [string, string]): AuditRecord[] {
@@ -28,6 +29,22 @@ const search: Handler = (ctx) => {
 };
 
 export const auditLogRoutes = (): Route[] => [
-  { pattern: 'AuditLogs', methods: { GET: list } },
-  { pattern: 'AuditLogs/search', methods: { POST: search } },
+  {
+    pattern: 'AuditLogs',
+    org: true,
+    methods: { GET: list },
+    docs: {
+      GET: {
+        summary: 'The write history of the account (or organization), with the user of each write',
+        query: { startTime: { type: 'string' }, endTime: { type: 'string' } },
+        response: { kind: 'list', type: 'AuditLogs' },
+      },
+    },
+  },
+  {
+    pattern: 'AuditLogs/search',
+    org: true,
+    methods: { POST: search },
+    docs: { POST: { summary: 'Search the write history', request: SEARCH, response: { kind: 'list', type: 'AuditLogs' } } },
+  },
 ];

@@ -17,6 +17,7 @@ export const cloudAccounts: IntegrationCollection = {
   listByType: true,
   put: true,
   test: false,
+  schemas: () => CLOUD_ACCOUNT_TYPES.map((t) => cloudAccountSchema(t)),
   validate(record) {
     check(BASE, record);
     check(cloudAccountSchema(record.type as CloudAccountType), record);

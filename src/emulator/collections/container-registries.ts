@@ -1,6 +1,6 @@
 // /api/v2/ContainerRegistries: type ContVulnCfg, per-registryType data, no PUT (405), DELETE 204.
 
-import { REGISTRY_INTEGRATION_TYPE, type RegistryType } from '../../kinds/spellings.js';
+import { REGISTRY_INTEGRATION_TYPE, REGISTRY_TYPES, type RegistryType } from '../../kinds/spellings.js';
 import { REGISTRY_BASE, registrySchema } from '../request-schemas.js';
 import type { Route } from '../router.js';
 import { ECR_CREDENTIALS, REGISTRY_RESPONSE_DEFAULTS, registrySensitive } from '../service-facts.js';
@@ -21,6 +21,7 @@ export const containerRegistries: IntegrationCollection = {
   listByType: false,
   put: false,
   test: false,
+  schemas: () => REGISTRY_TYPES.map((t) => registrySchema(t)),
   validate(record) {
     check(REGISTRY_BASE, record);
     const data = record.data as Record<string, unknown>;

@@ -6,8 +6,10 @@ import { newIntgGuid } from '../ids.js';
 import { maskData } from '../masking.js';
 import type { IntegrationRecord, ScopeData } from '../model.js';
 import type { Route } from '../router.js';
+import { SEARCH } from '../request-schemas.js';
 import { runSearch } from '../search.js';
 import type { SensitiveMember } from '../service-facts.js';
+import type { Schema } from '../validation.js';
 
 export interface IntegrationCollection {
   /** Path segment after /api/v2, e.g. `AlertChannels`. */
@@ -29,6 +31,14 @@ export interface IntegrationCollection {
   responseData?(data: Record<string, unknown>): Record<string, unknown>;
   /** Refuses a delete (409) while something still refers to the record. */
   beforeDelete?(ctx: RequestContext, record: IntegrationRecord): void;
+  /** The request schemas `validate` checks, one per type (for GET /api/v2/docs). */
+  schemas(): Schema[];
+}
+
+/** A schema with every member optional: what a PATCH may carry (the result is then checked whole). */
+function partial(s: Schema): Schema {
+  const { required: _required, ...rest } = s;
+  return rest;
 }
 
 export function integrationResponse(c: IntegrationCollection, r: IntegrationRecord, isOrg: boolean): Record<string, unknown> {
@@ -134,14 +144,41 @@ export function integrationRoutes(c: IntegrationCollection): Route[] {
     return { status: 204 };
   };
 
+  const full: Schema = { oneOf: c.schemas() };
+  const one = { kind: 'one' as const, type: c.path };
+  const many = { kind: 'list' as const, type: c.path };
   const routes: Route[] = [
-    { pattern: c.path, methods: { GET: list, POST: create } },
-    { pattern: `${c.path}/search`, methods: { POST: search } },
+    {
+      pattern: c.path,
+      org: true,
+      methods: { GET: list, POST: create },
+      docs: { GET: { summary: `List ${c.label} records`, response: many }, POST: { summary: `Create a ${c.label}`, request: full, status: 201, response: one } },
+    },
+    {
+      pattern: `${c.path}/search`,
+      org: true,
+      methods: { POST: search },
+      docs: { POST: { summary: `Search ${c.label} records`, request: SEARCH, response: many } },
+    },
   ];
-  if (c.test) routes.push({ pattern: `${c.path}/:intgGuid/test`, methods: { POST: test } });
+  if (c.test) {
+    routes.push({
+      pattern: `${c.path}/:intgGuid/test`,
+      org: true,
+      methods: { POST: test },
+      docs: { POST: { summary: `Test a ${c.label}`, status: 204, response: { kind: 'none' } } },
+    });
+  }
   routes.push({
     pattern: `${c.path}/:intgGuid`,
+    org: true,
     methods: { GET: getOne, PATCH: update(false), DELETE: remove, ...(c.put ? { PUT: update(true) } : {}) },
+    docs: {
+      GET: { summary: c.listByType ? `Read one ${c.label} (or list those of a type, when the segment is a type)` : `Read one ${c.label}`, response: one },
+      PATCH: { summary: `Change members of a ${c.label}`, request: { oneOf: c.schemas().map(partial) }, response: one },
+      DELETE: { summary: `Delete a ${c.label}`, status: 204, response: { kind: 'none' } },
+      ...(c.put ? { PUT: { summary: `Replace a ${c.label}`, request: full, response: one } } : {}),
+    },
   });
   return routes;
 }
