@@ -276,7 +276,8 @@ export class Service {
     };
     const result = handler(ctx);
     if (wrote) store.save();
-    const seeded = method === 'GET' && segments.length === 1 && !isOrg ? this.passthrough.get(`${addressed.name.toLowerCase()}|${segments[0]}`) : undefined;
+    // A list route (one literal segment) also lists the records seeded as given.
+    const seeded = method === 'GET' && !route.pattern.includes('/') && !isOrg ? this.passthrough.get(`${addressed.name.toLowerCase()}|${route.pattern}`) : undefined;
     const listed = (result.body as { data?: unknown } | undefined)?.data;
     if (seeded && result.status === 200 && Array.isArray(listed)) {
       return { ...result, body: { ...(result.body as object), data: [...listed, ...structuredClone(seeded)] } };
