@@ -46,7 +46,9 @@ export function checkDocument(kind: Kind, doc: JsonObject, ctx: SemanticContext)
   const policy = ctx.literals ?? 'warn';
 
   for (const pointer of secretPointers(kind, spec)) {
-    if (getAt(doc, pointer) === undefined || pointer in ctx.envRefs || ctx.envProblems.includes(pointer)) continue;
+    // Absent, or `null` (the file removes the member): no value to judge.
+    const value = getAt(doc, pointer);
+    if (value === undefined || value === null || pointer in ctx.envRefs || ctx.envProblems.includes(pointer)) continue;
     const label = pointer.replace(/^\/spec\//, '').split('/').join('.');
     const suggestion = `${label.split('.').pop()}: \${env:${envNameFor(String(doc.name ?? ''), label)}}`;
     if (writeOnly.has(pointer)) {

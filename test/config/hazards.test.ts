@@ -171,3 +171,14 @@ describe('YAML and file hazards', () => {
     expect(result.diagnostics.find((d) => d.code === 'unknown-kind')?.file).toBe(path.join(dir, 'a.yaml'));
   });
 });
+
+describe('removing a secret member', () => {
+  it('`member: null` removes it and is not a literal secret', async () => {
+    const jira = (token: string) =>
+      `kind: AlertChannel\nname: tickets\nspec:\n  type: Jira\n  data:\n    jiraType: JIRA_CLOUD\n    jiraUrl: https://example.atlassian.net\n    projectId: SEC\n    issueType: Bug\n    username: bot@example.com\n    apiToken: \${env:JIRA_TOKEN}\n    password: ${token}\n`;
+    const removed = await load({ 'jira.yaml': jira('null') }, { JIRA_TOKEN: 'jira-token-value' });
+    expect(codes(removed.result.diagnostics)).not.toContain('secret-literal');
+    const literal = await load({ 'jira.yaml': jira('hunter2-literal') }, { JIRA_TOKEN: 'jira-token-value' });
+    expect(codes(literal.result.diagnostics)).toContain('secret-literal');
+  });
+});
