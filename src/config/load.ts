@@ -13,7 +13,7 @@ import { interpolateDocument } from './interpolate.js';
 import { parseRoot } from './root.js';
 import { checkSchema, positionAt } from './schema-check.js';
 import { checkDocument, secretPointers } from './semantic.js';
-import { didYouMean } from './suggest.js';
+import { didYouMean } from '../model/suggest.js';
 import type { LoadOptions, LoadResult } from './types.js';
 import type { RootConfig } from '../model/account.js';
 import { prepareValidators } from './validators.js';

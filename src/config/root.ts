@@ -5,7 +5,7 @@ import type { JsonObject } from '../model/json.js';
 import { type AccountConfig, type RootConfig, type SecretLiteralPolicy } from '../model/account.js';
 import { positionAt, checkSchema } from './schema-check.js';
 import { ROOT_SCHEMA } from './schema-catalog.js';
-import { didYouMean } from './suggest.js';
+import { didYouMean } from '../model/suggest.js';
 import { parseYamlDocuments } from './yaml-source.js';
 
 /** The root config from the file's text, or undefined when it is unusable (diagnostics say why). */

@@ -6,7 +6,7 @@ import type { Diagnostic, SourcePosition } from '../model/diagnostics.js';
 import type { Json } from '../model/json.js';
 import { isWithin, parsePointer, toPointer } from '../model/json-pointer.js';
 import { PATTERN_PHRASES } from '../kinds/schema-parts.js';
-import { didYouMean } from './suggest.js';
+import { didYouMean } from '../model/suggest.js';
 import { validatorFor } from './validators.js';
 import type { NodePosition } from './yaml-source.js';
 

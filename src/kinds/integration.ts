@@ -2,6 +2,7 @@
 // integration record {name, type, enabled 0|1, data} with a server-assigned intgGuid. This module
 // builds their Kind from the few facts in which they differ.
 
+import { levenshtein } from '../model/suggest.js';
 import type { Diagnostic } from '../model/diagnostics.js';
 import { getAt, removeAt, setAt } from '../model/json-pointer.js';
 import { apiPath, clone, convertedEnvRefs, createdString, recordList, request, requireString, toBoolean, toFlag } from './common.js';
@@ -46,12 +47,40 @@ export interface IntegrationOptions {
 
 const MEMBERS = ['type', 'enabled', 'data'] as const;
 
-/** An unknown type is data to carry, not an error: a warning that says what it means. */
+/**
+ * A type this close to a known one is a misspelling of it, not a new type of the service: the same
+ * letters in another case, one letter off, or two letters off in a long name. (New types of the
+ * service differ more: `OciCfg` is two letters from `GcpCfg`, and is a type of its own.)
+ */
+function misspelt(type: string, known: readonly string[]): string | undefined {
+  const lower = type.toLowerCase();
+  const within = (t: string): boolean => {
+    const d = levenshtein(lower, t.toLowerCase());
+    return d <= 1 || (d <= 2 && type.length >= 10);
+  };
+  return known.find((t) => t.toLowerCase() === lower) ?? known.find(within);
+}
+
+/**
+ * An unknown type is data to carry, not an error: a warning that says what it means. A misspelt
+ * known type is an error: carried as unknown, its secrets would not be recognised (nor masked).
+ */
 function unknownTypeWarning(opts: IntegrationOptions, doc: JsonObject, at: Locate): Diagnostic[] {
   if (!isObject(doc.spec)) return [];
   const type = getAt(doc.spec, opts.typePointer);
   if (typeof type !== 'string' || type === '' || opts.knownTypes.includes(type)) return [];
-  const near = opts.knownTypes.find((t) => t.toLowerCase() === type.toLowerCase());
+  const near = misspelt(type, opts.knownTypes);
+  if (near !== undefined) {
+    return [
+      {
+        severity: 'error',
+        code: 'unknown-type',
+        message: `${opts.kind} type \`${type}\` is not a type postureops knows, and it is close to \`${near}\``,
+        ...at('/spec' + opts.typePointer),
+        hint: `did you mean \`${near}\`? (a type of the service that this version does not know is accepted with a warning)`,
+      },
+    ];
+  }
   return [
     {
       severity: 'warning',
@@ -60,7 +89,7 @@ function unknownTypeWarning(opts: IntegrationOptions, doc: JsonObject, at: Locat
         `${opts.kind} type \`${type}\` is not one this version knows: its data is checked as a JSON object only, ` +
         'compared member by member and sent as written',
       ...at('/spec' + opts.typePointer),
-      hint: near !== undefined ? `did you mean \`${near}\`?` : 'secrets in it are not recognised: give them as ${env:NAME} all the same',
+      hint: 'secrets in it are not recognised: give them as ${env:NAME} all the same',
     },
   ];
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { levenshtein, suggest } from '../../src/config/suggest.js';
+import { levenshtein, suggest } from '../../src/model/suggest.js';
 
 describe('suggest', () => {
   it('measures edit distance', () => {
