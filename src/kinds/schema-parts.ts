@@ -159,7 +159,7 @@ export const COMMON_SCHEMA = 'common.schema.json';
 export const ref = (file: string, def?: string): SchemaObject => ({ $ref: def ? `${file}#/$defs/${def}` : file });
 export const commonRef = (def: string): SchemaObject => ref(COMMON_SCHEMA, def);
 
-/** A document schema: `kind`, `name`, `account`, `apiVersion` and the kind's `spec`. */
+/** A document schema: `kind`, `name`, `account`, `apiVersion`, `previousNames`, `lifecycle` and the kind's `spec`. */
 export function envelope(kind: string, file: string, description: string, spec: SchemaObject, example: SchemaObject): SchemaObject {
   return {
     $schema: DRAFT,
@@ -175,6 +175,8 @@ export function envelope(kind: string, file: string, description: string, spec: 
       kind: { const: kind, description: 'Kind of resource this document declares.' },
       name: commonRef('name'),
       account: commonRef('account'),
+      previousNames: commonRef('previousNames'),
+      lifecycle: commonRef('lifecycle'),
       spec,
     },
   };
