@@ -4,7 +4,7 @@
 // the shared definitions, the root file postureops.yaml, and the `document.schema.json` dispatch.
 
 import { DOCUMENT_KINDS, KINDS, kindForDocument } from '../kinds/index.js';
-import { COMMON_SCHEMA, DRAFT, NOT_BLANK, SCHEMA_BASE, bool, commonRef, obj, ref, type SchemaObject } from '../kinds/schema-parts.js';
+import { COMMON_SCHEMA, DRAFT, NOT_BLANK, SCHEMA_BASE, SELECTOR, SPEC_POINTER, bool, commonRef, obj, ref, type SchemaObject } from '../kinds/schema-parts.js';
 
 export { COMMON_SCHEMA, SCHEMA_BASE };
 
@@ -67,7 +67,7 @@ function common(): SchemaObject {
         ignoreChanges: {
           type: 'array',
           uniqueItems: true,
-          items: { type: 'string', pattern: '^(/[^/]*)+$' },
+          items: { type: 'string', pattern: SPEC_POINTER },
           description:
             'JSON pointers into `spec` (e.g. /data/channel, /description) that another team owns: their live value is never compared and an update sends it back unchanged.',
           examples: [['/description']],
@@ -136,7 +136,7 @@ function root(): SchemaObject {
       protect: {
         type: 'array',
         uniqueItems: true,
-        items: { type: 'string', pattern: '^([^/]+/)?[^/]+/[^/]+$' },
+        items: { type: 'string', pattern: SELECTOR },
         description:
           'Live resources that prune never deletes, whatever the documents say: selectors [account/]Kind/name, `*` matching within a part. A protected resource no file declares is listed as unmanaged (protected).',
         examples: [['prod/AlertChannel/oncall-*', 'AlertRule/critical-*']],
