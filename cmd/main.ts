@@ -74,6 +74,7 @@ export function buildProgram(io: Io, setCode: (code: number) => void): Command {
       .option('--detailed-exitcode', 'exit 2 when there are changes, 0 when there are none')
       .option('--force', 'do not refuse a plan over the safety thresholds')
       .option('--rotate <selector>', 'push write-only secrets of [account/]Kind/name (globs allowed; repeatable)', collect)
+      .option('--target <selector>', 'plan only [account/]Kind/name and what it depends on (globs allowed; repeatable)', collect)
       .option(...envFileOption),
   ).action(async (dir: string, opts) => {
     const { planCommand } = await import('./commands/plan.js');
@@ -90,6 +91,7 @@ export function buildProgram(io: Io, setCode: (code: number) => void): Command {
       .option('--force', 'apply a plan over the safety thresholds')
       .option('--account <name>', 'only this account (repeatable)', collect)
       .option('--rotate <selector>', 'push write-only secrets of [account/]Kind/name (repeatable)', collect)
+      .option('--target <selector>', 'apply only [account/]Kind/name and what it depends on (globs allowed; repeatable)', collect)
       .option('--test-channels', 'test every created or changed alert channel through the service')
       .option('--credentials-out <file>', 'write credentials the service issues on create (agent access tokens) to this file, mode 0600')
       .addOption(formatOption())

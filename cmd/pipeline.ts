@@ -109,6 +109,7 @@ export interface PlanFlags extends ClientFlags {
   account?: string[];
   force?: boolean;
   rotate?: string[];
+  target?: string[];
 }
 
 export interface Planned {
@@ -129,6 +130,7 @@ export async function computePlan(io: Io, dir: string, flags: PlanFlags): Promis
       accounts: accounts.map((a) => a.name),
       force: flags.force,
       rotate: flags.rotate,
+      targets: flags.target,
       budget: client.budget(),
       apiCalls: live.calls,
     });

@@ -96,6 +96,7 @@ async function planNow(io: Io, dir: string, opts: ApplyOptions): Promise<Planned
 }
 
 export async function applyCommand(io: Io, dir: string, opts: ApplyOptions): Promise<number> {
+  if (opts.plan && opts.target) throw new ExitError(EXIT.error, '--target narrows a new plan; a saved plan is applied whole (plan it with --target)');
   const { plan, client, literals } = opts.plan ? await loadSavedPlan(io, dir, opts.plan, opts) : await planNow(io, dir, opts);
   try {
     const { renderPlan, renderApplyReport } = await import('../../src/render/index.js');
@@ -107,6 +108,9 @@ export async function applyCommand(io: Io, dir: string, opts: ApplyOptions): Pro
       write(io.stderr, renderPlan(plan, 'text', { color: useColor(io.stderr, io.env) }));
     }
     await printDiagnostics(io, plan.diagnostics);
+    if (plan.refusal?.code === 'prevent-destroy') {
+      throw new ExitError(EXIT.refused, `refused: ${plan.refusal.message}`);
+    }
     if (plan.refusal && !opts.force) {
       throw new ExitError(EXIT.refused, `refused: ${plan.refusal.message} (use --force to override)`);
     }

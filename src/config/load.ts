@@ -5,7 +5,8 @@ import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import { type Diagnostic, hasErrors, type SourcePosition, sortDiagnostics } from '../model/diagnostics.js';
 import { DOCUMENT_KINDS, KINDS, kindForDocument } from '../kinds/index.js';
-import type { DesiredResource, ResourceDocument } from '../model/resource.js';
+import type { DesiredResource, Lifecycle, ResourceDocument } from '../model/resource.js';
+import type { Kind } from '../kinds/types.js';
 import type { Json, JsonObject } from '../model/json.js';
 import { getAt } from '../model/json-pointer.js';
 import { displayPath, findDocumentFiles, readConfigText, ROOT_FILE_NAMES } from './files.js';
@@ -88,7 +89,7 @@ export async function loadConfig(dir: string, options: LoadOptions): Promise<Loa
     if (!kind) continue;
     try {
       const r = kind.fromDocument(doc);
-      resources.push(...r.resources);
+      resources.push(...r.resources.map((res) => withDocumentFacts(res, doc)));
       diagnostics.push(...r.diagnostics.map((d) => (d.file ? d : { ...doc.source, ...d })));
     } catch (err) {
       diagnostics.push({
@@ -190,6 +191,7 @@ function readDocument(parsed: ParsedDocument, root: RootConfig | undefined, opti
     }),
   );
 
+  out.push(...renameChecks(kind, value, where));
   const name = typeof value.name === 'string' ? value.name : '';
   const accounts = root ? resolveAccounts(value.account, root, where, out) : [];
   return {
@@ -201,6 +203,37 @@ function readDocument(parsed: ParsedDocument, root: RootConfig | undefined, opti
     positions,
     source: parsed.start,
     invalid: hasErrors(out),
+  };
+}
+
+/** `previousNames` needs a kind that renames in place, and never names the document's own name. */
+function renameChecks(kind: Kind, value: JsonObject, where: (pointer: string) => SourcePosition): Diagnostic[] {
+  const previous = value.previousNames;
+  if (!Array.isArray(previous) || previous.length === 0) return [];
+  if (!kind.renamable) {
+    return [
+      {
+        severity: 'error',
+        code: 'rename-unsupported',
+        message: `${kind.kind} \`${String(value.name)}\` gives previousNames, but ${kind.renameRefusal ?? `the service cannot rename a ${kind.kind} in place`}`,
+        ...where('/previousNames'),
+        field: '/previousNames',
+        hint: 'remove previousNames: the plan then deletes the old resource and creates the new one',
+      },
+    ];
+  }
+  const i = previous.indexOf(value.name as Json);
+  if (i < 0) return [];
+  return [{ severity: 'error', code: 'invalid-value', message: 'previousNames names the document\'s own name', ...where(`/previousNames/${i}`), field: `/previousNames/${i}` }];
+}
+
+/** The document's previousNames and lifecycle on the resource it declares (not on its children). */
+function withDocumentFacts(resource: DesiredResource, doc: ResourceDocument): DesiredResource {
+  if (resource.name !== doc.name || resource.parent !== undefined) return resource;
+  return {
+    ...resource,
+    ...(doc.previousNames ? { previousNames: [...doc.previousNames] } : {}),
+    ...(doc.lifecycle ? { lifecycle: structuredClone(doc.lifecycle) } : {}),
   };
 }
 
@@ -334,6 +367,8 @@ function toResourceDocument(doc: LoadedDocument, account: string): ResourceDocum
   for (const [pointer, template] of Object.entries(doc.envRefs)) {
     if (pointer.startsWith('/spec/')) envRefs[pointer.slice('/spec'.length)] = template;
   }
+  const previousNames = Array.isArray(doc.value.previousNames) ? doc.value.previousNames.filter((n): n is string => typeof n === 'string') : [];
+  const lifecycle = isObject(doc.value.lifecycle) ? (structuredClone(doc.value.lifecycle) as Lifecycle) : undefined;
   return {
     kind: doc.kind,
     name: doc.name,
@@ -342,5 +377,7 @@ function toResourceDocument(doc: LoadedDocument, account: string): ResourceDocum
     envRefs,
     source: doc.source,
     positions: specPositions(doc),
+    ...(previousNames.length > 0 ? { previousNames } : {}),
+    ...(lifecycle ? { lifecycle } : {}),
   };
 }

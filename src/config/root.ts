@@ -1,4 +1,5 @@
-// postureops.yaml: the accounts a repository manages, the default account, pruning, the secrets policy.
+// postureops.yaml: the accounts a repository manages, the default account, pruning and what it never
+// deletes (`protect`), the secrets policy.
 
 import type { Diagnostic } from '../model/diagnostics.js';
 import type { JsonObject } from '../model/json.js';
@@ -95,5 +96,14 @@ export function parseRoot(
   // Settings the kinds own, as given (each kind applies its own default to one left out).
   const settings: JsonObject = {};
   for (const name of kinds.flatMap((k) => Object.keys(k.rootSettings ?? {}))) if (value[name] !== undefined) settings[name] = value[name];
-  return { file: absFile, accounts, ...(defaultAccount !== undefined ? { defaultAccount } : {}), prune, secretLiterals, settings };
+  const protect = Array.isArray(value.protect) ? value.protect.map(String) : [];
+  return {
+    file: absFile,
+    accounts,
+    ...(defaultAccount !== undefined ? { defaultAccount } : {}),
+    prune,
+    ...(protect.length > 0 ? { protect } : {}),
+    secretLiterals,
+    settings,
+  };
 }

@@ -4,7 +4,7 @@
 // the shared definitions, the root file postureops.yaml, and the `document.schema.json` dispatch.
 
 import { DOCUMENT_KINDS, KINDS, kindForDocument } from '../kinds/index.js';
-import { COMMON_SCHEMA, DRAFT, NOT_BLANK, SCHEMA_BASE, bool, commonRef, obj, ref, type SchemaObject } from '../kinds/schema-parts.js';
+import { COMMON_SCHEMA, DRAFT, NOT_BLANK, SCHEMA_BASE, SELECTOR, SPEC_POINTER, bool, commonRef, obj, ref, type SchemaObject } from '../kinds/schema-parts.js';
 
 export { COMMON_SCHEMA, SCHEMA_BASE };
 
@@ -53,6 +53,26 @@ function common(): SchemaObject {
         uniqueItems: true,
         examples: ['prod', ['prod', 'staging'], '*'],
       },
+      previousNames: {
+        type: 'array',
+        minItems: 1,
+        uniqueItems: true,
+        items: { type: 'string', minLength: 1, pattern: NOT_BLANK },
+        description:
+          'Names this resource had before. When the live resource still has one of them and none has `name`, the plan renames it in place: same id, so the rules that route to it keep routing. Kinds whose name is their id (alert profiles, agent access tokens) cannot be renamed.',
+        examples: [['old-name']],
+      },
+      lifecycle: obj('What postureops must not do to this resource.', {
+        preventDestroy: bool('Refuse (exit 3) any plan that deletes or replaces this resource; --force does not override it. Deleting the document removes this too: list the resource under `protect` in postureops.yaml to keep prune away from it.', { default: false }),
+        ignoreChanges: {
+          type: 'array',
+          uniqueItems: true,
+          items: { type: 'string', pattern: SPEC_POINTER },
+          description:
+            'JSON pointers into `spec` (e.g. /data/channel, /description) that another team owns: their live value is never compared and an update sends it back unchanged.',
+          examples: [['/description']],
+        },
+      }),
       apiVersion: { const: API_VERSION, description: `Version of the file format; optional, only ${API_VERSION} exists.` },
       enabled: {
         enum: [true, false, 1, 0],
@@ -112,6 +132,14 @@ function root(): SchemaObject {
         propertyNames: { enum: [...PRUNABLE_KINDS] },
         additionalProperties: { type: 'boolean' },
         examples: [false, pruneExample()],
+      },
+      protect: {
+        type: 'array',
+        uniqueItems: true,
+        items: { type: 'string', pattern: SELECTOR },
+        description:
+          'Live resources that prune never deletes, whatever the documents say: selectors [account/]Kind/name, `*` matching within a part. A protected resource no file declares is listed as unmanaged (protected).',
+        examples: [['prod/AlertChannel/oncall-*', 'AlertRule/critical-*']],
       },
       secrets: obj('How secrets written in files are treated.', {
         literals: {

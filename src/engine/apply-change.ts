@@ -90,7 +90,8 @@ async function execute(change: Change, runner: ChangeRunner): Promise<ChangeOutc
       const changed = change.changed ?? [...new Set((change.diff ?? []).map((op) => parsePointer(op.path)[0]).filter((m) => m !== undefined))];
       const serviceId = await serviceIdOf(step, liveId);
       if (serviceId === undefined) throw new ChangeError(`${kind.kind} ${change.name} is no longer live`);
-      for (const req of kind.updateRequests(serviceId, desired, changed, ctx)) await send(withSecretId(step, req, serviceId));
+      const options = change.renamedFrom !== undefined ? { rename: true } : undefined;
+      for (const req of kind.updateRequests(serviceId, desired, changed, ctx, options)) await send(withSecretId(step, req, serviceId));
       outcome = { status: 'done', liveId };
       break;
     }

@@ -53,6 +53,9 @@ export function dependencyEdges(items: readonly PlannedChange[], kinds: readonly
         if (makesNewId(byKey.get(target))) edges.push([target, change.key]);
       }
     }
+    // One resource changing place (a move, a rename without previousNames): the new one first, no gap.
+    const linked = change.movedFrom ?? (change.action === 'create' ? change.sameSpecAs : undefined);
+    if (linked !== undefined && byKey.get(linked)?.action === 'delete') edges.push([change.key, linked]);
     // Parents before their children; on deletion children go first.
     if (kind.parentKind && change.parent !== undefined) {
       const parentKey = resourceKey(change.account, kind.parentKind, change.parent);

@@ -8,6 +8,9 @@ import { type Diagnostic, DiagnosticsError } from '../model/diagnostics.js';
 import type { LiveResource } from '../model/resource.js';
 import { liveDigest } from './digest.js';
 import { resourceKey } from './order.js';
+import { renameLive } from './plan-steps/rename.js';
+import { KINDS } from '../kinds/index.js';
+import type { Kind } from '../kinds/types.js';
 import { ACTIONS, type Plan, PLAN_FORMAT_VERSION, type Refusal } from '../model/plan.js';
 import { type LiveState } from './types.js';
 
@@ -141,11 +144,17 @@ function shapeProblems(plan: Record<string, unknown>): string[] {
  * The plan is stale when a record it was computed from moved: a create whose name now exists, an
  * update/delete/replace whose live record changed or is gone, a referenced id that no longer exists.
  */
-export function checkStale(plan: Plan, live: LiveState): Refusal | undefined {
+export function checkStale(plan: Plan, live: LiveState, kinds: readonly Kind[] = KINDS): Refusal | undefined {
   const byKey = new Map<string, LiveResource[]>();
   const ids = new Set<string>();
   const idKey = (account: string, kind: string, id: string): string => JSON.stringify([account, kind, id]);
-  for (const r of live.resources) {
+  // The plan saw the live state with its renames made; so does this comparison (same digests). A
+  // rename whose new name has been taken meanwhile is not made, and the change then finds no twin.
+  const taken = new Set(live.resources.map((r) => resourceKey(r.account, r.kind, r.name)));
+  const renames = plan.changes
+    .filter((c) => c.renamedFrom !== undefined && !taken.has(c.key))
+    .map((c) => ({ account: c.account, kind: c.kind, from: c.renamedFrom!, to: c.name }));
+  for (const r of renameLive(live.resources, renames, kinds)) {
     const key = resourceKey(r.account, r.kind, r.name);
     const list = byKey.get(key);
     if (list) list.push(r);

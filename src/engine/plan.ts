@@ -13,20 +13,24 @@ import type { DesiredState } from '../model/account.js';
 import { KINDS } from '../kinds/index.js';
 import type { Kind } from '../kinds/types.js';
 import { budgetNeeds } from './budget.js';
-import { orderChanges } from './order.js';
+import { orderChanges, resourceKey } from './order.js';
 import { assemble, type PlanResult } from './plan-steps/assemble.js';
 import { buildChanges } from './plan-steps/build-changes.js';
 import { checkAgainstLive } from './plan-steps/check.js';
 import { decide } from './plan-steps/decide.js';
 import { fold } from './plan-steps/fold.js';
+import { ignoreChanges } from './plan-steps/ignore.js';
+import { link } from './plan-steps/link.js';
 import { indexLive } from './plan-steps/live-index.js';
 import { match } from './plan-steps/match.js';
 import { prune } from './plan-steps/prune.js';
 import { resolveReferences } from './plan-steps/references.js';
 import { refuse } from './plan-steps/refuse.js';
+import { rename } from './plan-steps/rename.js';
 import { repoint } from './plan-steps/repoint.js';
 import { selectRotations } from './plan-steps/rotate.js';
 import { scope } from './plan-steps/scope.js';
+import { target } from './plan-steps/target.js';
 import { type LiveState } from './types.js';
 
 export type { PlanResult };
@@ -40,6 +44,8 @@ export interface PlanOptions {
   force?: boolean;
   /** `[account/]Kind/name` selectors (`*` within a part) whose write-only secrets are pushed. */
   rotate?: string[];
+  /** `--target` selectors: only their changes and what those depend on (a partial plan). */
+  targets?: string[];
   /** Rate-limit budget known from the client (`client.budget()`). */
   budget?: BucketBudget[];
   /** Requests made to compute the plan (`live.calls` or more). */
@@ -48,45 +54,65 @@ export interface PlanOptions {
 
 export function plan(desired: DesiredState, live: LiveState, options: PlanOptions): PlanResult {
   const kinds = options.kinds ?? KINDS;
-  // 1. What this plan covers, and the live resources by name.
+  // 1. What this plan covers, the renames it makes (previousNames), and the live resources by name.
   const scoped = scope(desired, live, options.accounts);
-  const index = indexLive(scoped.live);
+  const renamed = rename(scoped.desired, scoped.live, kinds);
+  const index = indexLive(renamed.live);
   // 2. Declared resources: checked against live, matched with their live twin, decided.
   const checks = checkAgainstLive(scoped.desired, kinds, index, desired.root.settings);
-  const matched = match(scoped.desired, kinds, index);
-  const rotation = selectRotations(matched.matches, options.rotate ?? []);
-  const decided = decide(matched.matches, rotation.keys);
+  const matched = match(scoped.desired, kinds, index, renamed.renamedFrom);
+  const ignored = ignoreChanges(matched.matches);
+  const rotation = selectRotations(ignored.matches, options.rotate ?? []);
+  const decided = decide(ignored.matches, rotation.keys);
   const repointed = repoint(decided);
   const decisions = fold(repointed, kinds);
   // 3. Live resources nobody declares.
-  const pruned = prune({ live: scoped.live, index, declared: scoped.declared, decisions, prune: desired.root.prune, kinds, accountOrder: scoped.accountOrder });
-  // 4. Changes, ordered, with what may refuse or slow them.
+  const pruned = prune({
+    live: renamed.live,
+    index,
+    declared: scoped.declared,
+    decisions,
+    prune: desired.root.prune,
+    kinds,
+    accountOrder: scoped.accountOrder,
+    protect: desired.root.protect,
+  });
+  // 4. Changes, linked (moves), ordered, narrowed to the targets, with what may refuse or slow them.
   const resolved = resolveReferences(decisions, index, pruned.deletions);
-  const items = buildChanges(decisions, resolved.refs, pruned.deletions);
-  const ordered = orderChanges(items, kinds, scoped.accountOrder);
+  const linked = link(buildChanges(decisions, resolved.refs, pruned.deletions), kinds);
+  const ordered = orderChanges(linked.items, kinds, scoped.accountOrder);
+  const targeted = target(ordered.changes, pruned.unmanaged, options.targets ?? [], kinds);
   const refusal = refuse({
-    items,
-    changes: ordered.changes,
-    live: scoped.live,
+    items: linked.items.filter((i) => targeted.keys.has(i.change.key)),
+    changes: targeted.changes,
+    live: renamed.live,
     declared: scoped.declared,
     kinds,
     accountOrder: scoped.accountOrder,
     force: options.force ?? false,
+    preventDestroy: new Set(
+      scoped.desired.filter((d) => d.lifecycle?.preventDestroy === true).map((d) => resourceKey(d.account, d.kind, d.name)),
+    ),
   });
-  const budget = budgetNeeds(ordered.changes, kinds, scoped.accounts, options.budget);
+  const budget = budgetNeeds([...targeted.changes], kinds, scoped.accounts, options.budget);
   return assemble({
     accounts: scoped.accounts,
-    changes: ordered.changes,
-    unmanaged: pruned.unmanaged,
+    changes: targeted.changes,
+    unmanaged: targeted.unmanaged,
+    ...(targeted.targets ? { targets: targeted.targets } : {}),
     diagnostics: [
       ...(live.diagnostics ?? []),
       ...scoped.diagnostics,
+      ...renamed.diagnostics,
       ...checks,
       ...matched.diagnostics,
+      ...ignored.diagnostics,
       ...rotation.diagnostics,
       ...pruned.diagnostics,
       ...resolved.diagnostics,
+      ...linked.diagnostics,
       ...ordered.diagnostics,
+      ...targeted.diagnostics,
       ...budget.diagnostics,
     ],
     ...(refusal ? { refusal } : {}),

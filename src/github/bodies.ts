@@ -126,7 +126,10 @@ export function describeFailure(failure: Failure, annotations: number): FailureT
       return {
         title: `the plan was refused (${r.code})`,
         what: [r.message, ...r.details].join('; '),
-        fix: `${refusalRemedy(r)} Review the changes locally with \`postureops plan\`; to apply anyway, run \`postureops apply --force\` deliberately.`,
+        fix:
+          r.code === 'prevent-destroy'
+            ? `${refusalRemedy(r)} Review the changes locally with \`postureops plan\`.`
+            : `${refusalRemedy(r)} Review the changes locally with \`postureops plan\`; to apply anyway, run \`postureops apply --force\` deliberately.`,
       };
     }
   }

@@ -10,7 +10,7 @@ import { isObject, jsonEqual, type JsonObject } from '../model/json.js';
 import { dataPointer, type SecretField } from './secret-fields.js';
 import type { SchemaObject } from './schema-parts.js';
 import type { DesiredResource, LiveResource, ResourceDocument } from '../model/resource.js';
-import type { ExportedDocument, FetchContext, Kind, Locate, RequestContext } from './types.js';
+import type { ExportedDocument, FetchContext, Kind, Locate, RequestContext, UpdateOptions } from './types.js';
 
 export interface IntegrationOptions {
   kind: string;
@@ -180,13 +180,14 @@ export function integrationKind(opts: IntegrationOptions): Kind {
 
     createdId: (body) => createdString(body, 'intgGuid', listPath),
 
-    updateRequests(id: string, desired: DesiredResource, changed: string[], ctx: RequestContext) {
+    renamable: true,
+    updateRequests(id: string, desired: DesiredResource, changed: string[], ctx: RequestContext, options?: UpdateOptions) {
       const members = MEMBERS.filter((m) => changed.includes(m));
-      if (members.length === 0) return [];
+      if (members.length === 0 && !options?.rename) return [];
       const path = apiPath(opts.collection, id);
       if (members.includes('type') && opts.hasPut) return [request(ctx, 'PUT', path, fullBody(desired))];
       // PATCH replaces each member it carries: a changed `data` goes whole, write-only secrets included.
-      const body: JsonObject = {};
+      const body: JsonObject = options?.rename ? { name: desired.name } : {};
       for (const m of members) body[m] = m === 'enabled' ? toFlag(desired.spec.enabled) : desired.spec[m];
       return [request(ctx, 'PATCH', path, body)];
     },

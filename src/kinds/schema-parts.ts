@@ -18,6 +18,8 @@ export const ARN = orEnv('arn:aws[a-z-]*:\\S+');
 export const AWS_ACCOUNT_ID = orEnv('[0-9]{12}');
 export const NOT_BLANK = '\\S';
 export const TYPE_NAME = '^\\S+$';
+export const SPEC_POINTER = '^(/[^/]*)+$';
+export const SELECTOR = '^([^/]+/)?[^/]+/[^/]+$';
 
 /** What each pattern means, for error messages. */
 export const PATTERN_PHRASES: Record<string, string> = {
@@ -28,6 +30,8 @@ export const PATTERN_PHRASES: Record<string, string> = {
   [AWS_ACCOUNT_ID]: 'a 12-digit AWS account id',
   [NOT_BLANK]: 'a value that is not only spaces',
   [TYPE_NAME]: 'a type name without spaces',
+  [SPEC_POINTER]: 'a JSON pointer into spec, such as /data/channel',
+  [SELECTOR]: 'a selector [account/]Kind/name (* matches within a part)',
 };
 
 export const SECRET_NOTE =
@@ -159,7 +163,7 @@ export const COMMON_SCHEMA = 'common.schema.json';
 export const ref = (file: string, def?: string): SchemaObject => ({ $ref: def ? `${file}#/$defs/${def}` : file });
 export const commonRef = (def: string): SchemaObject => ref(COMMON_SCHEMA, def);
 
-/** A document schema: `kind`, `name`, `account`, `apiVersion` and the kind's `spec`. */
+/** A document schema: `kind`, `name`, `account`, `apiVersion`, `previousNames`, `lifecycle` and the kind's `spec`. */
 export function envelope(kind: string, file: string, description: string, spec: SchemaObject, example: SchemaObject): SchemaObject {
   return {
     $schema: DRAFT,
@@ -175,6 +179,8 @@ export function envelope(kind: string, file: string, description: string, spec: 
       kind: { const: kind, description: 'Kind of resource this document declares.' },
       name: commonRef('name'),
       account: commonRef('account'),
+      previousNames: commonRef('previousNames'),
+      lifecycle: commonRef('lifecycle'),
       spec,
     },
   };

@@ -55,6 +55,11 @@ export interface RequestContext {
   resolve(kind: string, name: string): string;
 }
 
+export interface UpdateOptions {
+  /** The live resource has another name (a `previousNames` rename): the requests change it to `desired.name`. */
+  rename?: boolean;
+}
+
 /** A document as export writes it: `spec` in file form, secrets still present (export replaces them). */
 export interface ExportedDocument {
   kind: string;
@@ -138,8 +143,15 @@ export interface Kind {
   createRequest(desired: DesiredResource, children: DesiredResource[], ctx: RequestContext): ApiRequest;
   /** Identifier of the created resource from the create response body. */
   createdId(body: unknown, desired: DesiredResource): string;
-  /** Requests bringing live `id` to `desired`; `changed` lists the changed top-level members. */
-  updateRequests(id: string, desired: DesiredResource, changed: string[], ctx: RequestContext): ApiRequest[];
+  /**
+   * Requests bringing live `id` to `desired`; `changed` lists the changed top-level members. With
+   * `rename` (renamable kinds only) the requests also give the resource `desired.name`.
+   */
+  updateRequests(id: string, desired: DesiredResource, changed: string[], ctx: RequestContext, options?: UpdateOptions): ApiRequest[];
+  /** The service can change the name in place (updateRequests with `rename`): `previousNames` keeps the id. */
+  readonly renamable?: boolean;
+  /** Why a kind that is not renamable cannot be (its name is its id): the diagnostic for `previousNames`. */
+  readonly renameRefusal?: string;
   deleteRequest(id: string, ctx: RequestContext): ApiRequest;
   /** Request testing a resource (alert channels), when the service has one. */
   testRequest?(id: string, ctx: RequestContext): ApiRequest;

@@ -20,6 +20,8 @@ export interface RootConfig {
   prune: Record<string, boolean>;
   /** `secrets.literals`: what a literal value in a secret the service returns in clear is (default warn). */
   secretLiterals?: SecretLiteralPolicy;
+  /** `protect`: `[account/]Kind/name` selectors (`*` within a part) of live resources prune never deletes. */
+  protect?: string[];
   /** Settings the kinds own (Kind.rootSettings), as the root file gives them; absent ones left out. */
   settings?: JsonObject;
 }

@@ -58,6 +58,13 @@ export interface Change {
   refs?: { kind: string; name: string; id?: string }[];
   /** Keys of changes that must succeed before this one. */
   dependsOn: string[];
+  /** An update that renames the live resource (same id): its name before (`previousNames`). */
+  renamedFrom?: string;
+  /** A create and a delete of one resource moving between accounts: the key of the other change. */
+  movedFrom?: string;
+  movedTo?: string;
+  /** A create and a delete in one account with equal specs (a rename without `previousNames`?): the other change. */
+  sameSpecAs?: string;
   /** Why this change exists when not obvious, e.g. `not declared; prune is on for AlertRule`. */
   reason?: string;
   source?: SourcePosition;
@@ -70,10 +77,13 @@ export interface UnmanagedResource {
   account: string;
   name: string;
   id: string;
+  /** Matched by the root file's `protect`: prune would delete it, but never does. */
+  protected?: boolean;
 }
 
 export interface Refusal {
-  code: 'safety-threshold' | 'in-use' | 'stale';
+  /** `prevent-destroy` is the one --force does not override. */
+  code: 'safety-threshold' | 'in-use' | 'stale' | 'prevent-destroy';
   message: string;
   details: string[];
 }
@@ -107,6 +117,8 @@ export interface Plan {
   unmanaged: UnmanagedResource[];
   /** Warnings found while planning (errors prevent a plan). */
   diagnostics: Diagnostic[];
+  /** `--target` selectors: the plan holds only their changes and what those depend on (a partial plan). */
+  targets?: string[];
   /** Set when the plan may not be applied without --force. */
   refusal?: Refusal;
   /** Requests made to compute the plan. */

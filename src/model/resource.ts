@@ -16,6 +16,17 @@ export interface ResourceDocument {
   source: SourcePosition;
   /** Source position of spec members by JSON pointer, when the loader knows it. */
   positions: Record<string, SourcePosition>;
+  /** The document's `previousNames` and `lifecycle`, when it gives them. */
+  previousNames?: string[];
+  lifecycle?: Lifecycle;
+}
+
+/** A document's `lifecycle`: what the engine must not do to the resource it declares. */
+export interface Lifecycle {
+  /** Refuse any plan that deletes or replaces the resource; --force does not override it. */
+  preventDestroy?: boolean;
+  /** JSON pointers into `spec` whose live value is kept: never compared, sent back as it is. */
+  ignoreChanges?: string[];
 }
 
 export interface DesiredResource {
@@ -32,6 +43,9 @@ export interface DesiredResource {
   /** JSON pointers into `spec` whose value came from `${env:...}`, mapped to the raw template. */
   envRefs: Record<string, string>;
   source?: SourcePosition;
+  /** Names the live resource may still have: a rename keeps its id (`previousNames`). */
+  previousNames?: string[];
+  lifecycle?: Lifecycle;
   /**
    * Facts the kind's `check` needs from the document it came from; never compared, never rendered,
    * never sent. A template carries `{extends, pointer}`: its profile's base and `/spec/alerts/<i>`.

@@ -1,7 +1,7 @@
 // Wording and grouping shared by the text and Markdown renderings.
 
 import { formatLocation, type Diagnostic, type SourcePosition } from '../model/diagnostics.js';
-import type { CallStats, Action, BucketNeed, PlanSummary, Refusal } from '../model/plan.js';
+import type { CallStats, Action, BucketNeed, Change, PlanSummary, Refusal } from '../model/plan.js';
 
 export const ACTION_SIGN: Record<Action, string> = { create: '+', update: '~', replace: '-/+', delete: '-' };
 export const ACTION_WORD: Record<Action, string> = { create: 'create', update: 'update', replace: 'replace', delete: 'destroy' };
@@ -75,7 +75,30 @@ export function diagnosticLine(d: Diagnostic): string {
 
 /** What it takes to get past a refusal: a stale plan needs planning again, the others --force. */
 export function refusalRemedy(refusal: Refusal): string {
+  if (refusal.code === 'prevent-destroy') return 'Apply refuses this plan even with --force: change the plan, or remove lifecycle.preventDestroy first.';
   return refusal.code === 'stale'
     ? 'The live state changed since this plan was made: plan again.'
     : 'Apply refuses this plan unless --force is given.';
+}
+
+/** `Partial plan (--target a, --target b): ...`, or undefined for a whole plan. */
+export function partialText(targets: readonly string[] | undefined): string | undefined {
+  if (targets === undefined) return undefined;
+  return `Partial plan (${targets.map((t) => `--target ${t}`).join(', ')}): only the selected changes and those they depend on; the rest of the configuration is not planned.`;
+}
+
+/** The other change a change goes with (a rename, a move, a look-alike delete and create), in words. */
+export function linkNotes(change: Change): string[] {
+  const out: string[] = [];
+  if (change.renamedFrom !== undefined) out.push(`renamed from ${change.renamedFrom} (same id)`);
+  if (change.movedFrom !== undefined) out.push(`moved from ${change.movedFrom}: created here first, then deleted there`);
+  if (change.movedTo !== undefined) out.push(`moved to ${change.movedTo}: deleted here once it is created there`);
+  if (change.sameSpecAs !== undefined) {
+    out.push(
+      change.action === 'create'
+        ? `same spec as ${change.sameSpecAs}, deleted by this plan: a rename? previousNames keeps the id`
+        : `same spec as ${change.sameSpecAs}, created by this plan: a rename? previousNames keeps the id`,
+    );
+  }
+  return out;
 }

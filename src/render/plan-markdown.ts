@@ -12,7 +12,9 @@ import {
   diagnosticLine,
   duration,
   groupByAccount,
+  linkNotes,
   longestWait,
+  partialText,
   planSummaryLine,
   refusalRemedy,
   sourceText,
@@ -91,7 +93,7 @@ export function renderPlanMarkdown(plan: Plan, limit = MARKDOWN_LIMIT, options: 
     if (plan.unmanaged.length > 0 && shown.unmanaged > 0) {
       const lines = plan.unmanaged
         .slice(0, shown.unmanaged)
-        .map((u) => `- ${escapeMd(u.account)} · ${escapeMd(u.kind)} **${escapeMd(u.name)}** ${inlineCode(u.id)}`);
+        .map((u) => `- ${escapeMd(u.account)} · ${escapeMd(u.kind)} **${escapeMd(u.name)}** ${inlineCode(u.id)}${u.protected ? ' (protected)' : ''}`);
       parts.push(`### Unmanaged (${plan.unmanaged.length})\n\nIn the service, declared in no file; left alone.\n\n${lines.join('\n')}`);
     }
     if (warnings.length > 0 && shown.warnings > 0) {
@@ -149,6 +151,8 @@ function fitWithin(render: (s: Shown) => string, limit: number, full: Shown): st
 
 function headText(plan: Plan, accountOrder: readonly string[]): string {
   const out = [PLAN_MARKER, '## postureops plan', `**${escapeMd(planSummaryLine(plan.summary))}**`];
+  const partial = partialText(plan.targets);
+  if (partial) out.push(`> [!NOTE]\n> ${escapeMd(partial)}`);
   const groups = groupByAccount(plan.changes, accountOrder);
   if (groups.length > 0) {
     const count = (cs: Change[], a: Action) => String(cs.filter((c) => c.action === a).length);
@@ -180,14 +184,15 @@ function deletionLine(change: Change, withReason: boolean): string {
   if (!withReason) return base;
   const id = change.liveId ? ` ${inlineCode(change.liveId)}` : '';
   const reason = change.reason ? ` — ${escapeMd(change.reason)}` : '';
-  return base + id + reason;
+  const notes = linkNotes(change).map((n) => ` — _${escapeMd(n)}_`).join('');
+  return base + id + reason + notes;
 }
 
 function entryOf(change: Change): Entry {
   const src = sourceText(change.source);
   const id = change.liveId ? ` ${inlineCode(change.liveId)}` : '';
   const where = src ? ` · ${inlineCode(src)}` : '';
-  const reason = change.reason ? `\n_${escapeMd(change.reason)}_` : '';
+  const reason = [change.reason, ...linkNotes(change)].filter((r) => r !== undefined).map((r) => `\n_${escapeMd(r)}_`).join('');
   return { change, line: `**${ACTION_SIGN[change.action]} ${ACTION_WORD[change.action]}** ${escapeMd(change.kind)} **${escapeMd(change.name)}**${id}${where}${reason}` };
 }
 

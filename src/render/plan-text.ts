@@ -12,7 +12,9 @@ import {
   diagnosticLine,
   duration,
   groupByAccount,
+  linkNotes,
   longestWait,
+  partialText,
   planSummaryLine,
   refusalRemedy,
   sourceText,
@@ -29,6 +31,9 @@ export function renderPlanText(plan: Plan, options: { color: boolean }): string 
     out.push(c.red(refusalRemedy(plan.refusal)), '');
   }
 
+  const partial = partialText(plan.targets);
+  if (partial) out.push(c.yellow(partial), '');
+
   const accountOrder = plan.accounts.map((a) => a.name);
   for (const [account, changes] of groupByAccount(plan.changes, accountOrder)) {
     out.push(c.bold(`Account ${account}`));
@@ -39,7 +44,7 @@ export function renderPlanText(plan: Plan, options: { color: boolean }): string 
   if (plan.unmanaged.length > 0) {
     out.push(c.bold('Unmanaged (in the service, declared in no file; left alone):'));
     for (const [account, items] of groupByAccount(plan.unmanaged, accountOrder)) {
-      for (const u of items) out.push(`  ${account} ${u.kind} ${u.name} ${c.dim(`[${u.id}]`)}`);
+      for (const u of items) out.push(`  ${account} ${u.kind} ${u.name} ${c.dim(`[${u.id}]`)}${u.protected ? ' (protected)' : ''}`);
     }
     out.push('');
   }
@@ -79,6 +84,7 @@ function changeLines(change: Change, c: Palette): string[] {
   const out = [`  ${paint(`${ACTION_SIGN[change.action]} ${ACTION_WORD[change.action]}`)} ${c.bold(`${change.kind} ${change.name}`)}${id}${src ? ' ' + c.dim(`(${src})`) : ''}`];
   const pad = '      ';
   if (change.reason) out.push(pad + c.dim(change.reason));
+  for (const note of linkNotes(change)) out.push(pad + c.cyan(note));
   if (change.changed && change.changed.length > 0) out.push(pad + c.dim(`changed: ${change.changed.join(', ')}`));
   out.push(...diffText(changeDiff(change), pad, c));
   for (const child of change.children ?? []) {

@@ -114,3 +114,16 @@ describe('order', () => {
     expect(result.diagnostics.map((d) => d.code)).toEqual(['dependency-cycle']);
   });
 });
+
+describe('order: linked changes', () => {
+  it('a move creates in the new account before it deletes in the old one, against the account order', () => {
+    const spec = hook('u');
+    const result = plan(desiredState([desired('Channel', 'c', spec, { account: 'staging' })], { Channel: true }), liveState([live('Channel', 'c', 'C1', spec)]), {
+      kinds: FAKE_KINDS,
+    });
+    expect(result.plan!.changes.map((c) => [`${c.action} ${c.key}`, c.dependsOn])).toEqual([
+      ['create staging/Channel/c', []],
+      ['delete prod/Channel/c', ['staging/Channel/c']],
+    ]);
+  });
+});

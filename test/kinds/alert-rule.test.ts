@@ -151,6 +151,19 @@ describe('AlertRule: requests', () => {
     expect(AlertRule.updateRequests('m 1', desired, [], ctx)).toEqual([]);
   });
 
+  it('renames in place through filters.name (a PATCH replaces filters whole)', () => {
+    expect(AlertRule.renamable).toBe(true);
+    expect(AlertRule.updateRequests('m 1', desired, [], ctx, { rename: true })).toEqual([
+      {
+        method: 'PATCH',
+        path: '/api/v2/AlertRules/m%201',
+        account: 'prod',
+        orgAccess: false,
+        body: { filters: { name: 'crit', description: '', enabled: 1, resourceGroups: [], eventCategory: [], severity: [1] } },
+      },
+    ]);
+  });
+
   it('deletes by mcGuid', () => {
     expect(AlertRule.deleteRequest('m-1', ctx)).toEqual({ method: 'DELETE', path: '/api/v2/AlertRules/m-1', account: 'prod', orgAccess: false });
   });

@@ -330,6 +330,14 @@ describe('integration kinds: requests', () => {
     expect(AlertChannel.updateRequests('PROD_1', pd, [], ctx)).toEqual([]);
   });
 
+  it('renames in place: the PATCH carries the new name, with whatever else changed', () => {
+    expect(AlertChannel.renamable).toBe(true);
+    expect(AlertChannel.updateRequests('PROD_1', slack, [], ctx, { rename: true })).toEqual([
+      { method: 'PATCH', path: '/api/v2/AlertChannels/PROD_1', account: 'prod', orgAccess: false, body: { name: slack.name } },
+    ]);
+    expect(AlertChannel.updateRequests('PROD_1', slack, ['enabled'], ctx, { rename: true })[0].body).toEqual({ name: slack.name, enabled: 0 });
+  });
+
   it('sends a type change of a channel or cloud account as PUT with the full object', () => {
     expect(AlertChannel.updateRequests('PROD_1', pd, ['type', 'data'], org)).toEqual([
       {

@@ -14,6 +14,8 @@ export interface AssembleInput {
   readonly refusal?: Refusal;
   readonly apiCalls?: CallStats;
   readonly budget: readonly BucketNeed[];
+  /** `--target` selectors of a partial plan. */
+  readonly targets?: readonly string[];
 }
 
 export interface PlanResult {
@@ -34,6 +36,7 @@ export function assemble(input: AssembleInput): PlanResult {
     summary: { create: count('create'), update: count('update'), replace: count('replace'), delete: count('delete'), unmanaged: input.unmanaged.length },
     unmanaged: [...input.unmanaged],
     diagnostics,
+    ...(input.targets ? { targets: [...input.targets] } : {}),
     ...(input.refusal ? { refusal: input.refusal } : {}),
     apiCalls: input.apiCalls ?? { total: 0, byBucket: {} },
     budget: [...input.budget],

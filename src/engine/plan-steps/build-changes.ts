@@ -49,6 +49,7 @@ export function writeChange(decision: Decision, children: readonly Decision[], r
     ...(carried ? { children: carried } : {}),
     ...(allRefs.length > 0 ? { refs: allRefs } : {}),
     dependsOn: [],
+    ...(decision.renamedFrom !== undefined ? { renamedFrom: decision.renamedFrom } : {}),
     ...(decision.reason ? { reason: decision.reason } : {}),
     ...(d.source ? { source: d.source } : {}),
     liveDigest: liveDigest(action === 'create' ? undefined : live),

@@ -1,6 +1,7 @@
 // Step "decide": the action for each matched resource. Without a live twin, `unmatched` decides;
 // with one, the kind-driven diff does: a changed member no endpoint can change means replace, any
-// other change means update (pushing write-only secrets too when rotation asked for it).
+// other change means update (pushing write-only secrets too when rotation asked for it), and so does
+// a rename (`previousNames`) even when the spec is unchanged.
 
 import { diffResource } from '../diff.js';
 import type { Decision, Decisions, Match } from './shared.js';
@@ -26,5 +27,7 @@ function compare(m: Match, rotate: boolean): Decision {
     return { ...m, diff, action: 'replace', rotate: false, reason: `${fixed.join(', ')} cannot be changed in place` };
   }
   if (diff.changed.length > 0) return { ...m, diff, action: 'update', rotate };
+  // A rename is an update of the name alone: same id, so whatever refers to it keeps doing so.
+  if (m.renamedFrom !== undefined) return { ...m, diff, action: 'update', rotate: false };
   return { ...m, diff, rotate: false };
 }

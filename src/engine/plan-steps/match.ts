@@ -15,7 +15,8 @@ export interface Matched {
   readonly diagnostics: readonly Diagnostic[];
 }
 
-export function match(desired: readonly DesiredResource[], kinds: readonly Kind[], index: LiveIndex): Matched {
+/** `renamedFrom`: old names by new key (step "rename"); the match carries its own. */
+export function match(desired: readonly DesiredResource[], kinds: readonly Kind[], index: LiveIndex, renamedFrom?: ReadonlyMap<string, string>): Matched {
   const kindOf = kindsByName(kinds);
   const matches: Match[] = [];
   const diagnostics: Diagnostic[] = [];
@@ -50,7 +51,8 @@ export function match(desired: readonly DesiredResource[], kinds: readonly Kind[
       });
       continue;
     }
-    matches.push({ key, desired: d, kind, ...(live ? { live } : {}) });
+    const from = live ? renamedFrom?.get(key) : undefined;
+    matches.push({ key, desired: d, kind, ...(live ? { live } : {}), ...(from !== undefined ? { renamedFrom: from } : {}) });
   }
   return { matches, diagnostics };
 }

@@ -1,13 +1,15 @@
 // Step "prune": live resources nobody declares. A child of a declared parent goes (the parent's
 // document lists all its children), unless a replaced owner takes it along; children of an
 // undeclared owner go or stay with it; anything else is deleted where prune is on for its kind and
-// listed as unmanaged where it is off. `deletionReason` says why, in one place.
+// listed as unmanaged where it is off. What the root file's `protect` selects is never deleted here:
+// it is listed as unmanaged (protected). `deletionReason` says why, in one place.
 
 import type { Diagnostic } from '../../model/diagnostics.js';
 import type { UnmanagedResource } from '../../model/plan.js';
 import type { LiveResource } from '../../model/resource.js';
 import type { Kind } from '../../kinds/types.js';
 import { resourceKey } from '../order.js';
+import { parseSelector, selects } from '../selectors.js';
 import { type LiveIndex, livesAt } from './live-index.js';
 import { type Decisions, type Deletion, kindsByName } from './shared.js';
 
@@ -21,6 +23,8 @@ export interface PruneInput {
   readonly prune: Readonly<Record<string, boolean>>;
   readonly kinds: readonly Kind[];
   readonly accountOrder: readonly string[];
+  /** The root file's `protect` selectors: what matches one is never deleted here, only listed. */
+  readonly protect?: readonly string[];
 }
 
 export interface Pruned {
@@ -50,21 +54,28 @@ export function prune(input: PruneInput): Pruned {
   const remove = (live: LiveResource, kind: Kind, cause: DeletionCause): void => {
     deletions.push({ live, kind, reason: deletionReason(live, kind, cause) });
   };
+  const protect = (input.protect ?? []).map(parseSelector);
   for (const r of input.live) {
     const kind = kindOf.get(r.kind);
     const key = resourceKey(r.account, r.kind, r.name);
     if (!kind || r.managedByService || input.declared.has(key)) continue;
+    const guarded = protect.some((s) => selects(s, r.account, r.kind, r.name));
+    const leave = (): void => {
+      unmanaged.push({ kind: r.kind, account: r.account, name: r.name, id: r.id, ...(guarded ? { protected: true } : {}) });
+    };
     const parentKind = kind.parentKind ? kindOf.get(kind.parentKind) : undefined;
     if (parentKind && r.parent !== undefined) {
       const parent = input.decisions.get(resourceKey(r.account, parentKind.kind, r.parent));
       if (parent) {
-        if (!(parentKind.ownsChildren && parent.action === 'replace')) remove(r, kind, { why: 'not-in-parent', parentKind: parentKind.kind });
+        if (parentKind.ownsChildren && parent.action === 'replace') continue;
+        if (guarded) leave();
+        else remove(r, kind, { why: 'not-in-parent', parentKind: parentKind.kind });
         continue;
       }
       if (parentKind.ownsChildren) continue;
     }
-    if (!input.prune[r.kind]) {
-      unmanaged.push({ kind: r.kind, account: r.account, name: r.name, id: r.id });
+    if (!input.prune[r.kind] || guarded) {
+      leave();
       continue;
     }
     const lives = livesAt(input.index, key);

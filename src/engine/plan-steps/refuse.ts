@@ -1,6 +1,7 @@
-// Step "refuse": whether the plan may be applied without --force. Two independent checks (a live
-// resource still uses what the plan removes; too large a share of a kind changes at once), reported
-// together so one run names every reason.
+// Step "refuse": whether the plan may be applied. `lifecycle.preventDestroy` refuses a plan that
+// deletes or replaces such a resource, whatever --force says. Two more checks that --force overrides
+// (a live resource still uses what the plan removes; too large a share of a kind changes at once) are
+// reported together with it, so one run names every reason.
 
 import type { LiveResource } from '../../model/resource.js';
 import type { Change, Refusal } from '../../model/plan.js';
@@ -17,13 +18,37 @@ export interface RefuseInput {
   readonly kinds: readonly Kind[];
   readonly accountOrder: readonly string[];
   readonly force: boolean;
+  /** Keys of the declared resources whose lifecycle says preventDestroy. */
+  readonly preventDestroy?: ReadonlySet<string>;
 }
 
 export function refuse(input: RefuseInput): Refusal | undefined {
-  if (input.force) return undefined;
+  const kept = preventDestroyRefusal(input.changes, input.preventDestroy ?? new Set());
+  if (input.force) return kept;
   const inUse = inUseRefusal(input.items, input.live, input.kinds, input.declared);
   const threshold = safetyRefusal(input.changes, input.live, input.accountOrder, input.kinds);
-  return combine(inUse, threshold);
+  return combine(kept, combine(inUse, threshold));
+}
+
+/**
+ * A change that deletes or replaces a resource declared with preventDestroy, or deletes the old place
+ * of one (a move to another account, a delete linked to its create by an equal spec).
+ */
+export function preventDestroyRefusal(changes: readonly Change[], keys: ReadonlySet<string>): Refusal | undefined {
+  if (keys.size === 0) return undefined;
+  const details: string[] = [];
+  for (const c of changes) {
+    if (c.action !== 'delete' && c.action !== 'replace') continue;
+    const owner = [c.key, c.movedTo, c.sameSpecAs].find((k) => k !== undefined && keys.has(k));
+    if (owner === undefined) continue;
+    details.push(owner === c.key ? `${c.key} (${c.action})` : `${c.key} (delete; its document is now ${owner})`);
+  }
+  if (details.length === 0) return undefined;
+  return {
+    code: 'prevent-destroy',
+    message: `the plan deletes or replaces ${details.length === 1 ? 'a resource' : `${details.length} resources`} whose lifecycle says preventDestroy; --force does not override this`,
+    details,
+  };
 }
 
 /** One refusal with the first one's code and both messages and details. */

@@ -13,6 +13,8 @@ export interface Match {
   readonly desired: DesiredResource;
   readonly kind: Kind;
   readonly live?: LiveResource;
+  /** The live twin's name before this plan renames it (`previousNames`). */
+  readonly renamedFrom?: string;
 }
 
 /** What the plan does with a declared resource; no action: it stays as it is. */

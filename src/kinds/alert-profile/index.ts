@@ -99,6 +99,7 @@ export const AlertProfile: Kind = {
   // No endpoint changes a profile's base: a new base means a new profile.
   replaceOn: ['extends'],
   collection: PROFILES_COLLECTION,
+  renameRefusal: "an alert profile's name is its alertProfileId, which cannot be changed",
   rootSettings: {
     [PREFIX_SETTING]: {
       type: 'string',

@@ -178,9 +178,11 @@ export const AlertRule: Kind = {
 
   createdId: (body) => createdString(body, 'mcGuid', LIST_PATH),
 
-  updateRequests(id, desired, changed, ctx) {
+  // The name is inside `filters`: a rename sends filters whole, like any filter change.
+  renamable: true,
+  updateRequests(id, desired, changed, ctx, options) {
     const body: JsonObject = {};
-    if (changed.some((m) => FILTER_MEMBERS.includes(m))) body.filters = filtersBody(desired);
+    if (options?.rename || changed.some((m) => FILTER_MEMBERS.includes(m))) body.filters = filtersBody(desired);
     if (changed.includes('channels')) body.intgGuidList = channelIds(desired, ctx);
     return Object.keys(body).length === 0 ? [] : [request(ctx, 'PATCH', apiPath(COLLECTION, id), body)];
   },

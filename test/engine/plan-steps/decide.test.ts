@@ -67,3 +67,17 @@ describe('decide', () => {
     expect(() => ((frozen({ a: 1 }) as { a: number }).a = 2)).toThrow(TypeError);
   });
 });
+
+describe('decide: renames', () => {
+  it('a renamed twin with an equal spec → update (of the name alone)', () => {
+    const m = { ...matchOf(desired('Channel', 'new', hook('a')), live('Channel', 'new', 'C1', hook('a'))), renamedFrom: 'old' };
+    const [d] = [...decide(frozen([m]), new Set()).values()];
+    expect([d.action, d.diff?.changed, d.renamedFrom]).toEqual(['update', [], 'old']);
+  });
+
+  it('a renamed twin whose spec changed too → one update', () => {
+    const m = { ...matchOf(desired('Channel', 'new', hook('b')), live('Channel', 'new', 'C1', hook('a'))), renamedFrom: 'old' };
+    const [d] = [...decide([m], new Set()).values()];
+    expect([d.action, d.diff?.changed]).toEqual(['update', ['data']]);
+  });
+});

@@ -41,3 +41,22 @@ describe('match', () => {
     expect(result.matches.map((m) => m.key)).toEqual(['prod/Rule/b', 'prod/Channel/a']);
   });
 });
+
+describe('match: renames', () => {
+  it('a match whose twin was renamed carries the old name; others do not', () => {
+    const result = match(
+      [desired('Channel', 'new', {}), desired('Channel', 'same', {}), desired('Channel', 'fresh', {})],
+      FAKE_KINDS,
+      indexLive([live('Channel', 'new', 'C1', {}), live('Channel', 'same', 'C2', {})]),
+      new Map([
+        ['prod/Channel/new', 'old'],
+        ['prod/Channel/fresh', 'ghost'],
+      ]),
+    );
+    expect(result.matches.map((m) => [m.key, m.renamedFrom])).toEqual([
+      ['prod/Channel/new', 'old'],
+      ['prod/Channel/same', undefined],
+      ['prod/Channel/fresh', undefined],
+    ]);
+  });
+});

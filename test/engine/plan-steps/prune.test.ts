@@ -85,3 +85,31 @@ describe('deletionReason', () => {
     );
   });
 });
+
+describe('prune with protect', () => {
+  const base = (l: LiveResource[], protect: string[], pruneOn: Record<string, boolean> = { Rule: true, Channel: true }) =>
+    prune({ live: l, index: indexLive(l), declared: new Set(), decisions: decisionsOf([]), prune: pruneOn, kinds: FAKE_KINDS, accountOrder: ['prod', 'staging'], protect });
+
+  it('a protected resource is listed as unmanaged (protected), never deleted, prune on or off', () => {
+    const l = [live('Rule', 'keep-1', 'R1', {}), live('Rule', 'other', 'R2', {}), live('Channel', 'keep-1', 'C1', {}, { account: 'staging' })];
+    const on = base(l, ['prod/Rule/keep-*', 'staging/Channel/*']);
+    expect(on.deletions.map((x) => x.live.id)).toEqual(['R2']);
+    expect(on.unmanaged.map((u) => [u.id, u.protected])).toEqual([
+      ['R1', true],
+      ['C1', true],
+    ]);
+    const off = base(l, ['Rule/keep-1'], {});
+    expect(off.unmanaged.map((u) => [u.id, u.protected])).toEqual([
+      ['R1', true],
+      ['R2', undefined],
+      ['C1', undefined],
+    ]);
+  });
+
+  it('a protected child its declared parent does not list stays', () => {
+    const l = [tpl('old')];
+    const r = prune({ live: l, index: indexLive(l), declared: new Set(), decisions: decisionsOf([profile()]), prune: {}, kinds: FAKE_KINDS, accountOrder: ['prod'], protect: ['Template/P.*'] });
+    expect(r.deletions).toEqual([]);
+    expect(r.unmanaged.map((u) => [u.id, u.protected])).toEqual([['P.old', true]]);
+  });
+});

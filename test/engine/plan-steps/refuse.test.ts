@@ -41,3 +41,32 @@ describe('combine', () => {
     expect(combine(first, second)).toEqual(expected);
   });
 });
+
+describe('refuse: lifecycle.preventDestroy', () => {
+  const one = (extra: Partial<RefuseInput>): RefuseInput => ({ ...input(1), live: channels, ...extra });
+
+  it.each([false, true])('deleting a preventDestroy resource is refused, force %s', (force) => {
+    const r = refuse(one({ force, preventDestroy: new Set(['prod/Channel/c0']) }))!;
+    expect(r.code).toBe('prevent-destroy');
+    expect(r.details).toEqual(['prod/Channel/c0 (delete)']);
+    expect(r.message).toContain('--force does not override');
+  });
+
+  it('the delete of a move or of a look-alike create whose document says preventDestroy is refused too', () => {
+    const change = { ...deleteChange(channels[0], Channel, 'x'), movedTo: 'staging/Channel/c0' };
+    const r = refuse(one({ items: [{ change, live: channels[0] }], changes: [change], force: true, preventDestroy: new Set(['staging/Channel/c0']) }))!;
+    expect(r.details).toEqual(['prod/Channel/c0 (delete; its document is now staging/Channel/c0)']);
+  });
+
+  it('other resources with preventDestroy do not refuse; the other checks still apply without force', () => {
+    expect(refuse(one({ preventDestroy: new Set(['prod/Channel/c5']), force: true }))).toBeUndefined();
+    expect(refuse(one({ live: channels, preventDestroy: new Set(['prod/Channel/c5']) }))).toBeUndefined();
+  });
+
+  it('comes first when combined with a refusal that --force overrides', () => {
+    const r = refuse({ ...input(4), preventDestroy: new Set(['prod/Channel/c1']) })!;
+    expect(r.code).toBe('prevent-destroy');
+    expect(r.details[0]).toBe('prod/Channel/c1 (delete)');
+    expect(r.details.length).toBe(3);
+  });
+});
