@@ -14,7 +14,7 @@ export function parseRoot(
   absFile: string,
   file: string,
   text: string,
-  kinds: readonly { kind: string; parentKind?: string; rootSettings?: Readonly<Record<string, unknown>> }[],
+  kinds: readonly { kind: string; parentKind?: string; deleteMeans?: string; rootSettings?: Readonly<Record<string, unknown>> }[],
   diagnostics: Diagnostic[],
 ): RootConfig | undefined {
   const docs = parseYamlDocuments(file, text, diagnostics);
@@ -90,7 +90,9 @@ export function parseRoot(
   const prune: Record<string, boolean> = {};
   for (const k of kinds) {
     const own = given[k.kind] ?? (k.parentKind !== undefined ? given[k.parentKind] : undefined);
-    prune[k.kind] = value.prune === true || own === true;
+    // A kind whose delete is not a deletion (agent tokens are disabled, for good: a disabled token
+    // cannot be found again) is pruned only when named, never by a blanket `prune: true`.
+    prune[k.kind] = (value.prune === true && k.deleteMeans === undefined) || own === true;
   }
   const secretLiterals = ((value.secrets as JsonObject | undefined)?.literals ?? 'warn') as SecretLiteralPolicy;
   // Settings the kinds own, as given (each kind applies its own default to one left out).

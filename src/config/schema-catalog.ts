@@ -87,7 +87,9 @@ function common(): SchemaObject {
 /** `, except AlertTemplate, which follows AlertProfile`: kinds with a parent follow it when left out. */
 function pruneExceptions(): string {
   const children = KINDS.filter((k) => k.parentKind !== undefined).map((k) => `${k.kind}, which follows ${k.parentKind}`);
-  return children.length === 0 ? '' : `, except ${children.join('; ')}`;
+  const named = KINDS.filter((k) => k.deleteMeans !== undefined).map((k) => k.kind);
+  const onlyNamed = named.length === 0 ? '' : `; \`true\` for every kind leaves out ${named.join(', ')} (${named.length === 1 ? 'its delete is' : 'their deletes are'} not a deletion: name ${named.length === 1 ? 'it' : 'them'} to prune)`;
+  return (children.length === 0 ? '' : `, except ${children.join('; ')}`) + onlyNamed;
 }
 
 /** Prune a kind that references another, keep the referenced one (its resources may be shared). */

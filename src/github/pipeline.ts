@@ -64,7 +64,7 @@ export async function planAgainstService(desired: DesiredState, env: NodeJS.Proc
     throw new RunFailure({ kind: 'service', message: messageOf(err) });
   }
   try {
-    const live = await fetchLive(client, scope, KINDS);
+    const live = await fetchLive(client, scope, KINDS, { settings: desired.root.settings });
     const result = computePlan(desired, live, { accounts: scope.map((a) => a.name), budget: client.budget(), apiCalls: live.calls });
     if (!result.plan || hasErrors(result.diagnostics)) throw new RunFailure({ kind: 'no-plan', diagnostics: result.diagnostics });
     return { plan: result.plan, client, desired };

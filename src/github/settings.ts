@@ -42,7 +42,7 @@ export function detectMode(input: ModeInput, eventName: string, ref: string | un
 
 interface PullPayload {
   number?: number;
-  head?: { repo?: { full_name?: string } | null };
+  head?: { sha?: string; repo?: { full_name?: string } | null };
   base?: { repo?: { full_name?: string } };
 }
 
@@ -91,7 +91,8 @@ export function readSettings(env: NodeJS.ProcessEnv = process.env): Settings {
     repo: context.repo,
     pullNumber: typeof pull?.number === 'number' ? pull.number : undefined,
     fork: isForkPull(pull),
-    sha: context.sha ?? '',
+    // On pull_request events GITHUB_SHA is the merge commit; reviewers know the head commit.
+    sha: (typeof pull?.head?.sha === 'string' && pull.head.sha !== '' ? pull.head.sha : context.sha) ?? '',
     runUrl: `${serverUrl}/${repository}/actions/runs/${env.GITHUB_RUN_ID ?? ''}`,
     apiUrl: context.apiUrl.replace(/\/+$/, ''),
     workspace,

@@ -154,7 +154,10 @@ describe('postureops.yaml', () => {
       AgentAccessToken: false,
     });
     const all = await rootWith('prune: true\n');
-    expect(Object.values(all.state!.root.prune)).toEqual([true, true, true, true, true, true, true]);
+    // Agent tokens are disabled, not deleted, for good: a blanket `true` leaves them out.
+    expect(all.state!.root.prune).toMatchObject({ AlertChannel: true, AlertTemplate: true, ContainerRegistry: true, AgentAccessToken: false });
+    const named = await rootWith('prune: {AgentAccessToken: true}\n');
+    expect(named.state!.root.prune.AgentAccessToken).toBe(true);
     const none = await rootWith('');
     expect(Object.values(none.state!.root.prune).some(Boolean)).toBe(false);
     const explicit = await rootWith('prune: {AlertProfile: true, AlertTemplate: false}\n');

@@ -82,7 +82,12 @@ describe('AgentAccessToken against the emulator', () => {
     expect((await liveTokens())[0].props.description).toBe('Kubernetes agents of prod');
 
     // Prune: tokens cannot be deleted, so the plan says it disables, and apply disables.
+    // A blanket `prune: true` leaves tokens alone (disabling is for good): they are pruned only by name.
     await writeFile(join(root, 'postureops.yaml'), 'accounts:\n  - name: prod\nprune: true\n');
+    await writeFile(join(root, 'tokens.yaml'), '');
+    const blanket = await cli(['plan', root, '--format', 'json'], { env });
+    expect(JSON.parse(blanket.stdout).changes).toEqual([]);
+    await writeFile(join(root, 'postureops.yaml'), 'accounts:\n  - name: prod\nprune: {AgentAccessToken: true}\n');
     await writeFile(join(root, 'tokens.yaml'), '');
     const pruning = await cli(['plan', root, '--format', 'json'], { env });
     outputs.push(pruning.stdout, pruning.stderr);

@@ -32,9 +32,10 @@ export interface RunOptions {
 }
 
 /** A pull_request payload: `fork` puts the head in another repository. */
-export function pullPayload(number: number, fork = false): object {
+export function pullPayload(number: number, fork = false, headSha?: string): object {
   const base = { repo: { full_name: 'acme/posture' } };
-  return { action: 'synchronize', number, pull_request: { number, base, head: { repo: { full_name: fork ? 'someone/posture' : 'acme/posture' } } }, repository: { default_branch: 'main' } };
+  const head = { ...(headSha !== undefined ? { sha: headSha } : {}), repo: { full_name: fork ? 'someone/posture' : 'acme/posture' } };
+  return { action: 'synchronize', number, pull_request: { number, base, head }, repository: { default_branch: 'main' } };
 }
 
 export function parseOutputs(text: string): Record<string, string> {

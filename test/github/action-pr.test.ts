@@ -66,7 +66,16 @@ function expectNoSecrets(r: ActionResult, n: number): void {
 describe('plan comment on a pull request', () => {
   it('the first run creates one comment with the plan, the commit and a link to the run', async () => {
     const ws = workspace({ posture: config('pr1') });
-    const r = await pr(ws, 101);
+    // GITHUB_SHA of a pull_request run is the merge commit: the comment names the PR's head.
+    const r = await runBundle({
+      workspace: ws,
+      eventName: 'pull_request',
+      payload: pullPayload(101, false, 'c0ffee0000000000000000000000000000000001'),
+      inputs: { directory: 'posture' },
+      env: secrets(),
+      apiUrl: gh.url,
+      sha: 'dead000000000000000000000000000000000000',
+    });
     expect(r.code, r.stdout).toBe(0);
     const comments = commentsOf(101);
     expect(comments).toHaveLength(1);

@@ -10,7 +10,7 @@ function documentSchema(): SchemaObject {
       type: 'boolean',
       default: true,
       description:
-        'Whether agents may connect with the token. Default true. Tokens cannot be deleted: a token removed from the files (with prune on) or set to false is disabled.',
+        'Whether agents may connect with the token. Default true. Tokens cannot be deleted: a token set to false is disabled, and so is one no file declares when postureops.yaml prunes AgentAccessToken by name (a blanket prune: true leaves tokens alone).',
       examples: [true],
     },
     description: { type: 'string', default: '', description: 'What the token is for.', examples: ['Kubernetes agents of the prod clusters'] },
