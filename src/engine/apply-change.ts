@@ -32,6 +32,11 @@ export class CreatedIds {
 }
 
 export interface ChangeRunner {
+  /**
+   * The values apply sends that must never be shown: the client hides them from a service message
+   * before it shortens it (a cut first would leave a piece of a secret no redactor recognises).
+   */
+  secretValues?: readonly string[];
   /** Receives credentials the service issues on create (see EngineHooks.onCredential). */
   onCredential?: (change: Change, value: string) => void;
   client: ApiClient;
@@ -61,8 +66,14 @@ async function execute(change: Change, runner: ChangeRunner): Promise<ChangeOutc
   const kind = runner.kinds.find((k) => k.kind === change.kind);
   if (!kind) throw new ChangeError(`no resource kind named ${change.kind} is registered`);
   const orgAccess = runner.accounts.find((a) => a.name === change.account)?.orgAccess ?? false;
+  const secrets = runner.secretValues ?? [];
   const send = <T>(req: ApiRequest): Promise<ApiResponse<T>> =>
-    runner.client.request<T>({ ...req, account: orgAccess ? undefined : change.account, orgAccess: orgAccess || undefined });
+    runner.client.request<T>({
+      ...req,
+      account: orgAccess ? undefined : change.account,
+      orgAccess: orgAccess || undefined,
+      ...(req.body !== undefined && secrets.length > 0 ? { secrets: [...(req.secrets ?? []), ...secrets] } : {}),
+    });
   const ctx: RequestContext = {
     account: change.account,
     orgAccess,

@@ -8,7 +8,7 @@ import { KINDS } from '../kinds/index.js';
 import type { Kind } from '../kinds/types.js';
 import { type ChangeOutcome, CreatedIds, runChange } from './apply-change.js';
 import { Semaphore } from '../model/concurrency.js';
-import { planRedactor } from './apply-redact.js';
+import { planRedactor, planSecretValues } from './apply-redact.js';
 import type { LiteralSource } from '../model/env-markers.js';
 import { type EngineHooks } from './types.js';
 
@@ -51,6 +51,7 @@ export async function apply(plan: Plan, client: ApiClient, options: ApplyOptions
     testResources: options.testResources ?? false,
     created: new CreatedIds(),
     redactor: planRedactor(plan, options.env, options.literals),
+    secretValues: planSecretValues(plan, options.env, options.literals),
     onCredential: (change: Change, value: string) => notify(() => hooks.onCredential?.(change, value)),
   };
 

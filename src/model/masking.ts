@@ -33,14 +33,24 @@ function base64Forms(value: string): string[] {
   return out;
 }
 
+/** Lines of a multi-line value long enough to be secret on their own (a private key's body lines). */
+const MIN_LINE = 16;
+
 /** The forms in which `value` may come back inside other text. */
 export function echoForms(value: string): string[] {
   const forms = new Set([value]);
   const escaped = JSON.stringify(value).slice(1, -1);
   forms.add(escaped);
   forms.add(JSON.stringify(escaped).slice(1, -1));
-  forms.add(encodeURIComponent(value));
+  // Serialisers that also escape `/`, or spell control characters as \u00XX.
+  forms.add(escaped.replace(/\//g, '\\/'));
+  forms.add(escaped.replace(/\\n/g, '\\u000a').replace(/\\r/g, '\\u000d').replace(/\\t/g, '\\u0009'));
+  const encoded = encodeURIComponent(value);
+  forms.add(encoded);
+  forms.add(encoded.replace(/%[0-9A-F]{2}/g, (m) => m.toLowerCase()));
   if (value.length >= 6) for (const f of base64Forms(value)) forms.add(f);
+  // A message cut short, or echoed line by line, still must not show a line of a multi-line secret.
+  if (/[\r\n]/.test(value)) for (const line of value.split(/\r?\n/)) if (line.trim().length >= MIN_LINE) forms.add(line.trim());
   return [...forms].filter((f) => f !== '');
 }
 
