@@ -173,7 +173,9 @@ class ServiceClient implements ApiClient {
       }
       const failure = outcome instanceof WireFailure ? this.networkFailure(call, outcome) : this.statusFailure(call, outcome);
       mayHaveApplied ||= failure.mayHaveApplied;
-      if (this.unreachable) throw this.unreachable;
+      // Given up on the service: no retry. A request that may have landed keeps its own error (the
+      // caller must look before repeating it), the others say why nothing more is sent.
+      if (this.unreachable) throw mayHaveApplied ? failure.error : this.unreachable;
       if (!failure.retryable || retries >= this.maxRetries) throw failure.error;
       // An interruption ends the wait before a retry; the retry is not sent.
       if (this.stopSignal?.aborted) throw new RequestInterrupted(call.method, call.path, mayHaveApplied);

@@ -133,9 +133,21 @@ export interface ChangeResult {
 
 export interface ApplySummary extends Record<Action, number>, Record<ResultStatus, number> {}
 
+/** Why an apply stopped starting changes before the end of its plan. */
+export interface ApplyStop {
+  /** `interrupted`: SIGINT / SIGTERM; `unreachable`: the service refused connections several times in a row. */
+  cause: 'interrupted' | 'unreachable';
+  /** For people: what happened, naming the signal or the service's address. */
+  message: string;
+  /** Changes never started because of it (status `skipped`, reason starting with `not started:`). */
+  notStarted: number;
+}
+
 export interface ApplyReport {
   formatVersion: typeof PLAN_FORMAT_VERSION;
   results: ChangeResult[];
+  /** Set when the run stopped early; the results still cover every change of the plan. */
+  stopped?: ApplyStop;
   summary: ApplySummary;
   apiCalls: CallStats;
   /** Seconds spent waiting for rate-limit buckets to refill. */
