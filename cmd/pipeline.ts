@@ -9,6 +9,8 @@ import { type Diagnostic, hasErrors } from '../src/model/diagnostics.js';
 import type { LiveState } from '../src/engine/types.js';
 import type { Plan } from '../src/model/plan.js';
 import { EXIT, ExitError, type Io, useColor, write } from './io.js';
+import type { Interruption } from './interrupt.js';
+import { consoleOf, WaitReporter } from './terminal.js';
 
 export interface ClientFlags {
   baseUrl?: string;
@@ -19,7 +21,7 @@ export interface ClientFlags {
 
 /** Progress lines appear only on a terminal (stderr), never in pipes or CI logs. */
 export function progress(io: Io, message: string): void {
-  if (io.stderr.isTTY) write(io.stderr, message);
+  if (io.stderr.isTTY) consoleOf(io).line(message);
 }
 
 export async function printDiagnostics(io: Io, diagnostics: Diagnostic[]): Promise<void> {
@@ -49,14 +51,14 @@ export function scopeAccounts(declared: AccountConfig[], names: string[] | undef
   return declared.filter((a) => names.includes(a.name));
 }
 
-/** Seconds each client has spent waiting for rate-limit buckets (the first countdown value of each wait). */
-const waited = new WeakMap<ApiClient, number>();
+/** Seconds each client has spent waiting for rate-limit buckets, by the client's clock. */
+const waited = new WeakMap<ApiClient, WaitReporter>();
 
 export function waitedSeconds(client: ApiClient): number {
-  return waited.get(client) ?? 0;
+  return waited.get(client)?.waitedSeconds() ?? 0;
 }
 
-export async function openClient(io: Io, flags: ClientFlags): Promise<ApiClient> {
+export async function openClient(io: Io, flags: ClientFlags, interruption?: Interruption): Promise<ApiClient> {
   const [{ createClient }, { clientOptionsFromEnv }, { ClientConfigError }] = await Promise.all([
     import('../src/api/client.js'),
     import('../src/api/options.js'),
@@ -69,40 +71,37 @@ export async function openClient(io: Io, flags: ClientFlags): Promise<ApiClient>
     if (err instanceof ClientConfigError) throw new ExitError(EXIT.error, err.message);
     throw err;
   }
-  let lastCountdown = '';
-  let waitedTotal = 0;
+  const out = consoleOf(io);
+  const waits = new WaitReporter(out);
   const client = createClient({
     ...options,
     ...(flags.concurrency !== undefined ? { concurrency: flags.concurrency } : {}),
     ...(flags.maxWait !== undefined ? { maxWaitSeconds: flags.maxWait } : {}),
+    ...(interruption ? { stopSignal: interruption.stop, abortSignal: interruption.abort } : {}),
     log: flags.verbose
       ? (e) =>
-          write(
-            io.stderr,
+          out.line(
             `${e.method} ${e.path}${e.account ? ` [${e.account}]` : ''} → ${e.status} ${e.ms} ms` +
               ` (${e.bucket}${e.remaining !== undefined ? `: ${e.remaining} left` : ''}${e.attempt > 1 ? `, attempt ${e.attempt}` : ''})`,
           )
       : undefined,
-    onWait: (bucket, secondsLeft) => {
-      if (lastCountdown !== bucket) waitedTotal += secondsLeft;
-      waited.set(client, waitedTotal);
-      const line = `rate limit: waiting for ${bucket} to refill, ${secondsLeft}s left`;
-      if (io.stderr.isTTY) {
-        io.stderr.write(`\r${line}\x1b[K${secondsLeft <= 0 ? '\n' : ''}`);
-      } else if (lastCountdown !== bucket) {
-        // Not a terminal: one line per wait instead of a countdown.
-        write(io.stderr, line);
-      }
-      lastCountdown = secondsLeft <= 0 ? '' : bucket;
-    },
+    onWait: waits.onWait,
   });
+  waited.set(client, waits);
   return client;
 }
 
-export async function fetchLiveState(io: Io, client: ApiClient, accounts: AccountConfig[], settings?: JsonObject): Promise<LiveState> {
+export async function fetchLiveState(
+  io: Io,
+  client: ApiClient,
+  accounts: AccountConfig[],
+  settings?: JsonObject,
+  interruption?: Interruption,
+): Promise<LiveState> {
   const [{ fetchLive }, { KINDS }] = await Promise.all([import('../src/engine/fetch.js'), import('../src/kinds/index.js')]);
   progress(io, `Reading live state of ${accounts.map((a) => a.name).join(', ')}…`);
-  return fetchLive(client, accounts, KINDS, { settings });
+  const reading = fetchLive(client, accounts, KINDS, { settings });
+  return interruption ? interruption.race(reading, 'the live state was not read completely; nothing was planned or written') : reading;
 }
 
 export interface PlanFlags extends ClientFlags {
@@ -118,12 +117,12 @@ export interface Planned {
 }
 
 /** Load, fetch, plan. The caller closes `client`. */
-export async function computePlan(io: Io, dir: string, flags: PlanFlags): Promise<Planned> {
+export async function computePlan(io: Io, dir: string, flags: PlanFlags, interruption?: Interruption): Promise<Planned> {
   const desired = await loadDesired(io, dir);
   const accounts = scopeAccounts(desired.root.accounts, flags.account);
-  const client = await openClient(io, flags);
+  const client = await openClient(io, flags, interruption);
   try {
-    const live = await fetchLiveState(io, client, accounts, desired.root.settings);
+    const live = await fetchLiveState(io, client, accounts, desired.root.settings, interruption);
     const { plan } = await import('../src/engine/plan.js');
     const result = plan(desired, live, {
       accounts: accounts.map((a) => a.name),
