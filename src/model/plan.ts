@@ -88,6 +88,12 @@ export interface BucketNeed {
   estimated?: boolean;
   /** Seconds apply would wait for the bucket to refill; 0 when the budget suffices. */
   waitSeconds: number;
+  /** Requests beyond what is left, which wait for the refill (set when waitSeconds > 0). */
+  short?: number;
+  /** Seconds between two requests as the bucket refills: 3600 / limit (set when waitSeconds > 0). */
+  refillSeconds?: number;
+  /** Estimated buckets: the wait if the bucket is empty (another run has just drained it). */
+  drainedWaitSeconds?: number;
 }
 
 export interface PlanSummary {
