@@ -2,7 +2,7 @@
 // expected failures into an ExitError with a message; nothing here exits.
 
 import { resolve } from 'node:path';
-import type { ApiClient } from '../src/api/types.js';
+import type { ApiClient, BucketBudget } from '../src/api/types.js';
 import type { AccountConfig, DesiredState } from '../src/model/account.js';
 import type { JsonObject } from '../src/model/json.js';
 import { type Diagnostic, hasErrors } from '../src/model/diagnostics.js';
@@ -87,8 +87,37 @@ export async function openClient(io: Io, flags: ClientFlags, interruption?: Inte
       : undefined,
     onWait: waits.onWait,
   });
-  waited.set(client, waits);
-  return client;
+  const { baseUrl, keyId } = options;
+  // What this run learnt of the buckets is kept for the next one (see budget-memory.ts).
+  const remembering: ApiClient = {
+    request: (req) => client.request(req),
+    budget: () => client.budget(),
+    stats: () => client.stats(),
+    close: async () => {
+      const { rememberBudget } = await import('./budget-memory.js');
+      await rememberBudget(io.env, baseUrl, keyId, client.budget());
+      await client.close();
+    },
+  };
+  remembered.set(remembering, () => import('./budget-memory.js').then((m) => m.recallBudget(io.env, baseUrl, keyId)));
+  waited.set(remembering, waits);
+  return remembering;
+}
+
+const remembered = new WeakMap<ApiClient, () => Promise<BucketBudget[]>>();
+
+/**
+ * The budget a plan is estimated against: the buckets this client has seen, and those only earlier
+ * runs saw (the writes of the last apply), brought forward to the time of this client's last answer.
+ */
+async function planBudget(client: ApiClient): Promise<BucketBudget[]> {
+  const seen = client.budget();
+  const earlier = (await remembered.get(client)?.()) ?? [];
+  const unseen = earlier.filter((b) => !seen.some((s) => s.bucket === b.bucket));
+  if (unseen.length === 0) return seen;
+  const { budgetAt } = await import('../src/engine/budget.js');
+  const now = seen.length > 0 ? Math.max(...seen.map((b) => b.observedAt)) : Date.now();
+  return [...seen, ...unseen.map((b) => budgetAt(b, now))];
 }
 
 export async function fetchLiveState(
@@ -128,7 +157,7 @@ export async function computePlan(io: Io, dir: string, flags: PlanFlags, interru
       accounts: accounts.map((a) => a.name),
       force: flags.force,
       rotate: flags.rotate,
-      budget: client.budget(),
+      budget: await planBudget(client),
       apiCalls: live.calls,
     });
     await printDiagnostics(io, result.diagnostics);
