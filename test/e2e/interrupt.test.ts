@@ -156,6 +156,22 @@ describe('SIGTERM during plan', () => {
   });
 });
 
+describe('SIGINT during export', () => {
+  it('writes no folder and exits 130', async () => {
+    const clock = virtualClock();
+    const emu = await emulator(clock, { accounts: ['prod', 'staging'], rateLimit: 1 });
+    const parent = await mkdtemp(join(tmpdir(), 'postureops-export-'));
+    cleanup.push(() => rm(parent, { recursive: true, force: true }));
+    const signals = manualSignals();
+    virtual.onWait = (_bucket, secondsLeft) => secondsLeft > 0 && signals.send('SIGINT');
+    const out = join(parent, 'exported');
+    const res = await cli(['export', '--out', out, '--account', 'prod', '--account', 'staging', '--max-wait', '7200'], { env: envOf(emu), signals });
+    expect(res.code, res.stderr).toBe(130);
+    expect(res.stderr).toContain('interrupted by SIGINT');
+    expect(existsSync(out)).toBe(false);
+  });
+});
+
 describe('a service that goes away mid-apply', () => {
   it('stops after a few refused connections, names the address, and exits 1', async () => {
     const clock = virtualClock();
