@@ -6,14 +6,38 @@ export interface Io {
   stdin: NodeJS.ReadableStream & { isTTY?: boolean };
   env: Record<string, string | undefined>;
   cwd: string;
+  /** SIGINT / SIGTERM; tests give their own. Without it, signals keep Node's default (the process ends). */
+  signals?: SignalSource;
+}
+
+export type StopSignal = 'SIGINT' | 'SIGTERM';
+
+/** Where interruptions come from: `listen` returns the function that stops listening. */
+export interface SignalSource {
+  listen(handler: (signal: StopSignal) => void): () => void;
+}
+
+export function processSignals(): SignalSource {
+  return {
+    listen(handler) {
+      const onInt = () => handler('SIGINT');
+      const onTerm = () => handler('SIGTERM');
+      process.on('SIGINT', onInt);
+      process.on('SIGTERM', onTerm);
+      return () => {
+        process.off('SIGINT', onInt);
+        process.off('SIGTERM', onTerm);
+      };
+    },
+  };
 }
 
 export function processIo(): Io {
-  return { stdout: process.stdout, stderr: process.stderr, stdin: process.stdin, env: process.env, cwd: process.cwd() };
+  return { stdout: process.stdout, stderr: process.stderr, stdin: process.stdin, env: process.env, cwd: process.cwd(), signals: processSignals() };
 }
 
-/** Exit codes (contract): documented in README.md. */
-export const EXIT = { ok: 0, error: 1, changes: 2, refused: 3 } as const;
+/** Exit codes (contract): documented in README.md. 128 + the signal's number after an interruption. */
+export const EXIT = { ok: 0, error: 1, changes: 2, refused: 3, sigint: 130, sigterm: 143 } as const;
 
 /** One error type the CLI catches at the top: a message for stderr and an exit code. */
 export class ExitError extends Error {

@@ -2,13 +2,15 @@
 // expected failures into an ExitError with a message; nothing here exits.
 
 import { resolve } from 'node:path';
-import type { ApiClient } from '../src/api/types.js';
+import type { ApiClient, BucketBudget } from '../src/api/types.js';
 import type { AccountConfig, DesiredState } from '../src/model/account.js';
 import type { JsonObject } from '../src/model/json.js';
 import { type Diagnostic, hasErrors } from '../src/model/diagnostics.js';
 import type { LiveState } from '../src/engine/types.js';
 import type { Plan } from '../src/model/plan.js';
 import { EXIT, ExitError, type Io, useColor, write } from './io.js';
+import type { Interruption } from './interrupt.js';
+import { consoleOf, WaitReporter } from './terminal.js';
 
 export interface ClientFlags {
   baseUrl?: string;
@@ -19,7 +21,7 @@ export interface ClientFlags {
 
 /** Progress lines appear only on a terminal (stderr), never in pipes or CI logs. */
 export function progress(io: Io, message: string): void {
-  if (io.stderr.isTTY) write(io.stderr, message);
+  if (io.stderr.isTTY) consoleOf(io).line(message);
 }
 
 export async function printDiagnostics(io: Io, diagnostics: Diagnostic[]): Promise<void> {
@@ -49,14 +51,14 @@ export function scopeAccounts(declared: AccountConfig[], names: string[] | undef
   return declared.filter((a) => names.includes(a.name));
 }
 
-/** Seconds each client has spent waiting for rate-limit buckets (the first countdown value of each wait). */
-const waited = new WeakMap<ApiClient, number>();
+/** Seconds each client has spent waiting for rate-limit buckets, by the client's clock. */
+const waited = new WeakMap<ApiClient, WaitReporter>();
 
 export function waitedSeconds(client: ApiClient): number {
-  return waited.get(client) ?? 0;
+  return waited.get(client)?.waitedSeconds() ?? 0;
 }
 
-export async function openClient(io: Io, flags: ClientFlags): Promise<ApiClient> {
+export async function openClient(io: Io, flags: ClientFlags, interruption?: Interruption): Promise<ApiClient> {
   const [{ createClient }, { clientOptionsFromEnv }, { ClientConfigError }] = await Promise.all([
     import('../src/api/client.js'),
     import('../src/api/options.js'),
@@ -69,40 +71,66 @@ export async function openClient(io: Io, flags: ClientFlags): Promise<ApiClient>
     if (err instanceof ClientConfigError) throw new ExitError(EXIT.error, err.message);
     throw err;
   }
-  let lastCountdown = '';
-  let waitedTotal = 0;
+  const out = consoleOf(io);
+  const waits = new WaitReporter(out);
   const client = createClient({
     ...options,
     ...(flags.concurrency !== undefined ? { concurrency: flags.concurrency } : {}),
     ...(flags.maxWait !== undefined ? { maxWaitSeconds: flags.maxWait } : {}),
+    ...(interruption ? { stopSignal: interruption.stop, abortSignal: interruption.abort } : {}),
     log: flags.verbose
       ? (e) =>
-          write(
-            io.stderr,
+          out.line(
             `${e.method} ${e.path}${e.account ? ` [${e.account}]` : ''} → ${e.status} ${e.ms} ms` +
               ` (${e.bucket}${e.remaining !== undefined ? `: ${e.remaining} left` : ''}${e.attempt > 1 ? `, attempt ${e.attempt}` : ''})`,
           )
       : undefined,
-    onWait: (bucket, secondsLeft) => {
-      if (lastCountdown !== bucket) waitedTotal += secondsLeft;
-      waited.set(client, waitedTotal);
-      const line = `rate limit: waiting for ${bucket} to refill, ${secondsLeft}s left`;
-      if (io.stderr.isTTY) {
-        io.stderr.write(`\r${line}\x1b[K${secondsLeft <= 0 ? '\n' : ''}`);
-      } else if (lastCountdown !== bucket) {
-        // Not a terminal: one line per wait instead of a countdown.
-        write(io.stderr, line);
-      }
-      lastCountdown = secondsLeft <= 0 ? '' : bucket;
-    },
+    onWait: waits.onWait,
   });
-  return client;
+  const { baseUrl, keyId } = options;
+  // What this run learnt of the buckets is kept for the next one (see budget-memory.ts).
+  const remembering: ApiClient = {
+    request: (req) => client.request(req),
+    budget: () => client.budget(),
+    stats: () => client.stats(),
+    close: async () => {
+      const { rememberBudget } = await import('./budget-memory.js');
+      await rememberBudget(io.env, baseUrl, keyId, client.budget());
+      await client.close();
+    },
+  };
+  remembered.set(remembering, () => import('./budget-memory.js').then((m) => m.recallBudget(io.env, baseUrl, keyId)));
+  waited.set(remembering, waits);
+  return remembering;
 }
 
-export async function fetchLiveState(io: Io, client: ApiClient, accounts: AccountConfig[], settings?: JsonObject): Promise<LiveState> {
+const remembered = new WeakMap<ApiClient, () => Promise<BucketBudget[]>>();
+
+/**
+ * The budget a plan is estimated against: the buckets this client has seen, and those only earlier
+ * runs saw (the writes of the last apply), brought forward to the time of this client's last answer.
+ */
+async function planBudget(client: ApiClient): Promise<BucketBudget[]> {
+  const seen = client.budget();
+  const earlier = (await remembered.get(client)?.()) ?? [];
+  const unseen = earlier.filter((b) => !seen.some((s) => s.bucket === b.bucket));
+  if (unseen.length === 0) return seen;
+  const { budgetAt } = await import('../src/engine/budget.js');
+  const now = seen.length > 0 ? Math.max(...seen.map((b) => b.observedAt)) : Date.now();
+  return [...seen, ...unseen.map((b) => budgetAt(b, now))];
+}
+
+export async function fetchLiveState(
+  io: Io,
+  client: ApiClient,
+  accounts: AccountConfig[],
+  settings?: JsonObject,
+  interruption?: Interruption,
+): Promise<LiveState> {
   const [{ fetchLive }, { KINDS }] = await Promise.all([import('../src/engine/fetch.js'), import('../src/kinds/index.js')]);
   progress(io, `Reading live state of ${accounts.map((a) => a.name).join(', ')}…`);
-  return fetchLive(client, accounts, KINDS, { settings });
+  const reading = fetchLive(client, accounts, KINDS, { settings });
+  return interruption ? interruption.race(reading, 'the live state was not read completely; nothing was planned or written') : reading;
 }
 
 export interface PlanFlags extends ClientFlags {
@@ -119,19 +147,19 @@ export interface Planned {
 }
 
 /** Load, fetch, plan. The caller closes `client`. */
-export async function computePlan(io: Io, dir: string, flags: PlanFlags): Promise<Planned> {
+export async function computePlan(io: Io, dir: string, flags: PlanFlags, interruption?: Interruption): Promise<Planned> {
   const desired = await loadDesired(io, dir);
   const accounts = scopeAccounts(desired.root.accounts, flags.account);
-  const client = await openClient(io, flags);
+  const client = await openClient(io, flags, interruption);
   try {
-    const live = await fetchLiveState(io, client, accounts, desired.root.settings);
+    const live = await fetchLiveState(io, client, accounts, desired.root.settings, interruption);
     const { plan } = await import('../src/engine/plan.js');
     const result = plan(desired, live, {
       accounts: accounts.map((a) => a.name),
       force: flags.force,
       rotate: flags.rotate,
       targets: flags.target,
-      budget: client.budget(),
+      budget: await planBudget(client),
       apiCalls: live.calls,
     });
     await printDiagnostics(io, result.diagnostics);

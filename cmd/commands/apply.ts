@@ -3,6 +3,7 @@ import { createInterface } from 'node:readline/promises';
 import type { ApiClient } from '../../src/api/types.js';
 import type { Plan } from '../../src/model/plan.js';
 import { EXIT, ExitError, type Io, useColor, write } from '../io.js';
+import { Interruption } from '../interrupt.js';
 import type { LiteralSource } from '../../src/model/env-markers.js';
 import { computePlan, fetchLiveState, loadDesired, openClient, type PlanFlags, printDiagnostics, progress, waitedSeconds } from '../pipeline.js';
 import type { OutputFormat } from './plan.js';
@@ -33,12 +34,18 @@ async function handOutCredentials(io: Io, opts: ApplyOptions, issued: ReadonlyMa
   write(io.stderr, `credentials issued for ${keys} written to ${opts.credentialsOut} (mode 0600)`);
 }
 
-async function confirm(io: Io): Promise<boolean> {
+async function confirm(io: Io, interruption: Interruption): Promise<boolean> {
   if (!io.stdin.isTTY) return false;
   const rl = createInterface({ input: io.stdin, output: io.stderr });
+  // Ctrl-C at the prompt reaches readline, not the process: a "no", like a signal.
+  const cancel = new AbortController();
+  rl.on('SIGINT', () => cancel.abort());
   try {
-    const answer = await rl.question("Apply these changes? Only 'yes' is accepted: ");
+    const answer = await rl.question("Apply these changes? Only 'yes' is accepted: ", { signal: AbortSignal.any([cancel.signal, interruption.stop]) });
     return answer.trim() === 'yes';
+  } catch (err) {
+    if ((err as Error).name === 'AbortError') return false;
+    throw err;
   } finally {
     rl.close();
   }
@@ -61,15 +68,15 @@ async function savedPlanLiterals(io: Io, dir: string, file: string, plan: Plan):
 }
 
 /** A saved plan: refused when the live state it was computed from has moved. */
-async function loadSavedPlan(io: Io, dir: string, file: string, opts: ApplyOptions): Promise<Planned> {
+async function loadSavedPlan(io: Io, dir: string, file: string, opts: ApplyOptions, interruption: Interruption): Promise<Planned> {
   const { loadPlan, checkStale } = await import('../../src/engine/plan-file.js');
   const plan = await loadPlan(resolve(io.cwd, file));
   const literals = await savedPlanLiterals(io, dir, file, plan);
-  const client = await openClient(io, opts);
+  const client = await openClient(io, opts, interruption);
   try {
     const accounts = plan.accounts.filter((a) => plan.changes.some((c) => c.account === a.name));
     if (accounts.length > 0) {
-      const live = await fetchLiveState(io, client, accounts);
+      const live = await fetchLiveState(io, client, accounts, undefined, interruption);
       const stale = checkStale(plan, live);
       if (stale) {
         write(io.stderr, [stale.message, ...stale.details.map((d) => `  - ${d}`)].join('\n'));
@@ -89,15 +96,26 @@ interface Planned {
   literals?: LiteralSource;
 }
 
-async function planNow(io: Io, dir: string, opts: ApplyOptions): Promise<Planned> {
-  const { plan, client, desired } = await computePlan(io, dir, opts);
+async function planNow(io: Io, dir: string, opts: ApplyOptions, interruption: Interruption): Promise<Planned> {
+  const { plan, client, desired } = await computePlan(io, dir, opts, interruption);
   const { literalSource } = await import('../../src/engine/literals.js');
   return { plan, client, literals: literalSource(desired) };
 }
 
 export async function applyCommand(io: Io, dir: string, opts: ApplyOptions): Promise<number> {
   if (opts.plan && opts.target) throw new ExitError(EXIT.error, '--target narrows a new plan; a saved plan is applied whole (plan it with --target)');
-  const { plan, client, literals } = opts.plan ? await loadSavedPlan(io, dir, opts.plan, opts) : await planNow(io, dir, opts);
+  const interruption = new Interruption(io);
+  try {
+    return await applyInterruptibly(io, dir, opts, interruption);
+  } finally {
+    interruption.dispose();
+  }
+}
+
+async function applyInterruptibly(io: Io, dir: string, opts: ApplyOptions, interruption: Interruption): Promise<number> {
+  const { plan, client, literals } = opts.plan
+    ? await loadSavedPlan(io, dir, opts.plan, opts, interruption)
+    : await planNow(io, dir, opts, interruption);
   try {
     const { renderPlan, renderApplyReport } = await import('../../src/render/index.js');
     // Text: the plan, then the report, on stdout. With json/markdown stdout holds the report alone; the
@@ -121,7 +139,8 @@ export async function applyCommand(io: Io, dir: string, opts: ApplyOptions): Pro
       }
       return EXIT.ok;
     }
-    if (!opts.autoApprove && !(await confirm(io))) {
+    if (!opts.autoApprove && !(await confirm(io, interruption))) {
+      if (interruption.signal) throw interruption.error('nothing was applied');
       throw new ExitError(
         EXIT.error,
         io.stdin.isTTY ? 'apply cancelled' : 'apply needs confirmation: run it on a terminal or pass --auto-approve',
@@ -129,11 +148,13 @@ export async function applyCommand(io: Io, dir: string, opts: ApplyOptions): Pro
     }
     const { apply } = await import('../../src/engine/apply.js');
     const issued = new Map<string, string>();
+    if (interruption.signal) throw interruption.error('nothing was applied');
     const report = await apply(plan, client, {
       env: io.env,
       literals,
       testResources: opts.testChannels,
       concurrency: opts.concurrency,
+      signal: interruption.stop,
       waited: () => waitedSeconds(client),
       hooks: {
         onChangeStart: (c) => progress(io, `${c.action} ${c.kind} ${c.account}/${c.name}…`),
@@ -142,7 +163,7 @@ export async function applyCommand(io: Io, dir: string, opts: ApplyOptions): Pro
     });
     await handOutCredentials(io, opts, issued);
     write(io.stdout, renderApplyReport(report, opts.format, { color: useColor(io.stdout, io.env) }));
-    return report.summary.failed > 0 ? EXIT.error : EXIT.ok;
+    return interruption.exitCode() ?? (report.summary.failed > 0 || report.stopped ? EXIT.error : EXIT.ok);
   } finally {
     await client.close();
   }

@@ -4,6 +4,7 @@ import { hasErrors } from '../../src/model/diagnostics.js';
 import type { ExportedSecret } from '../../src/engine/export.js';
 import type { LiveState } from '../../src/engine/types.js';
 import { EXIT, ExitError, type Io, write } from '../io.js';
+import { Interruption } from '../interrupt.js';
 import { type ClientFlags, fetchLiveState, openClient, printDiagnostics } from '../pipeline.js';
 
 export interface ExportOptions extends ClientFlags {
@@ -44,10 +45,13 @@ export async function exportCommand(io: Io, opts: ExportOptions): Promise<number
   if (unknownKinds.length > 0) {
     throw new ExitError(EXIT.error, `--kind ${unknownKinds.join(', ')}: unknown kind (expected one of: ${known.join(', ')})`);
   }
-  const client = await openClient(io, opts);
+  const interruption = new Interruption(io);
+  const client = await openClient(io, opts, interruption);
   try {
     // Every kind is read, whatever --kind says: rules need the channels to name them.
-    const live = await fetchLiveState(io, client, accounts);
+    const live = await fetchLiveState(io, client, accounts, undefined, interruption);
+    // The export is written all at once (a temp folder renamed into place): before that, nothing.
+    if (interruption.signal) throw interruption.error(`nothing was written to ${opts.out}`);
     const { exportConfig, writeExport } = await import('../../src/engine/export.js');
     // Every exported document validates: what the schema refuses is left out with a warning.
     const { documentChecker } = await import('../../src/config/document-check.js');
@@ -61,8 +65,9 @@ export async function exportCommand(io: Io, opts: ExportOptions): Promise<number
         (vars > 0 ? `; ${vars} secret${vars === 1 ? '' : 's'} to provide as environment variables (see SECRETS.md)` : ''),
     );
     if (opts.envFile !== undefined) await writeExportEnv(io, opts.envFile, live, result.secrets, opts.force === true);
-    return hasErrors(result.diagnostics) ? EXIT.error : EXIT.ok;
+    return interruption.exitCode() ?? (hasErrors(result.diagnostics) ? EXIT.error : EXIT.ok);
   } finally {
     await client.close();
+    interruption.dispose();
   }
 }

@@ -1,6 +1,7 @@
 import { resolve } from 'node:path';
 import type { Plan } from '../../src/model/plan.js';
 import { EXIT, type Io, useColor, write } from '../io.js';
+import { Interruption } from '../interrupt.js';
 import { computePlan, hasChanges, type PlanFlags } from '../pipeline.js';
 
 export type OutputFormat = 'text' | 'json' | 'markdown';
@@ -25,8 +26,19 @@ export function planExitCode(plan: Plan, detailed: boolean | undefined): number 
 }
 
 export async function planCommand(io: Io, dir: string, opts: PlanOptions): Promise<number> {
-  const { plan, client } = await computePlan(io, dir, opts);
+  const interruption = new Interruption(io);
   try {
+    return await planInterruptibly(io, dir, opts, interruption);
+  } finally {
+    interruption.dispose();
+  }
+}
+
+async function planInterruptibly(io: Io, dir: string, opts: PlanOptions, interruption: Interruption): Promise<number> {
+  const { plan, client } = await computePlan(io, dir, opts, interruption);
+  try {
+    // A plan made from a complete read is whole; a signal before it is saved still ends the run.
+    if (interruption.signal) throw interruption.error(opts.out ? `the plan was not saved to ${opts.out}` : 'the plan was not shown');
     if (opts.out) {
       const { savePlan } = await import('../../src/engine/plan-file.js');
       await savePlan(resolve(io.cwd, opts.out), plan);

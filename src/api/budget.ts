@@ -48,11 +48,43 @@ interface BucketState {
   refillAt: number;
 }
 
+/** Thrown by `take` when the stop signal ends a wait: nothing was sent. */
+export class WaitStopped extends Error {
+  constructor(readonly bucket: string) {
+    super(`the wait for ${bucket} was ended by the stop signal`);
+    this.name = 'WaitStopped';
+  }
+}
+
 export interface BudgetOptions {
   now: () => number;
   sleep: (ms: number) => Promise<void>;
   maxWaitSeconds: number;
-  onWait?: (bucket: string, secondsLeft: number) => void;
+  onWait?: (bucket: string, secondsLeft: number, info: { now: number; limit: number }) => void;
+  /** Ends every wait at once (WaitStopped). */
+  stop?: AbortSignal;
+}
+
+/**
+ * `sleep(ms)`, ended early when `signal` aborts: resolves true when the sleep ran its course, false
+ * when the signal ended it. The injected sleep cannot be cancelled, so it is raced, not stopped.
+ */
+export async function sleepUnless(sleep: (ms: number) => Promise<void>, ms: number, signal: AbortSignal | undefined): Promise<boolean> {
+  if (signal === undefined) {
+    await sleep(ms);
+    return true;
+  }
+  if (signal.aborted) return false;
+  let onAbort: () => void = () => undefined;
+  const stopped = new Promise<false>((resolve) => {
+    onAbort = () => resolve(false);
+    signal.addEventListener('abort', onAbort, { once: true });
+  });
+  try {
+    return await Promise.race([sleep(ms).then(() => true as const), stopped]);
+  } finally {
+    signal.removeEventListener('abort', onAbort);
+  }
 }
 
 export class RateLimitBudget {
@@ -109,15 +141,25 @@ export class RateLimitBudget {
       if (leftMs > this.opts.maxWaitSeconds * 1000) {
         throw new BudgetExhausted(bucket, Math.ceil(leftMs / 1000), state.refillAt);
       }
-      this.opts.onWait?.(bucket, Math.ceil(leftMs / 1000));
+      if (this.opts.stop?.aborted) throw this.stopped(bucket, waited);
+      this.opts.onWait?.(bucket, Math.ceil(leftMs / 1000), { now: this.opts.now(), limit: state.limit });
       waited = true;
       const step = Math.min(1000, leftMs);
-      await this.opts.sleep(step);
+      if (!(await sleepUnless(this.opts.sleep, step, this.opts.stop))) throw this.stopped(bucket, waited);
       slept += step;
     }
     // 0 closes the countdown (a terminal line can end there).
-    if (waited) this.opts.onWait?.(bucket, 0);
+    if (waited) this.closeCountdown(bucket);
     return this.issue(bucket);
+  }
+
+  private closeCountdown(bucket: string): void {
+    this.opts.onWait?.(bucket, 0, { now: this.opts.now(), limit: this.buckets.get(bucket)?.limit ?? 0 });
+  }
+
+  private stopped(bucket: string, waited: boolean): WaitStopped {
+    if (waited) this.closeCountdown(bucket);
+    return new WaitStopped(bucket);
   }
 
   /**

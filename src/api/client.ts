@@ -2,15 +2,15 @@
 import { Agent, type Dispatcher } from 'undici';
 import { bucketOf } from './buckets.js';
 import { parseServiceAddress, resolveRequestPath, type ServiceAddress } from './base-url.js';
-import { BudgetExhausted, RateLimitBudget, readRateLimit } from './budget.js';
+import { BudgetExhausted, RateLimitBudget, WaitStopped, readRateLimit, sleepUnless } from './budget.js';
 import type { ClientOptions } from './options.js';
 import type { Redactor } from '../model/masking.js';
 import { credentialRedactor, serviceMessage } from './redact.js';
-import { RETRY_STATUSES, backoffMs, failedBeforeSending, isClientFault, isIdempotent, isTlsFailure } from './retry.js';
+import { RETRY_STATUSES, backoffMs, failedBeforeSending, isClientFault, isConnectionFailure, isIdempotent, isTlsFailure } from './retry.js';
 import { Semaphore } from '../model/concurrency.js';
 import { TokenCache, type IssuedToken } from './token.js';
 import { WireFailure, exchange, type WireResponse } from './transport.js';
-import { ApiError, ClientConfigError, type ApiClient, type ApiErrorKind, type ApiRequest, type ApiResponse, type BucketBudget, type HttpMethod, type RequestLogEntry } from './types.js';
+import { ApiError, ClientConfigError, RequestInterrupted, ServiceUnreachable, type ApiClient, type ApiErrorKind, type ApiRequest, type ApiResponse, type BucketBudget, type HttpMethod, type RequestLogEntry } from './types.js';
 import { type CallStats } from '../model/plan.js';
 
 export type { ClientOptions } from './options.js';
@@ -23,6 +23,7 @@ const DEFAULTS = {
   maxRetries: 4,
   tokenExpirySeconds: 3600,
   maxWaitSeconds: 900,
+  unreachableAfter: 4,
   userAgent: 'postureops',
 };
 
@@ -74,6 +75,12 @@ class ServiceClient implements ApiClient {
   private readonly redactor: Redactor;
   private readonly tokens: TokenCache;
   private readonly counts: CallStats = { total: 0, byBucket: {} };
+  private readonly stopSignal: AbortSignal | undefined;
+  private readonly abortSignal: AbortSignal | undefined;
+  private readonly unreachableAfter: number;
+  /** Connection failures since the last answer of the service, and the last one's code. */
+  private connectionFailures = 0;
+  private unreachable: ServiceUnreachable | undefined;
   private closed = false;
 
   constructor(options: ClientOptions) {
@@ -97,13 +104,17 @@ class ServiceClient implements ApiClient {
       : new Agent({ connections: concurrency, headersTimeout: this.timeoutMs, bodyTimeout: this.timeoutMs });
     this.dispatcher = options.dispatcher ?? (this.ownAgent as Agent);
     this.slots = new Semaphore(concurrency);
-    this.budgets = new RateLimitBudget({ now: this.now, sleep: this.sleep, maxWaitSeconds, onWait: options.onWait });
+    this.stopSignal = options.stopSignal;
+    this.abortSignal = options.abortSignal;
+    this.unreachableAfter = integerOption('unreachableAfter', options.unreachableAfter, DEFAULTS.unreachableAfter, 1, 1000);
+    this.budgets = new RateLimitBudget({ now: this.now, sleep: this.sleep, maxWaitSeconds, onWait: options.onWait, stop: options.stopSignal });
     this.redactor = credentialRedactor([this.secret, this.keyId]);
     this.tokens = new TokenCache(() => this.fetchToken(), this.now, this.tokenExpirySeconds);
   }
 
   async request<T = unknown>(req: ApiRequest): Promise<ApiResponse<T>> {
     if (this.closed) throw new ClientConfigError('the service client is closed');
+    if (this.unreachable) throw this.unreachable;
     const wirePath = resolveRequestPath(req.path, this.address);
     const apiPath = wirePath.slice(this.address.prefix.length);
     if (req.account !== undefined && !/^[\x20-\x7e]*$/.test(req.account)) {
@@ -144,7 +155,10 @@ class ServiceClient implements ApiClient {
     let renewedToken = false;
     let mayHaveApplied = false;
     for (let attempt = 1; ; attempt++) {
-      const { outcome, token } = await this.attempt(call, attempt);
+      if (this.unreachable) throw this.unreachable;
+      if (this.abortSignal?.aborted) throw new RequestInterrupted(call.method, call.path, mayHaveApplied);
+      const { outcome, token } = await this.attempt(call, attempt, mayHaveApplied);
+      if (outcome instanceof WireFailure && outcome.aborted) throw new RequestInterrupted(call.method, call.path, true);
       if (!(outcome instanceof WireFailure)) {
         const { status } = outcome;
         if (status >= 200 && status < 300) return this.success(call, outcome);
@@ -159,9 +173,14 @@ class ServiceClient implements ApiClient {
       }
       const failure = outcome instanceof WireFailure ? this.networkFailure(call, outcome) : this.statusFailure(call, outcome);
       mayHaveApplied ||= failure.mayHaveApplied;
+      // Given up on the service: no retry. A request that may have landed keeps its own error (the
+      // caller must look before repeating it), the others say why nothing more is sent.
+      if (this.unreachable) throw mayHaveApplied ? failure.error : this.unreachable;
       if (!failure.retryable || retries >= this.maxRetries) throw failure.error;
+      // An interruption ends the wait before a retry; the retry is not sent.
+      if (this.stopSignal?.aborted) throw new RequestInterrupted(call.method, call.path, mayHaveApplied);
       const delay = failure.delayMs ?? backoffMs(retries, this.random);
-      if (delay > 0) await this.sleep(delay);
+      if (delay > 0 && !(await sleepUnless(this.sleep, delay, this.stopSignal))) throw new RequestInterrupted(call.method, call.path, mayHaveApplied);
       retries++;
     }
   }
@@ -170,12 +189,13 @@ class ServiceClient implements ApiClient {
    * One request on the wire: budget, then the token (so a long wait does not hold an old one), a
    * concurrency slot, the exchange, bookkeeping. Returns the token it sent, if any.
    */
-  private async attempt(call: Call, attempt: number): Promise<{ outcome: WireResponse | WireFailure; token?: string }> {
+  private async attempt(call: Call, attempt: number, sentBefore: boolean): Promise<{ outcome: WireResponse | WireFailure; token?: string }> {
     let ticket: number;
     try {
       ticket = await this.budgets.take(call.bucket);
     } catch (err) {
       if (err instanceof BudgetExhausted) throw this.error(call, 'transient', { detail: err.message });
+      if (err instanceof WaitStopped) throw new RequestInterrupted(call.method, call.path, sentBefore);
       throw err;
     }
     let token: string | undefined;
@@ -191,12 +211,19 @@ class ServiceClient implements ApiClient {
     this.counts.byBucket[call.bucket] = (this.counts.byBucket[call.bucket] ?? 0) + 1;
     let outcome: WireResponse | WireFailure;
     try {
-      outcome = await exchange(this.dispatcher, this.address.origin, { method: call.method, path: call.wirePath, headers: this.headers(call, token), body: call.body }, this.timeoutMs);
+      outcome = await exchange(
+        this.dispatcher,
+        this.address.origin,
+        { method: call.method, path: call.wirePath, headers: this.headers(call, token), body: call.body },
+        this.timeoutMs,
+        this.abortSignal,
+      );
     } catch (err) {
       outcome = err instanceof WireFailure ? err : new WireFailure(undefined, false);
     } finally {
       release();
     }
+    this.noteReachability(outcome);
     if (outcome instanceof WireFailure) this.budgets.settle(call.bucket, ticket, undefined);
     else this.budgets.settle(call.bucket, ticket, readRateLimit(outcome.headers), outcome.status === 429);
     if (this.log) {
@@ -213,6 +240,19 @@ class ServiceClient implements ApiClient {
       });
     }
     return { outcome, token };
+  }
+
+  /** Any answer proves the service is there; refused, reset or unresolved connections in a row prove the opposite. */
+  private noteReachability(outcome: WireResponse | WireFailure): void {
+    if (!(outcome instanceof WireFailure)) {
+      this.connectionFailures = 0;
+      return;
+    }
+    if (outcome.timedOut || outcome.aborted || !isConnectionFailure(outcome.code)) return;
+    this.connectionFailures++;
+    if (this.connectionFailures >= this.unreachableAfter && !this.unreachable) {
+      this.unreachable = new ServiceUnreachable(this.address.origin + this.address.prefix, outcome.code as string, this.connectionFailures);
+    }
   }
 
   private headers(call: Call, token: string | undefined): Record<string, string> {

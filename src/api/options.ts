@@ -20,8 +20,20 @@ export interface ClientOptions {
   tokenExpirySeconds?: number;
   /** Longest wait for a rate-limit bucket to refill before giving up with a transient error. Default 900. */
   maxWaitSeconds?: number;
-  /** Called about once a second while waiting for a bucket, with the seconds left, and with 0 when the wait ends. */
-  onWait?: (bucket: string, secondsLeft: number) => void;
+  /**
+   * Called about once a second while waiting for a bucket, with the seconds left, and with 0 when the
+   * wait ends; `info` gives the client's clock and the refill rate the service announced.
+   */
+  onWait?: (bucket: string, secondsLeft: number, info: WaitInfo) => void;
+  /**
+   * First step of an interruption: every wait (rate-limit bucket, backoff before a retry) ends at
+   * once, and its request fails with RequestInterrupted without being sent. Requests in flight go on.
+   */
+  stopSignal?: AbortSignal;
+  /** Second step: requests in flight are cut off, and nothing more is sent. */
+  abortSignal?: AbortSignal;
+  /** Consecutive connection failures (refused, reset, DNS) after which the service counts as unreachable. Default 4. */
+  unreachableAfter?: number;
   /** Verbose log, one entry per request sent. Entries never hold headers, bodies or credentials. */
   log?: (entry: RequestLogEntry) => void;
   /** Clock in epoch ms. Default Date.now. */
@@ -32,6 +44,13 @@ export interface ClientOptions {
   random?: () => number;
   /** Default `postureops`. */
   userAgent?: string;
+}
+
+export interface WaitInfo {
+  /** The client's clock, epoch ms. */
+  now: number;
+  /** RateLimit-Limit of the bucket: requests per hour, one every 3600/limit seconds. */
+  limit: number;
 }
 
 export const ENV_BASE_URL = 'SVC_BASE_URL';

@@ -36,6 +36,16 @@ const NOT_SENT_CODES: ReadonlySet<string> = new Set([
   'UND_ERR_CONNECT_TIMEOUT',
 ]);
 
+/**
+ * Codes that say the service itself cannot be reached (refused, reset, no such host): several in a
+ * row, with no answer in between, and the client gives up on the service (ServiceUnreachable).
+ */
+const UNREACHABLE_CODES: ReadonlySet<string> = new Set([...NOT_SENT_CODES, 'ECONNRESET']);
+
+export function isConnectionFailure(code: string | undefined): boolean {
+  return code !== undefined && UNREACHABLE_CODES.has(code);
+}
+
 export function failedBeforeSending(code: string | undefined): boolean {
   return code !== undefined && NOT_SENT_CODES.has(code);
 }

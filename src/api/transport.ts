@@ -21,19 +21,24 @@ export class WireFailure extends Error {
   constructor(
     readonly code: string | undefined,
     readonly timedOut: boolean,
+    /** Cut off by the caller's abort signal. */
+    readonly aborted = false,
   ) {
-    super(timedOut ? 'timed out' : `network error${code ? ` (${code})` : ''}`);
+    super(aborted ? 'aborted' : timedOut ? 'timed out' : `network error${code ? ` (${code})` : ''}`);
     this.name = 'WireFailure';
   }
 }
 
-export async function exchange(dispatcher: Dispatcher, origin: string, req: WireRequest, timeoutMs: number): Promise<WireResponse> {
+export async function exchange(dispatcher: Dispatcher, origin: string, req: WireRequest, timeoutMs: number, signal?: AbortSignal): Promise<WireResponse> {
   const abort = new AbortController();
   let timedOut = false;
   const timer = setTimeout(() => {
     timedOut = true;
     abort.abort();
   }, timeoutMs);
+  const cutOff = () => abort.abort();
+  if (signal?.aborted) abort.abort();
+  else signal?.addEventListener('abort', cutOff, { once: true });
   try {
     const res = await dispatcher.request({
       origin,
@@ -46,9 +51,11 @@ export async function exchange(dispatcher: Dispatcher, origin: string, req: Wire
     const text = await res.body.text();
     return { status: res.statusCode, headers: res.headers, text };
   } catch (err) {
+    if (!timedOut && signal?.aborted) throw new WireFailure(undefined, false, true);
     throw new WireFailure(timedOut ? undefined : errorCode(err), timedOut);
   } finally {
     clearTimeout(timer);
+    signal?.removeEventListener('abort', cutOff);
   }
 }
 

@@ -104,6 +104,45 @@ export class ApiError extends Error {
   }
 }
 
+/**
+ * A request that ended because the run is being interrupted: a wait for a rate-limit bucket or
+ * before a retry ended at the stop signal, or the abort signal cut the request off in flight.
+ * `mayHaveLanded` is false when nothing of it can have changed the service (never sent, or every
+ * attempt refused before processing).
+ */
+export class RequestInterrupted extends Error {
+  constructor(
+    readonly method: HttpMethod,
+    readonly path: string,
+    readonly mayHaveLanded: boolean,
+  ) {
+    super(
+      mayHaveLanded
+        ? `${method} ${path} was interrupted; whether it reached the service is unknown (the next plan shows it)`
+        : `${method} ${path} was not sent: the run was interrupted`,
+    );
+    this.name = 'RequestInterrupted';
+  }
+}
+
+/**
+ * The service did not accept a connection several times in a row (refused, reset, no such host):
+ * the client sends nothing more and every request fails at once with this error.
+ */
+export class ServiceUnreachable extends Error {
+  constructor(
+    /** The service's origin, e.g. `http://127.0.0.1:4010`. */
+    readonly address: string,
+    /** The last connection error code, e.g. `ECONNREFUSED`. */
+    readonly code: string,
+    /** Consecutive connection failures that led to giving up. */
+    readonly failures: number,
+  ) {
+    super(`the service at ${address} is unreachable (${code}, ${failures} connection attempts in a row failed)`);
+    this.name = 'ServiceUnreachable';
+  }
+}
+
 /** Configuration problems of the client itself (missing credentials, plain HTTP to a remote host). */
 export class ClientConfigError extends Error {
   constructor(message: string) {

@@ -1,7 +1,7 @@
 // Executes one change of a plan through its Kind: builds the requests (secrets resolved only here),
 // sends them, and settles unknown create outcomes by looking before repeating.
 
-import { ApiError, type ApiClient, type ApiRequest, type ApiResponse, unwrapData } from '../api/types.js';
+import { ApiError, type ApiClient, type ApiRequest, type ApiResponse, RequestInterrupted, ServiceUnreachable, unwrapData } from '../api/types.js';
 import type { AccountConfig } from '../model/account.js';
 import type { DesiredResource, LiveResource } from '../model/resource.js';
 import type { FetchContext, Kind, RequestContext } from '../kinds/types.js';
@@ -47,6 +47,15 @@ export interface ChangeRunner {
   testResources: boolean;
   created: CreatedIds;
   redactor: Redactor;
+  /** Told when the client gives up on the service, so that no further change starts. */
+  onUnreachable?: (err: ServiceUnreachable) => void;
+  /** Why the run stopped, once it has (an interruption, an unreachable service). */
+  stopReason?: () => string | undefined;
+}
+
+/** The reason of a change the run stopped before it could start. */
+export function notStartedReason(why: string): string {
+  return `not started: ${why}`;
 }
 
 export type ChangeOutcome = Pick<ChangeResult, 'status' | 'reason' | 'liveId' | 'test'>;
@@ -54,26 +63,52 @@ export type ChangeOutcome = Pick<ChangeResult, 'status' | 'reason' | 'liveId' | 
 /** A change that cannot be carried out, for a reason worth showing as it is. */
 class ChangeError extends Error {}
 
+/** Whether any request of a change may have reached the service, and what stopped it, if anything did. */
+interface Track {
+  reached: boolean;
+  stopped: boolean;
+}
+
 export async function runChange(change: Change, runner: ChangeRunner): Promise<ChangeOutcome> {
+  const track: Track = { reached: false, stopped: false };
   try {
-    return await execute(change, runner);
+    return await execute(change, runner, track);
   } catch (err) {
+    // Stopped before any of its requests reached the service: as if it had never started.
+    const why = runner.stopReason?.();
+    if (track.stopped && !track.reached && why !== undefined) return { status: 'skipped', reason: notStartedReason(why) };
     return { status: 'failed', reason: runner.redactor.redact(describe(err)) };
   }
 }
 
-async function execute(change: Change, runner: ChangeRunner): Promise<ChangeOutcome> {
+async function execute(change: Change, runner: ChangeRunner, track: Track): Promise<ChangeOutcome> {
   const kind = runner.kinds.find((k) => k.kind === change.kind);
   if (!kind) throw new ChangeError(`no resource kind named ${change.kind} is registered`);
   const orgAccess = runner.accounts.find((a) => a.name === change.account)?.orgAccess ?? false;
   const secrets = runner.secretValues ?? [];
-  const send = <T>(req: ApiRequest): Promise<ApiResponse<T>> =>
-    runner.client.request<T>({
-      ...req,
-      account: orgAccess ? undefined : change.account,
-      orgAccess: orgAccess || undefined,
-      ...(req.body !== undefined && secrets.length > 0 ? { secrets: [...(req.secrets ?? []), ...secrets] } : {}),
-    });
+  const send = async <T>(req: ApiRequest): Promise<ApiResponse<T>> => {
+    try {
+      const res = await runner.client.request<T>({
+        ...req,
+        account: orgAccess ? undefined : change.account,
+        orgAccess: orgAccess || undefined,
+        ...(req.body !== undefined && secrets.length > 0 ? { secrets: [...(req.secrets ?? []), ...secrets] } : {}),
+      });
+      track.reached = true;
+      return res;
+    } catch (err) {
+      if (err instanceof RequestInterrupted) {
+        track.stopped = true;
+        if (err.mayHaveLanded) track.reached = true;
+      } else if (err instanceof ServiceUnreachable) {
+        track.stopped = true;
+        runner.onUnreachable?.(err);
+      } else {
+        track.reached = true;
+      }
+      throw err;
+    }
+  };
   const ctx: RequestContext = {
     account: change.account,
     orgAccess,

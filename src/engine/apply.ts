@@ -3,10 +3,10 @@
 // `concurrency` at a time, and reports results in plan order whatever the timing was.
 
 import type { ApiClient } from '../api/types.js';
-import { type CallStats, ACTIONS, type ApplyReport, type ApplySummary, type Change, type ChangeResult, PLAN_FORMAT_VERSION, type Plan } from '../model/plan.js';
+import { type CallStats, ACTIONS, type ApplyReport, type ApplyStop, type ApplySummary, type Change, type ChangeResult, PLAN_FORMAT_VERSION, type Plan } from '../model/plan.js';
 import { KINDS } from '../kinds/index.js';
 import type { Kind } from '../kinds/types.js';
-import { type ChangeOutcome, CreatedIds, runChange } from './apply-change.js';
+import { type ChangeOutcome, CreatedIds, notStartedReason, runChange } from './apply-change.js';
 import { Semaphore } from '../model/concurrency.js';
 import { planRedactor, planSecretValues } from './apply-redact.js';
 import type { LiteralSource } from '../model/env-markers.js';
@@ -26,6 +26,11 @@ export interface ApplyOptions {
   hooks?: EngineHooks;
   /** Seconds the client has spent waiting for rate-limit buckets so far (the report shows the delta). */
   waited?: () => number;
+  /**
+   * Interruption: once aborted, no further change starts (changes under way finish; the client's
+   * own stop signal ends their waits). The abort reason (e.g. `SIGINT`) names it in the report.
+   */
+  signal?: AbortSignal;
 }
 
 export const DEFAULT_CONCURRENCY = 4;
@@ -42,8 +47,21 @@ export async function apply(plan: Plan, client: ApiClient, options: ApplyOptions
   const statsBefore = structuredClone(client.stats());
   const waitedBefore = options.waited?.() ?? 0;
 
+  // Why the run stopped starting changes, once it has: the signal, or the client giving up on the service.
+  let stop: Omit<ApplyStop, 'notStarted'> | undefined;
+  const interrupted = () => {
+    const reason = options.signal?.reason;
+    stop ??= { cause: 'interrupted', message: `interrupted${typeof reason === 'string' && reason !== '' ? ` by ${reason}` : ''}` };
+  };
+  if (options.signal?.aborted) interrupted();
+  options.signal?.addEventListener('abort', interrupted, { once: true });
+
   const runner = {
     client,
+    onUnreachable: (err: Error) => {
+      stop ??= { cause: 'unreachable', message: err.message };
+    },
+    stopReason: () => stop?.message,
     kinds: options.kinds ?? KINDS,
     env: options.env,
     literals: options.literals,
@@ -79,12 +97,15 @@ export async function apply(plan: Plan, client: ApiClient, options: ApplyOptions
       }
       // A dependency outside the plan is not ours to wait for.
       const deps = await Promise.all(change.dependsOn.filter((d) => keys.has(d)).map((d) => run(byKey.get(d)!)));
+      if (stop) return { result: settle(change, { status: 'skipped', reason: notStartedReason(stop.message) }), failedAt: change.key };
       const blocked = deps.find((d) => d.result.status !== 'done');
       if (blocked) {
         const failedAt = blocked.failedAt ?? blocked.result.key;
         return { result: settle(change, { status: 'skipped', reason: `depends on ${failedAt}, which failed` }), failedAt };
       }
       const outcome = await slots.run(async () => {
+        // Waiting for a slot may outlast the run.
+        if (stop) return { status: 'skipped' as const, reason: notStartedReason(stop.message) };
         notify(() => hooks.onChangeStart?.(change));
         return runChange(change, runner);
       });
@@ -96,12 +117,18 @@ export async function apply(plan: Plan, client: ApiClient, options: ApplyOptions
   };
   const byKey = new Map(changes.map((c) => [c.key, c]));
   // Started in plan order, so that the slots go to changes in plan order.
-  await Promise.all(changes.map(run));
+  try {
+    await Promise.all(changes.map(run));
+  } finally {
+    options.signal?.removeEventListener('abort', interrupted);
+  }
 
   const ordered = changes.map((c) => results.get(c.key) as ChangeResult);
+  const notStarted = ordered.filter((r) => r.status === 'skipped' && r.reason?.startsWith(notStartedReason(''))).length;
   return {
     formatVersion: PLAN_FORMAT_VERSION,
     results: ordered,
+    ...(stop ? { stopped: { ...stop, notStarted } } : {}),
     summary: summarize(ordered),
     apiCalls: statsDelta(statsBefore, client.stats()),
     waitedSeconds: Math.max(0, (options.waited?.() ?? 0) - waitedBefore),

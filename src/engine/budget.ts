@@ -50,12 +50,54 @@ export function changeRequests(change: Change, kinds: readonly Kind[], accounts:
   }
 }
 
-/** Seconds until `needed` requests fit in a bucket refilling at limit per hour, at least its reset time. */
+/** Seconds between two requests of a bucket that refills `limit` per hour. */
+export function refillSecondsOf(limit: number): number | undefined {
+  return limit > 0 ? 3600 / limit : undefined;
+}
+
+/**
+ * Seconds until the last of `needed` requests can be sent: what is left goes at once; the first
+ * request beyond it waits for RateLimit-Reset (the service's own count of seconds until the next
+ * token; one token interval when it says nothing), every further one a token interval more.
+ */
 export function waitSecondsFor(needed: number, budget: BucketBudget | undefined): number {
   if (!budget || needed <= budget.remaining) return 0;
-  const shortfall = needed - Math.max(0, budget.remaining);
-  const refill = budget.limit > 0 ? Math.ceil((shortfall * 3600) / budget.limit) : budget.resetSeconds;
-  return Math.max(budget.resetSeconds, refill);
+  const short = needed - Math.max(0, budget.remaining);
+  const interval = refillSecondsOf(budget.limit);
+  if (interval === undefined) return budget.resetSeconds;
+  const first = budget.resetSeconds > 0 ? budget.resetSeconds : interval;
+  return Math.ceil(first + (short - 1) * interval);
+}
+
+/**
+ * A bucket as last seen (by an earlier run, say), brought forward to `now`: it has refilled at
+ * `limit` per hour since, starting `resetSeconds` after it was seen when it was empty.
+ */
+export function budgetAt(budget: BucketBudget, now: number): BucketBudget {
+  const elapsed = Math.max(0, (now - budget.observedAt) / 1000);
+  const interval = refillSecondsOf(budget.limit);
+  if (interval === undefined || elapsed === 0) return budget;
+  // Seconds from the observation until the next token: Reset when it was empty, else unknown (one interval).
+  const firstAt = budget.resetSeconds > 0 ? budget.resetSeconds : interval;
+  if (elapsed < firstAt) return { ...budget, resetSeconds: Math.ceil(firstAt - elapsed), observedAt: now };
+  const gained = 1 + Math.floor((elapsed - firstAt) / interval);
+  const remaining = Math.min(budget.limit, Math.max(0, budget.remaining) + gained);
+  const nextIn = remaining >= budget.limit ? 0 : Math.ceil(firstAt + gained * interval - elapsed);
+  // Reset here is the time to the next token, also with some left: what the first request short waits for.
+  return { ...budget, remaining, resetSeconds: nextIn, observedAt: now };
+}
+
+function need(bucket: string, needed: number, budget: BucketBudget): BucketNeed {
+  const waitSeconds = waitSecondsFor(needed, budget);
+  const refillSeconds = refillSecondsOf(budget.limit);
+  return {
+    bucket,
+    needed,
+    limit: budget.limit,
+    remaining: budget.remaining,
+    waitSeconds,
+    ...(waitSeconds > 0 && refillSeconds !== undefined ? { short: needed - Math.max(0, budget.remaining), refillSeconds } : {}),
+  };
 }
 
 export function budgetNeeds(
@@ -88,10 +130,12 @@ export function budgetNeeds(
   const needs = [...counts.keys()].sort().map((bucket): BucketNeed => {
     const needed = counts.get(bucket)!;
     const known = budget.find((b) => b.bucket === bucket);
-    if (known) return { bucket, needed, limit: known.limit, remaining: known.remaining, waitSeconds: waitSecondsFor(needed, known) };
+    if (known) return need(bucket, needed, known);
     if (fullSize === 0) return { bucket, needed, waitSeconds: 0 };
     const assumed: BucketBudget = { bucket, limit: fullSize, remaining: fullSize, resetSeconds: 0, observedAt: 0 };
-    return { bucket, needed, limit: fullSize, remaining: fullSize, estimated: true, waitSeconds: waitSecondsFor(needed, assumed) };
+    // Not seen yet: full, unless another run has just drained it; both ends are shown.
+    const drained = waitSecondsFor(needed, { ...assumed, remaining: 0 });
+    return { ...need(bucket, needed, assumed), estimated: true, drainedWaitSeconds: drained };
   });
   return { needs, diagnostics };
 }

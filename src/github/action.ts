@@ -102,7 +102,8 @@ async function applyRun(run: Run, planned: Planned): Promise<void> {
   // The changeset in the job log, as the CLI prints it, and in the summary.
   core.info(guard(renderApplyReport(report, 'text', { color: false })));
   await writeSummary(withStamp(run, renderApplyReport(report, 'markdown', { color: false })), guard);
-  const failed = report.summary.failed > 0;
+  // A run that stopped early (the service unreachable) did not converge, even with nothing failed.
+  const failed = report.summary.failed > 0 || report.stopped !== undefined;
   if (Object.keys(issued).length > 0) core.setOutput('credentials', JSON.stringify(issued));
   setOutputs('apply', failed ? 'apply-failed' : 'applied', applyCounts(report), {
     'has-changes': String(report.summary.done > 0),
@@ -111,7 +112,8 @@ async function applyRun(run: Run, planned: Planned): Promise<void> {
     summary: JSON.stringify(report.summary),
   });
   await comment(run, applyBody(run.stamp, report));
-  if (failed) core.setFailed(`${report.summary.failed} change(s) failed to apply; see the job summary`);
+  if (report.stopped) core.setFailed(`${report.stopped.message}: ${report.stopped.notStarted} change(s) not started; see the job summary`);
+  else if (failed) core.setFailed(`${report.summary.failed} change(s) failed to apply; see the job summary`);
 }
 
 async function driftRun(run: Run, plan: Plan): Promise<void> {

@@ -98,6 +98,12 @@ export interface BucketNeed {
   estimated?: boolean;
   /** Seconds apply would wait for the bucket to refill; 0 when the budget suffices. */
   waitSeconds: number;
+  /** Requests beyond what is left, which wait for the refill (set when waitSeconds > 0). */
+  short?: number;
+  /** Seconds between two requests as the bucket refills: 3600 / limit (set when waitSeconds > 0). */
+  refillSeconds?: number;
+  /** Estimated buckets: the wait if the bucket is empty (another run has just drained it). */
+  drainedWaitSeconds?: number;
 }
 
 export interface PlanSummary {
@@ -145,9 +151,21 @@ export interface ChangeResult {
 
 export interface ApplySummary extends Record<Action, number>, Record<ResultStatus, number> {}
 
+/** Why an apply stopped starting changes before the end of its plan. */
+export interface ApplyStop {
+  /** `interrupted`: SIGINT / SIGTERM; `unreachable`: the service refused connections several times in a row. */
+  cause: 'interrupted' | 'unreachable';
+  /** For people: what happened, naming the signal or the service's address. */
+  message: string;
+  /** Changes never started because of it (status `skipped`, reason starting with `not started:`). */
+  notStarted: number;
+}
+
 export interface ApplyReport {
   formatVersion: typeof PLAN_FORMAT_VERSION;
   results: ChangeResult[];
+  /** Set when the run stopped early; the results still cover every change of the plan. */
+  stopped?: ApplyStop;
   summary: ApplySummary;
   apiCalls: CallStats;
   /** Seconds spent waiting for rate-limit buckets to refill. */

@@ -2,7 +2,7 @@
 // reasons first, then skipped and done. Over the size limit done and skipped lines go; failures stay.
 
 import type { ApplyReport, ChangeResult } from '../model/plan.js';
-import { applySummaryLine } from './apply-text.js';
+import { applySummaryLine, stopLine } from './apply-text.js';
 import { ACTION_SIGN, ACTION_WORD, callsText, duration, groupByAccount } from './common.js';
 import { escapeMd, inlineCode, largestFitting, MARKDOWN_LIMIT, table } from './markdown.js';
 
@@ -14,6 +14,7 @@ export function renderApplyMarkdown(report: ApplyReport, limit = MARKDOWN_LIMIT)
   const done = report.results.filter((r) => r.status === 'done');
 
   const head: string[] = [APPLY_MARKER, '## postureops apply', `**${escapeMd(applySummaryLine(report))}**`];
+  if (report.stopped) head.push(`> [!WARNING]\n> ${escapeMd(stopLine(report.stopped))}`);
   const groups = groupByAccount(report.results, []);
   if (groups.length > 0) {
     const count = (rs: ChangeResult[], s: ChangeResult['status']) => String(rs.filter((r) => r.status === s).length);

@@ -1,7 +1,7 @@
 // The apply report for a terminal: each result per account with its status, failures explained,
 // then one summary line.
 
-import type { ApplyReport, ChangeResult, ResultStatus } from '../model/plan.js';
+import type { ApplyReport, ApplyStop, ChangeResult, ResultStatus } from '../model/plan.js';
 import { palette, type Palette } from './ansi.js';
 import { ACTION_SIGN, ACTION_WORD, callsText, duration, groupByAccount } from './common.js';
 
@@ -10,6 +10,14 @@ export function applySummaryLine(report: ApplyReport): string {
   const total = s.done + s.failed + s.skipped;
   if (total === 0) return 'Apply: nothing to do.';
   return `Apply: ${s.done} done, ${s.failed} failed, ${s.skipped} skipped of ${total} changes (${s.create} create, ${s.update} update, ${s.replace} replace, ${s.delete} destroy).`;
+}
+
+/** Why the run ended early, and what that leaves: `Interrupted by SIGINT: 4 changes not started; ...`. */
+export function stopLine(stop: ApplyStop): string {
+  const what = stop.cause === 'interrupted' ? stop.message[0].toUpperCase() + stop.message.slice(1) : `Stopped: ${stop.message}`;
+  const rest = `${stop.notStarted} change${stop.notStarted === 1 ? '' : 's'} not started`;
+  const next = stop.cause === 'interrupted' ? 'run apply again to finish' : 'run apply again once the service can be reached';
+  return `${what}: ${rest}; ${next}.`;
 }
 
 export function renderApplyText(report: ApplyReport, options: { color: boolean }): string {
@@ -23,6 +31,7 @@ export function renderApplyText(report: ApplyReport, options: { color: boolean }
   out.push(`API calls made: ${callsText(report.apiCalls)}`);
   out.push(`Waited for rate limits: ${report.waitedSeconds > 0 ? duration(report.waitedSeconds) : 'no'}`);
   out.push('');
+  if (report.stopped) out.push(c.red(c.bold(stopLine(report.stopped))));
   const line = applySummaryLine(report);
   out.push(report.summary.failed > 0 ? c.red(c.bold(line)) : c.bold(line));
   return out.join('\n') + '\n';

@@ -50,13 +50,34 @@ export function callsText(calls: CallStats): string {
   return `${calls.total} (${buckets.map((b) => `${b} ${calls.byBucket[b]}`).join(', ')})`;
 }
 
-/** One bucket of the apply budget: `needs 2; 118 of 120 left` plus the wait when there is one. */
+/** `12 min`, `8.6 min`, `30 s`: a refill interval. */
+export function intervalText(seconds: number): string {
+  if (seconds < 60) return `${Math.round(seconds)} s`;
+  return `${Math.round((seconds / 60) * 10) / 10} min`;
+}
+
+/** `84 min`, `45 s`: a wait, as rough as an estimate is. */
+export function aboutText(seconds: number): string {
+  return seconds < 90 ? `${Math.ceil(seconds)} s` : `${Math.round(seconds / 60)} min`;
+}
+
+/**
+ * One bucket of the apply budget: `needs 2; 118 of 120 left`, and when apply would wait, what the
+ * number is: `about 84 min: 7 requests at 1 per 12 min`.
+ */
 export function budgetText(b: BucketNeed): string {
   const parts = [`needs ${b.needed}`];
   if (b.estimated) parts.push(`not used yet: a full bucket holds ${b.limit}`);
   else if (b.remaining !== undefined) parts.push(b.limit !== undefined ? `${b.remaining} of ${b.limit} left` : `${b.remaining} left`);
   else parts.push('remaining budget unknown');
-  if (b.waitSeconds > 0) parts.push(`wait about ${duration(b.waitSeconds)}`);
+  if (b.waitSeconds > 0 && b.short !== undefined && b.refillSeconds !== undefined) {
+    parts.push(`about ${aboutText(b.waitSeconds)}: ${b.short} request${b.short === 1 ? '' : 's'} at 1 per ${intervalText(b.refillSeconds)}`);
+  } else if (b.waitSeconds > 0) {
+    parts.push(`wait about ${duration(b.waitSeconds)}`);
+  }
+  if (b.estimated && b.drainedWaitSeconds !== undefined && b.drainedWaitSeconds > b.waitSeconds) {
+    parts.push(`up to ${aboutText(b.drainedWaitSeconds)} if another run has just drained it`);
+  }
   return parts.join('; ');
 }
 

@@ -28,7 +28,10 @@ function sink(): { stream: PassThrough; text: () => string } {
   return { stream, text: () => Buffer.concat(chunks).toString('utf8') };
 }
 
-export async function cli(args: string[], opts: { env?: Record<string, string | undefined>; cwd?: string } = {}): Promise<CliResult> {
+export async function cli(
+  args: string[],
+  opts: { env?: Record<string, string | undefined>; cwd?: string; signals?: Io['signals'] } = {},
+): Promise<CliResult> {
   const out = sink();
   const err = sink();
   const stdin = new PassThrough() as PassThrough & { isTTY?: boolean };
@@ -38,9 +41,25 @@ export async function cli(args: string[], opts: { env?: Record<string, string | 
     stdin,
     env: { NO_COLOR: '1', ...opts.env },
     cwd: opts.cwd ?? packageRoot(),
+    ...(opts.signals ? { signals: opts.signals } : {}),
   };
   const code = await run(['node', 'postureops', ...args], io);
   return { code, stdout: out.text(), stderr: err.text() };
+}
+
+/** A signal source the test fires by hand, as a terminal's Ctrl-C or a CI runner's SIGTERM would. */
+export function manualSignals(): NonNullable<Io['signals']> & { send(signal: 'SIGINT' | 'SIGTERM'): void; listening(): boolean } {
+  const handlers = new Set<(signal: 'SIGINT' | 'SIGTERM') => void>();
+  return {
+    listen(handler) {
+      handlers.add(handler);
+      return () => handlers.delete(handler);
+    },
+    send(signal) {
+      for (const h of [...handlers]) h(signal);
+    },
+    listening: () => handlers.size > 0,
+  };
 }
 
 export function serviceEnv(emu: { url: string; keyId: string; secret: string }): Record<string, string> {

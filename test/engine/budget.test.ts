@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { BucketBudget } from '../../src/api/types.js';
-import { budgetNeeds, waitSecondsFor } from '../../src/engine/budget.js';
+import { budgetAt, budgetNeeds, waitSecondsFor } from '../../src/engine/budget.js';
 import { plan } from '../../src/engine/plan.js';
 import { desired, desiredState, FAKE_KINDS, live, liveState } from './plan-fakes.js';
 
@@ -41,13 +41,22 @@ describe('budget', () => {
 
   it('estimates the wait when a bucket has too little left', () => {
     const p = plan(d, l, { kinds: FAKE_KINDS, budget: [bucket('POST AlertChannels', 0, 120, 10), bucket('PATCH AlertChannels', 5)] }).plan!;
-    expect(p.budget.find((b) => b.bucket === 'POST AlertChannels')).toEqual({ bucket: 'POST AlertChannels', needed: 2, limit: 120, remaining: 0, waitSeconds: 60 });
+    // Empty: the first request waits for Reset (10 s), the second a token interval (30 s) more.
+    expect(p.budget.find((b) => b.bucket === 'POST AlertChannels')).toEqual({
+      bucket: 'POST AlertChannels',
+      needed: 2,
+      limit: 120,
+      remaining: 0,
+      waitSeconds: 40,
+      short: 2,
+      refillSeconds: 30,
+    });
     expect(p.budget.find((b) => b.bucket === 'PATCH AlertChannels')).toEqual({ bucket: 'PATCH AlertChannels', needed: 1, limit: 120, remaining: 5, waitSeconds: 0 });
   });
 
   it('takes a bucket not used yet to be full, at the size of the buckets seen', () => {
     const p = plan(d, l, { kinds: FAKE_KINDS, budget: [bucket('GET AlertChannels', 100, 1)] }).plan!;
-    // 2 creates through a bucket of 1 per hour: one waits an hour.
+    // 2 creates through a bucket of 1 per hour: one waits an hour; both if another run drained it.
     expect(p.budget.find((b) => b.bucket === 'POST AlertChannels')).toEqual({
       bucket: 'POST AlertChannels',
       needed: 2,
@@ -55,14 +64,34 @@ describe('budget', () => {
       remaining: 1,
       estimated: true,
       waitSeconds: 3600,
+      short: 1,
+      refillSeconds: 3600,
+      drainedWaitSeconds: 7200,
     });
   });
 
-  it('waits at least the reset time, and refills at limit per hour', () => {
+  it('the first request short waits for Reset, every further one a token interval (limit per hour)', () => {
     expect(waitSecondsFor(3, bucket('x', 3))).toBe(0);
-    expect(waitSecondsFor(4, bucket('x', 3, 120, 45))).toBe(45); // 1 request at 1 per 30 s, but reset says 45
-    expect(waitSecondsFor(13, bucket('x', 3, 120, 5))).toBe(300); // 10 short at 1 per 30 s
+    expect(waitSecondsFor(4, bucket('x', 3, 120, 45))).toBe(45); // 1 short: Reset says 45
+    expect(waitSecondsFor(13, bucket('x', 3, 120, 5))).toBe(275); // 10 short: 5 s, then 9 at 1 per 30 s
+    expect(waitSecondsFor(4, bucket('x', 3, 120, 0))).toBe(30); // no Reset: one interval
     expect(waitSecondsFor(5, undefined)).toBe(0);
+  });
+
+  it('a drained bucket of 5 per hour: 7 requests take about 84 min, as the emulator refills it', () => {
+    // Right after the bucket was drained the service says Reset 720: one request every 12 minutes.
+    const drained = bucket('POST AlertChannels', 0, 5, 720);
+    expect(waitSecondsFor(7, drained)).toBe(84 * 60);
+  });
+
+  it('brings a bucket seen earlier forward: it refills from Reset on, one token per interval, up to its limit', () => {
+    const seen = { bucket: 'b', limit: 5, remaining: 0, resetSeconds: 720, observedAt: 1_000_000 };
+    expect(budgetAt(seen, 1_000_000 + 600_000)).toMatchObject({ remaining: 0, resetSeconds: 120 });
+    expect(budgetAt(seen, 1_000_000 + 720_000)).toMatchObject({ remaining: 1, resetSeconds: 720 });
+    expect(budgetAt(seen, 1_000_000 + 30 * 60_000)).toMatchObject({ remaining: 2, resetSeconds: 360 });
+    expect(budgetAt(seen, 1_000_000 + 10 * 3_600_000)).toMatchObject({ remaining: 5, resetSeconds: 0 });
+    // Drained 30 minutes ago, 7 requests needed: 2 have come back, 5 wait at 1 per 12 min from the next token (6 min).
+    expect(waitSecondsFor(7, budgetAt(seen, 1_000_000 + 30 * 60_000))).toBe(6 * 60 + 4 * 720);
   });
 
   it('a replace costs a delete and a create; a kind that cannot build a request is a warning', () => {

@@ -1,0 +1,69 @@
+// Rate-limit waits on stderr: a status line redrawn in place on a terminal, never inside the log
+// lines; in a log that is not a terminal, one line when a wait starts and at most one a minute.
+import { PassThrough } from 'node:stream';
+import { describe, expect, it } from 'vitest';
+import { refillRate, StatusConsole, WaitReporter } from '../../cmd/terminal.js';
+
+function capture(tty: boolean) {
+  const stream = new PassThrough();
+  let text = '';
+  stream.on('data', (c: Buffer) => (text += c.toString('utf8')));
+  return { out: new StatusConsole(stream, tty), text: () => text };
+}
+
+const T0 = Date.UTC(2026, 2, 1);
+
+/**
+ * A wait of `seconds` as the client reports it: every second, once per request waiting (two
+ * buckets, three requests), then 0 from each as it ends.
+ */
+function countdown(reporter: WaitReporter, seconds: number): void {
+  for (let s = 0; s < seconds; s++) {
+    const info = { now: T0 + s * 1000, limit: 6 };
+    reporter.onWait('POST AlertChannels', seconds - s, info);
+    reporter.onWait('POST AlertChannels', seconds - s, info);
+    reporter.onWait('POST CloudAccounts', Math.max(1, seconds - s - 30), info);
+  }
+  const end = { now: T0 + seconds * 1000, limit: 6 };
+  reporter.onWait('POST AlertChannels', 0, end);
+  reporter.onWait('POST AlertChannels', 0, end);
+  reporter.onWait('POST CloudAccounts', 0, end);
+}
+
+describe('rate-limit waits on stderr', () => {
+  it('not a terminal: a wait of 10 minutes logs at most 12 lines, the first at once, each saying what the numbers are', () => {
+    const { out, text } = capture(false);
+    const reporter = new WaitReporter(out);
+    countdown(reporter, 600);
+    const lines = text().split('\n').filter((l) => l !== '');
+    expect(lines.length).toBeGreaterThanOrEqual(1);
+    expect(lines.length).toBeLessThanOrEqual(12);
+    expect(lines[0]).toBe('rate limit: waiting: POST AlertChannels refills 1 request every 10 min, next request in 10m 0s');
+    expect(text()).not.toContain('\r');
+    expect(reporter.waitedSeconds()).toBe(600);
+  });
+
+  it('a terminal: one status line redrawn in place; a log line clears it, prints, and draws it again', () => {
+    const { out, text } = capture(true);
+    const reporter = new WaitReporter(out);
+    reporter.onWait('GET AlertRules', 90, { now: T0, limit: 120 });
+    out.line('update AlertRule prod/critical…');
+    reporter.onWait('GET AlertRules', 89, { now: T0 + 1000, limit: 120 });
+    reporter.onWait('GET AlertRules', 0, { now: T0 + 2000, limit: 120 });
+    const status = 'rate limit: waiting: GET AlertRules refills 1 request every 30 s, next request in 1m 30s';
+    expect(text()).toBe(
+      `\r\x1b[K${status}` +
+        `\r\x1b[Kupdate AlertRule prod/critical…\n${status}` +
+        `\r\x1b[K${status.replace('1m 30s', '1m 29s')}` +
+        '\r\x1b[K',
+    );
+    // Every log line starts on a clean line: never appended to the countdown.
+    expect(text().split('\n').slice(1).every((l) => !l.includes('update'))).toBe(true);
+  });
+
+  it('says the refill rate in the unit that reads best', () => {
+    expect(refillRate(5)).toBe('1 request every 12 min');
+    expect(refillRate(120)).toBe('1 request every 30 s');
+    expect(refillRate(7)).toBe('1 request every 8.6 min');
+  });
+});

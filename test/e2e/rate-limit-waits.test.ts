@@ -1,0 +1,126 @@
+// Issue 11, item 2, through the real CLI against the emulator: the plan's estimate for a bucket the
+// last apply drained follows the refill rate the service announced (checked against the time the
+// next apply really waits), and a long wait in a log that is not a terminal takes a few lines.
+
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import type { ClientOptions } from '../../src/api/options.js';
+import type { RequestLogEntry } from '../../src/api/types.js';
+import { manualClock, startEmulator, type ManualClock } from '../../src/emulator/index.js';
+import { virtualTime } from '../api/helpers.js';
+import { cli } from './harness.js';
+
+/** The client the CLI creates gets this test's virtual clock, and the test sees its waits and requests. */
+const virtual = vi.hoisted(() => ({
+  now: undefined as (() => number) | undefined,
+  sleep: undefined as ((ms: number) => Promise<void>) | undefined,
+  onWait: undefined as ((bucket: string, secondsLeft: number) => void) | undefined,
+  onLog: undefined as ((e: RequestLogEntry) => void) | undefined,
+}));
+vi.mock('../../src/api/client.js', async (importOriginal) => {
+  const original = await importOriginal<typeof import('../../src/api/client.js')>();
+  return {
+    ...original,
+    createClient: (options: ClientOptions) =>
+      original.createClient({
+        ...options,
+        ...(virtual.now && virtual.sleep ? { now: virtual.now, sleep: virtual.sleep } : {}),
+        onWait: (bucket, secondsLeft, info) => {
+          options.onWait?.(bucket, secondsLeft, info);
+          virtual.onWait?.(bucket, secondsLeft);
+        },
+        log: (e) => {
+          options.log?.(e);
+          virtual.onLog?.(e);
+        },
+      }),
+  };
+});
+
+type Emu = Awaited<ReturnType<typeof startEmulator>>;
+const cleanup: Array<() => Promise<void>> = [];
+afterEach(async () => {
+  Object.assign(virtual, { now: undefined, sleep: undefined, onWait: undefined, onLog: undefined });
+  while (cleanup.length > 0) await cleanup.pop()!();
+});
+
+async function emulator(clock: ManualClock, opts: { accounts: string[]; rateLimit?: number }): Promise<Emu> {
+  const emu = await startEmulator({ ...opts, clock });
+  cleanup.push(() => emu.close());
+  return emu;
+}
+
+async function repo(accounts: string[], channels: number): Promise<string> {
+  const dir = await mkdtemp(join(tmpdir(), 'postureops-interrupt-'));
+  cleanup.push(() => rm(dir, { recursive: true, force: true }));
+  await writeFile(join(dir, 'postureops.yaml'), `accounts:\n${accounts.map((a) => `  - name: ${a}\n`).join('')}defaults:\n  account: ${accounts[0]}\n`);
+  const docs = Array.from(
+    { length: channels },
+    (_, i) => `kind: AlertChannel\nname: hook-${String(i + 1).padStart(2, '0')}\naccount: "*"\nspec:\n  type: Webhook\n  data:\n    webhookUrl: https://hooks.example.com/${i + 1}\n`,
+  );
+  await writeFile(join(dir, 'channels.yaml'), docs.join('---\n'));
+  return dir;
+}
+
+function virtualClock(): ManualClock {
+  const clock = manualClock(Date.UTC(2026, 2, 1));
+  virtual.now = () => clock.now();
+  virtual.sleep = virtualTime(clock);
+  return clock;
+}
+
+const envOf = (emu: Emu) => ({ SVC_BASE_URL: emu.url, SVC_API_KEY_ID: emu.keyId, SVC_API_SECRET: emu.secret });
+
+describe('the estimate for a drained bucket', () => {
+  it('right after an apply drained a bucket, plan estimates the next apply within 10 % of the wait it really has', async () => {
+    const clock = virtualClock();
+    // 5 requests per hour: one every 12 minutes once drained.
+    const emu = await emulator(clock, { accounts: ['prod'], rateLimit: 5 });
+    const dir = await repo(['prod'], 12);
+    const cache = await mkdtemp(join(tmpdir(), 'postureops-cache-'));
+    cleanup.push(() => rm(cache, { recursive: true, force: true }));
+    const env = { ...envOf(emu), POSTUREOPS_CACHE_DIR: cache };
+
+    // An apply that may not wait: five creates drain the bucket, seven fail for want of budget.
+    const first = await cli(['apply', dir, '--auto-approve', '--format', 'json', '--max-wait', '0'], { env });
+    expect(first.code).toBe(1);
+    expect(JSON.parse(first.stdout).summary).toMatchObject({ done: 5, failed: 7 });
+
+    const planned = await cli(['plan', dir], { env });
+    expect(planned.code, planned.stderr).toBe(0);
+    const line = /POST AlertChannels\s+needs 7; 0 of 5 left; about (\d+) min: 7 requests at 1 per 12 min/.exec(planned.stdout);
+    expect(line, planned.stdout).not.toBeNull();
+    const estimate = Number(line![1]) * 60;
+
+    // A plan without the last run's knowledge cannot know the bucket is empty, and says both ends.
+    const blind = await cli(['plan', dir], { env: envOf(emu) });
+    expect(blind.stdout).toMatch(/POST AlertChannels\s+needs 7; not used yet: a full bucket holds 5; about 24 min: 2 requests at 1 per 12 min; up to 84 min if another run has just drained it/);
+
+    const before = clock.now();
+    const second = await cli(['apply', dir, '--auto-approve', '--format', 'json'], { env });
+    expect(second.code, second.stderr).toBe(0);
+    expect(JSON.parse(second.stdout).summary).toMatchObject({ done: 7, failed: 0 });
+    const waited = (clock.now() - before) / 1000;
+    expect(Math.abs(estimate - waited)).toBeLessThanOrEqual(0.1 * waited);
+  });
+});
+
+describe('a long wait in a log that is not a terminal', () => {
+  it('a wait of 10 minutes logs at most 12 lines, saying what the number is', async () => {
+    const clock = virtualClock();
+    // 6 requests per hour: the seventh create waits 10 minutes.
+    const emu = await emulator(clock, { accounts: ['prod'], rateLimit: 6 });
+    const dir = await repo(['prod'], 7);
+    const before = clock.now();
+    const res = await cli(['apply', dir, '--auto-approve'], { env: envOf(emu) });
+    expect(res.code, res.stderr).toBe(0);
+    expect(clock.now() - before).toBeGreaterThanOrEqual(9 * 60_000);
+    const lines = res.stderr.split('\n').filter((l) => l.startsWith('rate limit:'));
+    expect(lines.length).toBeGreaterThanOrEqual(1);
+    expect(lines.length).toBeLessThanOrEqual(12);
+    expect(lines[0]).toMatch(/^rate limit: waiting: POST AlertChannels refills 1 request every 10 min, next request in \d+m \d+s$/);
+    expect(res.stderr).not.toContain('\r');
+  });
+});
