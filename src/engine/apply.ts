@@ -100,6 +100,7 @@ export async function apply(plan: Plan, client: ApiClient, options: ApplyOptions
   const ordered = changes.map((c) => results.get(c.key) as ChangeResult);
   return {
     formatVersion: PLAN_FORMAT_VERSION,
+    accounts: plan.accounts.map((a) => a.name),
     results: ordered,
     summary: summarize(ordered),
     apiCalls: statsDelta(statsBefore, client.stats()),

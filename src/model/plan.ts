@@ -135,6 +135,8 @@ export interface ApplySummary extends Record<Action, number>, Record<ResultStatu
 
 export interface ApplyReport {
   formatVersion: typeof PLAN_FORMAT_VERSION;
+  /** The plan's accounts in the root file's order: renderings group results by it, as the plan's do. */
+  accounts?: string[];
   results: ChangeResult[];
   summary: ApplySummary;
   apiCalls: CallStats;
