@@ -87,12 +87,28 @@ export interface DiffLine {
   text: string;
 }
 
-/** Unified diff lines (3 lines of context) between two YAML texts; hunks separated by a gap line. */
+/**
+ * Unified diff lines (3 lines of context) between two YAML texts; hunks separated by a gap line. A
+ * hunk that starts inside a mapping or list is preceded by the keys it sits under (as context, a
+ * gap line where lines between are left out), so `- Compliance` never shows without its key.
+ */
 export function diffLines(beforeYaml: string, afterYaml: string): DiffLine[] {
   const patch = structuredPatch('before', 'after', beforeYaml, afterYaml, undefined, undefined, { context: 3 });
+  const beforeLines = beforeYaml.split('\n');
+  const afterLines = afterYaml.split('\n');
   const out: DiffLine[] = [];
   patch.hunks.forEach((hunk, i) => {
     if (i > 0) out.push({ kind: 'gap', text: '…' });
+    // A hunk that opens with an added line (no context above it) sits in the after text.
+    const fromAfter = hunk.lines[0]?.startsWith('+') === true;
+    const previous = patch.hunks[i - 1];
+    // The keys the previous hunk already showed are not repeated.
+    const shown = previous === undefined ? -1 : fromAfter ? previous.newStart + previous.newLines - 2 : previous.oldStart + previous.oldLines - 2;
+    const parents = parentLines(fromAfter ? afterLines : beforeLines, (fromAfter ? hunk.newStart : hunk.oldStart) - 1, shown);
+    for (const p of parents) {
+      out.push({ kind: 'context', text: p.text });
+      if (p.gapAfter) out.push({ kind: 'gap', text: '…' });
+    }
     for (const line of hunk.lines) {
       if (line.startsWith('\\')) continue; // "\ No newline at end of file"
       const kind: DiffLineKind = line[0] === '+' ? 'add' : line[0] === '-' ? 'remove' : 'context';
@@ -100,6 +116,27 @@ export function diffLines(beforeYaml: string, afterYaml: string): DiffLine[] {
     }
   });
   return out;
+}
+
+const indentOf = (line: string): number => line.length - line.trimStart().length;
+
+/**
+ * The lines above `start` (0-based) that `lines[start]` is nested in, outermost first: each the
+ * nearest line above with less indentation, down to line `shown` (exclusive: already on screen).
+ * `gapAfter` when lines between it and the next are left out.
+ */
+function parentLines(lines: readonly string[], start: number, shown: number): { text: string; gapAfter: boolean }[] {
+  const first = lines[start];
+  if (first === undefined || first.trim() === '') return [];
+  const found: number[] = [];
+  let indent = indentOf(first);
+  for (let i = start - 1; i > shown && indent > 0; i--) {
+    const line = lines[i];
+    if (line.trim() === '' || indentOf(line) >= indent) continue;
+    found.unshift(i);
+    indent = indentOf(line);
+  }
+  return found.map((index, n) => ({ text: lines[index], gapAfter: (found[n + 1] ?? start) !== index + 1 }));
 }
 
 /** The diff lines a change shows: its whole after for a create, before → after for an update or replace. */

@@ -3,6 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { apply } from '../../src/engine/apply.js';
 import type { ApplyReport, Plan } from '../../src/model/plan.js';
+import { diffLines, toYaml } from '../../src/render/display.js';
 import { renderApplyReport, renderPlan } from '../../src/render/index.js';
 import { change, FakeService, fakeKind, planOf } from '../engine/apply-fakes.js';
 import { fixtureApplyReport, fixturePlan } from './fixtures.js';
@@ -75,5 +76,71 @@ describe('one account order: the root file order, in plan and apply', () => {
     expect(report.accounts).toEqual(ROOT_ORDER);
     const text = renderApplyReport(report, 'text', { color: false });
     expect(text.indexOf('Account zulu')).toBeLessThan(text.indexOf('Account alpha'));
+  });
+});
+
+describe('context lines keep their parent keys', () => {
+  const rule = (resourceGroups: string[]) => ({
+    description: 'x',
+    enabled: true,
+    eventCategory: ['App', 'Cloud', 'Compliance', 'File'],
+    resourceGroups,
+  });
+  const update = {
+    key: 'prod/AlertRule/r',
+    action: 'update' as const,
+    kind: 'AlertRule',
+    account: 'prod',
+    name: 'r',
+    liveId: 'R1',
+    before: rule([]),
+    after: rule(['prod-hosts']),
+    diff: [{ op: 'add' as const, path: '/resourceGroups/0', value: 'prod-hosts' }],
+    changed: ['resourceGroups'],
+    writeOnly: [],
+    sensitive: [],
+    dependsOn: [],
+    liveDigest: 'sha256:1',
+  };
+
+  it('a hunk that starts inside a list is preceded by its key and a gap for the lines left out', () => {
+    const lines = diffLines(toYaml(update.before), toYaml(update.after));
+    expect(lines.slice(0, 5)).toEqual([
+      { kind: 'context', text: 'eventCategory:' },
+      { kind: 'gap', text: '…' },
+      { kind: 'context', text: '  - Cloud' },
+      { kind: 'context', text: '  - Compliance' },
+      { kind: 'context', text: '  - File' },
+    ]);
+  });
+
+  it('every level of a nested mapping is named, the adjacent one without a gap', () => {
+    const before = { data: { a: 1, b: 2, c: 3, d: 4, e: { w: 1, x: 2, y: 3, z: 4 } } };
+    const after = { data: { a: 1, b: 2, c: 3, d: 4, e: { w: 1, x: 2, y: 3, z: 5 } } };
+    expect(diffLines(toYaml(before), toYaml(after)).map((l) => `${l.kind} ${l.text}`)).toEqual([
+      'context data:',
+      'gap …',
+      'context   e:',
+      'context     w: 1',
+      'context     x: 2',
+      'context     y: 3',
+      'remove     z: 4',
+      'add     z: 5',
+    ]);
+  });
+
+  it('a hunk at the top level or at the start of the text gets nothing added', () => {
+    expect(diffLines('', toYaml({ a: { b: 1 } })).map((l) => l.kind)).toEqual(['add', 'add']);
+    expect(diffLines('a: 1\nb: 2\n', 'a: 1\nb: 3\n').map((l) => `${l.kind} ${l.text}`)).toEqual(['context a: 1', 'remove b: 2', 'add b: 3']);
+  });
+
+  it.each(['text', 'markdown'] as const)('the %s plan shows the key above an unchanged list item', (format) => {
+    const plan = { ...planOf([update]), accounts: [{ name: 'prod', orgAccess: false }] };
+    const out = renderPlan(plan, format, { color: false });
+    const lines = out.split('\n');
+    const item = lines.findIndex((l) => l.trim() === '- Cloud');
+    expect(item).toBeGreaterThan(0);
+    expect(lines[item - 2].trim()).toBe('eventCategory:');
+    expect(lines[item - 1].trim()).toMatch(/^(…|@@ … @@)$/);
   });
 });
