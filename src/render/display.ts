@@ -4,7 +4,7 @@
 import { structuredPatch } from 'diff';
 import { stringify } from 'yaml';
 import { isEnvMarker, maskAt, ENV_MARKER, MASK } from '../model/env-markers.js';
-import { type Change, type DiffOp } from '../model/plan.js';
+import { type Change, type DiffOp, type ValueNames } from '../model/plan.js';
 import type { Json, JsonObject } from '../model/json.js';
 import { getAt, isWithin, setAt } from '../model/json-pointer.js';
 
@@ -30,6 +30,36 @@ export function maskOp(op: DiffOp, pointers: readonly string[]): DiffOp {
     }
   }
   return { ...op, value };
+}
+
+/** One coded value by its name; anything the table does not name stays as it is. */
+function nameOf(value: Json, names: Readonly<Record<string, string>>): Json {
+  return (typeof value === 'number' || typeof value === 'string') && Object.hasOwn(names, String(value)) ? names[String(value)] : value;
+}
+
+/** A spec with its coded values (severities) shown by name, as the file spells them. */
+export function nameValues(spec: JsonObject, valueNames: readonly ValueNames[] | undefined): JsonObject;
+export function nameValues(spec: JsonObject | undefined, valueNames: readonly ValueNames[] | undefined): JsonObject | undefined;
+export function nameValues(spec: JsonObject | undefined, valueNames: readonly ValueNames[] | undefined): JsonObject | undefined {
+  if (spec === undefined || !valueNames) return spec;
+  let out = spec;
+  for (const { pointer, names } of valueNames) {
+    const value = getAt(out, pointer);
+    if (value === undefined) continue;
+    out = setAt(out, pointer, Array.isArray(value) ? value.map((v) => nameOf(v, names)) : nameOf(value, names));
+  }
+  return out;
+}
+
+/** A diff operation whose value is a coded value, or a list of them, by name. */
+export function nameOp(op: DiffOp, valueNames: readonly ValueNames[] | undefined): DiffOp {
+  if (op.value === undefined || !valueNames) return op;
+  for (const { pointer, names } of valueNames) {
+    const value = op.value as Json;
+    if (op.path === pointer) return { ...op, value: Array.isArray(value) ? value.map((v) => nameOf(v, names)) : nameOf(value, names) };
+    if (op.path.startsWith(pointer + '/') && !op.path.slice(pointer.length + 1).includes('/')) return { ...op, value: nameOf(value, names) };
+  }
+  return op;
 }
 
 /** `{"$env": "${env:X}"}` → `(from ${env:X})`, everywhere in a value. */
@@ -70,8 +100,8 @@ export function displayPair(change: Change): { before?: Json; after?: Json } {
     }
   }
   return {
-    before: before === undefined ? undefined : showEnvMarkers(before),
-    after: after === undefined ? undefined : showEnvMarkers(after),
+    before: before === undefined ? undefined : showEnvMarkers(nameValues(before, change.valueNames)),
+    after: after === undefined ? undefined : showEnvMarkers(nameValues(after, change.valueNames)),
   };
 }
 

@@ -83,6 +83,7 @@ export const fixtureChanges: Change[] = [
       { op: 'add', path: '/severity/1', value: 2 },
     ],
     changed: ['channels', 'resourceGroups', 'severity'],
+    valueNames: [{ pointer: '/severity', names: { '1': 'critical', '2': 'high', '3': 'medium', '4': 'low', '5': 'info' } }],
     dependsOn: ['prod/AlertChannel/ops-slack'],
     refs: [
       { kind: 'AlertChannel', name: 'datadog', id: 'PROD_0A1B2C3D4E5F60718293A4B5C6D7E8F9' },
@@ -191,6 +192,7 @@ export const fixtureChanges: Change[] = [
     name: 'legacy',
     liveId: '9a8b7c6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d',
     before: { channels: ['x'], severity: [3], eventCategory: [], resourceGroups: [], description: '', enabled: false },
+    valueNames: [{ pointer: '/severity', names: { '1': 'critical', '2': 'high', '3': 'medium', '4': 'low', '5': 'info' } }],
     reason: 'not declared; prune is on for AlertRule',
     liveDigest: 'sha256:7777',
   },
