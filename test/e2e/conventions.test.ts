@@ -1,6 +1,6 @@
 // Issue 11, "Conventions", end to end against the emulator: what a person reads of a plan.
 
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -73,5 +73,118 @@ describe('severity names in every rendering of a plan', () => {
     const rule = (await rawApi(emu, 'GET', '/api/v2/AlertRules', { account: 'prod' })).body.data[0];
     expect(rule.filters.severity).toEqual([1, 2]);
     expect((await cli(['plan', dir, '--detailed-exitcode'], { env })).code).toBe(0);
+  });
+});
+
+const ANSI = /\u001b\[/;
+const COMMANDS = ['validate', 'plan', 'apply', 'export', 'emulator', 'demo'] as const;
+
+describe('--no-color on every command', () => {
+  let emu: Awaited<ReturnType<typeof startEmulator>>;
+  let dir: string;
+  let env: Record<string, string | undefined>;
+
+  beforeAll(async () => {
+    emu = await startEmulator({ accounts: ['prod'] });
+    dir = await mkdtemp(join(tmpdir(), 'postureops-nocolor-'));
+    await writeFile(join(dir, 'postureops.yaml'), ROOT);
+    await writeFile(join(dir, 'config.yaml'), CONFIG);
+    // For validate: an integration type postureops does not know is a warning, which it paints yellow.
+    await mkdir(join(dir, 'validate'));
+    await writeFile(join(dir, 'validate', 'postureops.yaml'), ROOT);
+    await writeFile(join(dir, 'validate', 'config.yaml'), `${CONFIG}---\nkind: AlertChannel\nname: future\nspec:\n  type: FutureChannel\n  data: {url: https://x.example.com}\n`);
+    // FORCE_COLOR asks for colour although the streams are no terminal: only --no-color can take it away.
+    env = { ...serviceEnv(emu), NO_COLOR: undefined, FORCE_COLOR: '1' };
+  });
+
+  afterAll(async () => {
+    await emu?.close();
+    if (dir) await rm(dir, { recursive: true, force: true });
+  });
+
+  /** A run of `command` with `flags`; the emulator, which serves until a signal, runs as a process. */
+  async function runCommand(command: (typeof COMMANDS)[number], flags: string[]): Promise<{ code: number | null; out: string }> {
+    if (command === 'emulator') return runEmulator(flags);
+    const args: Record<string, string[]> = {
+      validate: ['validate', join(dir, 'validate')],
+      plan: ['plan', dir],
+      apply: ['apply', dir, '--auto-approve'],
+      export: ['export', '--out', join(dir, `export-${flags.length}`), '--account', 'prod'],
+      demo: ['demo'],
+    };
+    const res = await cli([...args[command], ...flags], { env });
+    return { code: res.code, out: res.stdout + res.stderr };
+  }
+
+  it.each(COMMANDS)('%s accepts --no-color and prints no colour even with FORCE_COLOR', async (command) => {
+    const res = await runCommand(command, ['--no-color']);
+    expect(res.out).not.toMatch(/unknown option/);
+    // The emulator is stopped by a signal once it listens: its exit code is the signal's business.
+    if (command === 'emulator') expect(res.out).toContain('emulator listening on http://127.0.0.1:');
+    else expect(res.code, res.out).toBe(0);
+    expect(res.out).not.toMatch(ANSI);
+  });
+
+  it('without --no-color, FORCE_COLOR colours the plan and the warnings of validate (the control)', async () => {
+    expect((await runCommand('plan', [])).out).toMatch(ANSI);
+    expect((await runCommand('validate', [])).out).toMatch(ANSI);
+  });
+
+  it('--no-color may come before the command too', async () => {
+    const res = await cli(['--no-color', 'plan', dir], { env });
+    expect(res.code, res.stderr).toBe(0);
+    expect(res.stdout).toMatch(/API calls made/);
+    expect(res.stdout).not.toMatch(ANSI);
+  });
+});
+
+/** The emulator as the bin runs it: started, and stopped with SIGTERM once it says it listens. */
+async function runEmulator(flags: string[]): Promise<{ code: number | null; out: string }> {
+  const { spawn } = await import('node:child_process');
+  const { packageRoot } = await import('../../src/util/package-root.js');
+  const child = spawn(process.execPath, [join(packageRoot(), 'dist', 'cmd', 'postureops.js'), 'emulator', '--port', '0', ...flags], {
+    env: { PATH: process.env.PATH ?? '', FORCE_COLOR: '1' },
+  });
+  let out = '';
+  let stopped = false;
+  const collect = (chunk: Buffer) => {
+    out += chunk.toString('utf8');
+    if (!stopped && out.includes('Press Ctrl-C to stop.')) {
+      stopped = true;
+      child.kill('SIGTERM');
+    }
+  };
+  child.stdout.on('data', collect);
+  child.stderr.on('data', collect);
+  const code = await new Promise<number | null>((done) => child.on('exit', (c) => done(c)));
+  return { code, out };
+}
+
+describe('--help shows examples and exit codes', () => {
+  it.each(COMMANDS)('%s --help: two or three examples of that command and its exit codes', async (command) => {
+    const res = await cli([command, '--help']);
+    expect(res.code).toBe(0);
+    const [, after = ''] = res.stdout.split('\nExamples:\n');
+    const [examples = '', codes = ''] = after.split('\nExit codes:\n');
+    const lines = examples.split('\n').filter((l) => l.startsWith('  $ '));
+    expect(lines.length).toBeGreaterThanOrEqual(2);
+    expect(lines.length).toBeLessThanOrEqual(3);
+    expect(lines.some((l) => l.startsWith(`  $ postureops ${command}`))).toBe(true);
+    expect(codes).toMatch(/^ {2}0 {2}\S/m);
+    expect(codes).toMatch(/^ {2}1 {2}\S/m);
+    expect(res.stdout).toContain('--no-color');
+  });
+
+  it('plan --help names the exit codes of --detailed-exitcode and of a refusal', async () => {
+    const { stdout } = await cli(['plan', '--help']);
+    expect(stdout).toMatch(/^ {2}2 {2}changes present/m);
+    expect(stdout).toMatch(/^ {2}3 {2}refused/m);
+  });
+
+  it('the top-level help lists every exit code', async () => {
+    const res = await cli(['--help']);
+    expect(res.code).toBe(0);
+    const codes = res.stdout.split('\nExit codes:\n')[1] ?? '';
+    for (const code of [0, 1, 2, 3]) expect(codes).toMatch(new RegExp(`^ {2}${code} {2}\\S`, 'm'));
   });
 });
