@@ -286,13 +286,15 @@ export async function run(argv: string[], io: Io = processIo()): Promise<number>
 
 /** API errors, file errors and the like carry a message made for people; a stack only on request. */
 async function reportUnexpected(io: Io, err: unknown): Promise<number> {
-  const { DiagnosticsError } = await import('../src/model/diagnostics.js');
+  const [{ DiagnosticsError }, { ApiError }] = await Promise.all([import('../src/model/diagnostics.js'), import('../src/api/types.js')]);
   if (err instanceof DiagnosticsError) {
     const { printDiagnostics } = await import('./pipeline.js');
     await printDiagnostics(io, err.diagnostics);
     return EXIT.error;
   }
-  write(io.stderr, `postureops: ${err instanceof Error ? err.message : String(err)}`);
+  // Unreachable service, refused key, missing right: where, what to set, what next.
+  const explained = err instanceof ApiError ? (await import('./errors.js')).explainApiError(err) : undefined;
+  write(io.stderr, `postureops: ${explained ?? (err instanceof Error ? err.message : String(err))}`);
   if (io.env.POSTUREOPS_DEBUG && err instanceof Error && err.stack) write(io.stderr, err.stack);
   return EXIT.error;
 }

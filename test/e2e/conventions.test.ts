@@ -1,10 +1,13 @@
 // Issue 11, "Conventions", end to end against the emulator: what a person reads of a plan.
 
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startEmulator } from '../../src/emulator/index.js';
+import { ApiError } from '../../src/api/types.js';
+import { parseKeySpec, startEmulator } from '../../src/emulator/index.js';
+import { explainApiError } from '../../cmd/errors.js';
 import { cli, rawApi, serviceEnv } from './harness.js';
 
 const ROOT = 'accounts:\n  - name: prod\ndefaults:\n  account: prod\n';
@@ -186,5 +189,86 @@ describe('--help shows examples and exit codes', () => {
     expect(res.code).toBe(0);
     const codes = res.stdout.split('\nExit codes:\n')[1] ?? '';
     for (const code of [0, 1, 2, 3]) expect(codes).toMatch(new RegExp(`^ {2}${code} {2}\\S`, 'm'));
+  });
+});
+
+describe('errors name the address, the variable to set and the next step', () => {
+  let emu: Awaited<ReturnType<typeof startEmulator>>;
+  let dir: string;
+  const noStack = /\n\s+at /;
+
+  beforeAll(async () => {
+    emu = await startEmulator({ accounts: ['prod', 'staging'], keys: [parseKeySpec('STAGING_ONLY:staging-secret:sub-account-admin:staging')] });
+    dir = await mkdtemp(join(tmpdir(), 'postureops-errors-'));
+    await writeFile(join(dir, 'postureops.yaml'), ROOT);
+    await writeFile(join(dir, 'config.yaml'), CONFIG);
+  });
+
+  afterAll(async () => {
+    await emu?.close();
+    if (dir) await rm(dir, { recursive: true, force: true });
+  });
+
+  it('a refused connection names the address, SVC_BASE_URL and --base-url', async () => {
+    // A port that was just free: nothing listens there.
+    const server = createServer();
+    await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
+    const { port } = server.address() as AddressInfo;
+    await new Promise<void>((done) => server.close(() => done()));
+    const address = `http://127.0.0.1:${port}`;
+    const res = await cli(['plan', dir], { env: { ...serviceEnv(emu), SVC_BASE_URL: address } });
+    expect(res.code).toBe(1);
+    expect(res.stderr).toContain(`cannot reach ${address} (connection refused): is the service address right? set SVC_BASE_URL or --base-url`);
+    expect(res.stderr).not.toContain('ECONNREFUSED');
+    expect(res.stderr).not.toMatch(noStack);
+  });
+
+  it('a TLS failure says so and names the address', async () => {
+    // The emulator speaks plain HTTP: a TLS client gets no TLS answer.
+    const address = emu.url.replace('http://', 'https://');
+    const res = await cli(['plan', dir], { env: { ...serviceEnv(emu), SVC_BASE_URL: address } });
+    expect(res.code).toBe(1);
+    expect(res.stderr).toContain(`cannot reach ${address} securely (`);
+    expect(res.stderr).toContain('SVC_BASE_URL');
+    expect(res.stderr).not.toMatch(noStack);
+  });
+
+  it('a 401 names SVC_API_KEY_ID and SVC_API_SECRET', async () => {
+    const res = await cli(['plan', dir], { env: { ...serviceEnv(emu), SVC_API_SECRET: 'not-the-secret' } });
+    expect(res.code).toBe(1);
+    expect(res.stderr).toContain(`the service at ${emu.url} refused the API key (401`);
+    expect(res.stderr).toContain('check SVC_API_KEY_ID and SVC_API_SECRET');
+    expect(res.stderr).not.toContain('not-the-secret');
+    expect(res.stderr).not.toMatch(noStack);
+  });
+
+  it("a 403 says the key's role lacks the right for that account, and what to do", async () => {
+    const env = { SVC_BASE_URL: emu.url, SVC_API_KEY_ID: 'STAGING_ONLY', SVC_API_SECRET: 'staging-secret' };
+    const res = await cli(['export', '--out', join(dir, 'out'), '--account', 'prod'], { env });
+    expect(res.code).toBe(1);
+    expect(res.stderr).toMatch(/the API key's role lacks the right for account prod \(403 on GET \/api\/v2\/\w+/);
+    expect(res.stderr).toContain('use a key whose role covers prod, or leave prod out with --account');
+    expect(res.stderr).not.toMatch(noStack);
+  });
+});
+
+describe('explainApiError', () => {
+  const base = { method: 'GET' as const, path: '/api/v2/AlertRules', address: 'https://svc.example.net' };
+
+  it.each([
+    [{ kind: 'transient', networkCode: 'ENOTFOUND' }, 'cannot reach https://svc.example.net (host name not found): is the service address right? set SVC_BASE_URL or --base-url'],
+    [{ kind: 'transient', networkCode: 'ECONNRESET' }, 'cannot reach https://svc.example.net (connection reset): check the address (set SVC_BASE_URL or --base-url) and the network, then try again'],
+    [{ kind: 'transient', timedOut: true }, 'cannot reach https://svc.example.net (no answer in time): check the address (set SVC_BASE_URL or --base-url) and the network, then try again'],
+    [{ kind: 'permanent', networkCode: 'CERT_HAS_EXPIRED' }, 'cannot reach https://svc.example.net securely (its certificate has expired): is the service address right? set SVC_BASE_URL or --base-url; if the service uses a private certificate authority, give its certificate with NODE_EXTRA_CA_CERTS=FILE'],
+    [{ kind: 'permanent', status: 403, serviceMessage: 'credentials refused', path: '/api/v2/access/tokens' }, 'the service at https://svc.example.net refused the API key (403): check SVC_API_KEY_ID and SVC_API_SECRET (the key may be disabled, or its secret rotated)'],
+    [{ kind: 'permanent', status: 403, serviceMessage: 'no', account: 'prod' }, "the API key's role lacks the right for account prod (403 on GET /api/v2/AlertRules: no): use a key whose role covers prod, or leave prod out with --account"],
+    [{ kind: 'permanent', status: 403 }, "the API key's role lacks the right for organization-level data (Org-Access) (403 on GET /api/v2/AlertRules): use a key of an organization administrator"],
+  ] as const)('%o', (init, message) => {
+    expect(explainApiError(new ApiError({ ...base, ...init }))).toBe(message);
+  });
+
+  it('leaves the errors its own message explains (a 400, a 500) alone', () => {
+    expect(explainApiError(new ApiError({ ...base, kind: 'permanent', status: 400, serviceMessage: 'Invalid data' }))).toBeUndefined();
+    expect(explainApiError(new ApiError({ ...base, kind: 'transient', status: 503 }))).toBeUndefined();
   });
 });
