@@ -1,6 +1,6 @@
 // Issue 11, "Conventions", end to end against the emulator: what a person reads of a plan.
 
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { chmod, chown, mkdir, mkdtemp, readdir, rm, stat, writeFile } from 'node:fs/promises';
 import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -272,3 +272,75 @@ describe('explainApiError', () => {
     expect(explainApiError(new ApiError({ ...base, kind: 'transient', status: 503 }))).toBeUndefined();
   });
 });
+
+describe('export into an existing folder', () => {
+  let emu: Awaited<ReturnType<typeof startEmulator>>;
+  let root: string;
+  const isRoot = process.getuid?.() === 0;
+
+  beforeAll(async () => {
+    emu = await startEmulator({ accounts: ['prod'] });
+    root = await mkdtemp(join(tmpdir(), 'postureops-export-folder-'));
+    // Another user must be able to reach folders below it.
+    await chmod(root, 0o755);
+  });
+
+  afterAll(async () => {
+    await emu?.close();
+    if (root) await rm(root, { recursive: true, force: true });
+  });
+
+  it('into a folder it cannot write: a clear message naming the folder, exit 1, no stack trace, no temp path', async () => {
+    const out = join(root, 'not-writable');
+    await mkdir(out);
+    let res: { code: number | null; stdout: string; stderr: string };
+    if (isRoot) {
+      // root writes everywhere: run the export as another user, for whom the folder (root's, 0755) is read-only.
+      await chmod(out, 0o755);
+      res = await binAs(65534, ['export', '--out', out, '--account', 'prod'], serviceEnv(emu));
+    } else {
+      await chmod(out, 0o555);
+      res = await cli(['export', '--out', out, '--account', 'prod'], { env: serviceEnv(emu) });
+    }
+    expect(res.code).toBe(1);
+    expect(res.stderr).toContain(`postureops: cannot export to ${out}: the folder is not writable by this user (permission denied): choose another --out, or ask the owner of ${out} for write access; nothing was written`);
+    expect(res.stderr).not.toMatch(/postureops-tmp|EACCES/);
+    expect(res.stderr).not.toMatch(/\n\s+at /);
+    expect(await readdir(out)).toEqual([]);
+  });
+
+  it('into an existing empty folder: the folder keeps its mode', async () => {
+    const out = join(root, 'mode');
+    await mkdir(out);
+    await chmod(out, 0o700);
+    const res = await cli(['export', '--out', out, '--account', 'prod'], { env: serviceEnv(emu) });
+    expect(res.code, res.stderr).toBe(0);
+    expect((await stat(out)).mode & 0o7777).toBe(0o700);
+    expect(await readdir(out)).toContain('postureops.yaml');
+  });
+
+  it.skipIf(!isRoot)('into an existing empty folder owned by someone else: the folder keeps its owner', async () => {
+    const out = join(root, 'owned');
+    await mkdir(out);
+    await chown(out, 65534, 65534);
+    const res = await cli(['export', '--out', out, '--account', 'prod'], { env: serviceEnv(emu) });
+    expect(res.code, res.stderr).toBe(0);
+    const after = await stat(out);
+    expect([after.uid, after.gid]).toEqual([65534, 65534]);
+    expect(await readdir(out)).toContain('postureops.yaml');
+  });
+});
+
+/** The bin as another user (the test runs as root). */
+async function binAs(uid: number, args: string[], env: Record<string, string>): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  const { execFile } = await import('node:child_process');
+  const { packageRoot } = await import('../../src/util/package-root.js');
+  return new Promise((done) => {
+    execFile(
+      process.execPath,
+      [join(packageRoot(), 'dist', 'cmd', 'postureops.js'), ...args],
+      { uid, gid: uid, cwd: tmpdir(), env: { PATH: process.env.PATH ?? '', NO_COLOR: '1', ...env } },
+      (err, stdout, stderr) => done({ code: err ? ((err as { code?: number }).code ?? null) : 0, stdout, stderr }),
+    );
+  });
+}
