@@ -186,7 +186,7 @@ export function buildProgram(programIo: Io, setCode: (code: number) => void): Co
       .option('--account <name>', 'account to export (repeatable)', collect)
       .option('--org-account <name>', 'also export organization-level data under this name')
       .option('--kind <kind>', 'only this kind (repeatable)', collect)
-      .option('--force', 'replace a non-empty target folder (and an existing --env-file)')
+      .option('--force', 'replace the contents of a non-empty target folder (the folder, its owner and mode stay) and an existing --env-file')
       .option('--env-file <file>', 'also write the current values of the secrets the service returns in clear to FILE (mode 0600)')
       .addHelpText(
         'after',
