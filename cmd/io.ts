@@ -50,6 +50,11 @@ export class ExitError extends Error {
   }
 }
 
+/** `--no-color`: the process's output as with NO_COLOR set, whatever FORCE_COLOR says. */
+export function withoutColor(io: Io): Io {
+  return { ...io, env: { ...io.env, NO_COLOR: '1' } };
+}
+
 /** Colour follows the terminal; NO_COLOR (any non-empty value) turns it off, FORCE_COLOR turns it on. */
 export function useColor(stream: { isTTY?: boolean }, env: Io['env']): boolean {
   if (env.NO_COLOR) return false;

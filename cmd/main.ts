@@ -2,7 +2,7 @@ import { Command, CommanderError, InvalidArgumentError, Option } from 'commander
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { packageRoot } from '../src/util/package-root.js';
-import { EXIT, ExitError, type Io, processIo, write } from './io.js';
+import { EXIT, ExitError, type Io, processIo, withoutColor, write } from './io.js';
 
 function packageVersion(): string {
   return (JSON.parse(readFileSync(join(packageRoot(), 'package.json'), 'utf8')) as { version: string }).version;
@@ -40,16 +40,56 @@ const clientOptions = (cmd: Command) =>
     .option('--max-wait <seconds>', 'longest wait for a rate-limit bucket to refill', intArg('--max-wait', 0), 900)
     .option('--concurrency <n>', 'requests in flight at once', intArg('--concurrency', 1, 32));
 
-export function buildProgram(io: Io, setCode: (code: number) => void): Command {
+/** Exit codes (README.md, "Exit codes"): the lines of the top-level help. */
+const EXIT_CODES: readonly [number, string][] = [
+  [EXIT.ok, 'success; with plan --detailed-exitcode: no changes'],
+  [EXIT.error, 'error: invalid configuration, service unreachable or refusing, a change that failed'],
+  [EXIT.changes, 'changes present (plan --detailed-exitcode only)'],
+  [EXIT.refused, 'plan refused: over a safety threshold (use --force), a saved plan is stale, or lifecycle.preventDestroy'],
+  [EXIT.sigint, 'interrupted by SIGINT (Ctrl-C), after reporting what was done'],
+  [EXIT.sigterm, 'interrupted by SIGTERM, after reporting what was done'],
+];
+
+/** `--help` ends with examples and the exit codes of the command. */
+function helpAfter(examples: readonly string[], codes: readonly [number, string][]): string {
+  const width = Math.max(...examples.map((e) => e.split('  # ')[0].length));
+  const lines = examples.map((e) => {
+    const [command, comment] = e.split('  # ');
+    return `  $ ${comment ? `${command.padEnd(width)}  # ${comment}` : command}`;
+  });
+  return ['', 'Examples:', ...lines, '', 'Exit codes:', ...codes.map(([code, meaning]) => `  ${code}  ${meaning}`)].join('\n');
+}
+
+export function buildProgram(programIo: Io, setCode: (code: number) => void): Command {
+  // --no-color is read before any command runs; every command prints through `io`.
+  let io = programIo;
   const program = new Command('postureops')
     .description('Security Posture Service configuration as code: validate, plan, apply, export')
     .version(packageVersion(), '--version')
+    .option('--no-color', 'no ANSI colours in any output (as NO_COLOR=1 does; wins over FORCE_COLOR)')
+    .configureHelp({ showGlobalOptions: true })
     .showHelpAfterError('(run with --help for usage)')
     .configureOutput({
-      writeOut: (s) => io.stdout.write(s),
-      writeErr: (s) => io.stderr.write(s),
+      writeOut: (s) => programIo.stdout.write(s),
+      writeErr: (s) => programIo.stderr.write(s),
     })
-    .exitOverride();
+    .exitOverride()
+    .hook('preAction', () => {
+      io = program.opts().color === false ? withoutColor(programIo) : programIo;
+    })
+    .addHelpText(
+      'after',
+      helpAfter(
+        [
+          'postureops validate examples',
+          'postureops plan examples --detailed-exitcode',
+          'postureops apply examples --auto-approve',
+          'postureops export --out live --account prod',
+          'postureops demo  # try everything against the built-in emulator',
+        ],
+        EXIT_CODES,
+      ) + '\n\nRun postureops COMMAND --help for the options of a command.',
+    );
 
   program
     .command('validate')
@@ -58,6 +98,16 @@ export function buildProgram(io: Io, setCode: (code: number) => void): Command {
     .addOption(new Option('--format <format>', 'output format').choices(['text', 'json', 'github']).default('text'))
     .option('--no-env', 'check everything but that ${env:...} variables are set (unset or empty ones are skipped)')
     .option(...envFileOption)
+    .addHelpText(
+      'after',
+      helpAfter(
+        ['postureops validate                       # the repository in the current folder', 'postureops validate config --no-env      # in CI without the secrets', 'postureops validate config --format github  # annotations for GitHub Actions'],
+        [
+          [EXIT.ok, 'valid (warnings allowed)'],
+          [EXIT.error, 'invalid: the problems are listed with file:line:column'],
+        ],
+      ),
+    )
     .action(async (dir: string, opts) => {
       const { validateCommand } = await import('./commands/validate.js');
       setCode(await validateCommand(await envFor(io, dir, opts), dir, opts));
@@ -75,7 +125,23 @@ export function buildProgram(io: Io, setCode: (code: number) => void): Command {
       .option('--force', 'do not refuse a plan over the safety thresholds')
       .option('--rotate <selector>', 'push write-only secrets of [account/]Kind/name (globs allowed; repeatable)', collect)
       .option('--target <selector>', 'plan only [account/]Kind/name and what it depends on (globs allowed; repeatable)', collect)
-      .option(...envFileOption),
+      .option(...envFileOption)
+      .addHelpText(
+        'after',
+        helpAfter(
+          [
+            'postureops plan config',
+            'postureops plan config --account prod --detailed-exitcode',
+            'postureops plan config --out plan.json  # then: postureops apply config --plan plan.json',
+          ],
+          [
+            [EXIT.ok, 'planned (with --detailed-exitcode: no changes)'],
+            [EXIT.error, 'error: invalid configuration, service unreachable or refusing'],
+            [EXIT.changes, 'changes present (only with --detailed-exitcode)'],
+            [EXIT.refused, 'refused: over a safety threshold (use --force)'],
+          ],
+        ),
+      ),
   ).action(async (dir: string, opts) => {
     const { planCommand } = await import('./commands/plan.js');
     setCode(await planCommand(await envFor(io, dir, opts), dir, opts));
@@ -95,7 +161,22 @@ export function buildProgram(io: Io, setCode: (code: number) => void): Command {
       .option('--test-channels', 'test every created or changed alert channel through the service')
       .option('--credentials-out <file>', 'write credentials the service issues on create (agent access tokens) to this file, mode 0600')
       .addOption(formatOption())
-      .option(...envFileOption),
+      .option(...envFileOption)
+      .addHelpText(
+        'after',
+        helpAfter(
+          [
+            'postureops apply config                 # shows the plan, asks for yes on a terminal',
+            'postureops apply config --auto-approve  # in CI',
+            'postureops apply config --plan plan.json',
+          ],
+          [
+            [EXIT.ok, 'every change done (or nothing to do)'],
+            [EXIT.error, 'error, or a change failed (the report says which, and why)'],
+            [EXIT.refused, 'refused: over a safety threshold (use --force), or the saved plan is stale'],
+          ],
+        ),
+      ),
   ).action(async (dir: string, opts) => {
     const { applyCommand } = await import('./commands/apply.js');
     setCode(await applyCommand(await envFor(io, dir, opts), dir, opts));
@@ -109,8 +190,22 @@ export function buildProgram(io: Io, setCode: (code: number) => void): Command {
       .option('--account <name>', 'account to export (repeatable)', collect)
       .option('--org-account <name>', 'also export organization-level data under this name')
       .option('--kind <kind>', 'only this kind (repeatable)', collect)
-      .option('--force', 'replace a non-empty target folder (and an existing --env-file)')
-      .option('--env-file <file>', 'also write the current values of the secrets the service returns in clear to FILE (mode 0600)'),
+      .option('--force', 'replace the contents of a non-empty target folder (the folder, its owner and mode stay) and an existing --env-file')
+      .option('--env-file <file>', 'also write the current values of the secrets the service returns in clear to FILE (mode 0600)')
+      .addHelpText(
+        'after',
+        helpAfter(
+          [
+            'postureops export --out live --account prod --account staging',
+            'postureops export --out live --account prod --kind AlertRule',
+            'postureops export --out live --account prod --env-file live/.env',
+          ],
+          [
+            [EXIT.ok, 'exported'],
+            [EXIT.error, 'error: service unreachable or refusing, folder not writable, or a live resource that cannot be exported'],
+          ],
+        ),
+      ),
   ).action(async (opts) => {
     const { exportCommand } = await import('./commands/export.js');
     setCode(await exportCommand(io, opts));
@@ -131,6 +226,20 @@ export function buildProgram(io: Io, setCode: (code: number) => void): Command {
     .option('--key <spec>', 'another API key, ID:SECRET:ROLE[:ACCOUNTS[:USER]], ROLE org-admin|sub-account-admin|account-user (repeatable)', collect)
     .option('--activity-seed <n>', 'seed of the generated activity records', intArg('--activity-seed', 0), 1)
     .option('--activity-rows <n>', 'generated activity records per day, per dataset and account', intArg('--activity-rows', 1), 96)
+    .addHelpText(
+      'after',
+      helpAfter(
+        [
+          'postureops emulator --port 4010 --accounts prod,staging --key-id K --secret S',
+          'postureops emulator --state emu.json   # keeps its data across restarts',
+          'postureops emulator --faults 0.2 --rate-limit 30',
+        ],
+        [
+          [EXIT.ok, 'stopped with Ctrl-C'],
+          [EXIT.error, 'could not start (bad option, port in use)'],
+        ],
+      ),
+    )
     .action(async (opts) => {
       const { emulatorCommand } = await import('./commands/emulator.js');
       setCode(await emulatorCommand(io, opts));
@@ -139,6 +248,16 @@ export function buildProgram(io: Io, setCode: (code: number) => void): Command {
   program
     .command('demo')
     .description('the emulator in-process; the examples planned, applied and planned again')
+    .addHelpText(
+      'after',
+      helpAfter(
+        ['postureops demo', 'npm start   # the same, from a checkout'],
+        [
+          [EXIT.ok, 'the second plan shows no changes'],
+          [EXIT.error, 'something failed on the way'],
+        ],
+      ),
+    )
     .action(async () => {
       const { demoCommand } = await import('./commands/demo.js');
       setCode(await demoCommand(io, {}));
@@ -171,13 +290,17 @@ export async function run(argv: string[], io: Io = processIo()): Promise<number>
 
 /** API errors, file errors and the like carry a message made for people; a stack only on request. */
 async function reportUnexpected(io: Io, err: unknown): Promise<number> {
-  const { DiagnosticsError } = await import('../src/model/diagnostics.js');
+  const [{ DiagnosticsError }, { ApiError, ServiceUnreachable }] = await Promise.all([import('../src/model/diagnostics.js'), import('../src/api/types.js')]);
   if (err instanceof DiagnosticsError) {
     const { printDiagnostics } = await import('./pipeline.js');
     await printDiagnostics(io, err.diagnostics);
     return EXIT.error;
   }
-  write(io.stderr, `postureops: ${err instanceof Error ? err.message : String(err)}`);
+  // Unreachable service, refused key, missing right: where, what to set, what next.
+  const errors = err instanceof ApiError || err instanceof ServiceUnreachable ? await import('./errors.js') : undefined;
+  const explained =
+    err instanceof ServiceUnreachable ? errors?.explainUnreachable(err) : err instanceof ApiError ? errors?.explainApiError(err) : undefined;
+  write(io.stderr, `postureops: ${explained ?? (err instanceof Error ? err.message : String(err))}`);
   if (io.env.POSTUREOPS_DEBUG && err instanceof Error && err.stack) write(io.stderr, err.stack);
   return EXIT.error;
 }

@@ -308,23 +308,28 @@ class ServiceClient implements ApiClient {
   }
 
   private networkFailure(call: Call, failure: WireFailure): Failure {
+    const wire = { networkCode: failure.code, timedOut: failure.timedOut };
     if (isClientFault(failure.code)) {
-      return { error: this.error(call, 'permanent', { detail: `request not sent (${failure.code})` }), retryable: false, mayHaveApplied: false };
+      return { error: this.error(call, 'permanent', { detail: `request not sent (${failure.code})`, ...wire }), retryable: false, mayHaveApplied: false };
     }
     if (isTlsFailure(failure.code)) {
-      return { error: this.error(call, 'permanent', { detail: `TLS failure (${failure.code})` }), retryable: false, mayHaveApplied: false };
+      return { error: this.error(call, 'permanent', { detail: `TLS failure (${failure.code})`, ...wire }), retryable: false, mayHaveApplied: false };
     }
     const detail = failure.timedOut ? `timed out after ${this.timeoutMs} ms` : `network error (${failure.code ?? 'connection failed'})`;
     if (failedBeforeSending(failure.code)) {
-      return { error: this.error(call, 'transient', { detail }), retryable: true, mayHaveApplied: false };
+      return { error: this.error(call, 'transient', { detail, ...wire }), retryable: true, mayHaveApplied: false };
     }
     if (!call.idempotent) {
-      return { error: this.error(call, 'outcome-unknown', { detail }), retryable: false, mayHaveApplied: true };
+      return { error: this.error(call, 'outcome-unknown', { detail, ...wire }), retryable: false, mayHaveApplied: true };
     }
-    return { error: this.error(call, 'transient', { detail }), retryable: true, mayHaveApplied: true };
+    return { error: this.error(call, 'transient', { detail, ...wire }), retryable: true, mayHaveApplied: true };
   }
 
-  private error(call: Call, kind: ApiErrorKind, what: { status?: number; serviceMessage?: string; detail?: string }): ApiError {
+  private error(
+    call: Call,
+    kind: ApiErrorKind,
+    what: { status?: number; serviceMessage?: string; detail?: string; networkCode?: string; timedOut?: boolean },
+  ): ApiError {
     return new ApiError({
       kind,
       method: call.method,
@@ -332,6 +337,10 @@ class ServiceClient implements ApiClient {
       status: what.status,
       serviceMessage: what.serviceMessage,
       detail: what.detail === undefined ? undefined : this.redactor.redact(what.detail),
+      address: this.address.origin + this.address.prefix,
+      ...(call.account !== undefined ? { account: call.account } : {}),
+      ...(what.networkCode !== undefined ? { networkCode: what.networkCode } : {}),
+      ...(what.timedOut ? { timedOut: true } : {}),
     });
   }
 

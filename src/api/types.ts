@@ -89,8 +89,27 @@ export class ApiError extends Error {
   readonly serviceMessage?: string;
   readonly method: HttpMethod;
   readonly path: string;
+  /** The service address the request went to (origin and prefix), for messages that say where. */
+  readonly address?: string;
+  /** The Account-Name the request carried, when it carried one. */
+  readonly account?: string;
+  /** No HTTP answer: the system's code (`ECONNREFUSED`, `ENOTFOUND`, `CERT_HAS_EXPIRED`...), when there was one. */
+  readonly networkCode?: string;
+  /** No HTTP answer within the client's time limit. */
+  readonly timedOut?: boolean;
 
-  constructor(init: { kind: ApiErrorKind; status?: number; serviceMessage?: string; method: HttpMethod; path: string; detail?: string }) {
+  constructor(init: {
+    kind: ApiErrorKind;
+    status?: number;
+    serviceMessage?: string;
+    method: HttpMethod;
+    path: string;
+    detail?: string;
+    address?: string;
+    account?: string;
+    networkCode?: string;
+    timedOut?: boolean;
+  }) {
     const where = `${init.method} ${init.path}`;
     const what = init.status !== undefined ? `${init.status}` : (init.detail ?? 'network error');
     const msg = init.serviceMessage ? `${what}: ${init.serviceMessage}` : what;
@@ -101,6 +120,10 @@ export class ApiError extends Error {
     this.serviceMessage = init.serviceMessage;
     this.method = init.method;
     this.path = init.path;
+    if (init.address !== undefined) this.address = init.address;
+    if (init.account !== undefined) this.account = init.account;
+    if (init.networkCode !== undefined) this.networkCode = init.networkCode;
+    if (init.timedOut) this.timedOut = true;
   }
 }
 

@@ -127,6 +127,7 @@ export async function apply(plan: Plan, client: ApiClient, options: ApplyOptions
   const notStarted = ordered.filter((r) => r.status === 'skipped' && r.reason?.startsWith(notStartedReason(''))).length;
   return {
     formatVersion: PLAN_FORMAT_VERSION,
+    accounts: plan.accounts.map((a) => a.name),
     results: ordered,
     ...(stop ? { stopped: { ...stop, notStarted } } : {}),
     summary: summarize(ordered),

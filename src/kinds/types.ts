@@ -7,6 +7,7 @@ import type { ApiRequest } from '../api/types.js';
 import type { Diagnostic, SourcePosition } from '../model/diagnostics.js';
 
 import type { Json, JsonObject } from '../model/json.js';
+import type { ValueNames } from '../model/plan.js';
 import type { DesiredResource, LiveResource, ResourceDocument } from '../model/resource.js';
 import type { SchemaObject } from './schema-parts.js';
 
@@ -114,6 +115,11 @@ export interface Kind {
    * `live` is the live spec (equal to `desired` for a create). Default: none, the spec is complete.
    */
   openMembers?(desired: JsonObject, live: JsonObject): string[];
+  /**
+   * Members a file spells by name and the spec holds as the service's codes (severities): plans show
+   * the names. Default: none.
+   */
+  valueNames?(): ValueNames[];
   /** Write-only secret pointers in this spec: never compared, never shown, sent only when needed. */
   writeOnly(spec: JsonObject): string[];
   /** Secret pointers the service returns in clear: compared, never shown. */

@@ -25,6 +25,15 @@ export interface DiffOp {
   value?: unknown;
 }
 
+/**
+ * Codes a person reads by name (an alert rule's severity 1 is `critical`): the value at `pointer`, or
+ * each item of a list there, is shown as `names[String(value)]`. Display only: the specs keep the codes.
+ */
+export interface ValueNames {
+  pointer: string;
+  names: Record<string, string>;
+}
+
 export interface Change {
   /** `${account}/${kind}/${name}`: unique within a plan. */
   key: string;
@@ -47,6 +56,8 @@ export interface Change {
   writeOnly: string[];
   /** Pointers whose values are masked in every rendering. */
   sensitive: string[];
+  /** How renderings name coded values of before/after (from the kind); compared and sent as codes. */
+  valueNames?: ValueNames[];
   /** Write-only secrets pushed on purpose (`--rotate`). */
   rotate?: boolean;
   /** Children created together with this resource (a new profile's templates). */
@@ -163,6 +174,8 @@ export interface ApplyStop {
 
 export interface ApplyReport {
   formatVersion: typeof PLAN_FORMAT_VERSION;
+  /** The plan's accounts in the root file's order: renderings group results by it, as the plan's do. */
+  accounts?: string[];
   results: ChangeResult[];
   /** Set when the run stopped early; the results still cover every change of the plan. */
   stopped?: ApplyStop;

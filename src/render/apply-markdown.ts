@@ -15,7 +15,7 @@ export function renderApplyMarkdown(report: ApplyReport, limit = MARKDOWN_LIMIT)
 
   const head: string[] = [APPLY_MARKER, '## postureops apply', `**${escapeMd(applySummaryLine(report))}**`];
   if (report.stopped) head.push(`> [!WARNING]\n> ${escapeMd(stopLine(report.stopped))}`);
-  const groups = groupByAccount(report.results, []);
+  const groups = groupByAccount(report.results, report.accounts ?? []);
   if (groups.length > 0) {
     const count = (rs: ChangeResult[], s: ChangeResult['status']) => String(rs.filter((r) => r.status === s).length);
     const rows = groups.map(([account, rs]) => [escapeMd(account), count(rs, 'done'), count(rs, 'failed'), count(rs, 'skipped')]);

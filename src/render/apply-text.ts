@@ -9,7 +9,7 @@ export function applySummaryLine(report: ApplyReport): string {
   const s = report.summary;
   const total = s.done + s.failed + s.skipped;
   if (total === 0) return 'Apply: nothing to do.';
-  return `Apply: ${s.done} done, ${s.failed} failed, ${s.skipped} skipped of ${total} changes (${s.create} create, ${s.update} update, ${s.replace} replace, ${s.delete} destroy).`;
+  return `Apply: ${s.done} done, ${s.failed} failed, ${s.skipped} skipped of ${total} changes (${s.create} create, ${s.update} update, ${s.replace} replace, ${s.delete} delete).`;
 }
 
 /** Why the run ended early, and what that leaves: `Interrupted by SIGINT: 4 changes not started; ...`. */
@@ -23,7 +23,7 @@ export function stopLine(stop: ApplyStop): string {
 export function renderApplyText(report: ApplyReport, options: { color: boolean }): string {
   const c = palette(options.color);
   const out: string[] = [];
-  for (const [account, results] of groupByAccount(report.results, [])) {
+  for (const [account, results] of groupByAccount(report.results, report.accounts ?? [])) {
     out.push(c.bold(`Account ${account}`));
     for (const r of results) out.push(...resultLines(r, c));
     out.push('');

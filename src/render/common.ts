@@ -4,12 +4,12 @@ import { formatLocation, type Diagnostic, type SourcePosition } from '../model/d
 import type { CallStats, Action, BucketNeed, Change, PlanSummary, Refusal } from '../model/plan.js';
 
 export const ACTION_SIGN: Record<Action, string> = { create: '+', update: '~', replace: '-/+', delete: '-' };
-export const ACTION_WORD: Record<Action, string> = { create: 'create', update: 'update', replace: 'replace', delete: 'destroy' };
+export const ACTION_WORD: Record<Action, string> = { create: 'create', update: 'update', replace: 'replace', delete: 'delete' };
 
-/** `Plan: 2 to create, 1 to update, 0 to replace, 1 to destroy.` or the no-changes sentence. */
+/** `Plan: 2 to create, 1 to update, 0 to replace, 1 to delete.` or the no-changes sentence. */
 export function planSummaryLine(s: PlanSummary): string {
   if (s.create + s.update + s.replace + s.delete === 0) return 'No changes. Live state matches the configuration.';
-  return `Plan: ${s.create} to create, ${s.update} to update, ${s.replace} to replace, ${s.delete} to destroy.`;
+  return `Plan: ${s.create} to create, ${s.update} to update, ${s.replace} to replace, ${s.delete} to delete.`;
 }
 
 /**

@@ -4,7 +4,7 @@
 import { structuredPatch } from 'diff';
 import { stringify } from 'yaml';
 import { isEnvMarker, maskAt, ENV_MARKER, MASK } from '../model/env-markers.js';
-import { type Change, type DiffOp } from '../model/plan.js';
+import { type Change, type DiffOp, type ValueNames } from '../model/plan.js';
 import type { Json, JsonObject } from '../model/json.js';
 import { getAt, isWithin, setAt } from '../model/json-pointer.js';
 
@@ -30,6 +30,36 @@ export function maskOp(op: DiffOp, pointers: readonly string[]): DiffOp {
     }
   }
   return { ...op, value };
+}
+
+/** One coded value by its name; anything the table does not name stays as it is. */
+function nameOf(value: Json, names: Readonly<Record<string, string>>): Json {
+  return (typeof value === 'number' || typeof value === 'string') && Object.hasOwn(names, String(value)) ? names[String(value)] : value;
+}
+
+/** A spec with its coded values (severities) shown by name, as the file spells them. */
+export function nameValues(spec: JsonObject, valueNames: readonly ValueNames[] | undefined): JsonObject;
+export function nameValues(spec: JsonObject | undefined, valueNames: readonly ValueNames[] | undefined): JsonObject | undefined;
+export function nameValues(spec: JsonObject | undefined, valueNames: readonly ValueNames[] | undefined): JsonObject | undefined {
+  if (spec === undefined || !valueNames) return spec;
+  let out = spec;
+  for (const { pointer, names } of valueNames) {
+    const value = getAt(out, pointer);
+    if (value === undefined) continue;
+    out = setAt(out, pointer, Array.isArray(value) ? value.map((v) => nameOf(v, names)) : nameOf(value, names));
+  }
+  return out;
+}
+
+/** A diff operation whose value is a coded value, or a list of them, by name. */
+export function nameOp(op: DiffOp, valueNames: readonly ValueNames[] | undefined): DiffOp {
+  if (op.value === undefined || !valueNames) return op;
+  for (const { pointer, names } of valueNames) {
+    const value = op.value as Json;
+    if (op.path === pointer) return { ...op, value: Array.isArray(value) ? value.map((v) => nameOf(v, names)) : nameOf(value, names) };
+    if (op.path.startsWith(pointer + '/') && !op.path.slice(pointer.length + 1).includes('/')) return { ...op, value: nameOf(value, names) };
+  }
+  return op;
 }
 
 /** `{"$env": "${env:X}"}` → `(from ${env:X})`, everywhere in a value. */
@@ -70,8 +100,8 @@ export function displayPair(change: Change): { before?: Json; after?: Json } {
     }
   }
   return {
-    before: before === undefined ? undefined : showEnvMarkers(before),
-    after: after === undefined ? undefined : showEnvMarkers(after),
+    before: before === undefined ? undefined : showEnvMarkers(nameValues(before, change.valueNames)),
+    after: after === undefined ? undefined : showEnvMarkers(nameValues(after, change.valueNames)),
   };
 }
 
@@ -87,12 +117,28 @@ export interface DiffLine {
   text: string;
 }
 
-/** Unified diff lines (3 lines of context) between two YAML texts; hunks separated by a gap line. */
+/**
+ * Unified diff lines (3 lines of context) between two YAML texts; hunks separated by a gap line. A
+ * hunk that starts inside a mapping or list is preceded by the keys it sits under (as context, a
+ * gap line where lines between are left out), so `- Compliance` never shows without its key.
+ */
 export function diffLines(beforeYaml: string, afterYaml: string): DiffLine[] {
   const patch = structuredPatch('before', 'after', beforeYaml, afterYaml, undefined, undefined, { context: 3 });
+  const beforeLines = beforeYaml.split('\n');
+  const afterLines = afterYaml.split('\n');
   const out: DiffLine[] = [];
   patch.hunks.forEach((hunk, i) => {
     if (i > 0) out.push({ kind: 'gap', text: '…' });
+    // A hunk that opens with an added line (no context above it) sits in the after text.
+    const fromAfter = hunk.lines[0]?.startsWith('+') === true;
+    const previous = patch.hunks[i - 1];
+    // The keys the previous hunk already showed are not repeated.
+    const shown = previous === undefined ? -1 : fromAfter ? previous.newStart + previous.newLines - 2 : previous.oldStart + previous.oldLines - 2;
+    const parents = parentLines(fromAfter ? afterLines : beforeLines, (fromAfter ? hunk.newStart : hunk.oldStart) - 1, shown);
+    for (const p of parents) {
+      out.push({ kind: 'context', text: p.text });
+      if (p.gapAfter) out.push({ kind: 'gap', text: '…' });
+    }
     for (const line of hunk.lines) {
       if (line.startsWith('\\')) continue; // "\ No newline at end of file"
       const kind: DiffLineKind = line[0] === '+' ? 'add' : line[0] === '-' ? 'remove' : 'context';
@@ -100,6 +146,27 @@ export function diffLines(beforeYaml: string, afterYaml: string): DiffLine[] {
     }
   });
   return out;
+}
+
+const indentOf = (line: string): number => line.length - line.trimStart().length;
+
+/**
+ * The lines above `start` (0-based) that `lines[start]` is nested in, outermost first: each the
+ * nearest line above with less indentation, down to line `shown` (exclusive: already on screen).
+ * `gapAfter` when lines between it and the next are left out.
+ */
+function parentLines(lines: readonly string[], start: number, shown: number): { text: string; gapAfter: boolean }[] {
+  const first = lines[start];
+  if (first === undefined || first.trim() === '') return [];
+  const found: number[] = [];
+  let indent = indentOf(first);
+  for (let i = start - 1; i > shown && indent > 0; i--) {
+    const line = lines[i];
+    if (line.trim() === '' || indentOf(line) >= indent) continue;
+    found.unshift(i);
+    indent = indentOf(line);
+  }
+  return found.map((index, n) => ({ text: lines[index], gapAfter: (found[n + 1] ?? start) !== index + 1 }));
 }
 
 /** The diff lines a change shows: its whole after for a create, before → after for an update or replace. */

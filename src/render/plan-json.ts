@@ -3,7 +3,7 @@
 
 import { sortDiagnostics } from '../model/diagnostics.js';
 import type { CallStats, Change, Plan } from '../model/plan.js';
-import { maskOp, maskSpec, secretPointers } from './display.js';
+import { maskOp, maskSpec, nameOp, nameValues, secretPointers } from './display.js';
 
 export function renderPlanJson(plan: Plan): string {
   const doc = {
@@ -44,15 +44,15 @@ function changeJson(change: Change) {
     movedTo: change.movedTo,
     sameSpecAs: change.sameSpecAs,
     changed: change.changed,
-    diff: change.diff?.map((op) => maskOp(op, pointers)),
+    diff: change.diff?.map((op) => nameOp(maskOp(op, pointers), change.valueNames)),
     writeOnly: change.writeOnly,
     sensitive: change.sensitive,
     rotate: change.rotate,
     dependsOn: change.dependsOn,
     refs: change.refs,
     source: change.source,
-    before: maskSpec(change.before, pointers),
-    after: maskSpec(change.after, pointers),
+    before: nameValues(maskSpec(change.before, pointers), change.valueNames),
+    after: nameValues(maskSpec(change.after, pointers), change.valueNames),
     children: change.children,
   };
 }

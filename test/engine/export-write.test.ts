@@ -1,4 +1,4 @@
-import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -81,5 +81,46 @@ describe('writeExport', () => {
     await writeFile(file, 'x');
     await expect(writeExport(file, result, { force: true })).rejects.toThrow(`cannot export to ${file}: it exists and is not a folder`);
     expect(await readFile(file, 'utf8')).toBe('x');
+  });
+});
+
+describe('writeExport into an existing folder (issue 11: never replace the folder)', () => {
+  it('keeps the folder itself, its mode and its inode, when it is empty', async () => {
+    const out = join(root, 'empty');
+    await mkdir(out);
+    await chmod(out, 0o750);
+    const before = await stat(out);
+    await writeExport(out, result);
+    const after = await stat(out);
+    expect(after.mode & 0o7777).toBe(0o750);
+    expect(after.ino).toBe(before.ino);
+    expect(await tree(out)).toEqual(['postureops.yaml', 'prod/alert-channels.yaml']);
+    expect(await readdir(out)).toEqual(['postureops.yaml', 'prod']);
+  });
+
+  it('with force, replaces the contents (hidden entries too) and keeps the folder and its mode', async () => {
+    const out = join(root, 'full');
+    await mkdir(join(out, 'old'), { recursive: true });
+    await writeFile(join(out, 'old', 'stale.yaml'), 'x');
+    await writeFile(join(out, '.hidden'), 'x');
+    await chmod(out, 0o711);
+    const before = await stat(out);
+    await writeExport(out, result, { force: true });
+    const after = await stat(out);
+    expect(after.mode & 0o7777).toBe(0o711);
+    expect(after.ino).toBe(before.ino);
+    expect((await readdir(out)).sort()).toEqual(['postureops.yaml', 'prod']);
+  });
+
+  it('puts the old contents back and leaves nothing of its own when a file cannot be written', async () => {
+    const out = join(root, 'out');
+    await mkdir(out);
+    await writeFile(join(out, 'keep.yaml'), 'keep');
+    const broken = { files: [...result.files, { path: 'prod/bad\0name.yaml', content: 'x' }] };
+    const err = await writeExport(out, broken, { force: true }).catch((e: Error) => e);
+    expect(err).toBeInstanceOf(Error);
+    expect((err as Error).message).toMatch(new RegExp(`^cannot export to ${out}: cannot write "prod/bad\\\\u0000name.yaml" \\(\\w+\\); nothing was written$`));
+    expect((err as Error).message).not.toContain('postureops-tmp');
+    expect(await readdir(out)).toEqual(['keep.yaml']);
   });
 });

@@ -8,7 +8,7 @@ const text = (p: Plan) => renderPlan(p, 'text', { color: false });
 
 describe('text', () => {
   it('ends with the summary line, or the no-changes sentence', () => {
-    expect(text(fixturePlan()).trimEnd().split('\n').at(-1)).toBe('Plan: 4 to create, 4 to update, 1 to replace, 2 to destroy. 1 unmanaged.');
+    expect(text(fixturePlan()).trimEnd().split('\n').at(-1)).toBe('Plan: 4 to create, 4 to update, 1 to replace, 2 to delete. 1 unmanaged.');
     expect(text(emptyPlan()).trimEnd().split('\n').at(-1)).toBe('No changes. Live state matches the configuration.');
   });
 
@@ -21,7 +21,7 @@ describe('text', () => {
     const coloured = renderPlan(fixturePlan(), 'text', { color: true });
     expect(coloured).toContain('\u001b[32m+ create\u001b[39m');
     expect(coloured).toContain('\u001b[33m~ update\u001b[39m');
-    expect(coloured).toContain('\u001b[31m- destroy\u001b[39m');
+    expect(coloured).toContain('\u001b[31m- delete\u001b[39m');
     expect(coloured).toContain('\u001b[31m-/+ replace\u001b[39m');
   });
 

@@ -45,6 +45,7 @@ export function writeChange(decision: Decision, children: readonly Decision[], r
     ...(diff && action !== 'create' ? { diff: diff.diff, changed: diff.changed } : {}),
     writeOnly: view.writeOnly,
     sensitive: view.sensitive,
+    ...valueNamesOf(kind),
     ...(decision.rotate ? { rotate: true } : {}),
     ...(carried ? { children: carried } : {}),
     ...(allRefs.length > 0 ? { refs: allRefs } : {}),
@@ -69,8 +70,15 @@ export function deleteChange(live: LiveResource, kind: Kind, reason: string): Ch
     before: view.before,
     writeOnly: view.writeOnly,
     sensitive: view.sensitive,
+    ...valueNamesOf(kind),
     dependsOn: [],
     reason,
     liveDigest: liveDigest(live),
   };
+}
+
+/** The kind's names for coded values, for the renderings (none: no member). */
+function valueNamesOf(kind: Kind): Pick<Change, 'valueNames'> {
+  const names = kind.valueNames?.() ?? [];
+  return names.length > 0 ? { valueNames: names } : {};
 }

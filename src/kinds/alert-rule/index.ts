@@ -101,6 +101,8 @@ export const AlertRule: Kind = {
   collection: COLLECTION,
 
   setPointers: () => [...SET_POINTERS],
+  // Files name severities; the service and the spec use 1..5: plans show the names.
+  valueNames: () => [{ pointer: '/severity', names: Object.fromEntries([...SEVERITY_NAMES].map(([n, name]) => [String(n), name])) }],
   // Every top-level member is open: the newer filter lists are compared only when the file declares them.
   openMembers: () => [''],
   writeOnly: () => [],
