@@ -11,6 +11,8 @@ import { Semaphore } from '../model/concurrency.js';
 import { planRedactor } from './apply-redact.js';
 import type { LiteralSource } from '../model/env-markers.js';
 import { type EngineHooks } from './types.js';
+import { type LeaseOptions, Leases } from './lease.js';
+import { CreateGuard } from './apply-guard.js';
 
 export interface ApplyOptions {
   /** Values for the plan's `${env:...}` markers. */
@@ -26,6 +28,11 @@ export interface ApplyOptions {
   hooks?: EngineHooks;
   /** Seconds the client has spent waiting for rate-limit buckets so far (the report shows the delta). */
   waited?: () => number;
+  /**
+   * Take the apply lease of every account with changes before the first write (lease.ts), look before
+   * each create, check for duplicates after the last. Throws LeaseHeldError when another apply holds one.
+   */
+  lease?: LeaseOptions;
 }
 
 export const DEFAULT_CONCURRENCY = 4;
@@ -41,10 +48,15 @@ export async function apply(plan: Plan, client: ApiClient, options: ApplyOptions
   const hooks = options.hooks ?? {};
   const statsBefore = structuredClone(client.stats());
   const waitedBefore = options.waited?.() ?? 0;
+  const kinds = options.kinds ?? KINDS;
+  const withChanges = plan.accounts.filter((a) => changes.some((c) => c.account === a.name));
+  const leases = options.lease && withChanges.length > 0 ? await Leases.acquire(client, kinds, withChanges, options.lease) : undefined;
+  const guard = leases ? new CreateGuard(leases) : undefined;
 
   const runner = {
     client,
-    kinds: options.kinds ?? KINDS,
+    kinds,
+    guard,
     env: options.env,
     literals: options.literals,
     accounts: plan.accounts,
@@ -95,15 +107,21 @@ export async function apply(plan: Plan, client: ApiClient, options: ApplyOptions
   };
   const byKey = new Map(changes.map((c) => [c.key, c]));
   // Started in plan order, so that the slots go to changes in plan order.
-  await Promise.all(changes.map(run));
-
-  const ordered = changes.map((c) => results.get(c.key) as ChangeResult);
+  let ordered: ChangeResult[];
+  try {
+    await Promise.all(changes.map(run));
+    ordered = changes.map((c) => results.get(c.key) as ChangeResult);
+    if (guard) ordered = await guard.settle(ordered);
+  } finally {
+    await leases?.release();
+  }
   return {
     formatVersion: PLAN_FORMAT_VERSION,
     results: ordered,
     summary: summarize(ordered),
     apiCalls: statsDelta(statsBefore, client.stats()),
     waitedSeconds: Math.max(0, (options.waited?.() ?? 0) - waitedBefore),
+    ...(leases ? { lease: leases.report() } : {}),
   };
 }
 

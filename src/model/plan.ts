@@ -133,6 +133,16 @@ export interface ChangeResult {
 
 export interface ApplySummary extends Record<Action, number>, Record<ResultStatus, number> {}
 
+/** The apply lease (one apply at a time per account, held in the service): what this run did with it. */
+export interface LeaseReport {
+  /** Accounts whose lease this run held. */
+  accounts: string[];
+  /** Seconds spent waiting for another apply's lease. */
+  waitedSeconds: number;
+  /** What happened beyond taking and releasing it (waited for, expired records removed, ...). */
+  notes: string[];
+}
+
 export interface ApplyReport {
   formatVersion: typeof PLAN_FORMAT_VERSION;
   results: ChangeResult[];
@@ -140,5 +150,7 @@ export interface ApplyReport {
   apiCalls: CallStats;
   /** Seconds spent waiting for rate-limit buckets to refill. */
   waitedSeconds: number;
+  /** Present when the apply took leases (the CLI and the Action do). */
+  lease?: LeaseReport;
 }
 

@@ -29,6 +29,7 @@ export function renderApplyJson(report: ApplyReport): string {
     })),
     apiCalls: callsJson(report.apiCalls),
     waitedSeconds: report.waitedSeconds,
+    lease: report.lease,
   };
   return JSON.stringify(doc, null, 2) + '\n';
 }
