@@ -2,9 +2,9 @@
 // itself (the kind that offers Kind.lease stores it). The service has no compare-and-set, so a run
 // writes its own record, then reads the list back: it holds the lease only when its record is the
 // one unexpired lease record there. Two runs cannot both see themselves alone (each record is
-// written before its owner reads), so at most one holds it. When several see each other, the one
-// with the lowest record id looks again after a pause and the others withdraw (delete their record)
-// and stop, or wait for the holder to release or its lease to expire.
+// written before its owner reads), so at most one holds it. When several see each other, the
+// earliest writer (then the lowest record id) looks again after a pause and the others withdraw
+// (delete their record) and stop, or wait for the holder to release or its lease to expire.
 
 import { randomUUID } from 'node:crypto';
 import { hostname, userInfo } from 'node:os';
@@ -19,7 +19,7 @@ export interface LeaseOptions {
   holder?: string;
   /** Unique per run; default a random UUID. */
   owner?: string;
-  /** Lifetime of a lease record; renewed before a create when less than half is left. Default 20 min. */
+  /** Lifetime of a lease record; renewed before a create once a quarter has passed. Default 20 min. */
   ttlMs?: number;
   /** Longest wait for a lease another apply holds; 0 (the default): stop at once. */
   waitMs?: number;
@@ -68,6 +68,16 @@ export function defaultHolder(env: Record<string, string | undefined>): string {
     // no user name on this system: keep "unknown"
   }
   return `${user}@${hostname()} pid ${process.pid}`;
+}
+
+/**
+ * The contender that goes first: the earliest writer (with one lifetime for all, the earliest expiry:
+ * a holder's, renewed or not, is earlier than that of any record written after its last write), then
+ * the lowest id. Only liveness depends on this order:
+ * a run holds the lease only when it sees its own record alone.
+ */
+function first(records: LeaseRecord[]): LeaseRecord {
+  return records.reduce((a, b) => (b.data.expiresAt < a.data.expiresAt || (b.data.expiresAt === a.data.expiresAt && b.id < a.id) ? b : a));
 }
 
 interface LeaseRecord {
@@ -143,14 +153,16 @@ export class Leases {
   }
 
   /**
-   * Before a create in `account`: the lease is still ours (renewed when less than half is left) and
+   * Before a create in `account`: the lease is still ours (renewed once a quarter has passed) and
    * the fresh reads taken under it. Throws LeaseLostError when another run took it.
    */
   async check(account: string): Promise<FetchContext | undefined> {
     const held = this.held.get(account);
     if (!held) return undefined;
     if (held.lost) throw new LeaseLostError(held.lost);
-    if (held.data.expiresAt - this.opts.now() <= this.opts.ttlMs / 2) {
+    // Renewed once a quarter of its lifetime has passed: after this check, a create has at least three
+    // quarters (15 of 20 minutes: a rate-limit wait within one request, --max-wait, is at most 15).
+    if (held.data.expiresAt - this.opts.now() <= (this.opts.ttlMs * 3) / 4) {
       held.renewing ??= this.renew(held).finally(() => (held.renewing = undefined));
       await held.renewing;
     }
@@ -208,14 +220,13 @@ export class Leases {
           await this.removeExpired(account, records.filter((r) => r.data.owner !== opts.owner));
           return;
         }
-        const lowest = [own, ...others].reduce((a, b) => (b.id < a.id ? b : a));
-        if (lowest === own && look < MAX_LOOKS) {
+        if (first([own, ...others]) === own && look < MAX_LOOKS) {
           await opts.sleep(opts.settleMs);
           continue;
         }
         // Withdraw; then stop, or wait until no other unexpired record is left and write again.
         await this.remove(account, own.id);
-        other = others.reduce((a, b) => (b.id < a.id ? b : a));
+        other = first(others);
         break;
       }
       opts.onWait?.(account.name, other.data);
@@ -236,7 +247,7 @@ export class Leases {
       this.waitedMs += pause;
       const later = opts.now();
       const others = (await this.list(fetchContext(this.client, account))).filter((r) => r.data.owner !== opts.owner && r.data.expiresAt > later);
-      current = others.length === 0 ? undefined : others.reduce((a, b) => (b.id < a.id ? b : a));
+      current = others.length === 0 ? undefined : first(others);
     }
     this.notes.push(`waited ${Math.round(this.waitedMs / 1000)}s for another apply (${other.data.holder || 'unknown holder'}) to finish in account ${account.name}`);
     return undefined;

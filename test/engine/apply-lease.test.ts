@@ -303,6 +303,56 @@ describe('two applies of one repository at once', () => {
   });
 });
 
+describe('a lease that expires while its run is stalled', () => {
+  let emulator: RunningEmulator;
+  const clients: ApiClient[] = [];
+  afterEach(async () => {
+    await Promise.all(clients.splice(0).map((c) => c.close()));
+    await emulator?.close();
+  });
+
+  it('is taken by the next apply, and the stalled run creates nothing more: its check before each create says why', async () => {
+    emulator = await startEmulator({ accounts: ['prod', 'staging'], rateLimit: 100_000 });
+    const open = () => {
+      const c = createClient({ baseUrl: emulator.url, keyId: emulator.keyId, secret: emulator.secret });
+      clients.push(c);
+      return c;
+    };
+    const dir = await repository();
+    const a = gated(open());
+    const planA = await changesOf(a.client, dir);
+    const clock = sharedClock();
+    // A holds both leases and stalls in its first create (past that create's check) for longer than
+    // the lease lives; meanwhile another run takes the leases, removing A's expired records.
+    const stall = a.stopAt(isResourceCreate);
+    const runA = apply(planA, a.client, { env: {}, concurrency: 1, lease: { now: clock.now, holder: 'run A' } });
+    await stall.reached;
+    clock.advance(DEFAULT_LEASE_TTL_MS + 1);
+    const other = await Leases.acquire(open(), KINDS, accounts, { now: clock.now, holder: 'run B' });
+    expect(other?.report().notes).toEqual([
+      'removed an expired lease record in account prod (run A)',
+      'removed an expired lease record in account staging (run A)',
+    ]);
+    stall.release();
+    const reportA = await runA;
+
+    expect(reportA.results[0].status).toBe('done');
+    const lost = (account: string) => `the lease of account ${account} expired and was removed by another apply: not created, run plan again`;
+    expect(reportA.results.slice(1).map((r) => [r.key, r.status, r.reason])).toEqual([
+      ['prod/AlertChannel/pager-hook', 'failed', lost('prod')],
+      ['prod/AlertRule/critical', 'failed', lost('prod')],
+      ['staging/AlertChannel/ops-hook', 'failed', lost('staging')],
+      ['staging/AlertRule/critical', 'skipped', 'depends on staging/AlertChannel/ops-hook, which failed'],
+    ]);
+    // One create, the renewal attempts, and no other write by A after it lost the lease.
+    expect(a.sent.filter(isResourceCreate)).toHaveLength(1);
+    const leaseRecords = (await liveCounts(a.client)).get(`prod/AlertChannels/${LEASE_NAME}`);
+    expect(leaseRecords).toBe(1);
+    await other?.release();
+    expect((await changesOf(a.client, dir)).changes).toHaveLength(4);
+  });
+});
+
 describe('a lease left behind', () => {
   let emulator: RunningEmulator;
   let client: ApiClient;
