@@ -13,7 +13,7 @@ export function processIo(): Io {
 }
 
 /** Exit codes (contract): documented in README.md. */
-export const EXIT = { ok: 0, error: 1, changes: 2, refused: 3 } as const;
+export const EXIT = { ok: 0, error: 1, changes: 2, refused: 3, leaseHeld: 4 } as const;
 
 /** One error type the CLI catches at the top: a message for stderr and an exit code. */
 export class ExitError extends Error {

@@ -92,6 +92,7 @@ export function buildProgram(io: Io, setCode: (code: number) => void): Command {
       .option('--rotate <selector>', 'push write-only secrets of [account/]Kind/name (repeatable)', collect)
       .option('--test-channels', 'test every created or changed alert channel through the service')
       .option('--credentials-out <file>', 'write credentials the service issues on create (agent access tokens) to this file, mode 0600')
+      .option('--lease-wait <seconds>', 'wait this long for another apply of an account to finish (default 0: stop, exit 4)', intArg('--lease-wait', 0), 0)
       .addOption(formatOption())
       .option(...envFileOption),
   ).action(async (dir: string, opts) => {
