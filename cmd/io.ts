@@ -37,7 +37,7 @@ export function processIo(): Io {
 }
 
 /** Exit codes (contract): documented in README.md. 128 + the signal's number after an interruption. */
-export const EXIT = { ok: 0, error: 1, changes: 2, refused: 3, sigint: 130, sigterm: 143 } as const;
+export const EXIT = { ok: 0, error: 1, changes: 2, refused: 3, leaseHeld: 4, sigint: 130, sigterm: 143 } as const;
 
 /** One error type the CLI catches at the top: a message for stderr and an exit code. */
 export class ExitError extends Error {

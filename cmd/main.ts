@@ -46,6 +46,7 @@ const EXIT_CODES: readonly [number, string][] = [
   [EXIT.error, 'error: invalid configuration, service unreachable or refusing, a change that failed'],
   [EXIT.changes, 'changes present (plan --detailed-exitcode only)'],
   [EXIT.refused, 'plan refused: over a safety threshold (use --force), a saved plan is stale, or lifecycle.preventDestroy'],
+  [EXIT.leaseHeld, 'apply stopped before its first write: another apply holds the lease (see --lease-wait)'],
   [EXIT.sigint, 'interrupted by SIGINT (Ctrl-C), after reporting what was done'],
   [EXIT.sigterm, 'interrupted by SIGTERM, after reporting what was done'],
 ];
@@ -160,6 +161,8 @@ export function buildProgram(programIo: Io, setCode: (code: number) => void): Co
       .option('--target <selector>', 'apply only [account/]Kind/name and what it depends on (globs allowed; repeatable)', collect)
       .option('--test-channels', 'test every created or changed alert channel through the service')
       .option('--credentials-out <file>', 'write credentials the service issues on create (agent access tokens) to this file, mode 0600')
+      .option('--lease-wait <seconds>', 'wait this long for another apply of an account to finish (default 0: stop, exit 4)', intArg('--lease-wait', 0), 0)
+      .option('--no-lease', 'do not take the service-side lease (only when no other apply can run: it saves 3 requests per account)')
       .addOption(formatOption())
       .option(...envFileOption)
       .addHelpText(

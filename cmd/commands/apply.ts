@@ -14,6 +14,10 @@ export interface ApplyOptions extends PlanFlags {
   format: OutputFormat;
   testChannels?: boolean;
   credentialsOut?: string;
+  /** Seconds to wait for another apply's lease (0: stop at once). */
+  leaseWait?: number;
+  /** `--no-lease`: commander's negated flag; false skips the service-side lease. */
+  lease?: boolean;
 }
 
 /** Issued credentials go to --credentials-out and nowhere else; without it, the user is told what was not kept. */
@@ -146,10 +150,20 @@ async function applyInterruptibly(io: Io, dir: string, opts: ApplyOptions, inter
         io.stdin.isTTY ? 'apply cancelled' : 'apply needs confirmation: run it on a terminal or pass --auto-approve',
       );
     }
-    const { apply } = await import('../../src/engine/apply.js');
+    const [{ apply }, { defaultHolder, LeaseHeldError }] = await Promise.all([import('../../src/engine/apply.js'), import('../../src/engine/lease.js')]);
     const issued = new Map<string, string>();
     if (interruption.signal) throw interruption.error('nothing was applied');
     const report = await apply(plan, client, {
+      ...(opts.lease === false
+        ? {}
+        : {
+            lease: {
+              holder: defaultHolder(io.env),
+              waitMs: (opts.leaseWait ?? 0) * 1000,
+              onWait: (account: string, other: { holder: string }) =>
+                write(io.stderr, `another apply holds the lease of account ${account} (${other.holder || 'unknown holder'}): waiting up to ${opts.leaseWait ?? 0}s`),
+            },
+          }),
       env: io.env,
       literals,
       testResources: opts.testChannels,
@@ -160,6 +174,9 @@ async function applyInterruptibly(io: Io, dir: string, opts: ApplyOptions, inter
         onChangeStart: (c) => progress(io, `${c.action} ${c.kind} ${c.account}/${c.name}…`),
         onCredential: (c, value) => issued.set(c.key, value),
       },
+    }).catch((err: unknown) => {
+      if (!(err instanceof LeaseHeldError)) throw err;
+      throw new ExitError(EXIT.leaseHeld, `${err.message}. Run apply again when it has finished (it plans afresh), or pass --lease-wait SECONDS to wait for it.`);
     });
     await handOutCredentials(io, opts, issued);
     write(io.stdout, renderApplyReport(report, opts.format, { color: useColor(io.stdout, io.env) }));

@@ -16,6 +16,7 @@ import type { Change, ChangeResult } from '../model/plan.js';
 export const MAX_CREATE_ATTEMPTS = 3;
 export const CONFIRMED_REASON = 'created (confirmed after an unknown outcome)';
 export const ALREADY_GONE_REASON = 'already gone';
+export const ALREADY_LIVE_REASON = 'already live: another apply created it after this plan was read; not created again';
 
 /** Ids of resources created during this run, by (account, kind, name). */
 export class CreatedIds {
@@ -47,6 +48,11 @@ export interface ChangeRunner {
   testResources: boolean;
   created: CreatedIds;
   redactor: Redactor;
+  /** With an apply lease: looks before each create and remembers what was created (apply-guard.ts). */
+  guard?: {
+    existing(change: Change, kind: Kind, except?: string): Promise<LiveResource | undefined>;
+    created(change: Change, kind: Kind, id: string): void;
+  };
   /** Told when the client gives up on the service, so that no further change starts. */
   onUnreachable?: (err: ServiceUnreachable) => void;
   /** Why the run stopped, once it has (an interruption, an unreachable service). */
@@ -127,7 +133,7 @@ async function execute(change: Change, runner: ChangeRunner, track: Track): Prom
   switch (change.action) {
     case 'create': {
       const { desired, request } = buildCreate(step);
-      outcome = await createConfirmed(step, desired, request);
+      outcome = await guardedCreate(step, desired, request);
       break;
     }
     case 'update': {
@@ -151,7 +157,7 @@ async function execute(change: Change, runner: ChangeRunner, track: Track): Prom
       const { desired, request } = buildCreate(step);
       await deleteLive(step, liveId);
       try {
-        outcome = await createConfirmed(step, desired, request);
+        outcome = await guardedCreate(step, desired, request, liveId);
       } catch (err) {
         throw new ChangeError(`deleted ${liveId}, but creating its replacement failed: ${describe(err)}`);
       }
@@ -195,6 +201,19 @@ function buildCreate(step: Step): { desired: DesiredResource; request: ApiReques
     return buildDesired(step, childKind.kind, child.name, change.name, child.after);
   });
   return { desired, request: step.kind.createRequest(desired, children, step.ctx) };
+}
+
+/** A create under the apply lease: not made when another run made the name meanwhile (`except`: the replaced id). */
+async function guardedCreate(step: Step, desired: DesiredResource, request: ApiRequest, except?: string): Promise<ChangeOutcome> {
+  const { change, kind, runner } = step;
+  const found = await runner.guard?.existing(change, kind, except);
+  if (found) {
+    runner.created.set(change.account, kind.kind, change.name, found.id);
+    return { status: 'done', liveId: found.id, reason: ALREADY_LIVE_REASON };
+  }
+  const outcome = await createConfirmed(step, desired, request);
+  runner.guard?.created(change, kind, outcome.liveId as string);
+  return outcome;
 }
 
 async function createConfirmed(step: Step, desired: DesiredResource, request: ApiRequest): Promise<ChangeOutcome> {

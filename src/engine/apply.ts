@@ -11,6 +11,8 @@ import { Semaphore } from '../model/concurrency.js';
 import { planRedactor, planSecretValues } from './apply-redact.js';
 import type { LiteralSource } from '../model/env-markers.js';
 import { type EngineHooks } from './types.js';
+import { type LeaseOptions, Leases } from './lease.js';
+import { CreateGuard } from './apply-guard.js';
 
 export interface ApplyOptions {
   /** Values for the plan's `${env:...}` markers. */
@@ -31,6 +33,11 @@ export interface ApplyOptions {
    * own stop signal ends their waits). The abort reason (e.g. `SIGINT`) names it in the report.
    */
   signal?: AbortSignal;
+  /**
+   * Take the apply lease of every account with changes before the first write (lease.ts), look before
+   * each create, check for duplicates after the last. Throws LeaseHeldError when another apply holds one.
+   */
+  lease?: LeaseOptions;
 }
 
 export const DEFAULT_CONCURRENCY = 4;
@@ -46,6 +53,10 @@ export async function apply(plan: Plan, client: ApiClient, options: ApplyOptions
   const hooks = options.hooks ?? {};
   const statsBefore = structuredClone(client.stats());
   const waitedBefore = options.waited?.() ?? 0;
+  const kinds = options.kinds ?? KINDS;
+  const withChanges = plan.accounts.filter((a) => changes.some((c) => c.account === a.name));
+  const leases = options.lease && withChanges.length > 0 ? await Leases.acquire(client, kinds, withChanges, options.lease) : undefined;
+  const guard = leases ? new CreateGuard(leases) : undefined;
 
   // Why the run stopped starting changes, once it has: the signal, or the client giving up on the service.
   let stop: Omit<ApplyStop, 'notStarted'> | undefined;
@@ -62,7 +73,8 @@ export async function apply(plan: Plan, client: ApiClient, options: ApplyOptions
       stop ??= { cause: 'unreachable', message: err.message };
     },
     stopReason: () => stop?.message,
-    kinds: options.kinds ?? KINDS,
+    kinds,
+    guard,
     env: options.env,
     literals: options.literals,
     accounts: plan.accounts,
@@ -117,13 +129,15 @@ export async function apply(plan: Plan, client: ApiClient, options: ApplyOptions
   };
   const byKey = new Map(changes.map((c) => [c.key, c]));
   // Started in plan order, so that the slots go to changes in plan order.
+  let ordered: ChangeResult[];
   try {
     await Promise.all(changes.map(run));
+    ordered = changes.map((c) => results.get(c.key) as ChangeResult);
+    if (guard) ordered = await guard.settle(ordered);
   } finally {
     options.signal?.removeEventListener('abort', interrupted);
+    await leases?.release();
   }
-
-  const ordered = changes.map((c) => results.get(c.key) as ChangeResult);
   const notStarted = ordered.filter((r) => r.status === 'skipped' && r.reason?.startsWith(notStartedReason(''))).length;
   return {
     formatVersion: PLAN_FORMAT_VERSION,
@@ -133,6 +147,7 @@ export async function apply(plan: Plan, client: ApiClient, options: ApplyOptions
     summary: summarize(ordered),
     apiCalls: statsDelta(statsBefore, client.stats()),
     waitedSeconds: Math.max(0, (options.waited?.() ?? 0) - waitedBefore),
+    ...(leases ? { lease: leases.report() } : {}),
   };
 }
 

@@ -67,8 +67,14 @@ export function fetchContext(client: ApiClient, account: AccountConfig, settings
 async function fetchAccount(client: ApiClient, account: AccountConfig, kinds: readonly Kind[], settings?: KindSettings): Promise<LiveResource[]> {
   const ctx = fetchContext(client, account, settings);
   // Kinds of one account run together: the memo turns a shared list path into one request.
-  const lists = await Promise.all(kinds.map((kind) => kind.list(ctx)));
+  const lists = await Promise.all(kinds.map((kind) => kind.list(ctx).then((live) => withoutLeases(kind, live))));
   return lists.flat();
+}
+
+/** The apply lease is the tool's own record: never planned, listed as unmanaged, pruned or exported. */
+export function withoutLeases(kind: Kind, live: LiveResource[]): LiveResource[] {
+  const lease = kind.lease;
+  return lease ? live.filter((r) => lease.read(r) === undefined) : live;
 }
 
 function statsDelta(before: CallStats, after: CallStats): CallStats {

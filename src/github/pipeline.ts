@@ -10,6 +10,7 @@ import { loadConfig } from '../config/load.js';
 import type { LoadResult } from '../config/types.js';
 import { apply } from '../engine/apply.js';
 import { fetchLive } from '../engine/fetch.js';
+import { defaultHolder } from '../engine/lease.js';
 import { plan as computePlan } from '../engine/plan.js';
 import { KINDS } from '../kinds/index.js';
 import type { DesiredState } from '../model/account.js';
@@ -83,6 +84,8 @@ export async function applyPlan(planned: Planned, env: NodeJS.ProcessEnv, onCred
   return apply(planned.plan, planned.client, {
     env,
     literals: literalSource(planned.desired),
+    // The workflow's `concurrency` group keeps its own runs apart; the lease, anything else (README).
+    lease: { holder: defaultHolder(env) },
     hooks: onCredential ? { onCredential: (change, value) => onCredential(change.key, value) } : {},
   });
 }

@@ -68,6 +68,28 @@ export interface ExportedDocument {
   spec: JsonObject;
 }
 
+/** An apply lease as its record holds it (src/engine/lease.ts runs the protocol). */
+export interface LeaseData {
+  /** Unique per run. */
+  owner: string;
+  /** Epoch ms, on the writer's clock. */
+  expiresAt: number;
+  /** Who holds it, for other runs' messages: a host and process, or a CI run. */
+  holder: string;
+}
+
+/**
+ * The tool's own record that holds the apply lease of an account: a harmless record of the kind
+ * that offers it, with a well-known name. Never a resource of the user: the engine drops every live
+ * record `read` recognises before planning, listing unmanaged resources or exporting.
+ */
+export interface LeaseHook {
+  createRequest(lease: LeaseData, ctx: RequestContext): ApiRequest;
+  renewRequest(id: string, lease: LeaseData, ctx: RequestContext): ApiRequest;
+  /** The lease a live resource of this kind holds; undefined when it is not a lease record. */
+  read(live: LiveResource): LeaseData | undefined;
+}
+
 export interface Kind {
   /** Kind name used in plans and output, e.g. `AlertChannel`. */
   readonly kind: string;
@@ -173,6 +195,9 @@ export interface Kind {
   unlisted?(desired: DesiredResource): boolean;
   /** What a delete does when it is not a deletion, for the plan to say (`disabled: tokens cannot be deleted`). */
   readonly deleteMeans?: string;
+
+  /** This kind stores the apply lease (one kind of the registry offers it; see LeaseHook). */
+  readonly lease?: LeaseHook;
 
   /** Live → file form (defaults left out, references already names); null to skip (predefined). */
   toDocument(live: LiveResource, children: readonly LiveResource[]): ExportedDocument | null;

@@ -172,6 +172,16 @@ export interface ApplyStop {
   notStarted: number;
 }
 
+/** The apply lease (one apply at a time per account, held in the service): what this run did with it. */
+export interface LeaseReport {
+  /** Accounts whose lease this run held. */
+  accounts: string[];
+  /** Seconds spent waiting for another apply's lease. */
+  waitedSeconds: number;
+  /** What happened beyond taking and releasing it (waited for, expired records removed, ...). */
+  notes: string[];
+}
+
 export interface ApplyReport {
   formatVersion: typeof PLAN_FORMAT_VERSION;
   /** The plan's accounts in the root file's order: renderings group results by it, as the plan's do. */
@@ -183,5 +193,7 @@ export interface ApplyReport {
   apiCalls: CallStats;
   /** Seconds spent waiting for rate-limit buckets to refill. */
   waitedSeconds: number;
+  /** Present when the apply took leases (the CLI and the Action do). */
+  lease?: LeaseReport;
 }
 

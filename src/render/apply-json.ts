@@ -30,6 +30,7 @@ export function renderApplyJson(report: ApplyReport): string {
     apiCalls: callsJson(report.apiCalls),
     waitedSeconds: report.waitedSeconds,
     ...(report.stopped ? { stopped: report.stopped } : {}),
+    lease: report.lease,
   };
   return JSON.stringify(doc, null, 2) + '\n';
 }

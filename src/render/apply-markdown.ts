@@ -3,7 +3,7 @@
 
 import type { ApplyReport, ChangeResult } from '../model/plan.js';
 import { applySummaryLine, stopLine } from './apply-text.js';
-import { ACTION_SIGN, ACTION_WORD, callsText, duration, groupByAccount } from './common.js';
+import { ACTION_SIGN, ACTION_WORD, callsText, duration, groupByAccount, leaseText } from './common.js';
 import { escapeMd, inlineCode, largestFitting, MARKDOWN_LIMIT, table } from './markdown.js';
 
 export const APPLY_MARKER = '<!-- postureops-apply -->';
@@ -23,7 +23,7 @@ export function renderApplyMarkdown(report: ApplyReport, limit = MARKDOWN_LIMIT)
     rows.push(['**Total**', `**${s.done}**`, `**${s.failed}**`, `**${s.skipped}**`]);
     head.push(table(['Account', 'Done', 'Failed', 'Skipped'], ['l', 'r', 'r', 'r'], rows));
   }
-  const tail = `API calls made: ${escapeMd(callsText(report.apiCalls))} · waited for rate limits: ${report.waitedSeconds > 0 ? duration(report.waitedSeconds) : 'no'}`;
+  const tail = `API calls made: ${escapeMd(callsText(report.apiCalls))} · waited for rate limits: ${report.waitedSeconds > 0 ? duration(report.waitedSeconds) : 'no'}${report.lease ? ` · ${escapeMd(leaseText(report.lease))}` : ''}`;
 
   const render = (shownSkipped: number, shownDone: number): string => {
     const parts = [...head];

@@ -3,7 +3,7 @@
 
 import type { ApplyReport, ApplyStop, ChangeResult, ResultStatus } from '../model/plan.js';
 import { palette, type Palette } from './ansi.js';
-import { ACTION_SIGN, ACTION_WORD, callsText, duration, groupByAccount } from './common.js';
+import { ACTION_SIGN, ACTION_WORD, callsText, duration, groupByAccount, leaseText } from './common.js';
 
 export function applySummaryLine(report: ApplyReport): string {
   const s = report.summary;
@@ -30,6 +30,7 @@ export function renderApplyText(report: ApplyReport, options: { color: boolean }
   }
   out.push(`API calls made: ${callsText(report.apiCalls)}`);
   out.push(`Waited for rate limits: ${report.waitedSeconds > 0 ? duration(report.waitedSeconds) : 'no'}`);
+  if (report.lease) out.push(leaseText(report.lease));
   out.push('');
   if (report.stopped) out.push(c.red(c.bold(stopLine(report.stopped))));
   const line = applySummaryLine(report);

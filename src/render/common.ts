@@ -1,7 +1,7 @@
 // Wording and grouping shared by the text and Markdown renderings.
 
 import { formatLocation, type Diagnostic, type SourcePosition } from '../model/diagnostics.js';
-import type { CallStats, Action, BucketNeed, Change, PlanSummary, Refusal } from '../model/plan.js';
+import type { CallStats, Action, BucketNeed, Change, LeaseReport, PlanSummary, Refusal } from '../model/plan.js';
 
 export const ACTION_SIGN: Record<Action, string> = { create: '+', update: '~', replace: '-/+', delete: '-' };
 export const ACTION_WORD: Record<Action, string> = { create: 'create', update: 'update', replace: 'replace', delete: 'delete' };
@@ -122,4 +122,12 @@ export function linkNotes(change: Change): string[] {
     );
   }
   return out;
+}
+
+/** One line on the apply lease: where it was held, how long this run waited, and what else happened. */
+export function leaseText(lease: LeaseReport): string {
+  const held = lease.accounts.length > 0 ? `held on ${lease.accounts.join(', ')}` : 'not needed';
+  const waited = lease.waitedSeconds > 0 ? `, waited ${duration(lease.waitedSeconds)} for another apply` : '';
+  const notes = lease.notes.length > 0 ? `; ${lease.notes.join('; ')}` : '';
+  return `Apply lease: ${held}${waited}${notes}`;
 }

@@ -2,6 +2,8 @@
 // ends the apply at once with a report of what was done and exit 130, and the next apply converges;
 // SIGTERM during a plan's read writes nothing and exits 143; a service that goes away mid-apply
 // stops the run within a few refused connections.
+// These applies count requests per rate-limit bucket exactly, so they run with --no-lease (the
+// lease's own requests would shift the arithmetic); test/e2e/apply-lease.test.ts covers the lease.
 
 import { existsSync } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
@@ -100,7 +102,7 @@ describe('SIGINT during apply', () => {
       }
     };
 
-    const first = await cli(['apply', dir, '--auto-approve', '--format', 'json'], { env: envOf(emu), signals });
+    const first = await cli(['apply', dir, '--no-lease', '--auto-approve', '--format', 'json'], { env: envOf(emu), signals });
     expect(first.code, first.stderr).toBe(130);
     expect(signalledAt).toBeDefined();
     // No virtual time passed between the signal and the end of the run: the wait ended at once.
@@ -119,7 +121,7 @@ describe('SIGINT during apply', () => {
     expect(rest.map((r: any) => [r.status, r.reason])).toEqual(Array(3).fill(['skipped', 'not started: interrupted by SIGINT']));
 
     virtual.onWait = undefined;
-    const second = await cli(['apply', dir, '--auto-approve', '--format', 'json'], { env: envOf(emu) });
+    const second = await cli(['apply', dir, '--no-lease', '--auto-approve', '--format', 'json'], { env: envOf(emu) });
     expect(second.code, second.stderr).toBe(0);
     expect(JSON.parse(second.stdout).summary).toMatchObject({ create: 3, done: 3, failed: 0, skipped: 0 });
     const live = await liveChannels(emu, 'prod');
@@ -132,7 +134,7 @@ describe('SIGINT during apply', () => {
     const dir = await repo(['prod'], 6);
     const signals = manualSignals();
     virtual.onWait = (_bucket, secondsLeft) => secondsLeft > 0 && signals.send('SIGINT');
-    const res = await cli(['apply', dir, '--auto-approve'], { env: envOf(emu), signals });
+    const res = await cli(['apply', dir, '--no-lease', '--auto-approve'], { env: envOf(emu), signals });
     expect(res.code).toBe(130);
     expect(res.stdout).toContain('Interrupted by SIGINT: 1 change not started; run apply again to finish.');
     expect(res.stdout).toContain('Apply: 5 done, 0 failed, 1 skipped of 6 changes');
@@ -187,7 +189,7 @@ describe('a service that goes away mid-apply', () => {
         void emu.close();
       }
     };
-    const res = await cli(['apply', dir, '--auto-approve', '--format', 'json', '--concurrency', '1'], { env: envOf(emu) });
+    const res = await cli(['apply', dir, '--no-lease', '--auto-approve', '--format', 'json', '--concurrency', '1'], { env: envOf(emu) });
     expect(res.code, res.stderr).toBe(1);
     const report = JSON.parse(res.stdout);
     expect(report.stopped.cause).toBe('unreachable');

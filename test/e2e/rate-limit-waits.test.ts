@@ -1,6 +1,8 @@
 // Issue 11, item 2, through the real CLI against the emulator: the plan's estimate for a bucket the
 // last apply drained follows the refill rate the service announced (checked against the time the
 // next apply really waits), and a long wait in a log that is not a terminal takes a few lines.
+// These applies count requests per rate-limit bucket exactly, so they run with --no-lease (the
+// lease's own requests would shift the arithmetic); test/e2e/apply-lease.test.ts covers the lease.
 
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -84,7 +86,7 @@ describe('the estimate for a drained bucket', () => {
     const env = { ...envOf(emu), POSTUREOPS_CACHE_DIR: cache };
 
     // An apply that may not wait: five creates drain the bucket, seven fail for want of budget.
-    const first = await cli(['apply', dir, '--auto-approve', '--format', 'json', '--max-wait', '0'], { env });
+    const first = await cli(['apply', dir, '--no-lease', '--auto-approve', '--format', 'json', '--max-wait', '0'], { env });
     expect(first.code).toBe(1);
     expect(JSON.parse(first.stdout).summary).toMatchObject({ done: 5, failed: 7 });
 
@@ -99,7 +101,7 @@ describe('the estimate for a drained bucket', () => {
     expect(blind.stdout).toMatch(/POST AlertChannels\s+needs 7; not used yet: a full bucket holds 5; about 24 min: 2 requests at 1 per 12 min; up to 84 min if another run has just drained it/);
 
     const before = clock.now();
-    const second = await cli(['apply', dir, '--auto-approve', '--format', 'json'], { env });
+    const second = await cli(['apply', dir, '--no-lease', '--auto-approve', '--format', 'json'], { env });
     expect(second.code, second.stderr).toBe(0);
     expect(JSON.parse(second.stdout).summary).toMatchObject({ done: 7, failed: 0 });
     const waited = (clock.now() - before) / 1000;
@@ -114,7 +116,7 @@ describe('a long wait in a log that is not a terminal', () => {
     const emu = await emulator(clock, { accounts: ['prod'], rateLimit: 6 });
     const dir = await repo(['prod'], 7);
     const before = clock.now();
-    const res = await cli(['apply', dir, '--auto-approve'], { env: envOf(emu) });
+    const res = await cli(['apply', dir, '--no-lease', '--auto-approve'], { env: envOf(emu) });
     expect(res.code, res.stderr).toBe(0);
     expect(clock.now() - before).toBeGreaterThanOrEqual(9 * 60_000);
     const lines = res.stderr.split('\n').filter((l) => l.startsWith('rate limit:'));

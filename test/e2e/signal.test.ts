@@ -1,6 +1,8 @@
 // The real signal path once: the built bin applies to an in-test emulator whose bucket is drained,
 // gets SIGINT from this test as soon as it logs its first wait line, and ends with its report and
 // exit 130. No timing is asserted: the test only waits for the line and then for the exit.
+// These applies count requests per rate-limit bucket exactly, so they run with --no-lease (the
+// lease's own requests would shift the arithmetic); test/e2e/apply-lease.test.ts covers the lease.
 
 import { spawn } from 'node:child_process';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
@@ -27,7 +29,7 @@ describe('postureops bin and SIGINT', () => {
     const docs = Array.from({ length: 5 }, (_, i) => `kind: AlertChannel\nname: hook-${i + 1}\nspec:\n  type: Webhook\n  data:\n    webhookUrl: https://hooks.example.com/${i + 1}\n`);
     await writeFile(join(dir, 'channels.yaml'), docs.join('---\n'));
 
-    const child = spawn(process.execPath, [BIN, 'apply', dir, '--auto-approve', '--format', 'json', '--max-wait', '7200'], {
+    const child = spawn(process.execPath, [BIN, 'apply', dir, '--no-lease', '--auto-approve', '--format', 'json', '--max-wait', '7200'], {
       env: { PATH: process.env.PATH ?? '', NO_COLOR: '1', SVC_BASE_URL: emu.url, SVC_API_KEY_ID: emu.keyId, SVC_API_SECRET: emu.secret },
       stdio: ['ignore', 'pipe', 'pipe'],
     });

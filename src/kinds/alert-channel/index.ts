@@ -3,6 +3,7 @@
 import { CHANNEL_TYPES, type ChannelType } from '../spellings.js';
 import type { SecretField } from '../secret-fields.js';
 import { integrationKind } from '../integration.js';
+import { webhookLease } from '../lease-record.js';
 import { isObject, type JsonObject } from '../../model/json.js';
 import type { Kind } from '../types.js';
 import { SCHEMA_FILE, schemas } from './schema.js';
@@ -35,7 +36,7 @@ function emailUserData(data: JsonObject): JsonObject {
   return { ...data, channelProps: { ...props, recipients } };
 }
 
-export const AlertChannel: Kind = integrationKind({
+const channels: Kind = integrationKind({
   kind: 'AlertChannel',
   order: 10,
   documentKind: 'AlertChannel',
@@ -52,3 +53,6 @@ export const AlertChannel: Kind = integrationKind({
   setPointers: (spec) => (spec.type === 'EmailUser' ? ['/data/channelProps/recipients'] : []),
   testable: true,
 });
+
+/** Channels also hold the apply lease: a disabled Webhook that delivers nowhere (lease-record.ts). */
+export const AlertChannel: Kind = { ...channels, lease: webhookLease('AlertChannels') };
