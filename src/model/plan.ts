@@ -47,6 +47,8 @@ export interface Change {
   writeOnly: string[];
   /** Pointers whose values are masked in every rendering. */
   sensitive: string[];
+  /** Members the service never returns (no secrets): not compared, shown as written, sent with their object. */
+  unreturned?: string[];
   /** Write-only secrets pushed on purpose (`--rotate`). */
   rotate?: boolean;
   /** Children created together with this resource (a new profile's templates). */

@@ -45,6 +45,7 @@ export function writeChange(decision: Decision, children: readonly Decision[], r
     ...(diff && action !== 'create' ? { diff: diff.diff, changed: diff.changed } : {}),
     writeOnly: view.writeOnly,
     sensitive: view.sensitive,
+    ...(view.unreturned && view.unreturned.length > 0 ? { unreturned: view.unreturned } : {}),
     ...(decision.rotate ? { rotate: true } : {}),
     ...(carried ? { children: carried } : {}),
     ...(allRefs.length > 0 ? { refs: allRefs } : {}),
