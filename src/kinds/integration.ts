@@ -4,7 +4,7 @@
 
 import type { Diagnostic } from '../model/diagnostics.js';
 import { getAt, removeAt, setAt } from '../model/json-pointer.js';
-import { apiPath, clone, convertedEnvRefs, createdString, recordList, request, requireString, toBoolean, toFlag } from './common.js';
+import { apiPath, clone, convertedEnvRefs, createdString, lastChangeOf, recordList, request, requireString, toBoolean, toFlag } from './common.js';
 import { isObject, jsonEqual, type JsonObject } from '../model/json.js';
 import { dataPointer, type SecretField } from './secret-fields.js';
 import type { SchemaObject } from './schema-parts.js';
@@ -139,6 +139,8 @@ export function integrationKind(opts: IntegrationOptions): Kind {
           id: requireString(rec, 'intgGuid', listPath),
           spec,
         };
+        const lastChange = lastChangeOf(rec.createdOrUpdatedBy, rec.createdOrUpdatedTime);
+        if (lastChange) live.lastChange = lastChange;
         // `state` is the service's report, of any shape (api-facts.md): kept only when it says ok or not.
         const state = rec.state;
         if (isObject(state) && typeof state.ok === 'boolean') {

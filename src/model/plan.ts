@@ -4,6 +4,9 @@
 import type { AccountConfig } from './account.js';
 import type { Diagnostic, SourcePosition } from './diagnostics.js';
 import type { JsonObject } from './json.js';
+import type { LastChange } from './resource.js';
+
+export type { LastChange };
 
 /** Requests sent to the service. */
 export interface CallStats {
@@ -65,6 +68,33 @@ export interface Change {
   source?: SourcePosition;
   /** Digest of the live record this change was computed from; `absent` when there was none. */
   liveDigest: string;
+  /** Who last changed the live record and when, from the record (update, replace, delete). */
+  lastChange?: LastChange;
+  /** Audit log entries naming the live record, newest first (`plan --attribute`). */
+  audit?: AuditEntry[];
+}
+
+/** One entry of the service's audit log, as `plan --attribute` matched it to a live resource. */
+export interface AuditEntry {
+  /** ISO 8601 UTC. */
+  at: string;
+  user: string;
+  /** `userAction`, e.g. `update`. */
+  action: string;
+  /** `eventDescription`, e.g. `Updated alert channel ops-slack (PROD_...)`. */
+  description: string;
+}
+
+/** What `plan --attribute` searched: the accounts with drift and the time window. */
+export interface Attribution {
+  /** Accounts whose audit log was read, in plan order. */
+  accounts: string[];
+  /** Window of the search, ISO 8601 UTC, and its length in days (what renderings name). */
+  start: string;
+  end: string;
+  days: number;
+  /** Most entries kept per resource. */
+  perResource: number;
 }
 
 export interface UnmanagedResource {
@@ -72,6 +102,10 @@ export interface UnmanagedResource {
   account: string;
   name: string;
   id: string;
+  /** Who last changed the live record and when, from the record. */
+  lastChange?: LastChange;
+  /** Audit log entries naming it, newest first (`plan --attribute`). */
+  audit?: AuditEntry[];
 }
 
 export interface Refusal {
@@ -115,6 +149,8 @@ export interface Plan {
   apiCalls: CallStats;
   /** Requests apply will need, per bucket, against the budget known from rate-limit headers. */
   budget: BucketNeed[];
+  /** Set by `plan --attribute`: the audit log was read for these accounts. */
+  attribution?: Attribution;
 }
 
 export type ResultStatus = 'done' | 'failed' | 'skipped';

@@ -53,6 +53,7 @@ export function writeChange(decision: Decision, children: readonly Decision[], r
     ...(decision.reason ? { reason: decision.reason } : {}),
     ...(d.source ? { source: d.source } : {}),
     liveDigest: liveDigest(action === 'create' ? undefined : live),
+    ...(action !== 'create' && live?.lastChange ? { lastChange: { ...live.lastChange } } : {}),
   };
 }
 
@@ -72,5 +73,6 @@ export function deleteChange(live: LiveResource, kind: Kind, reason: string): Ch
     dependsOn: [],
     reason,
     liveDigest: liveDigest(live),
+    ...(live.lastChange ? { lastChange: { ...live.lastChange } } : {}),
   };
 }

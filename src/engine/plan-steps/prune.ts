@@ -64,7 +64,7 @@ export function prune(input: PruneInput): Pruned {
       if (parentKind.ownsChildren) continue;
     }
     if (!input.prune[r.kind]) {
-      unmanaged.push({ kind: r.kind, account: r.account, name: r.name, id: r.id });
+      unmanaged.push({ kind: r.kind, account: r.account, name: r.name, id: r.id, ...(r.lastChange ? { lastChange: { ...r.lastChange } } : {}) });
       continue;
     }
     const lives = livesAt(input.index, key);
