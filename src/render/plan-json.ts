@@ -16,11 +16,12 @@ export function renderPlanJson(plan: Plan): string {
       unmanaged: plan.summary.unmanaged,
     },
     changes: plan.changes.map(changeJson),
-    unmanaged: plan.unmanaged.map((u) => ({ kind: u.kind, account: u.account, name: u.name, id: u.id })),
+    unmanaged: plan.unmanaged.map((u) => ({ kind: u.kind, account: u.account, name: u.name, id: u.id, lastChange: u.lastChange, audit: u.audit })),
     diagnostics: sortDiagnostics(plan.diagnostics),
     refusal: plan.refusal ? { code: plan.refusal.code, message: plan.refusal.message, details: plan.refusal.details } : undefined,
     apiCalls: callsJson(plan.apiCalls),
     budget: plan.budget.map((b) => ({ bucket: b.bucket, needed: b.needed })),
+    attribution: plan.attribution,
   };
   return JSON.stringify(doc, null, 2) + '\n';
 }
@@ -48,6 +49,8 @@ function changeJson(change: Change) {
     before: maskSpec(change.before, pointers),
     after: maskSpec(change.after, pointers),
     children: change.children,
+    lastChange: change.lastChange,
+    audit: change.audit,
   };
 }
 
