@@ -74,6 +74,7 @@ export function buildProgram(io: Io, setCode: (code: number) => void): Command {
       .option('--detailed-exitcode', 'exit 2 when there are changes, 0 when there are none')
       .option('--force', 'do not refuse a plan over the safety thresholds')
       .option('--rotate <selector>', 'push write-only secrets of [account/]Kind/name (globs allowed; repeatable)', collect)
+      .option('--attribute', "read the audit log of the accounts with drift and show each drifted resource's entries")
       .option(...envFileOption),
   ).action(async (dir: string, opts) => {
     const { planCommand } = await import('./commands/plan.js');
