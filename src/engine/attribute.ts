@@ -4,7 +4,7 @@
 // known for the search allows; an account left out, or a search that fails, is a warning, never a
 // failed plan. Entries are matched to a resource by its live id in the entry's description.
 
-import { ApiError, type ApiClient, unwrapData } from '../api/types.js';
+import { ApiError, type ApiClient, ClientConfigError, unwrapData } from '../api/types.js';
 import { API_PREFIX, bucketOf } from '../api/buckets.js';
 import type { AccountConfig } from '../model/account.js';
 import type { Diagnostic } from '../model/diagnostics.js';
@@ -113,7 +113,9 @@ export async function attribute(plan: Plan, client: ApiClient, options: Attribut
     try {
       found.set(name, await searchAccount(client, account, start, end));
     } catch (err) {
-      if (!(err instanceof ApiError)) throw err;
+      // A refusal (403 for a sub-account admin's key), a wait longer than allowed, a nextPage on
+      // another host: the plan is still the plan, without these entries.
+      if (!(err instanceof ApiError || err instanceof ClientConfigError)) throw err;
       diagnostics.push({ severity: 'warning', code: 'attribution-failed', message: `audit log of account ${name} could not be read: ${err.message}` });
     }
   }

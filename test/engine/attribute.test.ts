@@ -38,7 +38,7 @@ function fakeClient(answers: Record<string, unknown>, budget: BucketBudget[] = [
       return { status: 200, body: answers[key] as T };
     },
     budget: () => budget,
-    stats: () => ({ total: sent.length, byBucket: sent.length ? { 'POST AuditLogs/search': sent.filter((r) => r.method === 'POST').length } : {} }),
+    stats: () => ({ total: sent.length, byBucket: sent.length ? ({ 'POST AuditLogs/search': sent.filter((r) => r.method === 'POST').length } as Record<string, number>) : {} }),
     close: async () => undefined,
   };
 }
