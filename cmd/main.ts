@@ -126,6 +126,7 @@ export function buildProgram(programIo: Io, setCode: (code: number) => void): Co
       .option('--force', 'do not refuse a plan over the safety thresholds')
       .option('--rotate <selector>', 'push write-only secrets of [account/]Kind/name (globs allowed; repeatable)', collect)
       .option('--target <selector>', 'plan only [account/]Kind/name and what it depends on (globs allowed; repeatable)', collect)
+      .option('--attribute', "read the audit log of the accounts with drift and show each drifted resource's entries")
       .option(...envFileOption)
       .addHelpText(
         'after',

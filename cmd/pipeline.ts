@@ -138,6 +138,8 @@ export interface PlanFlags extends ClientFlags {
   force?: boolean;
   rotate?: string[];
   target?: string[];
+  /** Read the audit log of the accounts with drift (`plan --attribute`). */
+  attribute?: boolean;
 }
 
 export interface Planned {
@@ -165,6 +167,13 @@ export async function computePlan(io: Io, dir: string, flags: PlanFlags, interru
     await printDiagnostics(io, result.diagnostics);
     if (!result.plan || hasErrors(result.diagnostics)) {
       throw new ExitError(EXIT.error, 'no plan: fix the problems above');
+    }
+    if (flags.attribute) {
+      const { attribute } = await import('../src/engine/attribute.js');
+      progress(io, 'Reading the audit log of the accounts with drift…');
+      const attributed = await attribute(result.plan, client, { now: Date.now() });
+      await printDiagnostics(io, attributed.diagnostics);
+      return { plan: attributed.plan, client, desired };
     }
     return { plan: result.plan, client, desired };
   } catch (err) {

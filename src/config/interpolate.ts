@@ -5,6 +5,7 @@ import type { Diagnostic, SourcePosition } from '../model/diagnostics.js';
 import type { Json, JsonObject } from '../model/json.js';
 import { type Env, envNames, hasEnvRef, interpolate, malformedEnvRefs } from '../model/env.js';
 import { toPointer } from '../model/json-pointer.js';
+import { WRITE_ONLY_PLACEHOLDER } from '../model/env-markers.js';
 
 export interface InterpolatedDocument {
   value: Json;
@@ -12,6 +13,11 @@ export interface InterpolatedDocument {
   refs: Record<string, string>;
   /** Pointers whose variables are unset (their value is incomplete: schema errors there are noise). */
   missing: string[];
+  /**
+   * Pointers whose value holds the placeholder `export --env-file` writes for a value the service
+   * never returns: a value still to be set, not a wrong one (apply refuses to send it).
+   */
+  placeholders: string[];
 }
 
 const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
@@ -32,6 +38,7 @@ export function interpolateDocument(
 ): InterpolatedDocument {
   const refs: Record<string, string> = {};
   const missing: string[] = [];
+  const placeholders: string[] = [];
   // Skipping (validate --no-env): an empty variable is what CI gives for a secret it does not
   // have, so it counts as unset, and its uses are not checked against the schema either.
   const values = missingSeverity === 'skip' ? withoutEmpty(env) : env;
@@ -73,6 +80,7 @@ export function interpolateDocument(
         );
       }
     }
+    if (r.value.includes(WRITE_ONLY_PLACEHOLDER)) placeholders.push(pointer);
     return wellFormed.length > 0 ? r.value : s;
   };
 
@@ -87,5 +95,5 @@ export function interpolateDocument(
     return v;
   };
 
-  return { value: walk(value, []), refs, missing };
+  return { value: walk(value, []), refs, missing, placeholders };
 }

@@ -1,5 +1,6 @@
-// Field-level diff of one resource: canonical specs from the kind, write-only pointers ignored on
-// both sides, set-like arrays compared as sets, and every secret masked before anything leaves.
+// Field-level diff of one resource: canonical specs from the kind, write-only pointers and members
+// the service never returns ignored on both sides, set-like arrays compared as sets, and every secret
+// masked before anything leaves.
 
 import jsonPatch from 'fast-json-patch';
 import type { DesiredResource, LiveResource } from '../model/resource.js';
@@ -21,6 +22,8 @@ export interface ResourceDiff {
   after: JsonObject;
   writeOnly: string[];
   sensitive: string[];
+  /** Members the service never returns (Kind.unreturned): not compared, shown as written. */
+  unreturned?: string[];
   /** A member of `kind.replaceOn` changed. */
   replace: boolean;
 }
@@ -30,6 +33,7 @@ export interface DesiredView {
   after: JsonObject;
   writeOnly: string[];
   sensitive: string[];
+  unreturned: string[];
 }
 
 export interface LiveView {
@@ -48,7 +52,7 @@ export function desiredView(kind: Kind, declared: DesiredResource): DesiredView 
   const sensitive = uniqueSorted([...kind.sensitive(desired.spec), ...Object.keys(desired.envRefs)]);
   const sets = setPointersOf(kind, [desired.spec]);
   const [, after] = sortSets([desired.spec, afterOf(desired, writeOnly, sensitive)], sets);
-  return { after, writeOnly, sensitive };
+  return { after, writeOnly, sensitive, unreturned: uniqueSorted(kind.unreturned?.(desired.spec) ?? []) };
 }
 
 /** The plan's view of a live resource (delete). */
@@ -77,14 +81,18 @@ export function diffResource(kind: Kind, desired: DesiredResource, live: LiveRes
   const masked = uniqueSorted([...writeOnly, ...sensitive]);
   // Pointers found on the desired side may sit at another index of a set array on the live side.
   const liveWriteOnly = uniqueSorted([...widen(writeOnly, sets, l), ...kind.writeOnly(l)]);
+  const unreturned = uniqueSorted([...(kind.unreturned?.(d) ?? []), ...(kind.unreturned?.(live.spec) ?? [])]);
 
   const [, after] = sortSets([full, afterOf({ ...desired, spec: full }, writeOnly, sensitive)], sets);
   const shownLive = uniqueSorted([...widen(masked, sets, live.spec), ...kind.writeOnly(live.spec), ...kind.sensitive(live.spec)]);
   const [, before] = sortSets([live.spec, maskAt(live.spec, shownLive)], sets);
 
   // Compared forms: write-only members removed; the display twin has every secret as MASK.
-  const [realAfter, shownAfter] = sortSets([removeAll(d, writeOnly), removeAll(maskAll(d, masked), writeOnly)], sets);
-  const [realBefore] = sortSets([removeAll(l, liveWriteOnly)], sets);
+  const [realAfter, shownAfter] = sortSets(
+    [withoutUnreturned(removeAll(d, writeOnly), unreturned), withoutUnreturned(removeAll(maskAll(d, masked), writeOnly), unreturned)],
+    sets,
+  );
+  const [realBefore] = sortSets([withoutUnreturned(removeAll(l, liveWriteOnly), unreturned)], sets);
 
   const changed = new Set<string>();
   for (const key of new Set([...Object.keys(realAfter), ...Object.keys(realBefore)])) {
@@ -98,6 +106,12 @@ export function diffResource(kind: Kind, desired: DesiredResource, live: LiveRes
       changed.add(parsePointer(pointer)[0]);
       diff.push({ op: hasAt(l, pointer) ? 'replace' : 'add', path: pointer, value: MASK });
     }
+    // What the service never returns cannot be compared: it is sent when asked for, like a secret.
+    for (const pointer of unreturned) {
+      if (!hasAt(d, pointer)) continue;
+      changed.add(parsePointer(pointer)[0]);
+      diff.push({ op: hasAt(l, pointer) ? 'replace' : 'add', path: pointer, value: getAt(maskAll(d, masked), pointer) ?? MASK });
+    }
   }
   const changedList = [...changed].sort();
   return {
@@ -107,6 +121,7 @@ export function diffResource(kind: Kind, desired: DesiredResource, live: LiveRes
     after,
     writeOnly,
     sensitive,
+    unreturned,
     replace: changedList.some((m) => kind.replaceOn.includes(m)),
   };
 }
@@ -173,6 +188,17 @@ function widen(pointers: readonly string[], sets: readonly string[], spec: JsonO
 function removeAll(spec: JsonObject, pointers: readonly string[]): JsonObject {
   // Deepest first so array indices of shallower pointers stay valid.
   return [...pointers].sort((a, b) => b.length - a.length).reduce((acc, p) => removeAt(acc, p), spec);
+}
+
+/** Without the members the service never returns, and without the objects that held only them. */
+function withoutUnreturned(spec: JsonObject, pointers: readonly string[]): JsonObject {
+  let out = removeAll(spec, pointers);
+  for (const pointer of pointers) {
+    const parent = pointer.slice(0, pointer.lastIndexOf('/'));
+    const held = parent === '' ? undefined : getAt(out, parent);
+    if (held !== null && typeof held === 'object' && !Array.isArray(held) && Object.keys(held).length === 0) out = removeAt(out, parent);
+  }
+  return out;
 }
 
 function maskAll(spec: JsonObject, pointers: readonly string[]): JsonObject {

@@ -170,7 +170,8 @@ function toEntry(kinds: readonly Kind[], kind: Kind, live: LiveResource, all: re
   );
   const exported = kind.toDocument(live, children);
   if (exported === null) return undefined;
-  const writeOnly = new Set(kind.writeOnly(live.spec));
+  // A member the service never returns is exported like a write-only secret: a variable to set.
+  const writeOnly = new Set([...kind.writeOnly(live.spec), ...(kind.unreturned?.(live.spec) ?? [])]);
   const pointers = [...new Set([...writeOnly, ...kind.sensitive(live.spec)])].sort(compareText);
   return {
     account: live.account,

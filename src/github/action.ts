@@ -10,7 +10,7 @@ import type { Plan } from '../model/plan.js';
 import { renderApplyReport, renderPlan } from '../render/index.js';
 import { applyBody, type Body, describeFailure, driftBody, driftTitle, failureBody, failureMarkdown, forkBody, forkMarkdown, planBody, type Stamp } from './bodies.js';
 import { closeDriftIssue, createOctokit, type Octokit, statusOf, syncDeleteLabel, upsertComment, upsertDriftIssue } from './github-api.js';
-import { applyPlan, type Failure, load, loadedState, planAgainstService, type Planned, RunFailure } from './pipeline.js';
+import { applyPlan, attributeDrift, type Failure, load, loadedState, planAgainstService, type Planned, RunFailure } from './pipeline.js';
 import { type Guard, secretGuard } from './redact.js';
 import { annotate, applyCounts, planCounts, planHasChanges, relativeTo, setOutputs, type Status, writeSummary } from './report.js';
 import { maskForms, maskSecrets } from './secrets.js';
@@ -40,6 +40,7 @@ export async function runAction(env: NodeJS.ProcessEnv = process.env): Promise<v
     const loaded = await load(s.dir, env);
     annotations += annotate(loaded.diagnostics, s.workspace, guard);
     planned = await planAgainstService(loadedState(loaded), env, s.accounts);
+    if (s.mode === 'drift' && s.attribute) planned = await attributeDrift(planned, Date.now());
   } catch (err) {
     if (!(err instanceof RunFailure)) throw err;
     const f = err.failure;

@@ -9,6 +9,7 @@ import type { ApiClient } from '../api/types.js';
 import { loadConfig } from '../config/load.js';
 import type { LoadResult } from '../config/types.js';
 import { apply } from '../engine/apply.js';
+import { attribute } from '../engine/attribute.js';
 import { fetchLive } from '../engine/fetch.js';
 import { defaultHolder } from '../engine/lease.js';
 import { plan as computePlan } from '../engine/plan.js';
@@ -88,6 +89,14 @@ export async function applyPlan(planned: Planned, env: NodeJS.ProcessEnv, onCred
     lease: { holder: defaultHolder(env) },
     hooks: onCredential ? { onCredential: (change, value) => onCredential(change.key, value) } : {},
   });
+}
+
+/**
+ * The drift issue says who made the drift: the records' last change is always in the plan; this adds
+ * the audit log entries of the drifted accounts. Its problems are warnings in the plan.
+ */
+export async function attributeDrift(planned: Planned, now: number): Promise<Planned> {
+  return { ...planned, plan: (await attribute(planned.plan, planned.client, { now })).plan };
 }
 
 function messageOf(err: unknown): string {

@@ -19,6 +19,8 @@ export interface Settings {
   comment: boolean;
   labels: boolean;
   failOnRefusal: boolean;
+  /** Drift mode: read the audit log of the drifted accounts (`plan --attribute`) for the issue. */
+  attribute: boolean;
   eventName: string;
   repo: { owner: string; repo: string };
   /** The pull request of this run, if any. */
@@ -87,6 +89,7 @@ export function readSettings(env: NodeJS.ProcessEnv = process.env): Settings {
     comment: boolInput('comment', true),
     labels: boolInput('labels', false),
     failOnRefusal: boolInput('fail-on-refusal', true),
+    attribute: boolInput('attribute', false),
     eventName: context.eventName ?? '',
     repo: context.repo,
     pullNumber: typeof pull?.number === 'number' ? pull.number : undefined,

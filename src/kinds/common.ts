@@ -5,7 +5,7 @@ import { ApiError, type ApiRequest, type HttpMethod, unwrapData } from '../api/t
 import { API_PREFIX } from '../api/buckets.js';
 import { isObject, jsonEqual, type Json, type JsonObject } from '../model/json.js';
 import type { RequestContext } from './types.js';
-import type { ResourceDocument } from '../model/resource.js';
+import type { LastChange, ResourceDocument } from '../model/resource.js';
 
 /** `/api/v2/<collection>/<encoded id>/...`: every segment after the collection is URI-encoded. */
 export function apiPath(collection: string, ...ids: string[]): string {
@@ -125,4 +125,17 @@ export function convertedEnvRefs(doc: ResourceDocument, pointers: readonly strin
       field: `/spec${ptr}`,
       hint: 'write the value in the file; it is not a secret',
     }));
+}
+
+/**
+ * Who last wrote a record and when, from its `createdOrUpdatedBy` / `createdOrUpdatedTime` (an ISO
+ * string on integrations, epoch milliseconds as a string in alert rule filters). Timestamps are not
+ * always well formed (api-facts.md): a time that is not one is left out, never guessed.
+ */
+export function lastChangeOf(by: unknown, time: unknown): LastChange | undefined {
+  const out: LastChange = {};
+  if (typeof by === 'string' && by.trim() !== '') out.by = by;
+  const ms = typeof time === 'number' ? time : typeof time === 'string' && /^\d{10,}$/.test(time) ? Number(time) : typeof time === 'string' ? Date.parse(time) : NaN;
+  if (Number.isFinite(ms) && ms > 0) out.at = new Date(ms).toISOString();
+  return out.by !== undefined || out.at !== undefined ? out : undefined;
 }

@@ -5,7 +5,7 @@
 import { levenshtein } from '../model/suggest.js';
 import type { Diagnostic } from '../model/diagnostics.js';
 import { getAt, removeAt, setAt } from '../model/json-pointer.js';
-import { apiPath, clone, convertedEnvRefs, createdString, recordList, request, requireString, toBoolean, toFlag } from './common.js';
+import { apiPath, clone, convertedEnvRefs, createdString, lastChangeOf, recordList, request, requireString, toBoolean, toFlag } from './common.js';
 import { isObject, jsonEqual, type JsonObject } from '../model/json.js';
 import { dataPointer, type SecretField } from './secret-fields.js';
 import type { SchemaObject } from './schema-parts.js';
@@ -33,6 +33,8 @@ export interface IntegrationOptions {
    */
   knownTypes: readonly string[];
   typePointer: '/type' | '/data/registryType';
+  /** Members the service accepts and never returns (Kind.unreturned), as spec pointers (`/data/...`). */
+  unreturned?(spec: JsonObject): string[];
   /** Live `data` in the shape files use (a spelling the service also answers with, read as ours). */
   readData?(type: string, data: JsonObject): JsonObject;
   /** Members the service fills into `data` when a request leaves them out. */
@@ -128,6 +130,7 @@ export function integrationKind(opts: IntegrationOptions): Kind {
     openMembers: (desired, live) => (desired.type === live.type && typeOf(desired) === typeOf(live) ? ['/data'] : []),
     checkDocument: (doc, at) => unknownTypeWarning(opts, doc, at),
     writeOnly: (spec) => pointers(spec, true),
+    ...(opts.unreturned ? { unreturned: opts.unreturned } : {}),
     sensitive: (spec) => pointers(spec, false),
     secretMembers: (spec) =>
       (opts.fileSecrets ?? opts.secrets)(spec).map((s) => ({ pointer: dataPointer(s.path), writeOnly: s.writeOnly })),
@@ -165,6 +168,8 @@ export function integrationKind(opts: IntegrationOptions): Kind {
           id: requireString(rec, 'intgGuid', listPath),
           spec,
         };
+        const lastChange = lastChangeOf(rec.createdOrUpdatedBy, rec.createdOrUpdatedTime);
+        if (lastChange) live.lastChange = lastChange;
         // `state` is the service's report, of any shape (api-facts.md): kept only when it says ok or not.
         const state = rec.state;
         if (isObject(state) && typeof state.ok === 'boolean') {
@@ -199,8 +204,9 @@ export function integrationKind(opts: IntegrationOptions): Kind {
       for (const [key, value] of Object.entries(isObject(live.spec.data) ? live.spec.data : {})) {
         if (!(key in defaults && jsonEqual(value, defaults[key]))) data[key] = clone(value);
       }
-      // Export replaces every secret pointer by an env reference; a masked one must be there to be replaced.
-      for (const ptr of kind.writeOnly(live.spec)) {
+      // Export replaces every secret pointer by an env reference; a masked one must be there to be
+      // replaced, and so must a member the service never returns.
+      for (const ptr of [...kind.writeOnly(live.spec), ...(kind.unreturned?.(live.spec) ?? [])]) {
         if (getAt({ data }, ptr) === undefined) data = setAt({ data }, ptr, '').data as JsonObject;
       }
       const spec: JsonObject = {};

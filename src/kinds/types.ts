@@ -144,6 +144,12 @@ export interface Kind {
   valueNames?(): ValueNames[];
   /** Write-only secret pointers in this spec: never compared, never shown, sent only when needed. */
   writeOnly(spec: JsonObject): string[];
+  /**
+   * Pointers of members that are no secret but that the service accepts and never returns (a
+   * role-based ECR registry's `crossAccountCredentials`): never compared (the live side has nothing
+   * to compare), shown as written, sent with their object, exported as `${env:...}` placeholders.
+   */
+  unreturned?(spec: JsonObject): string[];
   /** Secret pointers the service returns in clear: compared, never shown. */
   sensitive(spec: JsonObject): string[];
   /**

@@ -4,6 +4,9 @@
 import type { AccountConfig } from './account.js';
 import type { Diagnostic, SourcePosition } from './diagnostics.js';
 import type { JsonObject } from './json.js';
+import type { LastChange } from './resource.js';
+
+export type { LastChange };
 
 /** Requests sent to the service. */
 export interface CallStats {
@@ -58,6 +61,8 @@ export interface Change {
   sensitive: string[];
   /** How renderings name coded values of before/after (from the kind); compared and sent as codes. */
   valueNames?: ValueNames[];
+  /** Members the service never returns (no secrets): not compared, shown as written, sent with their object. */
+  unreturned?: string[];
   /** Write-only secrets pushed on purpose (`--rotate`). */
   rotate?: boolean;
   /** Children created together with this resource (a new profile's templates). */
@@ -81,6 +86,33 @@ export interface Change {
   source?: SourcePosition;
   /** Digest of the live record this change was computed from; `absent` when there was none. */
   liveDigest: string;
+  /** Who last changed the live record and when, from the record (update, replace, delete). */
+  lastChange?: LastChange;
+  /** Audit log entries naming the live record, newest first (`plan --attribute`). */
+  audit?: AuditEntry[];
+}
+
+/** One entry of the service's audit log, as `plan --attribute` matched it to a live resource. */
+export interface AuditEntry {
+  /** ISO 8601 UTC. */
+  at: string;
+  user: string;
+  /** `userAction`, e.g. `update`. */
+  action: string;
+  /** `eventDescription`, e.g. `Updated alert channel ops-slack (PROD_...)`. */
+  description: string;
+}
+
+/** What `plan --attribute` searched: the accounts with drift and the time window. */
+export interface Attribution {
+  /** Accounts whose audit log was read, in plan order. */
+  accounts: string[];
+  /** Window of the search, ISO 8601 UTC, and its length in days (what renderings name). */
+  start: string;
+  end: string;
+  days: number;
+  /** Most entries kept per resource. */
+  perResource: number;
 }
 
 export interface UnmanagedResource {
@@ -90,6 +122,10 @@ export interface UnmanagedResource {
   id: string;
   /** Matched by the root file's `protect`: prune would delete it, but never does. */
   protected?: boolean;
+  /** Who last changed the live record and when, from the record. */
+  lastChange?: LastChange;
+  /** Audit log entries naming it, newest first (`plan --attribute`). */
+  audit?: AuditEntry[];
 }
 
 export interface Refusal {
@@ -142,6 +178,8 @@ export interface Plan {
   apiCalls: CallStats;
   /** Requests apply will need, per bucket, against the budget known from rate-limit headers. */
   budget: BucketNeed[];
+  /** Set by `plan --attribute`: the audit log was read for these accounts. */
+  attribution?: Attribution;
 }
 
 export type ResultStatus = 'done' | 'failed' | 'skipped';

@@ -53,6 +53,14 @@ export interface DesiredResource {
   context?: JsonObject;
 }
 
+/** Who last wrote a live record and when, as the record itself says (no request of its own). */
+export interface LastChange {
+  /** The user the service names (`createdOrUpdatedBy`). */
+  by?: string;
+  /** ISO 8601 UTC; absent when the record's time is missing or not a time. */
+  at?: string;
+}
+
 export interface LiveResource {
   kind: string;
   account: string;
@@ -71,4 +79,6 @@ export interface LiveResource {
   info?: JsonObject;
   /** Predefined by the service: never planned, never listed as unmanaged, never pruned. */
   managedByService?: boolean;
+  /** Who last changed the record and when, where the kind's records say (never compared). */
+  lastChange?: LastChange;
 }

@@ -99,6 +99,13 @@ export function displayPair(change: Change): { before?: Json; after?: Json } {
       if (a !== undefined && getAt(before, p.slice(0, p.lastIndexOf('/'))) !== undefined) before = setAt(before, p, a);
     }
   }
+  // The service never returns these: the live side is taken to hold what the file says (not compared).
+  if (before !== undefined && after !== undefined && change.action === 'update') {
+    for (const p of change.unreturned ?? []) {
+      const a = getAt(after, p);
+      if (a !== undefined && getAt(before, p) === undefined && !(change.diff ?? []).some((op) => isWithin(op.path, p))) before = setAt(before, p, a);
+    }
+  }
   return {
     before: before === undefined ? undefined : showEnvMarkers(nameValues(before, change.valueNames)),
     after: after === undefined ? undefined : showEnvMarkers(nameValues(after, change.valueNames)),
@@ -190,5 +197,6 @@ export function pointerNotes(change: Change): PointerNote[] {
   for (const p of change.sensitive) {
     if (!change.writeOnly.includes(p)) notes.push({ pointer: p, note: '(sensitive)' });
   }
+  for (const p of change.unreturned ?? []) notes.push({ pointer: p, note: '(not returned by the service, not compared)' });
   return notes;
 }

@@ -18,11 +18,12 @@ export function renderPlanJson(plan: Plan): string {
     // Only a partial plan (--target) says so, with its selectors.
     ...(plan.targets ? { partial: true, targets: plan.targets } : {}),
     changes: plan.changes.map(changeJson),
-    unmanaged: plan.unmanaged.map((u) => ({ kind: u.kind, account: u.account, name: u.name, id: u.id, protected: u.protected })),
+    unmanaged: plan.unmanaged.map((u) => ({ kind: u.kind, account: u.account, name: u.name, id: u.id, protected: u.protected, lastChange: u.lastChange, audit: u.audit })),
     diagnostics: sortDiagnostics(plan.diagnostics),
     refusal: plan.refusal ? { code: plan.refusal.code, message: plan.refusal.message, details: plan.refusal.details } : undefined,
     apiCalls: callsJson(plan.apiCalls),
     budget: plan.budget.map((b) => ({ bucket: b.bucket, needed: b.needed })),
+    attribution: plan.attribution,
   };
   return JSON.stringify(doc, null, 2) + '\n';
 }
@@ -54,6 +55,8 @@ function changeJson(change: Change) {
     before: nameValues(maskSpec(change.before, pointers), change.valueNames),
     after: nameValues(maskSpec(change.after, pointers), change.valueNames),
     children: change.children,
+    lastChange: change.lastChange,
+    audit: change.audit,
   };
 }
 

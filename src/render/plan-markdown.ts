@@ -21,6 +21,8 @@ import {
 } from './common.js';
 import { changeDiff, diffLines, pointerNotes, showEnvMarkers, toYaml, type DiffLine } from './display.js';
 import { escapeHtml, escapeMd, fenced, inlineCode, largestFitting, MARKDOWN_LIMIT, table } from './markdown.js';
+import { auditSection, type AuditedItem, lastChangeText } from './attribution.js';
+import type { Attribution, LastChange } from '../model/plan.js';
 
 export const PLAN_MARKER = '<!-- postureops-plan -->';
 
@@ -55,7 +57,7 @@ export function renderPlanMarkdown(plan: Plan, limit = MARKDOWN_LIMIT, options: 
   const others = groupByAccount(
     plan.changes.filter((c) => c.action !== 'delete'),
     accountOrder,
-  ).map(([account, changes]) => ({ account, entries: changes.map(entryOf) }));
+  ).map(([account, changes]) => ({ account, entries: changes.map((c) => entryOf(c, plan.attribution)) }));
   const entries = others.flatMap((g) => g.entries);
   // Diff blocks are the costly part; only a prefix of them can ever fit, so stop computing there.
   let room = limit;
@@ -71,7 +73,7 @@ export function renderPlanMarkdown(plan: Plan, limit = MARKDOWN_LIMIT, options: 
   const render = (shown: Shown): string => {
     const parts = [head];
     if (deletions.length > 0) {
-      const lines = deletions.slice(0, shown.deletions).map((c) => deletionLine(c, shown.deletionReasons));
+      const lines = deletions.slice(0, shown.deletions).map((c) => deletionLine(c, shown.deletionReasons, plan.attribution));
       if (shown.deletions < deletions.length) lines.push(`- … ${deletions.length - shown.deletions} more deletions not shown`);
       parts.push(`### Deletions (${deletions.length})\n\n${lines.join('\n')}`);
     }
@@ -93,7 +95,7 @@ export function renderPlanMarkdown(plan: Plan, limit = MARKDOWN_LIMIT, options: 
     if (plan.unmanaged.length > 0 && shown.unmanaged > 0) {
       const lines = plan.unmanaged
         .slice(0, shown.unmanaged)
-        .map((u) => `- ${escapeMd(u.account)} · ${escapeMd(u.kind)} **${escapeMd(u.name)}** ${inlineCode(u.id)}${u.protected ? ' (protected)' : ''}`);
+        .map((u) => `- ${escapeMd(u.account)} · ${escapeMd(u.kind)} **${escapeMd(u.name)}** ${inlineCode(u.id)}${u.protected ? ' (protected)' : ''}${whoMd(u.lastChange, ' · ')}${auditMd(u, plan.attribution, '  ')}`);
       parts.push(`### Unmanaged (${plan.unmanaged.length})\n\nIn the service, declared in no file; left alone.\n\n${lines.join('\n')}`);
     }
     if (warnings.length > 0 && shown.warnings > 0) {
@@ -179,21 +181,40 @@ function tailText(plan: Plan): string {
   return `<details><summary>API calls and rate limits</summary>\n\n${lines.join('\n')}\n\n</details>`;
 }
 
-function deletionLine(change: Change, withReason: boolean): string {
+function deletionLine(change: Change, withReason: boolean, attribution?: Attribution): string {
   const base = `- ${escapeMd(change.account)} · ${escapeMd(change.kind)} **${escapeMd(change.name)}**`;
   if (!withReason) return base;
   const id = change.liveId ? ` ${inlineCode(change.liveId)}` : '';
   const reason = change.reason ? ` — ${escapeMd(change.reason)}` : '';
   const notes = linkNotes(change).map((n) => ` — _${escapeMd(n)}_`).join('');
-  return base + id + reason + notes;
+  return base + id + reason + notes + whoMd(change.lastChange, ' · ') + auditMd(change, attribution, '  ');
 }
 
-function entryOf(change: Change): Entry {
+/** `· _last changed by … at …_` after `sep`; '' when the record said nothing. */
+function whoMd(lc: LastChange | undefined, sep: string): string {
+  const who = lastChangeText(lc);
+  return who ? `${sep}_${escapeMd(who)}_` : '';
+}
+
+/** The audit log entries as a nested list under a list item (indent) or a paragraph (''). */
+function auditMd(item: AuditedItem, attribution: Attribution | undefined, indent: string): string {
+  const section = auditSection(item, attribution);
+  if (!section) return '';
+  const head = `\n${indent}- ${escapeMd(section.title)}`;
+  return head + section.entries.map((e) => `\n${indent}  - ${escapeMd(e)}`).join('');
+}
+
+function entryOf(change: Change, attribution?: Attribution): Entry {
   const src = sourceText(change.source);
   const id = change.liveId ? ` ${inlineCode(change.liveId)}` : '';
   const where = src ? ` · ${inlineCode(src)}` : '';
   const reason = [change.reason, ...linkNotes(change)].filter((r) => r !== undefined).map((r) => `\n_${escapeMd(r)}_`).join('');
-  return { change, line: `**${ACTION_SIGN[change.action]} ${ACTION_WORD[change.action]}** ${escapeMd(change.kind)} **${escapeMd(change.name)}**${id}${where}${reason}` };
+  const who = whoMd(change.lastChange, '\n');
+  const audit = auditMd(change, attribution, '');
+  return {
+    change,
+    line: `**${ACTION_SIGN[change.action]} ${ACTION_WORD[change.action]}** ${escapeMd(change.kind)} **${escapeMd(change.name)}**${id}${where}${reason}${who}${audit ? '\n' + audit : ''}`,
+  };
 }
 
 function blockOf(change: Change): string {

@@ -20,6 +20,8 @@ import {
   sourceText,
 } from './common.js';
 import { changeDiff, diffLines, pointerNotes, showEnvMarkers, toYaml, type DiffLine } from './display.js';
+import { auditSection, lastChangeText } from './attribution.js';
+import type { Attribution } from '../model/plan.js';
 
 export function renderPlanText(plan: Plan, options: { color: boolean }): string {
   const c = palette(options.color);
@@ -37,14 +39,18 @@ export function renderPlanText(plan: Plan, options: { color: boolean }): string 
   const accountOrder = plan.accounts.map((a) => a.name);
   for (const [account, changes] of groupByAccount(plan.changes, accountOrder)) {
     out.push(c.bold(`Account ${account}`));
-    for (const change of changes) out.push(...changeLines(change, c));
+    for (const change of changes) out.push(...changeLines(change, c, plan.attribution));
     out.push('');
   }
 
   if (plan.unmanaged.length > 0) {
     out.push(c.bold('Unmanaged (in the service, declared in no file; left alone):'));
     for (const [account, items] of groupByAccount(plan.unmanaged, accountOrder)) {
-      for (const u of items) out.push(`  ${account} ${u.kind} ${u.name} ${c.dim(`[${u.id}]`)}${u.protected ? ' (protected)' : ''}`);
+      for (const u of items) {
+        const who = lastChangeText(u.lastChange);
+        out.push(`  ${account} ${u.kind} ${u.name} ${c.dim(`[${u.id}]`)}${u.protected ? ' (protected)' : ''}${who ? ' ' + c.dim(`(${who})`) : ''}`);
+        out.push(...auditText(auditSection(u, plan.attribution), '      ', c));
+      }
     }
     out.push('');
   }
@@ -77,7 +83,7 @@ function actionPaint(action: Action, c: Palette): Paint {
   return action === 'create' ? c.green : action === 'update' ? c.yellow : c.red;
 }
 
-function changeLines(change: Change, c: Palette): string[] {
+function changeLines(change: Change, c: Palette, attribution?: Attribution): string[] {
   const paint = actionPaint(change.action, c);
   const id = change.liveId ? ' ' + c.dim(`[${change.liveId}]`) : '';
   const src = sourceText(change.source);
@@ -85,6 +91,9 @@ function changeLines(change: Change, c: Palette): string[] {
   const pad = '      ';
   if (change.reason) out.push(pad + c.dim(change.reason));
   for (const note of linkNotes(change)) out.push(pad + c.cyan(note));
+  const who = lastChangeText(change.lastChange);
+  if (who) out.push(pad + c.cyan(who));
+  out.push(...auditText(auditSection(change, attribution), pad, c));
   if (change.changed && change.changed.length > 0) out.push(pad + c.dim(`changed: ${change.changed.join(', ')}`));
   out.push(...diffText(changeDiff(change), pad, c));
   for (const child of change.children ?? []) {
@@ -93,6 +102,11 @@ function changeLines(change: Change, c: Palette): string[] {
   }
   if (change.action !== 'delete') for (const n of pointerNotes(change)) out.push(pad + c.dim(`${n.pointer} ${n.note}`));
   return out;
+}
+
+function auditText(section: ReturnType<typeof auditSection>, pad: string, c: Palette): string[] {
+  if (!section) return [];
+  return [pad + c.cyan(section.title), ...section.entries.map((e) => `${pad}  ${c.cyan(e)}`)];
 }
 
 function diffText(lines: DiffLine[], pad: string, c: Palette): string[] {

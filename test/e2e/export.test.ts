@@ -49,7 +49,8 @@ describe('postureops export', () => {
     }
     expect(written[join('prod', 'alert-channels.yaml')]).toContain(`webhookUrl: ${exampleEnv().SOC_WEBHOOK_URL}`);
 
-    // Provide the variables SECRETS.md lists: compared secrets with the live values, write-only ones with anything.
+    // Provide the variables SECRETS.md lists: compared secrets with the live values, write-only ones
+    // with anything of the right shape (a registry's role, which the service never returns, is an ARN).
     const note = written['SECRETS.md'];
     const exportEnv: Record<string, string> = { ...serviceEnv(emu) };
     const liveValue: Record<string, string> = { slackUrl: 'SLACK_OPS_URL', hecToken: 'SPLUNK_HEC_TOKEN', teamsUrl: 'TEAMS_PLATFORM_URL' };
@@ -57,7 +58,7 @@ describe('postureops export', () => {
       const [, variable, name, field, how] = m;
       const leaf = field.split('/').pop()!;
       const source = name === 'security-slack' ? 'SLACK_SECURITY_URL' : liveValue[leaf];
-      exportEnv[variable] = how === 'compared' ? exampleEnv()[source] : 'any-value';
+      exportEnv[variable] = how === 'compared' ? exampleEnv()[source] : leaf === 'roleArn' ? 'arn:aws:iam::123456789012:role/any' : 'any-value';
     }
     expect(Object.keys(exportEnv).length).toBeGreaterThan(5);
 

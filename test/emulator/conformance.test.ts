@@ -457,6 +457,44 @@ describe('auth and organization matrix', () => {
   });
 });
 
+describe('container registry response (seed 000)', () => {
+  it('replaces crossAccountCredentials by masked accessKeyCredentials and echoes the listed members', async () => {
+    const r = await h.call('POST', 'ContainerRegistries', {
+      body: {
+        name: 'ecr-role',
+        type: 'ContVulnCfg',
+        enabled: 1,
+        data: {
+          registryType: 'AWS_ECR',
+          awsAuthType: 'AWS_IAM',
+          registryDomain: '123456789012.dkr.ecr.us-east-1.amazonaws.com',
+          crossAccountCredentials: { roleArn: 'arn:aws:iam::123456789012:role/ecr', externalId: 'ext-1' },
+          limitNumImg: 5,
+          limitByRep: [],
+          limitByTag: ['*'],
+          limitByLabel: [],
+          nonOsPackageEval: true,
+        },
+      },
+    });
+    expect(r.status).toBe(201);
+    const data = r.body.data.data;
+    expect(data.crossAccountCredentials).toBeUndefined();
+    expect(data.accessKeyCredentials).toEqual({ accessKeyId: '', secretAccessKey: '' });
+    expect(data).toMatchObject({
+      registryType: 'AWS_ECR',
+      registryDomain: '123456789012.dkr.ecr.us-east-1.amazonaws.com',
+      limitByTag: ['*'],
+      limitByLabel: [],
+      limitByRep: [],
+      limitNumImg: 5,
+      identifierTag: [],
+    });
+    expect(JSON.stringify(r.body)).not.toContain('ext-1');
+    expect((await h.call('GET', `ContainerRegistries/${r.body.data.intgGuid}`)).body.data.data).toEqual(data);
+  });
+});
+
 // ---------------------------------------------------------------------------------------------
 // Who wrote what: createdOrUpdatedBy/Time on the record, an audit entry with the key's user.
 

@@ -40,12 +40,15 @@ afterAll(async () => {
   if (dir) await rm(dir, { recursive: true, force: true });
 });
 
-/** The environment a user would set from SECRETS.md: live values for compared secrets, anything for write-only ones. */
+/**
+ * The environment a user would set from SECRETS.md: live values for compared secrets, anything of
+ * the right shape for write-only ones (a registry's role, which the service never returns, is an ARN).
+ */
 function envFor(live: LiveState, secrets: ReturnType<typeof exportConfig>['secrets']): Record<string, string> {
   const env: Record<string, string> = {};
   for (const s of secrets) {
     if (s.writeOnly) {
-      env[s.variable] = `rotated-${s.variable.toLowerCase()}`;
+      env[s.variable] = s.field.endsWith('/roleArn') ? 'arn:aws:iam::123456789012:role/rotated' : `rotated-${s.variable.toLowerCase()}`;
       continue;
     }
     const resource = live.resources.find((r) => r.account === s.account && r.kind === s.kind && r.name === s.name);

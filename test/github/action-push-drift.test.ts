@@ -10,11 +10,14 @@ import { cli, rawApi, serviceEnv } from '../e2e/harness.js';
 import { runBundle, SLACK_URL, TOKEN, writeFiles, type ActionResult } from './action-harness.js';
 import { startFakeGithub, type FakeGithub } from './fake-github.js';
 
+/** A second key: the drift it makes is attributed to its user. */
+const NIGHT_SHIFT = { keyId: 'NIGHTKEY', secret: 'night-secret', role: 'org-admin' as const, user: 'night-shift@example.com' };
+
 let emu: RunningEmulator;
 let gh: FakeGithub;
 
 beforeAll(async () => {
-  [emu, gh] = await Promise.all([startEmulator({ accounts: ['push1', 'drift1', 'drift2'], rateLimit: 100_000 }), startFakeGithub()]);
+  [emu, gh] = await Promise.all([startEmulator({ accounts: ['push1', 'drift1', 'drift2', 'drift3'], rateLimit: 100_000, keys: [NIGHT_SHIFT] }), startFakeGithub()]);
 });
 afterAll(async () => {
   await Promise.all([emu.close(), gh.close()]);
@@ -118,6 +121,34 @@ describe('drift', () => {
     expect(ours()[0]).toMatchObject({ state: 'closed', state_reason: 'completed' });
     expect(gh.comments.get(issue.number)?.[0].body).toContain('matches the configuration again');
     expectNoSecrets(gone);
+  });
+
+  it('the issue says who last changed each drifted resource; with attribute: true, the audit entries too', async () => {
+    const ws = mkdtempSync(join(tmpdir(), 'postureops-ws-'));
+    const folder = join(ws, 'attributed');
+    writeFiles(folder, {
+      'postureops.yaml': 'accounts:\n  - name: drift3\n',
+      'channels.yaml': `kind: AlertChannel\nname: ops-slack\nspec:\n  type: SlackChannel\n  data:\n    slackUrl: \${env:SLACK_URL}\n---\nkind: AlertRule\nname: critical\nspec:\n  channels: [ops-slack]\n  severity: [critical]\n  description: as applied\n`,
+    });
+    expect((await cli(['apply', folder, '--auto-approve'], { env: secrets() })).code).toBe(0);
+    const rules = await rawApi(emu, 'GET', '/api/v2/AlertRules', { account: 'drift3' });
+    const mcGuid = rules.body.data[0].mcGuid as string;
+    const night = { url: emu.url, keyId: NIGHT_SHIFT.keyId, secret: NIGHT_SHIFT.secret };
+    expect((await rawApi(night, 'PATCH', `/api/v2/AlertRules/${mcGuid}`, { account: 'drift3', body: { filters: { description: 'changed by hand' } } })).status).toBe(200);
+
+    const run = (attribute: string) =>
+      runBundle({ workspace: ws, eventName: 'schedule', payload: {}, inputs: { directory: 'attributed', mode: 'drift', attribute }, env: secrets(), apiUrl: gh.url });
+    const issueOf = () => gh.issues.find((i) => i.body.includes('folder=attributed '))!;
+
+    const plain = await run('false');
+    expect(plain.outputs).toMatchObject({ status: 'drift', 'count-update': '1' });
+    expect(issueOf().body).toMatch(/\*\*~ update\*\* AlertRule \*\*critical\*\*.*\n_last changed by night-shift@example\.com at \d{4}-\d\d-\d\dT[\d:.]+Z_/);
+    expect(issueOf().body).not.toContain('audit log');
+
+    const attributed = await run('true');
+    expect(attributed.code, attributed.stdout).toBe(0);
+    expect(issueOf().body).toContain(`night-shift@example.com update: Updated alert rule critical (${mcGuid})`);
+    expect(gh.issues.filter((i) => i.body.includes('folder=attributed '))).toHaveLength(1);
   });
 
   it('an unreadable service fails the run and leaves the issue alone', async () => {

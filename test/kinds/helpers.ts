@@ -5,7 +5,7 @@ import { expect } from 'vitest';
 import type { DesiredResource, LiveResource, ResourceDocument } from '../../src/model/resource.js';
 import type { FetchContext, Kind, RequestContext } from '../../src/kinds/types.js';
 import type { JsonObject } from '../../src/model/json.js';
-import { removeAt } from '../../src/model/json-pointer.js';
+import { getAt, removeAt } from '../../src/model/json-pointer.js';
 
 export const FILE = 'config/resources.yaml';
 
@@ -77,6 +77,13 @@ export function requestCtx(ids: Record<string, string> = {}, opts: { account?: s
 export function comparable(kind: Kind, spec: JsonObject): JsonObject {
   let out = spec;
   for (const ptr of kind.writeOnly(spec)) out = removeAt(out, ptr);
+  // Members the service never returns, and the objects left empty without them.
+  for (const ptr of kind.unreturned?.(spec) ?? []) {
+    out = removeAt(out, ptr);
+    const parent = ptr.slice(0, ptr.lastIndexOf('/'));
+    const held = getAt(out, parent);
+    if (held !== null && typeof held === 'object' && Object.keys(held).length === 0) out = removeAt(out, parent);
+  }
   return out;
 }
 

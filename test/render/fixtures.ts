@@ -36,6 +36,11 @@ export const fixtureChanges: Change[] = [
     writeOnly: ['/data/apiKey'],
     source: { file: 'channels.yaml', line: 9, column: 1 },
     liveDigest: 'sha256:1111',
+    lastChange: { by: 'second@example.com', at: '2026-11-22T09:41:07.000Z' },
+    audit: [
+      { at: '2026-11-22T09:41:07.000Z', user: 'second@example.com', action: 'update', description: 'Updated alert channel datadog (PROD_0A1B2C3D4E5F60718293A4B5C6D7E8F9)' },
+      { at: '2026-11-20T16:02:00.000Z', user: 'admin@example.com', action: 'create', description: 'Created alert channel datadog (PROD_0A1B2C3D4E5F60718293A4B5C6D7E8F9)' },
+    ],
   },
   {
     ...base,
@@ -91,6 +96,7 @@ export const fixtureChanges: Change[] = [
     ],
     source: { file: 'rules.yaml', line: 1, column: 1 },
     liveDigest: 'sha256:3333',
+    lastChange: { by: 'admin@example.com', at: '2025-11-21T19:00:00.000Z' },
   },
   {
     ...base,
@@ -161,6 +167,7 @@ export const fixtureChanges: Change[] = [
     reason: 'not declared; prune is on for AlertChannel',
     dependsOn: ['prod/AlertRule/critical-cloud'],
     liveDigest: 'sha256:6666',
+    lastChange: { by: 'ops@example.com', at: '2026-10-02T08:00:00.000Z' },
   },
   {
     ...base,
@@ -195,6 +202,7 @@ export const fixtureChanges: Change[] = [
     valueNames: [{ pointer: '/severity', names: { '1': 'critical', '2': 'high', '3': 'medium', '4': 'low', '5': 'info' } }],
     reason: 'not declared; prune is on for AlertRule',
     liveDigest: 'sha256:7777',
+    lastChange: { by: 'old-admin@example.com' },
   },
 ];
 
@@ -204,7 +212,17 @@ export function fixturePlan(): Plan {
     accounts: [{ name: 'prod', orgAccess: false }, { name: 'staging', orgAccess: false }],
     changes: fixtureChanges,
     summary: { create: 4, update: 4, replace: 1, delete: 2, unmanaged: 1 },
-    unmanaged: [{ kind: 'AlertChannel', account: 'prod', name: 'legacy-webhook', id: 'PROD_4A1B2C3D4E5F60718293A4B5C6D7E8F9' }],
+    unmanaged: [
+      {
+        kind: 'AlertChannel',
+        account: 'prod',
+        name: 'legacy-webhook',
+        id: 'PROD_4A1B2C3D4E5F60718293A4B5C6D7E8F9',
+        lastChange: { by: 'second@example.com', at: '2026-11-21T22:10:00.000Z' },
+        audit: [{ at: '2026-11-21T22:10:00.000Z', user: 'second@example.com', action: 'create', description: 'Created alert channel legacy-webhook (PROD_4A1B2C3D4E5F60718293A4B5C6D7E8F9)' }],
+      },
+    ],
+    attribution: { accounts: ['prod'], start: '2026-11-15T12:00:00Z', end: '2026-11-22T12:00:00Z', days: 7, perResource: 5 },
     diagnostics: [
       {
         severity: 'warning',

@@ -49,7 +49,7 @@ describe('json', () => {
     const out = renderPlan(fixturePlan(), 'json', { color: false });
     expect(out.endsWith('}\n')).toBe(true);
     const doc = JSON.parse(out);
-    expect(Object.keys(doc)).toEqual(['formatVersion', 'summary', 'changes', 'unmanaged', 'diagnostics', 'apiCalls', 'budget']);
+    expect(Object.keys(doc)).toEqual(['formatVersion', 'summary', 'changes', 'unmanaged', 'diagnostics', 'apiCalls', 'budget', 'attribution']);
     expect(doc.summary).toEqual({ create: 4, update: 4, replace: 1, delete: 2, unmanaged: 1 });
     for (const c of doc.changes) expect(Object.keys(c).slice(0, 4)).toEqual(['action', 'kind', 'account', 'name']);
     expect(doc.budget[2]).toEqual({ bucket: 'DELETE AlertChannels', needed: 1 });
@@ -182,5 +182,33 @@ describe('markdown size limit', () => {
     expect(md).toContain('### Failed (1)');
     expect(md).toContain('**critical-cloud**');
     expect(md).toMatch(/… truncated: \d+ results not shown/);
+  });
+});
+
+describe('drift attribution', () => {
+  const plan = fixturePlan();
+  const text = renderPlan(plan, 'text', { color: false });
+  const md = renderPlan(plan, 'markdown', { color: false });
+
+  it('shows who last changed an updated record and when, beside the change, in text and Markdown', () => {
+    expect(text).toMatch(/~ update AlertChannel datadog .*\n {6}last changed by second@example\.com at 2026-11-22T09:41:07\.000Z\n/);
+    expect(md).toContain('**~ update** AlertChannel **datadog** `PROD_0A1B2C3D4E5F60718293A4B5C6D7E8F9` · `channels.yaml:9:1`\n_last changed by second@example.com at 2026-11-22T09:41:07.000Z_');
+  });
+
+  it('lists the matched audit entries under the resource, and says so when there were none', () => {
+    expect(text).toContain('      audit log:\n        2026-11-22T09:41:07.000Z second@example.com update: Updated alert channel datadog');
+    expect(text).toMatch(/critical-cloud .*\n(.*\n){1}\s+audit log: no entry in the last 7 days/);
+    expect(md).toContain('  - audit log:\n    - 2026-11-21T22:10:00.000Z second@example.com create: Created alert channel legacy-webhook');
+  });
+
+  it('shows no audit section where the audit log was not read, nor for a create', () => {
+    const staging = text.slice(text.indexOf('Account staging'), text.indexOf('Unmanaged'));
+    expect(staging).toContain('last changed by old-admin@example.com');
+    expect(staging).not.toContain('audit log');
+    const create = text.slice(text.indexOf('+ create AlertChannel ops-slack'), text.indexOf('~ update AlertChannel datadog'));
+    expect(create).not.toContain('audit log');
+    const bare = renderPlan({ ...plan, attribution: undefined }, 'text', { color: false });
+    expect(bare).not.toContain('audit log');
+    expect(bare).toContain('last changed by second@example.com');
   });
 });

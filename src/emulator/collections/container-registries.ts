@@ -13,6 +13,23 @@ function present(data: Record<string, unknown>, dotted: string): boolean {
   return typeof v === 'string' && v !== '';
 }
 
+/**
+ * Seed 000: "The response `data` replaces `crossAccountCredentials` by `accessKeyCredentials`
+ * (`accessKeyId` string, `secretAccessKey` string, shown masked) and echoes registryType,
+ * registryDomain, limitByTag, limitByLabel, limitByRep, limitNumImg, and identifierTag". A
+ * role-based registry has no access key, so both members come back masked as "" (the masking the
+ * documents name for `secretAccessKey`). Members the request left out get the service's defaults.
+ */
+export function registryResponseData(data: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = { ...data };
+  if ('crossAccountCredentials' in out) {
+    delete out.crossAccountCredentials;
+    out.accessKeyCredentials = { accessKeyId: '', secretAccessKey: '' };
+  }
+  for (const [k, v] of Object.entries(REGISTRY_RESPONSE_DEFAULTS)) if (!(k in out)) out[k] = structuredClone(v);
+  return out;
+}
+
 export const containerRegistries: IntegrationCollection = {
   path: 'ContainerRegistries',
   key: 'containerRegistries',
@@ -35,7 +52,7 @@ export const containerRegistries: IntegrationCollection = {
     }
   },
   sensitive: (r) => registrySensitive(r.data),
-  responseData: (data) => ({ ...data, ...Object.fromEntries(Object.entries(REGISTRY_RESPONSE_DEFAULTS).filter(([k]) => !(k in data))) }),
+  responseData: (data) => registryResponseData(data),
 };
 
 export const containerRegistryRoutes = (): Route[] => integrationRoutes(containerRegistries);

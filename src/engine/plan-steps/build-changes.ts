@@ -46,6 +46,7 @@ export function writeChange(decision: Decision, children: readonly Decision[], r
     writeOnly: view.writeOnly,
     sensitive: view.sensitive,
     ...valueNamesOf(kind),
+    ...(view.unreturned && view.unreturned.length > 0 ? { unreturned: view.unreturned } : {}),
     ...(decision.rotate ? { rotate: true } : {}),
     ...(carried ? { children: carried } : {}),
     ...(allRefs.length > 0 ? { refs: allRefs } : {}),
@@ -54,6 +55,7 @@ export function writeChange(decision: Decision, children: readonly Decision[], r
     ...(decision.reason ? { reason: decision.reason } : {}),
     ...(d.source ? { source: d.source } : {}),
     liveDigest: liveDigest(action === 'create' ? undefined : live),
+    ...(action !== 'create' && live?.lastChange ? { lastChange: { ...live.lastChange } } : {}),
   };
 }
 
@@ -74,6 +76,7 @@ export function deleteChange(live: LiveResource, kind: Kind, reason: string): Ch
     dependsOn: [],
     reason,
     liveDigest: liveDigest(live),
+    ...(live.lastChange ? { lastChange: { ...live.lastChange } } : {}),
   };
 }
 

@@ -61,7 +61,7 @@ export function prune(input: PruneInput): Pruned {
     if (!kind || r.managedByService || input.declared.has(key)) continue;
     const guarded = protect.some((s) => selects(s, r.account, r.kind, r.name));
     const leave = (): void => {
-      unmanaged.push({ kind: r.kind, account: r.account, name: r.name, id: r.id, ...(guarded ? { protected: true } : {}) });
+      unmanaged.push({ kind: r.kind, account: r.account, name: r.name, id: r.id, ...(guarded ? { protected: true } : {}), ...(r.lastChange ? { lastChange: { ...r.lastChange } } : {}) });
     };
     const parentKind = kind.parentKind ? kindOf.get(kind.parentKind) : undefined;
     if (parentKind && r.parent !== undefined) {

@@ -5,7 +5,7 @@
 // them and otherwise carried (a PATCH replaces `filters` whole).
 
 import type { Diagnostic } from '../../model/diagnostics.js';
-import { apiPath, canonicalSet, convertedEnvRefs, createdString, recordList, request, requireString, stringList, toBoolean, toFlag } from '../common.js';
+import { apiPath, canonicalSet, convertedEnvRefs, createdString, lastChangeOf, recordList, request, requireString, stringList, toBoolean, toFlag } from '../common.js';
 import { isObject, type Json, type JsonObject } from '../../model/json.js';
 import { ALERT_RULE_TYPE, EVENT_CATEGORIES } from '../spellings.js';
 import type { DesiredResource, LiveResource, ResourceDocument } from '../../model/resource.js';
@@ -170,7 +170,11 @@ export const AlertRule: Kind = {
       }
       // Some records carry the name at the top level rather than in filters.
       const named = typeof filters.name === 'string' && filters.name !== '' ? filters : rec;
-      return { kind: 'AlertRule', account: ctx.account, name: requireString(named, 'name', LIST_PATH), id: requireString(rec, 'mcGuid', LIST_PATH), spec };
+      const live: LiveResource = { kind: 'AlertRule', account: ctx.account, name: requireString(named, 'name', LIST_PATH), id: requireString(rec, 'mcGuid', LIST_PATH), spec };
+      // The rule's writer and time sit in its filters, the time as epoch milliseconds (api-facts.md).
+      const lastChange = lastChangeOf(filters.createdOrUpdatedBy ?? rec.createdOrUpdatedBy, filters.createdOrUpdatedTime ?? rec.createdOrUpdatedTime);
+      if (lastChange) live.lastChange = lastChange;
+      return live;
     });
   },
 

@@ -1,12 +1,13 @@
 // Container registries: integrations for image vulnerability assessment. One integration type,
-// data defaults the service fills in (so desired and live both carry them), and no PUT.
+// data defaults the service fills in (so desired and live both carry them), a role the service never
+// returns (seed 000: it answers with a masked access key instead), and no PUT.
 
 import { isObject, type JsonObject } from '../../model/json.js';
 import { REGISTRY_INTEGRATION_TYPE, REGISTRY_TYPES } from '../spellings.js';
 import { integrationKind } from '../integration.js';
 import type { Kind } from '../types.js';
 import { SCHEMA_FILE, schemas } from './schema.js';
-import { REGISTRY_DATA_DEFAULTS, registrySecrets } from './tables.js';
+import { readRegistryData, REGISTRY_DATA_DEFAULTS, registrySecrets, registryUnreturned } from './tables.js';
 
 // The service also echoes `identifierTag` ([] when the request had none), so it is a default too:
 // filled on both sides, it never shows as a change and export leaves it out.
@@ -20,6 +21,8 @@ export const ContainerRegistry: Kind = integrationKind({
   schemas,
   collection: 'ContainerRegistries',
   secrets: (spec) => registrySecrets(isObject(spec.data) ? spec.data : {}),
+  unreturned: (spec) => registryUnreturned(isObject(spec.data) ? spec.data : {}),
+  readData: (_type, data) => readRegistryData(data),
   fixedType: REGISTRY_INTEGRATION_TYPE,
   dataDefaults: DATA_DEFAULTS,
   knownTypes: REGISTRY_TYPES,

@@ -1,6 +1,7 @@
-// Facts of container registry `data` (api-facts.md): secret members by registry type, and the
-// members the service fills in when a request leaves them out.
+// Facts of container registry `data` (api-facts.md, seed 000): secret members by registry type, the
+// members the service never returns, and the members it fills in when a request leaves them out.
 
+import { isObject, type JsonObject } from '../../model/json.js';
 import type { SecretField } from '../secret-fields.js';
 
 /** Secret members of container registry `data`, by `registryType` (and AWS auth type). */
@@ -33,3 +34,27 @@ export const REGISTRY_DATA_DEFAULTS = {
   limitByLabel: [],
   nonOsPackageEval: false,
 } as const;
+
+const isRoleBasedEcr = (data: { registryType?: unknown; awsAuthType?: unknown }): boolean =>
+  data.registryType === 'AWS_ECR' && data.awsAuthType !== 'AWS_ACCESS_KEY';
+
+/**
+ * Seed 000: the response `data` "replaces crossAccountCredentials by accessKeyCredentials (shown
+ * masked)". A role-based ECR registry's role is sent and never read back: no secret, but nothing to
+ * compare either.
+ */
+export function registryUnreturned(data: { registryType?: unknown; awsAuthType?: unknown }): string[] {
+  return isRoleBasedEcr(data) ? ['/data/crossAccountCredentials/roleArn', '/data/crossAccountCredentials/externalId'] : [];
+}
+
+/**
+ * Live `data` as a file holds it: a role-based ECR registry's masked `accessKeyCredentials` (every
+ * member "") is the service's stand-in for the role it does not return, not configuration; left out.
+ * An access key with any value in it is carried as read.
+ */
+export function readRegistryData(data: JsonObject): JsonObject {
+  const keys = data.accessKeyCredentials;
+  if (!isRoleBasedEcr(data) || !isObject(keys) || !Object.values(keys).every((v) => v === '')) return data;
+  const { accessKeyCredentials: _masked, ...rest } = data;
+  return rest;
+}

@@ -74,3 +74,16 @@ describe('build changes', () => {
     expect(items[1].change.after).toBeUndefined();
   });
 });
+
+describe('build changes: who last changed the live record', () => {
+  const lastChange = { by: 'second@example.com', at: '2026-11-22T10:00:00.000Z' };
+  it('an update and a delete carry it; a create has no live record to name', () => {
+    const l = { ...live('Channel', 'ops', 'C1', { type: 'Webhook', data: { url: 'a' } }), lastChange };
+    const [update] = buildChanges(decide([matchOf(desired('Channel', 'ops', { type: 'Webhook', data: { url: 'b' } }), l)], new Set()), noRefs, []);
+    expect(update.change.lastChange).toEqual(lastChange);
+    const [del] = buildChanges(decisionsOf([]), noRefs, [{ live: { ...l, name: 'old' }, kind: Channel, reason: 'not declared' }]);
+    expect(del.change.lastChange).toEqual(lastChange);
+    const [create] = buildChanges(decisionsOf([decisionOf(desired('Channel', 'new', { type: 'Webhook', data: { url: 'b' } }), { action: 'create' })]), noRefs, []);
+    expect(create.change).not.toHaveProperty('lastChange');
+  });
+});

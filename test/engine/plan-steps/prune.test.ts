@@ -113,3 +113,14 @@ describe('prune with protect', () => {
     expect(r.unmanaged.map((u) => [u.id, u.protected])).toEqual([['P.old', true]]);
   });
 });
+
+describe('prune: who last changed it', () => {
+  const lastChange = { by: 'second@example.com', at: '2026-11-22T10:00:00.000Z' };
+  it('an unmanaged resource carries the last change of its record', () => {
+    const r = run([{ ...live('Rule', 'r', 'R1', {}), lastChange }]);
+    expect(r.unmanaged).toEqual([{ kind: 'Rule', account: 'prod', name: 'r', id: 'R1', lastChange }]);
+  });
+  it('a record that says nothing gives nothing', () => {
+    expect(run([live('Rule', 'r', 'R1', {})]).unmanaged[0]).not.toHaveProperty('lastChange');
+  });
+});
