@@ -1,5 +1,7 @@
 // What a command needs from the process, injectable so tests can drive commands in-process.
 
+import type { ClientOptions } from '../src/api/options.js';
+
 export interface Io {
   stdout: NodeJS.WritableStream & { isTTY?: boolean };
   stderr: NodeJS.WritableStream & { isTTY?: boolean };
@@ -8,6 +10,11 @@ export interface Io {
   cwd: string;
   /** SIGINT / SIGTERM; tests give their own. Without it, signals keep Node's default (the process ends). */
   signals?: SignalSource;
+  /**
+   * Adjusts the options of the service client a command creates: tests give it their virtual clock
+   * (`now`, `sleep`) and watch its waits. The CLI itself sets none.
+   */
+  clientOptions?: (options: ClientOptions) => ClientOptions;
 }
 
 export type StopSignal = 'SIGINT' | 'SIGTERM';

@@ -1,6 +1,7 @@
 // The steps commands share: load the configuration, open the client, fetch, plan. Each step turns
 // expected failures into an ExitError with a message; nothing here exits.
 
+import type { ClientOptions } from '../src/api/options.js';
 import { resolve } from 'node:path';
 import type { ApiClient, BucketBudget } from '../src/api/types.js';
 import type { AccountConfig, DesiredState } from '../src/model/account.js';
@@ -73,7 +74,8 @@ export async function openClient(io: Io, flags: ClientFlags, interruption?: Inte
   }
   const out = consoleOf(io);
   const waits = new WaitReporter(out);
-  const client = createClient({
+  const adjust = io.clientOptions ?? ((o: ClientOptions) => o);
+  const client = createClient(adjust({
     ...options,
     ...(flags.concurrency !== undefined ? { concurrency: flags.concurrency } : {}),
     ...(flags.maxWait !== undefined ? { maxWaitSeconds: flags.maxWait } : {}),
@@ -86,7 +88,7 @@ export async function openClient(io: Io, flags: ClientFlags, interruption?: Inte
           )
       : undefined,
     onWait: waits.onWait,
-  });
+  }));
   const { baseUrl, keyId } = options;
   // What this run learnt of the buckets is kept for the next one (see budget-memory.ts).
   const remembering: ApiClient = {

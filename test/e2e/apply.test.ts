@@ -3,40 +3,37 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import type { ClientOptions } from '../../src/api/options.js';
 import { manualClock, startEmulator } from '../../src/emulator/index.js';
 import { virtualTime } from '../api/helpers.js';
-import { cli, EXAMPLES, exampleEnv, rawApi, serviceEnv } from './harness.js';
+import { cli as runCli, EXAMPLES, exampleEnv, rawApi, serviceEnv } from './harness.js';
 
 /**
  * The CLI builds its client with real timers: retries back off for up to seconds of real time.
- * The CLI has no way to inject a clock, so while `virtual.sleep` is set the client the CLI
- * creates gets this test's clock and sleep instead (everything else is the CLI's own choice).
+ * While `virtual.sleep` is set, the client the CLI creates gets this test's clock and sleep instead,
+ * through Io.clientOptions (everything else is the CLI's own choice).
  */
-const virtual = vi.hoisted(() => ({
+const virtual = {
   now: undefined as (() => number) | undefined,
   sleep: undefined as ((ms: number) => Promise<void>) | undefined,
   sleeps: [] as number[],
-}));
-vi.mock('../../src/api/client.js', async (importOriginal) => {
-  const original = await importOriginal<typeof import('../../src/api/client.js')>();
+};
+/** The CLI's client gets this test's virtual clock (through Io.clientOptions), and the test sees its waits. */
+const clientOptions = (options: ClientOptions): ClientOptions => {
+  const { now, sleep } = virtual;
+  if (now === undefined || sleep === undefined) return options;
   return {
-    ...original,
-    createClient: (options: ClientOptions) => {
-      const { now, sleep } = virtual;
-      if (now === undefined || sleep === undefined) return original.createClient(options);
-      return original.createClient({
-        ...options,
-        now,
-        sleep: (ms: number) => {
-          virtual.sleeps.push(ms);
-          return sleep(ms);
-        },
-      });
+    ...options,
+    now,
+    sleep: (ms: number) => {
+      virtual.sleeps.push(ms);
+      return sleep(ms);
     },
   };
-});
+};
+/** The real CLI, in-process, with the client options above. */
+const cli = (args: string[], opts: Parameters<typeof runCli>[1] = {}) => runCli(args, { ...opts, clientOptions });
 
 type Emu = Awaited<ReturnType<typeof startEmulator>>;
 const running: Emu[] = [];

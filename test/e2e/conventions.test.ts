@@ -4,7 +4,7 @@ import { chmod, chown, mkdir, mkdtemp, readdir, rm, stat, writeFile } from 'node
 import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { ApiError } from '../../src/api/types.js';
 import { parseKeySpec, startEmulator } from '../../src/emulator/index.js';
 import { explainApiError } from '../../cmd/errors.js';
@@ -39,7 +39,11 @@ describe('severity names in every rendering of a plan', () => {
     env = serviceEnv(emu);
     const applied = await cli(['apply', dir, '--auto-approve'], { env });
     expect(applied.code, applied.stderr).toBe(0);
-    // Someone widens the rule in the console: the service answers with integers.
+  });
+
+  // Before each test (one of them applies and so converges): someone widens the rule in the
+  // console, and the service answers with integers.
+  beforeEach(async () => {
     const rule = (await rawApi(emu, 'GET', '/api/v2/AlertRules', { account: 'prod' })).body.data[0];
     const filters = { ...rule.filters, eventCategory: rule.filters.eventcategory, resourceGroups: [], severity: [1, 2, 3] };
     expect((await rawApi(emu, 'PATCH', `/api/v2/AlertRules/${rule.mcGuid}`, { account: 'prod', body: { filters } })).status).toBe(200);

@@ -30,7 +30,7 @@ function sink(): { stream: PassThrough; text: () => string } {
 
 export async function cli(
   args: string[],
-  opts: { env?: Record<string, string | undefined>; cwd?: string; signals?: Io['signals'] } = {},
+  opts: { env?: Record<string, string | undefined>; cwd?: string; signals?: Io['signals']; clientOptions?: Io['clientOptions'] } = {},
 ): Promise<CliResult> {
   const out = sink();
   const err = sink();
@@ -42,6 +42,7 @@ export async function cli(
     env: { NO_COLOR: '1', ...opts.env },
     cwd: opts.cwd ?? packageRoot(),
     ...(opts.signals ? { signals: opts.signals } : {}),
+    ...(opts.clientOptions ? { clientOptions: opts.clientOptions } : {}),
   };
   const code = await run(['node', 'postureops', ...args], io);
   return { code, stdout: out.text(), stderr: err.text() };

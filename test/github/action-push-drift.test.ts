@@ -51,6 +51,7 @@ describe('push to the default branch', () => {
   it('applies, prints the changeset to the log and the summary, and counts per action and status', async () => {
     const ws = mkdtempSync(join(tmpdir(), 'postureops-ws-'));
     write(ws, 'push1', 'first', { 'tokens.yaml': 'kind: AgentAccessToken\nname: k8s\nspec: {}\n' });
+    const seen = gh.requests.length; // the fake GitHub is shared by this file's tests
     const r = await runBundle({
       workspace: ws,
       eventName: 'push',
@@ -73,7 +74,7 @@ describe('push to the default branch', () => {
     expect(r.stdout).toMatch(/Apply complete|3 done/);
     expect(r.stdout).toContain('critical');
     expect(r.summary).toContain('<!-- postureops-apply -->');
-    expect(gh.requests.filter((q) => q.method !== 'GET')).toEqual([]); // no pull request: nothing posted
+    expect(gh.requests.slice(seen).filter((q) => q.method !== 'GET')).toEqual([]); // no pull request: nothing posted
     expectNoSecrets(r);
     const after = await cli(['plan', join(ws, 'posture'), '--detailed-exitcode'], { env: secrets() });
     expect(after.code).toBe(0);
