@@ -50,16 +50,32 @@ export interface CommentResult {
   anyDeletes: boolean;
 }
 
-/** One comment per folder: created once, updated in place, left alone when its digest is unchanged. */
+/**
+ * Written by a bot account (the workflow's GITHUB_TOKEN acts as github-actions[bot]; an App token as
+ * its app): anyone may comment on a public pull request, so a marker in a person's comment is not ours.
+ */
+function byBot(user: { type?: string } | null | undefined): boolean {
+  return user?.type === 'Bot';
+}
+
+/**
+ * One comment per folder: created once, updated in place, left alone when its digest is unchanged.
+ * Two runs racing may both have created one: the oldest is kept and the others are deleted.
+ */
 export async function upsertComment(octokit: Octokit, ref: IssueRef, issueNumber: number, folder: string, body: Body): Promise<CommentResult> {
   let ours: { id: number; body?: string } | undefined;
+  const extra: number[] = [];
   let othersDelete = false;
   for await (const page of octokit.paginate.iterator(octokit.rest.issues.listComments, { ...ref, issue_number: issueNumber, per_page: 100 })) {
     for (const c of page.data) {
-      if (ours === undefined && isOurs('comment', folder, c.body)) ours = { id: c.id, body: c.body };
-      else if (readMarker('comment', c.body)?.deletes) othersDelete = true;
+      if (!byBot(c.user)) continue;
+      if (isOurs('comment', folder, c.body)) {
+        if (ours === undefined) ours = { id: c.id, body: c.body };
+        else extra.push(c.id);
+      } else if (readMarker('comment', c.body)?.deletes) othersDelete = true;
     }
   }
+  for (const id of extra) await octokit.rest.issues.deleteComment({ ...ref, comment_id: id });
   const anyDeletes = othersDelete || body.deletes;
   if (ours === undefined) {
     await octokit.rest.issues.createComment({ ...ref, issue_number: issueNumber, body: body.text });
@@ -88,7 +104,7 @@ export async function syncDeleteLabel(octokit: Octokit, ref: IssueRef, issueNumb
 async function findDriftIssue(octokit: Octokit, ref: IssueRef, folder: string): Promise<{ number: number; body?: string | null } | undefined> {
   const kind: BodyKind = 'drift';
   for await (const page of octokit.paginate.iterator(octokit.rest.issues.listForRepo, { ...ref, state: 'open', per_page: 100 })) {
-    const found = page.data.find((i) => !i.pull_request && isOurs(kind, folder, i.body));
+    const found = page.data.find((i) => !i.pull_request && byBot(i.user) && isOurs(kind, folder, i.body));
     if (found) return { number: found.number, body: found.body };
   }
   return undefined;

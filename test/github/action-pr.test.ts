@@ -10,7 +10,7 @@ import { cli, serviceEnv } from '../e2e/harness.js';
 import { pullPayload, runBundle, SLACK_URL, TOKEN, writeFiles, type ActionResult } from './action-harness.js';
 import { startFakeGithub, type FakeGithub } from './fake-github.js';
 
-const ACCOUNTS = ['pr1', 'pr2', 'pr3', 'pr4', 'pr5', 'pr6', 'pr7', 'pr8'];
+const ACCOUNTS = ['pr1', 'pr2', 'pr3', 'pr4', 'pr5', 'pr6', 'pr7', 'pr8', 'pr9'];
 let emu: RunningEmulator;
 let gh: FakeGithub;
 
@@ -145,6 +145,23 @@ describe('plan comment on a pull request', () => {
     expect(comments[0].body).toContain('2 to create');
     expect(comments[1].body).toContain('folder=other%2Fplace ');
     expect(comments[1].body).toContain('1 to create');
+  });
+
+  it("a marker in a person's comment is not ours; a duplicate of ours (two runs racing) is deleted", async () => {
+    const ws = workspace({ posture: config('pr9') });
+    const planted = { id: 9001, body: '<!-- postureops:comment folder=posture digest=0000000000000000 deletes=true -->\nnot from postureops', user: { login: 'stranger', type: 'User' } };
+    gh.comments.set(109, [planted]);
+    const first = await pr(ws, 109);
+    expect(first.code, first.stdout).toBe(0);
+    expect(commentsOf(109)).toHaveLength(2);
+    expect(commentsOf(109)[0]).toEqual(planted); // left alone: neither edited nor deleted
+    const ours = commentsOf(109)[1];
+    // A second run that raced the first created its own comment for the folder too.
+    gh.comments.set(109, [...commentsOf(109), { ...ours, id: 9002 }]);
+    const again = await pr(ws, 109, { sha: 'c0ffee0000000000000000000000000000000003' });
+    expect(again.code, again.stdout).toBe(0);
+    expect(commentsOf(109).map((c) => c.id)).toEqual([planted.id, ours.id]);
+    expect(commentsOf(109)[1].body).toContain('c0ffee0');
   });
 
   it('a deletion puts a warning on top and the postureops:delete label on, removed when it no longer applies', async () => {

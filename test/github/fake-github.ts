@@ -12,9 +12,13 @@ export interface Recorded {
   body?: unknown;
 }
 
+/** GitHub's author of what the workflow's token writes. */
+export const ACTIONS_BOT = { login: 'github-actions[bot]', type: 'Bot' };
+
 export interface FakeComment {
   id: number;
   body: string;
+  user?: { login: string; type: string };
 }
 
 export interface FakeIssue {
@@ -23,6 +27,7 @@ export interface FakeIssue {
   body: string;
   state: 'open' | 'closed';
   state_reason?: string | null;
+  user?: { login: string; type: string };
 }
 
 export interface FakeGithub {
@@ -86,10 +91,20 @@ export async function startFakeGithub(): Promise<FakeGithub> {
         const list = comments.get(n) ?? [];
         if (method === 'GET') return paged(list);
         if (method === 'POST') {
-          const c = { id: nextComment++, body: String(body?.body) };
+          const c = { id: nextComment++, body: String(body?.body), user: ACTIONS_BOT };
           comments.set(n, [...list, c]);
           return send(201, c);
         }
+      }
+      if ((m = /^\/repos\/[^/]+\/[^/]+\/issues\/comments\/(\d+)$/.exec(p)) && method === 'DELETE') {
+        const id = Number(m[1]);
+        for (const [n, list] of comments) {
+          if (list.some((x) => x.id === id)) {
+            comments.set(n, list.filter((x) => x.id !== id));
+            return send(204, undefined);
+          }
+        }
+        return send(404, { message: 'Not Found' });
       }
       if ((m = /^\/repos\/[^/]+\/[^/]+\/issues\/comments\/(\d+)$/.exec(p)) && method === 'PATCH') {
         const id = Number(m[1]);
@@ -126,7 +141,7 @@ export async function startFakeGithub(): Promise<FakeGithub> {
           return paged(issues.filter((i) => state === 'all' || i.state === state));
         }
         if (method === 'POST') {
-          const issue: FakeIssue = { number: nextIssue++, title: String(body?.title), body: String(body?.body ?? ''), state: 'open' };
+          const issue: FakeIssue = { number: nextIssue++, title: String(body?.title), body: String(body?.body ?? ''), state: 'open', user: ACTIONS_BOT };
           issues.push(issue);
           return send(201, issue);
         }
