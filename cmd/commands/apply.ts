@@ -178,8 +178,9 @@ async function applyInterruptibly(io: Io, dir: string, opts: ApplyOptions, inter
       if (!(err instanceof LeaseHeldError)) throw err;
       throw new ExitError(EXIT.leaseHeld, `${err.message}. Run apply again when it has finished (it plans afresh), or pass --lease-wait SECONDS to wait for it.`);
     });
-    await handOutCredentials(io, opts, issued);
+    // The report first: a credentials file that cannot be written must not hide what was applied.
     write(io.stdout, renderApplyReport(report, opts.format, { color: useColor(io.stdout, io.env) }));
+    await handOutCredentials(io, opts, issued);
     return interruption.exitCode() ?? (report.summary.failed > 0 || report.stopped ? EXIT.error : EXIT.ok);
   } finally {
     await client.close();

@@ -4,7 +4,7 @@
 import type { ApiRequest, BucketBudget } from '../api/types.js';
 import type { AccountConfig } from '../model/account.js';
 import type { Diagnostic } from '../model/diagnostics.js';
-import { bucketOf } from '../api/buckets.js';
+import { API_PREFIX, bucketOf } from '../api/buckets.js';
 import type { DesiredResource } from '../model/resource.js';
 import type { Kind, RequestContext } from '../kinds/types.js';
 import type { BucketNeed, Change } from '../model/plan.js';
@@ -38,15 +38,18 @@ export function changeRequests(change: Change, kinds: readonly Kind[], accounts:
       envRefs: {},
     }));
   };
+  // A kind whose ids are credentials has its real id read afresh before an update or a delete.
+  const lookUp = (): ApiRequest[] =>
+    kind.secretIds ? [{ method: 'GET', path: `${API_PREFIX}/${kind.collection}`, account: orgAccess ? undefined : change.account, orgAccess }] : [];
   switch (change.action) {
     case 'create':
       return [kind.createRequest(desired(), children(), ctx)];
     case 'update':
-      return kind.updateRequests(id, desired(), change.changed ?? [], ctx);
+      return [...lookUp(), ...kind.updateRequests(id, desired(), change.changed ?? [], ctx)];
     case 'replace':
-      return [kind.deleteRequest(id, ctx), kind.createRequest(desired(), children(), ctx)];
+      return [...lookUp(), kind.deleteRequest(id, ctx), kind.createRequest(desired(), children(), ctx)];
     case 'delete':
-      return [kind.deleteRequest(id, ctx)];
+      return [...lookUp(), kind.deleteRequest(id, ctx)];
   }
 }
 
