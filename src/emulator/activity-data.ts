@@ -4,6 +4,7 @@
 // arithmetic: a search generates only what it returns (or, with filters, what it scans), and a
 // start costs nothing. The same seed gives the same records at the same times on every run.
 
+import { mulberry32 } from './faults.js';
 import { COMPLIANCE_DATASETS, type ComplianceDataset } from './service-facts.js';
 
 export const ACTIVITY_DATASETS = ['ChangedFiles', 'DNSs', 'UserLogins', 'ComplianceEvaluations', 'CloudActivities'] as const;
@@ -27,17 +28,8 @@ function hashText(s: string): number {
   return mix(h);
 }
 
-/** Numbers in [0, 1) drawn from one record's own state (mulberry32). */
-function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/** Numbers in [0, 1) drawn from one record's own state. */
+const random = mulberry32;
 
 type Rng = () => number;
 const pick = <T>(r: Rng, list: readonly T[]): T => list[Math.floor(r() * list.length)];

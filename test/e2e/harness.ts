@@ -5,6 +5,8 @@ import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { parseEnvText } from '../../cmd/env-file.js';
 import type { Io } from '../../cmd/io.js';
+import type { ClientOptions } from '../../src/api/options.js';
+import type { RequestLogEntry } from '../../src/api/types.js';
 import { run } from '../../cmd/main.js';
 import { packageRoot } from '../../src/util/package-root.js';
 
@@ -91,4 +93,38 @@ export async function rawApi(
   });
   const text = await res.text();
   return { status: res.status, body: text ? JSON.parse(text) : undefined };
+}
+
+/**
+ * A virtual clock for the client the CLI creates (through Io.clientOptions): while `virtual.now`
+ * and `virtual.sleep` are set the client uses them, and the test sees every wait and request.
+ * `reset()` after each test.
+ */
+export function virtualClient(): {
+  virtual: {
+    now?: () => number;
+    sleep?: (ms: number) => Promise<void>;
+    onWait?: (bucket: string, secondsLeft: number) => void;
+    onLog?: (e: RequestLogEntry) => void;
+  };
+  clientOptions: (options: ClientOptions) => ClientOptions;
+  reset: () => void;
+} {
+  const virtual: ReturnType<typeof virtualClient>['virtual'] = {};
+  const clientOptions = (options: ClientOptions): ClientOptions => ({
+    ...options,
+    ...(virtual.now && virtual.sleep ? { now: virtual.now, sleep: virtual.sleep } : {}),
+    onWait: (bucket, secondsLeft, info) => {
+      options.onWait?.(bucket, secondsLeft, info);
+      virtual.onWait?.(bucket, secondsLeft);
+    },
+    log: (e) => {
+      options.log?.(e);
+      virtual.onLog?.(e);
+    },
+  });
+  const reset = (): void => {
+    for (const key of Object.keys(virtual) as (keyof typeof virtual)[]) delete virtual[key];
+  };
+  return { virtual, clientOptions, reset };
 }

@@ -10,39 +10,20 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { ClientOptions } from '../../src/api/options.js';
 import type { RequestLogEntry } from '../../src/api/types.js';
 import { manualClock, startEmulator, type ManualClock } from '../../src/emulator/index.js';
 import { virtualTime } from '../api/helpers.js';
-import { cli as runCli, manualSignals, rawApi } from './harness.js';
+import { cli as runCli, virtualClient, manualSignals, rawApi } from './harness.js';
 
 /** The client the CLI creates gets this test's virtual clock, and the test sees its waits and requests. */
-const virtual = {
-  now: undefined as (() => number) | undefined,
-  sleep: undefined as ((ms: number) => Promise<void>) | undefined,
-  onWait: undefined as ((bucket: string, secondsLeft: number) => void) | undefined,
-  onLog: undefined as ((e: RequestLogEntry) => void) | undefined,
-};
-/** The CLI's client gets this test's virtual clock (through Io.clientOptions), and the test sees its waits. */
-const clientOptions = (options: ClientOptions): ClientOptions => ({
-  ...options,
-  ...(virtual.now && virtual.sleep ? { now: virtual.now, sleep: virtual.sleep } : {}),
-  onWait: (bucket, secondsLeft, info) => {
-    options.onWait?.(bucket, secondsLeft, info);
-    virtual.onWait?.(bucket, secondsLeft);
-  },
-  log: (e) => {
-    options.log?.(e);
-    virtual.onLog?.(e);
-  },
-});
+const { virtual, clientOptions, reset } = virtualClient();
 /** The real CLI, in-process, with the client options above. */
 const cli = (args: string[], opts: Parameters<typeof runCli>[1] = {}) => runCli(args, { ...opts, clientOptions });
 
 type Emu = Awaited<ReturnType<typeof startEmulator>>;
 const cleanup: Array<() => Promise<void>> = [];
 afterEach(async () => {
-  Object.assign(virtual, { now: undefined, sleep: undefined, onWait: undefined, onLog: undefined });
+  reset();
   while (cleanup.length > 0) await cleanup.pop()!();
 });
 
