@@ -4,7 +4,7 @@
 // kind's folder, src/kinds/<kind>/index.ts, registered by `npm run generate` (registry.generated.ts).
 
 import type { ApiRequest } from '../api/types.js';
-import type { Diagnostic, SourcePosition } from '../model/diagnostics.js';
+import type { Diagnostic } from '../model/diagnostics.js';
 
 import type { Json, JsonObject } from '../model/json.js';
 import type { ValueNames } from '../model/plan.js';

@@ -2,7 +2,7 @@
 // JSON, Markdown) or the Action's job summary, whether the secret came from the environment (a
 // multi-line private key, echoed `\n`-escaped) or was written literally in a file (a Slack URL).
 
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
