@@ -60,7 +60,10 @@ function escapeRegExp(s: string): string {
 
 export class Redactor {
   private readonly entries: Entry[] = [];
+  private readonly seen = new Set<string>();
   private readonly minLength: number;
+  /** The forms to remove, longest first, computed once per set of values (redact runs per request). */
+  private forms: { long: string[]; short: RegExp[] } | undefined;
 
   constructor(
     private readonly options: RedactorOptions,
@@ -73,28 +76,37 @@ export class Redactor {
   /** Remembers another value to hide; `label` names it (a variable) in `labelsIn`. Empty values are ignored. */
   add(value: string, label?: string): void {
     if (value === '' || (value.length < this.minLength && this.options.short === 'skip')) return;
-    if (this.entries.some((e) => e.value === value && e.label === label)) return;
+    const key = JSON.stringify([value, label ?? null]);
+    if (this.seen.has(key)) return;
+    this.seen.add(key);
     this.entries.push({ value, ...(label !== undefined ? { label } : {}) });
+    this.forms = undefined;
   }
 
   get size(): number {
     return this.entries.length;
   }
 
-  redact(text: string): string {
-    let out = text;
-    const long: string[] = [];
-    const short: string[] = [];
-    for (const e of this.entries) {
-      for (const form of echoForms(e.value)) (form.length >= this.minLength ? long : short).push(form);
-    }
+  private compiled(): { long: string[]; short: RegExp[] } {
+    if (this.forms) return this.forms;
+    const long = new Set<string>();
+    const short = new Set<string>();
+    for (const e of this.entries) for (const form of echoForms(e.value)) (form.length >= this.minLength ? long : short).add(form);
     // Longest first: a value containing another is removed whole.
-    for (const form of [...new Set(long)].sort((a, b) => b.length - a.length || (a < b ? -1 : 1))) {
-      if (out.includes(form)) out = out.split(form).join(this.options.mask);
-    }
-    for (const form of [...new Set(short)].sort((a, b) => b.length - a.length || (a < b ? -1 : 1))) {
-      out = out.replace(new RegExp(`(?<![A-Za-z0-9])${escapeRegExp(form)}(?![A-Za-z0-9])`, 'g'), this.options.mask);
-    }
+    const order = (a: string, b: string): number => b.length - a.length || (a < b ? -1 : 1);
+    this.forms = {
+      long: [...long].sort(order),
+      short: [...short].sort(order).map((f) => new RegExp(`(?<![A-Za-z0-9])${escapeRegExp(f)}(?![A-Za-z0-9])`, 'g')),
+    };
+    return this.forms;
+  }
+
+  redact(text: string): string {
+    if (this.entries.length === 0) return text;
+    const { long, short } = this.compiled();
+    let out = text;
+    for (const form of long) if (out.includes(form)) out = out.split(form).join(this.options.mask);
+    for (const re of short) out = out.replace(re, this.options.mask);
     return out;
   }
 
