@@ -1,5 +1,5 @@
 // `.env` files: read with Node's own parser (util.parseEnv), beside postureops.yaml or named with
-// --env-file; the real environment wins over the file. Values are never printed.
+// --dotenv; the real environment wins over the file. Values are never printed.
 
 import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
@@ -17,7 +17,7 @@ export function parseEnvText(text: string): Record<string, string> {
 }
 
 /**
- * `io` with the variables of `--env-file FILE` (which must exist), else of `.env` in `dir` (when
+ * `io` with the variables of `--dotenv FILE` (which must exist), else of `.env` in `dir` (when
  * there is one), under the real environment: a variable set in both keeps the environment's value.
  */
 export async function withEnvFile(io: Io, dir: string, file?: string): Promise<Io> {
@@ -28,7 +28,7 @@ export async function withEnvFile(io: Io, dir: string, file?: string): Promise<I
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
     if (file === undefined && (code === 'ENOENT' || code === 'ENOTDIR')) return io;
-    throw new ExitError(EXIT.error, `${file !== undefined ? `--env-file ${file}` : path}: cannot read it (${code ?? 'error'})`);
+    throw new ExitError(EXIT.error, `${file !== undefined ? `--dotenv ${file}` : path}: cannot read it (${code ?? 'error'})`);
   }
   return { ...io, env: { ...parseEnvText(text), ...io.env } };
 }
@@ -42,7 +42,7 @@ export async function writeEnvFile(path: string, text: string, force: boolean): 
   const { randomBytes } = await import('node:crypto');
   const { basename, dirname, join } = await import('node:path');
   if (!force && (await stat(path).then(() => true, () => false))) {
-    throw new ExitError(EXIT.error, `--env-file ${path} exists: pass --force to replace it`);
+    throw new ExitError(EXIT.error, `--dotenv-out ${path} exists: pass --force to replace it`);
   }
   const tmp = join(dirname(path), `.${basename(path)}.${randomBytes(4).toString('hex')}.tmp`);
   try {
@@ -56,6 +56,6 @@ export async function writeEnvFile(path: string, text: string, force: boolean): 
     await rename(tmp, path);
   } catch (err) {
     await rm(tmp, { force: true });
-    throw new ExitError(EXIT.error, `cannot write --env-file ${path} (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`);
+    throw new ExitError(EXIT.error, `cannot write --dotenv-out ${path} (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`);
   }
 }

@@ -24,11 +24,11 @@ function shareArg(value: string): number {
   return n;
 }
 
-/** Variables of a `.env` file: --env-file, else `.env` beside postureops.yaml; the environment wins. */
-const envFileOption = ['--env-file <file>', 'read variables from FILE instead of .env beside postureops.yaml (the environment wins)'] as const;
-async function envFor(io: Io, dir: string, opts: { envFile?: string }): Promise<Io> {
+/** Variables of a `.env` file: --dotenv, else `.env` beside postureops.yaml; the environment wins. */
+const envFileOption = ['--dotenv <file>', 'read variables from FILE instead of .env beside postureops.yaml (the environment wins)'] as const;
+async function envFor(io: Io, dir: string, opts: { dotenv?: string }): Promise<Io> {
   const { withEnvFile } = await import('./env-file.js');
-  return withEnvFile(io, dir, opts.envFile);
+  return withEnvFile(io, dir, opts.dotenv);
 }
 
 const formatOption = () =>
@@ -194,15 +194,15 @@ export function buildProgram(programIo: Io, setCode: (code: number) => void): Co
       .option('--account <name>', 'account to export (repeatable)', collect)
       .option('--org-account <name>', 'also export organization-level data under this name')
       .option('--kind <kind>', 'only this kind (repeatable)', collect)
-      .option('--force', 'replace the contents of a non-empty target folder (the folder, its owner and mode stay) and an existing --env-file')
-      .option('--env-file <file>', 'also write the current values of the secrets the service returns in clear to FILE (mode 0600)')
+      .option('--force', 'replace the contents of a non-empty target folder (the folder, its owner and mode stay) and an existing --dotenv-out file')
+      .option('--dotenv-out <file>', 'also write the current values of the secrets the service returns in clear to FILE (mode 0600)')
       .addHelpText(
         'after',
         helpAfter(
           [
             'postureops export --out live --account prod --account staging',
             'postureops export --out live --account prod --kind AlertRule',
-            'postureops export --out live --account prod --env-file live/.env',
+            'postureops export --out live --account prod --dotenv-out live/.env',
           ],
           [
             [EXIT.ok, 'exported'],

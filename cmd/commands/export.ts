@@ -14,7 +14,7 @@ export interface ExportOptions extends ClientFlags {
   kind?: string[];
   force?: boolean;
   /** Also write the current values of the secrets the service returns in clear here (mode 0600). */
-  envFile?: string;
+  dotenvOut?: string;
 }
 
 /** The values of the exported secrets the service returns in clear, to a .env file; never printed. */
@@ -64,7 +64,7 @@ export async function exportCommand(io: Io, opts: ExportOptions): Promise<number
       `Exported ${result.files.length} file${result.files.length === 1 ? '' : 's'} to ${opts.out}` +
         (vars > 0 ? `; ${vars} secret${vars === 1 ? '' : 's'} to provide as environment variables (see SECRETS.md)` : ''),
     );
-    if (opts.envFile !== undefined) await writeExportEnv(io, opts.envFile, live, result.secrets, opts.force === true);
+    if (opts.dotenvOut !== undefined) await writeExportEnv(io, opts.dotenvOut, live, result.secrets, opts.force === true);
     return interruption.exitCode() ?? (hasErrors(result.diagnostics) ? EXIT.error : EXIT.ok);
   } finally {
     await client.close();

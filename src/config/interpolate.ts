@@ -14,7 +14,7 @@ export interface InterpolatedDocument {
   /** Pointers whose variables are unset (their value is incomplete: schema errors there are noise). */
   missing: string[];
   /**
-   * Pointers whose value holds the placeholder `export --env-file` writes for a value the service
+   * Pointers whose value holds the placeholder `export --dotenv-out` writes for a value the service
    * never returns: a value still to be set, not a wrong one (apply refuses to send it).
    */
   placeholders: string[];

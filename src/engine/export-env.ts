@@ -1,4 +1,4 @@
-// `export --env-file FILE`: the current values of the secrets the service returns in clear, as a
+// `export --dotenv-out FILE`: the current values of the secrets the service returns in clear, as a
 // dotenv text Node's parser reads back unchanged, so the first plan on an export has no changes.
 // Write-only secrets cannot be read: their variables get a placeholder that plan accepts (it never
 // compares write-only values) and apply refuses to send.
@@ -46,7 +46,7 @@ export interface EnvFile {
 
 export function envFileText(entries: readonly EnvEntry[]): EnvFile {
   const lines = [
-    '# Written by `postureops export --env-file`: values of the secrets this export references.',
+    '# Written by `postureops export --dotenv-out`: values of the secrets this export references.',
     '# Keep this file out of version control. The environment wins over it.',
     '',
   ];

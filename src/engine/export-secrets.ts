@@ -82,8 +82,8 @@ export function secretsNote(accounts: readonly string[], secrets: readonly Expor
     '',
     'postureops wrote no secret value into this folder: every secret of the service is referenced as',
     '`${env:VARIABLE}` and must be provided in the environment, or in a `.env` file beside `postureops.yaml`',
-    '(or named with `--env-file FILE`), before `postureops plan` or `apply` runs here. `postureops export',
-    '--env-file FILE` writes such a file (mode 0600) with the current values of the compared secrets.',
+    '(or named with `--dotenv FILE`), before `postureops plan` or `apply` runs here. `postureops export',
+    '--dotenv-out FILE` writes such a file (mode 0600) with the current values of the compared secrets.',
     '',
   ];
   if (secrets.length === 0) {
@@ -93,7 +93,7 @@ export function secretsNote(accounts: readonly string[], secrets: readonly Expor
       '- **compared**: the service returns the value, so plan compares it. Set the variable to the value the',
       '  service has now (for example the Slack URL), or the first plan shows an update.',
       '- **write-only**: the service never returns the value, so plan does not compare it. Any value lets plan run',
-      '  (`export --env-file` writes a placeholder that apply refuses to send);',
+      '  (`export --dotenv-out` writes a placeholder that apply refuses to send);',
       '  the real one is sent when the resource is created or replaced, or rotated with `--rotate`.',
       '',
     );

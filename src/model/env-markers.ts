@@ -121,7 +121,7 @@ export class MissingEnvError extends Error {
 }
 
 /**
- * What `export --env-file` writes for a write-only secret (the service never returns it): enough for
+ * What `export --dotenv-out` writes for a write-only secret (the service never returns it): enough for
  * plan, which never compares write-only values; apply refuses to send it.
  */
 export const WRITE_ONLY_PLACEHOLDER = 'postureops-placeholder:set-the-real-value';

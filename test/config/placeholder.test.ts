@@ -1,4 +1,4 @@
-// The placeholder `export --env-file` writes for a value the service never returns stands for a
+// The placeholder `export --dotenv-out` writes for a value the service never returns stands for a
 // value still to be set: validate does not hold its shape against it; a wrong real value still fails.
 
 import { describe, expect, it } from 'vitest';
@@ -18,7 +18,7 @@ spec:
       externalId: ext-1
 `;
 
-describe('a placeholder value from export --env-file', () => {
+describe('a placeholder value from export --dotenv-out', () => {
   it('validates where the real value has a shape (an ARN)', async () => {
     const dir = await makeRepo({ 'postureops.yaml': ROOT_TWO, 'ecr.yaml': REGISTRY });
     const result = await loadConfig(dir, { env: { ECR_ROLE_ARN: WRITE_ONLY_PLACEHOLDER } });

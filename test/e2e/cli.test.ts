@@ -45,6 +45,15 @@ describe('postureops bin', () => {
     }
   });
 
+  it('--dotenv names a missing file itself (Node 20 would take a --env-file argument for its own and exit 9)', async () => {
+    const res = await bin(['validate', EXAMPLES, '--dotenv', join(EXAMPLES, 'no-such.env')]);
+    expect(res.code).toBe(1);
+    expect(res.stderr).toContain('--dotenv');
+    expect(res.stderr).toContain('no-such.env: cannot read it');
+    const good = await bin(['validate', EXAMPLES, '--dotenv', join(EXAMPLES, '.env.example')]);
+    expect(good.code, good.stderr).toBe(0);
+  });
+
   it('plan without credentials names the missing variables and exits 1', async () => {
     const res = await bin(['plan', EXAMPLES], exampleEnv());
     expect(res.code).toBe(1);

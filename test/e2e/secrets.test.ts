@@ -1,7 +1,7 @@
 // Issue 9, items 1 and 6, through the real CLI against one emulator: literal secrets the service
 // returns in clear (accepted with a warning, masked everywhere, planned, saved, applied), the
 // `secrets.literals` policy, write-only literals still refused, `.env` beside the root and
-// --env-file with the environment winning, and `export --env-file` planning to no changes.
+// --dotenv with the environment winning, and `export --dotenv-out` planning to no changes.
 
 import { mkdir, mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -149,7 +149,7 @@ describe('secrets written in files, and .env files, end to end', () => {
     expect(all(pdResult)).not.toContain('f00dfeedf00dfeed');
   });
 
-  it('reads .env beside postureops.yaml or --env-file, the environment winning', async () => {
+  it('reads .env beside postureops.yaml or --dotenv, the environment winning', async () => {
     const hook = (name: string) => `kind: AlertChannel\nname: ${name}\nspec:\n  type: Webhook\n  data:\n    webhookUrl: \${env:HOOK_URL}\n`;
     const dir = await repo(join(tmp, 'dotenv'), {
       'postureops.yaml': ROOT(),
@@ -161,32 +161,32 @@ describe('secrets written in files, and .env files, end to end', () => {
 
     expect((await cli(['validate', dir], { env })).code).toBe(0);
     expect((await cli(['validate', join(tmp, 'strict')], { env })).code).toBe(1); // no .env there: nothing read
-    const missing = await cli(['validate', dir, '--env-file', join(tmp, 'nope.env')], { env });
+    const missing = await cli(['validate', dir, '--dotenv', join(tmp, 'nope.env')], { env });
     expect(missing.code).toBe(1);
     expect(missing.stderr).toContain('nope.env');
 
     expect((await cli(['apply', dir, '--auto-approve'], { env })).code).toBe(0);
     expect((await liveChannel('env-hook'))?.webhookUrl).toBe('https://from-dotenv.example/x');
 
-    expect((await cli(['apply', dir, '--auto-approve', '--env-file', other], { env })).code).toBe(0);
+    expect((await cli(['apply', dir, '--auto-approve', '--dotenv', other], { env })).code).toBe(0);
     expect((await liveChannel('env-hook'))?.webhookUrl).toBe('https://from-env-file.example/y');
 
     const winning = { ...env, HOOK_URL: 'https://from-environment.example/z' };
-    expect((await cli(['apply', dir, '--auto-approve', '--env-file', other], { env: winning })).code).toBe(0);
+    expect((await cli(['apply', dir, '--auto-approve', '--dotenv', other], { env: winning })).code).toBe(0);
     expect((await liveChannel('env-hook'))?.webhookUrl).toBe('https://from-environment.example/z');
     expect((await cli(['plan', dir, '--detailed-exitcode'], { env: winning })).code).toBe(0);
   });
 
-  it('the examples validate with the documented --env-file examples/.env.example and nothing else', async () => {
+  it('the examples validate with the documented --dotenv examples/.env.example and nothing else', async () => {
     const bare = await cli(['validate', EXAMPLES], { env: {} });
     expect(bare.code).toBe(1);
     expect(bare.stdout).toContain('env-missing');
-    const res = await cli(['validate', EXAMPLES, '--env-file', join(EXAMPLES, '.env.example')], { env: {} });
+    const res = await cli(['validate', EXAMPLES, '--dotenv', join(EXAMPLES, '.env.example')], { env: {} });
     expect(res.code, all(res)).toBe(0);
     expect(res.stdout).not.toMatch(/warning|error/);
   });
 
-  it('export --env-file writes the values the service returns in clear (0600, never printed); the first plan on it has no changes', async () => {
+  it('export --dotenv-out writes the values the service returns in clear (0600, never printed); the first plan on it has no changes', async () => {
     // Its own records, whatever the other tests left in the account: a Slack URL (returned in clear) and a PagerDuty key (write-only).
     const EXPORTED_SLACK = 'https://hooks.slack.com/services/T0EXP/B0EXP/Exp0rtedSlackT0ken3x';
     for (const [name, type, data] of [
@@ -198,7 +198,7 @@ describe('secrets written in files, and .env files, end to end', () => {
     }
     const out = join(tmp, 'exported');
     const envFile = join(tmp, 'exported.env');
-    const exported = await cli(['export', '--out', out, '--account', 'prod', '--env-file', envFile], { env });
+    const exported = await cli(['export', '--out', out, '--account', 'prod', '--dotenv-out', envFile], { env });
     expect(exported.code, all(exported)).toBe(0);
     expect(all(exported)).not.toContain(EXPORTED_SLACK);
     expect((await stat(envFile)).mode & 0o777).toBe(0o600);
@@ -209,11 +209,11 @@ describe('secrets written in files, and .env files, end to end', () => {
 
     const without = await cli(['plan', out, '--detailed-exitcode'], { env });
     expect(without.code).toBe(1);
-    const planned = await cli(['plan', out, '--env-file', envFile, '--detailed-exitcode'], { env });
+    const planned = await cli(['plan', out, '--dotenv', envFile, '--detailed-exitcode'], { env });
     expect(planned.code, all(planned)).toBe(0);
     expect(all(planned)).not.toContain(EXPORTED_SLACK);
 
-    const again = await cli(['export', '--out', join(tmp, 'exported-2'), '--account', 'prod', '--env-file', envFile], { env });
+    const again = await cli(['export', '--out', join(tmp, 'exported-2'), '--account', 'prod', '--dotenv-out', envFile], { env });
     expect(again.code).toBe(1);
     expect(again.stderr).toContain('--force');
   });

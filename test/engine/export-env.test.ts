@@ -1,4 +1,4 @@
-// `export --env-file`: values written so that Node's parser reads them back unchanged, write-only
+// `export --dotenv-out`: values written so that Node's parser reads them back unchanged, write-only
 // secrets as a placeholder that plan accepts and apply refuses to send.
 
 import { parseEnv } from 'node:util';
