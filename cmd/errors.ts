@@ -60,6 +60,9 @@ export function explainApiError(err: ApiError): string | undefined {
   }
   const said = err.serviceMessage && err.serviceMessage !== 'credentials refused' ? `: ${err.serviceMessage}` : '';
   // The token exchange refusing the key (401 or 403), or any request refused as unauthenticated.
+  if (err.status === 403 && err.path.endsWith('/access/tokens') && err.serviceMessage !== 'credentials refused') {
+    return `the service at ${address} refused a token for this API key (403${said}): use a key of an administrator (organization, or of the accounts this repository manages)`;
+  }
   if (err.status === 401 || (err.serviceMessage === 'credentials refused' && err.status === 403)) {
     return `the service at ${address} refused the API key (${err.status}${said}): check SVC_API_KEY_ID and SVC_API_SECRET (the key may be disabled, or its secret rotated)`;
   }

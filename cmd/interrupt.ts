@@ -3,6 +3,7 @@
 // GRACE_MS). A second signal, or the end of the grace time, aborts those too. Nothing here exits:
 // the command prints what it did and returns 130 (SIGINT) or 143 (SIGTERM).
 
+import { setMaxListeners } from 'node:events';
 import { EXIT, ExitError, type Io, type StopSignal } from './io.js';
 import { consoleOf } from './terminal.js';
 
@@ -20,6 +21,8 @@ export class Interruption {
     private readonly graceMs = GRACE_MS,
   ) {
     this.unlisten = io.signals?.listen((signal) => this.receive(signal)) ?? (() => undefined);
+    // Every request and wait of a run listens to these two signals: many at once is expected.
+    setMaxListeners(0, this.stopper.signal, this.aborter.signal);
   }
 
   /** Aborted by the first signal, with the signal's name as reason. */

@@ -140,7 +140,9 @@ export function buildProgram(programIo: Io, setCode: (code: number) => void): Co
             [EXIT.ok, 'planned (with --detailed-exitcode: no changes)'],
             [EXIT.error, 'error: invalid configuration, service unreachable or refusing'],
             [EXIT.changes, 'changes present (only with --detailed-exitcode)'],
-            [EXIT.refused, 'refused: over a safety threshold (use --force)'],
+            [EXIT.refused, 'refused: over a safety threshold (use --force), or lifecycle.preventDestroy (--force does not help)'],
+            [EXIT.sigint, 'interrupted by SIGINT (Ctrl-C); --out is not written'],
+            [EXIT.sigterm, 'interrupted by SIGTERM; --out is not written'],
           ],
         ),
       ),
@@ -162,7 +164,7 @@ export function buildProgram(programIo: Io, setCode: (code: number) => void): Co
       .option('--target <selector>', 'apply only [account/]Kind/name and what it depends on (globs allowed; repeatable)', collect)
       .option('--test-channels', 'test every created or changed alert channel through the service')
       .option('--credentials-out <file>', 'write credentials the service issues on create (agent access tokens) to this file, mode 0600')
-      .option('--lease-wait <seconds>', 'wait this long for another apply of an account to finish (default 0: stop, exit 4)', intArg('--lease-wait', 0), 0)
+      .option('--lease-wait <seconds>', 'wait this long for another apply of an account to finish (0: stop at once, exit 4)', intArg('--lease-wait', 0), 0)
       .option('--no-lease', 'do not take the service-side lease (only when no other apply can run: it saves 3 requests per account)')
       .addOption(formatOption())
       .option(...envFileOption)
@@ -177,7 +179,10 @@ export function buildProgram(programIo: Io, setCode: (code: number) => void): Co
           [
             [EXIT.ok, 'every change done (or nothing to do)'],
             [EXIT.error, 'error, or a change failed (the report says which, and why)'],
-            [EXIT.refused, 'refused: over a safety threshold (use --force), or the saved plan is stale'],
+            [EXIT.refused, 'refused: over a safety threshold (use --force), lifecycle.preventDestroy, or the saved plan is stale'],
+            [EXIT.leaseHeld, 'stopped before its first write: another apply holds the lease (see --lease-wait)'],
+            [EXIT.sigint, 'interrupted by SIGINT (Ctrl-C): the report of what was done, then exit'],
+            [EXIT.sigterm, 'interrupted by SIGTERM: the report of what was done, then exit'],
           ],
         ),
       ),
@@ -207,6 +212,8 @@ export function buildProgram(programIo: Io, setCode: (code: number) => void): Co
           [
             [EXIT.ok, 'exported'],
             [EXIT.error, 'error: service unreachable or refusing, folder not writable, or a live resource that cannot be exported'],
+            [EXIT.sigint, 'interrupted by SIGINT (Ctrl-C); nothing is written'],
+            [EXIT.sigterm, 'interrupted by SIGTERM; nothing is written'],
           ],
         ),
       ),

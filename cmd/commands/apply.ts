@@ -111,6 +111,13 @@ export async function applyCommand(io: Io, dir: string, opts: ApplyOptions): Pro
   const interruption = new Interruption(io);
   try {
     return await applyInterruptibly(io, dir, opts, interruption);
+  } catch (err) {
+    // Interrupted before the first write (while reading, or waiting for a lease or a bucket): the
+    // exit code says so (130/143), whatever the request that the signal cut short said.
+    if (interruption.exitCode() !== undefined && !(err instanceof ExitError && err.code === interruption.exitCode())) {
+      throw interruption.error(`nothing was applied (${err instanceof Error ? err.message : String(err)})`);
+    }
+    throw err;
   } finally {
     interruption.dispose();
   }
@@ -150,7 +157,17 @@ async function applyInterruptibly(io: Io, dir: string, opts: ApplyOptions, inter
         io.stdin.isTTY ? 'apply cancelled' : 'apply needs confirmation: run it on a terminal or pass --auto-approve',
       );
     }
-    const [{ apply }, { defaultHolder, LeaseHeldError }] = await Promise.all([import('../../src/engine/apply.js'), import('../../src/engine/lease.js')]);
+    const [{ apply }, { defaultHolder, LeaseHeldError }, { planEnvNames }] = await Promise.all([
+      import('../../src/engine/apply.js'),
+      import('../../src/engine/lease.js'),
+      import('../../src/engine/apply-redact.js'),
+    ]);
+    // Every variable the plan reads is set before the lease and the first write, not found missing
+    // half-way through (a change done, the next one failing).
+    const unset = planEnvNames(plan).filter((name) => io.env[name] === undefined);
+    if (unset.length > 0) {
+      throw new ExitError(EXIT.error, `nothing was applied: the plan reads ${unset.length === 1 ? 'a variable that is' : 'variables that are'} not set: ${unset.join(', ')} (set ${unset.length === 1 ? 'it' : 'them'}, or give a .env file with --dotenv FILE)`);
+    }
     const issued = new Map<string, string>();
     if (interruption.signal) throw interruption.error('nothing was applied');
     const report = await apply(plan, client, {

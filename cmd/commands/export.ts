@@ -34,8 +34,14 @@ async function writeExportEnv(io: Io, file: string, live: LiveState, secrets: re
 }
 
 export async function exportCommand(io: Io, opts: ExportOptions): Promise<number> {
-  const accounts: AccountConfig[] = (opts.account ?? []).map((name) => ({ name, orgAccess: false }));
-  if (opts.orgAccount) accounts.push({ name: opts.orgAccount, orgAccess: true });
+  // An account named twice is exported once.
+  const accounts: AccountConfig[] = [...new Set(opts.account ?? [])].map((name) => ({ name, orgAccess: false }));
+  if (opts.orgAccount) {
+    if (accounts.some((a) => a.name === opts.orgAccount)) {
+      throw new ExitError(EXIT.error, `--org-account ${opts.orgAccount} is also given with --account: the organization-level data needs a name of its own`);
+    }
+    accounts.push({ name: opts.orgAccount, orgAccess: true });
+  }
   if (accounts.length === 0) {
     throw new ExitError(EXIT.error, 'export needs at least one --account NAME (the Account-Name of each account to export)');
   }

@@ -51,7 +51,8 @@ async function planInterruptibly(io: Io, dir: string, opts: PlanOptions, interru
       if (note) write(io.stderr, note);
       if (plan.refusal) write(io.stderr, `Refused: ${plan.refusal.message}`);
     }
-    if (opts.out) write(io.stderr, `Plan saved to ${opts.out}; apply it with: postureops apply --plan ${opts.out}`);
+    // apply --plan reads the repository again (its .env, its literal secrets): name it in the hint.
+    if (opts.out) write(io.stderr, `Plan saved to ${opts.out}; apply it with: postureops apply ${dir} --plan ${opts.out}`);
     return planExitCode(plan, opts.detailedExitcode);
   } finally {
     await client.close();

@@ -283,7 +283,9 @@ class ServiceClient implements ApiClient {
     const { status } = res;
     const message = serviceMessage(this.redactor, res.text);
     if (call.tokenExchange && (status === 401 || status === 403)) {
-      return { error: this.error(call, 'permanent', { status, serviceMessage: 'credentials refused' }), retryable: false, mayHaveApplied: false };
+      // A 403 with a reason is not a wrong key but a key that may not have a token (an account user).
+      const said = status === 403 && message !== undefined ? message : 'credentials refused';
+      return { error: this.error(call, 'permanent', { status, serviceMessage: said }), retryable: false, mayHaveApplied: false };
     }
     if (status >= 300 && status < 400) {
       return { error: this.error(call, 'permanent', { status, serviceMessage: 'unexpected redirect' }), retryable: false, mayHaveApplied: false };

@@ -39,3 +39,9 @@ function stringsIn(value: Json): string[] {
   if (value === null || typeof value !== 'object') return [];
   return (Array.isArray(value) ? value : Object.values(value)).flatMap(stringsIn);
 }
+
+/** Names of the variables the plan's env markers read, sorted. */
+export function planEnvNames(plan: Plan): string[] {
+  const afters = plan.changes.flatMap((c) => [c.after, ...(c.children ?? []).map((child) => child.after)]);
+  return [...new Set(afters.flatMap(envTemplates).flatMap(envNames))].sort();
+}

@@ -202,7 +202,10 @@ describe('errors name the address, the variable to set and the next step', () =>
   const noStack = /\n\s+at /;
 
   beforeAll(async () => {
-    emu = await startEmulator({ accounts: ['prod', 'staging'], keys: [parseKeySpec('STAGING_ONLY:staging-secret:sub-account-admin:staging')] });
+    emu = await startEmulator({
+      accounts: ['prod', 'staging'],
+      keys: [parseKeySpec('STAGING_ONLY:staging-secret:sub-account-admin:staging'), parseKeySpec('READER:reader-secret:account-user:staging')],
+    });
     dir = await mkdtemp(join(tmpdir(), 'postureops-errors-'));
     await writeFile(join(dir, 'postureops.yaml'), ROOT);
     await writeFile(join(dir, 'config.yaml'), CONFIG);
@@ -253,6 +256,35 @@ describe('errors name the address, the variable to set and the next step', () =>
     expect(res.stderr).toMatch(/the API key's role lacks the right for account prod \(403 on GET \/api\/v2\/\w+/);
     expect(res.stderr).toContain('use a key whose role covers prod, or leave prod out with --account');
     expect(res.stderr).not.toMatch(noStack);
+  });
+
+  it("an account user's key, refused a token, is told why (the service's words), not to check its secret", async () => {
+    const env = { SVC_BASE_URL: emu.url, SVC_API_KEY_ID: 'READER', SVC_API_SECRET: 'reader-secret' };
+    const res = await cli(['plan', dir], { env });
+    expect(res.code).toBe(1);
+    expect(res.stderr).toContain(`the service at ${emu.url} refused a token for this API key (403: `);
+    expect(res.stderr).toContain('use a key of an administrator');
+    expect(res.stderr).not.toContain('check SVC_API_KEY_ID');
+  });
+
+  it('apply refuses before the first write when a variable the plan reads is not set', async () => {
+    const repo = join(dir, 'needs-env');
+    await mkdir(repo, { recursive: true });
+    await writeFile(join(repo, 'postureops.yaml'), 'accounts:\n  - name: prod\n');
+    await writeFile(join(repo, 'hook.yaml'), 'kind: AlertChannel\nname: hook\nspec:\n  type: SlackChannel\n  data:\n    slackUrl: ${env:HOOK_URL}\n');
+    const env = { ...serviceEnv(emu), HOOK_URL: 'https://hooks.slack.com/services/T0/B0/abcdefgh' };
+    const saved = join(dir, 'needs-env.plan');
+    expect((await cli(['plan', repo, '--out', saved], { env })).code).toBe(0);
+    const { HOOK_URL: _unset, ...without } = env;
+    const res = await cli(['apply', repo, '--plan', saved, '--auto-approve'], { env: without });
+    expect(res.code).toBe(1);
+    expect(res.stderr).toContain('nothing was applied: the plan reads a variable that is not set: HOOK_URL');
+    expect((await rawApi(emu, 'GET', '/api/v2/AlertChannels', { account: 'prod' })).body.data.filter((c: { name: string }) => c.name === 'hook')).toEqual([]);
+  });
+
+  it('export names an account given twice once', async () => {
+    const res = await cli(['export', '--out', join(dir, 'twice'), '--account', 'staging', '--account', 'staging'], { env: serviceEnv(emu) });
+    expect(res.code, res.stderr).toBe(0);
   });
 });
 
