@@ -141,7 +141,7 @@ function root(): SchemaObject {
         items: { type: 'string', pattern: SELECTOR },
         description:
           'Live resources that prune never deletes, whatever the documents say: selectors [account/]Kind/name, `*` matching within a part. A protected resource no file declares is listed as unmanaged (protected).',
-        examples: [['prod/AlertChannel/oncall-*', 'AlertRule/critical-*']],
+        examples: [[`prod/${DOCUMENT_KINDS[0]}/oncall-*`, `${DOCUMENT_KINDS[1] ?? DOCUMENT_KINDS[0]}/critical-*`]],
       },
       secrets: obj('How secrets written in files are treated.', {
         literals: {

@@ -76,6 +76,20 @@ describe('layers', () => {
     expect(bad).toEqual([]);
   });
 
+  it('no layer but src/kinds names a kind, in code or in strings (comments aside)', async () => {
+    const { KINDS } = await import('../../src/kinds/index.js');
+    const names = KINDS.map((k) => k.kind);
+    expect(names.length).toBeGreaterThan(5);
+    const named: string[] = [];
+    for (const file of FILES.filter((f) => /^src\/(engine|config|render|github)\//.test(f))) {
+      const code = readFileSync(path.join(REPO, file), 'utf8')
+        .replace(/\/\*[\s\S]*?\*\//g, '')
+        .replace(/(^|[^:'"`])\/\/.*$/gm, '$1');
+      for (const name of names) if (new RegExp(`\\b${name}\\b`).test(code)) named.push(`${file}: ${name}`);
+    }
+    expect(named).toEqual([]);
+  });
+
   it('finds the imports it checks', () => {
     // A parser that found nothing would pass every rule above.
     expect(importsOf('src/engine/plan.ts').some((d) => d.startsWith('src/model/'))).toBe(true);
