@@ -5,6 +5,10 @@ import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { parseEnvText } from '../../cmd/env-file.js';
 import type { Io } from '../../cmd/io.js';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { manualClock, type ManualClock } from '../../src/emulator/index.js';
+import { virtualTime } from '../api/helpers.js';
 import type { ClientOptions } from '../../src/api/options.js';
 import type { RequestLogEntry } from '../../src/api/types.js';
 import { run } from '../../cmd/main.js';
@@ -109,6 +113,7 @@ export function virtualClient(): {
   };
   clientOptions: (options: ClientOptions) => ClientOptions;
   reset: () => void;
+  useClock: () => ManualClock;
 } {
   const virtual: ReturnType<typeof virtualClient>['virtual'] = {};
   const clientOptions = (options: ClientOptions): ClientOptions => ({
@@ -126,5 +131,25 @@ export function virtualClient(): {
   const reset = (): void => {
     for (const key of Object.keys(virtual) as (keyof typeof virtual)[]) delete virtual[key];
   };
-  return { virtual, clientOptions, reset };
+  /** A manual clock that the client then uses (give the same clock to the emulator). */
+  const useClock = (): ManualClock => {
+    const clock = manualClock(Date.UTC(2026, 2, 1));
+    virtual.now = () => clock.now();
+    virtual.sleep = virtualTime(clock);
+    return clock;
+  };
+  return { virtual, clientOptions, reset, useClock };
+}
+
+/** A repository of `channels` Webhook channels in every one of `accounts`; removed by `cleanup`. */
+export async function webhookRepo(accounts: string[], channels: number, cleanup: Array<() => Promise<void>>): Promise<string> {
+  const dir = await mkdtemp(join(tmpdir(), 'postureops-hooks-'));
+  cleanup.push(() => rm(dir, { recursive: true, force: true }));
+  await writeFile(join(dir, 'postureops.yaml'), `accounts:\n${accounts.map((a) => `  - name: ${a}\n`).join('')}defaults:\n  account: ${accounts[0]}\n`);
+  const docs = Array.from(
+    { length: channels },
+    (_, i) => `kind: AlertChannel\nname: hook-${String(i + 1).padStart(2, '0')}\naccount: "*"\nspec:\n  type: Webhook\n  data:\n    webhookUrl: https://hooks.example.com/${i + 1}\n`,
+  );
+  await writeFile(join(dir, 'channels.yaml'), docs.join('---\n'));
+  return dir;
 }

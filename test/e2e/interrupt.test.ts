@@ -6,17 +6,16 @@
 // lease's own requests would shift the arithmetic); test/e2e/apply-lease.test.ts covers the lease.
 
 import { existsSync } from 'node:fs';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { RequestLogEntry } from '../../src/api/types.js';
-import { manualClock, startEmulator, type ManualClock } from '../../src/emulator/index.js';
-import { virtualTime } from '../api/helpers.js';
-import { cli as runCli, virtualClient, manualSignals, rawApi } from './harness.js';
+import { startEmulator, type ManualClock } from '../../src/emulator/index.js';
+import { cli as runCli, serviceEnv, virtualClient, webhookRepo, manualSignals, rawApi } from './harness.js';
 
 /** The client the CLI creates gets this test's virtual clock, and the test sees its waits and requests. */
-const { virtual, clientOptions, reset } = virtualClient();
+const { virtual, clientOptions, reset, useClock } = virtualClient();
 /** The real CLI, in-process, with the client options above. */
 const cli = (args: string[], opts: Parameters<typeof runCli>[1] = {}) => runCli(args, { ...opts, clientOptions });
 
@@ -36,26 +35,10 @@ async function emulator(clock: ManualClock, opts: { accounts: string[]; rateLimi
   return emu;
 }
 
-async function repo(accounts: string[], channels: number): Promise<string> {
-  const dir = await mkdtemp(join(tmpdir(), 'postureops-interrupt-'));
-  cleanup.push(() => rm(dir, { recursive: true, force: true }));
-  await writeFile(join(dir, 'postureops.yaml'), `accounts:\n${accounts.map((a) => `  - name: ${a}\n`).join('')}defaults:\n  account: ${accounts[0]}\n`);
-  const docs = Array.from(
-    { length: channels },
-    (_, i) => `kind: AlertChannel\nname: hook-${String(i + 1).padStart(2, '0')}\naccount: "*"\nspec:\n  type: Webhook\n  data:\n    webhookUrl: https://hooks.example.com/${i + 1}\n`,
-  );
-  await writeFile(join(dir, 'channels.yaml'), docs.join('---\n'));
-  return dir;
-}
+const repo = (accounts: string[], channels: number): Promise<string> => webhookRepo(accounts, channels, cleanup);
+const virtualClock = useClock;
 
-function virtualClock(): ManualClock {
-  const clock = manualClock(Date.UTC(2026, 2, 1));
-  virtual.now = () => clock.now();
-  virtual.sleep = virtualTime(clock);
-  return clock;
-}
-
-const envOf = (emu: Emu) => ({ SVC_BASE_URL: emu.url, SVC_API_KEY_ID: emu.keyId, SVC_API_SECRET: emu.secret });
+const envOf = serviceEnv;
 
 async function liveChannels(emu: Emu, account: string): Promise<string[]> {
   const res = await rawApi({ url: emu.url, keyId: INSPECTOR.keyId, secret: INSPECTOR.secret }, 'GET', '/api/v2/AlertChannels', { account });
