@@ -100,6 +100,7 @@ export function plan(desired: DesiredState, live: LiveState, options: PlanOption
     changes: targeted.changes,
     unmanaged: targeted.unmanaged,
     ...(targeted.targets ? { targets: targeted.targets } : {}),
+    ...(desired.root.settings ? { settings: desired.root.settings } : {}),
     diagnostics: [
       ...(live.diagnostics ?? []),
       ...scoped.diagnostics,

@@ -172,6 +172,11 @@ export interface Plan {
   diagnostics: Diagnostic[];
   /** `--target` selectors: the plan holds only their changes and what those depend on (a partial plan). */
   targets?: string[];
+  /**
+   * The root file's kind settings the plan was read with (e.g. predefinedProfilePrefix), so that
+   * `apply --plan` reads the live state the same way.
+   */
+  settings?: JsonObject;
   /** Set when the plan may not be applied without --force. */
   refusal?: Refusal;
   /** Requests made to compute the plan. */

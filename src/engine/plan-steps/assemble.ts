@@ -1,6 +1,7 @@
 // Step "assemble": the Plan value, or none when any step found an error. Diagnostics are sorted so
 // the output does not depend on which step found what first; the summary counts what the plan holds.
 
+import type { JsonObject } from '../../model/json.js';
 import type { AccountConfig } from '../../model/account.js';
 import { type Diagnostic, hasErrors, sortDiagnostics } from '../../model/diagnostics.js';
 import { type Action, type BucketNeed, type CallStats, type Change, type Plan, PLAN_FORMAT_VERSION, type Refusal, type UnmanagedResource } from '../../model/plan.js';
@@ -16,6 +17,8 @@ export interface AssembleInput {
   readonly budget: readonly BucketNeed[];
   /** `--target` selectors of a partial plan. */
   readonly targets?: readonly string[];
+  /** The root file's kind settings the plan was read with. */
+  readonly settings?: JsonObject;
 }
 
 export interface PlanResult {
@@ -37,6 +40,7 @@ export function assemble(input: AssembleInput): PlanResult {
     unmanaged: [...input.unmanaged],
     diagnostics,
     ...(input.targets ? { targets: [...input.targets] } : {}),
+    ...(input.settings && Object.keys(input.settings).length > 0 ? { settings: structuredClone(input.settings) } : {}),
     ...(input.refusal ? { refusal: input.refusal } : {}),
     apiCalls: input.apiCalls ?? { total: 0, byBucket: {} },
     budget: [...input.budget],

@@ -19,6 +19,12 @@ describe('assemble', () => {
     expect(assemble(frozen({ ...base })).plan!.summary).toEqual({ create: 2, update: 0, replace: 1, delete: 1, unmanaged: 1 });
   });
 
+  it('carries the root settings the plan was read with (apply --plan reads live state the same way), none when empty', () => {
+    expect(assemble(frozen({ ...base, settings: { predefinedProfilePrefix: 'ACME_' } })).plan!.settings).toEqual({ predefinedProfilePrefix: 'ACME_' });
+    expect(assemble(frozen({ ...base, settings: {} })).plan).not.toHaveProperty('settings');
+    expect(assemble(frozen({ ...base })).plan).not.toHaveProperty('settings');
+  });
+
   it('any error → no plan, every diagnostic sorted', () => {
     const r = assemble({
       ...base,
