@@ -71,6 +71,17 @@ export class Interruption {
     }
   }
 
+  /** A pause that the stop signal ends at once, with an ExitError (130/143) saying `what`. */
+  async sleep(ms: number, what: string): Promise<void> {
+    if (this.stop.aborted) throw this.error(what);
+    let timer: NodeJS.Timeout | undefined;
+    try {
+      await this.race(new Promise<void>((resolve) => (timer = setTimeout(resolve, ms))), what);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
   dispose(): void {
     this.unlisten();
     if (this.timer) clearTimeout(this.timer);

@@ -176,6 +176,8 @@ async function applyInterruptibly(io: Io, dir: string, opts: ApplyOptions, inter
         : {
             lease: {
               holder: defaultHolder(io.env),
+              // A signal ends a wait for another apply's lease at once.
+              sleep: (ms: number) => interruption.sleep(ms, 'nothing was applied while waiting for another apply'),
               waitMs: (opts.leaseWait ?? 0) * 1000,
               onWait: (account: string, other: { holder: string }) =>
                 write(io.stderr, `another apply holds the lease of account ${account} (${other.holder || 'unknown holder'}): waiting up to ${opts.leaseWait ?? 0}s`),

@@ -99,6 +99,24 @@ export function parseRoot(
   const settings: JsonObject = {};
   for (const name of kinds.flatMap((k) => Object.keys(k.rootSettings ?? {}))) if (value[name] !== undefined) settings[name] = value[name];
   const protect = Array.isArray(value.protect) ? value.protect.map(String) : [];
+  // A selector whose kind names no kind would protect nothing, silently: prune would delete.
+  const kindNames = kinds.map((k) => k.kind);
+  protect.forEach((selector, i) => {
+    const parts = selector.split('/');
+    const candidates = [parts[0], ...(parts.length >= 3 ? [parts[1]] : [])];
+    const globbed = (p: string): RegExp => new RegExp(`^${p.split('*').map((s) => s.replace(/[.+?^${}()|[\]\\]/g, '\\$&')).join('.*')}$`);
+    if (candidates.some((c) => kindNames.some((k) => globbed(c).test(k)))) return;
+    const kindPart = parts.length >= 3 ? parts[1] : parts[0];
+    diagnostics.push({
+      severity: 'error',
+      code: 'protect-unknown-kind',
+      message: `protect selector \`${selector}\` names no kind: it would protect nothing`,
+      ...where(`/protect/${i}`),
+      hint: didYouMean(kindPart, kindNames) ?? `kinds: ${kindNames.join(', ')}`,
+    });
+    ok = false;
+  });
+  if (!ok) return undefined;
   return {
     file: absFile,
     accounts,

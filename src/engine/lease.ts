@@ -172,8 +172,9 @@ export class Leases {
 
   /** Deletes every lease record this run holds; never throws (an undeleted record expires). */
   async release(): Promise<void> {
+    // Our own record goes even when the lease was lost: a record renewed just before another run
+    // took over would otherwise block every apply until it expires.
     for (const held of this.held.values()) {
-      if (held.lost) continue;
       try {
         await this.send(held.account, this.kind.deleteRequest(held.id, this.requestContext(held.account)));
       } catch (err) {

@@ -19,7 +19,7 @@ export const AWS_ACCOUNT_ID = orEnv('[0-9]{12}');
 export const NOT_BLANK = '\\S';
 export const TYPE_NAME = '^\\S+$';
 export const SPEC_POINTER = '^(/[^/]*)+$';
-export const SELECTOR = '^([^/]+/)?[^/]+/[^/]+$';
+export const SELECTOR = '^[^/]+/.+$';
 
 /** What each pattern means, for error messages. */
 export const PATTERN_PHRASES: Record<string, string> = {

@@ -18,6 +18,17 @@ afterEach(() => {
 });
 
 describe('Interruption', () => {
+  it('a pause (waiting for another apply\'s lease) ends at the first signal with exit 130', async () => {
+    const signals = manualSignals();
+    const interruption = new Interruption(io(signals));
+    const pause = interruption.sleep(3_600_000, 'nothing was applied while waiting');
+    signals.send('SIGINT');
+    await expect(pause).rejects.toMatchObject({ code: 130, message: expect.stringContaining('nothing was applied while waiting') });
+    // Once stopped, a new pause does not even start.
+    await expect(interruption.sleep(10, 'again')).rejects.toMatchObject({ code: 130 });
+    interruption.dispose();
+  });
+
   it('first signal stops, the second aborts; SIGINT exits 130', () => {
     const signals = manualSignals();
     const target = io(signals);

@@ -28,3 +28,14 @@ describe('root settings owned by kinds', () => {
     expect(codes(wrong.diagnostics)).toContain('invalid-type');
   });
 });
+
+describe('protect selectors', () => {
+  it('a selector whose kind names no kind is an error (it would protect nothing), with a suggestion', async () => {
+    const dir = await makeRepo({ 'postureops.yaml': 'accounts:\n  - name: prod\nprune: true\nprotect:\n  - Alertchannel/oncall-*\n  - prod/AlertRule/*\n  - "*/keep"\n' });
+    const result = await loadConfig(dir, { env: {}, cwd: dir });
+    const problems = result.diagnostics.filter((d) => d.code === 'protect-unknown-kind');
+    expect(problems).toHaveLength(1);
+    expect(problems[0]).toMatchObject({ severity: 'error', line: 5, hint: 'did you mean `AlertChannel`?' });
+    expect(problems[0].message).toContain('Alertchannel/oncall-*');
+  });
+});
