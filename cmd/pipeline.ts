@@ -128,10 +128,16 @@ export async function fetchLiveState(
   accounts: AccountConfig[],
   settings?: JsonObject,
   interruption?: Interruption,
+  /** What decides the kinds read per account (default: every kind): a desired state, or a saved plan's changes. */
+  needs?: Pick<DesiredState, 'root' | 'resources'>,
 ): Promise<LiveState> {
-  const [{ fetchLive }, { KINDS }] = await Promise.all([import('../src/engine/fetch.js'), import('../src/kinds/index.js')]);
+  const [{ fetchLive }, { KINDS }, { neededKinds }] = await Promise.all([
+    import('../src/engine/fetch.js'),
+    import('../src/kinds/index.js'),
+    import('../src/engine/needed-kinds.js'),
+  ]);
   progress(io, `Reading live state of ${accounts.map((a) => a.name).join(', ')}…`);
-  const reading = fetchLive(client, accounts, KINDS, { settings });
+  const reading = fetchLive(client, accounts, KINDS, { settings, ...(needs ? { kindsOf: neededKinds(needs, KINDS) } : {}) });
   return interruption ? interruption.race(reading, 'the live state was not read completely; nothing was planned or written') : reading;
 }
 
@@ -156,7 +162,7 @@ export async function computePlan(io: Io, dir: string, flags: PlanFlags, interru
   const accounts = scopeAccounts(desired.root.accounts, flags.account);
   const client = await openClient(io, flags, interruption);
   try {
-    const live = await fetchLiveState(io, client, accounts, desired.root.settings, interruption);
+    const live = await fetchLiveState(io, client, accounts, desired.root.settings, interruption, desired);
     const { plan } = await import('../src/engine/plan.js');
     const result = plan(desired, live, {
       accounts: accounts.map((a) => a.name),

@@ -80,7 +80,8 @@ async function loadSavedPlan(io: Io, dir: string, file: string, opts: ApplyOptio
   try {
     const accounts = plan.accounts.filter((a) => plan.changes.some((c) => c.account === a.name));
     if (accounts.length > 0) {
-      const live = await fetchLiveState(io, client, accounts, plan.settings, interruption);
+      const { planNeeds } = await import('../../src/engine/needed-kinds.js');
+      const live = await fetchLiveState(io, client, accounts, plan.settings, interruption, planNeeds(plan));
       const stale = checkStale(plan, live);
       if (stale) {
         write(io.stderr, [stale.message, ...stale.details.map((d) => `  - ${d}`)].join('\n'));

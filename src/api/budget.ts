@@ -153,6 +153,45 @@ export class RateLimitBudget {
     return this.issue(bucket);
   }
 
+  /**
+   * Like `take`, for a request that any of `buckets` can carry (a list and its search): takes from
+   * the bucket with the most budget left now, so the reads of a run spread over the functionalities
+   * that have budget instead of waiting for one. A bucket never used counts as full; one whose
+   * first answer is awaited is not chosen until it is known, unless the others are empty. Ties go to
+   * the earlier bucket. With every bucket empty, the one that refills first is waited for.
+   */
+  async takeAny(buckets: readonly string[]): Promise<{ bucket: string; ticket: number }> {
+    if (buckets.length === 0) throw new Error('takeAny needs at least one bucket');
+    for (;;) {
+      const probing = buckets.map((b) => this.probes.get(b)?.answered).filter((p): p is Promise<void> => p !== undefined);
+      const bucket = this.pick(buckets, probing.length > 0);
+      // Chosen and taken in the same turn of the event loop: concurrent reads cannot choose the same last token.
+      if (bucket !== undefined) return { bucket, ticket: await this.take(bucket) };
+      await Promise.race(probing);
+    }
+  }
+
+  /** The bucket `takeAny` takes from now; undefined to wait for a first answer still out. */
+  private pick(buckets: readonly string[], someProbing: boolean): string | undefined {
+    const now = this.opts.now();
+    let best: string | undefined;
+    let bestScore = -Infinity;
+    for (const bucket of buckets) {
+      if (this.probes.has(bucket)) continue;
+      const state = this.buckets.get(bucket);
+      // Not known (never used, or answered without RateLimit headers): as good as full.
+      // Known with budget: what is left. Empty: minus the milliseconds until it refills.
+      const score = state === undefined ? Infinity : state.remaining > 0 ? state.remaining : -Math.max(1, state.refillAt - now);
+      if (score > bestScore) {
+        best = bucket;
+        bestScore = score;
+      }
+    }
+    // Every bucket known is empty: a first answer still out may show budget; wait for it.
+    if (bestScore <= 0 && someProbing) return undefined;
+    return best;
+  }
+
   private closeCountdown(bucket: string): void {
     this.opts.onWait?.(bucket, 0, { now: this.opts.now(), limit: this.buckets.get(bucket)?.limit ?? 0 });
   }

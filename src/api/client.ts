@@ -40,6 +40,8 @@ interface Call {
   idempotent: boolean;
   /** The token exchange itself: no bearer token, and a 401/403 means the key is refused. */
   tokenExchange: boolean;
+  /** The same answer from another bucket (ApiRequest.alternative): each attempt takes the one with budget. */
+  alternative?: Call;
 }
 
 /** Why an attempt did not succeed, and whether another attempt is safe. */
@@ -115,6 +117,9 @@ class ServiceClient implements ApiClient {
   async request<T = unknown>(req: ApiRequest): Promise<ApiResponse<T>> {
     if (this.closed) throw new ClientConfigError('the service client is closed');
     if (this.unreachable) throw this.unreachable;
+    if (req.alternative && !(isIdempotent(req) && isIdempotent({ ...req, ...req.alternative }))) {
+      throw new ClientConfigError(`${req.method} ${req.path} and its alternative must both be safe to repeat`);
+    }
     const wirePath = resolveRequestPath(req.path, this.address);
     const apiPath = wirePath.slice(this.address.prefix.length);
     if (req.account !== undefined && !/^[\x20-\x7e]*$/.test(req.account)) {
@@ -123,17 +128,26 @@ class ServiceClient implements ApiClient {
     // An id that is itself a credential (an agent token) never reaches a log line or an error.
     for (const secret of req.secrets ?? []) this.redactor.add(secret);
     const response = await this.run({
+      ...this.call(req, apiPath, wirePath),
+      ...(req.alternative ? { alternative: this.call({ ...req, ...req.alternative }) } : {}),
+    });
+    return response as ApiResponse<T>;
+  }
+
+  private call(req: ApiRequest, apiPath?: string, wirePath?: string): Call {
+    const wire = wirePath ?? resolveRequestPath(req.path, this.address);
+    const api = apiPath ?? wire.slice(this.address.prefix.length);
+    return {
       method: req.method,
-      path: req.secrets?.length ? this.redactor.redact(apiPath) : apiPath,
-      wirePath,
-      bucket: bucketOf(req.method, apiPath),
+      path: req.secrets?.length ? this.redactor.redact(api) : api,
+      wirePath: wire,
+      bucket: bucketOf(req.method, api),
       account: req.account === '' ? undefined : req.account,
       orgAccess: req.orgAccess,
       body: req.body === undefined ? undefined : JSON.stringify(req.body),
       idempotent: isIdempotent(req),
       tokenExchange: false,
-    });
-    return response as ApiResponse<T>;
+    };
   }
 
   budget(): BucketBudget[] {
@@ -157,11 +171,11 @@ class ServiceClient implements ApiClient {
     for (let attempt = 1; ; attempt++) {
       if (this.unreachable) throw this.unreachable;
       if (this.abortSignal?.aborted) throw new RequestInterrupted(call.method, call.path, mayHaveApplied);
-      const { outcome, token } = await this.attempt(call, attempt, mayHaveApplied);
-      if (outcome instanceof WireFailure && outcome.aborted) throw new RequestInterrupted(call.method, call.path, true);
+      const { outcome, token, sent } = await this.attempt(call, attempt, mayHaveApplied);
+      if (outcome instanceof WireFailure && outcome.aborted) throw new RequestInterrupted(sent.method, sent.path, true);
       if (!(outcome instanceof WireFailure)) {
         const { status } = outcome;
-        if (status >= 200 && status < 300) return this.success(call, outcome);
+        if (status >= 200 && status < 300) return this.success(sent, outcome);
         // An expired token is answered with 401, sometimes 403: renew once and repeat once.
         if (token !== undefined && (status === 401 || status === 403) && !renewedToken) {
           renewedToken = true;
@@ -171,7 +185,7 @@ class ServiceClient implements ApiClient {
         // A DELETE whose earlier attempt may have landed: "not found" now means it is gone.
         if (call.method === 'DELETE' && status === 404 && mayHaveApplied) return { status: 204, body: undefined };
       }
-      const failure = outcome instanceof WireFailure ? this.networkFailure(call, outcome) : this.statusFailure(call, outcome);
+      const failure = outcome instanceof WireFailure ? this.networkFailure(sent, outcome) : this.statusFailure(sent, outcome);
       mayHaveApplied ||= failure.mayHaveApplied;
       // Given up on the service: no retry. A request that may have landed keeps its own error (the
       // caller must look before repeating it), the others say why nothing more is sent.
@@ -189,10 +203,17 @@ class ServiceClient implements ApiClient {
    * One request on the wire: budget, then the token (so a long wait does not hold an old one), a
    * concurrency slot, the exchange, bookkeeping. Returns the token it sent, if any.
    */
-  private async attempt(call: Call, attempt: number, sentBefore: boolean): Promise<{ outcome: WireResponse | WireFailure; token?: string }> {
+  private async attempt(either: Call, attempt: number, sentBefore: boolean): Promise<{ outcome: WireResponse | WireFailure; token?: string; sent: Call }> {
     let ticket: number;
+    let call = either;
     try {
-      ticket = await this.budgets.take(call.bucket);
+      if (either.alternative) {
+        const taken = await this.budgets.takeAny([either.bucket, either.alternative.bucket]);
+        ticket = taken.ticket;
+        if (taken.bucket !== either.bucket) call = either.alternative;
+      } else {
+        ticket = await this.budgets.take(either.bucket);
+      }
     } catch (err) {
       if (err instanceof BudgetExhausted) throw this.error(call, 'transient', { detail: err.message });
       if (err instanceof WaitStopped) throw new RequestInterrupted(call.method, call.path, sentBefore);
@@ -239,7 +260,7 @@ class ServiceClient implements ApiClient {
         attempt,
       });
     }
-    return { outcome, token };
+    return { outcome, token, sent: call };
   }
 
   /** Any answer proves the service is there; refused, reset or unresolved connections in a row prove the opposite. */

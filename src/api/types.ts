@@ -23,6 +23,12 @@ export interface ApiRequest {
    * retried once they may have reached the service.
    */
   idempotent?: boolean;
+  /**
+   * The same answer from another functionality (a list's `POST .../search`), with its own rate-limit
+   * budget: each attempt is sent as this request or as the alternative, whichever bucket has more
+   * budget left. Both must be safe to repeat; account and headers are the same.
+   */
+  alternative?: { method: HttpMethod; path: string; body?: unknown };
 }
 
 export interface ApiResponse<T = unknown> {

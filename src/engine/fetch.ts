@@ -1,7 +1,9 @@
 // Live state: one list call per distinct path per account (kinds that share a list share the call),
 // accounts fetched in parallel within a bound, then reference ids mapped to names generically.
 
-import { type ApiClient, unwrapData } from '../api/types.js';
+import { ApiError, type ApiClient, type ApiRequest, unwrapData } from '../api/types.js';
+import { API_PREFIX } from '../api/buckets.js';
+import { isObject } from '../model/json.js';
 import { type CallStats } from '../model/plan.js';
 import type { AccountConfig } from '../model/account.js';
 import type { Diagnostic } from '../model/diagnostics.js';
@@ -11,12 +13,23 @@ import type { Json } from '../model/json.js';
 import { getAt, setAt } from '../model/json-pointer.js';
 import type { LiveState } from './types.js';
 import { mapBounded } from '../model/concurrency.js';
+import { unreadKinds } from './needed-kinds.js';
+
+/**
+ * The functionalities lists are read with: `list` only (`GET <Collection>`), `search` wherever a kind
+ * has one (`POST <Collection>/search`), or `both`: each request takes whichever has budget left.
+ */
+export type ReadPaths = 'both' | 'list' | 'search';
 
 export interface FetchOptions {
   /** Accounts fetched at the same time (default 4). */
   concurrency?: number;
   /** The root file's kind settings (RootConfig.settings). */
   settings?: KindSettings;
+  /** Default `both`. */
+  readPaths?: ReadPaths;
+  /** The kinds to read in an account (default: all of `kinds`); see neededKinds. */
+  kindsOf?: (account: AccountConfig) => readonly Kind[];
 }
 
 export const DEFAULT_FETCH_CONCURRENCY = 4;
@@ -28,25 +41,50 @@ export async function fetchLive(
   options: FetchOptions = {},
 ): Promise<LiveState> {
   const before = client.stats();
+  const reads = readsOf(kinds, options.readPaths);
   const perAccount = await mapBounded(accounts, options.concurrency ?? DEFAULT_FETCH_CONCURRENCY, (account) =>
-    fetchAccount(client, account, kinds, options.settings),
+    fetchAccount(client, account, options.kindsOf ? options.kindsOf(account) : kinds, reads, options.settings),
   );
   const raw = perAccount.flat();
   const { resources, diagnostics } = mapReferences(raw, kinds);
+  const unread = options.kindsOf ? unreadKinds(accounts, kinds, options.kindsOf) : [];
   return {
     accounts: accounts.map((a) => ({ ...a })),
     resources,
     calls: statsDelta(before, client.stats()),
     ...(diagnostics.length > 0 ? { diagnostics } : {}),
+    ...(unread.length > 0 ? { unread } : {}),
   };
 }
 
+/** How each list path is read: the request for it, with its search as the alternative where allowed. */
+export type ListReads = ReadonlyMap<string, Pick<ApiRequest, 'method' | 'path' | 'body' | 'alternative'>>;
+
+/** The list paths of `kinds` that have a search, and how `readPaths` reads them. */
+export function readsOf(kinds: readonly Kind[], readPaths: ReadPaths = 'both'): ListReads {
+  const reads = new Map<string, Pick<ApiRequest, 'method' | 'path' | 'body' | 'alternative'>>();
+  if (readPaths === 'list') return reads;
+  for (const kind of kinds) {
+    if (!kind.searchable) continue;
+    const list = `${API_PREFIX}/${kind.collection}`;
+    // No filters and no `returns`: every record, every member, as the list gives them.
+    const search = { method: 'POST' as const, path: `${list}/search`, body: {} };
+    reads.set(list, readPaths === 'search' ? search : { method: 'GET', path: list, alternative: search });
+  }
+  return reads;
+}
+
+/** Pages of one answer at most (5,000 rows each: 500,000 rows, the service's own limit of a result set). */
+const MAX_PAGES = 100;
+
 /**
- * A FetchContext whose GETs are memoised per path (the context belongs to one account). Each caller
- * gets its own copy, so kinds sharing a list cannot disturb each other.
+ * A FetchContext whose lists are memoised per path (the context belongs to one account). Each caller
+ * gets its own copy, so kinds sharing a list cannot disturb each other. `reads` says which lists
+ * may be read through their search instead; a paged answer is followed to its last page.
  */
-export function fetchContext(client: ApiClient, account: AccountConfig, settings?: KindSettings): FetchContext {
+export function fetchContext(client: ApiClient, account: AccountConfig, settings?: KindSettings, reads: ListReads = new Map()): FetchContext {
   const memo = new Map<string, Promise<unknown>>();
+  const target = { account: account.orgAccess ? undefined : account.name, orgAccess: account.orgAccess };
   return {
     account: account.name,
     orgAccess: account.orgAccess,
@@ -54,9 +92,7 @@ export function fetchContext(client: ApiClient, account: AccountConfig, settings
     get(path: string): Promise<unknown> {
       let pending = memo.get(path);
       if (!pending) {
-        pending = client
-          .request({ method: 'GET', path, account: account.orgAccess ? undefined : account.name, orgAccess: account.orgAccess })
-          .then((res) => unwrapData(res.body));
+        pending = readAll(client, { method: 'GET', path, ...reads.get(path), ...target }, target);
         memo.set(path, pending);
       }
       return pending.then((data) => structuredClone(data));
@@ -64,8 +100,30 @@ export function fetchContext(client: ApiClient, account: AccountConfig, settings
   };
 }
 
-async function fetchAccount(client: ApiClient, account: AccountConfig, kinds: readonly Kind[], settings?: KindSettings): Promise<LiveResource[]> {
-  const ctx = fetchContext(client, account, settings);
+/** One read, `{data}` unwrapped, with the records of every further page (`paging.urls.nextPage`) appended. */
+async function readAll(client: ApiClient, first: ApiRequest, target: Pick<ApiRequest, 'account' | 'orgAccess'>): Promise<unknown> {
+  let res = await client.request(first);
+  const data = unwrapData(res.body);
+  for (let page = 1; Array.isArray(data); page++) {
+    const next = nextPageOf(res.body);
+    if (next === undefined) break;
+    if (page >= MAX_PAGES) throw new ApiError({ kind: 'permanent', method: first.method, path: first.path, detail: `more than ${MAX_PAGES} pages of records` });
+    res = await client.request({ method: 'GET', path: next, ...target });
+    const more = unwrapData(res.body);
+    if (!Array.isArray(more)) throw new ApiError({ kind: 'permanent', method: 'GET', path: first.path, detail: 'unexpected response: a page that is not a list of records' });
+    data.push(...(more as unknown[]));
+  }
+  return data;
+}
+
+function nextPageOf(body: unknown): string | undefined {
+  const paging = isObject(body) ? body.paging : undefined;
+  const next = isObject(paging) && isObject(paging.urls) ? paging.urls.nextPage : undefined;
+  return typeof next === 'string' && next !== '' ? next : undefined;
+}
+
+async function fetchAccount(client: ApiClient, account: AccountConfig, kinds: readonly Kind[], reads: ListReads, settings?: KindSettings): Promise<LiveResource[]> {
+  const ctx = fetchContext(client, account, settings, reads);
   // Kinds of one account run together: the memo turns a shared list path into one request.
   const lists = await Promise.all(kinds.map((kind) => kind.list(ctx).then((live) => withoutLeases(kind, live))));
   return lists.flat();

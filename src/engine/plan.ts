@@ -119,5 +119,6 @@ export function plan(desired: DesiredState, live: LiveState, options: PlanOption
     ...(refusal ? { refusal } : {}),
     apiCalls: options.apiCalls,
     budget: budget.needs,
+    ...(live.unread ? { unread: live.unread.filter((u) => scoped.accounts.some((a) => a.name === u.account)) } : {}),
   });
 }

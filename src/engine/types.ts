@@ -2,7 +2,7 @@
 // results are shared values in src/model/plan.ts.
 
 import type { AccountConfig } from '../model/account.js';
-import type { CallStats, Change, ChangeResult } from '../model/plan.js';
+import type { CallStats, Change, ChangeResult, UnreadKinds } from '../model/plan.js';
 import type { Diagnostic } from '../model/diagnostics.js';
 import type { LiveResource } from '../model/resource.js';
 
@@ -12,6 +12,8 @@ export interface LiveState {
   calls: CallStats;
   /** Warnings found while reading (a reference to an id that no live resource has: `dangling-reference`). */
   diagnostics?: Diagnostic[];
+  /** Kinds left unread per account (FetchOptions.kindsOf). */
+  unread?: UnreadKinds[];
 }
 
 /** Progress callbacks; the CLI shows them on a terminal only. */

@@ -11,6 +11,7 @@ import type { LoadResult } from '../config/types.js';
 import { apply } from '../engine/apply.js';
 import { attribute } from '../engine/attribute.js';
 import { fetchLive } from '../engine/fetch.js';
+import { neededKinds } from '../engine/needed-kinds.js';
 import { defaultHolder } from '../engine/lease.js';
 import { plan as computePlan } from '../engine/plan.js';
 import { KINDS } from '../kinds/index.js';
@@ -66,7 +67,7 @@ export async function planAgainstService(desired: DesiredState, env: NodeJS.Proc
     throw new RunFailure({ kind: 'service', message: messageOf(err) });
   }
   try {
-    const live = await fetchLive(client, scope, KINDS, { settings: desired.root.settings });
+    const live = await fetchLive(client, scope, KINDS, { settings: desired.root.settings, kindsOf: neededKinds(desired, KINDS) });
     const result = computePlan(desired, live, { accounts: scope.map((a) => a.name), budget: client.budget(), apiCalls: live.calls });
     if (!result.plan || hasErrors(result.diagnostics)) throw new RunFailure({ kind: 'no-plan', diagnostics: result.diagnostics });
     return { plan: result.plan, client, desired };

@@ -123,6 +123,8 @@ export function integrationKind(opts: IntegrationOptions): Kind {
     references: [],
     replaceOn: [],
     collection: opts.collection,
+    // Alert channels, cloud accounts and container registries all have `POST .../search`.
+    searchable: true,
 
     setPointers: (spec) => opts.setPointers?.(spec) ?? [],
     // `data` is replaced whole by an update: the file names what it manages, the rest is carried.

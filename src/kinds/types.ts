@@ -127,6 +127,12 @@ export interface Kind {
    * with their profiles: `AlertProfiles`). Its rate-limit bucket follows from src/api/buckets.ts.
    */
   readonly collection: string;
+  /**
+   * `POST <collection>/search` with no filters and no `returns` answers the same records as the list
+   * `GET <collection>`. The two are separate functionalities of the service, each with its own
+   * rate-limit budget, so a read may take either (alert profiles have no search).
+   */
+  readonly searchable?: boolean;
 
   /** JSON pointers of arrays in this spec compared as sets (the service reorders them). */
   setPointers(spec: JsonObject): string[];

@@ -185,6 +185,17 @@ export interface Plan {
   budget: BucketNeed[];
   /** Set by `plan --attribute`: the audit log was read for these accounts. */
   attribution?: Attribution;
+  /**
+   * Kinds not read in an account: nothing of them is declared there, prune leaves them alone and
+   * nothing declared refers to them, so the plan can neither change nor list them (no list spent).
+   */
+  unread?: UnreadKinds[];
+}
+
+/** The kinds of an account a plan did not read. */
+export interface UnreadKinds {
+  account: string;
+  kinds: string[];
 }
 
 export type ResultStatus = 'done' | 'failed' | 'skipped';

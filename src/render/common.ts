@@ -1,7 +1,7 @@
 // Wording and grouping shared by the text and Markdown renderings.
 
 import { formatLocation, type Diagnostic, type SourcePosition } from '../model/diagnostics.js';
-import type { CallStats, Action, BucketNeed, Change, LeaseReport, PlanSummary, Refusal } from '../model/plan.js';
+import type { CallStats, Action, BucketNeed, Change, LeaseReport, PlanSummary, Refusal, UnreadKinds } from '../model/plan.js';
 
 export const ACTION_SIGN: Record<Action, string> = { create: '+', update: '~', replace: '-/+', delete: '-' };
 export const ACTION_WORD: Record<Action, string> = { create: 'create', update: 'update', replace: 'replace', delete: 'delete' };
@@ -49,6 +49,26 @@ export function callsText(calls: CallStats): string {
   if (buckets.length === 0) return String(calls.total);
   return `${calls.total} (${buckets.map((b) => `${b} ${calls.byBucket[b]}`).join(', ')})`;
 }
+
+/**
+ * The kinds a plan did not read, one line per set of kinds: `AgentAccessToken, CloudAccount in prod,
+ * staging`. Accounts past `maxAccounts` are counted, not named.
+ */
+export function unreadLines(unread: readonly UnreadKinds[], maxAccounts = 10): string[] {
+  const groups = new Map<string, string[]>();
+  for (const u of unread) {
+    const key = u.kinds.join(', ');
+    groups.set(key, [...(groups.get(key) ?? []), u.account]);
+  }
+  return [...groups].map(([kinds, accounts]) => {
+    const named = accounts.slice(0, maxAccounts).join(', ');
+    const more = accounts.length > maxAccounts ? ` and ${accounts.length - maxAccounts} more accounts` : '';
+    return `${kinds} in ${named}${more}`;
+  });
+}
+
+/** Why a plan leaves kinds unread, in one phrase. */
+export const UNREAD_REASON = 'nothing of them is declared there, pruned, or referred to';
 
 /** `12 min`, `8.6 min`, `30 s`: a refill interval. */
 export function intervalText(seconds: number): string {

@@ -19,6 +19,8 @@ export function renderPlanJson(plan: Plan): string {
     ...(plan.targets ? { partial: true, targets: plan.targets } : {}),
     changes: plan.changes.map(changeJson),
     unmanaged: plan.unmanaged.map((u) => ({ kind: u.kind, account: u.account, name: u.name, id: u.id, protected: u.protected, lastChange: u.lastChange, audit: u.audit })),
+    // Kinds not read per account (nothing of them declared, pruned or referred to there).
+    unread: plan.unread,
     diagnostics: sortDiagnostics(plan.diagnostics),
     refusal: plan.refusal ? { code: plan.refusal.code, message: plan.refusal.message, details: plan.refusal.details } : undefined,
     apiCalls: callsJson(plan.apiCalls),

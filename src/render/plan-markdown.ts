@@ -9,6 +9,8 @@ import {
   ACTION_WORD,
   budgetText,
   callsText,
+  UNREAD_REASON,
+  unreadLines,
   diagnosticLine,
   duration,
   groupByAccount,
@@ -97,6 +99,9 @@ export function renderPlanMarkdown(plan: Plan, limit = MARKDOWN_LIMIT, options: 
         .slice(0, shown.unmanaged)
         .map((u) => `- ${escapeMd(u.account)} · ${escapeMd(u.kind)} **${escapeMd(u.name)}** ${inlineCode(u.id)}${u.protected ? ' (protected)' : ''}${whoMd(u.lastChange, ' · ')}${auditMd(u, plan.attribution, '  ')}`);
       parts.push(`### Unmanaged (${plan.unmanaged.length})\n\nIn the service, declared in no file; left alone.\n\n${lines.join('\n')}`);
+    }
+    if (plan.unread && plan.unread.length > 0) {
+      parts.push(`Not read (${UNREAD_REASON}): ${unreadLines(plan.unread).map(escapeMd).join('; ')}.`);
     }
     if (warnings.length > 0 && shown.warnings > 0) {
       const lines = warnings.slice(0, shown.warnings).map((d) => `- ${escapeMd(diagnosticLine(d))}`);

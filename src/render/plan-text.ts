@@ -9,6 +9,8 @@ import {
   ACTION_WORD,
   budgetText,
   callsText,
+  UNREAD_REASON,
+  unreadLines,
   diagnosticLine,
   duration,
   groupByAccount,
@@ -64,6 +66,10 @@ export function renderPlanText(plan: Plan, options: { color: boolean }): string 
     out.push('');
   }
 
+  if (plan.unread && plan.unread.length > 0) {
+    out.push(c.dim(`Not read (${UNREAD_REASON}):`));
+    for (const line of unreadLines(plan.unread)) out.push(c.dim(`  ${line}`));
+  }
   out.push(`API calls made: ${callsText(plan.apiCalls)}`);
   if (plan.budget.length > 0) {
     out.push('Requests apply needs, per rate-limit bucket:');

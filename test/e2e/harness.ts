@@ -153,3 +153,16 @@ export async function webhookRepo(accounts: string[], channels: number, cleanup:
   await writeFile(join(dir, 'channels.yaml'), docs.join('---\n'));
   return dir;
 }
+
+/**
+ * Reads per collection from a plan's `apiCalls.byBucket`: a list (`GET X`) and its search
+ * (`POST X/search`) read the same records, so both count for `X`. Writes are left out.
+ */
+export function readsByCollection(byBucket: Record<string, number>): Record<string, number> {
+  const reads: Record<string, number> = {};
+  for (const [bucket, n] of Object.entries(byBucket)) {
+    const m = /^GET ([A-Za-z]+)$/.exec(bucket) ?? /^POST ([A-Za-z]+)\/search$/.exec(bucket);
+    if (m) reads[m[1]] = (reads[m[1]] ?? 0) + n;
+  }
+  return reads;
+}

@@ -104,9 +104,10 @@ describe('SIGINT during apply', () => {
 describe('SIGTERM during plan', () => {
   it('ends the read, saves no plan file, and exits 143', async () => {
     const clock = virtualClock();
-    // One request per hour: the second account's first list waits for the bucket the first one drained.
-    const emu = await emulator(clock, { accounts: ['prod', 'staging'], rateLimit: 1 });
-    const dir = await repo(['prod', 'staging'], 1);
+    // One request per hour: the list and the search each read one account; the third account's read
+    // waits for a bucket the first two drained.
+    const emu = await emulator(clock, { accounts: ['prod', 'staging', 'dev'], rateLimit: 1 });
+    const dir = await repo(['prod', 'staging', 'dev'], 1);
     const signals = manualSignals();
     virtual.onWait = (_bucket, secondsLeft) => secondsLeft > 0 && signals.send('SIGTERM');
     const out = join(dir, 'saved.plan.json');

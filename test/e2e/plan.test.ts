@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startEmulator } from '../../src/emulator/index.js';
-import { cli, rawApi, serviceEnv } from './harness.js';
+import { cli, rawApi, readsByCollection, serviceEnv } from './harness.js';
 
 const SLACK_SECRET = 'https://hooks.slack.com/services/T0SECRET/B0SECRET/very-secret-token-4711';
 const PD_SECRET = 'pd-integration-key-secret-0815';
@@ -127,14 +127,19 @@ describe('plan against seeded live state in two accounts', () => {
     expect(ta.stdout).toBe(tb.stdout);
   });
 
-  it('makes exactly one list call per kind per account', async () => {
+  it('reads each kind it needs once per account, through the list or its search, and says what it left unread', async () => {
     const res = await cli(['plan', dir, '--format', 'json'], { env });
-    const calls = JSON.parse(res.stdout).apiCalls.byBucket;
-    for (const bucket of ['GET AlertChannels', 'GET AlertRules', 'GET AlertProfiles', 'GET CloudAccounts', 'GET ContainerRegistries', 'GET AgentAccessTokens']) {
-      expect(calls[bucket], bucket).toBe(2);
-    }
-    const reads = Object.entries(calls).filter(([b]) => b.startsWith('GET '));
-    expect(reads.reduce((n, [, v]) => n + (v as number), 0)).toBe(12);
+    const doc = JSON.parse(res.stdout);
+    const calls = doc.apiCalls.byBucket;
+    // Only channels and rules are declared, and prune is off: the other lists are not spent.
+    expect(readsByCollection(calls)).toEqual({ AlertChannels: 2, AlertRules: 2 });
+    // Four reads over two functionalities each: both are used.
+    expect(Object.keys(calls).filter((b) => b.endsWith('/search')).length).toBeGreaterThan(0);
+    expect(doc.apiCalls.total).toBe(5);
+    const unread = ['AlertProfile', 'AlertTemplate', 'CloudAccount', 'ContainerRegistry', 'AgentAccessToken'];
+    expect(doc.unread).toEqual([{ account: 'prod', kinds: unread }, { account: 'staging', kinds: unread }].map((u) => ({ ...u, kinds: expect.arrayContaining(u.kinds) })));
+    const text = await cli(['plan', dir, '--no-color'], { env });
+    expect(text.stdout).toMatch(/Not read \(nothing of them is declared there, pruned, or referred to\):\n  .*CloudAccount.* in prod, staging/);
   });
 
   it('shows no secret set through ${env:...} in any rendering or saved plan', async () => {

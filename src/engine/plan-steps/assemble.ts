@@ -4,7 +4,7 @@
 import type { JsonObject } from '../../model/json.js';
 import type { AccountConfig } from '../../model/account.js';
 import { type Diagnostic, hasErrors, sortDiagnostics } from '../../model/diagnostics.js';
-import { type Action, type BucketNeed, type CallStats, type Change, type Plan, PLAN_FORMAT_VERSION, type Refusal, type UnmanagedResource } from '../../model/plan.js';
+import { type Action, type BucketNeed, type CallStats, type Change, type Plan, PLAN_FORMAT_VERSION, type Refusal, type UnmanagedResource, type UnreadKinds } from '../../model/plan.js';
 
 export interface AssembleInput {
   readonly accounts: readonly AccountConfig[];
@@ -19,6 +19,8 @@ export interface AssembleInput {
   readonly targets?: readonly string[];
   /** The root file's kind settings the plan was read with. */
   readonly settings?: JsonObject;
+  /** Kinds the read left out, per account. */
+  readonly unread?: readonly UnreadKinds[];
 }
 
 export interface PlanResult {
@@ -44,6 +46,7 @@ export function assemble(input: AssembleInput): PlanResult {
     ...(input.refusal ? { refusal: input.refusal } : {}),
     apiCalls: input.apiCalls ?? { total: 0, byBucket: {} },
     budget: [...input.budget],
+    ...(input.unread && input.unread.length > 0 ? { unread: input.unread.map((u) => ({ account: u.account, kinds: [...u.kinds] })) } : {}),
   };
   return { plan, diagnostics };
 }

@@ -45,6 +45,7 @@ export const AgentAccessToken: Kind = {
   references: [],
   replaceOn: [],
   collection: COLLECTION,
+  searchable: true,
   renameRefusal: "an agent access token's alias cannot be changed: the service has no request that renames a token",
   secretIds: true,
   deleteMeans: 'disabled: agent access tokens cannot be deleted',

@@ -99,6 +99,7 @@ export const AlertRule: Kind = {
   references: [{ kind: 'AlertChannel', pointer: '/channels' }],
   replaceOn: [],
   collection: COLLECTION,
+  searchable: true,
 
   setPointers: () => [...SET_POINTERS],
   // Files name severities; the service and the spec use 1..5: plans show the names.

@@ -1,0 +1,61 @@
+// The kinds a plan must read in an account. A kind with nothing declared in the account, that prune
+// leaves alone and that nothing declared refers to, can neither change nor be deleted there: reading
+// it would only spend the rate-limit budget of its list (a pull request touching 3 accounts then
+// needs 3 lists per kind it uses, not one per kind of the registry). Kinds read with the same list
+// (a profile and its templates) come along at no cost.
+
+import type { AccountConfig, DesiredState } from '../model/account.js';
+import type { Kind } from '../kinds/types.js';
+import type { Plan, UnreadKinds } from '../model/plan.js';
+
+export function neededKinds(desired: Pick<DesiredState, 'root' | 'resources'>, kinds: readonly Kind[]): (account: AccountConfig) => Kind[] {
+  const byName = new Map(kinds.map((k) => [k.kind, k]));
+  const declared = new Map<string, Set<string>>();
+  for (const r of desired.resources) {
+    const set = declared.get(r.account) ?? new Set<string>();
+    set.add(r.kind);
+    declared.set(r.account, set);
+  }
+  const pruned = kinds.filter((k) => desired.root.prune[k.kind] === true).map((k) => k.kind);
+  return (account) => {
+    const wanted = new Set<string>([...(declared.get(account.name) ?? []), ...pruned]);
+    // What the wanted kinds refer to (live ids become names) and their parents, transitively.
+    const queue = [...wanted];
+    while (queue.length > 0) {
+      const kind = byName.get(queue.pop() as string);
+      if (!kind) continue;
+      for (const next of [...kind.references.map((r) => r.kind), ...(kind.parentKind ? [kind.parentKind] : [])]) {
+        if (!wanted.has(next)) {
+          wanted.add(next);
+          queue.push(next);
+        }
+      }
+    }
+    const collections = new Set(kinds.filter((k) => wanted.has(k.kind)).map((k) => k.collection));
+    return kinds.filter((k) => collections.has(k.collection));
+  };
+}
+
+/** Per account in scope, the kinds `kindsOf` leaves out (accounts with none left out are omitted). */
+export function unreadKinds(accounts: readonly AccountConfig[], kinds: readonly Kind[], kindsOf: (account: AccountConfig) => readonly Kind[]): UnreadKinds[] {
+  const out: UnreadKinds[] = [];
+  for (const account of accounts) {
+    const read = new Set(kindsOf(account).map((k) => k.kind));
+    const left = kinds.filter((k) => !read.has(k.kind)).map((k) => k.kind);
+    if (left.length > 0) out.push({ account: account.name, kinds: left });
+  }
+  return out;
+}
+
+/**
+ * What a saved plan needs read to be checked for staleness: the kinds of its changes, their
+ * children and what they refer to (neededKinds adds references, parents and shared lists).
+ */
+export function planNeeds(plan: Pick<Plan, 'changes'>): Pick<DesiredState, 'root' | 'resources'> {
+  const resources: DesiredState['resources'] = [];
+  for (const c of plan.changes) {
+    resources.push({ kind: c.kind, account: c.account, name: c.name, spec: {}, envRefs: {} });
+    for (const ref of c.refs ?? []) resources.push({ kind: ref.kind, account: c.account, name: ref.name, spec: {}, envRefs: {} });
+  }
+  return { root: { file: '', accounts: [], prune: {} }, resources };
+}
