@@ -1,0 +1,104 @@
+import { describe, expect, it } from 'vitest';
+import type { ApiRequest } from '../../src/api/types.js';
+import { fetchLive, readsOf } from '../../src/engine/fetch.js';
+import { neededKinds, planNeeds, unreadKinds } from '../../src/engine/needed-kinds.js';
+import type { Kind } from '../../src/kinds/types.js';
+import type { DesiredResource } from '../../src/model/resource.js';
+import { ACCOUNTS, Channel, FAKE_KINDS, FakeClient, Rule } from './plan-fakes.js';
+
+const SearchableChannel: Kind = { ...Channel, searchable: true };
+
+describe('readsOf', () => {
+  it('reads a list with a search through either, through the search only, or through the list only', () => {
+    const kinds = [SearchableChannel, Rule];
+    expect(readsOf(kinds).get('/api/v2/AlertChannels')).toEqual({
+      method: 'GET',
+      path: '/api/v2/AlertChannels',
+      alternative: { method: 'POST', path: '/api/v2/AlertChannels/search', body: {} },
+    });
+    expect(readsOf(kinds, 'search').get('/api/v2/AlertChannels')).toEqual({ method: 'POST', path: '/api/v2/AlertChannels/search', body: {} });
+    expect(readsOf(kinds, 'list').size).toBe(0);
+    // A kind without a search is read with its list whatever is asked.
+    expect(readsOf(kinds, 'search').has('/api/v2/AlertRules')).toBe(false);
+  });
+});
+
+describe('fetchLive reads', () => {
+  it('sends a search as the alternative of the list, with the account headers of the list', async () => {
+    const client = new FakeClient({ prod: { '/api/v2/AlertChannels': { data: [{ intgGuid: 'P1', name: 'ops', type: 'Webhook', data: {} }] } } });
+    await fetchLive(client, [ACCOUNTS[0]], [SearchableChannel]);
+    expect(client.requests).toEqual([
+      { method: 'GET', path: '/api/v2/AlertChannels', account: 'prod', orgAccess: false, alternative: { method: 'POST', path: '/api/v2/AlertChannels/search', body: {} } },
+    ]);
+  });
+
+  it('follows nextPage to the last page and keeps every record in order', async () => {
+    const page = (ids: string[], next?: string) => ({
+      data: ids.map((id) => ({ intgGuid: id, name: `n-${id}`, type: 'Webhook', data: {} })),
+      ...(next ? { paging: { rows: ids.length, totalRows: 5, urls: { nextPage: next } } } : {}),
+    });
+    const client = new FakeClient({
+      prod: {
+        '/api/v2/AlertChannels': page(['A', 'B'], 'https://svc.example.com/api/v2/AlertChannels/pages/2'),
+        'https://svc.example.com/api/v2/AlertChannels/pages/2': page(['C', 'D'], 'https://svc.example.com/api/v2/AlertChannels/pages/3'),
+        'https://svc.example.com/api/v2/AlertChannels/pages/3': page(['E']),
+      },
+    });
+    const state = await fetchLive(client, [ACCOUNTS[0]], [Channel]);
+    expect(state.resources.map((r) => r.id)).toEqual(['A', 'B', 'C', 'D', 'E']);
+    expect(client.requests.map((r: ApiRequest) => [r.method, r.path, r.account])).toEqual([
+      ['GET', '/api/v2/AlertChannels', 'prod'],
+      ['GET', 'https://svc.example.com/api/v2/AlertChannels/pages/2', 'prod'],
+      ['GET', 'https://svc.example.com/api/v2/AlertChannels/pages/3', 'prod'],
+    ]);
+  });
+
+  it('reads per account only the kinds it is told, and records the others as unread', async () => {
+    const client = new FakeClient({});
+    const state = await fetchLive(client, ACCOUNTS, FAKE_KINDS, { kindsOf: (a) => (a.name === 'prod' ? [Channel, Rule] : [Channel]) });
+    expect(client.requests.map((r) => `${r.account} ${r.path}`).sort()).toEqual(['prod /api/v2/AlertChannels', 'prod /api/v2/AlertRules', 'staging /api/v2/AlertChannels']);
+    expect(state.unread).toEqual([
+      { account: 'prod', kinds: ['Profile', 'Template'] },
+      { account: 'staging', kinds: ['Rule', 'Profile', 'Template'] },
+    ]);
+  });
+});
+
+const declared = (account: string, kind: string, name = 'x'): DesiredResource => ({ kind, account, name, spec: {}, envRefs: {} });
+
+describe('neededKinds', () => {
+  const root = (prune: Record<string, boolean> = {}) => ({ file: 'postureops.yaml', accounts: ACCOUNTS, prune });
+  const names = (kinds: readonly Kind[]) => kinds.map((k) => k.kind);
+
+  it('reads what is declared in the account, what it refers to, and what shares a list with it', () => {
+    const of = neededKinds({ root: root(), resources: [declared('prod', 'Rule'), declared('staging', 'Template')] }, FAKE_KINDS);
+    // A rule refers to channels: their ids must become names.
+    expect(names(of(ACCOUNTS[0]))).toEqual(['Channel', 'Rule']);
+    // A template's parent is a profile, read with the same list.
+    expect(names(of(ACCOUNTS[1]))).toEqual(['Profile', 'Template']);
+  });
+
+  it('reads a pruned kind in every account, declared there or not', () => {
+    const of = neededKinds({ root: root({ Channel: true }), resources: [] }, FAKE_KINDS);
+    expect(names(of(ACCOUNTS[0]))).toEqual(['Channel']);
+    expect(names(of(ACCOUNTS[1]))).toEqual(['Channel']);
+    expect(unreadKinds(ACCOUNTS, FAKE_KINDS, of)).toEqual([
+      { account: 'prod', kinds: ['Rule', 'Profile', 'Template'] },
+      { account: 'staging', kinds: ['Rule', 'Profile', 'Template'] },
+    ]);
+  });
+
+  it('reads nothing in an account where nothing is declared or pruned', () => {
+    const of = neededKinds({ root: root(), resources: [declared('prod', 'Channel')] }, FAKE_KINDS);
+    expect(names(of(ACCOUNTS[1]))).toEqual([]);
+  });
+
+  it('a saved plan needs the kinds of its changes and of what they refer to', () => {
+    const needs = planNeeds({
+      changes: [{ key: 'prod/Rule/r', action: 'update', kind: 'Rule', account: 'prod', name: 'r', refs: [{ kind: 'Channel', name: 'ops', id: 'C1' }] } as never],
+    });
+    const of = neededKinds(needs, FAKE_KINDS);
+    expect(names(of(ACCOUNTS[0]))).toEqual(['Channel', 'Rule']);
+    expect(names(of(ACCOUNTS[1]))).toEqual([]);
+  });
+});
