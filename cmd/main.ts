@@ -31,6 +31,17 @@ async function envFor(io: Io, dir: string, opts: { dotenv?: string }): Promise<I
   return withEnvFile(io, dir, opts.dotenv);
 }
 
+/** `10m`, `2h`, `1h30m`, `90s` or seconds. */
+function durationArg(value: string): number {
+  const t = value.trim();
+  const m = /^(?:(\d+)h)?(?:(\d+)m(?:in)?)?(?:(\d+)s)?$/.exec(t);
+  if (/^\d+$/.test(t)) return Number(t);
+  if (!m || (m[1] === undefined && m[2] === undefined && m[3] === undefined)) throw new InvalidArgumentError('expected a duration such as 10m, 2h, 1h30m, 90s or a number of seconds');
+  return Number(m[1] ?? 0) * 3600 + Number(m[2] ?? 0) * 60 + Number(m[3] ?? 0);
+}
+const maxDurationOption = () =>
+  new Option('--max-duration <duration>', 'refuse to start (exit 3, with the estimate) a run the rate-limit budget cannot finish within this (10m, 2h, 90s)').argParser(durationArg);
+
 const formatOption = () =>
   new Option('--format <format>', 'output format').choices(['text', 'json', 'markdown']).default('text');
 const clientOptions = (cmd: Command) =>
@@ -45,7 +56,7 @@ const EXIT_CODES: readonly [number, string][] = [
   [EXIT.ok, 'success; with plan --detailed-exitcode: no changes'],
   [EXIT.error, 'error: invalid configuration, service unreachable or refusing, a change that failed'],
   [EXIT.changes, 'changes present (plan --detailed-exitcode only)'],
-  [EXIT.refused, 'plan refused: over a safety threshold (use --force), a saved plan is stale, or lifecycle.preventDestroy'],
+  [EXIT.refused, 'plan refused: over a safety threshold (use --force), a saved plan is stale, lifecycle.preventDestroy, or over --max-duration'],
   [EXIT.leaseHeld, 'apply stopped before its first write: another apply holds the lease (see --lease-wait)'],
   [EXIT.sigint, 'interrupted by SIGINT (Ctrl-C), after reporting what was done'],
   [EXIT.sigterm, 'interrupted by SIGTERM, after reporting what was done'],
@@ -127,6 +138,7 @@ export function buildProgram(programIo: Io, setCode: (code: number) => void): Co
       .option('--rotate <selector>', 'push write-only secrets of [account/]Kind/name (globs allowed; repeatable)', collect)
       .option('--target <selector>', 'plan only [account/]Kind/name and what it depends on (globs allowed; repeatable)', collect)
       .option('--attribute', "read the audit log of the accounts with drift and show each drifted resource's entries")
+      .addOption(maxDurationOption())
       .option(...envFileOption)
       .addHelpText(
         'after',
@@ -166,6 +178,7 @@ export function buildProgram(programIo: Io, setCode: (code: number) => void): Co
       .option('--credentials-out <file>', 'write credentials the service issues on create (agent access tokens) to this file, mode 0600')
       .option('--lease-wait <seconds>', 'wait this long for another apply of an account to finish (0: stop at once, exit 4)', intArg('--lease-wait', 0), 0)
       .option('--no-lease', 'do not take the service-side lease (only when no other apply can run: it saves 3 requests per account)')
+      .addOption(maxDurationOption())
       .addOption(formatOption())
       .option(...envFileOption)
       .addHelpText(

@@ -11,6 +11,7 @@ import type { LiveState } from '../src/engine/types.js';
 import type { Plan } from '../src/model/plan.js';
 import { EXIT, ExitError, type Io, useColor, write } from './io.js';
 import type { Interruption } from './interrupt.js';
+import type { RequestGroup } from '../src/engine/preflight.js';
 import { consoleOf, WaitReporter } from './terminal.js';
 
 export interface ClientFlags {
@@ -18,6 +19,8 @@ export interface ClientFlags {
   verbose?: boolean;
   maxWait?: number;
   concurrency?: number;
+  /** `--max-duration`, in seconds: a run the rate-limit budget cannot finish within it is refused. */
+  maxDuration?: number;
 }
 
 /** Progress lines appear only on a terminal (stderr), never in pipes or CI logs. */
@@ -109,6 +112,45 @@ export async function openClient(io: Io, flags: ClientFlags, interruption?: Inte
 const remembered = new WeakMap<ApiClient, () => Promise<BucketBudget[]>>();
 
 /**
+ * Pre-flight, before the first request of a run: the requests per bucket and how long the budget the
+ * service last reported makes them take. Over `--max-duration` the run is refused (exit 3) with the
+ * estimate; a run that will wait says so up front, and its waits then show the time left.
+ */
+export async function preflightCheck(io: Io, client: ApiClient, groups: RequestGroup[], flags: ClientFlags, what: string): Promise<void> {
+  const { preflight, preflightLine, durationText, TOKEN_GROUP } = await import('../src/engine/preflight.js');
+  const all = client.stats().total === 0 ? [TOKEN_GROUP, ...groups] : groups;
+  const reported = (await remembered.get(client)?.()) ?? [];
+  const estimate = preflight(all, [...reported, ...client.budget()], Date.now());
+  const line = `Pre-flight (${what}): ${preflightLine(estimate)}`;
+  if (flags.maxDuration !== undefined && estimate.seconds > flags.maxDuration) {
+    write(io.stderr, line);
+    throw new ExitError(EXIT.refused, `refused by --max-duration ${durationText(flags.maxDuration)}: the run would take about ${durationText(estimate.seconds)}; nothing was sent`);
+  }
+  if (estimate.seconds > 0 || flags.maxDuration !== undefined) write(io.stderr, line);
+  else progress(io, line);
+  const reporter = waited.get(client);
+  if (reporter && estimate.seconds > 0) {
+    const { budgetAt, waitSecondsFor } = await import('../src/engine/budget.js');
+    const start = client.stats();
+    // While waiting: the slowest group's requests not sent yet, against the budget as now known.
+    reporter.setEstimate((now) => {
+      const slow = estimate.slowest!;
+      const sent = slow.buckets.reduce((n, b) => n + (client.stats().byBucket[b] ?? 0) - (start.byBucket[b] ?? 0), 0);
+      const states = slow.buckets.map((b) => client.budget().find((x) => x.bucket === b)).filter((b): b is BucketBudget => b !== undefined);
+      if (states.length === 0) return undefined;
+      const current = states.map((b) => budgetAt(b, now));
+      return waitSecondsFor(Math.max(0, slow.requests - sent), {
+        bucket: slow.buckets.join(' + '),
+        limit: current.reduce((n, b) => n + b.limit, 0),
+        remaining: current.reduce((n, b) => n + b.remaining, 0),
+        resetSeconds: Math.min(...current.map((b) => (b.resetSeconds > 0 ? b.resetSeconds : 3600 / Math.max(1, b.limit)))),
+        observedAt: now,
+      });
+    });
+  }
+}
+
+/**
  * The budget a plan is estimated against: the buckets this client has seen, and those only earlier
  * runs saw (the writes of the last apply), brought forward to the time of this client's last answer.
  */
@@ -162,6 +204,12 @@ export async function computePlan(io: Io, dir: string, flags: PlanFlags, interru
   const accounts = scopeAccounts(desired.root.accounts, flags.account);
   const client = await openClient(io, flags, interruption);
   try {
+    const [{ neededKinds }, { readGroups }, { KINDS }] = await Promise.all([
+      import('../src/engine/needed-kinds.js'),
+      import('../src/engine/preflight.js'),
+      import('../src/kinds/index.js'),
+    ]);
+    await preflightCheck(io, client, readGroups(accounts, neededKinds(desired, KINDS)), flags, 'read');
     const live = await fetchLiveState(io, client, accounts, desired.root.settings, interruption, desired);
     const { plan } = await import('../src/engine/plan.js');
     const result = plan(desired, live, {

@@ -63,7 +63,14 @@ export class WaitReporter {
   private lastLine: number | undefined;
   private waitedMs = 0;
 
+  /** Seconds the run has left by its pre-flight estimate, brought up to date (see preflightCheck). */
+  private estimate: ((now: number) => number | undefined) | undefined;
+
   constructor(private readonly out: StatusConsole) {}
+
+  setEstimate(estimate: (now: number) => number | undefined): void {
+    this.estimate = estimate;
+  }
 
   readonly onWait = (bucket: string, secondsLeft: number, info: WaitInfo): void => {
     if (this.waiting.size > 0 && this.lastNow !== undefined) this.waitedMs += Math.max(0, info.now - this.lastNow);
@@ -71,12 +78,12 @@ export class WaitReporter {
     if (secondsLeft > 0) this.waiting.set(bucket, { secondsLeft, limit: info.limit });
     else this.waiting.delete(bucket);
     if (this.out.tty) {
-      this.out.setStatus(this.waiting.size > 0 ? this.text() : undefined);
+      this.out.setStatus(this.waiting.size > 0 ? this.text(info.now) : undefined);
       return;
     }
     if (secondsLeft > 0 && (this.lastLine === undefined || info.now - this.lastLine >= LOG_INTERVAL_MS)) {
       this.lastLine = info.now;
-      this.out.line(this.text());
+      this.out.line(this.text(info.now));
     }
   };
 
@@ -85,10 +92,11 @@ export class WaitReporter {
     return Math.round(this.waitedMs / 1000);
   }
 
-  private text(): string {
+  private text(now: number): string {
     const parts = [...this.waiting.entries()]
       .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
       .map(([bucket, w]) => `${bucket} refills ${refillRate(w.limit)}, next request in ${duration(w.secondsLeft)}`);
-    return `rate limit: waiting: ${parts.join('; ')}`;
+    const left = this.estimate?.(now);
+    return `rate limit: waiting: ${parts.join('; ')}${left !== undefined && left > 0 ? ` (the run: about ${duration(left)} left)` : ''}`;
   }
 }

@@ -5,7 +5,7 @@ import type { Plan } from '../../src/model/plan.js';
 import { EXIT, ExitError, type Io, useColor, write } from '../io.js';
 import { Interruption } from '../interrupt.js';
 import type { LiteralSource } from '../../src/model/env-markers.js';
-import { computePlan, fetchLiveState, loadDesired, openClient, type PlanFlags, printDiagnostics, progress, waitedSeconds } from '../pipeline.js';
+import { computePlan, fetchLiveState, loadDesired, openClient, type PlanFlags, preflightCheck, printDiagnostics, progress, waitedSeconds } from '../pipeline.js';
 import type { OutputFormat } from './plan.js';
 
 export interface ApplyOptions extends PlanFlags {
@@ -79,8 +79,14 @@ async function loadSavedPlan(io: Io, dir: string, file: string, opts: ApplyOptio
   const client = await openClient(io, opts, interruption);
   try {
     const accounts = plan.accounts.filter((a) => plan.changes.some((c) => c.account === a.name));
+    const [{ neededKinds, planNeeds }, { readGroups, writeGroups }, { KINDS }] = await Promise.all([
+      import('../../src/engine/needed-kinds.js'),
+      import('../../src/engine/preflight.js'),
+      import('../../src/kinds/index.js'),
+    ]);
+    // Before the first request: the staleness read and the writes, against the budget last reported.
+    await preflightCheck(io, client, [...readGroups(accounts, neededKinds(planNeeds(plan), KINDS)), ...writeGroups(plan.changes, KINDS, plan.accounts)], opts, 'read and apply');
     if (accounts.length > 0) {
-      const { planNeeds } = await import('../../src/engine/needed-kinds.js');
       const live = await fetchLiveState(io, client, accounts, plan.settings, interruption, planNeeds(plan));
       const stale = checkStale(plan, live);
       if (stale) {
@@ -143,6 +149,11 @@ async function applyInterruptibly(io: Io, dir: string, opts: ApplyOptions, inter
     }
     if (plan.refusal && !opts.force) {
       throw new ExitError(EXIT.refused, `refused: ${plan.refusal.message} (use --force to override)`);
+    }
+    // Now that the changes are known: their writes, against the budget as the read left it.
+    if (!opts.plan && plan.changes.length > 0 && opts.maxDuration !== undefined) {
+      const [{ writeGroups }, { KINDS }] = await Promise.all([import('../../src/engine/preflight.js'), import('../../src/kinds/index.js')]);
+      await preflightCheck(io, client, writeGroups(plan.changes, KINDS, plan.accounts), opts, 'apply');
     }
     if (plan.changes.length === 0) {
       if (opts.format !== 'text') {

@@ -1,0 +1,62 @@
+// Pre-flight through the CLI: before the first request, the run's requests and the wait the budget
+// imposes; --max-duration refuses a run that cannot finish in time, and sends nothing.
+
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startEmulator } from '../../src/emulator/index.js';
+import { cli, serviceEnv } from './harness.js';
+
+async function repository(n: number): Promise<string> {
+  const dir = await mkdtemp(join(tmpdir(), 'postureops-preflight-'));
+  const accounts = Array.from({ length: n }, (_, i) => `acct-${String(i).padStart(3, '0')}`);
+  await writeFile(join(dir, 'postureops.yaml'), `accounts:\n${accounts.map((a) => `  - name: ${a}\n`).join('')}defaults:\n  account: ${accounts[0]}\n`);
+  await writeFile(
+    join(dir, 'alerts.yaml'),
+    'kind: AlertChannel\nname: hook\naccount: "*"\nspec:\n  type: Webhook\n  data:\n    webhookUrl: https://hooks.example.com/a\n---\n' +
+      'kind: AlertRule\nname: critical\naccount: "*"\nspec:\n  channels: [hook]\n  severity: [critical]\n',
+  );
+  return dir;
+}
+
+describe('plan --max-duration', () => {
+  let emu: Awaited<ReturnType<typeof startEmulator>>;
+  let big: string;
+  let small: string;
+  let cache: string;
+
+  beforeAll(async () => {
+    emu = await startEmulator({ accounts: ['acct-000', 'acct-001'] });
+    [big, small, cache] = await Promise.all([repository(500), repository(2), mkdtemp(join(tmpdir(), 'postureops-cache-'))]);
+  });
+
+  afterAll(async () => {
+    await emu.close();
+    await Promise.all([big, small, cache].map((d) => rm(d, { recursive: true, force: true })));
+  });
+
+  it('refuses a 500-account plan that needs more than 10 minutes, with the estimate, before any request', async () => {
+    const before = emu.requestCount();
+    const res = await cli(['plan', big, '--max-duration', '10m'], { env: { ...serviceEnv(emu), POSTUREOPS_CACHE_DIR: cache } });
+    expect(res.code).toBe(3);
+    expect(res.stderr).toContain('Pre-flight (read): 1001 requests in 5 rate-limit buckets; about 1 h 6 min of waiting for rate limits');
+    expect(res.stderr).toContain('refused by --max-duration 10 min: the run would take about 1 h 6 min; nothing was sent');
+    expect(res.stdout).toBe('');
+    expect(emu.requestCount()).toBe(before);
+  });
+
+  it('runs a plan that fits, and says so before it starts', async () => {
+    const res = await cli(['plan', small, '--max-duration', '10m', '--format', 'json'], { env: { ...serviceEnv(emu), POSTUREOPS_CACHE_DIR: cache } });
+    expect(res.code, res.stderr).toBe(0);
+    expect(res.stderr).toContain('Pre-flight (read): 5 requests in ');
+    expect(res.stderr).toContain('the budget allows them all now');
+    expect(JSON.parse(res.stdout).summary.create).toBe(4);
+  });
+
+  it('refuses a duration it cannot read, exit 1', async () => {
+    const res = await cli(['plan', small, '--max-duration', 'soon'], { env: serviceEnv(emu) });
+    expect(res.code).toBe(1);
+    expect(res.stderr).toContain('expected a duration such as 10m, 2h, 1h30m, 90s or a number of seconds');
+  });
+});
