@@ -135,6 +135,9 @@ export function mergePlans(inputs: readonly ShardPlan[], kinds: readonly Kind[] 
     undefined,
   );
 
+  // Each shard read its own accounts: their unread kinds join in account order.
+  const unread = plans.flatMap((p) => p.unread ?? []).sort((a, b) => byRank(a.account, b.account));
+
   const attributed = plans.map((p) => p.attribution).filter((a) => a !== undefined);
   const count = (action: Action): number => changes.filter((c) => c.action === action).length;
   const first = plans[0];
@@ -151,6 +154,7 @@ export function mergePlans(inputs: readonly ShardPlan[], kinds: readonly Kind[] 
     ...(refusal ? { refusal } : {}),
     apiCalls: sumCalls(plans.map((p) => p.apiCalls)),
     budget: mergeBudget(plans.map((p) => p.budget)),
+    ...(unread.length > 0 ? { unread: unread.map((u) => ({ account: u.account, kinds: [...u.kinds] })) } : {}),
     ...(attributed.length > 0
       ? {
           attribution: {

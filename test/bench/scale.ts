@@ -1,0 +1,180 @@
+// `npm run bench -- --scale`: what the service's budget (120 requests per hour per user per
+// functionality) makes of large organizations. The emulator runs on a virtual clock that jumps over
+// every rate-limit wait, so hours of the service's time pass in seconds; its buckets are the default
+// 120 an hour. Each scenario reads a repository of 500 accounts × 20 resources whose live state
+// matches it (applied once beforehand): a nightly drift check with one key and the lists only, with
+// both read functionalities, with 4 shards of one key each, a pull request touching 3 accounts, and
+// what a refresh of one GET per resource (the incumbent provider's way) would need.
+
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { createClient } from '../../src/api/client.js';
+import type { RequestLogEntry } from '../../src/api/types.js';
+import { loadConfig } from '../../src/config/load.js';
+import { manualClock, startEmulator, type KeyOptions } from '../../src/emulator/index.js';
+import { apply } from '../../src/engine/apply.js';
+import { fetchLive, type ReadPaths } from '../../src/engine/fetch.js';
+import { neededKinds } from '../../src/engine/needed-kinds.js';
+import { plan } from '../../src/engine/plan.js';
+import { preflight, type RequestGroup } from '../../src/engine/preflight.js';
+import { assignShards } from '../../src/engine/shard.js';
+import { KINDS } from '../../src/kinds/index.js';
+import type { AccountConfig, DesiredState } from '../../src/model/account.js';
+import type { CallStats } from '../../src/model/plan.js';
+import { virtualTime } from '../api/helpers.js';
+import { writeRepository } from './generate.js';
+
+const ACCOUNTS = 500;
+const PER_ACCOUNT = 20;
+const SHARDS = 4;
+const LIMIT = 120;
+
+interface Outcome {
+  scenario: string;
+  accounts: number;
+  keys: number;
+  paths: string;
+  requests: number;
+  busiest: string;
+  rateLimited: number;
+  hours: number;
+  changes: number;
+}
+
+function busiest(calls: CallStats): string {
+  const [bucket, n] = Object.entries(calls.byBucket).sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))[0] ?? ['-', 0];
+  return `${bucket} ${n}`;
+}
+
+function sum(stats: CallStats[]): CallStats {
+  const out: CallStats = { total: 0, byBucket: {} };
+  for (const s of stats) {
+    out.total += s.total;
+    for (const [b, n] of Object.entries(s.byBucket)) out.byBucket[b] = (out.byBucket[b] ?? 0) + n;
+  }
+  return out;
+}
+
+export async function scale(record: (what: string, value: string) => void): Promise<void> {
+  const dir = await mkdtemp(join(tmpdir(), 'postureops-scale-'));
+  const statePath = join(dir, 'emulator-state.json');
+  const repo = join(dir, 'repo');
+  try {
+    const generated = await writeRepository(repo, { accounts: ACCOUNTS, resources: ACCOUNTS * PER_ACCOUNT });
+    const desired = (await loadConfig(repo, { env: generated.env })).state!;
+    const names = desired.root.accounts.map((a) => a.name);
+    const kindsOf = neededKinds(desired, KINDS);
+
+    // The live state, applied once with the rate limit out of the way.
+    const t0 = performance.now();
+    const setup = await startEmulator({ accounts: names, rateLimit: 1_000_000_000, statePath });
+    const setupClient = createClient({ baseUrl: setup.url, keyId: setup.keyId, secret: setup.secret, concurrency: 16 });
+    const first = plan(desired, await fetchLive(setupClient, desired.root.accounts, KINDS, { kindsOf }), {}).plan!;
+    const report = await apply(first, setupClient, { env: generated.env, concurrency: 16 });
+    await setupClient.close();
+    await setup.close();
+    process.stderr.write(`scale: ${report.summary.done} resources applied in ${((performance.now() - t0) / 1000).toFixed(1)} s\n`);
+
+    // The service at its real budget, on a clock that only moves while the client waits.
+    const keys: KeyOptions[] = Array.from({ length: SHARDS }, (_, i) => ({ keyId: `SHARD_${i + 1}`, secret: `shard-secret-${i + 1}`, role: 'org-admin', user: `drift-${i + 1}@example.com` }));
+    const outcomes: Outcome[] = [];
+
+    async function run(scenario: string, parts: { accounts: AccountConfig[]; key?: KeyOptions }[], readPaths: ReadPaths): Promise<void> {
+      const clock = manualClock(Date.UTC(2026, 10, 22, 2, 0, 0));
+      const emu = await startEmulator({ accounts: names, rateLimit: LIMIT, statePath, clock, keys: [{ keyId: 'MAIN', secret: 'main-secret', role: 'org-admin' }, ...keys] });
+      const sleep = virtualTime(clock);
+      const start = clock.now();
+      let rateLimited = 0;
+      let changes = 0;
+      try {
+        const stats = await Promise.all(
+          parts.map(async (part) => {
+            const key = part.key ?? { keyId: 'MAIN', secret: 'main-secret' };
+            const client = createClient({
+              baseUrl: emu.url,
+              keyId: key.keyId,
+              secret: key.secret,
+              now: clock.now,
+              sleep,
+              maxWaitSeconds: 86_400,
+              log: (e: RequestLogEntry) => (rateLimited += e.status === 429 ? 1 : 0),
+            });
+            try {
+              const live = await fetchLive(client, part.accounts, KINDS, { readPaths, kindsOf });
+              const p = plan(desired, live, { accounts: part.accounts.map((a) => a.name), apiCalls: live.calls }).plan!;
+              changes += p.changes.length;
+              return live.calls;
+            } finally {
+              await client.close();
+            }
+          }),
+        );
+        const calls = sum(stats);
+        outcomes.push({
+          scenario,
+          accounts: parts.reduce((n, p) => n + p.accounts.length, 0),
+          keys: parts.length,
+          paths: readPaths === 'both' ? 'list + search' : 'list',
+          requests: calls.total,
+          busiest: busiest(calls),
+          rateLimited,
+          hours: (clock.now() - start) / 3_600_000,
+          changes,
+        });
+      } finally {
+        await emu.close();
+      }
+    }
+
+    const all = desired.root.accounts;
+    const t1 = performance.now();
+    await run('nightly drift', [{ accounts: all }], 'list');
+    await run('nightly drift', [{ accounts: all }], 'both');
+    const weights = all.map((a) => ({ name: a.name, weight: desired.resources.filter((r) => r.account === a.name).length }));
+    const shards = assignShards(weights, SHARDS).map((shard, i) => ({ accounts: all.filter((a) => shard.includes(a.name)), key: keys[i] }));
+    await run(`nightly drift, ${SHARDS} shards`, shards, 'both');
+    // A pull request that changes documents of 3 accounts: --changed-since plans those alone.
+    await run('pull request touching 3 accounts', [{ accounts: all.slice(10, 13) }], 'both');
+    process.stderr.write(`scale: scenarios simulated in ${((performance.now() - t1) / 1000).toFixed(1)} s\n`);
+
+    // One GET per resource, as the incumbent provider refreshes: each GET shares its kind's list bucket.
+    const perResource = perResourceRefresh(desired);
+    outcomes.push({
+      scenario: 'refresh one GET per resource (arithmetic)',
+      accounts: ACCOUNTS,
+      keys: 1,
+      paths: 'GET by id',
+      requests: perResource.requests,
+      busiest: perResource.busiest,
+      rateLimited: 0,
+      hours: perResource.seconds / 3600,
+      changes: 0,
+    });
+
+    process.stdout.write(
+      `\nScale (service clock, ${LIMIT} requests per hour per functionality; ${ACCOUNTS} accounts × ${PER_ACCOUNT} resources, live state in step):\n\n` +
+        '| scenario | accounts | keys | read functionalities | requests | busiest bucket | 429s | hours on the service clock | changes |\n|---|---|---|---|---|---|---|---|---|\n',
+    );
+    for (const o of outcomes) {
+      process.stdout.write(`| ${o.scenario} | ${o.accounts} | ${o.keys} | ${o.paths} | ${o.requests} | ${o.busiest} | ${o.rateLimited} | ${o.hours.toFixed(2)} | ${o.changes} |\n`);
+    }
+    record('scale simulation (wall time)', `${((performance.now() - t0) / 1000).toFixed(1)} s`);
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
+function perResourceRefresh(desired: DesiredState): { requests: number; busiest: string; seconds: number } {
+  const perBucket = new Map<string, number>();
+  for (const r of desired.resources) {
+    const kind = KINDS.find((k) => k.kind === r.kind)!;
+    const bucket = `GET ${kind.collection}`;
+    perBucket.set(bucket, (perBucket.get(bucket) ?? 0) + 1);
+  }
+  const groups: RequestGroup[] = [...perBucket].map(([bucket, requests]) => ({ buckets: [bucket], requests }));
+  const estimate = preflight(groups, [], Date.now());
+  const [bucket, n] = [...perBucket].sort((a, b) => b[1] - a[1])[0];
+  return { requests: estimate.total + 1, busiest: `${bucket} ${n}`, seconds: estimate.seconds };
+}
