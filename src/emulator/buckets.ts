@@ -38,12 +38,17 @@ export function unroutedBucketOf(method: string, pathname: string): string {
 
 export class Buckets {
   private readonly buckets = new Map<string, Bucket>();
-  private readonly capacity: number;
+  private capacity: number;
   private readonly clock: Clock;
 
   constructor(capacity: number, clock: Clock) {
     this.capacity = capacity;
     this.clock = clock;
+  }
+
+  /** A new size for every bucket from now on; what a bucket holds beyond it is cut at its next use. */
+  setCapacity(capacity: number): void {
+    this.capacity = capacity;
   }
 
   private refilled(name: string): Bucket {

@@ -58,6 +58,11 @@ export interface RunningEmulator {
   /** Requests received so far (faulted ones included). */
   requestCount(): number;
   /**
+   * In-process only: the size of every rate-limit bucket from now on (a simulation sets up its live
+   * state without limits, then measures at the real budget; buckets first used after it start full).
+   */
+  setRateLimit(limit: number): void;
+  /**
    * Pass-through: stores `records` as given and appends them to the list response of `collection`
    * (e.g. `AlertChannels`) in `account`, unchecked. For what the live service holds beyond the seeds.
    */
@@ -148,6 +153,10 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     accounts,
     keys,
     requestCount: () => service.requestCount(),
+    setRateLimit: (limit) => {
+      if (!(Number.isInteger(limit) && limit > 0)) throw new Error(`rateLimit must be a positive integer, got ${limit}`);
+      service.setRateLimit(limit);
+    },
     seed: (account, collection, records) => service.seed(account, collection, records),
     close() {
       closing ??= new Promise<void>((resolve) => {

@@ -153,6 +153,11 @@ export class Service {
     return this.count;
   }
 
+  setRateLimit(limit: number): void {
+    this.cfg.rateLimit = limit;
+    this.buckets.setCapacity(limit);
+  }
+
   /**
    * Records the live service holds beyond what this emulator models (unknown types and members, other
    * spellings): stored as given and appended to the list response of `collection` (e.g.
