@@ -1,6 +1,7 @@
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { parseShard, type Shard } from '../src/engine/shard.js';
 import { packageRoot } from '../src/util/package-root.js';
 import { EXIT, ExitError, type Io, processIo, withoutColor, write } from './io.js';
 
@@ -22,6 +23,13 @@ function shareArg(value: string): number {
   const n = Number(value);
   if (!Number.isFinite(n) || n < 0 || n > 1) throw new InvalidArgumentError('expected a share from 0 to 1, e.g. 0.2');
   return n;
+}
+
+/** `--shard I/N` → {index, count}. */
+function parseShardOption(value: string): Shard {
+  const shard = parseShard(value);
+  if (typeof shard === 'string') throw new InvalidArgumentError(shard);
+  return shard;
 }
 
 /** Variables of a `.env` file: --dotenv, else `.env` beside postureops.yaml; the environment wins. */
@@ -127,6 +135,8 @@ export function buildProgram(programIo: Io, setCode: (code: number) => void): Co
       .option('--rotate <selector>', 'push write-only secrets of [account/]Kind/name (globs allowed; repeatable)', collect)
       .option('--target <selector>', 'plan only [account/]Kind/name and what it depends on (globs allowed; repeatable)', collect)
       .option('--attribute', "read the audit log of the accounts with drift and show each drifted resource's entries")
+      .option('--changed-since <ref>', 'only the accounts whose documents changed between REF (git) and the working tree')
+      .option('--shard <i/n>', "plan shard I of N: a deterministic share of the accounts, balanced by resource count", parseShardOption)
       .option(...envFileOption)
       .addHelpText(
         'after',
@@ -135,6 +145,8 @@ export function buildProgram(programIo: Io, setCode: (code: number) => void): Co
             'postureops plan config',
             'postureops plan config --account prod --detailed-exitcode',
             'postureops plan config --out plan.json  # then: postureops apply config --plan plan.json',
+            'postureops plan config --changed-since origin/main  # only the accounts a branch touches',
+            'postureops plan config --shard 2/4 --out shard-2.json  # then: postureops merge shard-*.json',
           ],
           [
             [EXIT.ok, 'planned (with --detailed-exitcode: no changes)'],
@@ -162,6 +174,8 @@ export function buildProgram(programIo: Io, setCode: (code: number) => void): Co
       .option('--account <name>', 'only this account (repeatable)', collect)
       .option('--rotate <selector>', 'push write-only secrets of [account/]Kind/name (repeatable)', collect)
       .option('--target <selector>', 'apply only [account/]Kind/name and what it depends on (globs allowed; repeatable)', collect)
+      .option('--changed-since <ref>', 'only the accounts whose documents changed between REF (git) and the working tree')
+      .option('--shard <i/n>', 'apply shard I of N of the accounts (as plan --shard)', parseShardOption)
       .option('--test-channels', 'test every created or changed alert channel through the service')
       .option('--credentials-out <file>', 'write credentials the service issues on create (agent access tokens) to this file, mode 0600')
       .option('--lease-wait <seconds>', 'wait this long for another apply of an account to finish (0: stop at once, exit 4)', intArg('--lease-wait', 0), 0)
@@ -190,6 +204,30 @@ export function buildProgram(programIo: Io, setCode: (code: number) => void): Co
     const { applyCommand } = await import('./commands/apply.js');
     setCode(await applyCommand(await envFor(io, dir, opts), dir, opts));
   });
+
+  program
+    .command('merge')
+    .description("merge the saved plans of the shards of one run (plan --shard I/N --out FILE) into one plan")
+    .argument('<files...>', 'the shards\' plan files')
+    .option('--out <file>', 'save the merged plan (for `apply --plan`)')
+    .addOption(formatOption())
+    .option('--detailed-exitcode', 'exit 2 when there are changes, 0 when there are none')
+    .addHelpText(
+      'after',
+      helpAfter(
+        ['postureops merge shard-1.json shard-2.json --format markdown', 'postureops merge plans/*.json --out plan.json --detailed-exitcode'],
+        [
+          [EXIT.ok, 'merged (with --detailed-exitcode: no changes)'],
+          [EXIT.error, 'the files are not the shards of one plan: unreadable, from different configurations, overlapping, or a shard missing'],
+          [EXIT.changes, 'changes present (only with --detailed-exitcode)'],
+          [EXIT.refused, 'a shard was refused: over a safety threshold, or lifecycle.preventDestroy'],
+        ],
+      ),
+    )
+    .action(async (files: string[], opts) => {
+      const { mergeCommand } = await import('./commands/merge.js');
+      setCode(await mergeCommand(io, files, opts));
+    });
 
   clientOptions(
     program

@@ -142,6 +142,10 @@ export interface PlanFlags extends ClientFlags {
   target?: string[];
   /** Read the audit log of the accounts with drift (`plan --attribute`). */
   attribute?: boolean;
+  /** `--changed-since REF`: only the accounts whose documents changed since REF. */
+  changedSince?: string;
+  /** `--shard I/N`: this run's share of the accounts. */
+  shard?: import('../src/engine/shard.js').Shard;
 }
 
 export interface Planned {
@@ -153,7 +157,8 @@ export interface Planned {
 /** Load, fetch, plan. The caller closes `client`. */
 export async function computePlan(io: Io, dir: string, flags: PlanFlags, interruption?: Interruption): Promise<Planned> {
   const desired = await loadDesired(io, dir);
-  const accounts = scopeAccounts(desired.root.accounts, flags.account);
+  const { narrowAccounts } = await import('./scope.js');
+  const { accounts, scope } = await narrowAccounts(io, dir, desired, scopeAccounts(desired.root.accounts, flags.account), flags);
   const client = await openClient(io, flags, interruption);
   try {
     const live = await fetchLiveState(io, client, accounts, desired.root.settings, interruption);
@@ -165,6 +170,7 @@ export async function computePlan(io: Io, dir: string, flags: PlanFlags, interru
       targets: flags.target,
       budget: await planBudget(client),
       apiCalls: live.calls,
+      ...(scope ? { scope } : {}),
     });
     await printDiagnostics(io, result.diagnostics);
     if (!result.plan || hasErrors(result.diagnostics)) {

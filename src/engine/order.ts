@@ -87,8 +87,24 @@ export function orderChanges(
   kinds: readonly Kind[],
   accountOrder: readonly string[],
 ): OrderResult {
-  const changes = items.map((i) => i.change);
-  const edges = dependencyEdges(items, kinds);
+  return sortChanges(
+    items.map((i) => i.change),
+    dependencyEdges(items, kinds),
+    kinds,
+    accountOrder,
+  );
+}
+
+/**
+ * The sort of `orderChanges` on given edges `[before, after]` (merging shards' plans passes the edges
+ * their `dependsOn` recorded): the same order and `dependsOn` as the plan of all of them.
+ */
+export function sortChanges(
+  changes: readonly Change[],
+  edges: readonly (readonly [string, string])[],
+  kinds: readonly Kind[],
+  accountOrder: readonly string[],
+): OrderResult {
   const accountIdx = new Map(accountOrder.map((a, i) => [a, i]));
   const kindIdx = new Map(kinds.map((k, i) => [k.kind, i]));
   const rank = (c: Change): [number, number] => [accountIdx.get(c.account) ?? accountOrder.length, kindIdx.get(c.kind) ?? kinds.length];

@@ -8,7 +8,7 @@
 // plan-steps/prune.ts).
 
 import type { BucketBudget } from '../api/types.js';
-import type { CallStats } from '../model/plan.js';
+import type { CallStats, PlanScope } from '../model/plan.js';
 import type { DesiredState } from '../model/account.js';
 import { KINDS } from '../kinds/index.js';
 import type { Kind } from '../kinds/types.js';
@@ -50,6 +50,8 @@ export interface PlanOptions {
   budget?: BucketBudget[];
   /** Requests made to compute the plan (`live.calls` or more). */
   apiCalls?: CallStats;
+  /** `--changed-since` / `--shard`: what the caller left out of `accounts`, and why (carried into the plan). */
+  scope?: PlanScope;
 }
 
 export function plan(desired: DesiredState, live: LiveState, options: PlanOptions): PlanResult {
@@ -101,6 +103,7 @@ export function plan(desired: DesiredState, live: LiveState, options: PlanOption
     unmanaged: targeted.unmanaged,
     ...(targeted.targets ? { targets: targeted.targets } : {}),
     ...(desired.root.settings ? { settings: desired.root.settings } : {}),
+    ...(options.scope ? { scope: options.scope } : {}),
     diagnostics: [
       ...(live.diagnostics ?? []),
       ...scoped.diagnostics,

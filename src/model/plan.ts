@@ -153,6 +153,32 @@ export interface BucketNeed {
   drainedWaitSeconds?: number;
 }
 
+/** An account a scoped plan leaves out (`--changed-since`, `--shard`), and why, in a sentence. */
+export interface SkippedAccount {
+  account: string;
+  /** e.g. `no document of it changed since origin/main (3f2a1c9)`, `in shard 2 of 4`. */
+  reason: string;
+}
+
+/**
+ * What a plan covers when `--changed-since` or `--shard` narrowed it. Skipped accounts are neither
+ * planned nor pruned (as with `--account`); the plan says which and why.
+ */
+export interface PlanScope {
+  /** `--changed-since REF`: the ref as given and the commit it resolved to. */
+  changedSince?: { ref: string; commit: string };
+  /** `--shard I/N` (1-based). */
+  shard?: { index: number; count: number };
+  /** In the root file's order. */
+  skipped: SkippedAccount[];
+  /**
+   * Set on shard plans, for merging them: every account of the root file in its order (the merged
+   * plan's account order), and a digest of the configuration the shard was planned from.
+   */
+  rootAccounts?: string[];
+  configDigest?: string;
+}
+
 export interface PlanSummary {
   create: number;
   update: number;
@@ -177,6 +203,8 @@ export interface Plan {
    * `apply --plan` reads the live state the same way.
    */
   settings?: JsonObject;
+  /** Set when `--changed-since` or `--shard` narrowed the accounts: which were skipped and why. */
+  scope?: PlanScope;
   /** Set when the plan may not be applied without --force. */
   refusal?: Refusal;
   /** Requests made to compute the plan. */

@@ -1,7 +1,7 @@
 // Wording and grouping shared by the text and Markdown renderings.
 
 import { formatLocation, type Diagnostic, type SourcePosition } from '../model/diagnostics.js';
-import type { CallStats, Action, BucketNeed, Change, LeaseReport, PlanSummary, Refusal } from '../model/plan.js';
+import type { CallStats, Action, BucketNeed, Change, LeaseReport, Plan, PlanSummary, Refusal } from '../model/plan.js';
 
 export const ACTION_SIGN: Record<Action, string> = { create: '+', update: '~', replace: '-/+', delete: '-' };
 export const ACTION_WORD: Record<Action, string> = { create: 'create', update: 'update', replace: 'replace', delete: 'delete' };
@@ -130,4 +130,29 @@ export function leaseText(lease: LeaseReport): string {
   const waited = lease.waitedSeconds > 0 ? `, waited ${duration(lease.waitedSeconds)} for another apply` : '';
   const notes = lease.notes.length > 0 ? `; ${lease.notes.join('; ')}` : '';
   return `Apply lease: ${held}${waited}${notes}`;
+}
+
+/**
+ * The scope of a plan narrowed by --changed-since or --shard: a headline, and the skipped accounts
+ * grouped by reason (reasons in order of first appearance, accounts in the root file's order).
+ */
+export function scopeText(plan: Plan): { headline: string; groups: [string, string[]][] } | undefined {
+  const scope = plan.scope;
+  if (!scope) return undefined;
+  const how: string[] = [];
+  if (scope.changedSince) {
+    const { ref, commit } = scope.changedSince;
+    const short = commit.slice(0, 7);
+    how.push(`--changed-since ${ref === commit || (ref.length >= 7 && commit.startsWith(ref)) ? short : `${ref} (${short})`}`);
+  }
+  if (scope.shard) how.push(`--shard ${scope.shard.index}/${scope.shard.count}`);
+  const planned = plan.accounts.length;
+  const total = planned + scope.skipped.length;
+  const skipped = scope.skipped.length > 0 ? `; ${scope.skipped.length} skipped (not read, not planned, not pruned)` : '';
+  const groups = new Map<string, string[]>();
+  for (const s of scope.skipped) groups.set(s.reason, [...(groups.get(s.reason) ?? []), s.account]);
+  return {
+    headline: `Scope${how.length > 0 ? ` (${how.join(', ')})` : ''}: ${planned} of ${total} account${total === 1 ? '' : 's'} planned${skipped}.`,
+    groups: [...groups],
+  };
 }

@@ -17,6 +17,10 @@ export function renderPlanJson(plan: Plan): string {
     },
     // Only a partial plan (--target) says so, with its selectors.
     ...(plan.targets ? { partial: true, targets: plan.targets } : {}),
+    // Only a plan narrowed by --changed-since or --shard: the accounts it skipped and why.
+    ...(plan.scope
+      ? { scope: { changedSince: plan.scope.changedSince, shard: plan.scope.shard, skipped: plan.scope.skipped.map((s) => ({ account: s.account, reason: s.reason })) } }
+      : {}),
     changes: plan.changes.map(changeJson),
     unmanaged: plan.unmanaged.map((u) => ({ kind: u.kind, account: u.account, name: u.name, id: u.id, protected: u.protected, lastChange: u.lastChange, audit: u.audit })),
     diagnostics: sortDiagnostics(plan.diagnostics),

@@ -17,6 +17,7 @@ import {
   partialText,
   planSummaryLine,
   refusalRemedy,
+  scopeText,
   sourceText,
 } from './common.js';
 import { changeDiff, diffLines, pointerNotes, showEnvMarkers, toYaml, type DiffLine } from './display.js';
@@ -155,6 +156,14 @@ function headText(plan: Plan, accountOrder: readonly string[]): string {
   const out = [PLAN_MARKER, '## postureops plan', `**${escapeMd(planSummaryLine(plan.summary))}**`];
   const partial = partialText(plan.targets);
   if (partial) out.push(`> [!NOTE]\n> ${escapeMd(partial)}`);
+  const scope = scopeText(plan);
+  if (scope) {
+    out.push(`> [!NOTE]\n> ${escapeMd(scope.headline)}`);
+    if (scope.groups.length > 0) {
+      const lines = scope.groups.map(([reason, accounts]) => `- ${escapeMd(reason)} (${accounts.length}): ${accounts.map((a) => escapeMd(a)).join(', ')}`);
+      out.push(`<details><summary>Skipped accounts (${plan.scope!.skipped.length})</summary>\n\n${lines.join('\n')}\n\n</details>`);
+    }
+  }
   const groups = groupByAccount(plan.changes, accountOrder);
   if (groups.length > 0) {
     const count = (cs: Change[], a: Action) => String(cs.filter((c) => c.action === a).length);

@@ -17,6 +17,7 @@ import {
   partialText,
   planSummaryLine,
   refusalRemedy,
+  scopeText,
   sourceText,
 } from './common.js';
 import { changeDiff, diffLines, pointerNotes, showEnvMarkers, toYaml, type DiffLine } from './display.js';
@@ -35,6 +36,13 @@ export function renderPlanText(plan: Plan, options: { color: boolean }): string 
 
   const partial = partialText(plan.targets);
   if (partial) out.push(c.yellow(partial), '');
+
+  const scope = scopeText(plan);
+  if (scope) {
+    out.push(c.yellow(scope.headline));
+    for (const [reason, accounts] of scope.groups) out.push(`  ${c.dim(`${reason} (${accounts.length}):`)} ${accounts.join(', ')}`);
+    out.push('');
+  }
 
   const accountOrder = plan.accounts.map((a) => a.name);
   for (const [account, changes] of groupByAccount(plan.changes, accountOrder)) {

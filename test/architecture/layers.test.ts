@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 
 const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
-/** Layer → layers it may import (its own always allowed). `util` holds only package-root lookup. */
+/** Layer → layers it may import (its own always allowed). `util` holds package-root lookup and the git reader (cmd and github use it). */
 const ALLOWED: Record<string, readonly string[]> = {
   model: [],
   util: [],

@@ -4,7 +4,7 @@
 import type { JsonObject } from '../../model/json.js';
 import type { AccountConfig } from '../../model/account.js';
 import { type Diagnostic, hasErrors, sortDiagnostics } from '../../model/diagnostics.js';
-import { type Action, type BucketNeed, type CallStats, type Change, type Plan, PLAN_FORMAT_VERSION, type Refusal, type UnmanagedResource } from '../../model/plan.js';
+import { type Action, type BucketNeed, type CallStats, type Change, type Plan, PLAN_FORMAT_VERSION, type PlanScope, type Refusal, type UnmanagedResource } from '../../model/plan.js';
 
 export interface AssembleInput {
   readonly accounts: readonly AccountConfig[];
@@ -19,6 +19,8 @@ export interface AssembleInput {
   readonly targets?: readonly string[];
   /** The root file's kind settings the plan was read with. */
   readonly settings?: JsonObject;
+  /** `--changed-since` / `--shard`: the accounts left out and why. */
+  readonly scope?: PlanScope;
 }
 
 export interface PlanResult {
@@ -41,6 +43,7 @@ export function assemble(input: AssembleInput): PlanResult {
     diagnostics,
     ...(input.targets ? { targets: [...input.targets] } : {}),
     ...(input.settings && Object.keys(input.settings).length > 0 ? { settings: structuredClone(input.settings) } : {}),
+    ...(input.scope ? { scope: structuredClone(input.scope) } : {}),
     ...(input.refusal ? { refusal: input.refusal } : {}),
     apiCalls: input.apiCalls ?? { total: 0, byBucket: {} },
     budget: [...input.budget],

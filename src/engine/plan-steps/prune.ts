@@ -99,7 +99,8 @@ export function prune(input: PruneInput): Pruned {
   return { deletions, unmanaged: sortUnmanaged(unmanaged, input.accountOrder, input.kinds), diagnostics };
 }
 
-function sortUnmanaged(list: readonly UnmanagedResource[], accountOrder: readonly string[], kinds: readonly Kind[]): UnmanagedResource[] {
+/** Unmanaged resources by account order, kind order, name, id (merging shards' plans sorts the same way). */
+export function sortUnmanaged(list: readonly UnmanagedResource[], accountOrder: readonly string[], kinds: readonly Kind[]): UnmanagedResource[] {
   const accountIdx = (a: string): number => accountOrder.indexOf(a);
   const kindIdx = (k: string): number => kinds.findIndex((x) => x.kind === k);
   const text = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
