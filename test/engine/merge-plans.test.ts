@@ -84,3 +84,21 @@ describe('mergePlans', () => {
     expect(merged.refusal?.details).toEqual(['prevent-destroy', 'in-use']);
   });
 });
+
+describe('configDigest', () => {
+  it('takes values from the environment as their templates: jobs with other secret values agree; a changed file does not', async () => {
+    const { configDigest } = await import('../../src/engine/plan-scope.js');
+    const withValue = (url: string, literal = 'https://y'): DesiredState => {
+      const { d } = state();
+      return {
+        ...d,
+        resources: [
+          desired('Channel', 'env', { type: 'Slack', data: { url } }, { account: 'alpha', envRefs: { '/data/url': '${env:URL}' } }),
+          desired('Channel', 'lit', { type: 'Hook', data: { url: literal } }, { account: 'alpha' }),
+        ],
+      };
+    };
+    expect(configDigest(withValue('https://one'))).toBe(configDigest(withValue('https://two')));
+    expect(configDigest(withValue('https://one'))).not.toBe(configDigest(withValue('https://one', 'https://z')));
+  });
+});
