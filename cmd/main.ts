@@ -155,7 +155,7 @@ export function buildProgram(programIo: Io, setCode: (code: number) => void): Co
         helpAfter(
           [
             'postureops plan config --out plan.json  # then: postureops apply config --plan plan.json',
-            'postureops plan config --changed-since origin/main  # only the accounts a branch touches',
+            'postureops plan config --changed-since origin/main --detailed-exitcode  # only the accounts a branch touches',
             'postureops plan config --shard 2/4 --out shard-2.json  # then: postureops merge shard-*.json',
           ],
           [

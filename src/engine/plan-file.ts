@@ -107,6 +107,16 @@ function shapeProblems(plan: Record<string, unknown>): string[] {
   if (!Array.isArray(plan.diagnostics)) out.push('diagnostics must be a list');
   if (!isObject(plan.apiCalls)) out.push('apiCalls is missing');
   if (!Array.isArray(plan.budget)) out.push('budget must be a list');
+  if (plan.scope !== undefined) {
+    const scope = plan.scope;
+    if (!isObject(scope) || !Array.isArray(scope.skipped) || !scope.skipped.every((s) => isObject(s) && typeof s.account === 'string' && typeof s.reason === 'string')) {
+      out.push('scope.skipped must be a list of {account, reason}');
+    } else {
+      const shard = scope.shard;
+      if (shard !== undefined && !(isObject(shard) && Number.isInteger(shard.index) && Number.isInteger(shard.count))) out.push('scope.shard must be {index, count}');
+      if (scope.rootAccounts !== undefined && !isStringArray(scope.rootAccounts)) out.push('scope.rootAccounts must be a list of strings');
+    }
+  }
   if (!Array.isArray(plan.changes)) {
     out.push('changes must be a list');
     return out;

@@ -93,8 +93,8 @@ export function narrowScope(desired: DesiredState, selected: readonly AccountCon
 export function configDigest(desired: DesiredState): string {
   const { root } = desired;
   const resources = desired.resources.map((r) => {
-    let spec: JsonObject = structuredClone(r.spec);
-    for (const [pointer, template] of Object.entries(r.envRefs)) spec = setAt(spec, pointer, template);
+    let spec: JsonObject = r.spec;
+    for (const [pointer, template] of Object.entries(r.envRefs)) if (pointer !== '') spec = setAt(spec, pointer, template);
     return { account: r.account, kind: r.kind, name: r.name, parent: r.parent, spec, previousNames: r.previousNames, lifecycle: r.lifecycle };
   });
   const doc = {

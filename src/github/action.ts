@@ -4,12 +4,17 @@
 // fix it, so a pull request never shows a plan older than its last commit.
 
 import * as core from '@actions/core';
+import { mkdir, readdir, stat } from 'node:fs/promises';
+import path from 'node:path';
 import { ENV_SKIPPED } from '../config/interpolate.js';
-import { hasErrors } from '../model/diagnostics.js';
+import { mergePlans, MergeError, type ShardPlan } from '../engine/merge-plans.js';
+import { loadPlan, savePlan } from '../engine/plan-file.js';
+import { DiagnosticsError, hasErrors } from '../model/diagnostics.js';
 import type { Plan } from '../model/plan.js';
 import { renderApplyReport, renderPlan } from '../render/index.js';
 import { applyBody, type Body, describeFailure, driftBody, driftTitle, failureBody, failureMarkdown, forkBody, forkMarkdown, planBody, type Stamp } from './bodies.js';
 import { closeDriftIssue, createOctokit, type Octokit, statusOf, syncDeleteLabel, upsertComment, upsertDriftIssue } from './github-api.js';
+import { changedSince } from './changes.js';
 import { applyPlan, attributeDrift, type Failure, load, loadedState, planAgainstService, type Planned, RunFailure } from './pipeline.js';
 import { type Guard, secretGuard } from './redact.js';
 import { annotate, applyCounts, planCounts, planHasChanges, relativeTo, setOutputs, type Status, writeSummary } from './report.js';
@@ -33,13 +38,16 @@ export async function runAction(env: NodeJS.ProcessEnv = process.env): Promise<v
   core.info(guard(`postureops: ${s.fork ? 'validate (pull request from a fork)' : s.mode} of ${s.folder} (event ${s.eventName || 'unknown'})`));
 
   if (s.fork && s.pullNumber !== undefined) return forkRun(run);
+  if (s.mode === 'merge') return mergeRun(run);
 
   let planned: Planned;
   let annotations = 0;
   try {
     const loaded = await load(s.dir, env);
     annotations += annotate(loaded.diagnostics, s.workspace, guard);
-    planned = await planAgainstService(loadedState(loaded), env, s.accounts);
+    const desired = loadedState(loaded);
+    const changed = s.changedSince !== undefined ? await changedSince(s.dir, desired, s.changedSince, (line) => core.info(guard(line))) : undefined;
+    planned = await planAgainstService(desired, env, s.accounts, { ...(changed ? { changed } : {}), ...(s.shard ? { shard: s.shard } : {}) });
     if (s.mode === 'drift' && s.attribute) planned = await attributeDrift(planned, Date.now());
   } catch (err) {
     if (!(err instanceof RunFailure)) throw err;
@@ -51,15 +59,77 @@ export async function runAction(env: NodeJS.ProcessEnv = process.env): Promise<v
     const plan = planned.plan;
     annotations += annotate(plan.diagnostics, s.workspace, guard);
     core.info(guard(renderPlan(plan, 'text', { color: false })));
+    if (s.planOut && !(await savePlanOut(run, plan))) return;
     if (s.mode === 'drift') return await driftRun(run, plan);
     if (plan.refusal) return await fail(run, { kind: 'refused', plan }, annotations);
     if (s.mode === 'apply') return await applyRun(run, planned);
-    await writeSummary(withStamp(run, renderPlan(plan, 'markdown', { color: false })), guard);
-    setOutputs('plan', 'planned', planCounts(plan), { 'has-changes': String(planHasChanges(plan)), refused: 'false', failed: 'false', summary: JSON.stringify(plan.summary) });
-    await comment(run, planBody(run.stamp, plan));
+    await planRun(run, plan);
   } finally {
     await planned.client.close();
   }
+}
+
+/** A pull request's plan: job summary, outputs, the one comment. */
+async function planRun(run: Run, plan: Plan): Promise<void> {
+  await writeSummary(withStamp(run, renderPlan(plan, 'markdown', { color: false })), run.guard);
+  setOutputs('plan', 'planned', planCounts(plan), { 'has-changes': String(planHasChanges(plan)), refused: 'false', failed: 'false', summary: JSON.stringify(plan.summary) });
+  await comment(run, planBody(run.stamp, plan));
+}
+
+/** `plan-out`: the plan file a shard uploads for the merge job. False when it could not be written (the step failed). */
+async function savePlanOut(run: Run, plan: Plan): Promise<boolean> {
+  const file = run.s.planOut!;
+  try {
+    await mkdir(path.dirname(file), { recursive: true });
+    await savePlan(file, plan);
+  } catch (err) {
+    const message = err instanceof DiagnosticsError ? err.diagnostics.map((d) => d.message).join('; ') : err instanceof Error ? err.message : String(err);
+    core.setFailed(run.guard(`postureops: ${message}`));
+    return false;
+  }
+  core.setOutput('plan-file', file);
+  core.info(`postureops: plan saved to ${path.relative(run.s.workspace, file) || file}`);
+  return true;
+}
+
+/** The files `plans` names: a folder's *.json files (sorted), or the files themselves. */
+async function planFiles(entries: readonly string[]): Promise<string[]> {
+  const files: string[] = [];
+  for (const entry of entries) {
+    const isDir = await stat(entry).then((st) => st.isDirectory(), () => false);
+    if (!isDir) {
+      files.push(entry);
+      continue;
+    }
+    const names = (await readdir(entry)).filter((n) => n.endsWith('.json')).sort();
+    if (names.length === 0) throw new MergeError(`no plan files (*.json) in ${entry}: did the shard jobs upload their plans?`);
+    files.push(...names.map((n) => path.join(entry, n)));
+  }
+  return files;
+}
+
+/**
+ * Mode merge: the shards' plan files as one plan, posted as an unsharded run posts it: the plan
+ * comment on a pull request, the drift issue otherwise. A missing or foreign shard fails the run.
+ */
+async function mergeRun(run: Run): Promise<void> {
+  const { s, guard } = run;
+  let plan: Plan;
+  try {
+    const inputs: ShardPlan[] = [];
+    for (const file of await planFiles(s.plans)) inputs.push({ file: path.relative(s.workspace, file) || file, plan: await loadPlan(file) });
+    plan = mergePlans(inputs);
+  } catch (err) {
+    if (!(err instanceof MergeError || err instanceof DiagnosticsError)) throw err;
+    const message = err instanceof DiagnosticsError ? err.diagnostics.map((d) => d.message).join('; ') : err.message;
+    return fail(run, { kind: 'merge', message }, 0);
+  }
+  const annotations = annotate(plan.diagnostics, s.workspace, guard);
+  core.info(guard(renderPlan(plan, 'text', { color: false })));
+  if (s.planOut && !(await savePlanOut(run, plan))) return;
+  if (s.pullNumber === undefined) return driftRun(run, plan);
+  if (plan.refusal) return fail(run, { kind: 'refused', plan }, annotations);
+  await planRun(run, plan);
 }
 
 function withStamp(run: Run, markdown: string): string {
@@ -122,6 +192,12 @@ async function driftRun(run: Run, plan: Plan): Promise<void> {
   const drift = planHasChanges(plan);
   const counts = planCounts(plan);
   const outputs = { 'has-changes': String(drift), drift: String(drift), refused: String(plan.refusal !== undefined), failed: 'false', summary: JSON.stringify(plan.summary) };
+  if (s.shard) {
+    core.info(`postureops: shard ${s.shard.index} of ${s.shard.count}: the drift issue is kept by the merge job (mode: merge)`);
+    await writeSummary(withStamp(run, renderPlan(plan, 'markdown', { color: false })), guard);
+    setOutputs('drift', drift ? 'drift' : 'no-drift', counts, outputs);
+    return;
+  }
   const octokit = github(run);
   try {
     if (drift) {
@@ -179,6 +255,10 @@ function github(run: Run): Octokit | undefined {
 async function comment(run: Run, body: Body): Promise<void> {
   const { s, guard } = run;
   if (s.pullNumber === undefined) return;
+  if (s.shard) {
+    core.info(`postureops: shard ${s.shard.index} of ${s.shard.count}: no comment of its own (the merge job posts one for every shard)`);
+    return;
+  }
   if (!s.comment) {
     core.info('postureops: no pull-request comment (the comment input is false)');
     return;

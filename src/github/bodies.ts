@@ -121,6 +121,18 @@ export function describeFailure(failure: Failure, annotations: number): FailureT
         what: `Reading the live state failed: ${failure.message}`,
         fix: 'Check SVC_BASE_URL, SVC_API_KEY_ID and SVC_API_SECRET in the workflow, and that the service is reachable from the runner; then re-run the job.',
       };
+    case 'scope':
+      return {
+        title: 'the changed accounts could not be found',
+        what: `Finding what changed since the base commit failed: ${failure.message}`,
+        fix: 'Check out with `fetch-depth: 0` (or let the Action fetch the base commit: it needs `contents: read`), or set the input `changed-since: none` to plan every account; then re-run the job.',
+      };
+    case 'merge':
+      return {
+        title: "the shards' plans could not be merged",
+        what: failure.message,
+        fix: 'Re-run the failed shard jobs (each uploads its plan), and make every shard plan the same commit with the same `shard: I/N` count; then re-run the merge job.',
+      };
     case 'refused': {
       const r = failure.plan.refusal!;
       return {

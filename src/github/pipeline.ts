@@ -14,6 +14,7 @@ import { fetchLive } from '../engine/fetch.js';
 import { neededKinds } from '../engine/needed-kinds.js';
 import { defaultHolder } from '../engine/lease.js';
 import { plan as computePlan } from '../engine/plan.js';
+import { narrowScope, type ScopeRequest } from '../engine/plan-scope.js';
 import { KINDS } from '../kinds/index.js';
 import type { DesiredState } from '../model/account.js';
 import { type Diagnostic, hasErrors } from '../model/diagnostics.js';
@@ -24,7 +25,11 @@ export type Failure =
   | { kind: 'invalid'; diagnostics: Diagnostic[] }
   | { kind: 'service'; message: string }
   | { kind: 'no-plan'; diagnostics: Diagnostic[] }
-  | { kind: 'refused'; plan: Plan };
+  | { kind: 'refused'; plan: Plan }
+  /** What changed could not be found (changed-since: git, a missing commit). */
+  | { kind: 'scope'; message: string }
+  /** The shards' plan files could not be merged (mode merge). */
+  | { kind: 'merge'; message: string };
 
 export class RunFailure extends Error {
   constructor(readonly failure: Failure) {
@@ -50,7 +55,7 @@ export interface Planned {
 }
 
 /** Reads the live state of the accounts in scope and plans; the caller closes the client. */
-export async function planAgainstService(desired: DesiredState, env: NodeJS.ProcessEnv, accounts: string[]): Promise<Planned> {
+export async function planAgainstService(desired: DesiredState, env: NodeJS.ProcessEnv, accounts: string[], request: ScopeRequest = {}): Promise<Planned> {
   const declared = desired.root.accounts;
   const unknown = accounts.filter((a) => !declared.some((d) => d.name === a));
   if (unknown.length > 0) {
@@ -59,7 +64,8 @@ export async function planAgainstService(desired: DesiredState, env: NodeJS.Proc
       diagnostics: [{ severity: 'error', code: 'unknown-account', message: `input accounts names ${unknown.join(', ')}, not declared in postureops.yaml (declared: ${declared.map((d) => d.name).join(', ')})` }],
     });
   }
-  const scope = accounts.length === 0 ? declared : declared.filter((d) => accounts.includes(d.name));
+  const narrowed = narrowScope(desired, accounts.length === 0 ? declared : declared.filter((d) => accounts.includes(d.name)), request);
+  const scope = narrowed.accounts;
   let client: ApiClient;
   try {
     client = createClient(clientOptionsFromEnv(env, {}));
@@ -68,7 +74,12 @@ export async function planAgainstService(desired: DesiredState, env: NodeJS.Proc
   }
   try {
     const live = await fetchLive(client, scope, KINDS, { settings: desired.root.settings, kindsOf: neededKinds(desired, KINDS) });
-    const result = computePlan(desired, live, { accounts: scope.map((a) => a.name), budget: client.budget(), apiCalls: live.calls });
+    const result = computePlan(desired, live, {
+      accounts: scope.map((a) => a.name),
+      budget: client.budget(),
+      apiCalls: live.calls,
+      ...(narrowed.scope ? { scope: narrowed.scope } : {}),
+    });
     if (!result.plan || hasErrors(result.diagnostics)) throw new RunFailure({ kind: 'no-plan', diagnostics: result.diagnostics });
     return { plan: result.plan, client, desired };
   } catch (err) {

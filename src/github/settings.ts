@@ -4,8 +4,9 @@
 import * as core from '@actions/core';
 import { context } from '@actions/github';
 import path from 'node:path';
+import { parseShard, type Shard } from '../engine/shard.js';
 
-export type Mode = 'plan' | 'apply' | 'drift';
+export type Mode = 'plan' | 'apply' | 'drift' | 'merge';
 export type ModeInput = 'auto' | Mode;
 
 export interface Settings {
@@ -21,6 +22,14 @@ export interface Settings {
   failOnRefusal: boolean;
   /** Drift mode: read the audit log of the drifted accounts (`plan --attribute`) for the issue. */
   attribute: boolean;
+  /** Plan only the accounts whose documents changed since this commit or ref (`--changed-since`); everything when absent. */
+  changedSince?: string;
+  /** This run's shard (`--shard I/N`): no comment or issue of its own; `plan-out` hands its plan to the merge job. */
+  shard?: Shard;
+  /** Absolute path to save the plan to (`plan --out`), for an artifact. */
+  planOut?: string;
+  /** Merge mode: the shards' plan files (a folder of *.json, or files separated by newlines or commas), absolute. */
+  plans: string[];
   eventName: string;
   repo: { owner: string; repo: string };
   /** The pull request of this run, if any. */
@@ -34,7 +43,7 @@ export interface Settings {
   workspace: string;
 }
 
-const MODES: readonly ModeInput[] = ['auto', 'plan', 'apply', 'drift'];
+const MODES: readonly ModeInput[] = ['auto', 'plan', 'apply', 'drift', 'merge'];
 
 /** Applying is never a guess: only a push to the default branch applies under `auto`. */
 export function detectMode(input: ModeInput, eventName: string, ref: string | undefined, defaultBranch: string | undefined): Mode {
@@ -45,7 +54,22 @@ export function detectMode(input: ModeInput, eventName: string, ref: string | un
 interface PullPayload {
   number?: number;
   head?: { sha?: string; repo?: { full_name?: string } | null };
-  base?: { repo?: { full_name?: string } };
+  base?: { sha?: string; repo?: { full_name?: string } };
+}
+
+/**
+ * The commit `--changed-since` compares with. `none`: everything; another value: that ref. `auto` (the
+ * default): a pull request's base commit; a push that applies, the commit before it (the merged
+ * range); drift, merge and other events: everything.
+ */
+export function changedSinceFor(input: string, mode: Mode, pull: PullPayload | undefined, before: string | undefined): string | undefined {
+  const value = input.trim();
+  if (value === 'none') return undefined;
+  if (value !== '' && value !== 'auto') return value;
+  if (mode === 'drift' || mode === 'merge') return undefined;
+  if (pull) return typeof pull.base?.sha === 'string' && pull.base.sha !== '' ? pull.base.sha : undefined;
+  if (mode === 'apply' && typeof before === 'string' && /^[0-9a-f]{40}$/i.test(before) && !/^0+$/.test(before)) return before;
+  return undefined;
 }
 
 /** Head repository differs from the base (or is gone): GitHub gives such runs no secrets and a read-only token. */
@@ -70,14 +94,31 @@ function boolInput(name: string, fallback: boolean): boolean {
 export function readSettings(env: NodeJS.ProcessEnv = process.env): Settings {
   const modeInput = (core.getInput('mode') || 'auto') as ModeInput;
   if (!MODES.includes(modeInput)) throw new Error(`input mode: expected one of ${MODES.join(', ')}, got ${JSON.stringify(modeInput)}`);
-  const payload = context.payload as { pull_request?: PullPayload; repository?: { default_branch?: string } };
+  const payload = context.payload as { pull_request?: PullPayload; repository?: { default_branch?: string }; before?: string };
   const pull = payload.pull_request;
   const workspace = env.GITHUB_WORKSPACE || process.cwd();
   const folder = normalizeFolder(core.getInput('directory') || '.');
   const serverUrl = (env.GITHUB_SERVER_URL || 'https://github.com').replace(/\/+$/, '');
   const repository = env.GITHUB_REPOSITORY ?? '';
+  const mode = detectMode(modeInput, context.eventName, context.ref, payload.repository?.default_branch);
+  const shardInput = core.getInput('shard').trim();
+  const shard = shardInput === '' ? undefined : parseShard(shardInput);
+  if (typeof shard === 'string') throw new Error(`input shard: ${shard}`);
+  const changedSince = changedSinceFor(core.getInput('changed-since'), mode, pull, payload.before);
+  const planOut = core.getInput('plan-out').trim();
+  const plans = core
+    .getInput('plans')
+    .split(/[\n,]/)
+    .map((p) => p.trim())
+    .filter((p) => p !== '')
+    .map((p) => path.resolve(workspace, p));
+  if (mode === 'merge' && plans.length === 0) throw new Error('input plans: mode merge needs the folder (or files) holding the shards\' plan files');
   return {
-    mode: detectMode(modeInput, context.eventName, context.ref, payload.repository?.default_branch),
+    mode,
+    ...(changedSince !== undefined ? { changedSince } : {}),
+    ...(shard ? { shard } : {}),
+    ...(planOut !== '' ? { planOut: path.resolve(workspace, planOut) } : {}),
+    plans,
     folder,
     dir: path.resolve(workspace, folder),
     accounts: core

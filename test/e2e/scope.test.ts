@@ -106,6 +106,26 @@ describe('plan --changed-since', () => {
     }
   });
 
+  it('a plan saved with --changed-since applies with apply --plan, and then shows no changes', async () => {
+    git(dir, 'checkout', '-q', '-B', 'saved');
+    const file = join(dir, '..', `${dir.split('/').pop()}-plan.json`);
+    cleanup.push(() => rm(file, { force: true }));
+    try {
+      await writeFile(join(dir, 'accounts', 'acct-005.yaml'), hook('hook-acct-005', 'acct-005', 5));
+      const planned = await cli(['plan', dir, '--changed-since', 'main', '--out', file], { env: serviceEnv(emu) });
+      expect(planned.code, planned.stderr).toBe(0);
+      const applied = await cli(['apply', dir, '--plan', file, '--auto-approve'], { env: serviceEnv(emu) });
+      expect(applied.code, applied.stderr).toBe(0);
+      expect(applied.stdout).toContain('1 done');
+      const again = await cli(['plan', dir, '--changed-since', 'main', '--detailed-exitcode'], { env: serviceEnv(emu) });
+      expect(again.code).toBe(0);
+      expect(again.stdout).toContain('1 of 100 accounts planned; 99 skipped');
+    } finally {
+      git(dir, 'checkout', '-q', '--', '.');
+      git(dir, 'checkout', '-q', 'main');
+    }
+  });
+
   it('nothing changed: no account is read, not even a token exchanged, and the plan says all were skipped', async () => {
     const before = emu.requestCount();
     const r = await cli(['plan', dir, '--changed-since', 'HEAD', '--format', 'json', '--detailed-exitcode'], { env: serviceEnv(emu) });

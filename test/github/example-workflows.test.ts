@@ -10,22 +10,32 @@ const root = packageRoot();
 const dir = join(root, 'examples', '.github', 'workflows');
 const action = parse(readFileSync(join(root, 'action.yml'), 'utf8')) as { inputs: Record<string, unknown>; outputs: Record<string, unknown> };
 
+interface Job {
+  needs?: string;
+  if?: string;
+  permissions?: Record<string, string>;
+  strategy?: { matrix: { shard: number[] } };
+  steps: { uses?: string; with?: Record<string, string | boolean>; env?: Record<string, string> }[];
+}
 interface Workflow {
   on: Record<string, unknown>;
   permissions: Record<string, string>;
-  concurrency?: { group: string; 'cancel-in-progress': boolean };
-  jobs: Record<string, { steps: { uses?: string; with?: Record<string, string>; env?: Record<string, string> }[] }>;
+  concurrency?: { group: string; 'cancel-in-progress': boolean | string };
+  jobs: Record<string, Job>;
 }
 const load = (name: string) => parse(readFileSync(join(dir, name), 'utf8')) as Workflow;
 const step = (w: Workflow) => Object.values(w.jobs)[0].steps.find((s) => s.uses?.includes('postureops'))!;
 
 describe('example workflows', () => {
-  it('are the three the README names, and use only inputs action.yml declares', () => {
-    expect(readdirSync(dir).sort()).toEqual(['postureops-apply.yml', 'postureops-drift.yml', 'postureops-plan.yml']);
+  it('are the four the README names, and use only inputs action.yml declares', () => {
+    expect(readdirSync(dir).sort()).toEqual(['postureops-apply.yml', 'postureops-drift.yml', 'postureops-plan.yml', 'postureops-sharded.yml']);
     for (const name of readdirSync(dir)) {
-      const s = step(load(name));
-      for (const input of Object.keys(s.with ?? {})) expect(Object.keys(action.inputs)).toContain(input);
-      expect(s.env?.SVC_API_SECRET).toBe('${{ secrets.SVC_API_SECRET }}');
+      for (const job of Object.values(load(name).jobs)) {
+        for (const s of job.steps.filter((x) => x.uses?.includes('postureops'))) {
+          for (const input of Object.keys(s.with ?? {})) expect(Object.keys(action.inputs)).toContain(input);
+        }
+      }
+      if (name !== 'postureops-sharded.yml') expect(step(load(name)).env?.SVC_API_SECRET).toBe('${{ secrets.SVC_API_SECRET }}');
     }
     expect(readFileSync(join(root, 'README.md'), 'utf8')).toContain('examples/.github/workflows/');
   });
@@ -51,5 +61,27 @@ describe('example workflows', () => {
     expect(w.permissions).toEqual({ contents: 'read', issues: 'write' });
     expect(step(w).with?.mode).toBe('drift');
     expect(w.concurrency?.group).toBe(load('postureops-apply.yml').concurrency?.group);
+  });
+
+  it('sharded: a matrix of shards, each with its own key, uploading its plan; one merge job posts the result', () => {
+    const w = load('postureops-sharded.yml');
+    expect(Object.keys(w.on).sort()).toEqual(['pull_request', 'schedule', 'workflow_dispatch']);
+    expect(w.permissions).toEqual({});
+    const { shard, merge } = w.jobs;
+    expect(shard.permissions).toEqual({ contents: 'read' });
+    const shards = shard.strategy!.matrix.shard;
+    expect(shards.length).toBeGreaterThan(1);
+    const run = shard.steps.find((s) => s.uses?.includes('postureops'))!;
+    expect(run.with?.shard).toBe(`\${{ matrix.shard }}/${shards.length}`);
+    expect(run.with?.['plan-out']).toBe('plans/shard-${{ matrix.shard }}.json');
+    expect(run.env?.SVC_API_KEY_ID).toBe("${{ secrets[format('SVC_API_KEY_ID_{0}', matrix.shard)] }}");
+    expect(run.env?.SVC_API_SECRET).toBe("${{ secrets[format('SVC_API_SECRET_{0}', matrix.shard)] }}");
+    expect(shard.steps.find((s) => s.uses === 'actions/upload-artifact@v4')?.with?.path).toBe(run.with?.['plan-out']);
+    expect(merge.needs).toBe('shard');
+    expect(merge.if).toBe('always()');
+    expect(merge.permissions).toEqual({ contents: 'read', 'pull-requests': 'write', issues: 'write' });
+    expect(merge.steps.find((s) => s.uses === 'actions/download-artifact@v4')?.with).toMatchObject({ path: 'plans', 'merge-multiple': true });
+    expect(merge.steps.find((s) => s.uses?.includes('postureops'))?.with).toMatchObject({ mode: 'merge', plans: 'plans' });
+    expect(readFileSync(join(root, 'README.md'), 'utf8')).toContain('postureops-sharded.yml');
   });
 });
