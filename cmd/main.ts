@@ -2,6 +2,7 @@ import { Command, CommanderError, InvalidArgumentError, Option } from 'commander
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseShard, type Shard } from '../src/engine/shard.js';
+import { DURATION_EXPECTED, parseDuration } from '../src/model/duration.js';
 import { packageRoot } from '../src/util/package-root.js';
 import { EXIT, ExitError, type Io, processIo, withoutColor, write } from './io.js';
 
@@ -41,11 +42,9 @@ async function envFor(io: Io, dir: string, opts: { dotenv?: string }): Promise<I
 
 /** `10m`, `2h`, `1h30m`, `90s` or seconds. */
 function durationArg(value: string): number {
-  const t = value.trim();
-  const m = /^(?:(\d+)h)?(?:(\d+)m(?:in)?)?(?:(\d+)s)?$/.exec(t);
-  if (/^\d+$/.test(t)) return Number(t);
-  if (!m || (m[1] === undefined && m[2] === undefined && m[3] === undefined)) throw new InvalidArgumentError('expected a duration such as 10m, 2h, 1h30m, 90s or a number of seconds');
-  return Number(m[1] ?? 0) * 3600 + Number(m[2] ?? 0) * 60 + Number(m[3] ?? 0);
+  const seconds = parseDuration(value);
+  if (seconds === undefined) throw new InvalidArgumentError(DURATION_EXPECTED);
+  return seconds;
 }
 const maxDurationOption = () =>
   new Option('--max-duration <duration>', 'refuse to start (exit 3, with the estimate) a run the rate-limit budget cannot finish within this (10m, 2h, 90s)').argParser(durationArg);

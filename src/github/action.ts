@@ -47,7 +47,10 @@ export async function runAction(env: NodeJS.ProcessEnv = process.env): Promise<v
     annotations += annotate(loaded.diagnostics, s.workspace, guard);
     const desired = loadedState(loaded);
     const changed = s.changedSince !== undefined ? await changedSince(s.dir, desired, s.changedSince, (line) => core.info(guard(line))) : undefined;
-    planned = await planAgainstService(desired, env, s.accounts, { ...(changed ? { changed } : {}), ...(s.shard ? { shard: s.shard } : {}) });
+    planned = await planAgainstService(desired, env, s.accounts, { ...(changed ? { changed } : {}), ...(s.shard ? { shard: s.shard } : {}) }, {
+      ...(s.maxDuration !== undefined ? { maxDurationSeconds: s.maxDuration } : {}),
+      onPreflight: (line) => core.info(guard(line)),
+    });
     if (s.mode === 'drift' && s.attribute) planned = await attributeDrift(planned, Date.now());
   } catch (err) {
     if (!(err instanceof RunFailure)) throw err;

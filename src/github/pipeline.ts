@@ -12,6 +12,7 @@ import { apply } from '../engine/apply.js';
 import { attribute } from '../engine/attribute.js';
 import { fetchLive } from '../engine/fetch.js';
 import { neededKinds } from '../engine/needed-kinds.js';
+import { durationText, preflight, preflightLine, readGroups, TOKEN_GROUP } from '../engine/preflight.js';
 import { defaultHolder } from '../engine/lease.js';
 import { plan as computePlan } from '../engine/plan.js';
 import { narrowScope, type ScopeRequest } from '../engine/plan-scope.js';
@@ -55,7 +56,19 @@ export interface Planned {
 }
 
 /** Reads the live state of the accounts in scope and plans; the caller closes the client. */
-export async function planAgainstService(desired: DesiredState, env: NodeJS.ProcessEnv, accounts: string[], request: ScopeRequest = {}): Promise<Planned> {
+/** What the run may take: `max-duration` (seconds), and where the pre-flight line goes. */
+export interface RunLimits {
+  maxDurationSeconds?: number;
+  onPreflight?: (line: string) => void;
+}
+
+export async function planAgainstService(
+  desired: DesiredState,
+  env: NodeJS.ProcessEnv,
+  accounts: string[],
+  request: ScopeRequest = {},
+  limits: RunLimits = {},
+): Promise<Planned> {
   const declared = desired.root.accounts;
   const unknown = accounts.filter((a) => !declared.some((d) => d.name === a));
   if (unknown.length > 0) {
@@ -72,8 +85,27 @@ export async function planAgainstService(desired: DesiredState, env: NodeJS.Proc
   } catch (err) {
     throw new RunFailure({ kind: 'service', message: messageOf(err) });
   }
+  const kindsOf = neededKinds(desired, KINDS);
+  // Pre-flight, before the first request: a runner keeps no budget from earlier runs, so every
+  // bucket is taken to be full.
+  const estimate = preflight([TOKEN_GROUP, ...readGroups(scope, kindsOf)], [], Date.now());
+  limits.onPreflight?.(`Pre-flight (read): ${preflightLine(estimate)}`);
+  if (limits.maxDurationSeconds !== undefined && estimate.seconds > limits.maxDurationSeconds) {
+    await client.close();
+    throw new RunFailure({
+      kind: 'no-plan',
+      diagnostics: [
+        {
+          severity: 'error',
+          code: 'max-duration',
+          message: `the read would take about ${durationText(estimate.seconds)} (${preflightLine(estimate)}), more than max-duration ${durationText(limits.maxDurationSeconds)}; nothing was sent`,
+          hint: 'shard the run (input shard, one service user per shard), plan what changed (changed-since), or allow more time',
+        },
+      ],
+    });
+  }
   try {
-    const live = await fetchLive(client, scope, KINDS, { settings: desired.root.settings, kindsOf: neededKinds(desired, KINDS) });
+    const live = await fetchLive(client, scope, KINDS, { settings: desired.root.settings, kindsOf });
     const result = computePlan(desired, live, {
       accounts: scope.map((a) => a.name),
       budget: client.budget(),

@@ -5,6 +5,7 @@ import * as core from '@actions/core';
 import { context } from '@actions/github';
 import path from 'node:path';
 import { parseShard, type Shard } from '../engine/shard.js';
+import { DURATION_EXPECTED, parseDuration } from '../model/duration.js';
 
 export type Mode = 'plan' | 'apply' | 'drift' | 'merge';
 export type ModeInput = 'auto' | Mode;
@@ -22,6 +23,8 @@ export interface Settings {
   failOnRefusal: boolean;
   /** Drift mode: read the audit log of the drifted accounts (`plan --attribute`) for the issue. */
   attribute: boolean;
+  /** `max-duration`, in seconds: a run the rate-limit budget cannot finish within it reads nothing. */
+  maxDuration?: number;
   /** Plan only the accounts whose documents changed since this commit or ref (`--changed-since`); everything when absent. */
   changedSince?: string;
   /** This run's shard (`--shard I/N`): no comment or issue of its own; `plan-out` hands its plan to the merge job. */
@@ -106,6 +109,9 @@ export function readSettings(env: NodeJS.ProcessEnv = process.env): Settings {
   if (typeof shard === 'string') throw new Error(`input shard: ${shard}`);
   const changedSince = changedSinceFor(core.getInput('changed-since'), mode, pull, payload.before);
   const planOut = core.getInput('plan-out').trim();
+  const maxDurationInput = core.getInput('max-duration').trim();
+  const maxDuration = maxDurationInput === '' ? undefined : parseDuration(maxDurationInput);
+  if (maxDuration === undefined && maxDurationInput !== '') throw new Error(`input max-duration: ${DURATION_EXPECTED}, got ${JSON.stringify(maxDurationInput)}`);
   const plans = core
     .getInput('plans')
     .split(/[\n,]/)
@@ -118,6 +124,7 @@ export function readSettings(env: NodeJS.ProcessEnv = process.env): Settings {
     ...(changedSince !== undefined ? { changedSince } : {}),
     ...(shard ? { shard } : {}),
     ...(planOut !== '' ? { planOut: path.resolve(workspace, planOut) } : {}),
+    ...(maxDuration !== undefined ? { maxDuration } : {}),
     plans,
     folder,
     dir: path.resolve(workspace, folder),

@@ -1,0 +1,13 @@
+// Durations as people write them on a command line or in a workflow: `10m`, `2h`, `1h30m`, `90s`,
+// or a bare number of seconds.
+
+/** Seconds, or undefined when `text` is no such duration. */
+export function parseDuration(text: string): number | undefined {
+  const t = text.trim();
+  if (/^\d+$/.test(t)) return Number(t);
+  const m = /^(?:(\d+)h)?(?:(\d+)m(?:in)?)?(?:(\d+)s)?$/.exec(t);
+  if (!m || (m[1] === undefined && m[2] === undefined && m[3] === undefined)) return undefined;
+  return Number(m[1] ?? 0) * 3600 + Number(m[2] ?? 0) * 60 + Number(m[3] ?? 0);
+}
+
+export const DURATION_EXPECTED = 'expected a duration such as 10m, 2h, 1h30m, 90s or a number of seconds';
