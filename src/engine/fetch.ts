@@ -57,12 +57,15 @@ export async function fetchLive(
   };
 }
 
-/** How each list path is read: the request for it, with its search as the alternative where allowed. */
-export type ListReads = ReadonlyMap<string, Pick<ApiRequest, 'method' | 'path' | 'body' | 'alternative'>>;
+/**
+ * How each list path is read: the request for it, with its search as the alternative where allowed.
+ * A search the service refuses is dropped from the map for the rest of the run (see readAll).
+ */
+export type ListReads = Map<string, Pick<ApiRequest, 'method' | 'path' | 'body' | 'alternative'>>;
 
 /** The list paths of `kinds` that have a search, and how `readPaths` reads them. */
 export function readsOf(kinds: readonly Kind[], readPaths: ReadPaths = 'both'): ListReads {
-  const reads = new Map<string, Pick<ApiRequest, 'method' | 'path' | 'body' | 'alternative'>>();
+  const reads: ListReads = new Map();
   if (readPaths === 'list') return reads;
   for (const kind of kinds) {
     if (!kind.searchable) continue;
@@ -92,7 +95,7 @@ export function fetchContext(client: ApiClient, account: AccountConfig, settings
     get(path: string): Promise<unknown> {
       let pending = memo.get(path);
       if (!pending) {
-        pending = readAll(client, { method: 'GET', path, ...reads.get(path), ...target }, target);
+        pending = readAll(client, path, reads, target);
         memo.set(path, pending);
       }
       return pending.then((data) => structuredClone(data));
@@ -100,9 +103,24 @@ export function fetchContext(client: ApiClient, account: AccountConfig, settings
   };
 }
 
-/** One read, `{data}` unwrapped, with the records of every further page (`paging.urls.nextPage`) appended. */
-async function readAll(client: ApiClient, first: ApiRequest, target: Pick<ApiRequest, 'account' | 'orgAccess'>): Promise<unknown> {
-  let res = await client.request(first);
+/** Answers to a search that say the service has no such search or refuses its body: the list still works. */
+const SEARCH_REFUSED = new Set([400, 404, 405, 501]);
+
+/**
+ * One read of the list at `path`, `{data}` unwrapped, with the records of every further page
+ * (`paging.urls.nextPage`) appended. A search the service refuses (it is not in the seeds for every
+ * collection, and a live service may differ) is not tried again in this run: the list is read instead.
+ */
+async function readAll(client: ApiClient, path: string, reads: ListReads, target: Pick<ApiRequest, 'account' | 'orgAccess'>): Promise<unknown> {
+  const first: ApiRequest = { method: 'GET', path, ...reads.get(path), ...target };
+  let res;
+  try {
+    res = await client.request(first);
+  } catch (err) {
+    if (!(err instanceof ApiError && err.status !== undefined && SEARCH_REFUSED.has(err.status) && err.path.split('?')[0].endsWith('/search'))) throw err;
+    reads.delete(path);
+    res = await client.request({ method: 'GET', path, ...target });
+  }
   const data = unwrapData(res.body);
   for (let page = 1; Array.isArray(data); page++) {
     const next = nextPageOf(res.body);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { ApiRequest } from '../../src/api/types.js';
+import { ApiError, type ApiRequest } from '../../src/api/types.js';
 import { fetchLive, readsOf } from '../../src/engine/fetch.js';
 import { neededKinds, planNeeds, unreadKinds } from '../../src/engine/needed-kinds.js';
 import type { Kind } from '../../src/kinds/types.js';
@@ -30,6 +30,33 @@ describe('fetchLive reads', () => {
     expect(client.requests).toEqual([
       { method: 'GET', path: '/api/v2/AlertChannels', account: 'prod', orgAccess: false, alternative: { method: 'POST', path: '/api/v2/AlertChannels/search', body: {} } },
     ]);
+  });
+
+  it('a search the service refuses is read as the list, and not tried again in the run', async () => {
+    const table = { data: [{ intgGuid: 'P1', name: 'ops', type: 'Webhook', data: {} }] };
+    const sent: string[] = [];
+    // Sends the alternative when there is one (as a client whose list budget is spent would).
+    const client = new (class extends FakeClient {
+      override async request<T>(req: ApiRequest) {
+        const chosen = req.alternative ? { ...req, ...req.alternative } : req;
+        sent.push(`${chosen.method} ${chosen.account} ${chosen.path}`);
+        if (chosen.path.endsWith('/search')) throw new ApiError({ kind: 'permanent', status: 400, method: chosen.method, path: chosen.path, serviceMessage: 'Invalid data' });
+        return super.request<T>(chosen);
+      }
+    })({ prod: { '/api/v2/AlertChannels': table }, staging: { '/api/v2/AlertChannels': table } });
+    const state = await fetchLive(client, ACCOUNTS, [SearchableChannel], { concurrency: 1 });
+    expect(sent).toEqual(['POST prod /api/v2/AlertChannels/search', 'GET prod /api/v2/AlertChannels', 'GET staging /api/v2/AlertChannels']);
+    expect(state.resources.map((r) => `${r.account} ${r.id}`)).toEqual(['prod P1', 'staging P1']);
+  });
+
+  it('a search failing otherwise (a 500 after retries) fails the read', async () => {
+    const client = new (class extends FakeClient {
+      override async request<T>(req: ApiRequest): Promise<never> {
+        const chosen = req.alternative ? { ...req, ...req.alternative } : req;
+        throw new ApiError({ kind: 'transient', status: 500, method: chosen.method, path: chosen.path });
+      }
+    })({});
+    await expect(fetchLive(client, [ACCOUNTS[0]], [SearchableChannel])).rejects.toThrow(/POST \/api\/v2\/AlertChannels\/search failed \(transient\): 500/);
   });
 
   it('follows nextPage to the last page and keeps every record in order', async () => {
