@@ -78,7 +78,7 @@ export async function openClient(io: Io, flags: ClientFlags, interruption?: Inte
   const out = consoleOf(io);
   const waits = new WaitReporter(out);
   const adjust = io.clientOptions ?? ((o: ClientOptions) => o);
-  const client = createClient(adjust({
+  const adjusted = adjust({
     ...options,
     ...(flags.concurrency !== undefined ? { concurrency: flags.concurrency } : {}),
     ...(flags.maxWait !== undefined ? { maxWaitSeconds: flags.maxWait } : {}),
@@ -91,7 +91,8 @@ export async function openClient(io: Io, flags: ClientFlags, interruption?: Inte
           )
       : undefined,
     onWait: waits.onWait,
-  }));
+  });
+  const client = createClient(adjusted);
   const { baseUrl, keyId } = options;
   // What this run learnt of the buckets is kept for the next one (see budget-memory.ts).
   const remembering: ApiClient = {
@@ -106,10 +107,13 @@ export async function openClient(io: Io, flags: ClientFlags, interruption?: Inte
   };
   remembered.set(remembering, () => import('./budget-memory.js').then((m) => m.recallBudget(io.env, baseUrl, keyId)));
   waited.set(remembering, waits);
+  clocks.set(remembering, adjusted.now ?? Date.now);
   return remembering;
 }
 
 const remembered = new WeakMap<ApiClient, () => Promise<BucketBudget[]>>();
+/** Each client's clock (a test's virtual one, else the system's): the budget's times are on it. */
+const clocks = new WeakMap<ApiClient, () => number>();
 
 /**
  * Pre-flight, before the first request of a run: the requests per bucket and how long the budget the
@@ -120,7 +124,7 @@ export async function preflightCheck(io: Io, client: ApiClient, groups: RequestG
   const { preflight, preflightLine, durationText, TOKEN_GROUP } = await import('../src/engine/preflight.js');
   const all = client.stats().total === 0 ? [TOKEN_GROUP, ...groups] : groups;
   const reported = (await remembered.get(client)?.()) ?? [];
-  const estimate = preflight(all, [...reported, ...client.budget()], Date.now());
+  const estimate = preflight(all, [...reported, ...client.budget()], (clocks.get(client) ?? Date.now)());
   const line = `Pre-flight (${what}): ${preflightLine(estimate)}`;
   if (flags.maxDuration !== undefined && estimate.seconds > flags.maxDuration) {
     write(io.stderr, line);

@@ -4,9 +4,9 @@
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startEmulator } from '../../src/emulator/index.js';
-import { cli, serviceEnv } from './harness.js';
+import { cli, serviceEnv, virtualClient, webhookRepo } from './harness.js';
 
 async function repository(n: number): Promise<string> {
   const dir = await mkdtemp(join(tmpdir(), 'postureops-preflight-'));
@@ -58,5 +58,41 @@ describe('plan --max-duration', () => {
     const res = await cli(['plan', small, '--max-duration', 'soon'], { env: serviceEnv(emu) });
     expect(res.code).toBe(1);
     expect(res.stderr).toContain('expected a duration such as 10m, 2h, 1h30m, 90s or a number of seconds');
+  });
+});
+
+describe('pre-flight from the budget the service reported', () => {
+  const { clientOptions, reset, useClock } = virtualClient();
+  const cleanup: Array<() => Promise<void>> = [];
+  afterEach(async () => {
+    reset();
+    while (cleanup.length > 0) await cleanup.pop()!();
+  });
+
+  it('a plan right after another knows the buckets are drained, says how long it will wait, and shows the time left as it waits', async () => {
+    const clock = useClock();
+    // 6 requests an hour per functionality: 20 accounts' channel lists are 8 beyond the 12 of the list and its search.
+    const accounts = Array.from({ length: 20 }, (_, i) => `acct-${String(i).padStart(3, '0')}`);
+    const emu = await startEmulator({ accounts, rateLimit: 6, clock });
+    cleanup.push(() => emu.close());
+    const dir = await webhookRepo(accounts, 1, cleanup);
+    const cache = await mkdtemp(join(tmpdir(), 'postureops-cache-'));
+    cleanup.push(() => rm(cache, { recursive: true, force: true }));
+    const env = { ...serviceEnv(emu), POSTUREOPS_CACHE_DIR: cache };
+
+    // Without any report yet, buckets are taken to be full at 120: no wait foreseen.
+    const first = await cli(['plan', dir, '--max-wait', '7200'], { env, clientOptions });
+    expect(first.code, first.stderr).toBe(0);
+    expect(first.stderr).not.toContain('Pre-flight');
+
+    const before = clock.now();
+    const second = await cli(['plan', dir, '--max-wait', '7200'], { env, clientOptions });
+    expect(second.code, second.stderr).toBe(0);
+    const line = /Pre-flight \(read\): 21 requests in 3 rate-limit buckets; about (\d+) h (\d+) min of waiting for rate limits \(GET AlertChannels \+ POST AlertChannels\/search: 20 requests at 12 an hour\)/.exec(second.stderr);
+    expect(line, second.stderr).not.toBeNull();
+    const estimated = Number(line![1]) * 3600 + Number(line![2]) * 60;
+    const waited = (clock.now() - before) / 1000;
+    expect(Math.abs(estimated - waited)).toBeLessThanOrEqual(0.15 * waited);
+    expect(second.stderr).toMatch(/rate limit: waiting: .* \(the run: about \d+[hm]/);
   });
 });
