@@ -121,7 +121,7 @@ const clocks = new WeakMap<ApiClient, () => number>();
  * estimate; a run that will wait says so up front, and its waits then show the time left.
  */
 export async function preflightCheck(io: Io, client: ApiClient, groups: RequestGroup[], flags: ClientFlags, what: string): Promise<void> {
-  const { preflight, preflightLine, durationText, TOKEN_GROUP } = await import('../src/engine/preflight.js');
+  const { preflight, preflightLine, durationText, groupWaitSeconds, TOKEN_GROUP } = await import('../src/engine/preflight.js');
   const all = client.stats().total === 0 ? [TOKEN_GROUP, ...groups] : groups;
   const reported = (await remembered.get(client)?.()) ?? [];
   const estimate = preflight(all, [...reported, ...client.budget()], (clocks.get(client) ?? Date.now)());
@@ -134,22 +134,14 @@ export async function preflightCheck(io: Io, client: ApiClient, groups: RequestG
   else progress(io, line);
   const reporter = waited.get(client);
   if (reporter && estimate.seconds > 0) {
-    const { budgetAt, waitSecondsFor } = await import('../src/engine/budget.js');
+    const { budgetAt } = await import('../src/engine/budget.js');
     const start = client.stats();
     // While waiting: the slowest group's requests not sent yet, against the budget as now known.
     reporter.setEstimate((now) => {
       const slow = estimate.slowest!;
       const sent = slow.buckets.reduce((n, b) => n + (client.stats().byBucket[b] ?? 0) - (start.byBucket[b] ?? 0), 0);
       const states = slow.buckets.map((b) => client.budget().find((x) => x.bucket === b)).filter((b): b is BucketBudget => b !== undefined);
-      if (states.length === 0) return undefined;
-      const current = states.map((b) => budgetAt(b, now));
-      return waitSecondsFor(Math.max(0, slow.requests - sent), {
-        bucket: slow.buckets.join(' + '),
-        limit: current.reduce((n, b) => n + b.limit, 0),
-        remaining: current.reduce((n, b) => n + b.remaining, 0),
-        resetSeconds: Math.min(...current.map((b) => (b.resetSeconds > 0 ? b.resetSeconds : 3600 / Math.max(1, b.limit)))),
-        observedAt: now,
-      });
+      return states.length === 0 ? undefined : groupWaitSeconds(Math.max(0, slow.requests - sent), states.map((b) => budgetAt(b, now)), now);
     });
   }
 }

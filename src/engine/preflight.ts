@@ -98,18 +98,10 @@ export function preflight(groups: readonly RequestGroup[], reported: readonly Bu
   // Groups sharing a bucket (a collection read through its list in one account and written in another) add up.
   for (const group of merge(groups)) {
     const states = group.buckets.map(stateOf);
-    const combined: BucketBudget = {
-      bucket: group.buckets.join(' + '),
-      limit: states.reduce((n, s) => n + s.limit, 0),
-      remaining: states.reduce((n, s) => n + Math.max(0, s.remaining), 0),
-      // The first token comes from whichever bucket refills first.
-      resetSeconds: Math.min(...states.map((s) => (s.resetSeconds > 0 ? s.resetSeconds : 3600 / Math.max(1, s.limit)))),
-      observedAt: now,
-    };
-    const wait = waitSecondsFor(group.requests, combined);
+    const wait = groupWaitSeconds(group.requests, states, now);
     if (wait > seconds) {
       seconds = wait;
-      slowest = { ...group, perHour: combined.limit };
+      slowest = { ...group, perHour: states.reduce((n, s) => n + s.limit, 0) };
     }
     split(group.requests, states).forEach((n, i) => {
       const s = states[i];
@@ -120,6 +112,22 @@ export function preflight(groups: readonly RequestGroup[], reported: readonly Bu
   }
   const buckets = [...perBucket.values()].filter((b) => b.requests > 0).sort((a, b) => (a.bucket < b.bucket ? -1 : a.bucket > b.bucket ? 1 : 0));
   return { total: buckets.reduce((n, b) => n + b.requests, 0), buckets, seconds, ...(slowest ? { slowest } : {}) };
+}
+
+/**
+ * Seconds until `requests` can all be sent through buckets that refill side by side (a list and its
+ * search): as one bucket holding what they hold together and refilling at their summed rate, whose
+ * first token comes from whichever refills first.
+ */
+export function groupWaitSeconds(requests: number, states: readonly BucketBudget[], now: number): number {
+  if (states.length === 0) return 0;
+  return waitSecondsFor(requests, {
+    bucket: states.map((s) => s.bucket).join(' + '),
+    limit: states.reduce((n, s) => n + s.limit, 0),
+    remaining: states.reduce((n, s) => n + Math.max(0, s.remaining), 0),
+    resetSeconds: Math.min(...states.map((s) => (s.resetSeconds > 0 ? s.resetSeconds : 3600 / Math.max(1, s.limit)))),
+    observedAt: now,
+  });
 }
 
 /** Groups over the same buckets as one; a bucket alone that another group also uses joins it. */
