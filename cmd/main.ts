@@ -55,7 +55,7 @@ const clientOptions = (cmd: Command) =>
   cmd
     .option('--base-url <url>', 'service address (default: $SVC_BASE_URL)')
     .option('--verbose', 'log every request (method, path, status, time, bucket budget) to stderr')
-    .option('--max-wait <seconds>', 'longest wait for a rate-limit bucket to refill', intArg('--max-wait', 0), 900)
+    .option('--max-wait <seconds>', 'longest wait for a rate-limit bucket to refill (default 900, or --max-duration when longer)', intArg('--max-wait', 0))
     .option('--concurrency <n>', 'requests in flight at once', intArg('--concurrency', 1, 32));
 
 /** Exit codes (README.md, "Exit codes"): the lines of the top-level help. */
@@ -161,7 +161,7 @@ export function buildProgram(programIo: Io, setCode: (code: number) => void): Co
             [EXIT.ok, 'planned (with --detailed-exitcode: no changes)'],
             [EXIT.error, 'error: invalid configuration, service unreachable or refusing'],
             [EXIT.changes, 'changes present (only with --detailed-exitcode)'],
-            [EXIT.refused, 'refused: over a safety threshold (use --force), or lifecycle.preventDestroy (--force does not help)'],
+            [EXIT.refused, 'refused: over a safety threshold (use --force), lifecycle.preventDestroy (--force does not help), or over --max-duration'],
             [EXIT.sigint, 'interrupted by SIGINT (Ctrl-C); --out is not written'],
             [EXIT.sigterm, 'interrupted by SIGTERM; --out is not written'],
           ],
@@ -203,7 +203,7 @@ export function buildProgram(programIo: Io, setCode: (code: number) => void): Co
           [
             [EXIT.ok, 'every change done (or nothing to do)'],
             [EXIT.error, 'error, or a change failed (the report says which, and why)'],
-            [EXIT.refused, 'refused: over a safety threshold (use --force), lifecycle.preventDestroy, or the saved plan is stale'],
+            [EXIT.refused, 'refused: over a safety threshold (use --force), lifecycle.preventDestroy, the saved plan is stale, or over --max-duration'],
             [EXIT.leaseHeld, 'stopped before its first write: another apply holds the lease (see --lease-wait)'],
             [EXIT.sigint, 'interrupted by SIGINT (Ctrl-C): the report of what was done, then exit'],
             [EXIT.sigterm, 'interrupted by SIGTERM: the report of what was done, then exit'],

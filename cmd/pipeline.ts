@@ -81,7 +81,8 @@ export async function openClient(io: Io, flags: ClientFlags, interruption?: Inte
   const adjusted = adjust({
     ...options,
     ...(flags.concurrency !== undefined ? { concurrency: flags.concurrency } : {}),
-    ...(flags.maxWait !== undefined ? { maxWaitSeconds: flags.maxWait } : {}),
+    // A run allowed to take longer than the default wait may wait as long for one bucket.
+    maxWaitSeconds: flags.maxWait ?? Math.max(DEFAULT_MAX_WAIT_SECONDS, flags.maxDuration ?? 0),
     ...(interruption ? { stopSignal: interruption.stop, abortSignal: interruption.abort } : {}),
     log: flags.verbose
       ? (e) =>
@@ -112,6 +113,8 @@ export async function openClient(io: Io, flags: ClientFlags, interruption?: Inte
 }
 
 const remembered = new WeakMap<ApiClient, () => Promise<BucketBudget[]>>();
+/** `--max-wait` when it is not given (and --max-duration is not longer). */
+const DEFAULT_MAX_WAIT_SECONDS = 900;
 /** Each client's clock (a test's virtual one, else the system's): the budget's times are on it. */
 const clocks = new WeakMap<ApiClient, () => number>();
 
@@ -128,7 +131,8 @@ export async function preflightCheck(io: Io, client: ApiClient, groups: RequestG
   const line = `Pre-flight (${what}): ${preflightLine(estimate)}`;
   if (flags.maxDuration !== undefined && estimate.seconds > flags.maxDuration) {
     write(io.stderr, line);
-    throw new ExitError(EXIT.refused, `refused by --max-duration ${durationText(flags.maxDuration)}: the run would take about ${durationText(estimate.seconds)}; nothing was sent`);
+    const done = client.stats().total === 0 ? 'nothing was sent' : 'nothing was written';
+    throw new ExitError(EXIT.refused, `refused by --max-duration ${durationText(flags.maxDuration)}: the run would take about ${durationText(estimate.seconds)}; ${done}`);
   }
   if (estimate.seconds > 0 || flags.maxDuration !== undefined) write(io.stderr, line);
   else progress(io, line);

@@ -1,7 +1,7 @@
 // Drives the real CLI in-process (same code path as the bin) with captured streams.
 
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { cpSync, mkdtempSync, readFileSync } from 'node:fs';
+import { basename, join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { parseEnvText } from '../../cmd/env-file.js';
 import type { Io } from '../../cmd/io.js';
@@ -21,6 +21,20 @@ export interface CliResult {
 }
 
 export const EXAMPLES = join(packageRoot(), 'examples');
+
+let bare: string | undefined;
+/**
+ * A copy of the examples without a `.env`: the README's walkthrough has readers create
+ * examples/.env, which the tests that read the examples with no variable set must not see.
+ */
+export function bareExamples(): string {
+  bare ??= (() => {
+    const dir = join(mkdtempSync(join(tmpdir(), 'postureops-examples-')), 'examples');
+    cpSync(EXAMPLES, dir, { recursive: true, filter: (src) => basename(src) !== '.env' });
+    return dir;
+  })();
+  return bare;
+}
 
 /** The fake secrets the examples document, as the demo uses them. */
 export function exampleEnv(): Record<string, string> {

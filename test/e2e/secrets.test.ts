@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startEmulator } from '../../src/emulator/index.js';
-import { cli, type CliResult, EXAMPLES, rawApi, serviceEnv } from './harness.js';
+import { bareExamples, cli, type CliResult, EXAMPLES, rawApi, serviceEnv } from './harness.js';
 
 const SLACK = 'https://hooks.slack.com/services/T0LIT/B0LIT/Lit3ralSlackT0ken9q';
 const SLACK_2 = 'https://hooks.slack.com/services/T0LIT/B0LIT/R0tatedSlackT0ken7w';
@@ -178,10 +178,11 @@ describe('secrets written in files, and .env files, end to end', () => {
   });
 
   it('the examples validate with the documented --dotenv examples/.env.example and nothing else', async () => {
-    const bare = await cli(['validate', EXAMPLES], { env: {} });
+    const examples = bareExamples();
+    const bare = await cli(['validate', examples], { env: {} });
     expect(bare.code).toBe(1);
     expect(bare.stdout).toContain('env-missing');
-    const res = await cli(['validate', EXAMPLES, '--dotenv', join(EXAMPLES, '.env.example')], { env: {} });
+    const res = await cli(['validate', examples, '--dotenv', join(examples, '.env.example')], { env: {} });
     expect(res.code, all(res)).toBe(0);
     expect(res.stdout).not.toMatch(/warning|error/);
   });

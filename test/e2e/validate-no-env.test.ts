@@ -2,7 +2,9 @@
 
 import { describe, expect, it } from 'vitest';
 import { makeRepo } from '../config/helpers.js';
-import { cli, EXAMPLES, exampleEnv } from './harness.js';
+import { bareExamples, cli, exampleEnv } from './harness.js';
+
+const EXAMPLES = bareExamples();
 
 describe('validate --no-env', () => {
   it('the examples with no variable set: valid, and one line naming what was skipped', async () => {
