@@ -115,6 +115,8 @@ export async function openClient(io: Io, flags: ClientFlags, interruption?: Inte
 const remembered = new WeakMap<ApiClient, () => Promise<BucketBudget[]>>();
 /** `--max-wait` when it is not given (and --max-duration is not longer). */
 const DEFAULT_MAX_WAIT_SECONDS = 900;
+/** When each client's run passed its first pre-flight, on the client's clock. */
+const runStart = new WeakMap<ApiClient, number>();
 /** Each client's clock (a test's virtual one, else the system's): the budget's times are on it. */
 const clocks = new WeakMap<ApiClient, () => number>();
 
@@ -127,12 +129,18 @@ export async function preflightCheck(io: Io, client: ApiClient, groups: RequestG
   const { preflight, preflightLine, durationText, groupWaitSeconds, TOKEN_GROUP } = await import('../src/engine/preflight.js');
   const all = client.stats().total === 0 ? [TOKEN_GROUP, ...groups] : groups;
   const reported = (await remembered.get(client)?.()) ?? [];
-  const estimate = preflight(all, [...reported, ...client.budget()], (clocks.get(client) ?? Date.now)());
+  const now = (clocks.get(client) ?? Date.now)();
+  const estimate = preflight(all, [...reported, ...client.budget()], now);
   const line = `Pre-flight (${what}): ${preflightLine(estimate)}`;
-  if (flags.maxDuration !== undefined && estimate.seconds > flags.maxDuration) {
+  // --max-duration bounds the whole run: a later check (apply's writes) counts the time already spent.
+  const started = runStart.get(client) ?? now;
+  runStart.set(client, started);
+  const spent = Math.max(0, (now - started) / 1000);
+  if (flags.maxDuration !== undefined && spent + estimate.seconds > flags.maxDuration) {
     write(io.stderr, line);
     const done = client.stats().total === 0 ? 'nothing was sent' : 'nothing was written';
-    throw new ExitError(EXIT.refused, `refused by --max-duration ${durationText(flags.maxDuration)}: the run would take about ${durationText(estimate.seconds)}; ${done}`);
+    const so = spent >= 1 ? ` more after ${durationText(spent)} spent` : '';
+    throw new ExitError(EXIT.refused, `refused by --max-duration ${durationText(flags.maxDuration)}: the run would take about ${durationText(estimate.seconds)}${so}; ${done}`);
   }
   if (estimate.seconds > 0 || flags.maxDuration !== undefined) write(io.stderr, line);
   else progress(io, line);

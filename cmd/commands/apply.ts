@@ -79,13 +79,19 @@ async function loadSavedPlan(io: Io, dir: string, file: string, opts: ApplyOptio
   const client = await openClient(io, opts, interruption);
   try {
     const accounts = plan.accounts.filter((a) => plan.changes.some((c) => c.account === a.name));
-    const [{ neededKinds, planNeeds }, { readGroups, writeGroups }, { KINDS }] = await Promise.all([
+    const [{ neededKinds, planNeeds }, { leaseGroups, readGroups, writeGroups }, { KINDS }] = await Promise.all([
       import('../../src/engine/needed-kinds.js'),
       import('../../src/engine/preflight.js'),
       import('../../src/kinds/index.js'),
     ]);
     // Before the first request: the staleness read and the writes, against the budget last reported.
-    await preflightCheck(io, client, [...readGroups(accounts, neededKinds(planNeeds(plan), KINDS)), ...writeGroups(plan.changes, KINDS, plan.accounts)], opts, 'read and apply');
+    await preflightCheck(
+      io,
+      client,
+      [...readGroups(accounts, neededKinds(planNeeds(plan), KINDS)), ...writeGroups(plan.changes, KINDS, plan.accounts), ...(opts.lease === false ? [] : leaseGroups(accounts, KINDS))],
+      opts,
+      'read and apply',
+    );
     if (accounts.length > 0) {
       const live = await fetchLiveState(io, client, accounts, plan.settings, interruption, planNeeds(plan));
       const stale = checkStale(plan, live);
@@ -115,6 +121,9 @@ async function planNow(io: Io, dir: string, opts: ApplyOptions, interruption: In
 
 export async function applyCommand(io: Io, dir: string, opts: ApplyOptions): Promise<number> {
   if (opts.plan && opts.target) throw new ExitError(EXIT.error, '--target narrows a new plan; a saved plan is applied whole (plan it with --target)');
+  for (const [flag, given] of [['--changed-since', opts.changedSince], ['--shard', opts.shard]] as const) {
+    if (opts.plan && given !== undefined) throw new ExitError(EXIT.error, `${flag} narrows a new plan; a saved plan is applied whole (plan it with ${flag})`);
+  }
   const interruption = new Interruption(io);
   try {
     return await applyInterruptibly(io, dir, opts, interruption);
@@ -152,8 +161,9 @@ async function applyInterruptibly(io: Io, dir: string, opts: ApplyOptions, inter
     }
     // Now that the changes are known: their writes, against the budget as the read left it.
     if (!opts.plan && plan.changes.length > 0 && opts.maxDuration !== undefined) {
-      const [{ writeGroups }, { KINDS }] = await Promise.all([import('../../src/engine/preflight.js'), import('../../src/kinds/index.js')]);
-      await preflightCheck(io, client, writeGroups(plan.changes, KINDS, plan.accounts), opts, 'apply');
+      const [{ leaseGroups, writeGroups }, { KINDS }] = await Promise.all([import('../../src/engine/preflight.js'), import('../../src/kinds/index.js')]);
+      const changed = plan.accounts.filter((a) => plan.changes.some((c) => c.account === a.name));
+      await preflightCheck(io, client, [...writeGroups(plan.changes, KINDS, plan.accounts), ...(opts.lease === false ? [] : leaseGroups(changed, KINDS))], opts, 'apply');
     }
     if (plan.changes.length === 0) {
       if (opts.format !== 'text') {

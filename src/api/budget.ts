@@ -167,7 +167,18 @@ export class RateLimitBudget {
       const bucket = this.pick(buckets, probing.length > 0);
       // Chosen and taken in the same turn of the event loop: concurrent reads cannot choose the same last token.
       if (bucket !== undefined) return { bucket, ticket: await this.take(bucket) };
-      await Promise.race(probing);
+      // The stop signal ends this wait as it ends a refill wait: nothing was sent.
+      if (this.opts.stop?.aborted) throw new WaitStopped(buckets[0]);
+      const stop = this.opts.stop;
+      let onAbort: () => void = () => undefined;
+      const stopped = new Promise<void>((resolve) => (onAbort = resolve));
+      stop?.addEventListener('abort', onAbort, { once: true });
+      try {
+        await Promise.race([...probing, stopped]);
+      } finally {
+        stop?.removeEventListener('abort', onAbort);
+      }
+      if (stop?.aborted) throw new WaitStopped(buckets[0]);
     }
   }
 
@@ -180,8 +191,9 @@ export class RateLimitBudget {
       if (this.probes.has(bucket)) continue;
       const state = this.buckets.get(bucket);
       // Not known (never used, or answered without RateLimit headers): as good as full.
-      // Known with budget: what is left. Empty: minus the milliseconds until it refills.
-      const score = state === undefined ? Infinity : state.remaining > 0 ? state.remaining : -Math.max(1, state.refillAt - now);
+      // Known with budget: what is left; empty but refilled by now: one. Empty: minus the
+      // milliseconds until it refills.
+      const score = state === undefined ? Infinity : state.remaining > 0 ? state.remaining : now >= state.refillAt ? 1 : -(state.refillAt - now);
       if (score > bestScore) {
         best = bucket;
         bestScore = score;

@@ -118,8 +118,9 @@ async function readAll(client: ApiClient, path: string, reads: ListReads, target
     res = await client.request(first);
   } catch (err) {
     if (!(err instanceof ApiError && err.status !== undefined && SEARCH_REFUSED.has(err.status) && err.path.split('?')[0].endsWith('/search'))) throw err;
-    reads.delete(path);
     res = await client.request({ method: 'GET', path, ...target });
+    // The list answered where the search did not: the search is the problem, not this account.
+    reads.delete(path);
   }
   const data = unwrapData(res.body);
   for (let page = 1; Array.isArray(data); page++) {

@@ -9,7 +9,7 @@ import { API_PREFIX, bucketOf } from '../api/buckets.js';
 import type { AccountConfig } from '../model/account.js';
 import type { Change } from '../model/plan.js';
 import type { Kind } from '../kinds/types.js';
-import { budgetAt, changeRequests, waitSecondsFor } from './budget.js';
+import { budgetAt, changeRequests, PLACEHOLDER_ID, waitSecondsFor } from './budget.js';
 import type { ReadPaths } from './fetch.js';
 
 /** The service's documented budget per functionality: 120 requests per hour. */
@@ -93,21 +93,26 @@ export function preflight(groups: readonly RequestGroup[], reported: readonly Bu
   const stateOf = (bucket: string): BucketBudget & { assumed?: true } =>
     known.get(bucket) ?? { bucket, limit: size, remaining: size, resetSeconds: 0, observedAt: now, assumed: true };
   const perBucket = new Map<string, BucketEstimate>();
+  // What each bucket has left as the groups before take their share; below zero, what they still owe it.
+  const left = new Map<string, number>();
   let seconds = 0;
   let slowest: Preflight['slowest'];
-  // Groups sharing a bucket (a collection read through its list in one account and written in another) add up.
   for (const group of merge(groups)) {
-    const states = group.buckets.map(stateOf);
-    const wait = groupWaitSeconds(group.requests, states, now);
+    const states = group.buckets.map((b) => {
+      const s = stateOf(b);
+      if (!perBucket.has(b)) perBucket.set(b, { bucket: b, requests: 0, remaining: Math.max(0, s.remaining), limit: s.limit, ...(s.assumed ? { assumed: true as const } : {}) });
+      return { ...s, remaining: left.get(b) ?? Math.max(0, s.remaining) };
+    });
+    // A bucket that earlier groups overdrew makes this group wait behind their requests too.
+    const owed = states.reduce((n, s) => n + Math.max(0, -s.remaining), 0);
+    const wait = groupWaitSeconds(group.requests + owed, states, now);
     if (wait > seconds) {
       seconds = wait;
       slowest = { ...group, perHour: states.reduce((n, s) => n + s.limit, 0) };
     }
     split(group.requests, states).forEach((n, i) => {
-      const s = states[i];
-      const entry = perBucket.get(s.bucket) ?? { bucket: s.bucket, requests: 0, remaining: Math.max(0, s.remaining), limit: s.limit, ...(s.assumed ? { assumed: true as const } : {}) };
-      entry.requests += n;
-      perBucket.set(s.bucket, entry);
+      perBucket.get(states[i].bucket)!.requests += n;
+      left.set(states[i].bucket, states[i].remaining - n);
     });
   }
   const buckets = [...perBucket.values()].filter((b) => b.requests > 0).sort((a, b) => (a.bucket < b.bucket ? -1 : a.bucket > b.bucket ? 1 : 0));
@@ -130,19 +135,33 @@ export function groupWaitSeconds(requests: number, states: readonly BucketBudget
   });
 }
 
-/** Groups over the same buckets as one; a bucket alone that another group also uses joins it. */
+/**
+ * Groups over the same buckets as one, the largest choice first (a list and its search before
+ * requests only the list can carry, which then take what the pair left of the list's bucket).
+ */
 function merge(groups: readonly RequestGroup[]): RequestGroup[] {
-  const out: RequestGroup[] = [];
+  const out = new Map<string, RequestGroup>();
   for (const g of groups) {
-    const same = out.find((o) => o.buckets.some((b) => g.buckets.includes(b)));
-    if (same) {
-      same.requests += g.requests;
-      for (const b of g.buckets) if (!same.buckets.includes(b)) same.buckets.push(b);
-    } else {
-      out.push({ buckets: [...g.buckets], requests: g.requests });
-    }
+    const key = g.buckets.join('|');
+    const same = out.get(key);
+    if (same) same.requests += g.requests;
+    else out.set(key, { buckets: [...g.buckets], requests: g.requests });
   }
-  return out;
+  return [...out.values()].sort((a, b) => b.buckets.length - a.buckets.length);
+}
+
+/** The lease apply takes per account that has changes: its record written, read back and released. */
+export function leaseGroups(accounts: readonly AccountConfig[], kinds: readonly Kind[]): RequestGroup[] {
+  const kind = kinds.find((k) => k.lease !== undefined);
+  if (!kind?.lease || accounts.length === 0) return [];
+  const ctx = { account: accounts[0].name, orgAccess: accounts[0].orgAccess, resolve: () => PLACEHOLDER_ID };
+  const lease = { owner: 'preflight', expiresAt: 0, holder: 'preflight' };
+  const requests = [
+    kind.lease.createRequest(lease, ctx),
+    { method: 'GET', path: `${API_PREFIX}/${kind.collection}` },
+    kind.deleteRequest(PLACEHOLDER_ID, ctx),
+  ];
+  return requests.map((req) => ({ buckets: [bucketOf(req.method, req.path)], requests: accounts.length }));
 }
 
 /**

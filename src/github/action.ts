@@ -228,11 +228,13 @@ async function driftRun(run: Run, plan: Plan): Promise<void> {
 async function fail(run: Run, failure: Failure, annotations: number): Promise<void> {
   const { s, guard } = run;
   const t = describeFailure(failure, annotations);
-  const refused = failure.kind === 'refused';
+  // Over max-duration is a refusal, as the CLI's exit 3 says: fail-on-refusal decides the step.
+  const refused = failure.kind === 'refused' || failure.kind === 'too-long';
+  const plan = failure.kind === 'refused' ? failure.plan : undefined;
   const status: Status = refused ? 'refused' : failure.kind === 'invalid' ? 'invalid' : 'failed';
   const rel = relativeTo(s.workspace);
   await writeSummary(withStamp(run, failureMarkdown(failure, annotations, rel)), guard);
-  setOutputs(s.mode, status, refused ? planCounts(failure.plan) : {}, { 'has-changes': 'false', refused: String(refused), failed: String(!refused), summary: refused ? JSON.stringify(failure.plan.summary) : '{}' });
+  setOutputs(s.mode, status, plan ? planCounts(plan) : {}, { 'has-changes': 'false', refused: String(refused), failed: String(!refused), summary: plan ? JSON.stringify(plan.summary) : '{}' });
   await comment(run, failureBody(run.stamp, failure, annotations, rel));
   const message = guard(`${t.title}: ${t.what} ${t.fix}`);
   if (refused && !s.failOnRefusal) core.notice(`${message} (fail-on-refusal is false, so the step passes)`, { title: 'postureops: refused' });

@@ -133,6 +133,12 @@ export function describeFailure(failure: Failure, annotations: number): FailureT
         what: failure.message,
         fix: 'Re-run the failed shard jobs (each uploads its plan), and make every shard plan the same commit with the same `shard: I/N` count; then re-run the merge job.',
       };
+    case 'too-long':
+      return {
+        title: 'the run would take longer than max-duration',
+        what: failure.message,
+        fix: 'Shard the run (input `shard`, one service user per shard: examples/.github/workflows/postureops-sharded.yml), plan only what changed (`changed-since`), or raise `max-duration`; then re-run the job.',
+      };
     case 'refused': {
       const r = failure.plan.refusal!;
       return {

@@ -30,7 +30,9 @@ export type Failure =
   /** What changed could not be found (changed-since: git, a missing commit). */
   | { kind: 'scope'; message: string }
   /** The shards' plan files could not be merged (mode merge). */
-  | { kind: 'merge'; message: string };
+  | { kind: 'merge'; message: string }
+  /** The pre-flight estimate is over `max-duration`: nothing was sent. */
+  | { kind: 'too-long'; message: string };
 
 export class RunFailure extends Error {
   constructor(readonly failure: Failure) {
@@ -93,15 +95,8 @@ export async function planAgainstService(
   if (limits.maxDurationSeconds !== undefined && estimate.seconds > limits.maxDurationSeconds) {
     await client.close();
     throw new RunFailure({
-      kind: 'no-plan',
-      diagnostics: [
-        {
-          severity: 'error',
-          code: 'max-duration',
-          message: `the read would take about ${durationText(estimate.seconds)} (${preflightLine(estimate)}), more than max-duration ${durationText(limits.maxDurationSeconds)}; nothing was sent`,
-          hint: 'shard the run (input shard, one service user per shard), plan what changed (changed-since), or allow more time',
-        },
-      ],
+      kind: 'too-long',
+      message: `the read would take about ${durationText(estimate.seconds)} (${preflightLine(estimate)}), more than max-duration ${durationText(limits.maxDurationSeconds)}; nothing was sent.`,
     });
   }
   try {

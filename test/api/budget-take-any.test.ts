@@ -58,3 +58,26 @@ describe('RateLimitBudget.takeAny', () => {
     expect(clock.now() - start).toBe(60_000);
   });
 });
+
+describe('RateLimitBudget.takeAny, more', () => {
+  it('takes a bucket that has refilled by now rather than waiting for the other one\'s first answer', async () => {
+    const { budget, clock } = budgetWith();
+    budget.settle(LIST, await budget.take(LIST), { limit: 120, remaining: 0, reset: 30 });
+    clock.t += 31_000;
+    // The search is being probed (its first answer is out): the list has a token again, take it.
+    await budget.take(SEARCH);
+    const taken = await budget.takeAny([LIST, SEARCH]);
+    expect(taken.bucket).toBe(LIST);
+  });
+
+  it('the stop signal ends a wait for a first answer: nothing is taken', async () => {
+    const clock = fakeClock();
+    const stop = new AbortController();
+    const budget = new RateLimitBudget({ now: clock.now, sleep: clock.sleep, maxWaitSeconds: 900, stop: stop.signal });
+    await budget.take(LIST);
+    await budget.take(SEARCH);
+    const waiting = budget.takeAny([LIST, SEARCH]);
+    stop.abort();
+    await expect(waiting).rejects.toThrow(/ended by the stop signal/);
+  });
+});

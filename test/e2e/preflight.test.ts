@@ -54,6 +54,14 @@ describe('plan --max-duration', () => {
     expect(JSON.parse(res.stdout).summary.create).toBe(4);
   });
 
+  it('a saved plan is applied whole: --shard and --changed-since are refused with it (exit 1)', async () => {
+    for (const flag of [['--shard', '1/2'], ['--changed-since', 'main']]) {
+      const res = await cli(['apply', small, '--plan', join(small, 'none.json'), ...flag], { env: serviceEnv(emu) });
+      expect(res.code).toBe(1);
+      expect(res.stderr).toContain(`${flag[0]} narrows a new plan; a saved plan is applied whole (plan it with ${flag[0]})`);
+    }
+  });
+
   it('refuses a duration it cannot read, exit 1', async () => {
     const res = await cli(['plan', small, '--max-duration', 'soon'], { env: serviceEnv(emu) });
     expect(res.code).toBe(1);
@@ -88,7 +96,8 @@ describe('pre-flight from the budget the service reported', () => {
     const before = clock.now();
     const second = await cli(['plan', dir, '--max-wait', '7200'], { env, clientOptions });
     expect(second.code, second.stderr).toBe(0);
-    const line = /Pre-flight \(read\): 21 requests in 3 rate-limit buckets; about (\d+) h (\d+) min of waiting for rate limits \(GET AlertChannels \+ POST AlertChannels\/search: 20 requests at 12 an hour\)/.exec(second.stderr);
+    // Channel lists and rule lists (read for the in-use check), 20 each, over their list and search.
+    const line = /Pre-flight \(read\): 41 requests in 5 rate-limit buckets; about (\d+) h (\d+) min of waiting for rate limits \(GET Alert(Channels|Rules) \+ POST Alert(Channels|Rules)\/search: 20 requests at 12 an hour\)/.exec(second.stderr);
     expect(line, second.stderr).not.toBeNull();
     const estimated = Number(line![1]) * 3600 + Number(line![2]) * 60;
     const waited = (clock.now() - before) / 1000;

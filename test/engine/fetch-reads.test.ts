@@ -105,18 +105,24 @@ describe('neededKinds', () => {
     expect(names(of(ACCOUNTS[1]))).toEqual(['Profile', 'Template']);
   });
 
-  it('reads a pruned kind in every account, declared there or not', () => {
+  it('reads a pruned kind in every account, declared there or not, with the kinds that refer to it', () => {
     const of = neededKinds({ root: root({ Channel: true }), resources: [] }, FAKE_KINDS);
-    expect(names(of(ACCOUNTS[0]))).toEqual(['Channel']);
-    expect(names(of(ACCOUNTS[1]))).toEqual(['Channel']);
+    // A channel prune may delete is checked against the live rules routing to it.
+    expect(names(of(ACCOUNTS[0]))).toEqual(['Channel', 'Rule']);
+    expect(names(of(ACCOUNTS[1]))).toEqual(['Channel', 'Rule']);
     expect(unreadKinds(ACCOUNTS, FAKE_KINDS, of)).toEqual([
-      { account: 'prod', kinds: ['Rule', 'Profile', 'Template'] },
-      { account: 'staging', kinds: ['Rule', 'Profile', 'Template'] },
+      { account: 'prod', kinds: ['Profile', 'Template'] },
+      { account: 'staging', kinds: ['Profile', 'Template'] },
     ]);
   });
 
-  it('reads nothing in an account where nothing is declared or pruned', () => {
+  it('a declared kind brings the kinds that refer to it (a replace is checked against them too)', () => {
     const of = neededKinds({ root: root(), resources: [declared('prod', 'Channel')] }, FAKE_KINDS);
+    expect(names(of(ACCOUNTS[0]))).toEqual(['Channel', 'Rule']);
+  });
+
+  it('reads nothing in an account where nothing is declared or pruned', () => {
+    const of = neededKinds({ root: root(), resources: [declared('prod', 'Profile')] }, FAKE_KINDS);
     expect(names(of(ACCOUNTS[1]))).toEqual([]);
   });
 

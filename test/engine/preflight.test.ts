@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { durationText, preflight, preflightLine, readGroups, TOKEN_GROUP, writeGroups } from '../../src/engine/preflight.js';
+import { durationText, leaseGroups, preflight, preflightLine, readGroups, TOKEN_GROUP, writeGroups } from '../../src/engine/preflight.js';
 import { KINDS } from '../../src/kinds/index.js';
 import type { AccountConfig } from '../../src/model/account.js';
 import type { Change } from '../../src/model/plan.js';
@@ -61,6 +61,24 @@ describe('preflight', () => {
       { buckets: ['POST AlertChannels'], requests: 2 },
       { buckets: ['DELETE AlertChannels'], requests: 1 },
     ]);
+  });
+
+  it('requests only the list can carry take what the list and its search left of the list', () => {
+    // 240 reads fill both buckets; 10 look-ups that only the list takes wait behind them.
+    const p = preflight([{ buckets: ['GET AgentAccessTokens', 'POST AgentAccessTokens/search'], requests: 240 }, { buckets: ['GET AgentAccessTokens'], requests: 10 }], [], NOW);
+    expect(p.buckets.map((b) => [b.bucket, b.requests])).toEqual([
+      ['GET AgentAccessTokens', 130],
+      ['POST AgentAccessTokens/search', 120],
+    ]);
+    expect(p.seconds).toBe(30 + 9 * 30);
+    expect(p.slowest?.buckets).toEqual(['GET AgentAccessTokens']);
+  });
+
+  it('counts the lease of every account with changes: its record written, read back and released', () => {
+    const groups = leaseGroups(accounts(3), KINDS);
+    expect(groups.reduce((n, g) => n + g.requests, 0)).toBe(9);
+    expect(groups.every((g) => g.buckets.length === 1 && g.requests === 3)).toBe(true);
+    expect(leaseGroups([], KINDS)).toEqual([]);
   });
 
   it('says durations as people do', () => {

@@ -38,11 +38,14 @@ describe('max-duration', () => {
       apiUrl: gh.url,
     });
     expect(r.code).not.toBe(0);
-    // 300 channel lists over the list and its search, 240 an hour: 60 beyond the first 240.
-    expect(r.stdout).toContain('Pre-flight (read): 301 requests in 3 rate-limit buckets; about 16 min of waiting for rate limits');
+    // 300 channel lists over the list and its search, 240 an hour: 60 beyond the first 240 (the
+    // rule lists, read for the in-use check of the channels, wait as long beside them).
+    expect(r.stdout).toContain('Pre-flight (read): 601 requests in 5 rate-limit buckets; about 16 min of waiting for rate limits');
     expect(emu.requestCount()).toBe(before);
     const [comment] = gh.comments.get(71) ?? [];
+    expect(comment.body).toContain('the run would take longer than max-duration');
     expect(comment.body).toContain('more than max-duration 10 min; nothing was sent');
+    expect(comment.body).toContain('Shard the run');
   });
 
   it('an unreadable duration fails the step with what is expected', async () => {

@@ -76,9 +76,13 @@ describe('example workflows', () => {
     expect(run.with?.['plan-out']).toBe('plans/shard-${{ matrix.shard }}.json');
     expect(run.env?.SVC_API_KEY_ID).toBe("${{ secrets[format('SVC_API_KEY_ID_{0}', matrix.shard)] }}");
     expect(run.env?.SVC_API_SECRET).toBe("${{ secrets[format('SVC_API_SECRET_{0}', matrix.shard)] }}");
-    expect(shard.steps.find((s) => s.uses === 'actions/upload-artifact@v4')?.with?.path).toBe(run.with?.['plan-out']);
+    const upload = shard.steps.find((s) => s.uses === 'actions/upload-artifact@v4');
+    expect(upload?.with?.path).toBe(run.with?.['plan-out']);
+    // A refused shard fails its step but has written its plan: it is uploaded, and the merge shows the refusal.
+    expect(upload?.if).toBe('${{ !cancelled() }}');
     expect(merge.needs).toBe('shard');
-    expect(merge.if).toBe('always()');
+    // Not after a cancel: a newer push's run posts the comment.
+    expect(merge.if).toBe('${{ !cancelled() }}');
     expect(merge.permissions).toEqual({ contents: 'read', 'pull-requests': 'write', issues: 'write' });
     expect(merge.steps.find((s) => s.uses === 'actions/download-artifact@v4')?.with).toMatchObject({ path: 'plans', 'merge-multiple': true });
     expect(merge.steps.find((s) => s.uses?.includes('postureops'))?.with).toMatchObject({ mode: 'merge', plans: 'plans' });
