@@ -4,7 +4,7 @@
 import type { Diagnostic, SourcePosition } from '../model/diagnostics.js';
 import type { Json, JsonObject } from '../model/json.js';
 import { type Env, envNames, hasEnvRef, interpolate, malformedEnvRefs } from '../model/env.js';
-import { toPointer } from '../model/json-pointer.js';
+import { escapePointerSegment } from '../model/json-pointer.js';
 import { WRITE_ONLY_PLACEHOLDER } from '../model/env-markers.js';
 
 export interface InterpolatedDocument {
@@ -45,7 +45,8 @@ export function interpolateDocument(
 
   const onString = (s: string, pointer: string): string => {
     if (!hasEnvRef(s)) return s;
-    const at = { ...where(pointer), field: pointer };
+    // The position is worked out only for a problem to report.
+    const at = (): Pick<Diagnostic, 'file' | 'line' | 'column' | 'field'> => ({ ...where(pointer), field: pointer });
     const bad = malformedEnvRefs(s);
     const wellFormed = envNames(s);
     const opened = s.split('${env:').length - 1;
@@ -56,7 +57,7 @@ export function interpolateDocument(
         severity: 'error',
         code: 'env-malformed',
         message: `malformed environment reference ${what}`,
-        ...at,
+        ...at(),
         hint: 'write ${env:NAME}; NAME has letters, digits and _, and does not start with a digit',
       });
       missing.push(pointer);
@@ -69,12 +70,12 @@ export function interpolateDocument(
       for (const name of r.missing.filter((n) => ENV_NAME.test(n))) {
         diagnostics.push(
           missingSeverity === 'skip'
-            ? { severity: 'warning', code: ENV_SKIPPED, message: `environment variable ${name} is not set or empty; not checked`, ...at }
+            ? { severity: 'warning', code: ENV_SKIPPED, message: `environment variable ${name} is not set or empty; not checked`, ...at() }
             : {
                 severity: missingSeverity,
                 code: 'env-missing',
                 message: `environment variable ${name} is not set`,
-                ...at,
+                ...at(),
                 hint: `set ${name} in the environment (the value is never printed)`,
               },
         );
@@ -84,16 +85,16 @@ export function interpolateDocument(
     return wellFormed.length > 0 ? r.value : s;
   };
 
-  const walk = (v: Json, path: (string | number)[]): Json => {
-    if (typeof v === 'string') return onString(v, toPointer(path));
-    if (Array.isArray(v)) return v.map((x, i) => walk(x, [...path, i]));
+  const walk = (v: Json, pointer: string): Json => {
+    if (typeof v === 'string') return onString(v, pointer);
+    if (Array.isArray(v)) return v.map((x, i) => walk(x, `${pointer}/${i}`));
     if (v !== null && typeof v === 'object') {
       const out: JsonObject = {};
-      for (const [k, x] of Object.entries(v)) out[k] = walk(x, [...path, k]);
+      for (const [k, x] of Object.entries(v)) out[k] = walk(x, `${pointer}/${escapePointerSegment(k)}`);
       return out;
     }
     return v;
   };
 
-  return { value: walk(value, []), refs, missing, placeholders };
+  return { value: walk(value, ''), refs, missing, placeholders };
 }

@@ -12,7 +12,12 @@ export function parsePointer(pointer: string): string[] {
 }
 
 export function toPointer(segments: readonly (string | number)[]): string {
-  return segments.map((s) => '/' + String(s).replace(/~/g, '~0').replace(/\//g, '~1')).join('');
+  return segments.map((s) => '/' + escapePointerSegment(String(s))).join('');
+}
+
+/** One segment as a pointer spells it: `~` → `~0`, `/` → `~1`. */
+export function escapePointerSegment(segment: string): string {
+  return segment.includes('~') || segment.includes('/') ? segment.replace(/~/g, '~0').replace(/\//g, '~1') : segment;
 }
 
 export function getAt(value: Json | undefined, pointer: string): Json | undefined {
