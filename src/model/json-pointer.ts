@@ -5,10 +5,8 @@ import type { Json, JsonObject } from './json.js';
 export function parsePointer(pointer: string): string[] {
   if (pointer === '') return [];
   if (!pointer.startsWith('/')) throw new Error(`invalid JSON pointer: ${pointer}`);
-  return pointer
-    .slice(1)
-    .split('/')
-    .map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'));
+  const segs = pointer.slice(1).split('/');
+  return pointer.includes('~') ? segs.map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~')) : segs;
 }
 
 export function toPointer(segments: readonly (string | number)[]): string {
