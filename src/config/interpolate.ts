@@ -4,7 +4,7 @@
 import type { Diagnostic, SourcePosition } from '../model/diagnostics.js';
 import type { Json, JsonObject } from '../model/json.js';
 import { type Env, envNames, hasEnvRef, interpolate, malformedEnvRefs } from '../model/env.js';
-import { escapePointerSegment } from '../model/json-pointer.js';
+import { toPointer } from '../model/json-pointer.js';
 import { WRITE_ONLY_PLACEHOLDER } from '../model/env-markers.js';
 
 export interface InterpolatedDocument {
@@ -44,7 +44,6 @@ export function interpolateDocument(
   const values = missingSeverity === 'skip' ? withoutEmpty(env) : env;
 
   const onString = (s: string, pointer: string): string => {
-    if (!hasEnvRef(s)) return s;
     // The position is worked out only for a problem to report.
     const at = (): Pick<Diagnostic, 'file' | 'line' | 'column' | 'field'> => ({ ...where(pointer), field: pointer });
     const bad = malformedEnvRefs(s);
@@ -85,16 +84,33 @@ export function interpolateDocument(
     return wellFormed.length > 0 ? r.value : s;
   };
 
-  const walk = (v: Json, pointer: string): Json => {
-    if (typeof v === 'string') return onString(v, pointer);
-    if (Array.isArray(v)) return v.map((x, i) => walk(x, `${pointer}/${i}`));
+  // Copy on write: a container is copied only when something below it is substituted. The path is
+  // spelt as a pointer only for a string that holds a reference.
+  const path: (string | number)[] = [];
+  const walk = (v: Json): Json => {
+    if (typeof v === 'string') return hasEnvRef(v) ? onString(v, toPointer(path)) : v;
+    if (Array.isArray(v)) {
+      let out: Json[] | undefined;
+      for (let i = 0; i < v.length; i++) {
+        path.push(i);
+        const x = walk(v[i]);
+        path.pop();
+        if (x !== v[i]) (out ??= [...v])[i] = x;
+      }
+      return out ?? v;
+    }
     if (v !== null && typeof v === 'object') {
-      const out: JsonObject = {};
-      for (const [k, x] of Object.entries(v)) out[k] = walk(x, `${pointer}/${escapePointerSegment(k)}`);
-      return out;
+      let out: JsonObject | undefined;
+      for (const [k, x] of Object.entries(v)) {
+        path.push(k);
+        const y = walk(x);
+        path.pop();
+        if (y !== x) Object.defineProperty((out ??= { ...v }), k, { value: y, enumerable: true, writable: true, configurable: true });
+      }
+      return out ?? v;
     }
     return v;
   };
 
-  return { value: walk(value, ''), refs, missing, placeholders };
+  return { value: walk(value), refs, missing, placeholders };
 }

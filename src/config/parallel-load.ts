@@ -3,8 +3,11 @@
 // next), each runs loadFileText on it, and the results are put back in file order: documents and
 // problems come out exactly as one thread would give them.
 //
-// Workers pay a start-up (a thread, then loading yaml, the kinds and the validators: tens of ms),
-// so small repositories are read on the main thread alone. Workers need the compiled worker module
+// Workers pay a start-up (a thread, then loading yaml, the kinds and the validators: ~130 ms of CPU)
+// and the copy of what they read (~10 ms per 1,000 documents), so only large repositories on
+// machines with 4 CPUs or more use them unasked. On a 2-CPU machine (the bench's) one worker lost:
+// 10,000 resources took 1.9 s on one thread and 2.4 s with a worker (best of 6 each), the two
+// threads each running at little more than half speed. Workers need the compiled worker module
 // beside this one (dist/); where it is missing (tests run from src/, the Action's single-file
 // bundle) everything is read on the main thread.
 
@@ -18,6 +21,8 @@ import type { LoadOptions } from './types.js';
 
 /** Below this much text (UTF-16 units, all files together) files are read on the main thread only. */
 export const PARALLEL_MIN_CHARS = 512 * 1024;
+/** CPUs a machine needs for workers to be used unasked. */
+export const PARALLEL_MIN_CPUS = 4;
 /** Workers at most, whatever the machine (the main thread reads files too). */
 export const MAX_WORKERS = 3;
 
@@ -54,9 +59,9 @@ export function takeFiles(task: Pick<WorkerTask, 'files' | 'root' | 'options'>, 
 /** Workers worth starting for these files (0: read them on the main thread). */
 export function workersFor(files: readonly TextFile[], parallel: boolean | undefined): number {
   if (parallel === false || files.length < 2 || !existsSync(fileURLToPath(WORKER_URL))) return 0;
-  const chars = files.reduce((n, f) => n + f.text.length, 0);
-  if (parallel === undefined && chars < PARALLEL_MIN_CHARS) return 0;
-  return Math.max(parallel ? 1 : 0, Math.min(MAX_WORKERS, availableParallelism() - 1, files.length - 1));
+  const cpus = availableParallelism();
+  if (parallel === undefined && (cpus < PARALLEL_MIN_CPUS || files.reduce((n, f) => n + f.text.length, 0) < PARALLEL_MIN_CHARS)) return 0;
+  return Math.max(parallel ? 1 : 0, Math.min(MAX_WORKERS, cpus - 1, files.length - 1));
 }
 
 /**

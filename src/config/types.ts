@@ -25,7 +25,7 @@ export interface LoadOptions {
   missingEnv?: 'error' | 'warning' | 'skip';
   /**
    * Read files on worker threads too: `true` always (when the compiled worker is there), `false`
-   * never, absent when the repository is large enough to gain from it (parallel-load.ts).
+   * never, absent when the repository is large and the machine has CPUs to spare (parallel-load.ts).
    */
   parallel?: boolean;
 }

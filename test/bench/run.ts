@@ -8,7 +8,7 @@
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { parseEnvText } from '../../cmd/env-file.js';
@@ -143,8 +143,11 @@ async function main(): Promise<void> {
   }
   if (!process.argv.includes('--curve')) await basics();
   process.stderr.write('curve: validate and plan (all creates) of generated repositories, each in a child process\n');
+  // Other work on the machine slows every measurement: the load is printed with the numbers.
+  const before = loadavg()[0];
   const points = await curve({}, (line) => process.stderr.write(line + '\n'));
   process.stdout.write('\n' + curveTable(points));
+  process.stdout.write(`\n${availableParallelism()} CPUs; load average (1 min) ${before.toFixed(1)} before the curve, ${loadavg()[0].toFixed(1)} after\n`);
 }
 
 main().catch((err: unknown) => {

@@ -60,7 +60,7 @@ describe('reading files on worker threads', () => {
     expect(workersFor(two, undefined)).toBe(0);
   });
 
-  it('in the compiled module: only above the size threshold, never with parallel: false', async () => {
+  it('in the compiled module: unasked only for large repositories on 4 CPUs or more, never with parallel: false', async () => {
     const { workersFor: compiled, PARALLEL_MIN_CHARS } = (await import(dist('src/config/parallel-load.js'))) as ParallelModule;
     const small = [
       { file: 'a.yaml', text: 'x: 1\n' },
@@ -73,8 +73,9 @@ describe('reading files on worker threads', () => {
     expect(compiled(small, undefined)).toBe(0);
     expect(compiled(large, false)).toBe(0);
     expect(compiled([large[0]], true)).toBe(0);
-    // One worker at least where the machine has a second CPU; none on a single CPU.
+    // Unasked, only on machines with 4 CPUs or more; asked, wherever there is a second file.
     const { availableParallelism } = await import('node:os');
-    expect(compiled(large, undefined)).toBe(Math.min(3, availableParallelism() - 1, 1));
+    expect(compiled(large, undefined)).toBe(availableParallelism() >= 4 ? 1 : 0);
+    expect(compiled(large, true)).toBe(1);
   });
 });
