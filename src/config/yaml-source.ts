@@ -6,6 +6,7 @@ import { isAlias, isMap, isPair, isScalar, isSeq, parseAllDocuments, type Docume
 import type { Diagnostic, SourcePosition } from '../model/diagnostics.js';
 import type { Json, JsonObject } from '../model/json.js';
 import { escapePointerSegment } from '../model/json-pointer.js';
+import { parseSimpleYaml } from './yaml-simple.js';
 
 /** Aliases expanded per document (yaml's maxAliasCount idea): enough for real files, far below a bomb. */
 export const MAX_ALIAS_COUNT = 100;
@@ -94,6 +95,17 @@ const YAML_CODES: Record<string, string> = {
 /** Parses every document of a file. Documents with errors are reported and left out; empty ones warned about. */
 export function parseYamlDocuments(file: string, text: string, diagnostics: Diagnostic[]): ParsedDocument[] {
   const lines = lineStarts(text);
+  const pos = (offset: number): SourcePosition => ({ file, ...lineColumn(lines, offset) });
+  // Most files are simple YAML: read fast, with the same result; any other file goes through yaml.
+  const simple = parseSimpleYaml(text, MAX_NODES);
+  if (simple) {
+    return simple.map((d, index) => ({ file, index, value: d.value, positions: { file, lines, values: d.values, keys: d.keys }, start: pos(d.start) }));
+  }
+  return parseWithYaml(file, text, diagnostics, lines);
+}
+
+/** parseYamlDocuments through yaml, whatever the text (exported for the tests comparing both ways). */
+export function parseWithYaml(file: string, text: string, diagnostics: Diagnostic[], lines = lineStarts(text)): ParsedDocument[] {
   const pos = (offset: number): SourcePosition => ({ file, ...lineColumn(lines, offset) });
   const docs = withPlainEnv(() => parseAllDocuments(text, { uniqueKeys: true, prettyErrors: false, strict: true }));
   const list: Document[] = Array.isArray(docs) ? (docs as Document[]) : [docs as unknown as Document];
