@@ -249,29 +249,45 @@ function specPositions(doc: LoadedDocument): Record<string, SourcePosition> {
 }
 
 function toResourceDocument(doc: LoadedDocument, account: string): ResourceDocument {
-  const envRefs: Record<string, string> = {};
-  for (const [pointer, template] of Object.entries(doc.envRefs)) {
-    if (pointer.startsWith('/spec/')) envRefs[pointer.slice('/spec'.length)] = template;
+  return new StampedDocument(doc, account);
+}
+
+/**
+ * A document stamped into one account. Its `positions` (line and column of every spec member) are
+ * worked out on first use, which is only for a diagnostic: a getter of the class, so the object
+ * keeps a fixed shape and the document it came from stays out of its own members.
+ */
+class StampedDocument implements ResourceDocument {
+  readonly kind: string;
+  readonly name: string;
+  readonly account: string;
+  readonly spec: JsonObject;
+  readonly envRefs: Record<string, string>;
+  readonly source: SourcePosition;
+  declare readonly previousNames?: string[];
+  declare readonly lifecycle?: Lifecycle;
+  readonly #doc: LoadedDocument;
+  #positions: Record<string, SourcePosition> | undefined;
+
+  constructor(doc: LoadedDocument, account: string) {
+    const envRefs: Record<string, string> = {};
+    for (const [pointer, template] of Object.entries(doc.envRefs)) {
+      if (pointer.startsWith('/spec/')) envRefs[pointer.slice('/spec'.length)] = template;
+    }
+    this.kind = doc.kind;
+    this.name = doc.name;
+    this.account = account;
+    this.spec = structuredClone(doc.value.spec as JsonObject);
+    this.envRefs = envRefs;
+    this.source = doc.source;
+    this.#doc = doc;
+    const previousNames = Array.isArray(doc.value.previousNames) ? doc.value.previousNames.filter((n): n is string => typeof n === 'string') : [];
+    if (previousNames.length > 0) Object.assign(this, { previousNames });
+    if (isObject(doc.value.lifecycle)) Object.assign(this, { lifecycle: structuredClone(doc.value.lifecycle) as Lifecycle });
   }
-  const previousNames = Array.isArray(doc.value.previousNames) ? doc.value.previousNames.filter((n): n is string => typeof n === 'string') : [];
-  const lifecycle = isObject(doc.value.lifecycle) ? (structuredClone(doc.value.lifecycle) as Lifecycle) : undefined;
-  const resource = {
-    kind: doc.kind,
-    name: doc.name,
-    account,
-    spec: structuredClone(doc.value.spec as JsonObject),
-    envRefs,
-    source: doc.source,
-    positions: {},
-    ...(previousNames.length > 0 ? { previousNames } : {}),
-    ...(lifecycle ? { lifecycle } : {}),
-  };
-  // Line and column of every spec member are worked out only if a kind asks (for a diagnostic).
-  let positions: Record<string, SourcePosition> | undefined;
-  Object.defineProperty(resource, 'positions', {
-    get: () => (positions ??= specPositions(doc)),
-    enumerable: true,
-    configurable: true,
-  });
-  return resource;
+
+  get positions(): Record<string, SourcePosition> {
+    this.#positions ??= specPositions(this.#doc);
+    return this.#positions;
+  }
 }
