@@ -5,9 +5,9 @@
 //
 // Workers pay a start-up (a thread, then loading yaml, the kinds and the validators: ~130 ms of CPU)
 // and the copy of what they read (~10 ms per 1,000 documents), so only large repositories on
-// machines with 4 CPUs or more use them unasked. On a 2-CPU machine (the bench's) one worker lost:
-// 10,000 resources took 1.9 s on one thread and 2.4 s with a worker (best of 6 each), the two
-// threads each running at little more than half speed. Workers need the compiled worker module
+// machines with 4 CPUs or more use them unasked. On a 2-CPU machine (the bench's, shared with other
+// jobs) one worker did not pay: loading 10,000 resources took 0.90 s on one thread and 0.94 s with
+// a worker (best of 4 each) for a third more CPU; two threads each ran at little more than half speed. Workers need the compiled worker module
 // beside this one (dist/); where it is missing (tests run from src/, the Action's single-file
 // bundle) everything is read on the main thread.
 
