@@ -13,6 +13,6 @@ export async function documentChecker(): Promise<(doc: JsonObject) => Diagnostic
   return (doc) => {
     const schema = typeof doc.kind === 'string' ? kindForDocument(doc.kind)?.schema : undefined;
     if (!schema) return [{ severity: 'error', code: 'unknown-kind', message: `no schema for kind ${String(doc.kind)}`, field: '/kind' }];
-    return checkSchema(schema, doc, { file: '', positions: new Map(), quiet: () => true, ignore: [] });
+    return checkSchema(schema, doc, { file: '', positions: { file: '', lines: [0], values: new Map(), keys: new Map() }, quiet: () => true, ignore: [] });
   };
 }

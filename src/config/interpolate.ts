@@ -44,8 +44,8 @@ export function interpolateDocument(
   const values = missingSeverity === 'skip' ? withoutEmpty(env) : env;
 
   const onString = (s: string, pointer: string): string => {
-    if (!hasEnvRef(s)) return s;
-    const at = { ...where(pointer), field: pointer };
+    // The position is worked out only for a problem to report.
+    const at = (): Pick<Diagnostic, 'file' | 'line' | 'column' | 'field'> => ({ ...where(pointer), field: pointer });
     const bad = malformedEnvRefs(s);
     const wellFormed = envNames(s);
     const opened = s.split('${env:').length - 1;
@@ -56,7 +56,7 @@ export function interpolateDocument(
         severity: 'error',
         code: 'env-malformed',
         message: `malformed environment reference ${what}`,
-        ...at,
+        ...at(),
         hint: 'write ${env:NAME}; NAME has letters, digits and _, and does not start with a digit',
       });
       missing.push(pointer);
@@ -69,12 +69,12 @@ export function interpolateDocument(
       for (const name of r.missing.filter((n) => ENV_NAME.test(n))) {
         diagnostics.push(
           missingSeverity === 'skip'
-            ? { severity: 'warning', code: ENV_SKIPPED, message: `environment variable ${name} is not set or empty; not checked`, ...at }
+            ? { severity: 'warning', code: ENV_SKIPPED, message: `environment variable ${name} is not set or empty; not checked`, ...at() }
             : {
                 severity: missingSeverity,
                 code: 'env-missing',
                 message: `environment variable ${name} is not set`,
-                ...at,
+                ...at(),
                 hint: `set ${name} in the environment (the value is never printed)`,
               },
         );
@@ -84,16 +84,33 @@ export function interpolateDocument(
     return wellFormed.length > 0 ? r.value : s;
   };
 
-  const walk = (v: Json, path: (string | number)[]): Json => {
-    if (typeof v === 'string') return onString(v, toPointer(path));
-    if (Array.isArray(v)) return v.map((x, i) => walk(x, [...path, i]));
+  // Copy on write: a container is copied only when something below it is substituted. The path is
+  // spelt as a pointer only for a string that holds a reference.
+  const path: (string | number)[] = [];
+  const walk = (v: Json): Json => {
+    if (typeof v === 'string') return hasEnvRef(v) ? onString(v, toPointer(path)) : v;
+    if (Array.isArray(v)) {
+      let out: Json[] | undefined;
+      for (let i = 0; i < v.length; i++) {
+        path.push(i);
+        const x = walk(v[i]);
+        path.pop();
+        if (x !== v[i]) (out ??= [...v])[i] = x;
+      }
+      return out ?? v;
+    }
     if (v !== null && typeof v === 'object') {
-      const out: JsonObject = {};
-      for (const [k, x] of Object.entries(v)) out[k] = walk(x, [...path, k]);
-      return out;
+      let out: JsonObject | undefined;
+      for (const [k, x] of Object.entries(v)) {
+        path.push(k);
+        const y = walk(x);
+        path.pop();
+        if (y !== x) Object.defineProperty((out ??= { ...v }), k, { value: y, enumerable: true, writable: true, configurable: true });
+      }
+      return out ?? v;
     }
     return v;
   };
 
-  return { value: walk(value, []), refs, missing, placeholders };
+  return { value: walk(value), refs, missing, placeholders };
 }

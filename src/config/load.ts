@@ -10,32 +10,21 @@ import type { Kind } from '../kinds/types.js';
 import type { Json, JsonObject } from '../model/json.js';
 import { getAt } from '../model/json-pointer.js';
 import { displayPath, findDocumentFiles, readConfigText, ROOT_FILE_NAMES } from './files.js';
-import { interpolateDocument } from './interpolate.js';
+import { type LoadedDocument, loadFileText } from './load-file.js';
+import { mapBounded } from '../model/concurrency.js';
+import { loadFilesInParallel, type TextFile, workersFor } from './parallel-load.js';
 import { parseRoot } from './root.js';
-import { checkSchema, positionAt } from './schema-check.js';
-import { checkDocument, secretPointers } from './semantic.js';
+import { positionAt } from './schema-check.js';
 import { didYouMean } from '../model/suggest.js';
 import type { LoadOptions, LoadResult } from './types.js';
 import type { RootConfig } from '../model/account.js';
 import { prepareValidators } from './validators.js';
-import { type NodePosition, type ParsedDocument, parseYamlDocuments } from './yaml-source.js';
+import { positionOf } from './yaml-source.js';
 
-export type { LoadOptions };
+export type { LoadOptions, LoadedDocument };
 
-/** One validated document before it is stamped into its accounts. */
-export interface LoadedDocument {
-  kind: string;
-  name: string;
-  accounts: string[];
-  /** The document, `${env:...}` substituted. */
-  value: JsonObject;
-  /** Document-relative pointers → templates. */
-  envRefs: Record<string, string>;
-  positions: Map<string, NodePosition>;
-  source: SourcePosition;
-  /** True when this document has errors of its own: it yields no resources. */
-  invalid: boolean;
-}
+/** Files read from disk at the same time. */
+const READ_CONCURRENCY = 16;
 
 const isObject = (v: unknown): v is JsonObject => v !== null && typeof v === 'object' && !Array.isArray(v);
 
@@ -116,16 +105,25 @@ export async function loadDocuments(
   const diagnostics: Diagnostic[] = [];
   const loaded: LoadedDocument[] = [];
   await prepareValidators();
-  for (const abs of await findDocumentFiles(path.resolve(dir), cwd, diagnostics)) {
+  const found = await findDocumentFiles(path.resolve(dir), cwd, diagnostics);
+  // Read ahead a few at a time; each file's problems keep their place in file order.
+  const read = await mapBounded(found, READ_CONCURRENCY, async (abs) => {
     const file = displayPath(abs, cwd);
-    const text = await readConfigText(abs, file, diagnostics);
-    if (text === undefined) continue;
-    for (const parsed of parseYamlDocuments(file, text, diagnostics)) {
-      const own: Diagnostic[] = [];
-      const doc = readDocument(parsed, root, options, own);
-      diagnostics.push(...own);
-      if (doc) loaded.push(doc);
-    }
+    const problems: Diagnostic[] = [];
+    const text = await readConfigText(abs, file, problems);
+    return { file, text, problems };
+  });
+  const files: TextFile[] = read.flatMap((r) => (r.text === undefined ? [] : [{ file: r.file, text: r.text }]));
+  const workers = workersFor(files, options.parallel);
+  const results =
+    workers > 0 ? await loadFilesInParallel(files, root, options, workers) : files.map((f) => loadFileText(f.file, f.text, root, options));
+  let next = 0;
+  for (const r of read) {
+    diagnostics.push(...r.problems);
+    if (r.text === undefined) continue;
+    const result = results[next++];
+    diagnostics.push(...result.diagnostics);
+    loaded.push(...result.loaded);
   }
   if (!root) return { documents: [], loaded, diagnostics };
   diagnostics.push(...crossChecks(loaded));
@@ -137,97 +135,6 @@ export async function loadDocuments(
   return { documents, loaded, diagnostics };
 }
 
-function readDocument(parsed: ParsedDocument, root: RootConfig | undefined, options: LoadOptions, out: Diagnostic[]): LoadedDocument | undefined {
-  const { file, positions } = parsed;
-  const where = (pointer: string, prefer: 'key' | 'value' = 'value'): SourcePosition =>
-    positionAt(positions, pointer, prefer) ?? parsed.start;
-  if (!isObject(parsed.value)) {
-    out.push({
-      severity: 'error',
-      code: 'document-not-mapping',
-      message: 'a document must be a mapping with `kind`, `name` and `spec`',
-      ...parsed.start,
-    });
-    return undefined;
-  }
-  const kindValue = parsed.value.kind;
-  if (typeof kindValue !== 'string' || !DOCUMENT_KINDS.includes(kindValue)) {
-    const missing = kindValue === undefined;
-    out.push({
-      severity: 'error',
-      code: missing ? 'missing-field' : 'unknown-kind',
-      message: missing
-        ? 'missing required field `kind`'
-        : `unknown kind \`${typeof kindValue === 'string' ? kindValue : JSON.stringify(kindValue)}\`; expected one of: ${DOCUMENT_KINDS.join(', ')}`,
-      ...(missing ? parsed.start : where('/kind')),
-      field: '/kind',
-      hint:
-        typeof kindValue !== 'string'
-          ? `expected one of: ${DOCUMENT_KINDS.join(', ')}`
-          : (KINDS.find((k) => k.documentKind === null && k.kind === kindValue)?.declaredIn ?? didYouMean(kindValue, DOCUMENT_KINDS)),
-    });
-    return undefined;
-  }
-  const kind = kindForDocument(kindValue)!;
-  const interpolated = interpolateDocument(parsed.value, options.env, (p) => where(p), out, options.missingEnv ?? 'error');
-  const value = interpolated.value as JsonObject;
-  const secrets = secretPointers(kind, value.spec);
-  const schemaFile = kind.schema ?? '';
-  out.push(
-    ...checkSchema(schemaFile, value, {
-      file,
-      positions,
-      quiet: (p) => p in interpolated.refs || secrets.includes(p),
-      // A placeholder export wrote stands for a value still to be set: its shape is not checked.
-      ignore: [...interpolated.missing, ...interpolated.placeholders],
-    }),
-  );
-  out.push(
-    ...checkDocument(kind, value, {
-      where: (p) => where(p),
-      envRefs: interpolated.refs,
-      envProblems: interpolated.missing,
-      literals: root?.secretLiterals,
-      settings: root?.settings,
-    }),
-  );
-
-  out.push(...renameChecks(kind, value, where));
-  const name = typeof value.name === 'string' ? value.name : '';
-  const accounts = root ? resolveAccounts(value.account, root, where, out) : [];
-  return {
-    kind: kindValue,
-    name,
-    accounts,
-    value,
-    envRefs: interpolated.refs,
-    positions,
-    source: parsed.start,
-    invalid: hasErrors(out),
-  };
-}
-
-/** `previousNames` needs a kind that renames in place, and never names the document's own name. */
-function renameChecks(kind: Kind, value: JsonObject, where: (pointer: string) => SourcePosition): Diagnostic[] {
-  const previous = value.previousNames;
-  if (!Array.isArray(previous) || previous.length === 0) return [];
-  if (!kind.renamable) {
-    return [
-      {
-        severity: 'error',
-        code: 'rename-unsupported',
-        message: `${kind.kind} \`${String(value.name)}\` gives previousNames, but ${kind.renameRefusal ?? `the service cannot rename a ${kind.kind} in place`}`,
-        ...where('/previousNames'),
-        field: '/previousNames',
-        hint: 'remove previousNames: the plan then deletes the old resource and creates the new one',
-      },
-    ];
-  }
-  const i = previous.indexOf(value.name as Json);
-  if (i < 0) return [];
-  return [{ severity: 'error', code: 'invalid-value', message: 'previousNames names the document\'s own name', ...where(`/previousNames/${i}`), field: `/previousNames/${i}` }];
-}
-
 /** The document's previousNames and lifecycle on the resource it declares (not on its children). */
 function withDocumentFacts(resource: DesiredResource, doc: ResourceDocument): DesiredResource {
   if (resource.name !== doc.name || resource.parent !== undefined) return resource;
@@ -236,45 +143,6 @@ function withDocumentFacts(resource: DesiredResource, doc: ResourceDocument): De
     ...(doc.previousNames ? { previousNames: [...doc.previousNames] } : {}),
     ...(doc.lifecycle ? { lifecycle: structuredClone(doc.lifecycle) } : {}),
   };
-}
-
-function resolveAccounts(
-  account: Json | undefined,
-  root: RootConfig,
-  where: (pointer: string) => SourcePosition,
-  out: Diagnostic[],
-): string[] {
-  const declared = root.accounts.map((a) => a.name);
-  if (account === undefined) {
-    if (root.defaultAccount !== undefined) return [root.defaultAccount];
-    if (declared.length === 1) return declared;
-    out.push({ severity: 'error', code: 'account-missing', message: 'document names no account and postureops.yaml sets no defaults.account', ...where(''), field: '/account' });
-    return [];
-  }
-  if (account === '*') return declared;
-  const items: [string, string][] =
-    typeof account === 'string' ? [[account, '/account']] : Array.isArray(account) ? account.map((a, i) => [String(a), `/account/${i}`]) : [];
-  const out2: string[] = [];
-  for (const [name, pointer] of items) {
-    if (name.trim() === '') continue; // the schema reports it
-    if (name === '*') {
-      out.push({ severity: 'error', code: 'invalid-value', message: '"*" stands alone: write `account: "*"`, not inside a list', ...where(pointer), field: pointer });
-      continue;
-    }
-    if (!declared.includes(name)) {
-      out.push({
-        severity: 'error',
-        code: 'account-not-declared',
-        message: `account \`${name}\` is not declared in postureops.yaml`,
-        ...where(pointer),
-        field: pointer,
-        hint: didYouMean(name, declared) ?? `declared accounts: ${declared.join(', ')}`,
-      });
-      continue;
-    }
-    if (!out2.includes(name)) out2.push(name);
-  }
-  return out2;
 }
 
 const fmt = (p: SourcePosition): string => `${p.file}:${p.line}:${p.column}`;
@@ -324,15 +192,30 @@ function namesAt(spec: Json | undefined, pointer: string): [string, string][] {
  */
 function referenceChecks(docs: LoadedDocument[]): Diagnostic[] {
   const out: Diagnostic[] = [];
-  const kindName = (doc: LoadedDocument) => kindForDocument(doc.kind)?.kind;
+  // Per referenced kind, once: its documents, and the accounts each name is declared in.
+  const byKind = new Map<string, { targets: LoadedDocument[]; declared: Map<string, Set<string>> }>();
+  const documentsOf = (kindName: string) => {
+    let entry = byKind.get(kindName);
+    if (!entry) {
+      const targets = docs.filter((d) => kindForDocument(d.kind)?.kind === kindName);
+      const declared = new Map<string, Set<string>>();
+      for (const d of targets) {
+        let accounts = declared.get(d.name);
+        if (!accounts) declared.set(d.name, (accounts = new Set()));
+        for (const a of d.accounts) accounts.add(a);
+      }
+      byKind.set(kindName, (entry = { targets, declared }));
+    }
+    return entry;
+  };
   for (const doc of docs) {
     const kind = kindForDocument(doc.kind);
     for (const reference of kind?.references ?? []) {
       if (!KINDS.some((k) => k.kind === reference.kind && k.documentKind !== null)) continue;
-      const targets = docs.filter((d) => kindName(d) === reference.kind);
-      const declared = new Set(targets.flatMap((d) => d.accounts.map((a) => JSON.stringify([a, d.name]))));
+      const { targets, declared } = documentsOf(reference.kind);
       for (const [name, pointer] of namesAt(doc.value.spec, reference.pointer)) {
-        const missingIn = doc.accounts.filter((a) => !declared.has(JSON.stringify([a, name])));
+        const accounts = declared.get(name);
+        const missingIn = doc.accounts.filter((a) => !accounts?.has(a));
         if (missingIn.length === 0) continue;
         out.push({
           severity: 'warning',
@@ -351,34 +234,60 @@ function referenceChecks(docs: LoadedDocument[]): Diagnostic[] {
 /** Positions of spec members (spec-relative pointers): the key for collections, the value for scalars. */
 function specPositions(doc: LoadedDocument): Record<string, SourcePosition> {
   const out: Record<string, SourcePosition> = {};
-  for (const [pointer, np] of doc.positions) {
+  const { values, keys } = doc.positions;
+  for (const pointer of values.keys()) {
     if (pointer !== '/spec' && !pointer.startsWith('/spec/')) continue;
     const rel = pointer.slice('/spec'.length);
-    out[rel] = rel === '' ? (np.key ?? np.value) : np.value;
-    if (np.key && rel !== '') {
+    let prefer: 'key' | 'value' = rel === '' ? 'key' : 'value';
+    if (keys.has(pointer) && rel !== '') {
       const v = getAt(doc.value.spec, rel);
-      if (v !== null && typeof v === 'object') out[rel] = np.key;
+      if (v !== null && typeof v === 'object') prefer = 'key';
     }
+    out[rel] = positionOf(doc.positions, pointer, prefer)!;
   }
   return out;
 }
 
 function toResourceDocument(doc: LoadedDocument, account: string): ResourceDocument {
-  const envRefs: Record<string, string> = {};
-  for (const [pointer, template] of Object.entries(doc.envRefs)) {
-    if (pointer.startsWith('/spec/')) envRefs[pointer.slice('/spec'.length)] = template;
+  return new StampedDocument(doc, account);
+}
+
+/**
+ * A document stamped into one account. Its `positions` (line and column of every spec member) are
+ * worked out on first use, which is only for a diagnostic: a getter of the class, so the object
+ * keeps a fixed shape and the document it came from stays out of its own members.
+ */
+class StampedDocument implements ResourceDocument {
+  readonly kind: string;
+  readonly name: string;
+  readonly account: string;
+  readonly spec: JsonObject;
+  readonly envRefs: Record<string, string>;
+  readonly source: SourcePosition;
+  declare readonly previousNames?: string[];
+  declare readonly lifecycle?: Lifecycle;
+  readonly #doc: LoadedDocument;
+  #positions: Record<string, SourcePosition> | undefined;
+
+  constructor(doc: LoadedDocument, account: string) {
+    const envRefs: Record<string, string> = {};
+    for (const [pointer, template] of Object.entries(doc.envRefs)) {
+      if (pointer.startsWith('/spec/')) envRefs[pointer.slice('/spec'.length)] = template;
+    }
+    this.kind = doc.kind;
+    this.name = doc.name;
+    this.account = account;
+    this.spec = structuredClone(doc.value.spec as JsonObject);
+    this.envRefs = envRefs;
+    this.source = doc.source;
+    this.#doc = doc;
+    const previousNames = Array.isArray(doc.value.previousNames) ? doc.value.previousNames.filter((n): n is string => typeof n === 'string') : [];
+    if (previousNames.length > 0) Object.assign(this, { previousNames });
+    if (isObject(doc.value.lifecycle)) Object.assign(this, { lifecycle: structuredClone(doc.value.lifecycle) as Lifecycle });
   }
-  const previousNames = Array.isArray(doc.value.previousNames) ? doc.value.previousNames.filter((n): n is string => typeof n === 'string') : [];
-  const lifecycle = isObject(doc.value.lifecycle) ? (structuredClone(doc.value.lifecycle) as Lifecycle) : undefined;
-  return {
-    kind: doc.kind,
-    name: doc.name,
-    account,
-    spec: structuredClone(doc.value.spec as JsonObject),
-    envRefs,
-    source: doc.source,
-    positions: specPositions(doc),
-    ...(previousNames.length > 0 ? { previousNames } : {}),
-    ...(lifecycle ? { lifecycle } : {}),
-  };
+
+  get positions(): Record<string, SourcePosition> {
+    this.#positions ??= specPositions(this.#doc);
+    return this.#positions;
+  }
 }

@@ -8,11 +8,11 @@ import { isWithin, parsePointer, toPointer } from '../model/json-pointer.js';
 import { PATTERN_PHRASES } from '../kinds/schema-parts.js';
 import { didYouMean } from '../model/suggest.js';
 import { validatorFor } from './validators.js';
-import type { NodePosition } from './yaml-source.js';
+import { type PositionIndex, positionOf } from './yaml-source.js';
 
 export interface SchemaCheckContext {
   file: string;
-  positions: Map<string, NodePosition>;
+  positions: PositionIndex;
   /** Pointers whose value may not be quoted (env-derived or secret). */
   quiet: (pointer: string) => boolean;
   /** Errors at or below these pointers are dropped (their value is missing for another reported reason). */
@@ -27,13 +27,13 @@ export function fieldLabel(pointer: string): string {
 }
 
 /** Position of a pointer: its key for members (`key` preferred) or its value, else the nearest ancestor's. */
-export function positionAt(positions: Map<string, NodePosition>, pointer: string, prefer: 'key' | 'value'): SourcePosition | undefined {
-  let segs = parsePointer(pointer);
-  for (;;) {
-    const p = positions.get(toPointer(segs));
-    if (p) return prefer === 'key' ? (p.key ?? p.value) : p.value;
-    if (segs.length === 0) return undefined;
-    segs = segs.slice(0, -1);
+export function positionAt(positions: PositionIndex, pointer: string, prefer: 'key' | 'value'): SourcePosition | undefined {
+  // Written as RFC 6901 spells it (a `~` not followed by 0 or 1 is escaped), its ancestors are the
+  // pointer cut at each `/`.
+  const normal = pointer === '' || (pointer.startsWith('/') && !pointer.includes('~')) ? pointer : toPointer(parsePointer(pointer));
+  for (let p = normal; ; p = p.slice(0, p.lastIndexOf('/'))) {
+    const found = positionOf(positions, p, prefer);
+    if (found || p === '') return found;
   }
 }
 

@@ -23,4 +23,9 @@ export interface LoadOptions {
    * `env-skipped` warning, which callers summarise in one line.
    */
   missingEnv?: 'error' | 'warning' | 'skip';
+  /**
+   * Read files on worker threads too: `true` always (when the compiled worker is there), `false`
+   * never, absent when the repository is large and the machine has CPUs to spare (parallel-load.ts).
+   */
+  parallel?: boolean;
 }

@@ -1,10 +1,12 @@
-// YAML text → plain JSON values with the source position of every node, by JSON pointer.
+// YAML text → plain JSON values with the source offset of every node, by JSON pointer; offsets
+// become line:column only when a diagnostic or a resource asks for one (positionOf).
 // Hostile input (alias bombs, alias cycles, prototype keys, non-JSON scalars) becomes diagnostics.
 
-import { isAlias, isMap, isPair, isScalar, isSeq, LineCounter, parseAllDocuments, type Document, type Node } from 'yaml';
+import { isAlias, isMap, isPair, isScalar, isSeq, parseAllDocuments, type Document, type Node } from 'yaml';
 import type { Diagnostic, SourcePosition } from '../model/diagnostics.js';
 import type { Json, JsonObject } from '../model/json.js';
-import { toPointer } from '../model/json-pointer.js';
+import { escapePointerSegment } from '../model/json-pointer.js';
+import { parseSimpleYaml } from './yaml-simple.js';
 
 /** Aliases expanded per document (yaml's maxAliasCount idea): enough for real files, far below a bomb. */
 export const MAX_ALIAS_COUNT = 100;
@@ -13,11 +15,18 @@ export const MAX_NODES = 200_000;
 /** Keys that could reach Object.prototype in careless consumers: refused outright. */
 export const FORBIDDEN_KEYS = new Set(['__proto__', 'constructor', 'prototype']);
 
-export interface NodePosition {
-  /** Where the member's key is (members of mappings only). */
-  key?: SourcePosition;
-  /** Where the value starts. */
-  value: SourcePosition;
+/**
+ * Where the nodes of one document are, by JSON pointer, as UTF-16 offsets into the file's text.
+ * Plain data (it crosses worker threads as it is); `positionOf` turns an offset into line:column.
+ */
+export interface PositionIndex {
+  file: string;
+  /** Offsets at which the file's lines start (shared by the documents of one file). */
+  lines: readonly number[];
+  /** Pointer → offset of the node's value ('' = the document). */
+  values: Map<string, number>;
+  /** Pointer → offset of the member's key (members of mappings only). */
+  keys: Map<string, number>;
 }
 
 export interface ParsedDocument {
@@ -25,9 +34,55 @@ export interface ParsedDocument {
   /** 0-based index of the document in its file. */
   index: number;
   value: Json;
-  /** Position of every node by JSON pointer ('' = the document). */
-  positions: Map<string, NodePosition>;
+  /** Position of every node by JSON pointer. */
+  positions: PositionIndex;
   start: SourcePosition;
+}
+
+/** Offsets at which the lines of `text` start: 0, then after every `\n` (as yaml's LineCounter counts). */
+export function lineStarts(text: string): number[] {
+  const starts = [0];
+  for (let i = text.indexOf('\n'); i >= 0; i = text.indexOf('\n', i + 1)) starts.push(i + 1);
+  return starts;
+}
+
+/** Line and column (1-based, UTF-16 units) of an offset, exactly as yaml's LineCounter.linePos gives them. */
+export function lineColumn(lines: readonly number[], offset: number): { line: number; column: number } {
+  let low = 0;
+  let high = lines.length;
+  while (low < high) {
+    const mid = (low + high) >> 1;
+    if (offset < lines[mid]) high = mid;
+    else low = mid + 1;
+  }
+  if (lines[low - 1] === offset) return { line: low, column: 1 };
+  if (low === 0) return { line: 0, column: offset };
+  return { line: low, column: offset - lines[low - 1] + 1 };
+}
+
+/** Source position of the node at exactly `pointer`: its key (members, when `prefer` is key) or its value. */
+export function positionOf(index: PositionIndex, pointer: string, prefer: 'key' | 'value' = 'value'): SourcePosition | undefined {
+  const value = index.values.get(pointer);
+  if (value === undefined) return undefined;
+  const offset = prefer === 'key' ? (index.keys.get(pointer) ?? value) : value;
+  return { file: index.file, ...lineColumn(index.lines, offset) };
+}
+
+/**
+ * Runs the synchronous `parse` with process.env replaced by a plain copy of itself. yaml's parser
+ * reads process.env.LOG_TOKENS once per token (yaml/dist/parse/parser.js), and every read of the
+ * real process.env is a call into C++ (~0.2 µs): about a tenth of parsing a large file. Nothing else
+ * runs in between (the parse is synchronous), and the real object is back before it returns or throws.
+ */
+export function withPlainEnv<T>(parse: () => T): T {
+  const real = Object.getOwnPropertyDescriptor(process, 'env');
+  if (!real || !real.configurable || !('value' in real)) return parse();
+  Object.defineProperty(process, 'env', { ...real, value: { ...(real.value as NodeJS.ProcessEnv) } });
+  try {
+    return parse();
+  } finally {
+    Object.defineProperty(process, 'env', real);
+  }
 }
 
 class Abort extends Error {}
@@ -39,12 +94,20 @@ const YAML_CODES: Record<string, string> = {
 
 /** Parses every document of a file. Documents with errors are reported and left out; empty ones warned about. */
 export function parseYamlDocuments(file: string, text: string, diagnostics: Diagnostic[]): ParsedDocument[] {
-  const lineCounter = new LineCounter();
-  const pos = (offset: number): SourcePosition => {
-    const { line, col } = lineCounter.linePos(offset);
-    return { file, line, column: col };
-  };
-  const docs = parseAllDocuments(text, { lineCounter, uniqueKeys: true, prettyErrors: false, strict: true });
+  const lines = lineStarts(text);
+  const pos = (offset: number): SourcePosition => ({ file, ...lineColumn(lines, offset) });
+  // Most files are simple YAML: read fast, with the same result; any other file goes through yaml.
+  const simple = parseSimpleYaml(text, MAX_NODES);
+  if (simple) {
+    return simple.map((d, index) => ({ file, index, value: d.value, positions: { file, lines, values: d.values, keys: d.keys }, start: pos(d.start) }));
+  }
+  return parseWithYaml(file, text, diagnostics, lines);
+}
+
+/** parseYamlDocuments through yaml, whatever the text (exported for the tests comparing both ways). */
+export function parseWithYaml(file: string, text: string, diagnostics: Diagnostic[], lines = lineStarts(text)): ParsedDocument[] {
+  const pos = (offset: number): SourcePosition => ({ file, ...lineColumn(lines, offset) });
+  const docs = withPlainEnv(() => parseAllDocuments(text, { uniqueKeys: true, prettyErrors: false, strict: true }));
   const list: Document[] = Array.isArray(docs) ? (docs as Document[]) : [docs as unknown as Document];
   if (list.length === 0) {
     diagnostics.push({ severity: 'warning', code: 'empty-document', message: 'file holds no document; skipped', file, line: 1, column: 1 });
@@ -83,8 +146,9 @@ export function parseYamlDocuments(file: string, text: string, diagnostics: Diag
       diagnostics.push({ severity: 'warning', code: 'empty-document', message: `document ${index + 1} is empty; skipped`, ...start });
       return;
     }
-    const converted = toJson(doc, contents, file, pos, diagnostics);
-    if (converted) out.push({ file, index, value: converted.value, positions: converted.positions, start });
+    const positions: PositionIndex = { file, lines, values: new Map(), keys: new Map() };
+    const value = toJson(doc, contents, positions, pos, diagnostics);
+    if (value !== undefined) out.push({ file, index, value, positions, start });
   });
   return out;
 }
@@ -95,29 +159,30 @@ function keyAt(text: string, offset: number): string {
   return m ? m[1] : text.slice(offset, offset + 1);
 }
 
+/** The document as JSON, its node offsets recorded in `positions`; undefined when it has errors. */
 function toJson(
   doc: Document,
   root: Node,
-  file: string,
+  positions: PositionIndex,
   pos: (offset: number) => SourcePosition,
   diagnostics: Diagnostic[],
-): { value: Json; positions: Map<string, NodePosition> } | undefined {
-  const positions = new Map<string, NodePosition>();
+): Json | undefined {
+  const { values, keys } = positions;
   const active = new Set<Node>();
   let aliases = 0;
   let nodes = 0;
   let ok = true;
-  const at = (node: unknown, fallback: SourcePosition): SourcePosition => {
+  const at = (node: unknown, fallback: number): number => {
     const range = (node as Node | null)?.range;
-    return range ? pos(range[0]) : fallback;
+    return range ? range[0] : fallback;
   };
-  const fail = (code: string, message: string, where: SourcePosition, fatal: boolean): void => {
-    diagnostics.push({ severity: 'error', code, message, ...where });
+  const fail = (code: string, message: string, where: number, fatal: boolean): void => {
+    diagnostics.push({ severity: 'error', code, message, ...pos(where) });
     ok = false;
     if (fatal) throw new Abort();
   };
 
-  const walk = (node: unknown, path: (string | number)[], where: SourcePosition): Json => {
+  const walk = (node: unknown, pointer: string, where: number): Json => {
     if (++nodes > MAX_NODES) fail('yaml-alias-bomb', `document expands to more than ${MAX_NODES} nodes; refusing it`, where, true);
     if (isAlias(node)) {
       if (++aliases > MAX_ALIAS_COUNT)
@@ -132,7 +197,7 @@ function toJson(
         return null;
       }
       // Positions inside an alias are those of the anchored node; the alias itself marks its pointer.
-      return walk(target, path, where);
+      return walk(target, pointer, where);
     }
     if (node === null || node === undefined) return null;
     if (isScalar(node)) {
@@ -149,9 +214,9 @@ function toJson(
     if (isSeq(node)) {
       active.add(node);
       const arr = node.items.map((item, i) => {
-        const p = [...path, i];
+        const p = `${pointer}/${i}`;
         const here = at(item, where);
-        positions.set(toPointer(p), { value: here });
+        values.set(p, here);
         return walk(item, p, here);
       });
       active.delete(node);
@@ -182,10 +247,12 @@ function toJson(
           fail('yaml-duplicate-key', `duplicate key \`${key}\` in the same mapping`, keyPos, false);
           continue;
         }
-        const p = [...path, key];
+        const p = `${pointer}/${escapePointerSegment(key)}`;
         const valuePos = pair.value ? at(pair.value, keyPos) : keyPos;
-        positions.set(toPointer(p), { key: keyPos, value: valuePos });
-        Object.defineProperty(obj, key, { value: walk(pair.value, p, valuePos), enumerable: true, writable: true, configurable: true });
+        keys.set(p, keyPos);
+        values.set(p, valuePos);
+        // A plain assignment is safe: the keys that could reach the prototype are refused above.
+        obj[key] = walk(pair.value, p, valuePos);
       }
       active.delete(node);
       return obj;
@@ -194,11 +261,11 @@ function toJson(
     return null;
   };
 
-  const start = at(root, { file, line: 1, column: 1 });
-  positions.set('', { value: start });
+  const start = at(root, 0);
+  values.set('', start);
   try {
-    const value = walk(root, [], start);
-    return ok ? { value, positions } : undefined;
+    const value = walk(root, '', start);
+    return ok ? value : undefined;
   } catch (err) {
     if (err instanceof Abort) return undefined;
     throw err;

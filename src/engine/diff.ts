@@ -6,7 +6,7 @@ import jsonPatch from 'fast-json-patch';
 import type { DesiredResource, LiveResource } from '../model/resource.js';
 import type { Kind } from '../kinds/types.js';
 import type { Json, JsonObject } from '../model/json.js';
-import { getAt, hasAt, isWithin, parsePointer, removeAt, setAt } from '../model/json-pointer.js';
+import { getAt, getAtPath, hasAt, isWithin, parsePointer, removeAt, setAt, setAtPath } from '../model/json-pointer.js';
 import { canonicalJson } from './digest.js';
 import { markEnv, markLiterals, maskAt, MASK } from '../model/env-markers.js';
 import { resourceKey } from './order.js';
@@ -154,16 +154,17 @@ function setPointersOf(kind: Kind, specs: JsonObject[]): string[] {
 export function sortSets(docs: JsonObject[], pointers: readonly string[]): JsonObject[] {
   let out = [...docs];
   for (const pointer of pointers) {
-    const base = getAt(out[0], pointer);
+    const path = parsePointer(pointer);
+    const base = getAtPath(out[0], path);
     if (!Array.isArray(base)) continue;
     const order = base
       .map((v, i) => ({ key: canonicalJson(v), i }))
       .sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : a.i - b.i))
       .map((x) => x.i);
     out = out.map((doc) => {
-      const arr = getAt(doc, pointer);
+      const arr = getAtPath(doc, path);
       if (!Array.isArray(arr) || arr.length !== base.length) return doc;
-      return setAt(doc, pointer, order.map((i) => arr[i]));
+      return setAtPath(doc, path, order.map((i) => arr[i]));
     });
   }
   return out;

@@ -107,10 +107,10 @@ export function sortChanges(
 ): OrderResult {
   const accountIdx = new Map(accountOrder.map((a, i) => [a, i]));
   const kindIdx = new Map(kinds.map((k, i) => [k.kind, i]));
-  const rank = (c: Change): [number, number] => [accountIdx.get(c.account) ?? accountOrder.length, kindIdx.get(c.kind) ?? kinds.length];
+  const ranks = new Map(changes.map((c) => [c, [accountIdx.get(c.account) ?? accountOrder.length, kindIdx.get(c.kind) ?? kinds.length] as const]));
   const compare = (a: Change, b: Change): number => {
-    const [aa, ak] = rank(a);
-    const [ba, bk] = rank(b);
+    const [aa, ak] = ranks.get(a)!;
+    const [ba, bk] = ranks.get(b)!;
     return aa - ba || ak - bk || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0) || (a.key < b.key ? -1 : a.key > b.key ? 1 : 0);
   };
 
@@ -124,23 +124,20 @@ export function sortChanges(
 
   const waiting = new Map(changes.map((c) => [c.key, preds.get(c.key)!.size]));
   const byKey = new Map(changes.map((c) => [c.key, c]));
-  let ready = changes.filter((c) => waiting.get(c.key) === 0).sort(compare);
+  // The ready changes, the first by `compare` always taken next (keys are unique: a total order).
+  const ready = new Heap<Change>(compare);
+  for (const c of changes) if (waiting.get(c.key) === 0) ready.push(c);
   const ordered: Change[] = [];
   const position = new Map<string, number>();
-  while (ready.length > 0) {
-    const next = ready.shift()!;
+  while (ready.size > 0) {
+    const next = ready.pop()!;
     position.set(next.key, ordered.length);
     ordered.push(next);
-    let added = false;
     for (const s of succs.get(next.key)!) {
       const left = waiting.get(s)! - 1;
       waiting.set(s, left);
-      if (left === 0) {
-        ready.push(byKey.get(s)!);
-        added = true;
-      }
+      if (left === 0) ready.push(byKey.get(s)!);
     }
-    if (added) ready = ready.sort(compare);
   }
 
   const diagnostics: Diagnostic[] = [];
@@ -170,4 +167,50 @@ export function sortChanges(
     dependsOn: [...preds.get(c.key)!].sort((a, b) => position.get(a)! - position.get(b)!),
   }));
   return { changes: withDeps, diagnostics };
+}
+
+/** A binary min-heap by `compare`. */
+export class Heap<T> {
+  private readonly items: T[] = [];
+
+  constructor(private readonly compare: (a: T, b: T) => number) {}
+
+  get size(): number {
+    return this.items.length;
+  }
+
+  push(item: T): void {
+    const a = this.items;
+    a.push(item);
+    let i = a.length - 1;
+    while (i > 0) {
+      const up = (i - 1) >> 1;
+      if (this.compare(a[i], a[up]) >= 0) break;
+      [a[i], a[up]] = [a[up], a[i]];
+      i = up;
+    }
+  }
+
+  /** The least item, removed. */
+  pop(): T | undefined {
+    const a = this.items;
+    if (a.length === 0) return undefined;
+    const top = a[0];
+    const last = a.pop()!;
+    if (a.length > 0) {
+      a[0] = last;
+      let i = 0;
+      for (;;) {
+        const l = 2 * i + 1;
+        const r = l + 1;
+        let m = i;
+        if (l < a.length && this.compare(a[l], a[m]) < 0) m = l;
+        if (r < a.length && this.compare(a[r], a[m]) < 0) m = r;
+        if (m === i) break;
+        [a[i], a[m]] = [a[m], a[i]];
+        i = m;
+      }
+    }
+    return top;
+  }
 }

@@ -5,19 +5,27 @@ import type { Json, JsonObject } from './json.js';
 export function parsePointer(pointer: string): string[] {
   if (pointer === '') return [];
   if (!pointer.startsWith('/')) throw new Error(`invalid JSON pointer: ${pointer}`);
-  return pointer
-    .slice(1)
-    .split('/')
-    .map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'));
+  const segs = pointer.slice(1).split('/');
+  return pointer.includes('~') ? segs.map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~')) : segs;
 }
 
 export function toPointer(segments: readonly (string | number)[]): string {
-  return segments.map((s) => '/' + String(s).replace(/~/g, '~0').replace(/\//g, '~1')).join('');
+  return segments.map((s) => '/' + escapePointerSegment(String(s))).join('');
+}
+
+/** One segment as a pointer spells it: `~` → `~0`, `/` → `~1`. */
+export function escapePointerSegment(segment: string): string {
+  return segment.includes('~') || segment.includes('/') ? segment.replace(/~/g, '~0').replace(/\//g, '~1') : segment;
 }
 
 export function getAt(value: Json | undefined, pointer: string): Json | undefined {
+  return getAtPath(value, parsePointer(pointer));
+}
+
+/** getAt with the pointer already parsed (parsePointer), for a pointer used many times. */
+export function getAtPath(value: Json | undefined, segments: readonly string[]): Json | undefined {
   let cur: Json | undefined = value;
-  for (const seg of parsePointer(pointer)) {
+  for (const seg of segments) {
     if (cur === null || typeof cur !== 'object') return undefined;
     cur = Array.isArray(cur) ? cur[Number(seg)] : Object.prototype.hasOwnProperty.call(cur, seg) ? cur[seg] : undefined;
   }
@@ -30,7 +38,11 @@ export function hasAt(value: Json | undefined, pointer: string): boolean {
 
 /** Copy of `root` with the value at `pointer` replaced (intermediate objects created as needed). */
 export function setAt<T extends JsonObject>(root: T, pointer: string, next: Json): T {
-  const segs = parsePointer(pointer);
+  return setAtPath(root, parsePointer(pointer), next);
+}
+
+/** setAt with the pointer already parsed (parsePointer), for a pointer used many times. */
+export function setAtPath<T extends JsonObject>(root: T, segs: readonly string[], next: Json): T {
   if (segs.length === 0) throw new Error('cannot replace the root');
   const walk = (node: Json | undefined, i: number): Json => {
     const seg = segs[i];

@@ -7,6 +7,7 @@ import { isEnvMarker, maskAt, ENV_MARKER, MASK } from '../model/env-markers.js';
 import { type Change, type DiffOp, type ValueNames } from '../model/plan.js';
 import type { Json, JsonObject } from '../model/json.js';
 import { getAt, isWithin, setAt } from '../model/json-pointer.js';
+import { plainYaml } from './plain-yaml.js';
 
 /** Pointers whose values never appear: sensitive and write-only ones. */
 export function secretPointers(change: Pick<Change, 'sensitive' | 'writeOnly'>): string[] {
@@ -115,7 +116,7 @@ export function displayPair(change: Change): { before?: Json; after?: Json } {
 /** Stable YAML: sorted keys, no line folding, '' for nothing. */
 export function toYaml(value: Json | undefined): string {
   if (value === undefined) return '';
-  return stringify(value, { sortMapEntries: true, lineWidth: 0, minContentWidth: 0 });
+  return plainYaml(value) ?? stringify(value, { sortMapEntries: true, lineWidth: 0, minContentWidth: 0 });
 }
 
 export type DiffLineKind = 'add' | 'remove' | 'context' | 'gap';
@@ -130,6 +131,13 @@ export interface DiffLine {
  * gap line where lines between are left out), so `- Compliance` never shows without its key.
  */
 export function diffLines(beforeYaml: string, afterYaml: string): DiffLine[] {
+  // From nothing (a create): every line added, as the patch below would say, without computing it.
+  if (beforeYaml === '' && !afterYaml.includes('\r')) {
+    if (afterYaml === '') return [];
+    const lines = afterYaml.split('\n');
+    if (lines[lines.length - 1] === '') lines.pop();
+    return lines.map((text) => ({ kind: 'add', text }));
+  }
   const patch = structuredPatch('before', 'after', beforeYaml, afterYaml, undefined, undefined, { context: 3 });
   const beforeLines = beforeYaml.split('\n');
   const afterLines = afterYaml.split('\n');

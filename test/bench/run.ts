@@ -1,10 +1,14 @@
-// `npm run bench`: start-up, planning and applying, measured against the emulator on loopback.
-// Speed is measured here, never asserted in tests. Numbers go to stdout as a table.
+// `npm run bench`: start-up, planning and applying, measured against the emulator on loopback, then
+// the scaling curve (curve.ts). Speed is measured here, never asserted in tests. Numbers go to stdout
+// as tables, progress to stderr.
+//   npm run bench               everything below
+//   npm run bench -- --curve    the curve only
+//   npm run bench -- --scale    the scale simulation only (scale.ts)
 
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { parseEnvText } from '../../cmd/env-file.js';
@@ -16,6 +20,7 @@ import { fetchLive } from '../../src/engine/fetch.js';
 import { plan } from '../../src/engine/plan.js';
 import { KINDS } from '../../src/kinds/index.js';
 import { packageRoot } from '../../src/util/package-root.js';
+import { curve, curveTable } from './curve.js';
 
 const HOOK_ENV = { HOOK_TOKEN: 'bench-token' };
 const rows: [string, string][] = [];
@@ -73,7 +78,7 @@ function repository(perAccount: number): Record<string, string> {
   };
 }
 
-async function main(): Promise<void> {
+async function basics(): Promise<void> {
   const examples = join(packageRoot(), 'examples');
   process.stderr.write('start-up\n');
   const bin = join(packageRoot(), 'dist', 'cmd', 'postureops.js');
@@ -128,6 +133,21 @@ async function main(): Promise<void> {
 
   process.stdout.write('\n| measurement | result |\n|---|---|\n');
   for (const [what, value] of rows) process.stdout.write(`| ${what} | ${value} |\n`);
+}
+
+async function main(): Promise<void> {
+  if (process.argv.includes('--scale')) {
+    const specifier = './scale.js';
+    await import(specifier);
+    return;
+  }
+  if (!process.argv.includes('--curve')) await basics();
+  process.stderr.write('curve: validate and plan (all creates) of generated repositories, each in a child process\n');
+  // Other work on the machine slows every measurement: the load is printed with the numbers.
+  const before = loadavg()[0];
+  const points = await curve({}, (line) => process.stderr.write(line + '\n'));
+  process.stdout.write('\n' + curveTable(points));
+  process.stdout.write(`\n${availableParallelism()} CPUs; load average (1 min) ${before.toFixed(1)} before the curve, ${loadavg()[0].toFixed(1)} after\n`);
 }
 
 main().catch((err: unknown) => {

@@ -127,3 +127,31 @@ describe('order: linked changes', () => {
     ]);
   });
 });
+
+describe('Heap', () => {
+  it('pops in the order a sort gives, whatever the order of pushes and pops', async () => {
+    const { Heap } = await import('../../src/engine/order.js');
+    let seed = 11;
+    const rnd = () => (seed = (seed * 1103515245 + 12345) & 0x7fffffff);
+    const compare = (a: [number, string], b: [number, string]) => a[0] - b[0] || (a[1] < b[1] ? -1 : a[1] > b[1] ? 1 : 0);
+    const heap = new Heap<[number, string]>(compare);
+    const shadow: [number, string][] = [];
+    const popped: [number, string][] = [];
+    const expected: [number, string][] = [];
+    for (let i = 0; i < 2_000; i++) {
+      if (rnd() % 3 !== 0 || heap.size === 0) {
+        const item: [number, string] = [rnd() % 50, `k${i}`];
+        heap.push(item);
+        shadow.push(item);
+      } else {
+        shadow.sort(compare);
+        expected.push(shadow.shift()!);
+        popped.push(heap.pop()!);
+      }
+    }
+    while (heap.size > 0) popped.push(heap.pop()!);
+    expected.push(...shadow.sort(compare));
+    expect(popped).toEqual(expected);
+    expect(heap.pop()).toBeUndefined();
+  });
+});

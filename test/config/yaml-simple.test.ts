@@ -1,0 +1,153 @@
+// The fast reader of simple YAML must give exactly what yaml gives: for every text it takes, the
+// same documents (values, member order, node offsets) and no problem yaml would have reported.
+// Texts come from a generator of block YAML in many spellings, then from random edits of them.
+
+import { readdir, readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { lineColumn, lineStarts, MAX_NODES, parseWithYaml, type ParsedDocument } from '../../src/config/yaml-source.js';
+import { parseSimpleYaml, type SimpleDocument } from '../../src/config/yaml-simple.js';
+import type { Diagnostic } from '../../src/model/diagnostics.js';
+import { EXAMPLES } from './helpers.js';
+
+function rng(seed: number) {
+  let s = seed;
+  const next = () => (s = (s * 1103515245 + 12345) & 0x7fffffff) / 0x7fffffff;
+  return { next, pick: <T>(xs: readonly T[]): T => xs[Math.floor(next() * xs.length)], int: (n: number) => Math.floor(next() * n) };
+}
+
+const SAFE_KEYS = ['kind', 'name', 'spec', 'data', 'account', 'channels', 'a', 'b_c', 'd-e', 'X1'];
+const SAFE_SCALARS = ['plain', 'two words', 'https://h.example.com/p/${env:TOKEN}', '${env:X}', 'a:b', 'x#y', '(from x)', '/p', '123', '-7', 'true', 'False', '"quoted"', "'it''s'", '[a, b]', '[ ]', '["x", 7]', 'v # c', 'c0ffee-beans'];
+const KEYS = ['kind', 'name', 'spec', 'data', 'a', 'b_c', 'd-e', 'X1', 'true', 'null', 'constructor', '__proto__', '<<', 'k k', '"q"', 'x.y', '1'];
+const SCALARS = [
+  'plain', 'two words', 'https://h.example.com/p/${env:TOKEN}', '${env:X}', 'a:b', 'a: b', 'a #b', 'a#b', 'x:', '(from x)', '/path',
+  '_u', 'T000/B000', '100000000007.dkr.ecr.us-east-1.amazonaws.com', '0c4b3b1e-6b1f', '123', '-7', '+7', '007', '1.5', '1e3', '0x1F',
+  '.inf', '~', 'null', 'Null', 'true', 'False', 'yes', '"quoted"', '"with \\" escape"', "'single'", "'it''s'", '""', "''", '"a: b"',
+  '[a, b]', '[ ]', '[]', '[a, [b]]', '[a,]', '[a: b]', '["x", y]', '{a: 1}', '&anchor x', '*alias', '!tag x', '|', '>', '- x', '-x',
+  '@x', '`x`', '%x', '12345678901234567890', 'café', 'a\\b', '[a, b] # c', 'v # comment', 'v   ',
+];
+
+/** A random block YAML document (a mapping), written with random but valid spacing choices. */
+function documentText(r: ReturnType<typeof rng>): string {
+  const out: string[] = [];
+  const tricky = r.next() < 0.3;
+  const key = () => (tricky && r.next() < 0.2 ? r.pick(KEYS) : r.pick(SAFE_KEYS));
+  const scalar = () => (tricky && r.next() < 0.2 ? r.pick(SCALARS) : r.pick(SAFE_SCALARS));
+  const value = (indent: number, depth: number, lead: string): void => {
+    const roll = r.next();
+    if (depth > 3 || roll < 0.55) {
+      out.push(`${lead} ${scalar()}${r.next() < 0.1 ? '  # note' : ''}`);
+    } else if (roll < 0.8) {
+      out.push(lead + (r.next() < 0.1 ? ' # c' : ''));
+      map(indent + r.pick([1, 2, 2, 4]), depth + 1);
+    } else {
+      out.push(lead);
+      const at = r.next() < 0.3 ? indent : indent + 2;
+      for (let i = 0, n = 1 + r.int(3); i < n; i++) {
+        const pad = ' '.repeat(at);
+        if (r.next() < 0.3) {
+          const col = at + 2;
+          out.push(`${pad}- ${key()}: ${scalar()}`);
+          if (r.next() < 0.5) out.push(`${' '.repeat(col)}${key()}: ${scalar()}`);
+        } else out.push(`${pad}-${r.next() < 0.1 ? '   ' : ' '}${scalar()}`);
+        if (r.next() < 0.05) out.push('');
+        if (r.next() < 0.05) out.push(`${' '.repeat(r.int(6))}# comment`);
+      }
+    }
+  };
+  const map = (indent: number, depth: number): void => {
+    for (let i = 0, n = 1 + r.int(4); i < n; i++) value(indent, depth, `${' '.repeat(indent)}${key()}:`);
+  };
+  map(0, 0);
+  return out.join('\n');
+}
+
+function fileText(r: ReturnType<typeof rng>): string {
+  const docs = Array.from({ length: 1 + r.int(3) }, () => documentText(r));
+  let text = (r.next() < 0.2 ? '# head\n---\n' : '') + docs.join(r.next() < 0.9 ? '\n---\n' : '\n--- # x\n') + (r.next() < 0.7 ? '\n' : '');
+  // Random edits: characters that matter to YAML, inserted, replaced or removed.
+  for (let e = 0, n = r.next() < 0.7 ? 0 : 1 + r.int(3); e < n; e++) {
+    const at = r.int(text.length + 1);
+    const ch = r.pick([' ', '  ', '\n', ':', ': ', '-', '- ', '#', ' #', '"', "'", '[', ']', ',', '{', '\t', '\r', '\\', '&', '*', '!', '|', '---\n', '...\n', 'x']);
+    text = r.next() < 0.3 ? text.slice(0, at) + text.slice(at + 1) : text.slice(0, at) + ch + text.slice(r.next() < 0.5 ? at : at + 1);
+  }
+  return text;
+}
+
+function same(text: string, simple: SimpleDocument[], full: ParsedDocument[]): void {
+  const lines = lineStarts(text);
+  expect(simple.length).toBe(full.length);
+  simple.forEach((d, i) => {
+    expect(JSON.stringify(d.value)).toBe(JSON.stringify(full[i].value));
+    expect(d.value).toEqual(full[i].value);
+    expect([...d.values]).toEqual([...full[i].positions.values]);
+    expect([...d.keys]).toEqual([...full[i].positions.keys]);
+    expect({ file: full[i].file, ...lineColumn(lines, d.start) }).toEqual(full[i].start);
+  });
+}
+
+describe('the fast reader of simple YAML', () => {
+  it('gives what yaml gives for every generated text it takes, and leaves the others', () => {
+    const r = rng(20261122);
+    let taken = 0;
+    let left = 0;
+    for (let n = 0; n < 6_000; n++) {
+      const text = fileText(r);
+      const simple = parseSimpleYaml(text, MAX_NODES);
+      if (!simple) {
+        left++;
+        continue;
+      }
+      taken++;
+      const diagnostics: Diagnostic[] = [];
+      const full = parseWithYaml('f.yaml', text, diagnostics);
+      try {
+        expect(diagnostics).toEqual([]);
+        same(text, simple, full);
+      } catch (err) {
+        throw new Error(`text ${JSON.stringify(text)}: ${(err as Error).message}`);
+      }
+    }
+    // Both ways are exercised.
+    expect(taken).toBeGreaterThan(1_000);
+    expect(left).toBeGreaterThan(1_000);
+  });
+
+  it('takes the examples it can, with the same result', async () => {
+    const files: string[] = [];
+    const walk = async (dir: string) => {
+      for (const e of await readdir(dir, { withFileTypes: true })) {
+        if (e.isDirectory()) await walk(path.join(dir, e.name));
+        else if (/\.ya?ml$/.test(e.name)) files.push(path.join(dir, e.name));
+      }
+    };
+    await walk(EXAMPLES);
+    let taken = 0;
+    for (const file of files) {
+      const text = await readFile(file, 'utf8');
+      const simple = parseSimpleYaml(text, MAX_NODES);
+      if (!simple) continue;
+      taken++;
+      const diagnostics: Diagnostic[] = [];
+      same(text, simple, parseWithYaml(file, text, diagnostics));
+      expect(diagnostics).toEqual([]);
+    }
+    expect(taken).toBeGreaterThan(files.length / 2);
+  });
+
+  it('leaves to yaml what yaml reports or reads otherwise', () => {
+    for (const text of [
+      '', '# only\n', 'a: 1\n---\n', 'a: 1\na: 2\n', 'a: [1, 2\n', 'a: "x\n', 'a:\n\tb: 1\n', 'a: &x 1\nb: *x\n', 'a: !t 1\n', 'a: |\n  x\n',
+      'a: 1.5\n', 'a: null\n', 'a:\nb: 1\n', 'a: x\n  y\n', '- a\n', 'true: 1\n', '__proto__: 1\n', '<<: 1\n', 'a: {b: 1}\n', 'a: 1\r\n',
+      'a: "\\n"\n', 'k: x: y\n', '  a: 1\n', 'a:\n  b: 1\n c: 2\n', 'a: b # c\n  d: e\n', '%YAML 1.2\n---\na: 1\n', 'a: 1\n...\n',
+    ]) {
+      expect(parseSimpleYaml(text, MAX_NODES), JSON.stringify(text)).toBeUndefined();
+    }
+  });
+
+  it('counts nodes as the full reader does: a document above the limit is left to it', () => {
+    const text = `a: [${Array.from({ length: 20 }, (_, i) => `x${i}`).join(', ')}]\n`;
+    expect(parseSimpleYaml(text, 22)).toBeDefined();
+    expect(parseSimpleYaml(text, 21)).toBeUndefined();
+  });
+});
