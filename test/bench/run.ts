@@ -1,5 +1,5 @@
 // `npm run bench`: start-up, planning and applying, measured against the emulator on loopback, then
-// the scaling curve (curve.ts). Speed is measured here, never asserted in tests. Numbers go to stdout
+// the scaling curve (curve.ts) and the scale simulation (scale.ts). Speed is measured here, never asserted in tests. Numbers go to stdout
 // as tables, progress to stderr.
 //   npm run bench               everything below
 //   npm run bench -- --curve    the curve only
@@ -21,6 +21,7 @@ import { plan } from '../../src/engine/plan.js';
 import { KINDS } from '../../src/kinds/index.js';
 import { packageRoot } from '../../src/util/package-root.js';
 import { curve, curveTable } from './curve.js';
+import { scale } from './scale.js';
 
 const HOOK_ENV = { HOOK_TOKEN: 'bench-token' };
 const rows: [string, string][] = [];
@@ -136,18 +137,20 @@ async function basics(): Promise<void> {
 }
 
 async function main(): Promise<void> {
+  const note = (what: string, value: string) => process.stderr.write(`  ${what}: ${value}\n`);
   if (process.argv.includes('--scale')) {
-    const specifier = './scale.js';
-    await import(specifier);
+    await scale(note);
     return;
   }
-  if (!process.argv.includes('--curve')) await basics();
+  const curveOnly = process.argv.includes('--curve');
+  if (!curveOnly) await basics();
   process.stderr.write('curve: validate and plan (all creates) of generated repositories, each in a child process\n');
   // Other work on the machine slows every measurement: the load is printed with the numbers.
   const before = loadavg()[0];
   const points = await curve({}, (line) => process.stderr.write(line + '\n'));
   process.stdout.write('\n' + curveTable(points));
   process.stdout.write(`\n${availableParallelism()} CPUs; load average (1 min) ${before.toFixed(1)} before the curve, ${loadavg()[0].toFixed(1)} after\n`);
+  if (!curveOnly) await scale(note);
 }
 
 main().catch((err: unknown) => {

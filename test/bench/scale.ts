@@ -7,14 +7,15 @@
 // touching 3 accounts, and what a refresh of one GET per resource (the incumbent provider's way)
 // would need. Each scenario is a service user of its own, whose buckets start full.
 
-import { mkdtemp, rm } from 'node:fs/promises';
+import { execFileSync } from 'node:child_process';
+import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { createClient } from '../../src/api/client.js';
 import type { RequestLogEntry } from '../../src/api/types.js';
 import { loadConfig } from '../../src/config/load.js';
-import { manualClock, startEmulator, type KeyOptions } from '../../src/emulator/index.js';
+import { manualClock, startEmulator, type KeyOptions, type ManualClock } from '../../src/emulator/index.js';
 import { apply } from '../../src/engine/apply.js';
 import { fetchLive, type ReadPaths } from '../../src/engine/fetch.js';
 import { neededKinds } from '../../src/engine/needed-kinds.js';
@@ -25,6 +26,7 @@ import { KINDS } from '../../src/kinds/index.js';
 import type { AccountConfig, DesiredState } from '../../src/model/account.js';
 import type { CallStats } from '../../src/model/plan.js';
 import { virtualTime } from '../api/helpers.js';
+import { cli } from '../e2e/harness.js';
 import { writeRepository } from './generate.js';
 
 const ACCOUNTS = 500;
@@ -140,8 +142,8 @@ export async function scale(record: (what: string, value: string) => void): Prom
     const weights = all.map((a) => ({ name: a.name, weight: desired.resources.filter((r) => r.account === a.name).length }));
     const shards = assignShards(weights, SHARDS).map((shard, i) => ({ accounts: all.filter((a) => shard.includes(a.name)), user: `shard-${i + 1}` }));
     await run(`nightly drift, ${SHARDS} shards`, shards, 'both');
-    // A pull request that changes documents of 3 accounts: --changed-since plans those alone.
-    await run('pull request touching 3 accounts', [{ accounts: all.slice(10, 13), user: 'pull-request' }], 'both');
+    // A pull request that changes documents of 3 accounts, planned by the CLI with --changed-since.
+    outcomes.push(await pullRequest(repo, all.slice(10, 13), { url: service.url, key: keys.get('pull-request')!, env: generated.env, clock, sleep, cache: join(dir, 'cache') }));
     process.stderr.write(`scale: scenarios simulated in ${((performance.now() - t1) / 1000).toFixed(1)} s\n`);
 
     // One GET per resource, as the incumbent provider refreshes: each GET shares its kind's list bucket.
@@ -170,6 +172,51 @@ export async function scale(record: (what: string, value: string) => void): Prom
     await emu?.close();
     await rm(dir, { recursive: true, force: true });
   }
+}
+
+/** Commits the repository, edits one document file of each of `accounts`, and plans `--changed-since HEAD` through the CLI. */
+async function pullRequest(
+  repo: string,
+  accounts: AccountConfig[],
+  service: { url: string; key: KeyOptions; env: Record<string, string>; clock: ManualClock; sleep: (ms: number) => Promise<void>; cache: string },
+): Promise<Outcome> {
+  const git = (...args: string[]) =>
+    execFileSync('git', ['-c', 'init.defaultBranch=main', '-c', 'user.name=bench', '-c', 'user.email=bench@example.com', ...args], { cwd: repo, stdio: 'pipe', env: { ...process.env, GIT_CONFIG_NOSYSTEM: '1', GIT_CONFIG_GLOBAL: '/dev/null' } });
+  git('init', '-q');
+  git('add', '-A');
+  git('commit', '-qm', 'base');
+  for (const account of accounts) {
+    const folder = join(repo, 'accounts', account.name);
+    const file = join(folder, (await readdir(folder)).sort()[0]);
+    await writeFile(file, (await readFile(file, 'utf8')).replace('https://hooks.example.com/', 'https://hooks.example.com/changed/'));
+  }
+  const start = service.clock.now();
+  let rateLimited = 0;
+  const res = await cli(['plan', repo, '--changed-since', 'HEAD', '--format', 'json'], {
+    env: { ...service.env, SVC_BASE_URL: service.url, SVC_API_KEY_ID: service.key.keyId, SVC_API_SECRET: service.key.secret, POSTUREOPS_CACHE_DIR: service.cache },
+    clientOptions: (o) => ({
+      ...o,
+      now: service.clock.now,
+      sleep: service.sleep,
+      log: (e) => {
+        o.log?.(e);
+        if (e.status === 429) rateLimited++;
+      },
+    }),
+  });
+  if (res.code !== 0) throw new Error(`the pull request's plan failed (${res.code}): ${res.stderr}`);
+  const planned = JSON.parse(res.stdout) as { apiCalls: CallStats; summary: Record<string, number>; scope: { skipped: unknown[] } };
+  return {
+    scenario: `pull request touching 3 accounts (plan --changed-since; ${planned.scope.skipped.length} skipped)`,
+    accounts: accounts.length,
+    keys: 1,
+    paths: 'list + search',
+    requests: planned.apiCalls.total,
+    busiest: busiest(planned.apiCalls),
+    rateLimited,
+    hours: (service.clock.now() - start) / 3_600_000,
+    changes: planned.summary.create + planned.summary.update + planned.summary.replace + planned.summary.delete,
+  };
 }
 
 function perResourceRefresh(desired: DesiredState): { requests: number; busiest: string; seconds: number } {
