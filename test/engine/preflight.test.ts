@@ -55,7 +55,19 @@ describe('preflight', () => {
 
   it('counts the writes of changes per bucket', () => {
     const change = (action: Change['action'], name: string): Change =>
-      ({ key: `a0/AlertChannel/${name}`, action, kind: 'AlertChannel', account: 'a0', name, after: { type: 'Webhook', enabled: true, data: {} }, liveId: action === 'create' ? undefined : 'ID' }) as Change;
+      ({
+        key: `a0/AlertChannel/${name}`,
+        action,
+        kind: 'AlertChannel',
+        account: 'a0',
+        name,
+        after: { type: 'Webhook', enabled: true, data: {} },
+        ...(action === 'create' ? {} : { liveId: 'ID' }),
+        writeOnly: [],
+        sensitive: [],
+        dependsOn: [],
+        liveDigest: '',
+      }) as Change;
     const groups = writeGroups([change('create', 'x'), change('create', 'y'), change('delete', 'z')], KINDS, accounts(1));
     expect(groups).toEqual([
       { buckets: ['POST AlertChannels'], requests: 2 },

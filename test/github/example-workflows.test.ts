@@ -15,7 +15,7 @@ interface Job {
   if?: string;
   permissions?: Record<string, string>;
   strategy?: { matrix: { shard: number[] } };
-  steps: { uses?: string; with?: Record<string, string | boolean>; env?: Record<string, string> }[];
+  steps: { uses?: string; if?: string; with?: Record<string, string | boolean>; env?: Record<string, string> }[];
 }
 interface Workflow {
   on: Record<string, unknown>;
