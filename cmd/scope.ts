@@ -1,6 +1,5 @@
-// `--changed-since REF` and `--shard I/N`: the accounts a plan reads, after --account. Git is read
-// here (through src/util/git.ts); what changed means is decided in src/config/changed.ts, the shard
-// in src/engine/shard.ts.
+// `--changed-since REF` and `--shard I/N`: the accounts a plan reads, after --account. What changed
+// is read and decided in src/config/changed.ts, the shard in src/engine/shard.ts.
 
 import { resolve } from 'node:path';
 import type { AccountConfig, DesiredState } from '../src/model/account.js';
@@ -27,12 +26,9 @@ export async function narrowAccounts(
   const { narrowScope } = await import('../src/engine/plan-scope.js');
   let changed;
   if (flags.changedSince !== undefined) {
-    const [{ gitChanges, GitError }, { changedAccounts }] = await Promise.all([import('../src/util/git.js'), import('../src/config/changed.js')]);
-    const abs = resolve(io.cwd, dir);
+    const [{ GitError }, { changedSinceRef }] = await Promise.all([import('../src/util/git.js'), import('../src/config/changed.js')]);
     try {
-      const git = await gitChanges(abs, flags.changedSince);
-      const found = await changedAccounts({ dir: abs, root: desired.root, changed: git.changed, readOld: (p) => git.readAtCommit(p) });
-      changed = { ref: flags.changedSince, commit: git.commit, accounts: new Set(found.accounts) };
+      changed = await changedSinceRef(resolve(io.cwd, dir), desired.root, flags.changedSince);
     } catch (err) {
       if (err instanceof GitError) throw new ExitError(EXIT.error, err.message);
       throw err;

@@ -2,7 +2,7 @@
 // accounts its documents are stamped into now and for those they were stamped into at the commit
 // (a deleted or moved document leaves accounts that must be planned: their deletion shows); a
 // change of the root file counts for every account. Other files (README, .env) count for none.
-// Git is read by the caller (src/util/git.ts); this gets the changed paths and the old texts.
+// changedAccounts gets the changed paths and the old texts; changedSinceRef reads them with git.
 
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
@@ -11,6 +11,7 @@ import type { Diagnostic } from '../model/diagnostics.js';
 import type { Json } from '../model/json.js';
 import { readConfigText, ROOT_FILE_NAMES } from './files.js';
 import { parseYamlDocuments } from './yaml-source.js';
+import { gitChanges } from '../util/git.js';
 
 export interface ChangedFile {
   /** Relative to the configuration folder, '/' separated. */
@@ -100,4 +101,14 @@ export async function changedAccounts(input: ChangeInput): Promise<ChangedAccoun
     }
   }
   return { accounts: declared.filter((a) => because.has(a)), because };
+}
+
+/**
+ * The accounts whose documents changed between `ref` and the working tree of `dir`, read with git
+ * (GitError when git cannot say: no repository, an unknown ref, git missing).
+ */
+export async function changedSinceRef(dir: string, root: RootConfig, ref: string): Promise<{ ref: string; commit: string; accounts: ReadonlySet<string> }> {
+  const git = await gitChanges(dir, ref);
+  const found = await changedAccounts({ dir, root, changed: git.changed, readOld: (p) => git.readAtCommit(p) });
+  return { ref, commit: git.commit, accounts: new Set(found.accounts) };
 }

@@ -76,7 +76,8 @@ function checkShards(inputs: readonly ShardPlan[]): { count: number; order: stri
   return { count, order: [...s0.rootAccounts!] };
 }
 
-function sumCalls(all: readonly CallStats[]): CallStats {
+/** The requests of several runs together, per bucket. */
+export function sumCalls(all: readonly CallStats[]): CallStats {
   const byBucket: Record<string, number> = {};
   for (const c of all) for (const [b, n] of Object.entries(c.byBucket)) byBucket[b] = (byBucket[b] ?? 0) + n;
   return { total: all.reduce((t, c) => t + c.total, 0), byBucket };

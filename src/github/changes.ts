@@ -2,10 +2,10 @@
 // the checkout. A shallow checkout (actions/checkout's default depth 1) lacks the base commit: it is
 // fetched (`git fetch --depth=1 origin SHA`) before the comparison.
 
-import { changedAccounts } from '../config/changed.js';
+import { changedSinceRef } from '../config/changed.js';
 import type { ChangedAccounts } from '../engine/plan-scope.js';
 import type { DesiredState } from '../model/account.js';
-import { fetchCommit, gitChanges, GitError, hasCommit } from '../util/git.js';
+import { fetchCommit, GitError, hasCommit } from '../util/git.js';
 import { RunFailure } from './pipeline.js';
 
 export async function changedSince(dir: string, desired: DesiredState, ref: string, log: (line: string) => void): Promise<ChangedAccounts> {
@@ -18,9 +18,7 @@ export async function changedSince(dir: string, desired: DesiredState, ref: stri
         );
       });
     }
-    const git = await gitChanges(dir, ref);
-    const found = await changedAccounts({ dir, root: desired.root, changed: git.changed, readOld: (p) => git.readAtCommit(p) });
-    return { ref, commit: git.commit, accounts: new Set(found.accounts) };
+    return await changedSinceRef(dir, desired.root, ref);
   } catch (err) {
     if (err instanceof GitError) throw new RunFailure({ kind: 'scope', message: err.message });
     throw err;

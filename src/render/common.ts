@@ -51,8 +51,8 @@ export function callsText(calls: CallStats): string {
 }
 
 /**
- * The kinds a plan did not read, one line per set of kinds: `AgentAccessToken, CloudAccount in prod,
- * staging`. Accounts past `maxAccounts` are counted, not named.
+ * The kinds a plan did not read, one line per set of kinds: `KindA, KindB in prod, staging`.
+ * Accounts past `maxAccounts` are counted, not named.
  */
 export function unreadLines(unread: readonly UnreadKinds[], maxAccounts = 10): string[] {
   const groups = new Map<string, string[]>();

@@ -18,9 +18,11 @@ import { loadConfig } from '../../src/config/load.js';
 import { manualClock, startEmulator, type KeyOptions, type ManualClock } from '../../src/emulator/index.js';
 import { apply } from '../../src/engine/apply.js';
 import { fetchLive, type ReadPaths } from '../../src/engine/fetch.js';
+import { sumCalls } from '../../src/engine/merge-plans.js';
 import { neededKinds } from '../../src/engine/needed-kinds.js';
 import { plan } from '../../src/engine/plan.js';
 import { preflight, type RequestGroup } from '../../src/engine/preflight.js';
+import { accountWeights } from '../../src/engine/plan-scope.js';
 import { assignShards } from '../../src/engine/shard.js';
 import { KINDS } from '../../src/kinds/index.js';
 import type { AccountConfig, DesiredState } from '../../src/model/account.js';
@@ -49,15 +51,6 @@ interface Outcome {
 function busiest(calls: CallStats): string {
   const [bucket, n] = Object.entries(calls.byBucket).sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))[0] ?? ['-', 0];
   return `${bucket} ${n}`;
-}
-
-function sum(stats: CallStats[]): CallStats {
-  const out: CallStats = { total: 0, byBucket: {} };
-  for (const s of stats) {
-    out.total += s.total;
-    for (const [b, n] of Object.entries(s.byBucket)) out.byBucket[b] = (out.byBucket[b] ?? 0) + n;
-  }
-  return out;
 }
 
 export async function scale(record: (what: string, value: string) => void): Promise<void> {
@@ -118,7 +111,7 @@ export async function scale(record: (what: string, value: string) => void): Prom
             }
           }),
         );
-        const calls = sum(stats);
+        const calls = sumCalls(stats);
         // Keys have buckets of their own: the busiest bucket of any one key decides the hours.
         const perKey = stats.map((s) => busiest(s)).sort((a, b) => Number(b.split(' ').pop()) - Number(a.split(' ').pop()));
         outcomes.push({
@@ -139,8 +132,8 @@ export async function scale(record: (what: string, value: string) => void): Prom
     const t1 = performance.now();
     await run('nightly drift', [{ accounts: all, user: 'list-only' }], 'list');
     await run('nightly drift', [{ accounts: all, user: 'both' }], 'both');
-    const weights = all.map((a) => ({ name: a.name, weight: desired.resources.filter((r) => r.account === a.name).length }));
-    const shards = assignShards(weights, SHARDS).map((shard, i) => ({ accounts: all.filter((a) => shard.includes(a.name)), user: `shard-${i + 1}` }));
+    const weights = accountWeights(desired);
+    const shards = assignShards(all.map((a) => ({ name: a.name, weight: weights.get(a.name) ?? 0 })), SHARDS).map((shard, i) => ({ accounts: all.filter((a) => shard.includes(a.name)), user: `shard-${i + 1}` }));
     await run(`nightly drift, ${SHARDS} shards`, shards, 'both');
     // A pull request that changes documents of 3 accounts, planned by the CLI with --changed-since.
     outcomes.push(await pullRequest(repo, all.slice(10, 13), { url: service.url, key: keys.get('pull-request')!, env: generated.env, clock, sleep, cache: join(dir, 'cache') }));

@@ -38,7 +38,10 @@ describe('plan --max-duration', () => {
 
   it('refuses a 500-account plan that needs more than 10 minutes, with the estimate, before any request', async () => {
     const before = emu.requestCount();
-    const res = await cli(['plan', big, '--max-duration', '10m'], { env: { ...serviceEnv(emu), POSTUREOPS_CACHE_DIR: cache } });
+    // A cache of its own: what another test's run remembered of the buckets must not move the estimate.
+    const own = await mkdtemp(join(tmpdir(), 'postureops-cache-'));
+    const res = await cli(['plan', big, '--max-duration', '10m'], { env: { ...serviceEnv(emu), POSTUREOPS_CACHE_DIR: own } });
+    await rm(own, { recursive: true, force: true });
     expect(res.code).toBe(3);
     expect(res.stderr).toContain('Pre-flight (read): 1001 requests in 5 rate-limit buckets; about 1 h 6 min of waiting for rate limits');
     expect(res.stderr).toContain('refused by --max-duration 10 min: the run would take about 1 h 6 min; nothing was sent');
