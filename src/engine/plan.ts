@@ -92,6 +92,7 @@ export function plan(desired: DesiredState, live: LiveState, options: PlanOption
     kinds,
     accountOrder: scoped.accountOrder,
     force: options.force ?? false,
+    ...(desired.root.safety ? { safety: desired.root.safety } : {}),
     preventDestroy: new Set(
       scoped.desired.filter((d) => d.lifecycle?.preventDestroy === true).map((d) => resourceKey(d.account, d.kind, d.name)),
     ),

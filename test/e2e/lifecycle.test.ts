@@ -158,7 +158,8 @@ describe('protect', () => {
   it('prune never deletes a protected resource; it is listed as unmanaged (protected)', async () => {
     const dir = await repo(['prot'], { 'c.yaml': webhook('keep-me', 'https://k.example.com') + '---\n' + webhook('drop-me', 'https://d.example.com') });
     await apply(dir);
-    await repo(['prot'], { 'c.yaml': '' }, "prune: true\nprotect: ['prot/AlertChannel/keep-*']\n", dir);
+    // One of the two is deleted: 50 %, allowed by the root file's own delete threshold.
+    await repo(['prot'], { 'c.yaml': '' }, "prune: true\nprotect: ['prot/AlertChannel/keep-*']\nsafety: {accounts: {prot: {deletePercent: 50}}}\n", dir);
     const planned = await planJson(dir);
     expect(planned.plan.changes.map((c: any) => `${c.action} ${c.name}`)).toEqual(['delete drop-me']);
     expect(planned.plan.unmanaged.map((u: any) => [u.name, u.protected])).toEqual([['keep-me', true]]);
