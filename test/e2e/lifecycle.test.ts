@@ -204,5 +204,17 @@ describe('--target', () => {
     await apply(dir, '--target', 'tgt/AlertRule/r-a');
     expect((await channels('tgt')).map((c) => c.name)).toEqual(['t-a']);
     expect((await rules('tgt')).map((r) => r.filters.name)).toEqual(['r-a']);
+
+    // A selector that names nothing (a typo) is an error on plan and apply, and nothing is written.
+    for (const command of ['plan', 'apply']) {
+      const typo = await cli([command, dir, '--target', 'AlertRule/r-aa', ...(command === 'apply' ? ['--auto-approve'] : [])], { env });
+      expect(typo.code, typo.stderr).toBe(1);
+      expect(typo.stderr).toContain('--target AlertRule/r-aa names no declared or live resource');
+    }
+    expect((await rules('tgt')).map((r) => r.filters.name)).toEqual(['r-a']);
+    // One that names an up-to-date resource plans no change, with a warning.
+    const quiet = await cli(['plan', dir, '--target', 'AlertRule/r-a', '--detailed-exitcode'], { env });
+    expect(quiet.code, quiet.stderr).toBe(0);
+    expect(quiet.stderr).toContain('selects no change of this plan');
   });
 });
