@@ -29,7 +29,7 @@ function renderText(diags: readonly Diagnostic[], color: boolean): string {
   const lines: string[] = [];
   for (const d of diags) {
     const where = inertText(formatLocation(d));
-    const label = d.severity === 'error' ? paint('red', `error[${d.code}]`) : paint('yellow', `warning[${d.code}]`);
+    const label = d.severity === 'error' ? paint('red', `error[${inertText(d.code)}]`) : paint('yellow', `warning[${inertText(d.code)}]`);
     lines.push(`${where ? paint('bold', where) + ': ' : ''}${label}: ${inertText(d.message)}`);
     if (d.hint) lines.push(`  ${paint('dim', '= hint:')} ${inertText(d.hint)}`);
   }

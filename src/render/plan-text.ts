@@ -3,7 +3,7 @@
 // files goes through inertText (`v`) before colour wraps it: one line each, nothing a terminal acts on.
 
 import { sortDiagnostics } from '../model/diagnostics.js';
-import { inertText as v } from '../model/inert.js';
+import { inertLog, inertText as v } from '../model/inert.js';
 import type { Action, Change, Plan } from '../model/plan.js';
 import { palette, type Paint, type Palette } from './ansi.js';
 import {
@@ -127,7 +127,8 @@ function auditText(section: ReturnType<typeof auditSection>, pad: string, c: Pal
 
 function diffText(lines: DiffLine[], pad: string, c: Palette): string[] {
   return lines.map((l) => {
-    const text = v(l.text);
+    // A line of a multi-line value stands alone here: it must not read as a workflow command in CI.
+    const text = inertLog(v(l.text));
     if (l.kind === 'add') return pad + c.green(`+ ${text}`);
     if (l.kind === 'remove') return pad + c.red(`- ${text}`);
     if (l.kind === 'gap') return pad + c.dim(text);
