@@ -181,11 +181,14 @@ export function fenced(lang: string, lines: readonly string[]): string {
  * JSON text that parses to exactly the same value, with nothing a terminal acts on: JSON.stringify
  * escapes C0 controls and lone surrogates already; DEL, C1 controls, format characters and U+2028/9
  * it leaves raw. Outside strings JSON text is ASCII, so every such character sits in a string,
- * where its `\uXXXX` escape (a surrogate pair past U+FFFF) means the same character.
+ * where its `\uXXXX` escape (a surrogate pair past U+FFFF) means the same character. So printed
+ * in a CI log (where inertLog would change it) it already holds no line a runner reads as a command.
  */
 export function inertJson(json: string): string {
-  if (!UNSAFE.test(json)) return json;
-  return json.replace(UNSAFE_ALL, (c) => {
+  // `##[` anywhere in a line is the runner's v1 command syntax: inside a string, `\u005b` is the same `[`.
+  const text = json.includes('##[') ? json.replaceAll('##[', '##\\u005b') : json;
+  if (!UNSAFE.test(text)) return text;
+  return text.replace(UNSAFE_ALL, (c) => {
     // Raw tab, newline and carriage return in JSON text are whitespace between tokens.
     if (c === '\n' || c === '\t' || c === '\r') return c;
     let out = '';

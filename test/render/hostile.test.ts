@@ -140,6 +140,9 @@ describe('JSON stays exact', () => {
     const plan = hostilePlan();
     const text = renderPlan(plan, 'json', { color: false });
     expectTerminalSafe(text, 'plan json');
+    expectNoWorkflowCommands(text, 'plan json');
+    // The CLI's output net (inertLog) finds nothing to change in it: printed, it stays exact.
+    expect(inertLog(text, { colour: true })).toBe(text);
     const doc = JSON.parse(text);
     expect(doc.changes.map((c: { name: string }) => c.name)).toEqual(plan.changes.map((c) => c.name));
     expect(doc.changes.map((c: { reason?: string }) => c.reason)).toEqual(plan.changes.map((c) => c.reason));
@@ -152,6 +155,8 @@ describe('JSON stays exact', () => {
     const report = hostileReport();
     const text = renderApplyReport(report, 'json', { color: false });
     expectTerminalSafe(text, 'apply json');
+    expectNoWorkflowCommands(text, 'apply json');
+    expect(inertLog(text, { colour: true })).toBe(text);
     const doc = JSON.parse(text);
     expect(doc.results.map((r: ChangeResult) => [r.name, r.reason, r.liveId, r.test])).toEqual(report.results.map((r) => [r.name, r.reason, r.liveId, r.test]));
     expect(doc.stopped.message).toBe(report.stopped!.message);
