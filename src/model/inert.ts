@@ -71,16 +71,12 @@ export function inertLog(text: string, options: LogOptions = {}): string {
     if (m.length > 2) return options.colour ? m : [...m].map((c) => (UNSAFE.test(c) ? escapeChar(c) : c)).join('');
     return escapeChar(m);
   });
-  if (options.commands || !(out.includes('::') || out.includes('##['))) return out;
-  return out
-    .split('\n')
-    .map((line) => {
-      const defused = line.replaceAll('##[', '##\\x5b');
-      const start = defused.length - defused.trimStart().length;
-      return defused.startsWith('::', start) ? `${defused.slice(0, start)}\\x3a${defused.slice(start + 1)}` : defused;
-    })
-    .join('\n');
+  if (options.commands) return out;
+  // `[^\S\n]`: the whitespace TrimStart skips (what is left of it once controls are escaped).
+  return out.replace(COMMAND_START, '$1\\x3a:').replaceAll('##[', '##\\x5b');
 }
+
+const COMMAND_START = /^([^\S\n]*)::/gm;
 
 /** Workflow command data: `%`, CR and LF escaped (GitHub's toolkit rules). */
 export function escapeCommandData(s: string): string {
@@ -104,8 +100,11 @@ export function escapeCommandProperty(s: string): string {
 const LINKABLE =
   /(?<![A-Za-z0-9_])@[A-Za-z0-9][A-Za-z0-9_.\/-]*|(?<![A-Za-z0-9_])[A-Za-z0-9_.-]+\/[A-Za-z0-9_.-]+#\d+|(?<![A-Za-z0-9_])(?:#|GH-)\d+|(?<![A-Za-z0-9_])(?:[a-z][a-z0-9+.-]*:\/\/|www\.)[^\s`|<>"']+/giu;
 
+const MAYBE_LINKABLE = /[@#]|:\/\/|www\.|gh-\d/i;
+
 /** Splits `text` into plain parts (escaped by `plain`) and linkable tokens (wrapped by `token`). */
 function splitLinkable(text: string, plain: (s: string) => string, token: (s: string) => string): string {
+  if (!MAYBE_LINKABLE.test(text)) return plain(text);
   let out = '';
   let last = 0;
   for (const m of text.matchAll(LINKABLE)) {
