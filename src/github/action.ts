@@ -14,6 +14,7 @@ import { DiagnosticsError, hasErrors } from '../model/diagnostics.js';
 import type { Plan } from '../model/plan.js';
 import { renderApplyReport, renderPlan } from '../render/index.js';
 import { inlineCode } from '../render/markdown.js';
+import { inertText } from '../model/inert.js';
 import { applyBody, type Body, describeFailure, driftBody, driftTitle, failureBody, failureMarkdown, forkBody, forkMarkdown, planBody, type Stamp } from './bodies.js';
 import { closeDriftIssue, createOctokit, type Octokit, statusOf, syncDeleteLabel, upsertComment, upsertDriftIssue } from './github-api.js';
 import { changedSince } from './changes.js';
@@ -238,7 +239,8 @@ async function fail(run: Run, failure: Failure, annotations: number): Promise<vo
   await writeSummary(withStamp(run, failureMarkdown(failure, annotations, rel)), guard);
   setOutputs(s.mode, status, plan ? planCounts(plan) : {}, { 'has-changes': 'false', refused: String(refused), failed: String(!refused), summary: plan ? JSON.stringify(plan.summary) : '{}' });
   await comment(run, failureBody(run.stamp, failure, annotations, rel));
-  const message = guard(`${t.title}: ${t.what} ${t.fix}`);
+  // One annotation line: `what` quotes the service or the files.
+  const message = guard(`${t.title}: ${inertText(t.what)} ${t.fix}`);
   if (refused && !s.failOnRefusal) log.notice(`${message} (fail-on-refusal is false, so the step passes)`, { title: 'postureops: refused' });
   else log.setFailed(message);
 }

@@ -46,7 +46,7 @@ export function inertText(text: string): string {
 }
 
 /** Exactly the SGR sequences src/render/ansi.ts and diagnostics.ts write (colours, bold, dim, reset), or one unsafe character. */
-const OWN_SGR_OR_UNSAFE = new RegExp(`\u001b\\[(?:0|1|2|22|3[1-9])m|${UNSAFE.source}`, 'gu');
+const OWN_SGR_OR_UNSAFE = new RegExp(`\u001b\\[(?:0|1|2|22|31|32|33|36|39)m|${UNSAFE.source}`, 'gu');
 
 export interface LogOptions {
   /** Keep our own colour codes (the text was rendered with colour). */
