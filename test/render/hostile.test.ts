@@ -65,7 +65,7 @@ function hostilePlan(): Plan {
     summary: { create: HOSTILE.length, update: HOSTILE.length, replace: 0, delete: HOSTILE.length, unmanaged: HOSTILE.length },
     unmanaged: HOSTILE.map((h) => ({ kind: 'AlertChannel', account: h, name: h, id: h, protected: false, lastChange: { by: h } })),
     diagnostics,
-    attribution: { accounts: ['prod'], days: 7, perResource: 5 },
+    attribution: { accounts: ['prod'], start: '2026-11-15T00:00:00.000Z', end: '2026-11-22T00:00:00.000Z', days: 7, perResource: 5 },
     refusal: { code: 'safety-threshold', message: HOSTILE.join(' '), details: [...HOSTILE] },
     unread: [{ account: HOSTILE[0], kinds: ['AlertRule'] }],
   };
