@@ -16,7 +16,8 @@ export function applySummaryLine(report: ApplyReport): string {
 export function stopLine(stop: ApplyStop): string {
   const what = stop.cause === 'interrupted' ? stop.message[0].toUpperCase() + stop.message.slice(1) : `Stopped: ${stop.message}`;
   const rest = `${stop.notStarted} change${stop.notStarted === 1 ? '' : 's'} not started`;
-  const next = stop.cause === 'interrupted' ? 'run apply again to finish' : 'run apply again once the service can be reached';
+  const next =
+    stop.cause === 'interrupted' ? 'run apply again to finish' : stop.cause === 'lease-lost' ? 'run plan and apply again' : 'run apply again once the service can be reached';
   return `${what}: ${rest}; ${next}.`;
 }
 
