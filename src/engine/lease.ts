@@ -42,9 +42,11 @@ export interface LeaseOptions {
   pollMs?: number;
   sleep?: (ms: number) => Promise<void>;
   /** Starts the heartbeat (calls `beat` every `ms`) and returns its stop; default an unref'd interval. */
-  heartbeat?: (beat: () => void, ms: number) => () => void;
+  heartbeat?: (beat: () => Promise<void>, ms: number) => () => void;
   /** Called when this run starts waiting for another holder. */
   onWait?: (account: string, other: { holder: string }) => void;
+  /** The client's clock: it only schedules (the heartbeat skips a lease confirmed lately), never judges expiry. */
+  now?: () => number;
 }
 
 /** Another apply holds the lease of an account: nothing was changed (the engine stopped before the first write). */
@@ -201,11 +203,12 @@ export class Leases {
       heartbeat:
         options.heartbeat ??
         ((beat, ms) => {
-          const timer = setInterval(beat, ms);
+          const timer = setInterval(() => void beat(), ms);
           timer.unref();
           return () => clearInterval(timer);
         }),
       onWait: options.onWait,
+      now: options.now ?? Date.now,
     });
     const sorted = [...accounts].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
     try {
@@ -214,7 +217,7 @@ export class Leases {
       await leases.release();
       throw err;
     }
-    leases.stopBeat = leases.opts.heartbeat(() => void leases.beat(), LEASE_HEARTBEAT_MS);
+    leases.stopBeat = leases.opts.heartbeat(() => leases.beat(), LEASE_HEARTBEAT_MS);
     return leases;
   }
 
@@ -339,7 +342,7 @@ export class Leases {
         if (++races >= MAX_CREATE_RACES) throw new Error(`the lease of account ${account.name} changed hands ${races} times while this run tried to take it`);
         continue;
       }
-      this.held.set(account.name, { account, id: this.hook.recordId(generation), generation, data, ctx: fetchContext(this.client, account), confirmedAt: Date.now() });
+      this.held.set(account.name, { account, id: this.hook.recordId(generation), generation, data, ctx: fetchContext(this.client, account), confirmedAt: opts.now() });
       this.taken.push(account.name);
       if (waiting) this.notes.push(`waited ${Math.round(this.waitedMs / 1000)}s for another apply in account ${account.name}`);
       // Older generations: the stale lease just taken over, or leftovers. Ours is newer than all of them.
@@ -367,7 +370,7 @@ export class Leases {
       look = await lookAt(this.client, this.hook, held.account);
       this.judge(held, look);
     }
-    held.confirmedAt = Date.now();
+    held.confirmedAt = this.opts.now();
   }
 
   /** Marks the lease lost (and throws) unless the look shows it intact and fresh. */
@@ -397,12 +400,12 @@ export class Leases {
     if (this.beating) return;
     this.beating = (async () => {
       for (const held of this.held.values()) {
-        if (held.lost || Date.now() - held.confirmedAt < (LEASE_HEARTBEAT_MS * 3) / 4) continue;
+        if (held.lost || this.opts.now() - held.confirmedAt < (LEASE_HEARTBEAT_MS * 3) / 4) continue;
         try {
           const look = await lookAt(this.client, this.hook, held.account);
           this.judge(held, look);
           await this.renew(held, look.date);
-          held.confirmedAt = Date.now();
+          held.confirmedAt = this.opts.now();
         } catch (err) {
           // A lost lease stops the next write (fence); a failed renewal is tried again at the next beat.
           if (!(err instanceof LeaseLostError)) this.notes.push(`a renewal of the lease of account ${held.account.name} failed: ${err instanceof Error ? err.message : String(err)}`);
