@@ -170,9 +170,10 @@ interface Held {
   lost?: string;
   /** The client's clock when the lease was last confirmed: schedules the heartbeat, judges nothing. */
   confirmedAt: number;
-  /** Fence batching: the confirmation running, and the one queued behind it. */
+  /** Fence batching: the confirmation running, and the one queued behind it (renewing at this age). */
   running?: Promise<void>;
   queued?: Promise<void>;
+  renewAfterMs?: number;
 }
 
 /** The leases of one apply, one per account with changes, taken in account-name order. */
@@ -259,17 +260,21 @@ export class Leases {
    * read again when older). Writes that ask while a read is in flight share the next one.
    * Throws LeaseLostError otherwise; the lease then stays lost.
    */
-  async fence(account: string): Promise<void> {
+  async fence(account: string, renewAfterMs = LEASE_RENEW_MS): Promise<void> {
     const held = this.held.get(account);
     if (!held) return;
     if (held.lost) throw new LeaseLostError(account, held.lost);
+    held.renewAfterMs = Math.min(held.renewAfterMs ?? renewAfterMs, renewAfterMs);
     if (!held.queued) {
+      // One confirmation at a time per account: renewals never cross, so the record holds the stamp we last wrote.
       const queued: Promise<void> = (held.running ?? Promise.resolve())
         .catch(() => undefined)
         .then(() => {
           held.running = queued;
           held.queued = undefined;
-          return this.confirm(held);
+          const renewAfter = held.renewAfterMs ?? LEASE_RENEW_MS;
+          held.renewAfterMs = undefined;
+          return this.confirm(held, renewAfter);
         })
         .finally(() => {
           if (held.running === queued) held.running = undefined;
@@ -361,11 +366,11 @@ export class Leases {
   }
 
   /** One confirmation (see fence). */
-  private async confirm(held: Held): Promise<void> {
+  private async confirm(held: Held, renewAfterMs: number): Promise<void> {
     if (held.lost) throw new LeaseLostError(held.account.name, held.lost);
     let look = await lookAt(this.client, this.hook, held.account);
     this.judge(held, look);
-    if (look.date - held.data.stamp >= LEASE_RENEW_MS) {
+    if (look.date - held.data.stamp >= renewAfterMs) {
       await this.renew(held, look.date);
       look = await lookAt(this.client, this.hook, held.account);
       this.judge(held, look);
@@ -395,19 +400,19 @@ export class Leases {
     held.data = next;
   }
 
-  /** While the run lives (waiting for a bucket, a slow request): a confirmation, renewing, where none was made lately. */
+  /**
+   * While the run lives (waiting for a bucket, a slow request): a confirmation of each lease not
+   * confirmed lately, renewing one half a minute old, so that the lease stays fresh between writes.
+   */
   private async beat(): Promise<void> {
     if (this.beating) return;
     this.beating = (async () => {
       for (const held of this.held.values()) {
         if (held.lost || this.opts.now() - held.confirmedAt < (LEASE_HEARTBEAT_MS * 3) / 4) continue;
         try {
-          const look = await lookAt(this.client, this.hook, held.account);
-          this.judge(held, look);
-          await this.renew(held, look.date);
-          held.confirmedAt = this.opts.now();
+          await this.fence(held.account.name, LEASE_RENEW_MS / 2);
         } catch (err) {
-          // A lost lease stops the next write (fence); a failed renewal is tried again at the next beat.
+          // A lost lease stops the next write (its fence); a failed renewal is tried again at the next beat.
           if (!(err instanceof LeaseLostError)) this.notes.push(`a renewal of the lease of account ${held.account.name} failed: ${err instanceof Error ? err.message : String(err)}`);
         }
       }

@@ -46,7 +46,7 @@ describe('headers and bodies', () => {
     expect(profiles.body).toEqual([{ alertProfileId: 'P1', future: 'field' }]);
     expect(unwrapData(profiles.body)).toEqual([{ alertProfileId: 'P1', future: 'field' }]);
     const deleted = await client.request({ method: 'DELETE', path: '/api/v2/AlertChannels/G1' });
-    expect(deleted).toEqual({ status: 204, body: undefined });
+    expect(deleted).toMatchObject({ status: 204, body: undefined });
     expect(service.calls()[2].body).toBe('');
   });
 
