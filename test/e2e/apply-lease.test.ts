@@ -20,7 +20,8 @@ import { packageRoot } from '../../src/util/package-root.js';
 import { cli, EXAMPLES, exampleEnv, rawApi, serviceEnv, webhookRepo } from './harness.js';
 
 const BIN = join(packageRoot(), 'dist', 'cmd', 'postureops.js');
-const START = Date.UTC(2026, 2, 1);
+/** The service's virtual time starts at the real time (whole seconds), so that tokens stay valid for clients on the real clock. */
+const START = Math.floor(Date.now() / 1000) * 1000;
 const cleanup: (() => Promise<unknown>)[] = [];
 afterEach(async () => {
   for (const step of cleanup.splice(0).reverse()) await step();
