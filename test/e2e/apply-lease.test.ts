@@ -91,19 +91,21 @@ it('a lease record is never planned, listed as unmanaged or exported', async () 
 });
 
 /**
- * A proxy in front of the emulator that never answers the first request `hold` matches (and tells
- * the test it arrived): the apply behind it stays where it is until it is killed.
+ * A proxy in front of the emulator that holds the first request `hold` matches (and tells the test it
+ * arrived) until `release()`: the apply behind it stays where it is meanwhile, or until it is killed.
  */
 async function holdingProxy(target: string, hold: (req: IncomingMessage) => boolean) {
   let held = false;
   let arrived!: () => void;
   const reached = new Promise<void>((r) => (arrived = r));
+  let go!: () => void;
+  const released = new Promise<void>((r) => (go = r));
   const to = new URL(target);
-  const server = createServer((req, res) => {
+  const server = createServer(async (req, res) => {
     if (!held && hold(req)) {
       held = true;
       arrived();
-      return;
+      await released;
     }
     const upstream = httpRequest({ host: to.hostname, port: to.port, method: req.method, path: req.url, headers: req.headers }, (answer) => {
       res.writeHead(answer.statusCode ?? 502, answer.headers);
@@ -117,6 +119,7 @@ async function holdingProxy(target: string, hold: (req: IncomingMessage) => bool
   return {
     url,
     reached,
+    release: () => go(),
     close: () =>
       new Promise<void>((r) => {
         server.closeAllConnections();
@@ -124,6 +127,33 @@ async function holdingProxy(target: string, hold: (req: IncomingMessage) => bool
       }),
   };
 }
+
+it('a lease freed with unlock mid-apply stops the apply before its next write: its report, then exit 4', async () => {
+  const { emu, env, leaseIds } = await setUp(['prod']);
+  const dir = await webhookRepo(['prod'], 3, cleanup as Array<() => Promise<void>>);
+  let created = 0;
+  // Held: the fence read before the second create.
+  const proxy = await holdingProxy(emu.url, (req) => {
+    if (req.method === 'POST' && req.url === '/api/v2/AlertChannels') created++;
+    return created === 1 && req.method === 'GET' && req.url === '/api/v2/AlertProfiles';
+  });
+  cleanup.push(() => proxy.close());
+  const running = cli(['apply', dir, '--auto-approve', '--concurrency', '1', '--format', 'json'], { env: { ...env, SVC_BASE_URL: proxy.url } });
+  await proxy.reached;
+  const freed = await cli(['unlock', dir, '--auto-approve'], { env });
+  expect(freed.code).toBe(0);
+  expect(freed.stderr).toMatch(/account prod: lease POSTUREOPS_LEASE_1 held by \S+ pid \d+, renewed 0s ago/);
+  proxy.release();
+  const stopped = await running;
+  expect(stopped.code).toBe(4);
+  expect(stopped.stderr).toContain("the apply lease of account prod is no longer this run's (its lease record was deleted): stopped before the next write: run plan and apply again");
+  const report = JSON.parse(stopped.stdout);
+  expect(report.stopped).toMatchObject({ cause: 'lease-lost', notStarted: 2 });
+  expect(report.results.map((r: { status: string }) => r.status)).toEqual(['done', 'skipped', 'skipped']);
+  const names = (await rawApi(emu, 'GET', '/api/v2/AlertChannels', { account: 'prod' })).body.data.map((r: { name: string }) => r.name);
+  expect(names).toEqual(['hook-01']);
+  expect(await leaseIds('prod')).toEqual([]);
+});
 
 it('an apply killed with SIGKILL mid-apply blocks the next one for at most two minutes of service time', async () => {
   const { emu, env, clock, leaseIds } = await setUp(['prod']);
