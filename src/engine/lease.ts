@@ -284,15 +284,21 @@ export class Leases {
     await held.queued;
   }
 
-  /** Frees every lease this run holds (deletes its records); never throws (an undeleted record is free after LEASE_STALE_MS). */
+  /** Frees every lease this run holds (a look, then a delete of its record while it is still its own); never throws (an undeleted record is free after LEASE_STALE_MS). */
   async release(): Promise<void> {
     this.stopBeat?.();
     this.stopBeat = undefined;
     await this.beating;
     for (const held of this.held.values()) {
       try {
-        // Only our own generation: when another run took over, its record is newer and stays.
-        await removeLease(this.client, this.hook, held.account, held.id);
+        // Only a record that is still ours: after an unlock the next run may have created the same
+        // generation, and an edited record stays for unlock to free (it is nobody's to judge).
+        const look = await lookAt(this.client, this.hook, held.account);
+        const own = look.records.find((r) => r.generation === held.generation);
+        if (own?.data?.owner === held.data.owner) await removeLease(this.client, this.hook, held.account, held.id);
+        else if (own && !look.records.some((r) => r.generation > held.generation)) {
+          this.notes.push(`the lease record of account ${held.account.name} (${held.id}) was changed by someone else: left in place, postureops unlock frees it`);
+        }
       } catch (err) {
         this.notes.push(
           `the lease record of account ${held.account.name} (${held.id}) could not be deleted (${err instanceof Error ? err.message : String(err)}): it is free ${LEASE_STALE_MS / 1000}s after its last renewal, or run postureops unlock`,

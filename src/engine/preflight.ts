@@ -153,7 +153,7 @@ function merge(groups: readonly RequestGroup[]): RequestGroup[] {
 
 /**
  * The apply lease's requests (lease.ts), for the accounts with changes: per account a list and a
- * create to take it, a delete of the generation it replaces and one to free it; one fence read per
+ * create to take it, a delete of the generation it replaces, a list and a delete to free it; one fence read per
  * write of `changes` (an upper bound: writes issued together share one); and renewals (a PATCH and a
  * read each) for a run of `seconds` (the estimate without them), one per heartbeat, plus one.
  */
@@ -178,7 +178,7 @@ export function leaseGroups(accounts: readonly AccountConfig[], kinds: readonly 
     const bucket = bucketOf(req.method, req.path);
     count.set(bucket, (count.get(bucket) ?? 0) + n);
   };
-  add({ method: 'GET', path: hook.listPath }, accounts.length + writes + renewals);
+  add({ method: 'GET', path: hook.listPath }, 2 * accounts.length + writes + renewals);
   // A create goes to the list's path (its body needs a list answer to be built).
   add({ method: 'POST', path: hook.listPath }, accounts.length);
   add(hook.deleteRequest(hook.recordId(1), ctx), 2 * accounts.length);

@@ -288,49 +288,59 @@ describe('a lease changed under a running apply', () => {
     return { a, run, fence };
   }
 
-  it('deleted mid-apply: the apply stops before its next write (lease-lost), another takes the lease, no name twice', async () => {
+  it('deleted mid-apply: the apply stops before its next write (lease-lost) and leaves alone the lease another took since, no name twice', async () => {
     const dir = await repository();
     const { a, run, fence } = await stalledAfterFirstWrite(dir);
     const writesBefore = a.sent.filter(isResourceWrite).length;
     const other = open();
     for (const account of ['prod', 'staging']) await other.request({ method: 'DELETE', path: '/api/v2/AlertProfiles/POSTUREOPS_LEASE_1', account });
 
+    // B takes the leases (the same generation A had) and is held before its first write.
     const b = gated(open());
-    const reportB = await apply(await changesOf(b.client, dir), b.client, { env: {}, lease: lease('run B') });
-    expect(reportB.summary).toMatchObject({ failed: 0 });
+    const heldB = b.stopAt(isResourceWrite);
+    const runB = apply(await changesOf(b.client, dir), b.client, { env: {}, lease: lease('run B') });
+    await heldB.reached;
 
     fence.release();
     const reportA = await run;
     expect(reportA.stopped).toMatchObject({ cause: 'lease-lost' });
-    expect(reportA.stopped?.message).toMatch(/^the apply lease of account (prod|staging) is no longer this run's \(its lease record was deleted\): stopped before the next write$/);
+    expect(reportA.stopped?.message).toMatch(/^the apply lease of account (prod|staging) is no longer this run's \(its lease record was changed by someone else\): stopped before the next write$/);
     expect(a.sent.filter(isResourceWrite)).toHaveLength(writesBefore);
     expect(reportA.results.filter((r) => r.status === 'skipped').length).toBe(reportA.stopped?.notStarted);
+    // A ended without touching B's lease: B's record of the same id is B's.
+    expect((await leaseRecords(other, 'prod')).map((r) => r.alerts[0].description)).toEqual([expect.stringContaining('"holder":"run B"')]);
+
+    heldB.release();
+    const reportB = await runB;
+    expect(reportB.summary).toMatchObject({ failed: 0 });
     expectOnePerName(await liveCounts(other), 5);
     expect((await changesOf(other, dir)).changes).toEqual([]);
     expect(await leaseRecords(other, 'prod')).toEqual([]);
   });
 
-  it('edited mid-apply: the apply stops before its next write; the next apply then writes alone', async () => {
+  it('edited mid-apply: the apply stops before its next write, and nobody writes while the record is unreadable', async () => {
     const dir = await repository();
     const { a, run, fence } = await stalledAfterFirstWrite(dir);
     const writesBefore = a.sent.filter(isResourceWrite).length;
     const other = open();
-    for (const account of ['prod', 'staging']) {
-      await other.request({
-        method: 'PATCH',
-        path: '/api/v2/AlertProfiles/POSTUREOPS_LEASE_1',
-        account,
-        body: { alerts: [{ name: 'Lease', eventName: 'x', subject: 'x', description: 'edited in the console' }] },
-      });
-    }
+    const edit = { alerts: [{ name: 'Lease', eventName: 'x', subject: 'x', description: 'edited in the console' }] };
+    await other.request({ method: 'PATCH', path: '/api/v2/AlertProfiles/POSTUREOPS_LEASE_1', account: 'prod', body: edit });
     fence.release();
     const reportA = await run;
     expect(reportA.stopped?.message).toMatch(/no longer this run's \(its lease record was changed by someone else\)/);
+    expect(reportA.lease?.notes).toContain('the lease record of account prod (POSTUREOPS_LEASE_1) was changed by someone else: left in place, postureops unlock frees it');
     expect(a.sent.filter(isResourceWrite)).toHaveLength(writesBefore);
-    // A removed its own generation as it ended: the next apply takes the lease and finishes the work once.
-    const reportB = await apply(await changesOf(other, dir), other, { env: {}, lease: lease('run B') });
+
+    // The edited record is nobody's: it blocks until it is freed, then the next apply finishes the work once.
+    const b = gated(open());
+    const stopped = await outcome(apply(await changesOf(b.client, dir), b.client, { env: {}, lease: lease('run B') }));
+    expect((stopped as Error).message).toContain('its lease record cannot be read (edited?): postureops unlock frees it');
+    expect(b.sent.filter(isResourceWrite)).toEqual([]);
+    await other.request({ method: 'DELETE', path: '/api/v2/AlertProfiles/POSTUREOPS_LEASE_1', account: 'prod' });
+    const reportB = await apply(await changesOf(b.client, dir), b.client, { env: {}, lease: lease('run B') });
     expect(reportB.summary.failed).toBe(0);
     expectOnePerName(await liveCounts(other), 5);
+    expect(await leaseRecords(other, 'prod')).toEqual([]);
   });
 
   it('an unreadable lease record whose holder is gone blocks until it is freed (postureops unlock)', async () => {
