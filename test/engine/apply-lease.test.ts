@@ -417,6 +417,25 @@ describe('a lease changed under a running apply', () => {
     expect(report.stopped?.message).toMatch(/^the apply lease of account (prod|staging) is no longer this run's \(it was not renewed for 1[2-9]\ds of the service's time, so another apply may take it\)/);
     expect(a.sent.filter(isResourceWrite)).toHaveLength(2);
   });
+  it('a loss the heartbeat finds stops the run at its next write', async () => {
+    const dir = await repository();
+    const a = gated(open());
+    const planA = await changesOf(a.client, dir);
+    let beat: (() => Promise<void>) | undefined;
+    let local = 0;
+    const write = a.stopAt(isResourceWrite);
+    const run = apply(planA, a.client, { env: {}, concurrency: 1, lease: lease('run A', { now: () => local, heartbeat: (b) => ((beat = b), () => undefined) }) });
+    await write.reached;
+    const other = open();
+    for (const account of ['prod', 'staging']) await other.request({ method: 'DELETE', path: '/api/v2/AlertProfiles/POSTUREOPS_LEASE_1', account });
+    local += 60_000;
+    await beat!();
+    write.release();
+    const report = await run;
+    expect(report.stopped).toMatchObject({ cause: 'lease-lost', notStarted: 4 });
+    expect(report.stopped?.message).toContain('(its lease record was deleted)');
+    expect(a.sent.filter(isResourceWrite)).toHaveLength(1);
+  });
 });
 
 describe('a holder that is gone', () => {
