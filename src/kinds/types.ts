@@ -21,6 +21,11 @@ export interface Reference {
    * file's `spec` (config checks the names a file gives; the engine maps live ids to names).
    */
   pointer: string;
+  /**
+   * Only resources whose spec holds one of `values` at `member` may be named (report rules route to
+   * EmailUser channels only); config checks declared targets, plan checks live ones.
+   */
+  only?: { member: string; values: readonly string[] };
 }
 
 /** A secret member of a spec as it appears in a file. */

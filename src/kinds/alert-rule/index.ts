@@ -50,14 +50,14 @@ function categoryOf(value: string): string {
 
 const list = (value: Json | undefined): Json[] => (Array.isArray(value) ? value : []);
 
-function filtersBody(desired: DesiredResource): JsonObject {
+function filtersBody(desired: DesiredResource, ctx: RequestContext): JsonObject {
   const s = desired.spec;
   return {
     name: desired.name,
     description: s.description ?? '',
     enabled: toFlag(s.enabled),
     // Never null: the service refuses null for an array member of filters.
-    resourceGroups: list(s.resourceGroups),
+    resourceGroups: stringList(s.resourceGroups).map((name) => ctx.resolve('ResourceGroup', name)),
     eventCategory: list(s.eventCategory),
     severity: list(s.severity),
     // Sent only where the rule has them: declared in the file, or carried from the live rule.
@@ -96,7 +96,10 @@ export const AlertRule: Kind = {
   documentKind: 'AlertRule',
   schema: SCHEMA_FILE,
   schemas,
-  references: [{ kind: 'AlertChannel', pointer: '/channels' }],
+  references: [
+    { kind: 'AlertChannel', pointer: '/channels' },
+    { kind: 'ResourceGroup', pointer: '/resourceGroups' },
+  ],
   replaceOn: [],
   collection: COLLECTION,
   searchable: true,
@@ -180,7 +183,7 @@ export const AlertRule: Kind = {
   },
 
   createRequest(desired, _children, ctx) {
-    return request(ctx, 'POST', LIST_PATH, { type: ALERT_RULE_TYPE, intgGuidList: channelIds(desired, ctx), filters: filtersBody(desired) });
+    return request(ctx, 'POST', LIST_PATH, { type: ALERT_RULE_TYPE, intgGuidList: channelIds(desired, ctx), filters: filtersBody(desired, ctx) });
   },
 
   createdId: (body) => createdString(body, 'mcGuid', LIST_PATH),
@@ -189,7 +192,7 @@ export const AlertRule: Kind = {
   renamable: true,
   updateRequests(id, desired, changed, ctx, options) {
     const body: JsonObject = {};
-    if (options?.rename || changed.some((m) => FILTER_MEMBERS.includes(m))) body.filters = filtersBody(desired);
+    if (options?.rename || changed.some((m) => FILTER_MEMBERS.includes(m))) body.filters = filtersBody(desired, ctx);
     if (changed.includes('channels')) body.intgGuidList = channelIds(desired, ctx);
     return Object.keys(body).length === 0 ? [] : [request(ctx, 'PATCH', apiPath(COLLECTION, id), body)];
   },
