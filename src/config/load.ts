@@ -218,13 +218,15 @@ function referenceChecks(docs: LoadedDocument[]): Diagnostic[] {
         const accounts = declared.get(name);
         const missingIn = doc.accounts.filter((a) => !accounts?.has(a));
         if (missingIn.length === 0) continue;
+        const hint = didYouMean(name, [...new Set(targets.map((d) => d.name))]);
+        if (hint === undefined && KINDS.some((k) => k.kind === reference.kind && k.serviceDefaults === true)) continue;
         out.push({
           severity: 'warning',
           code: 'reference-not-declared',
           message: `${reference.kind} \`${name}\` is not declared for account ${missingIn.join(', ')}; plan will also accept a live ${reference.kind} of that name`,
           ...(positionAt(doc.positions, pointer, 'value') ?? doc.source),
           field: pointer,
-          hint: didYouMean(name, [...new Set(targets.map((d) => d.name))]),
+          hint,
         });
       }
     }

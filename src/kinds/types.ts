@@ -123,6 +123,12 @@ export interface Kind {
   readonly parentKind?: string;
   /** Creating this kind's resource also creates its children in one call; deleting it deletes them. */
   readonly ownsChildren?: boolean;
+  /**
+   * The service provides resources of this kind in every account (default resource groups), which
+   * files name without declaring: validate warns of an undeclared name only when it looks like a
+   * misspelling of a declared one (plan still refuses a name that is neither declared nor live).
+   */
+  readonly serviceDefaults?: boolean;
   /** Members naming other resources; the engine orders by them and maps live ids to names. */
   readonly references: readonly Reference[];
   /** Top-level spec members no endpoint can change: a change to one plans a replace. */

@@ -109,6 +109,8 @@ export const ResourceGroup: Kind = {
   schema: SCHEMA_FILE,
   schemas,
   references: [],
+  // Every account has default groups that rules name without declaring them.
+  serviceDefaults: true,
   // The service refuses to change a group's type.
   replaceOn: ['resourceType'],
   collection: COLLECTION,
