@@ -133,6 +133,7 @@ export const ResourceGroup: Kind = {
     };
     const query = isObject(doc.spec.query) ? canonicalQuery(doc.spec.query) : undefined;
     if (query !== undefined) spec.query = query;
+    else if (isObject(doc.spec.props)) spec.props = doc.spec.props;
     const resource: DesiredResource = { kind: 'ResourceGroup', account: doc.account, name: doc.name, spec, envRefs: { ...doc.envRefs }, source: doc.source };
     return { resources: [resource], diagnostics };
   },
