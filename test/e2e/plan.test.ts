@@ -133,12 +133,12 @@ describe('plan against seeded live state in two accounts', () => {
     const doc = JSON.parse(res.stdout);
     const calls = doc.apiCalls.byBucket;
     // Only channels and rules are declared, and prune is off: the other lists are not spent, but
-    // for the groups the rules name and the report rules that may route to a channel.
-    expect(readsByCollection(calls)).toEqual({ AlertChannels: 2, AlertRules: 2, ResourceGroups: 2, ReportRules: 2 });
-    // Eight reads, over two functionalities each where the kind has a search: both are used.
+    // for the groups the rules name (their ids become names).
+    expect(readsByCollection(calls)).toEqual({ AlertChannels: 2, AlertRules: 2, ResourceGroups: 2 });
+    // Six reads over two functionalities each: both are used.
     expect(Object.keys(calls).filter((b) => b.endsWith('/search')).length).toBeGreaterThan(0);
-    expect(doc.apiCalls.total).toBe(9);
-    const read = ['AlertChannel', 'AlertRule', 'ResourceGroup', 'ReportRule'];
+    expect(doc.apiCalls.total).toBe(7);
+    const read = ['AlertChannel', 'AlertRule', 'ResourceGroup'];
     const unread = KINDS.map((k) => k.kind).filter((k) => !read.includes(k));
     expect(doc.unread).toEqual([{ account: 'prod', kinds: unread }, { account: 'staging', kinds: unread }].map((u) => ({ ...u, kinds: expect.arrayContaining(u.kinds) })));
     const text = await cli(['plan', dir, '--no-color'], { env });
