@@ -169,7 +169,6 @@ const ENDPOINTS: Endpoint[] = [
   },
   { method: 'POST', route: 'ReportRules', path: 'ReportRules', body: () => report('r2'), status: 201, shape: 'one' },
   { method: 'GET', route: 'ReportRules', path: 'ReportRules', status: 200, shape: 'list' },
-  { method: 'POST', route: 'ReportRules/search', path: 'ReportRules/search', body: search, status: 200, shape: 'list' },
   { method: 'GET', route: 'ReportRules/{mcGuid}', path: () => Promise.resolve(`ReportRules/${ids.report}`), status: 200, shape: 'one' },
   { method: 'PATCH', route: 'ReportRules/{mcGuid}', path: () => Promise.resolve(`ReportRules/${ids.report}`), body: { reportNotificationTypes: { soc: true } }, status: 200, shape: 'one' },
   { method: 'DELETE', route: 'ReportRules/{mcGuid}', path: async () => `ReportRules/${await fresh('ReportRules', report('gone'), (b) => b.data.mcGuid)}`, status: 204, shape: 'none' },

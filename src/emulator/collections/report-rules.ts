@@ -1,14 +1,13 @@
 // /api/v2/ReportRules (api-facts.md "Report rules"): which scheduled reports go to which e-mail
 // channels. `intgGuidList` takes EmailUser channels only; `reportNotificationTypes` answers every
 // report the service knows (false where not ticked) plus any other name it was given, as the service
-// keeps names it was sent.
+// keeps names it was sent. No search (api-facts.md lists none for report rules).
 
 import { notFound, objectBody, type Handler, type RequestContext } from '../http.js';
 import { newMcGuid } from '../ids.js';
 import type { ReportRuleRecord, ScopeData } from '../model.js';
-import { ENABLED, NAME, SEARCH } from '../request-schemas.js';
+import { ENABLED, NAME } from '../request-schemas.js';
 import type { Route } from '../router.js';
-import { runSearch } from '../search.js';
 import { check, invalidData, type Schema } from '../validation.js';
 import { groupsOf } from './resource-groups.js';
 
@@ -150,8 +149,6 @@ const create: Handler = (ctx) => {
   return { status: 201, body: { data: reportRuleResponse(r) } };
 };
 
-const search: Handler = (ctx) => ({ status: 200, body: { data: runSearch(rulesOf(ctx.scope).map(reportRuleResponse), ctx.body) } });
-
 const get: Handler = (ctx) => ({ status: 200, body: { data: reportRuleResponse(find(ctx)) } });
 
 /** PATCH: `intgGuidList` replaced; `filters` members and report flags updated one by one. */
@@ -190,11 +187,6 @@ export const reportRuleRoutes = (): Route[] => [
       GET: { summary: 'List report rules', response: { kind: 'list', type: 'ReportRules' } },
       POST: { summary: 'Create a report rule (EmailUser channels only)', request: REPORT_RULE_CREATE, status: 201, response: { kind: 'one', type: 'ReportRules' } },
     },
-  },
-  {
-    pattern: 'ReportRules/search',
-    methods: { POST: search },
-    docs: { POST: { summary: 'Search report rules', request: SEARCH, response: { kind: 'list', type: 'ReportRules' } } },
   },
   {
     pattern: 'ReportRules/:mcGuid',
