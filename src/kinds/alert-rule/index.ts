@@ -11,7 +11,7 @@ import { ALERT_RULE_TYPE, EVENT_CATEGORIES } from '../spellings.js';
 import type { DesiredResource, LiveResource, ResourceDocument } from '../../model/resource.js';
 import type { FetchContext, Kind, Locate, RequestContext } from '../types.js';
 import { SCHEMA_FILE, schemas } from './schema.js';
-import { SEVERITIES, type SeverityName } from './severities.js';
+import { SEVERITIES, SEVERITY_NAMES, severitiesOf, severityOf, type SeverityName } from './severities.js';
 
 const COLLECTION = 'AlertRules';
 const LIST_PATH = apiPath(COLLECTION);
@@ -29,18 +29,6 @@ const FILTER_MEMBERS = ['severity', 'eventCategory', 'resourceGroups', 'descript
 function listIn(filters: JsonObject, spellings: readonly string[]): Json[] | undefined {
   for (const s of spellings) if (Array.isArray(filters[s])) return filters[s] as Json[];
   return undefined;
-}
-
-const SEVERITY_NAMES = new Map<number, SeverityName>(Object.entries(SEVERITIES).map(([n, v]) => [v, n as SeverityName]));
-
-/** A severity name (any case) or integer 1..5 → its integer; undefined when it is neither. */
-function severityOf(value: Json): number | undefined {
-  if (typeof value === 'string') {
-    const lower = value.toLowerCase();
-    if (Object.hasOwn(SEVERITIES, lower)) return SEVERITIES[lower as SeverityName];
-    return /^[1-5]$/.test(value) ? Number(value) : undefined;
-  }
-  return typeof value === 'number' && Number.isInteger(value) && SEVERITY_NAMES.has(value) ? value : undefined;
 }
 
 /** The service may change the case of a category; the configuration spells them as the enum does. */
@@ -115,21 +103,9 @@ export const AlertRule: Kind = {
   checkDocument,
 
   fromDocument(doc: ResourceDocument) {
-    const diagnostics: Diagnostic[] = convertedEnvRefs(doc, ['/severity', '/enabled']);
-    const severities: number[] = [];
-    list(doc.spec.severity).forEach((value, i) => {
-      const sev = severityOf(value);
-      if (sev !== undefined) severities.push(sev);
-      else
-        diagnostics.push({
-          severity: 'error',
-          code: 'invalid-severity',
-          message: `AlertRule "${doc.name}": ${JSON.stringify(value)} is not a severity`,
-          ...(doc.positions[`/severity/${i}`] ?? doc.source),
-          field: `/spec/severity/${i}`,
-          hint: `expected one of ${Object.keys(SEVERITIES).join(', ')} or an integer 1..5`,
-        });
-    });
+    const parsed = severitiesOf(doc);
+    const diagnostics: Diagnostic[] = [...convertedEnvRefs(doc, ['/severity', '/enabled']), ...parsed.diagnostics];
+    const severities = parsed.severities;
     let envRefs = { ...doc.envRefs };
     const set = (pointer: string, items: Json[]): Json[] => {
       const r = canonicalSet(items, pointer, envRefs);

@@ -6,7 +6,7 @@
 import type { Diagnostic } from '../../model/diagnostics.js';
 import { isObject, type Json, type JsonObject } from '../../model/json.js';
 import type { DesiredResource, LiveResource, ResourceDocument } from '../../model/resource.js';
-import { SEVERITIES, type SeverityName } from '../alert-rule/severities.js';
+import { SEVERITY_NAMES, severitiesOf, severityOf } from '../alert-rule/severities.js';
 import { apiPath, canonicalSet, convertedEnvRefs, createdString, lastChangeOf, recordList, request, requireString, stringList, toBoolean, toFlag } from '../common.js';
 import { misspelt } from '../integration.js';
 import type { ExportedDocument, FetchContext, Kind, Locate, RequestContext } from '../types.js';
@@ -17,14 +17,6 @@ const COLLECTION = 'ReportRules';
 const LIST_PATH = apiPath(COLLECTION);
 const SET_POINTERS = ['/channels', '/severity', '/resourceGroups', '/reports'];
 const FILTER_MEMBERS = ['severity', 'resourceGroups', 'description', 'enabled'];
-const SEVERITY_NAMES = new Map<number, string>(Object.entries(SEVERITIES).map(([n, v]) => [v, n]));
-
-function severityOf(value: Json): number | undefined {
-  if (typeof value === 'string' && Object.hasOwn(SEVERITIES, value.toLowerCase())) return SEVERITIES[value.toLowerCase() as SeverityName];
-  if (typeof value === 'string' && /^[1-5]$/.test(value)) return Number(value);
-  return typeof value === 'number' && SEVERITY_NAMES.has(value) ? value : undefined;
-}
-
 /** A report this version does not know: an error when it is close to one it knows, else carried with a warning. */
 function checkDocument(doc: JsonObject, at: Locate): Diagnostic[] {
   const out: Diagnostic[] = [];
@@ -95,21 +87,9 @@ export const ReportRule: Kind = {
   checkDocument,
 
   fromDocument(doc: ResourceDocument) {
-    const diagnostics: Diagnostic[] = convertedEnvRefs(doc, ['/severity', '/enabled', '/reports']);
-    const severities: number[] = [];
-    (Array.isArray(doc.spec.severity) ? doc.spec.severity : []).forEach((value, i) => {
-      const sev = severityOf(value);
-      if (sev !== undefined) severities.push(sev);
-      else
-        diagnostics.push({
-          severity: 'error',
-          code: 'invalid-severity',
-          message: `ReportRule "${doc.name}": ${JSON.stringify(value)} is not a severity`,
-          ...(doc.positions[`/severity/${i}`] ?? doc.source),
-          field: `/spec/severity/${i}`,
-          hint: `expected one of ${Object.keys(SEVERITIES).join(', ')} or an integer 1..5`,
-        });
-    });
+    const parsed = severitiesOf(doc);
+    const diagnostics: Diagnostic[] = [...convertedEnvRefs(doc, ['/severity', '/enabled', '/reports']), ...parsed.diagnostics];
+    const severities = parsed.severities;
     let envRefs = { ...doc.envRefs };
     const set = (pointer: string, items: Json[]): Json[] => {
       const r = canonicalSet(items, pointer, envRefs);
