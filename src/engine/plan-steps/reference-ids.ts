@@ -37,8 +37,13 @@ export function namesForIds(desired: readonly DesiredResource[], kinds: readonly
         });
         return owners[0].name;
       };
-      if (typeof value === 'string' && nameFor(value) !== value) spec = setAt(spec, ref.pointer, nameFor(value));
-      else if (Array.isArray(value) && value.some((v) => nameFor(v) !== v)) spec = setAt(spec, ref.pointer, value.map(nameFor));
+      if (typeof value === 'string') {
+        const name = nameFor(value);
+        if (name !== value) spec = setAt(spec, ref.pointer, name);
+      } else if (Array.isArray(value)) {
+        const names = value.map(nameFor);
+        if (names.some((n, i) => n !== value[i])) spec = setAt(spec, ref.pointer, names);
+      }
     }
     return spec === d.spec ? d : { ...d, spec };
   });
