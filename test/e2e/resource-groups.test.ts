@@ -228,6 +228,21 @@ describe('resource groups and report rules by name', () => {
     // Default groups are never planned for deletion, prune or not.
     expect(JSON.stringify(body.changes)).not.toContain('All ');
   });
+
+  it('deletes groups after the rules stop using them, in one apply', async () => {
+    const made = (await rawApi(emu, 'GET', '/api/v2/AlertRules', { account: 'prod' })).body.data.find((r: any) => r.filters.name === 'console-made');
+    expect((await rawApi(emu, 'DELETE', `/api/v2/AlertRules/${made.mcGuid}`, { account: 'prod' })).status).toBe(204);
+    const without = (text: string, name: string) => text.split('---\n').filter((d) => !d.startsWith(`kind: ResourceGroup\nname: ${name}\n`)).join('---\n');
+    await writeFile(join(dir, 'groups.yaml'), without(without(GROUPS.replace('name: aws-eu\n', 'name: aws-europe\n'), 'hosts'), 'clusters'));
+    await writeFile(join(dir, 'rules.yaml'), RULES.replaceAll('aws-eu', 'aws-europe').replace('[aws-europe, clusters, All Machines]', '[aws-europe, All Machines]'));
+    const applied = await cli(['apply', dir, '--auto-approve', '--no-lease', '--format', 'json'], { env });
+    expect(applied.code, applied.stderr).toBe(0);
+    const results = (JSON.parse(applied.stdout).results as { action: string; kind: string; name: string; status: string }[]).map((r) => `${r.action} ${r.kind} ${r.name} ${r.status}`);
+    // The report rule lets go of `clusters` before the group goes (the service answers 409 otherwise).
+    expect(results).toEqual(['delete ResourceGroup hosts done', 'update ReportRule weekly done', 'delete ResourceGroup clusters done']);
+    expect((await groups()).map((g) => g.name ?? g.resourceName)).not.toContain('clusters');
+    expect((await cli(['plan', dir, '--detailed-exitcode'], { env })).code).toBe(0);
+  });
 });
 
 describe('a report rule routed to a Webhook', () => {
