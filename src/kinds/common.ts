@@ -104,6 +104,19 @@ export function canonicalSet<T extends Json>(
   return { items: kept.map((k) => k.value), envRefs: refs };
 }
 
+/** canonicalSet over the lists of one document, the env references following their items in each. */
+export function canonicalSets(envRefs: Record<string, string>): { set<T extends Json>(pointer: string, items: readonly T[]): T[]; envRefs(): Record<string, string> } {
+  let refs = { ...envRefs };
+  return {
+    set(pointer, items) {
+      const r = canonicalSet(items, pointer, refs);
+      refs = r.envRefs;
+      return r.items;
+    },
+    envRefs: () => refs,
+  };
+}
+
 /** Env references below `from` re-based under `to` (`/alerts/0/subject` → `/subject`). */
 export function rebaseEnvRefs(envRefs: Record<string, string>, from: string, to = ''): Record<string, string> {
   const out: Record<string, string> = {};

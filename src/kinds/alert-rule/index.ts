@@ -5,7 +5,7 @@
 // them and otherwise carried (a PATCH replaces `filters` whole).
 
 import type { Diagnostic } from '../../model/diagnostics.js';
-import { apiPath, canonicalSet, convertedEnvRefs, createdString, lastChangeOf, recordList, request, requireString, stringList, toBoolean, toFlag } from '../common.js';
+import { apiPath, canonicalSet, canonicalSets, convertedEnvRefs, createdString, lastChangeOf, recordList, request, requireString, stringList, toBoolean, toFlag } from '../common.js';
 import { isObject, type Json, type JsonObject } from '../../model/json.js';
 import { ALERT_RULE_TYPE, EVENT_CATEGORIES } from '../spellings.js';
 import type { DesiredResource, LiveResource, ResourceDocument } from '../../model/resource.js';
@@ -106,12 +106,8 @@ export const AlertRule: Kind = {
     const parsed = severitiesOf(doc);
     const diagnostics: Diagnostic[] = [...convertedEnvRefs(doc, ['/severity', '/enabled']), ...parsed.diagnostics];
     const severities = parsed.severities;
-    let envRefs = { ...doc.envRefs };
-    const set = (pointer: string, items: Json[]): Json[] => {
-      const r = canonicalSet(items, pointer, envRefs);
-      envRefs = r.envRefs;
-      return r.items;
-    };
+    const sets = canonicalSets(doc.envRefs);
+    const set = (pointer: string, items: Json[]): Json[] => sets.set(pointer, items);
     const spec: JsonObject = {
       channels: set('/channels', stringList(doc.spec.channels)),
       severity: set('/severity', severities),
@@ -126,7 +122,7 @@ export const AlertRule: Kind = {
       if (value === null) spec[member] = null;
       else if (Array.isArray(value)) spec[member] = set('/' + member, stringList(value));
     }
-    const resource: DesiredResource = { kind: 'AlertRule', account: doc.account, name: doc.name, spec, envRefs, source: doc.source };
+    const resource: DesiredResource = { kind: 'AlertRule', account: doc.account, name: doc.name, spec, envRefs: sets.envRefs(), source: doc.source };
     return { resources: [resource], diagnostics };
   },
 

@@ -7,7 +7,7 @@ import type { Diagnostic } from '../../model/diagnostics.js';
 import { isObject, type Json, type JsonObject } from '../../model/json.js';
 import type { DesiredResource, LiveResource, ResourceDocument } from '../../model/resource.js';
 import { SEVERITY_NAMES, severitiesOf, severityOf } from '../alert-rule/severities.js';
-import { apiPath, canonicalSet, convertedEnvRefs, createdString, lastChangeOf, recordList, request, requireString, stringList, toBoolean, toFlag } from '../common.js';
+import { apiPath, canonicalSet, canonicalSets, convertedEnvRefs, createdString, lastChangeOf, recordList, request, requireString, stringList, toBoolean, toFlag } from '../common.js';
 import { misspelt } from '../integration.js';
 import type { ExportedDocument, FetchContext, Kind, Locate, RequestContext } from '../types.js';
 import { REPORT_RULE_TYPE, REPORTS } from './reports.js';
@@ -90,12 +90,8 @@ export const ReportRule: Kind = {
     const parsed = severitiesOf(doc);
     const diagnostics: Diagnostic[] = [...convertedEnvRefs(doc, ['/severity', '/enabled', '/reports']), ...parsed.diagnostics];
     const severities = parsed.severities;
-    let envRefs = { ...doc.envRefs };
-    const set = (pointer: string, items: Json[]): Json[] => {
-      const r = canonicalSet(items, pointer, envRefs);
-      envRefs = r.envRefs;
-      return r.items;
-    };
+    const sets = canonicalSets(doc.envRefs);
+    const set = (pointer: string, items: Json[]): Json[] => sets.set(pointer, items);
     const spec: JsonObject = {
       channels: set('/channels', stringList(doc.spec.channels)),
       severity: set('/severity', severities),
@@ -104,7 +100,7 @@ export const ReportRule: Kind = {
       description: typeof doc.spec.description === 'string' ? doc.spec.description : '',
       enabled: toBoolean(doc.spec.enabled),
     };
-    const resource: DesiredResource = { kind: 'ReportRule', account: doc.account, name: doc.name, spec, envRefs, source: doc.source };
+    const resource: DesiredResource = { kind: 'ReportRule', account: doc.account, name: doc.name, spec, envRefs: sets.envRefs(), source: doc.source };
     return { resources: [resource], diagnostics };
   },
 
