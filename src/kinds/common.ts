@@ -5,7 +5,7 @@ import { ApiError, type ApiRequest, type HttpMethod, unwrapData } from '../api/t
 import { API_PREFIX } from '../api/buckets.js';
 import { isObject, jsonEqual, type Json, type JsonObject } from '../model/json.js';
 import type { RequestContext } from './types.js';
-import type { LastChange, ResourceDocument } from '../model/resource.js';
+import type { LastChange, LiveResource, ResourceDocument } from '../model/resource.js';
 
 /** `/api/v2/<collection>/<encoded id>/...`: every segment after the collection is URI-encoded. */
 export function apiPath(collection: string, ...ids: string[]): string {
@@ -115,6 +115,19 @@ export function canonicalSets(envRefs: Record<string, string>): { set<T extends 
     },
     envRefs: () => refs,
   };
+}
+
+/**
+ * A rule record (alert or report rule) as a live resource: its name in `filters` or, on some
+ * records, at the top level; its id `mcGuid`; its writer and time in `filters`, the time as epoch
+ * milliseconds (api-facts.md).
+ */
+export function liveRule(kind: string, rec: JsonObject, filters: JsonObject, spec: JsonObject, account: string, path: string): LiveResource {
+  const named = typeof filters.name === 'string' && filters.name !== '' ? filters : rec;
+  const live: LiveResource = { kind, account, name: requireString(named, 'name', path), id: requireString(rec, 'mcGuid', path), spec };
+  const lastChange = lastChangeOf(filters.createdOrUpdatedBy ?? rec.createdOrUpdatedBy, filters.createdOrUpdatedTime ?? rec.createdOrUpdatedTime);
+  if (lastChange) live.lastChange = lastChange;
+  return live;
 }
 
 /** Env references below `from` re-based under `to` (`/alerts/0/subject` → `/subject`). */

@@ -5,7 +5,7 @@
 // them and otherwise carried (a PATCH replaces `filters` whole).
 
 import type { Diagnostic } from '../../model/diagnostics.js';
-import { apiPath, canonicalSet, canonicalSets, convertedEnvRefs, createdString, lastChangeOf, recordList, request, requireString, stringList, toBoolean, toFlag } from '../common.js';
+import { apiPath, canonicalSet, canonicalSets, convertedEnvRefs, createdString, liveRule, recordList, request, stringList, toBoolean, toFlag } from '../common.js';
 import { isObject, type Json, type JsonObject } from '../../model/json.js';
 import { ALERT_RULE_TYPE, EVENT_CATEGORIES } from '../spellings.js';
 import type { DesiredResource, LiveResource, ResourceDocument } from '../../model/resource.js';
@@ -144,13 +144,7 @@ export const AlertRule: Kind = {
         const value = listIn(filters, spellings);
         if (value !== undefined) spec[member] = set(stringList(value));
       }
-      // Some records carry the name at the top level rather than in filters.
-      const named = typeof filters.name === 'string' && filters.name !== '' ? filters : rec;
-      const live: LiveResource = { kind: 'AlertRule', account: ctx.account, name: requireString(named, 'name', LIST_PATH), id: requireString(rec, 'mcGuid', LIST_PATH), spec };
-      // The rule's writer and time sit in its filters, the time as epoch milliseconds (api-facts.md).
-      const lastChange = lastChangeOf(filters.createdOrUpdatedBy ?? rec.createdOrUpdatedBy, filters.createdOrUpdatedTime ?? rec.createdOrUpdatedTime);
-      if (lastChange) live.lastChange = lastChange;
-      return live;
+      return liveRule('AlertRule', rec, filters, spec, ctx.account, LIST_PATH);
     });
   },
 

@@ -7,7 +7,7 @@ import type { Diagnostic } from '../../model/diagnostics.js';
 import { isObject, type Json, type JsonObject } from '../../model/json.js';
 import type { DesiredResource, LiveResource, ResourceDocument } from '../../model/resource.js';
 import { SEVERITY_NAMES, severitiesOf, severityOf } from '../alert-rule/severities.js';
-import { apiPath, canonicalSet, canonicalSets, convertedEnvRefs, createdString, lastChangeOf, recordList, request, requireString, stringList, toBoolean, toFlag } from '../common.js';
+import { apiPath, canonicalSet, canonicalSets, convertedEnvRefs, createdString, liveRule, recordList, request, stringList, toBoolean, toFlag } from '../common.js';
 import { misspelt } from '../integration.js';
 import type { ExportedDocument, FetchContext, Kind, Locate, RequestContext } from '../types.js';
 import { REPORT_RULE_TYPE, REPORTS } from './reports.js';
@@ -119,11 +119,7 @@ export const ReportRule: Kind = {
         description: typeof filters.description === 'string' ? filters.description : '',
         enabled: toBoolean(filters.enabled),
       };
-      const named = typeof filters.name === 'string' && filters.name !== '' ? filters : rec;
-      const live: LiveResource = { kind: 'ReportRule', account: ctx.account, name: requireString(named, 'name', LIST_PATH), id: requireString(rec, 'mcGuid', LIST_PATH), spec };
-      const lastChange = lastChangeOf(filters.createdOrUpdatedBy ?? rec.createdOrUpdatedBy, filters.createdOrUpdatedTime ?? rec.createdOrUpdatedTime);
-      if (lastChange) live.lastChange = lastChange;
-      return live;
+      return liveRule('ReportRule', rec, filters, spec, ctx.account, LIST_PATH);
     });
   },
 
