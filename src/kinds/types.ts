@@ -21,6 +21,11 @@ export interface Reference {
    * file's `spec` (config checks the names a file gives; the engine maps live ids to names).
    */
   pointer: string;
+  /**
+   * Only resources whose spec holds one of `values` at `member` may be named (report rules route to
+   * EmailUser channels only); config checks declared targets, plan checks live ones.
+   */
+  only?: { member: string; values: readonly string[] };
 }
 
 /** A secret member of a spec as it appears in a file. */
@@ -132,6 +137,12 @@ export interface Kind {
   readonly parentKind?: string;
   /** Creating this kind's resource also creates its children in one call; deleting it deletes them. */
   readonly ownsChildren?: boolean;
+  /**
+   * The service provides resources of this kind in every account (default resource groups), which
+   * files name without declaring: validate warns of an undeclared name only when it looks like a
+   * misspelling of a declared one (plan still refuses a name that is neither declared nor live).
+   */
+  readonly serviceDefaults?: boolean;
   /** Members naming other resources; the engine orders by them and maps live ids to names. */
   readonly references: readonly Reference[];
   /** Top-level spec members no endpoint can change: a change to one plans a replace. */
