@@ -2,6 +2,7 @@ import { resolve } from 'node:path';
 import { createInterface } from 'node:readline/promises';
 import type { ApiClient } from '../../src/api/types.js';
 import type { Plan } from '../../src/model/plan.js';
+import { planKey } from '../plan-key.js';
 import { EXIT, ExitError, type Io, useColor, write } from '../io.js';
 import { Interruption } from '../interrupt.js';
 import type { LiteralSource } from '../../src/model/env-markers.js';
@@ -76,17 +77,11 @@ async function savedPlanLiterals(io: Io, desired: DesiredState, file: string, di
  * the one saved (checksum or MAC) is refused (exit 3); one that cannot be read is an error (exit 1).
  */
 async function readSavedPlan(io: Io, file: string): Promise<Plan> {
-  const [{ readPlan, planKeyFrom, PlanKeyError, PLAN_KEY_VARIABLE, TAMPERED_CODES }, { DiagnosticsError }] = await Promise.all([
+  const [{ readPlan, PLAN_KEY_VARIABLE, TAMPERED_CODES }, { DiagnosticsError }] = await Promise.all([
     import('../../src/engine/plan-file.js'),
     import('../../src/model/diagnostics.js'),
   ]);
-  let key: string | undefined;
-  try {
-    key = planKeyFrom(io.env);
-  } catch (err) {
-    if (err instanceof PlanKeyError) throw new ExitError(EXIT.error, err.message);
-    throw err;
-  }
+  const key = await planKey(io);
   try {
     const { plan, signature } = await readPlan(resolve(io.cwd, file), key);
     if (signature === 'unsigned') {
@@ -146,11 +141,6 @@ async function loadSavedPlan(io: Io, dir: string, file: string, opts: ApplyOptio
       'read and apply',
     );
     const live = await fetchLiveState(io, client, accounts, desired.root.settings, interruption, desired);
-    const stale = checkStale(saved, live);
-    if (stale) {
-      write(io.stderr, [stale.message, ...stale.details.map((d) => `  - ${d}`)].join('\n'));
-      throw new ExitError(EXIT.refused, `the saved plan ${file} is stale: run postureops plan again`);
-    }
     // Rotation is asked for per change in the file; the derived plan rotates the same resources (values from the repository).
     const rotate = saved.changes.filter((c) => c.rotate === true).map((c) => `${c.account}/${c.kind}/${c.name}`);
     const result = derive(desired, live, {
@@ -162,16 +152,23 @@ async function loadSavedPlan(io: Io, dir: string, file: string, opts: ApplyOptio
       budget: client.budget(),
       ...(saved.scope ? { scope: saved.scope } : {}),
     });
-    if (!result.plan || hasErrors(result.diagnostics)) {
+    const derived = result.plan && !hasErrors(result.diagnostics) ? result.plan : undefined;
+    // Stale (the world moved) and different (the file or the repository moved): both named, one refusal.
+    const stale = checkStale(saved, live);
+    const differences = derived ? planDifferences(saved, derived) : [];
+    if (stale) write(io.stderr, [stale.message, ...stale.details.map((d) => `  - ${d}`)].join('\n'));
+    if (differences.length > 0) {
+      write(io.stderr, [`The saved plan ${file} differs from what the repository in ${dir} and the live state ask for (${differences.length} difference${differences.length === 1 ? '' : 's'}):`, ...differences.map((d) => `  - ${d}`)].join('\n'));
+    }
+    if (stale || differences.length > 0) {
+      const why = stale && differences.length > 0 ? 'is stale and differs from what the repository asks for' : stale ? 'is stale' : 'is not the plan the repository asks for';
+      throw new ExitError(EXIT.refused, `refused: the saved plan ${file} ${why}; nothing was written: run postureops plan again`);
+    }
+    if (!derived) {
       await printDiagnostics(io, result.diagnostics);
       throw new ExitError(EXIT.error, `the plan's changes cannot be derived again from the repository in ${dir}: fix the problems above`);
     }
-    const differences = planDifferences(saved, result.plan);
-    if (differences.length > 0) {
-      write(io.stderr, [`The saved plan ${file} differs from what the repository in ${dir} and the live state ask for (${differences.length} difference${differences.length === 1 ? '' : 's'}):`, ...differences.map((d) => `  - ${d}`)].join('\n'));
-      throw new ExitError(EXIT.refused, `refused: the saved plan ${file} is not the plan the repository asks for; nothing was written (run postureops plan again)`);
-    }
-    return { plan: result.plan, client, literals: literalSource(desired) };
+    return { plan: derived, client, literals: literalSource(desired) };
   } catch (err) {
     await client.close();
     throw err;

@@ -1,5 +1,6 @@
 import { resolve } from 'node:path';
 import type { Plan } from '../../src/model/plan.js';
+import { planKey, signedNote } from '../plan-key.js';
 import { EXIT, type Io, useColor, write } from '../io.js';
 import { Interruption } from '../interrupt.js';
 import { computePlan, hasChanges, type PlanFlags } from '../pipeline.js';
@@ -35,13 +36,15 @@ export async function planCommand(io: Io, dir: string, opts: PlanOptions): Promi
 }
 
 async function planInterruptibly(io: Io, dir: string, opts: PlanOptions, interruption: Interruption): Promise<number> {
+  // An unusable plan key is refused before anything is read.
+  const key = opts.out ? await planKey(io) : undefined;
   const { plan, client } = await computePlan(io, dir, opts, interruption);
   try {
     // A plan made from a complete read is whole; a signal before it is saved still ends the run.
     if (interruption.signal) throw interruption.error(opts.out ? `the plan was not saved to ${opts.out}` : 'the plan was not shown');
     if (opts.out) {
       const { savePlan } = await import('../../src/engine/plan-file.js');
-      await savePlan(resolve(io.cwd, opts.out), plan);
+      await savePlan(resolve(io.cwd, opts.out), plan, key);
     }
     const { renderPlan } = await import('../../src/render/index.js');
     write(io.stdout, renderPlan(plan, opts.format, { color: useColor(io.stdout, io.env) }));
@@ -52,7 +55,7 @@ async function planInterruptibly(io: Io, dir: string, opts: PlanOptions, interru
       if (plan.refusal) write(io.stderr, `Refused: ${plan.refusal.message}`);
     }
     // apply --plan reads the repository again (its .env, its literal secrets): name it in the hint.
-    if (opts.out) write(io.stderr, `Plan saved to ${opts.out}; apply it with: postureops apply ${dir} --plan ${opts.out}`);
+    if (opts.out) write(io.stderr, `Plan saved to ${opts.out} (${signedNote(key)}); apply it with: postureops apply ${dir} --plan ${opts.out}`);
     return planExitCode(plan, opts.detailedExitcode);
   } finally {
     await client.close();
