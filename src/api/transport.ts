@@ -91,7 +91,7 @@ async function readLimited(res: Dispatcher.ResponseData, maxBytes: number): Prom
   const header = res.headers['content-length'];
   const declared = typeof header === 'string' && /^\d+$/.test(header) ? Number(header) : undefined;
   if (declared !== undefined && declared > maxBytes) {
-    res.body.destroy();
+    discard(res);
     throw new BodyTooLarge(res.statusCode, res.headers, maxBytes, declared);
   }
   const chunks: Buffer[] = [];
@@ -99,7 +99,7 @@ async function readLimited(res: Dispatcher.ResponseData, maxBytes: number): Prom
   for await (const chunk of res.body as AsyncIterable<Buffer>) {
     bytes += chunk.length;
     if (bytes > maxBytes) {
-      res.body.destroy();
+      discard(res);
       throw new BodyTooLarge(res.statusCode, res.headers, maxBytes);
     }
     chunks.push(chunk);
@@ -107,6 +107,12 @@ async function readLimited(res: Dispatcher.ResponseData, maxBytes: number): Prom
   const whole = Buffer.concat(chunks, bytes);
   chunks.length = 0; // the pieces can go before the text is made
   return { text: new TextDecoder().decode(whole), bytes };
+}
+
+/** Closes the body's connection; undici reports the cut as an error on the stream, expected here. */
+function discard(res: Dispatcher.ResponseData): void {
+  res.body.on('error', () => undefined);
+  res.body.destroy();
 }
 
 /** Node and undici put the code on the error, on its cause, or (several addresses tried) on the first of `errors`. */
