@@ -111,7 +111,6 @@ describe('apply --plan of an edited plan', () => {
 
   function expectRefused(res: CliResult, ...named: string[]): void {
     const out = res.stdout + res.stderr;
-    if (process.env.SHOW) console.log(out);
     expect(res.code, out).toBe(3);
     for (const n of named) expect(out).toContain(n);
     expect(writes(proxy.seen), out).toEqual([]);
