@@ -59,8 +59,8 @@ async function confirm(io: Io, interruption: Interruption): Promise<boolean> {
 }
 
 /**
- * Where a saved plan's literal markers (secrets written in files) find their values: the repository
- * in `dir`, loaded again; refused when a value is not the one planned. Undefined when it has none.
+ * A saved plan's literal markers (secrets written in files) against the repository in `dir`, loaded
+ * again: refused when a value is not the one planned (the derived plan then takes them from there).
  */
 async function savedPlanLiterals(io: Io, desired: DesiredState, file: string, dir: string, plan: Plan): Promise<void> {
   const { checkLiterals, literalSource, planLiteralRefs } = await import('../../src/engine/literals.js');
@@ -101,10 +101,11 @@ async function readSavedPlan(io: Io, file: string): Promise<Plan> {
 
 /**
  * A saved plan is untrusted input. Its changes are derived again from the repository in `dir` and the
- * live state, for the plan's accounts and targets, and the plan is refused (exit 3) unless it holds
- * exactly those changes: one edited, added or left out names the difference. What runs is the derived
- * plan, so a value the file holds (an `${env:...}` the repository does not write there) is never read.
- * Refused as stale first when the live state it was computed from moved.
+ * live state, with the plan's targets, in every account the plan changes, and the plan is refused
+ * (exit 3) unless it holds exactly those changes: one edited, added or left out names the difference.
+ * What runs is the derived plan, so a value the file holds (an `${env:...}` the repository does not
+ * write there) is never read. An account the file changes nothing in is neither read nor written, as
+ * `--account` leaves it out (reading every account would cost a list per collection each).
  */
 async function loadSavedPlan(io: Io, dir: string, file: string, opts: ApplyOptions, interruption: Interruption): Promise<Planned> {
   const saved = await readSavedPlan(io, file);
@@ -119,7 +120,8 @@ async function loadSavedPlan(io: Io, dir: string, file: string, opts: ApplyOptio
   if (foreign.length > 0) {
     throw new ExitError(EXIT.refused, `refused: the saved plan ${file} names accounts the repository in ${dir} does not declare: ${foreign.map((a) => JSON.stringify(a.name)).join(', ')}; nothing was sent to the service`);
   }
-  const accounts = desired.root.accounts.filter((a) => saved.accounts.some((s) => s.name === a.name));
+  // The accounts the file changes something in: derived again, each whole.
+  const accounts = desired.root.accounts.filter((a) => saved.changes.some((c) => c.account === a.name));
   const client = await openClient(io, opts, interruption);
   try {
     const [{ neededKinds }, { leaseGroups, readGroups, writeGroups }, { KINDS }, { checkStale }, { planDifferences }, { plan: derive }, { literalSource }] = await Promise.all([
@@ -131,12 +133,11 @@ async function loadSavedPlan(io: Io, dir: string, file: string, opts: ApplyOptio
       import('../../src/engine/plan.js'),
       import('../../src/engine/literals.js'),
     ]);
-    const changed = accounts.filter((a) => saved.changes.some((c) => c.account === a.name));
     // Before the first request: the read the derivation needs and the writes, against the budget last reported.
     await preflightCheck(
       io,
       client,
-      [...readGroups(accounts, neededKinds(desired, KINDS)), ...writeGroups(saved.changes, KINDS, accounts), ...(opts.lease === false ? [] : leaseGroups(changed, KINDS))],
+      [...readGroups(accounts, neededKinds(desired, KINDS)), ...writeGroups(saved.changes, KINDS, accounts), ...(opts.lease === false ? [] : leaseGroups(accounts, KINDS))],
       opts,
       'read and apply',
     );
@@ -155,7 +156,7 @@ async function loadSavedPlan(io: Io, dir: string, file: string, opts: ApplyOptio
     const derived = result.plan && !hasErrors(result.diagnostics) ? result.plan : undefined;
     // Stale (the world moved) and different (the file or the repository moved): both named, one refusal.
     const stale = checkStale(saved, live);
-    const differences = derived ? planDifferences(saved, derived) : [];
+    const differences = derived ? planDifferences(saved, derived, desired.root.accounts) : [];
     if (stale) write(io.stderr, [stale.message, ...stale.details.map((d) => `  - ${d}`)].join('\n'));
     if (differences.length > 0) {
       write(io.stderr, [`The saved plan ${file} differs from what the repository in ${dir} and the live state ask for (${differences.length} difference${differences.length === 1 ? '' : 's'}):`, ...differences.map((d) => `  - ${d}`)].join('\n'));

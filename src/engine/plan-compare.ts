@@ -63,25 +63,28 @@ function changeDifferences(saved: Change, derived: Change): string[] {
 
 const show = (v: unknown): string => (v === undefined ? 'absent' : typeof v === 'string' ? quote(v) : JSON.stringify(v));
 
-function accountDifferences(saved: readonly AccountConfig[], derived: readonly AccountConfig[]): string[] {
+/** The plan's accounts against those the repository declares: a plan names an account as its root file does. */
+function accountDifferences(saved: readonly AccountConfig[], declared: readonly AccountConfig[]): string[] {
   const out: string[] = [];
-  const byName = new Map(derived.map((a) => [a.name, a]));
+  const byName = new Map(declared.map((a) => [a.name, a]));
   for (const a of saved) {
     const twin = byName.get(a.name);
+    const pointers = twin ? differingPointers(a, { name: twin.name, orgAccess: twin.orgAccess }) : [];
     if (!twin) out.push(`account ${quote(a.name)} is in the saved plan, but the repository does not declare it`);
-    else if (differingPointers(a, twin).length > 0) out.push(`account ${quote(a.name)}: its settings in the saved plan differ from the repository's (${differingPointers(a, twin).join(', ')})`);
+    else if (pointers.length > 0) out.push(`account ${quote(a.name)}: its settings in the saved plan differ from the repository's (${pointers.join(', ')})`);
   }
   return out;
 }
 
 /**
- * Every way `saved` differs from `derived` (computed from the repository and the live state for the
- * saved plan's accounts and targets): a change only one of them holds (added to the file, or left out
- * of it: the sets must be equal), a member of a change that differs, an account the repository does
- * not declare as the plan says. Empty when the saved plan is exactly what the repository asks for.
+ * Every way `saved` differs from `derived` (computed from the repository and the live state, with the
+ * saved plan's targets, for the accounts it changes): a change only one of them holds (added to the
+ * file, or left out of it: the sets must be equal), a member of a change that differs, an account
+ * not as the repository's root file `declared` it. Empty when the saved plan is exactly what the
+ * repository asks for.
  */
-export function planDifferences(saved: Plan, derived: Plan): string[] {
-  const out = accountDifferences(saved.accounts, derived.accounts);
+export function planDifferences(saved: Plan, derived: Plan, declared: readonly AccountConfig[] = derived.accounts): string[] {
+  const out = accountDifferences(saved.accounts, declared);
   const derivedByKey = new Map(derived.changes.map((c) => [c.key, c]));
   const savedKeys = new Set(saved.changes.map((c) => c.key));
   for (const c of saved.changes) {

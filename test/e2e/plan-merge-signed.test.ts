@@ -2,11 +2,12 @@
 // `merge` checks every shard's MAC and signs the merged plan, and `apply --plan` of the merged plan
 // derives its changes again over all the shards' accounts and applies them.
 
-import { readFile } from 'node:fs/promises';
+import { createHash } from 'node:crypto';
+import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startEmulator } from '../../src/emulator/index.js';
-import { cli, serviceEnv, webhookRepo } from './harness.js';
+import { cli, rawApi, serviceEnv, webhookRepo } from './harness.js';
 
 const KEY = 'merge-key-0123456789abcdef0123456789abcdef';
 
@@ -16,13 +17,14 @@ describe('signed shard plans, merged and applied', () => {
   let dir: string;
   const env = (key: string | null = KEY): Record<string, string> => ({ ...serviceEnv(emu), ...(key !== null ? { POSTUREOPS_PLAN_KEY: key } : {}) });
 
-  beforeAll(async () => {
+  // Each test its own service and repository: none depends on what another applied.
+  beforeEach(async () => {
     emu = await startEmulator({ accounts: ['prod', 'staging', 'dev'] });
+    cleanup.push(() => emu.close());
     dir = await webhookRepo(['prod', 'staging', 'dev'], 2, cleanup);
   });
-  afterAll(async () => {
-    for (const c of cleanup) await c();
-    await emu.close();
+  afterEach(async () => {
+    for (const c of cleanup.splice(0)) await c();
   });
 
   it('merge signs the merged plan; apply --plan of it derives the same changes and applies them', async () => {
@@ -45,6 +47,21 @@ describe('signed shard plans, merged and applied', () => {
     expect(applied.code, applied.stderr).toBe(0);
     expect(JSON.parse(applied.stdout).summary).toMatchObject({ create: 6, done: 6, failed: 0 });
     expect((await cli(['plan', dir, '--detailed-exitcode'], { env: env() })).code).toBe(0);
+  });
+
+  it('unsigned: a change added in an account the plan changed nothing in makes that account derived again, and is refused', async () => {
+    expect((await cli(['apply', dir, '--auto-approve'], { env: env(null) })).code).toBe(0);
+    const file = join(dir, 'nothing.json');
+    expect((await cli(['plan', dir, '--out', file, '--detailed-exitcode'], { env: env(null) })).code).toBe(0);
+    const { checksum: _c, ...plan } = JSON.parse(await readFile(file, 'utf8'));
+    expect(plan.changes).toEqual([]);
+    const live = (await rawApi(emu, 'GET', '/api/v2/AlertChannels', { account: 'staging' })).body.data.find((c: { name: string }) => c.name === 'hook-01');
+    plan.changes.push({ key: 'staging/AlertChannel/hook-01', action: 'delete', kind: 'AlertChannel', account: 'staging', name: 'hook-01', liveId: live.intgGuid, writeOnly: [], sensitive: [], dependsOn: [], liveDigest: 'x' });
+    await writeFile(file, JSON.stringify({ ...plan, checksum: createHash('sha256').update(JSON.stringify(plan)).digest('hex') }));
+    const res = await cli(['apply', dir, '--plan', file, '--auto-approve'], { env: env(null) });
+    expect(res.code, res.stderr).toBe(3);
+    expect(res.stderr).toContain('delete "staging/AlertChannel/hook-01": in the saved plan, but the repository and the live state ask for no such change');
+    expect((await rawApi(emu, 'GET', '/api/v2/AlertChannels', { account: 'staging' })).body.data.map((c: { name: string }) => c.name)).toContain('hook-01');
   });
 
   it('merge refuses (exit 3) a shard whose MAC does not match the key, and one without a MAC', async () => {

@@ -4,7 +4,7 @@
 
 import { createHash, createHmac } from 'node:crypto';
 import { createServer, request as httpRequest, type Server } from 'node:http';
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -43,56 +43,105 @@ const writes = (seen: readonly string[]): string[] =>
 const ROOT = 'accounts:\n  - name: prod\nprune:\n  AlertChannel: true\n';
 const hook = (name: string, url: string): string => `kind: AlertChannel\nname: ${name}\nspec:\n  type: Webhook\n  data:\n    webhookUrl: ${url}\n`;
 
+interface World {
+  emu: Emu;
+  proxy: Awaited<ReturnType<typeof recordingProxy>>;
+  dir: string;
+  tmp: string;
+  env: Record<string, string>;
+  signed: string;
+  unsigned: string;
+  close(): Promise<void>;
+}
+
+/**
+ * A service and a repository of its own. Live: hook-a, hook-b, hook-old. The repository then changes
+ * hook-a (through ${env:HOOK_URL}), adds hook-c and no longer declares hook-old (prune deletes it);
+ * that plan is saved signed and unsigned.
+ */
+async function world(): Promise<World> {
+  const emu = await startEmulator({ accounts: ['prod'] });
+  const proxy = await recordingProxy(emu.url);
+  const tmp = await mkdtemp(join(tmpdir(), 'postureops-tamper-'));
+  const dir = join(tmp, 'repo');
+  const env = { SVC_BASE_URL: proxy.url, SVC_API_KEY_ID: emu.keyId, SVC_API_SECRET: emu.secret, HOOK_URL: 'https://hooks.example.com/a-1', GITHUB_TOKEN };
+  await mkdir(dir);
+  await writeFile(join(dir, 'postureops.yaml'), ROOT);
+  await writeFile(join(dir, 'channels.yaml'), [hook('hook-a', '${env:HOOK_URL}'), hook('hook-b', 'https://hooks.example.com/b'), hook('hook-old', 'https://hooks.example.com/old')].join('---\n'));
+  const first = await cli(['apply', dir, '--auto-approve'], { env });
+  expect(first.code, first.stderr).toBe(0);
+  await writeFile(join(dir, 'channels.yaml'), [hook('hook-a', '${env:HOOK_URL}'), hook('hook-b', 'https://hooks.example.com/b'), hook('hook-c', 'https://hooks.example.com/c')].join('---\n'));
+  env.HOOK_URL = HOOK_URL;
+  const signed = join(tmp, 'signed.json');
+  const unsigned = join(tmp, 'unsigned.json');
+  const saved = await cli(['plan', dir, '--out', signed], { env: { ...env, POSTUREOPS_PLAN_KEY: KEY } });
+  expect(saved.code, saved.stderr).toBe(0);
+  expect(saved.stderr).toContain('signed with POSTUREOPS_PLAN_KEY');
+  const bare = await cli(['plan', dir, '--out', unsigned], { env });
+  expect(bare.code, bare.stderr).toBe(0);
+  expect(bare.stderr).toContain('unsigned: POSTUREOPS_PLAN_KEY is not set');
+  return {
+    emu,
+    proxy,
+    dir,
+    tmp,
+    env,
+    signed,
+    unsigned,
+    close: async () => {
+      await proxy.close();
+      await emu.close();
+      await rm(tmp, { recursive: true, force: true });
+    },
+  };
+}
+
+async function liveNames(emu: Emu): Promise<string[]> {
+  const res = await rawApi(emu, 'GET', '/api/v2/AlertChannels', { account: 'prod' });
+  return (res.body.data as { name: string }[]).map((c) => c.name).sort();
+}
+
+const applySaved = (w: World, file: string, key?: string): Promise<CliResult> =>
+  cli(['apply', w.dir, '--plan', file, '--auto-approve'], { env: { ...w.env, ...(key ? { POSTUREOPS_PLAN_KEY: key } : {}) } });
+
+it('the untampered signed plan applies; the secret and the key appear nowhere', async () => {
+  const w = await world();
+  try {
+    w.proxy.seen.length = 0;
+    const res = await applySaved(w, w.signed, KEY);
+    const out = res.stdout + res.stderr;
+    expect(res.code, out).toBe(0);
+    expect(out).not.toContain('unsigned');
+    for (const secret of [w.emu.secret, GITHUB_TOKEN, KEY]) expect(out).not.toContain(secret);
+    expect(writes(w.proxy.seen).length).toBeGreaterThanOrEqual(3);
+    expect(await liveNames(w.emu)).toEqual(['hook-a', 'hook-b', 'hook-c']);
+    const a = (await rawApi(w.emu, 'GET', '/api/v2/AlertChannels', { account: 'prod' })).body.data.find((c: { name: string }) => c.name === 'hook-a');
+    expect(a.data.webhookUrl).toBe(HOOK_URL);
+  } finally {
+    await w.close();
+  }
+});
+
+// Every edit is refused and nothing is written, so these share one world.
 describe('apply --plan of an edited plan', () => {
+  let w: World;
+  let proxy: World['proxy'];
   let emu: Emu;
-  let proxy: Awaited<ReturnType<typeof recordingProxy>>;
   let tmp: string;
-  let dir: string;
-  let env: Record<string, string>;
   let signed: string;
   let unsigned: string;
 
   beforeAll(async () => {
-    emu = await startEmulator({ accounts: ['prod'] });
-    proxy = await recordingProxy(emu.url);
-    tmp = await mkdtemp(join(tmpdir(), 'postureops-tamper-'));
-    dir = join(tmp, 'repo');
-    env = { SVC_BASE_URL: proxy.url, SVC_API_KEY_ID: emu.keyId, SVC_API_SECRET: emu.secret, HOOK_URL: 'https://hooks.example.com/a-1', GITHUB_TOKEN };
-    // Live: hook-a, hook-b, hook-old. The repository then changes hook-a (through ${env:HOOK_URL}),
-    // adds hook-c and no longer declares hook-old (prune deletes it).
-    await rm(dir, { recursive: true, force: true });
-    await writeFile(join(tmp, 'x'), '');
-    await (await import('node:fs/promises')).mkdir(dir);
-    await writeFile(join(dir, 'postureops.yaml'), ROOT);
-    await writeFile(join(dir, 'channels.yaml'), [hook('hook-a', '${env:HOOK_URL}'), hook('hook-b', 'https://hooks.example.com/b'), hook('hook-old', 'https://hooks.example.com/old')].join('---\n'));
-    const first = await cli(['apply', dir, '--auto-approve'], { env });
-    expect(first.code, first.stderr).toBe(0);
-    await writeFile(join(dir, 'channels.yaml'), [hook('hook-a', '${env:HOOK_URL}'), hook('hook-b', 'https://hooks.example.com/b'), hook('hook-c', 'https://hooks.example.com/c')].join('---\n'));
-    env.HOOK_URL = HOOK_URL;
-    signed = join(tmp, 'signed.json');
-    unsigned = join(tmp, 'unsigned.json');
-    const saved = await cli(['plan', dir, '--out', signed], { env: { ...env, POSTUREOPS_PLAN_KEY: KEY } });
-    expect(saved.code, saved.stderr).toBe(0);
-    expect(saved.stderr).toContain('signed with POSTUREOPS_PLAN_KEY');
-    const bare = await cli(['plan', dir, '--out', unsigned], { env });
-    expect(bare.code, bare.stderr).toBe(0);
-    expect(bare.stderr).toContain('unsigned: POSTUREOPS_PLAN_KEY is not set');
+    w = await world();
+    ({ proxy, emu, tmp, signed, unsigned } = w);
   });
-
   afterAll(async () => {
-    await proxy?.close();
-    await emu?.close();
-    if (tmp) await rm(tmp, { recursive: true, force: true });
+    await w?.close();
   });
 
   beforeEach(() => {
     proxy.seen.length = 0;
   });
-
-  async function liveNames(): Promise<string[]> {
-    const res = await rawApi(emu, 'GET', '/api/v2/AlertChannels', { account: 'prod' });
-    return (res.body.data as { name: string }[]).map((c) => c.name).sort();
-  }
 
   /** The saved plan, edited by `edit`, with its checksum recomputed by hand (and its MAC with `macKey`, or dropped). */
   async function tampered(from: string, name: string, edit: (plan: any) => void, mac: { key?: string; keep?: boolean } = {}): Promise<string> {
@@ -118,7 +167,7 @@ describe('apply --plan of an edited plan', () => {
     expect(out).not.toMatch(/\n\s+at .+:\d+:\d+/);
   }
 
-  const apply = (file: string, key?: string): Promise<CliResult> => cli(['apply', dir, '--plan', file, '--auto-approve'], { env: { ...env, ...(key ? { POSTUREOPS_PLAN_KEY: key } : {}) } });
+  const apply = (file: string, key?: string): Promise<CliResult> => applySaved(w, file, key);
 
   // Without a key: the re-derivation alone refuses every edit (the checksum is recomputed by hand).
   const edits: { name: string; edit: (plan: any) => void; named: string[] }[] = [
@@ -183,7 +232,7 @@ describe('apply --plan of an edited plan', () => {
       const file = await tampered(unsigned, `edit-${e.name.replace(/\W+/g, '-')}.json`, e.edit);
       const res = await apply(file);
       expectRefused(res, ...e.named, 'is unsigned');
-      expect(await liveNames()).toEqual(['hook-a', 'hook-b', 'hook-old']);
+      expect(await liveNames(emu)).toEqual(['hook-a', 'hook-b', 'hook-old']);
     });
   }
 
@@ -219,17 +268,5 @@ describe('apply --plan of an edited plan', () => {
     expect(res.stderr).toContain('POSTUREOPS_PLAN_KEY is too short');
     expect(res.stderr).not.toContain('short-key');
     expect(proxy.seen).toEqual([]);
-  });
-
-  it('the untampered signed plan applies; the secret and the key appear nowhere', async () => {
-    const res = await apply(signed, KEY);
-    const out = res.stdout + res.stderr;
-    expect(res.code, out).toBe(0);
-    expect(out).not.toContain('unsigned');
-    for (const secret of [emu.secret, GITHUB_TOKEN, KEY]) expect(out).not.toContain(secret);
-    expect(writes(proxy.seen).length).toBeGreaterThanOrEqual(3);
-    expect(await liveNames()).toEqual(['hook-a', 'hook-b', 'hook-c']);
-    const a = (await rawApi(emu, 'GET', '/api/v2/AlertChannels', { account: 'prod' })).body.data.find((c: { name: string }) => c.name === 'hook-a');
-    expect(a.data.webhookUrl).toBe(HOOK_URL);
   });
 });
