@@ -9,6 +9,7 @@ import { basename, dirname, join } from 'node:path';
 import { type Diagnostic, DiagnosticsError } from '../model/diagnostics.js';
 import type { LiveResource } from '../model/resource.js';
 import { liveDigest } from './digest.js';
+import { inert } from './plan-compare.js';
 import { resourceKey } from './order.js';
 import { renameLive } from './plan-steps/rename.js';
 import { KINDS } from '../kinds/index.js';
@@ -255,17 +256,18 @@ export function checkStale(plan: Plan, live: LiveState, kinds: readonly Kind[] =
   const details: string[] = [];
   for (const change of plan.changes) {
     const found = byKey.get(resourceKey(change.account, change.kind, change.name)) ?? [];
-    const where = `${change.account}/${change.kind}/${change.name}`;
+    // From the file: made inert before it reaches a terminal or a log.
+    const where = inert(`${change.account}/${change.kind}/${change.name}`);
     if (change.action === 'create') {
       if (found.length > 0) details.push(`${where}: to be created, but it exists now`);
     } else {
       const target = found.find((r) => r.id === change.liveId);
-      if (!target) details.push(`${where}: its live record (id ${change.liveId}) is gone or renamed`);
+      if (!target) details.push(`${where}: its live record (id ${inert(change.liveId ?? '')}) is gone or renamed`);
       else if (liveDigest(target) !== change.liveDigest) details.push(`${where}: its live record changed since the plan`);
     }
     for (const ref of change.refs ?? []) {
       if (ref.id !== undefined && !ids.has(idKey(change.account, ref.kind, ref.id))) {
-        details.push(`${where}: the ${ref.kind} ${ref.name} it refers to (id ${ref.id}) is gone`);
+        details.push(`${where}: the ${inert(ref.kind)} ${inert(ref.name)} it refers to (id ${inert(ref.id)}) is gone`);
       }
     }
   }
