@@ -118,8 +118,8 @@ async function loadSavedPlan(io: Io, dir: string, file: string, opts: ApplyOptio
   const declared = new Set(desired.root.accounts.map((a) => a.name));
   const foreign = saved.accounts.filter((a) => !declared.has(a.name));
   if (foreign.length > 0) {
-    const { inert } = await import('../../src/engine/plan-compare.js');
-    throw new ExitError(EXIT.refused, `refused: the saved plan ${file} names accounts the repository in ${dir} does not declare: ${foreign.map((a) => inert(JSON.stringify(a.name))).join(', ')}; nothing was sent to the service`);
+    const { inertText } = await import('../../src/model/inert.js');
+    throw new ExitError(EXIT.refused, `refused: the saved plan ${file} names accounts the repository in ${dir} does not declare: ${foreign.map((a) => inertText(JSON.stringify(a.name))).join(', ')}; nothing was sent to the service`);
   }
   // The accounts the file changes something in: derived again, each whole.
   const accounts = desired.root.accounts.filter((a) => saved.changes.some((c) => c.account === a.name));

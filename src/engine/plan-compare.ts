@@ -4,6 +4,7 @@
 // template, and an edited file's values are the attacker's text.
 
 import type { AccountConfig } from '../model/account.js';
+import { inertText } from '../model/inert.js';
 import type { Change, Plan } from '../model/plan.js';
 
 /**
@@ -35,16 +36,8 @@ function isPlainObject(v: unknown): v is Record<string, unknown> {
   return v !== null && typeof v === 'object' && !Array.isArray(v);
 }
 
-/**
- * Text from a saved plan (an untrusted file) made inert for a message: C0 and C1 controls (ESC, CR,
- * newline...), bidi overrides and zero-width characters shown as `\uXXXX`, everything else as is.
- */
-export function inert(text: string): string {
-  return text.replace(/[\u0000-\u001f\u007f-\u009f\u200b-\u200f\u2028-\u202e\u2060-\u2069\ufeff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
-}
-
 /** A key or name as data: quoted, its controls escaped, so an edited file cannot shape the message. */
-const quote = (text: string): string => `"${inert(text.replace(/["\\]/g, (c) => `\\${c}`))}"`;
+const quote = (text: string): string => `"${inertText(text.replace(/["\\]/g, (c) => `\\${c}`))}"`;
 
 const where = (c: Pick<Change, 'action' | 'key'>): string => `${c.action} ${quote(c.key)}`;
 
@@ -69,7 +62,7 @@ function changeDifferences(saved: Change, derived: Change): string[] {
   return out;
 }
 
-const show = (v: unknown): string => (v === undefined ? 'absent' : typeof v === 'string' ? quote(v) : inert(JSON.stringify(v)));
+const show = (v: unknown): string => (v === undefined ? 'absent' : typeof v === 'string' ? quote(v) : inertText(JSON.stringify(v)));
 
 /** The plan's accounts against those the repository declares: a plan names an account as its root file does. */
 function accountDifferences(saved: readonly AccountConfig[], declared: readonly AccountConfig[]): string[] {

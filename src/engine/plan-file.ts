@@ -9,7 +9,7 @@ import { basename, dirname, join } from 'node:path';
 import { type Diagnostic, DiagnosticsError } from '../model/diagnostics.js';
 import type { LiveResource } from '../model/resource.js';
 import { liveDigest } from './digest.js';
-import { inert } from './plan-compare.js';
+import { inertText as inert } from '../model/inert.js';
 import { resourceKey } from './order.js';
 import { renameLive } from './plan-steps/rename.js';
 import { KINDS } from '../kinds/index.js';
