@@ -43,6 +43,8 @@ export interface ApiResponse<T = unknown> {
   body: T;
   /** Size of the body on the wire, in bytes (for `pagedBytes`). */
   bytes?: number;
+  /** The service's time when it answered (its `Date` header, epoch ms; 1 s resolution), when it sent one. */
+  date?: number;
 }
 
 export interface BucketBudget {

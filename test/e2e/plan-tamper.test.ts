@@ -42,6 +42,8 @@ const writes = (seen: readonly string[]): string[] =>
 
 const ROOT = 'accounts:\n  - name: prod\nprune:\n  AlertChannel: true\n';
 const hook = (name: string, url: string): string => `kind: AlertChannel\nname: ${name}\nspec:\n  type: Webhook\n  data:\n    webhookUrl: ${url}\n`;
+/** Channels nobody changes: one update and one delete then stay well under the safety thresholds. */
+const STEADY = Array.from({ length: 8 }, (_, i) => hook(`steady-${i}`, `https://hooks.example.com/steady-${i}`));
 
 interface World {
   emu: Emu;
@@ -67,10 +69,10 @@ async function world(): Promise<World> {
   const env = { SVC_BASE_URL: proxy.url, SVC_API_KEY_ID: emu.keyId, SVC_API_SECRET: emu.secret, HOOK_URL: 'https://hooks.example.com/a-1', GITHUB_TOKEN };
   await mkdir(dir);
   await writeFile(join(dir, 'postureops.yaml'), ROOT);
-  await writeFile(join(dir, 'channels.yaml'), [hook('hook-a', '${env:HOOK_URL}'), hook('hook-b', 'https://hooks.example.com/b'), hook('hook-old', 'https://hooks.example.com/old')].join('---\n'));
+  await writeFile(join(dir, 'channels.yaml'), [hook('hook-a', '${env:HOOK_URL}'), hook('hook-b', 'https://hooks.example.com/b'), hook('hook-old', 'https://hooks.example.com/old'), ...STEADY].join('---\n'));
   const first = await cli(['apply', dir, '--auto-approve'], { env });
   expect(first.code, first.stderr).toBe(0);
-  await writeFile(join(dir, 'channels.yaml'), [hook('hook-a', '${env:HOOK_URL}'), hook('hook-b', 'https://hooks.example.com/b'), hook('hook-c', 'https://hooks.example.com/c')].join('---\n'));
+  await writeFile(join(dir, 'channels.yaml'), [hook('hook-a', '${env:HOOK_URL}'), hook('hook-b', 'https://hooks.example.com/b'), hook('hook-c', 'https://hooks.example.com/c'), ...STEADY].join('---\n'));
   env.HOOK_URL = HOOK_URL;
   const signed = join(tmp, 'signed.json');
   const unsigned = join(tmp, 'unsigned.json');
@@ -98,7 +100,7 @@ async function world(): Promise<World> {
 
 async function liveNames(emu: Emu): Promise<string[]> {
   const res = await rawApi(emu, 'GET', '/api/v2/AlertChannels', { account: 'prod' });
-  return (res.body.data as { name: string }[]).map((c) => c.name).sort();
+  return (res.body.data as { name: string }[]).map((c) => c.name).filter((n) => n.startsWith('hook-')).sort();
 }
 
 const applySaved = (w: World, file: string, key?: string): Promise<CliResult> =>
