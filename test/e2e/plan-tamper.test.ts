@@ -3,13 +3,12 @@
 // secret appears in any output. The untampered, signed plan applies.
 
 import { createHash, createHmac } from 'node:crypto';
-import { createServer, request as httpRequest, type Server } from 'node:http';
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startEmulator } from '../../src/emulator/index.js';
-import { cli, type CliResult, rawApi } from './harness.js';
+import { cli, type CliResult, forwardingProxy, rawApi } from './harness.js';
 
 type Emu = Awaited<ReturnType<typeof startEmulator>>;
 
@@ -21,19 +20,11 @@ const GITHUB_TOKEN = 'ghp_plantamper0000000000000000000000000';
 /** Every request that reaches the emulator through it, as `METHOD /path`. */
 async function recordingProxy(target: string): Promise<{ url: string; seen: string[]; close: () => Promise<void> }> {
   const seen: string[] = [];
-  const to = new URL(target);
-  const server: Server = createServer((req, res) => {
+  const proxy = await forwardingProxy(target, (req) => {
     seen.push(`${req.method} ${req.url}`);
-    const upstream = httpRequest({ host: to.hostname, port: to.port, path: req.url, method: req.method, headers: req.headers }, (up) => {
-      res.writeHead(up.statusCode ?? 502, up.headers);
-      up.pipe(res);
-    });
-    upstream.on('error', () => res.destroy());
-    req.pipe(upstream);
+    return false;
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  return { url: `http://127.0.0.1:${port}`, seen, close: () => new Promise((resolve) => server.close(() => resolve())) };
+  return { ...proxy, seen };
 }
 
 /** Requests that change something: not the token exchange, not a read, not a search. */

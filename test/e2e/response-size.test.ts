@@ -4,62 +4,43 @@
 // itself: an endless stream, or pages that are each small but together too large. The suite uses a
 // small limit; the 400 MB measurement is in test/bench/response-size.ts.
 
-import { createServer, request as httpRequest, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startEmulator } from '../../src/emulator/index.js';
-import { cli, webhookRepo } from './harness.js';
+import { cli, forwardingProxy, webhookRepo } from './harness.js';
 
 type Mode = 'endless' | 'pages' | 'pass';
 
 async function hostileProxy(target: string): Promise<{ url: string; mode: { value: Mode }; listHits: () => number; close: () => Promise<void> }> {
   const mode = { value: 'pass' as Mode };
   let hits = 0;
-  const to = new URL(target);
-  const server: Server = createServer((req, res) => {
+  const proxy = await forwardingProxy(target, (req, res) => {
     const path = req.url ?? '';
     const list = req.method === 'GET' && /^\/api\/v2\/AlertChannels(\?|$)/.test(path);
-    const page = /[?&]hostilePage=(\d+)$/.exec(path);
-    if (list && mode.value !== 'pass') {
-      req.resume();
-      hits++;
-      res.writeHead(200, { 'content-type': 'application/json' });
-      if (mode.value === 'endless') {
-        // No length, never ends: only the client's limit stops it.
-        res.write('{"data":[');
-        const record = Buffer.from(`{"intgGuid":"X","name":"${'n'.repeat(200)}","type":"Webhook","enabled":1,"data":{}},`);
-        const pump = (): void => {
-          while (!res.destroyed) if (!res.write(record)) return void res.once('drain', pump);
-        };
-        pump();
-        return;
-      }
-      // 10 KiB pages, each pointing to the next, forever.
-      const n = page ? Number(page[1]) + 1 : 1;
-      const records = Array.from({ length: 40 }, (_, i) => ({ intgGuid: `P${n}_${i}`, name: `p${n}-${i}-${'x'.repeat(180)}`, type: 'Webhook', enabled: 1, data: {} }));
-      res.end(JSON.stringify({ paging: { urls: { nextPage: `http://${req.headers.host}/api/v2/AlertChannels?hostilePage=${n}` } }, data: records }));
-      return;
+    if (!list || mode.value === 'pass') return false;
+    req.resume();
+    hits++;
+    res.writeHead(200, { 'content-type': 'application/json' });
+    if (mode.value === 'endless') {
+      // No length, never ends: only the client's limit stops it.
+      res.write('{"data":[');
+      const record = Buffer.from(`{"intgGuid":"X","name":"${'n'.repeat(200)}","type":"Webhook","enabled":1,"data":{}},`);
+      const pump = (): void => {
+        while (!res.destroyed) if (!res.write(record)) return void res.once('drain', pump);
+      };
+      pump();
+      return true;
     }
-    const upstream = httpRequest({ host: to.hostname, port: to.port, path, method: req.method, headers: req.headers }, (up) => {
-      res.writeHead(up.statusCode ?? 502, up.headers);
-      up.pipe(res);
-    });
-    upstream.on('error', () => res.destroy());
-    req.pipe(upstream);
+    // 10 KiB pages, each pointing to the next, forever.
+    const page = /[?&]hostilePage=(\d+)$/.exec(path);
+    const n = page ? Number(page[1]) + 1 : 1;
+    const records = Array.from({ length: 40 }, (_, i) => ({ intgGuid: `P${n}_${i}`, name: `p${n}-${i}-${'x'.repeat(180)}`, type: 'Webhook', enabled: 1, data: {} }));
+    res.end(JSON.stringify({ paging: { urls: { nextPage: `http://${req.headers.host}/api/v2/AlertChannels?hostilePage=${n}` } }, data: records }));
+    return true;
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-    mode,
-    listHits: () => hits,
-    close: async () => {
-      server.closeAllConnections();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
-    },
-  };
+  return { ...proxy, mode, listHits: () => hits };
 }
 
 describe('a response larger than --max-response-size', () => {
