@@ -52,6 +52,8 @@ interface Entry {
   live: LiveResource;
   doc: FileDocument;
   slots: SecretSlot[];
+  /** The kind's notes on the document (Kind.toDocument). */
+  notes: Diagnostic[];
 }
 
 export function exportConfig(live: LiveState, options: ExportOptions): ExportResult {
@@ -92,6 +94,7 @@ export function exportConfig(live: LiveState, options: ExportOptions): ExportRes
         }
         const entry = toEntry(kinds, kind, group[0], live.resources);
         if (entry) entries.push(entry);
+        if (entry) diagnostics.push(...entry.notes);
       }
     }
   }
@@ -179,6 +182,7 @@ function toEntry(kinds: readonly Kind[], kind: Kind, live: LiveResource, all: re
     live,
     doc: { kind: exported.kind, name: live.name, account: live.account, spec: exported.spec },
     slots: pointers.map((field) => ({ account: live.account, kind: kind.kind, name: live.name, field, writeOnly: writeOnly.has(field) })),
+    notes: exported.notes ?? [],
   };
 }
 

@@ -329,3 +329,16 @@ export function withoutWithheld(carried: JsonObject, live: JsonObject, declared:
   }
   return out;
 }
+
+/** `value` without the masked values at any depth (a mask alone gives undefined): what may be sent back. */
+export function withoutMasks(value: Json): Json | undefined {
+  if (isMaskedValue(value)) return undefined;
+  if (Array.isArray(value)) return value.some(isMaskedValue) ? undefined : value.map((v) => withoutMasks(v) ?? null);
+  if (!isObject(value)) return value;
+  const out: JsonObject = {};
+  for (const [k, v] of Object.entries(value)) {
+    const kept = withoutMasks(v);
+    if (kept !== undefined) out[k] = kept;
+  }
+  return out;
+}
