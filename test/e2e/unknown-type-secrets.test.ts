@@ -6,7 +6,7 @@
 // plans to no change; and an update of the unknown-type record, after its secret members are removed
 // from the file, sends no secret member and no masked or empty value (the emulator records the bodies).
 
-import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { cp, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -151,15 +151,13 @@ describe('secrets of unknown types, end to end', () => {
     expect(valid.code, valid.stdout + valid.stderr).toBe(0);
     expectNoCanary(valid, 'validate');
 
-    for (const format of ['text', 'json', 'markdown']) {
-      const planned = await cli(['plan', out, '--detailed-exitcode', '--format', format], { env });
-      expect(planned.code, planned.stdout + planned.stderr).toBe(0);
-      expectNoCanary(planned, `plan --format ${format}`);
-    }
+    const clean = await cli(['plan', out, '--detailed-exitcode', '--format', 'json'], { env });
+    expect(clean.code, clean.stdout + clean.stderr).toBe(0);
+    expectNoCanary(clean, 'plan');
 
     // A literal secret in the unknown type is refused at file:line.
     const literal = join(dir, 'literal');
-    await cli(['export', '--out', literal, '--account', 'prod'], { env: serviceEnv(emu) });
+    await cp(out, literal, { recursive: true });
     const literalFile = join(literal, 'prod', 'cloud-accounts.yaml');
     const text = await readFile(literalFile, 'utf8');
     await writeFile(literalFile, text.replace(/x_api_key: \$\{env:[A-Z0-9_]+\}/, 'x_api_key: CANARY-9-literal'));
