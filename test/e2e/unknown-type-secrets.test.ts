@@ -101,13 +101,14 @@ describe('secrets of unknown types, end to end', () => {
 
   it('exports no canary, validates, plans to no change, and an update sends no secret member and no mask', async () => {
     const out = join(dir, 'export');
-    const exported = await cli(['export', '--out', out, '--account', 'prod'], { env: serviceEnv(emu) });
+    const dotenv = join(dir, 'export.env');
+    const exported = await cli(['export', '--out', out, '--account', 'prod', '--dotenv-out', dotenv], { env: serviceEnv(emu) });
     expect(exported.code, exported.stderr).toBe(0);
     expectNoCanary(exported, 'export');
     // The empty member of the unknown type is left out, and export says so.
     expect(exported.stderr).toMatch(/CloudAccount "future-cloud" in account prod: spec\/data\/note is empty/);
 
-    for (const file of await filesBelow(out)) expect(await readFile(file, 'utf8'), file).not.toMatch(CANARY);
+    for (const file of [...(await filesBelow(out)), dotenv]) expect(await readFile(file, 'utf8'), file).not.toMatch(CANARY);
     const clouds = parseAllDocuments(await readFile(join(out, 'prod', 'cloud-accounts.yaml'), 'utf8')).map((d) => d.toJS());
     const cloud = clouds.find((d) => d.name === 'future-cloud');
     // Every secret is a placeholder, whether the service showed it in clear, "", a mask, or under a plain name.
