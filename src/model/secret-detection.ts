@@ -2,17 +2,18 @@
 // name says so, and any member is one when the service shows it masked. Kinds, the diff, export,
 // config and masking share these rules, so they sit at the bottom layer (pure functions on JSON).
 //
-// The name rule, in words (a name is split into words at camelCase humps, `_`, `-`, `.` and spaces):
-// - a member whose last word says what it holds *about* a credential (`id`, `arn`, `url`, `name`,
-//   `alias`, `type`, `policy`, `expiry`, `length`, `fingerprint`...) identifies or configures one: it
-//   is not a secret (`keyId`, `accessKeyId`, `privateKeyId`, `tokenUrl`, `passwordPolicy`);
-// - a name that opens with a question (`is`, `has`, `use`, `enable`...) is a flag, not a secret;
-// - otherwise a word that is or ends with a credential noun (password, passwd, pwd, passphrase,
-//   secret, token, credential, apikey...) makes a secret (`hecToken`, `clientSecret`, `DB_PASSWD`);
-// - `key` alone is too common (a tag key, a sort key, a routing key of a queue): it makes a secret
-//   only after a word that says which credential it is (`api`, `private`, `secret`, `access`,
-//   `insert`, `signing`, `intg`, `license`...): `apiIntgKey`, `x_api_key`, `privateKey`, `accessKey`;
-// - `pass` makes a secret only as the last word (`dbPass`, not `passThrough`).
+// The name rule, in words (a name is split into words at camelCase humps, `_`, `-`, `.` and spaces;
+// version digits are dropped, `apiKey2`): the member holds what its head word (the last one, after
+// words that only say how it is encoded: `value`, `pem`, `base64`, `json`, `hash`...) names.
+// - A head that is or ends with a credential noun (password, passwd, pwd, passphrase, secret, token,
+//   credential, apikey...) makes a secret: `hecToken`, `clientSecret`, `DB_PASSWD`, `accessKeySecret`.
+// - A head that names something about a credential is no secret: `keyId`, `accessKeyId`,
+//   `privateKeyId`, `tokenUrl`, `tokenAlias`, `passwordPolicy`, `secretArn`, `tokenExpiresAt`.
+// - `key` alone is too common (a tag key, a sort key, a KMS key reference): as the head it makes a
+//   secret only after a word that says which credential it is (`api`, `private`, `secret`,
+//   `access`, `insert`, `signing`, `intg`, `license`...): `apiIntgKey`, `x_api_key`, `privateKey`.
+// - `pass` makes a secret only as the head (`dbPass`, not `passThrough`).
+// - A name that opens with a question (`is`, `has`, `use`, `enable`...) is a flag, not a secret.
 // Booleans and null are never secrets, whatever their name.
 
 import { isObject, type Json, type JsonObject } from './json.js';
@@ -87,97 +88,31 @@ const KEY_QUALIFIERS = new Set([
   'secondary',
 ]);
 
-/** Last words that name something about a credential, not the credential. */
-const ABOUT_WORDS = new Set([
-  'id',
-  'ids',
-  'identifier',
-  'arn',
-  'arns',
-  'name',
-  'names',
-  'alias',
-  'aliases',
-  'url',
-  'urls',
-  'uri',
-  'uris',
-  'endpoint',
-  'host',
-  'path',
-  'file',
-  'filename',
-  'location',
-  'ref',
-  'reference',
-  'version',
-  'type',
-  'kind',
-  'policy',
-  'policies',
-  'length',
-  'len',
-  'min',
-  'max',
-  'count',
-  'expiry',
-  'expiration',
-  'expires',
-  'expire',
-  'ttl',
-  'lifetime',
-  'age',
-  'rotation',
-  'interval',
-  'period',
-  'date',
-  'time',
-  'timestamp',
-  'created',
-  'updated',
-  'enabled',
-  'disabled',
-  'required',
-  'hint',
-  'format',
-  'header',
-  'field',
-  'label',
-  'prefix',
-  'fingerprint',
-  'thumbprint',
-  'mode',
-  'method',
-  'scheme',
-  'strategy',
-  'source',
-  'provider',
-  'store',
-  'vault',
-  'region',
-  'scope',
-  'scopes',
-  'audience',
-  'issuer',
-  'algorithm',
-  'size',
-  'bits',
-  'encoding',
-  'usage',
-  'owner',
-  'status',
-  'state',
-  'placeholder',
-  'template',
-  'pattern',
-  'regex',
-]);
-
 /** First words that make a name a question (a flag), not a value. */
 const FLAG_WORDS = new Set(['is', 'has', 'use', 'uses', 'enable', 'require', 'requires', 'allow', 'show', 'skip', 'no', 'num']);
 
 /** Trailing words that only say how a secret is encoded: `privateKeyPem`, `apiKeyValue`. */
-const ENCODING_WORDS = new Set(['value', 'values', 'data', 'text', 'string', 'content', 'pem', 'b64', 'base64', 'encoded', 'raw', 'plain', 'material', 'bytes', 'hex']);
+const ENCODING_WORDS = new Set([
+  'value',
+  'values',
+  'data',
+  'text',
+  'string',
+  'content',
+  'contents',
+  'json',
+  'pem',
+  'b64',
+  'base64',
+  'encoded',
+  'encrypted',
+  'hash',
+  'raw',
+  'plain',
+  'material',
+  'bytes',
+  'hex',
+]);
 
 /** `hecToken` → [hec, token]; `x_api_key` → [x, api, key]; `APIKey` → [api, key]. */
 export function nameWords(name: string): string[] {
@@ -199,19 +134,21 @@ const qualifiedKeyWord = (word: string): boolean => {
 
 /** Whether a member of this name holds a credential (see the rule at the top of this file). */
 export function isSecretName(name: string): boolean {
-  const all = nameWords(name);
+  // Version digits say nothing: `apiKey2`, `password_1`, `signingSecretV2`.
+  const all = nameWords(name)
+    .map((w) => (ENCODING_WORDS.has(w) ? w : /^v?\d+$/.test(w) ? '' : w.replace(/\d+$/, '')))
+    .filter((w) => w !== '');
   if (all.length === 0) return false;
   if (all.length > 1 && FLAG_WORDS.has(all[0])) return false;
   let end = all.length;
   while (end > 1 && ENCODING_WORDS.has(all[end - 1])) end--;
   const words = all.slice(0, end);
-  const last = words[words.length - 1];
-  if (ABOUT_WORDS.has(last)) return false;
-  if (words.some(endsWithNoun) || endsWithNoun(all.join(''))) return true;
-  if (words.some(qualifiedKeyWord)) return true;
-  const keyAt = words.findIndex((w) => w === 'key' || w === 'keys');
-  if (keyAt > 0 && words.slice(0, keyAt).some((w) => KEY_QUALIFIERS.has(w))) return true;
-  return last === 'pass';
+  const head = words[words.length - 1];
+  // The head (last) word says what the member holds: `tokenUrl` a URL, `accessKeySecret` a secret.
+  if (endsWithNoun(head) || endsWithNoun(words.join('')) || endsWithNoun(all.join(''))) return true;
+  if (qualifiedKeyWord(head)) return true;
+  if ((head === 'key' || head === 'keys') && words.slice(0, -1).some((w) => KEY_QUALIFIERS.has(w))) return true;
+  return head === 'pass';
 }
 
 /** Characters a service shows in place of a hidden secret. */

@@ -67,6 +67,14 @@ describe('isSecretName', () => {
     'passwordHash',
     'apiKeyValue',
     'apiKeys',
+    'apiKey2',
+    'password_1',
+    'signingSecretV2',
+    'serviceAccountKeyJson',
+    'credentialsBase64',
+    'privateKeyContents',
+    'sasToken',
+    'authToken',
   ];
   // Names that identify or configure a credential, or have nothing to do with one.
   const plain = [
@@ -114,6 +122,15 @@ describe('isSecretName', () => {
     'queueUrl',
     'scanFrequency',
     'monitoredAccounts',
+    'tokenExpiresAt',
+    'clientSecretExpiry',
+    'hecTokenChannel',
+    'kmsKey',
+    'kmsKeyArn',
+    'publicKey',
+    'secretsManagerArn',
+    'sasUrl',
+    'webhookUrl',
   ];
   it.each(secrets)('%s is a secret', (name) => expect(isSecretName(name)).toBe(true));
   it.each(plain)('%s is not a secret', (name) => expect(isSecretName(name)).toBe(false));
