@@ -197,3 +197,15 @@ describe('secrets no table names', () => {
     expect(CloudAccount.toDocument(known, [])!.notes).toBeUndefined();
   });
 });
+
+describe('export of an unknown type', () => {
+  it('a plain member that holds the text of a mask is exported as read, not taken for a leaked secret', async () => {
+    const { exportConfig } = await import('../../src/engine/export.js');
+    const live = await liveOf(CloudAccount, '/api/v2/CloudAccounts', 'FutureCloudCfg', { password: 'CANARY-1', query: 'match a****b in the logs' });
+    const result = exportConfig({ resources: [live] } as never, { accounts: [{ name: 'prod' }] as never, kindNames: ['CloudAccount'] });
+    expect(result.diagnostics.filter((d) => d.severity === 'error')).toEqual([]);
+    const file = result.files.find((f) => f.path.endsWith('cloud-accounts.yaml'))!.content;
+    expect(file).toContain('query: match a****b in the logs');
+    expect(file).toMatch(/password: \$\{env:SVC_PROD_X_PASSWORD\}/);
+  });
+});
