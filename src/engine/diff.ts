@@ -77,8 +77,11 @@ export function diffResource(kind: Kind, desired: DesiredResource, live: LiveRes
   // The live rest never carries what the service showed masked or empty: that would overwrite the secret.
   const full = withoutWithheld(carriedSpec(live.spec, desired.spec, open), live.spec, d, open);
   const sets = setPointersOf(kind, [d, l, full]);
-  const writeOnly = uniqueSorted([...kind.writeOnly(d), ...kind.writeOnly(l)]);
   const envPointers = Object.keys(desired.envRefs);
+  // A member the service shows empty and the file takes from the environment is a hidden secret
+  // (export leaves such members of unknown types out and asks for exactly this): not compared.
+  const hidden = envPointers.filter((p) => open.some((o) => isWithin(p, o)) && getAt(l, p) === '');
+  const writeOnly = uniqueSorted([...kind.writeOnly(d), ...kind.writeOnly(l), ...hidden]);
   const sensitive = uniqueSorted([...kind.sensitive(d), ...kind.sensitive(l), ...kind.sensitive(full), ...envPointers]);
   const masked = uniqueSorted([...writeOnly, ...sensitive]);
   // Pointers found on the desired side may sit at another index of a set array on the live side.

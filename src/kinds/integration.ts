@@ -240,7 +240,7 @@ export function integrationKind(opts: IntegrationOptions): Kind {
             code: 'empty-member-left-out',
             message: `${opts.kind} "${live.name}" in account ${live.account}: spec${ptr} is empty in the service (type \`${String(typeOf(live.spec))}\`, unknown to this version: a hidden secret or an empty setting); left out of the export`,
             field: '/spec' + ptr,
-            hint: 'if it is a secret, add it to the file as ${env:NAME}; an update leaves it out either way',
+            hint: 'if it is a secret, add it to the file as ${env:NAME} (a member shown empty and taken from the environment is not compared); an update leaves it out otherwise',
           });
         }
       }

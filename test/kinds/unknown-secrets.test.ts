@@ -209,3 +209,16 @@ describe('export of an unknown type', () => {
     expect(file).toMatch(/password: \$\{env:SVC_PROD_X_PASSWORD\}/);
   });
 });
+
+describe('a member the service shows empty', () => {
+  it('is compared when the file writes it, and taken for a hidden secret when the file takes it from the environment', async () => {
+    const live = await liveOf(CloudAccount, '/api/v2/CloudAccounts', 'FutureCloudCfg', { note: '', region: 'eu' });
+    const literal = diffResource(CloudAccount, desired(CloudAccount, { type: 'FutureCloudCfg', data: { note: 'set', region: 'eu' } }), live);
+    expect(literal.changed).toEqual(['data']);
+    const fromEnv = desired(CloudAccount, { type: 'FutureCloudCfg', data: { note: 'from-env', region: 'eu' } }, { '/data/note': '${env:NOTE}' });
+    const diff = diffResource(CloudAccount, fromEnv, live);
+    expect(diff.changed).toEqual([]);
+    expect(diff.writeOnly).toEqual(['/data/note']);
+    expect(diffResource(CloudAccount, fromEnv, live, true).changed).toEqual(['data']);
+  });
+});
