@@ -114,9 +114,13 @@ const ENCODING_WORDS = new Set([
   'hex',
 ]);
 
+/** Names come from the service: only this many last characters are read (the head word is at the end). */
+const MAX_NAME = 128;
+
 /** `hecToken` → [hec, token]; `x_api_key` → [x, api, key]; `APIKey` → [api, key]. */
 export function nameWords(name: string): string[] {
   return name
+    .slice(-MAX_NAME)
     .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
     .replace(/([A-Z]+)([A-Z][a-z])/g, '$1 $2')
     .split(/[^A-Za-z0-9]+/)

@@ -135,6 +135,11 @@ describe('isSecretName', () => {
   it.each(secrets)('%s is a secret', (name) => expect(isSecretName(name)).toBe(true));
   it.each(plain)('%s is not a secret', (name) => expect(isSecretName(name)).toBe(false));
 
+  it('reads a name of any length from the service in bounded time, by its end', () => {
+    expect(isSecretName('A'.repeat(1_000_000) + 'Token')).toBe(true);
+    expect(isSecretName('A'.repeat(1_000_000))).toBe(false);
+  });
+
   it('splits names at humps, acronyms and separators', () => {
     expect(nameWords('hecToken')).toEqual(['hec', 'token']);
     expect(nameWords('APIKey')).toEqual(['api', 'key']);
