@@ -43,9 +43,15 @@ export interface ServiceConfig {
   /** Seed and density (records per day per dataset per account) of the generated activity data. */
   activitySeed: number;
   activityRows: number;
+  /** The vendor prefix of the predefined alert profiles (SVC_; the real service's is LW_). */
+  predefinedPrefix: string;
 }
 
 type Body = { kind: 'ok'; value: unknown } | { kind: 'too-large' } | { kind: 'bad-json' } | { kind: 'bad-type' };
+
+function isJsonType(header: string | undefined): boolean {
+  return /^application\/([\w.+-]*\+)?json\b/i.test(header ?? '');
+}
 
 /** Reads at most MAX_BODY_BYTES; past that it stops reading and reports `too-large`. */
 function readBody(req: IncomingMessage): Promise<Body> {
@@ -67,9 +73,9 @@ function readBody(req: IncomingMessage): Promise<Body> {
     };
     const onEnd = () => {
       const text = Buffer.concat(chunks).toString('utf8');
+      // Seeds 000/001: every call, token creation included and bodies or not, carries the header.
+      if (!isJsonType(req.headers['content-type'])) return resolve({ kind: 'bad-type' });
       if (text.trim() === '') return resolve({ kind: 'ok', value: undefined });
-      const type = String(req.headers['content-type'] ?? '');
-      if (!/^application\/([\w.+-]*\+)?json\b/i.test(type)) return resolve({ kind: 'bad-type' });
       try {
         resolve({ kind: 'ok', value: JSON.parse(text) });
       } catch {
@@ -138,7 +144,7 @@ export class Service {
       ...agentAccessTokenRoutes(),
       ...alertChannelRoutes(),
       ...alertRuleRoutes(),
-      ...alertProfileRoutes(),
+      ...alertProfileRoutes(cfg.predefinedPrefix),
       ...cloudAccountRoutes(),
       ...containerRegistryRoutes(),
       ...auditLogRoutes(),
@@ -202,20 +208,27 @@ export class Service {
     if (body.kind === 'too-large') {
       return send(res, 400, { message: `Request body larger than ${MAX_BODY_BYTES} bytes` }, peek(), { Connection: 'close' });
     }
-    if (body.kind === 'bad-type') return send(res, 400, { message: 'Content-Type must be application/json' }, peek());
     if (body.kind === 'bad-json') return send(res, 400, { message: 'Invalid JSON body' }, peek());
 
     let rate = peek();
     try {
       if (!isApi) throw new HttpError(404, 'Not found');
+      // After authentication (a request without a token is a 401 first), before the bucket: like a
+      // malformed body. The OpenAPI page (the emulator's own, no login) stays readable in a browser.
+      const badType = body.kind === 'bad-type' && !(route?.public === true && method === 'GET');
+      const refuseType = () => {
+        throw new HttpError(400, 'Content-Type must be application/json: send the header Content-Type: application/json on every request');
+      };
       let key: ApiKey | undefined;
       if (route?.public === true) {
-        const owner = this.tokens.keyNamed(body.value)?.user ?? ANONYMOUS;
+        if (badType) refuseType();
+        const owner = this.tokens.keyNamed(body.kind === 'ok' ? body.value : undefined)?.user ?? ANONYMOUS;
         const taken = this.buckets.take(userBucket(owner, functionality));
         rate = taken.state;
         if (!taken.allowed) throw new HttpError(429, 'Rate limit exceeded');
       } else {
         key = this.tokens.verify(req.headers, this.cfg.clock.now());
+        if (badType) refuseType();
         const taken = this.buckets.take(userBucket(key.user, functionality));
         rate = taken.state;
         if (!taken.allowed) throw new HttpError(429, 'Rate limit exceeded');
@@ -224,7 +237,7 @@ export class Service {
       if (match.kind === 'method-not-allowed') {
         return send(res, 405, { message: `Method ${method} not allowed for ${pathname}` }, rate, { Allow: match.allowed.join(', ') });
       }
-      const result = this.run(req, method, url, match.route, match.params, match.handler, body.value, key);
+      const result = this.run(req, method, url, match.route, match.params, match.handler, body.kind === 'ok' ? body.value : undefined, key);
       if (fault === 'commit-then-500' && result.status < 300) {
         return send(res, 500, { message: 'Internal Server Error' }, rate);
       }
