@@ -117,7 +117,7 @@ const AWS_SIDEKICK = { ...SCAN, ...AWS_ROLE, awsAccountId: TEXT, bucketArn: TEXT
 /** Every `data` member api-facts.md names, per cloud account type (the required ones are in service-facts.ts). */
 export const CLOUD_ACCOUNT_MEMBERS: Record<CloudAccountType, Record<string, Schema>> = {
   AwsCfg: { ...AWS_ROLE, awsAccountId: STR },
-  AwsCtSqs: { ...AWS_ROLE, queueUrl: HTTPS_URL, accountMappingFile: STR },
+  AwsCtSqs: { ...AWS_ROLE, awsAccountId: STR, queueUrl: HTTPS_URL, accountMappingFile: STR },
   AwsEksAudit: AWS_ROLE,
   AwsUsGovCfg: texts('accessKeyCredentials.accountId', 'accessKeyCredentials.accessKeyId', 'accessKeyCredentials.secretAccessKey'),
   AwsUsGovCtSqs: { ...texts('accessKeyCredentials.accountId', 'accessKeyCredentials.accessKeyId', 'accessKeyCredentials.secretAccessKey'), queueUrl: HTTPS_URL },
