@@ -118,10 +118,11 @@ const AWS_SIDEKICK = { ...SCAN, ...AWS_ROLE, awsAccountId: TEXT, bucketArn: TEXT
 export const CLOUD_ACCOUNT_MEMBERS: Record<CloudAccountType, Record<string, Schema>> = {
   AwsCfg: { ...AWS_ROLE, awsAccountId: STR },
   AwsCtSqs: { ...AWS_ROLE, awsAccountId: STR, queueUrl: HTTPS_URL, accountMappingFile: STR },
-  AwsEksAudit: AWS_ROLE,
+  // snsArn, queueUrl: not in api-facts.md's tables; the public client sends them (optional here).
+  AwsEksAudit: { ...AWS_ROLE, snsArn: TEXT },
   AwsUsGovCfg: texts('accessKeyCredentials.accountId', 'accessKeyCredentials.accessKeyId', 'accessKeyCredentials.secretAccessKey'),
   AwsUsGovCtSqs: { ...texts('accessKeyCredentials.accountId', 'accessKeyCredentials.accessKeyId', 'accessKeyCredentials.secretAccessKey'), queueUrl: HTTPS_URL },
-  AzureAlSeq: { ...AZURE_CREDENTIALS, tenantId: TEXT },
+  AzureAlSeq: { ...AZURE_CREDENTIALS, tenantId: TEXT, queueUrl: TEXT },
   AzureCfg: { ...AZURE_CREDENTIALS, tenantId: TEXT },
   GcpAtSes: { ...GCP_ID, subscriptionName: TEXT },
   GcpCfg: GCP_ID,

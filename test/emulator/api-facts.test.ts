@@ -65,10 +65,11 @@ describe("the emulator's tables agree with api-facts.md", () => {
   };
 
   for (const group of ['channels', 'cloudAccounts'] as const) {
-    it.each(Object.keys(FACTS[group]))(`${group}: %s has the members and masks the write-only secrets`, (type) => {
+    it.each(Object.keys(FACTS[group]))(`${group}: %s takes every member api-facts.md names and masks the write-only secrets`, (type) => {
       const table = emulatorTables[group];
       const data = (table.schema(type).properties as Record<string, Schema>).data;
-      expect(sorted(memberPaths(data))).toEqual(FACTS[group][type].members);
+      // A superset: the public client sends a few members api-facts.md's tables leave out (snsArn).
+      for (const m of FACTS[group][type].members) expect(memberPaths(data), `${type}: data.${m}`).toContain(m);
       const sensitive = table.sensitive[type];
       // Masked ("" or left out): exactly the bold members the service does not return in clear.
       expect(sorted(sensitive.filter((m) => m.shown !== 'clear').map((m) => m.path))).toEqual(writeOnlyFacts(group, type));
