@@ -22,6 +22,8 @@ export type StopSignal = 'SIGINT' | 'SIGTERM';
 /** Where interruptions come from: `listen` returns the function that stops listening. */
 export interface SignalSource {
   listen(handler: (signal: StopSignal) => void): () => void;
+  /** Sets the exit code of a process whose command has already returned (a signal in its last moment). */
+  setExitCode?(code: number): void;
 }
 
 export function processSignals(): SignalSource {
@@ -35,6 +37,9 @@ export function processSignals(): SignalSource {
         process.off('SIGINT', onInt);
         process.off('SIGTERM', onTerm);
       };
+    },
+    setExitCode(code) {
+      process.exitCode = code;
     },
   };
 }
