@@ -215,4 +215,4 @@ export function alertProfileRoutes(prefix: string = PREDEFINED_PROFILE_PREFIX): 
       },
     },
   ];
-  }
+}
