@@ -21,16 +21,21 @@ const OLDER = { 'X-Emulator-Spelling': 'older' };
 
 type Emulator = Awaited<ReturnType<typeof startEmulator>>;
 
+const tokens = new Map<Emulator, Promise<string>>();
+
 /** The API as any client would call it (Content-Type on every call), with optional extra headers. */
 async function api(emu: Emulator, method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<any> {
-  const token = await fetch(`${emu.url}/api/v2/access/tokens`, {
-    method: 'POST',
-    headers: { 'X-SVC-UAKS': emu.secret, 'Content-Type': 'application/json' },
-    body: JSON.stringify({ keyId: emu.keyId, expiryTime: 3600 }),
-  }).then((r) => r.json() as Promise<{ token: string }>);
+  if (!tokens.has(emu)) {
+    const exchange = fetch(`${emu.url}/api/v2/access/tokens`, {
+      method: 'POST',
+      headers: { 'X-SVC-UAKS': emu.secret, 'Content-Type': 'application/json' },
+      body: JSON.stringify({ keyId: emu.keyId, expiryTime: 3600 }),
+    });
+    tokens.set(emu, exchange.then((r) => r.json() as Promise<{ token: string }>).then((t) => t.token));
+  }
   const res = await fetch(`${emu.url}/api/v2/${path}`, {
     method,
-    headers: { Authorization: `Bearer ${token.token}`, 'Content-Type': 'application/json', 'Account-Name': 'prod', ...headers },
+    headers: { Authorization: `Bearer ${await tokens.get(emu)}`, 'Content-Type': 'application/json', 'Account-Name': 'prod', ...headers },
     body: body === undefined ? undefined : JSON.stringify(body),
   });
   const text = await res.text();
