@@ -95,7 +95,7 @@ describe('export of an account shaped like the real service', () => {
     await api(emu, 'POST', 'CloudAccounts', { name: 'aws-null', type: 'AwsCfg', enabled: 1, data: { ...CASES.AwsCfg.data, awsAccountId: null } });
     await api(emu, 'POST', 'ContainerRegistries', { name: 'hub', type: 'ContVulnCfg', enabled: 1, data: { registryType: 'DOCKERHUB', credentials: { username: 'u', password: 'CANARY-hub' } } });
     await api(emu, 'POST', 'ContainerRegistries', { name: 'inline', type: 'ContVulnCfg', enabled: 1, data: { registryType: 'INLINE_SCANNER', limitNumScan: 60 } }, OLDER);
-    serverTokens = (await api(emu, 'GET', 'CloudAccounts')).data.flatMap((r: { serverToken?: { serverToken: string } }) => (r.serverToken ? [r.serverToken.serverToken] : []));
+    serverTokens = [...(await api(emu, 'GET', 'CloudAccounts')).data, ...(await api(emu, 'GET', 'ContainerRegistries')).data].flatMap((r: { serverToken?: { serverToken: string } }) => (r.serverToken ? [r.serverToken.serverToken] : []));
 
     dir = await mkdtemp(join(tmpdir(), 'postureops-real-account-'));
     out = join(dir, 'export');
@@ -126,7 +126,7 @@ describe('export of an account shaped like the real service', () => {
 
   it('writes no secret and no server token anywhere: files, stdout, stderr', async () => {
     const written = await files(out);
-    expect(serverTokens).toHaveLength(2);
+    expect(serverTokens).toHaveLength(3);
     for (const text of [...Object.values(written), exported.stdout, exported.stderr]) {
       expect(text).not.toContain('CANARY');
       expect(text).not.toContain(SLACK_URL);

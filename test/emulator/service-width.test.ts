@@ -161,9 +161,13 @@ describe('the older spellings', () => {
       h.call('POST', 'ContainerRegistries', { body: { name: 'i', type: 'ContVulnCfg', enabled: 1, data: { registryType: 'INLINE_SCANNER', limitNumScan } }, headers });
     expect((await inline(60, older)).body.data.data.limitNumScan).toBe('60');
     expect((await inline('60')).body.data.data.limitNumScan).toBe('60');
-    expect((await inline(60)).body.data.data.limitNumScan).toBe(60);
+    const plain = await inline(60);
+    expect(plain.body.data.data.limitNumScan).toBe(60);
+    // A scanner reports with a token the service issues.
+    expect(plain.body.data.serverToken.serverToken).toMatch(/^[0-9a-f]{64}$/);
     const hub = await h.call('POST', 'ContainerRegistries', { body: { name: 'h', type: 'ContVulnCfg', enabled: 1, data: { registryType: 'DOCKERHUB', credentials: { username: 'u', password: 'p' } } } });
     expect(hub.body.data.data.registryDomain).toBe('index.docker.io');
+    expect(hub.body.data.serverToken).toBeUndefined();
   });
 });
 

@@ -4,8 +4,12 @@ import { REGISTRY_INTEGRATION_TYPE, REGISTRY_TYPES, type RegistryType } from '..
 import { REGISTRY_BASE, registrySchema } from '../request-schemas.js';
 import type { Route } from '../router.js';
 import { DOCKERHUB_DOMAIN, ECR_CREDENTIALS, REGISTRY_RESPONSE_DEFAULTS, registrySensitive } from '../service-facts.js';
+import { newServerToken } from '../ids.js';
 import { check, invalidData } from '../validation.js';
 import { integrationRoutes, type IntegrationCollection } from './integrations.js';
+
+/** Registries that are scanners run by the customer, which report with a service-issued token. */
+const SCANNER_TYPES: readonly RegistryType[] = ['INLINE_SCANNER', 'PROXY_SCANNER'];
 
 function present(data: Record<string, unknown>, dotted: string): boolean {
   let v: unknown = data;
@@ -55,6 +59,9 @@ export const containerRegistries: IntegrationCollection = {
     }
   },
   sensitive: (r) => registrySensitive(r.data),
+  // api-facts.md: "some registries carry a top-level serverToken": the scanners that report to the service.
+  issueServerToken: (r, ctx) =>
+    SCANNER_TYPES.includes(r.data.registryType as RegistryType) ? { serverToken: newServerToken(), uri: `${ctx.baseUrl}/api/v2/scanner` } : undefined,
   responseData: (data, record) => registryResponseData(data, record.older === true),
 };
 
