@@ -168,7 +168,10 @@ describe('plan comment on a pull request', () => {
     const ws = workspace({ posture: config('pr6') });
     const applied = await cli(['apply', join(ws, 'posture'), '--auto-approve'], { env: secrets() });
     expect(applied.code, applied.stderr).toBe(0);
-    writeFiles(join(ws, 'posture'), config('pr6', { prune: true, rule: false }));
+    // Deleting 1 of the account's 2 live resources is over the default safety share (30 %): this test
+    // is about the comment and the label of a deletion, so the root file allows it.
+    const pruned = config('pr6', { prune: true, rule: false });
+    writeFiles(join(ws, 'posture'), { ...pruned, 'postureops.yaml': pruned['postureops.yaml'] + 'safety:\n  deletePercent: 100\n' });
     const r = await pr(ws, 106, { inputs: { labels: 'true' } });
     expect(r.code, r.stdout).toBe(0);
     const body = commentsOf(106)[0].body;
