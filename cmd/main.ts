@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseShard, type Shard } from '../src/engine/shard.js';
 import { DURATION_EXPECTED, parseDuration } from '../src/model/duration.js';
+import { inertText } from '../src/model/inert.js';
 import { packageRoot } from '../src/util/package-root.js';
 import { EXIT, ExitError, type Io, processIo, withoutColor, write } from './io.js';
 
@@ -341,7 +342,7 @@ export async function run(argv: string[], io: Io = processIo()): Promise<number>
       return err.exitCode === 0 ? EXIT.ok : EXIT.error;
     }
     if (err instanceof ExitError) {
-      write(io.stderr, `postureops: ${err.message}`);
+      write(io.stderr, `postureops: ${inertText(err.message)}`);
       return err.code;
     }
     return reportUnexpected(io, err);
@@ -360,7 +361,8 @@ async function reportUnexpected(io: Io, err: unknown): Promise<number> {
   const errors = err instanceof ApiError || err instanceof ServiceUnreachable ? await import('./errors.js') : undefined;
   const explained =
     err instanceof ServiceUnreachable ? errors?.explainUnreachable(err) : err instanceof ApiError ? errors?.explainApiError(err) : undefined;
-  write(io.stderr, `postureops: ${explained ?? (err instanceof Error ? err.message : String(err))}`);
+  // One line: the message may quote the service (src/model/inert.ts).
+  write(io.stderr, `postureops: ${inertText(explained ?? (err instanceof Error ? err.message : String(err)))}`);
   if (io.env.POSTUREOPS_DEBUG && err instanceof Error && err.stack) write(io.stderr, err.stack);
   return EXIT.error;
 }

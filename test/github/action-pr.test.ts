@@ -24,7 +24,8 @@ afterAll(async () => {
 function config(account: string, opts: { description?: string; prune?: boolean; rule?: boolean } = {}): Record<string, string> {
   const rule = opts.rule === false ? '' : `---\nkind: AlertRule\nname: critical\nspec:\n  channels: [ops-slack]\n  severity: [critical]\n  eventCategory: [Cloud]\n  description: ${opts.description ?? 'first'}\n`;
   return {
-    'postureops.yaml': `accounts:\n  - name: ${account}\nprune: ${opts.prune ? 'true' : 'false'}\n`,
+    // Pruning deletes one of the two resources: 50 %, which this repository's delete threshold allows.
+    'postureops.yaml': `accounts:\n  - name: ${account}\nprune: ${opts.prune ? 'true\nsafety: {deletePercent: 50}' : 'false'}\n`,
     'channels.yaml': `kind: AlertChannel\nname: ops-slack\nspec:\n  type: SlackChannel\n  data:\n    slackUrl: \${env:SLACK_URL}\n${rule}`,
   };
 }
@@ -168,10 +169,7 @@ describe('plan comment on a pull request', () => {
     const ws = workspace({ posture: config('pr6') });
     const applied = await cli(['apply', join(ws, 'posture'), '--auto-approve'], { env: secrets() });
     expect(applied.code, applied.stderr).toBe(0);
-    // Deleting 1 of the account's 2 live resources is over the default safety share (30 %): this test
-    // is about the comment and the label of a deletion, so the root file allows it.
-    const pruned = config('pr6', { prune: true, rule: false });
-    writeFiles(join(ws, 'posture'), { ...pruned, 'postureops.yaml': pruned['postureops.yaml'] + 'safety:\n  deletePercent: 100\n' });
+    writeFiles(join(ws, 'posture'), config('pr6', { prune: true, rule: false }));
     const r = await pr(ws, 106, { inputs: { labels: 'true' } });
     expect(r.code, r.stdout).toBe(0);
     const body = commentsOf(106)[0].body;
