@@ -47,7 +47,8 @@ export interface ServiceConfig {
   predefinedPrefix: string;
 }
 
-type Body = { kind: 'ok'; value: unknown } | { kind: 'too-large' } | { kind: 'bad-json' } | { kind: 'bad-type' };
+/** `bad-type` (no JSON Content-Type) is refused after authentication; it carries no value. */
+type Body = { kind: 'ok'; value: unknown } | { kind: 'too-large' } | { kind: 'bad-json' } | { kind: 'bad-type'; value: undefined };
 
 function isJsonType(header: string | undefined): boolean {
   return /^application\/([\w.+-]*\+)?json\b/i.test(header ?? '');
@@ -74,7 +75,7 @@ function readBody(req: IncomingMessage): Promise<Body> {
     const onEnd = () => {
       const text = Buffer.concat(chunks).toString('utf8');
       // Seeds 000/001: every call, token creation included and bodies or not, carries the header.
-      if (!isJsonType(req.headers['content-type'])) return resolve({ kind: 'bad-type' });
+      if (!isJsonType(req.headers['content-type'])) return resolve({ kind: 'bad-type', value: undefined });
       if (text.trim() === '') return resolve({ kind: 'ok', value: undefined });
       try {
         resolve({ kind: 'ok', value: JSON.parse(text) });
@@ -222,7 +223,7 @@ export class Service {
       let key: ApiKey | undefined;
       if (route?.public === true) {
         if (badType) refuseType();
-        const owner = this.tokens.keyNamed(body.kind === 'ok' ? body.value : undefined)?.user ?? ANONYMOUS;
+        const owner = this.tokens.keyNamed(body.value)?.user ?? ANONYMOUS;
         const taken = this.buckets.take(userBucket(owner, functionality));
         rate = taken.state;
         if (!taken.allowed) throw new HttpError(429, 'Rate limit exceeded');
@@ -237,7 +238,7 @@ export class Service {
       if (match.kind === 'method-not-allowed') {
         return send(res, 405, { message: `Method ${method} not allowed for ${pathname}` }, rate, { Allow: match.allowed.join(', ') });
       }
-      const result = this.run(req, method, url, match.route, match.params, match.handler, body.kind === 'ok' ? body.value : undefined, key);
+      const result = this.run(req, method, url, match.route, match.params, match.handler, body.value, key);
       if (fault === 'commit-then-500' && result.status < 300) {
         return send(res, 500, { message: 'Internal Server Error' }, rate);
       }
