@@ -85,7 +85,7 @@ describe('export of an account shaped like the real service', () => {
       emu,
       'POST',
       'AlertRules',
-      { type: 'Event', intgGuidList: [jira.data.intgGuid], filters: { name: 'older', description: 'camel', enabled: 0, severity: [3], eventCategory: ['User'], resourceGroups: ['RG_1'] } },
+      { type: 'Event', intgGuidList: [jira.data.intgGuid], filters: { name: 'older', description: 'camel', enabled: 0, severity: [3], eventCategory: ['User', 'Cloud'], resourceGroups: [] } },
       OLDER,
     );
     const template = { name: 'Changed', eventName: 'File changed', subject: '{{PATH}} changed', description: '{{_OCCURRENCE}} on {{MID}}' };
@@ -120,7 +120,7 @@ describe('export of an account shaped like the real service', () => {
     expect(channels).toContain('issueGrouping: null');
     expect(written[join('prod', 'cloud-accounts.yaml')]).toContain('awsAccountId: null');
     const rules = written[join('prod', 'alert-rules.yaml')];
-    for (const text of ['category:', 'subCategory:', 'source:', '- RG_1', 'name: older']) expect(rules).toContain(text);
+    for (const text of ['category:', 'subCategory:', 'source:', 'name: older', '- User']) expect(rules).toContain(text);
     expect(written[join('prod', 'cloud-accounts.yaml')].match(/^kind: CloudAccount$/gm)?.length).toBeGreaterThanOrEqual(FORMAT_WARNS ? 20 : 19);
   });
 
