@@ -19,7 +19,8 @@ export function stopLine(stop: ApplyStop): string {
   const message = v(stop.message);
   const what = stop.cause === 'interrupted' ? message[0].toUpperCase() + message.slice(1) : `Stopped: ${message}`;
   const rest = `${stop.notStarted} change${stop.notStarted === 1 ? '' : 's'} not started`;
-  const next = stop.cause === 'interrupted' ? 'run apply again to finish' : 'run apply again once the service can be reached';
+  const next =
+    stop.cause === 'interrupted' ? 'run apply again to finish' : stop.cause === 'lease-lost' ? 'run plan and apply again' : 'run apply again once the service can be reached';
   return `${what}: ${rest}; ${next}.`;
 }
 

@@ -3,7 +3,6 @@
 import { CHANNEL_TYPES, type ChannelType } from '../spellings.js';
 import type { SecretField } from '../secret-fields.js';
 import { integrationKind } from '../integration.js';
-import { webhookLease } from '../lease-record.js';
 import { isObject, type JsonObject } from '../../model/json.js';
 import type { Kind } from '../types.js';
 import { SCHEMA_FILE, schemas } from './schema.js';
@@ -36,7 +35,7 @@ function emailUserData(data: JsonObject): JsonObject {
   return { ...data, channelProps: { ...props, recipients } };
 }
 
-const channels: Kind = integrationKind({
+export const AlertChannel: Kind = integrationKind({
   kind: 'AlertChannel',
   order: 10,
   documentKind: 'AlertChannel',
@@ -54,5 +53,3 @@ const channels: Kind = integrationKind({
   testable: true,
 });
 
-/** Channels also hold the apply lease: a disabled Webhook that delivers nowhere (lease-record.ts). */
-export const AlertChannel: Kind = { ...channels, lease: webhookLease('AlertChannels') };
