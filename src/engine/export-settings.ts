@@ -4,12 +4,8 @@
 // profiles by the default; on an account with another prefix its predefined profiles would be
 // exported as custom ones, and its custom profiles (which extend them) would fail validation.
 //
-// Detection, from the service's own structure rather than from names: the predefined profiles
-// descend from one root base profile, the only profile without `extends`, and a custom profile may
-// not extend that root (api-facts.md, seed 000). So the root and the profiles that extend it
-// directly are the service's. Their longest common prefix, cut after its last `_`, is the vendor
-// prefix (the root alone: its id up to the first `_`). A root without children (a broken record
-// with no `extends`) does not count when another root has children.
+// Detection (detectPrefix, beside the kind's ids, which the apply lease uses too) reads the service's
+// own structure rather than names.
 //
 // The setting is the kind's (Kind.rootSettings); which kind owns it is found in the registry by the
 // setting's name, so nothing here names a kind.
@@ -17,7 +13,7 @@
 import type { Diagnostic } from '../model/diagnostics.js';
 import type { JsonObject } from '../model/json.js';
 import type { LiveResource } from '../model/resource.js';
-import { PREDEFINED_PROFILE_PREFIX, PREFIX_SETTING } from '../kinds/alert-profile/ids.js';
+import { detectPrefix, PREDEFINED_PROFILE_PREFIX, PREFIX_SETTING } from '../kinds/alert-profile/ids.js';
 import type { Kind } from '../kinds/types.js';
 
 export interface LiveSettings {
@@ -26,35 +22,6 @@ export interface LiveSettings {
   /** The live resources, re-classified under those settings (which are the service's own). */
   resources: LiveResource[];
   diagnostics: Diagnostic[];
-}
-
-interface Node {
-  name: string;
-  parent?: string;
-}
-
-/** The vendor prefix the predefined profiles of one account show; undefined when they show none. */
-export function detectPrefix(profiles: readonly Node[]): string | undefined {
-  const names = new Set(profiles.map((p) => p.name));
-  // A root: no parent, or a parent the list does not hold (a service that leaves its root out).
-  const roots = new Set<string>();
-  for (const p of profiles) {
-    if (p.parent === undefined) roots.add(p.name);
-    else if (!names.has(p.parent)) roots.add(p.parent);
-  }
-  const childrenOf = (root: string) => profiles.filter((p) => p.parent === root).map((p) => p.name);
-  const fertile = [...roots].filter((r) => childrenOf(r).length > 0);
-  const chosen = fertile.length > 0 ? fertile : [...roots];
-  if (chosen.length === 0) return undefined;
-  const members = [...chosen, ...chosen.flatMap(childrenOf)];
-  if (members.length === 1) {
-    const cut = members[0].indexOf('_');
-    return cut > 0 ? members[0].slice(0, cut + 1) : undefined;
-  }
-  let common = members[0];
-  for (const m of members) while (!m.startsWith(common)) common = common.slice(0, -1);
-  const cut = common.lastIndexOf('_');
-  return cut > 0 ? common.slice(0, cut + 1) : undefined;
 }
 
 /**

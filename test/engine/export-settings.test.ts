@@ -5,7 +5,8 @@
 
 import { describe, expect, it } from 'vitest';
 import { exportConfig } from '../../src/engine/export.js';
-import { detectPrefix, liveSettings } from '../../src/engine/export-settings.js';
+import { liveSettings } from '../../src/engine/export-settings.js';
+import { detectPrefix } from '../../src/kinds/alert-profile/ids.js';
 import { rootFile } from '../../src/engine/export-yaml.js';
 import type { LiveState } from '../../src/engine/types.js';
 import { KINDS } from '../../src/kinds/index.js';
