@@ -8,6 +8,7 @@ import { positionAt, checkSchema } from './schema-check.js';
 import { ROOT_SCHEMA } from './schema-catalog.js';
 import { didYouMean } from '../model/suggest.js';
 import { parseYamlDocuments } from './yaml-source.js';
+import { parseRouting } from './routing.js';
 
 /** The root config from the file's text, or undefined when it is unusable (diagnostics say why). */
 export function parseRoot(
@@ -116,6 +117,8 @@ export function parseRoot(
     });
     ok = false;
   });
+  const routing = value.routing === undefined ? undefined : parseRouting(value.routing as JsonObject, accounts, where, diagnostics);
+  if (routing === null) ok = false;
   if (!ok) return undefined;
   return {
     file: absFile,
@@ -125,5 +128,6 @@ export function parseRoot(
     ...(protect.length > 0 ? { protect } : {}),
     secretLiterals,
     settings,
+    ...(routing ? { routing } : {}),
   };
 }

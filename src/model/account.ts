@@ -3,6 +3,7 @@
 
 import type { JsonObject } from './json.js';
 import type { DesiredResource } from './resource.js';
+import type { RoutingSettings } from './routing.js';
 
 export interface AccountConfig {
   /** Value of the Account-Name header. */
@@ -24,6 +25,8 @@ export interface RootConfig {
   protect?: string[];
   /** Settings the kinds own (Kind.rootSettings), as the root file gives them; absent ones left out. */
   settings?: JsonObject;
+  /** `routing`: requirements and route tests, with their places in the file. */
+  routing?: RoutingSettings;
 }
 
 /** A literal in a secret member the service returns in clear: a warning, an error, or accepted silently. */

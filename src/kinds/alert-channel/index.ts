@@ -5,6 +5,7 @@ import type { SecretField } from '../secret-fields.js';
 import { integrationKind } from '../integration.js';
 import { webhookLease } from '../lease-record.js';
 import { isObject, type JsonObject } from '../../model/json.js';
+import { toBoolean } from '../common.js';
 import type { Kind } from '../types.js';
 import { SCHEMA_FILE, schemas } from './schema.js';
 import { CHANNEL_SECRETS } from './tables.js';
@@ -55,4 +56,11 @@ const channels: Kind = integrationKind({
 });
 
 /** Channels also hold the apply lease: a disabled Webhook that delivers nowhere (lease-record.ts). */
-export const AlertChannel: Kind = { ...channels, lease: webhookLease('AlertChannels') };
+export const AlertChannel: Kind = {
+  ...channels,
+  lease: webhookLease('AlertChannels'),
+  // Routing: a destination; a disabled channel receives nothing.
+  routing: {
+    read: (name, spec) => ({ role: 'channel', channel: { name, type: typeof spec.type === 'string' ? spec.type : '', enabled: toBoolean(spec.enabled) } }),
+  },
+};
