@@ -215,6 +215,63 @@ export function buildProgram(programIo: Io, setCode: (code: number) => void): Co
     setCode(await applyCommand(await envFor(io, dir, opts), dir, opts));
   });
 
+  // Routing maps (README.md, "Routing"): offline by default; --live reads channels and rules.
+  const routes = clientOptions(
+    program
+      .command('routes')
+      .description('who is alerted for what: per account, the channels an alert of each event category and severity reaches, and through which rules')
+      .argument('[dir]', 'configuration repository', '.')
+      .option('--live', 'from the live state (one list of channels and one of rules per account) instead of the configuration')
+      .option('--account <name>', 'only this account (repeatable)', collect)
+      .addOption(formatOption())
+      .option(...envFileOption)
+      .addHelpText(
+        'after',
+        helpAfter(
+          [
+            'postureops routes examples                   # the configuration, offline',
+            'postureops routes examples --format markdown  # with a Mermaid graph per account',
+            'postureops routes examples --live --account prod',
+            'postureops routes test examples --account staging --category Cloud --severity critical --expect platform-teams',
+          ],
+          [
+            [EXIT.ok, 'shown'],
+            [EXIT.error, 'invalid configuration, or the service unreachable or refusing (--live)'],
+          ],
+        ),
+      ),
+  ).action(async (dir: string, opts) => {
+    const { routesCommand } = await import('./commands/routes.js');
+    setCode(await routesCommand(await envFor(io, dir, opts), dir, opts));
+  });
+  // --account, --live, --format and the client options are routes' own: `routes test` reads them from it.
+  routes
+    .command('test')
+    .description('the channels and rules an alert of one account (--account), event category and severity reaches; with --expect, exit 1 when the set differs')
+    .argument('[dir]', 'configuration repository', '.')
+    .requiredOption('--category <category>', 'event category, e.g. Cloud')
+    .requiredOption('--severity <severity>', 'critical, high, medium, low, info (or 1..5)')
+    .option('--expect <channels>', "comma-separated channel names the alert must reach, exactly ('' for none)")
+    .addHelpText(
+      'after',
+      helpAfter(
+        [
+          'postureops routes test examples --account prod --category Cloud --severity critical',
+          'postureops routes test examples --account staging --category App --severity low --expect ""  # must reach nothing',
+          'postureops routes test examples --account prod --category Cloud --severity critical --live --format json',
+        ],
+        [
+          [EXIT.ok, 'shown; with --expect: the channels are exactly those expected'],
+          [EXIT.error, 'with --expect: the channels differ (missing and unexpected ones are named); or an error'],
+        ],
+      ),
+    )
+    .action(async (dir: string, _opts, cmd: Command) => {
+      const { routeTestCommand } = await import('./commands/routes.js');
+      const opts = cmd.optsWithGlobals();
+      setCode(await routeTestCommand(await envFor(io, dir, opts), dir, opts as never));
+    });
+
   program
     .command('merge')
     .description("merge the saved plans of the shards of one run (plan --shard I/N --out FILE) into one plan")

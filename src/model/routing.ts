@@ -113,9 +113,10 @@ const sortedUnique = (items: Iterable<string>): string[] => [...new Set(items)].
 export const cellKey = (category: string, severity: string): string => `${category}\u0000${severity}`;
 
 /** The routing of one account. Linear in rules × matching cells × channels. */
-export function routeAccount(input: RoutingInput, dims: RoutingDimensions, work?: RoutingWork): AccountRouting {
+export function routeAccount(input: RoutingInput, dims: RoutingDimensions, work?: RoutingWork, asked: readonly string[] = []): AccountRouting {
   const known = new Set(dims.categories);
-  const extra = sortedUnique(input.rules.flatMap((r) => r.categories).filter((c) => !known.has(c)));
+  // Rows beyond the dimensions: categories rules name, and those a requirement or test asks about.
+  const extra = sortedUnique([...input.rules.flatMap((r) => r.categories), ...asked].filter((c) => !known.has(c)));
   const categories = [...dims.categories, ...extra];
   const severityName = new Map(dims.severities.map((s) => [s.code, s.name]));
   // Names repeat in the service: a name is reached when any channel of that name is enabled.
@@ -194,8 +195,14 @@ export function routeAccount(input: RoutingInput, dims: RoutingDimensions, work?
   };
 }
 
-export function routeAll(inputs: readonly RoutingInput[], dims: RoutingDimensions, source: RoutingMap['source'], work?: RoutingWork): RoutingMap {
-  return { source, accounts: inputs.map((i) => routeAccount(i, dims, work)) };
+/** `asked`: event categories to show as rows even when no rule names them (a requirement's, a test's). */
+export function routeAll(inputs: readonly RoutingInput[], dims: RoutingDimensions, source: RoutingMap['source'], work?: RoutingWork, asked: readonly string[] = []): RoutingMap {
+  return { source, accounts: inputs.map((i) => routeAccount(i, dims, work, asked)) };
+}
+
+/** The event categories requirements and tests name. */
+export function askedCategories(settings: Partial<RoutingSettings> | undefined): string[] {
+  return [...(settings?.requirements ?? []).flatMap((r) => (r.eventCategories === '*' ? [] : r.eventCategories)), ...(settings?.tests ?? []).map((t) => t.eventCategory)];
 }
 
 /** The cell of an account, or undefined when the account has no such row or column. */

@@ -7,7 +7,7 @@
 import type { AccountConfig } from '../../model/account.js';
 import type { Change, Refusal, UnreadKinds } from '../../model/plan.js';
 import type { LiveResource } from '../../model/resource.js';
-import { checkRequirements, diffRouting, failureText, routeAll, type PlanRouting, type RoutingRequirement, type RoutingWork } from '../../model/routing.js';
+import { askedCategories, checkRequirements, diffRouting, failureText, routeAll, type PlanRouting, type RoutingRequirement, type RoutingWork } from '../../model/routing.js';
 import type { Kind } from '../../kinds/types.js';
 import { routingDimensions, routingInputs, routingKinds, type RoutedResource } from '../../kinds/routing.js';
 import { carriedSpec, withoutNulls } from '../declared.js';
@@ -63,8 +63,9 @@ export function routing(input: RoutingInput): RoutingStep {
   }
 
   const dims = routingDimensions(input.kinds);
-  const mapBefore = routeAll(routingInputs(before, accounts, input.kinds), dims, 'live', input.work);
-  const mapAfter = routeAll(routingInputs([...after.values()], accounts, input.kinds), dims, 'live', input.work);
+  const asked = askedCategories({ requirements: [...input.requirements] });
+  const mapBefore = routeAll(routingInputs(before, accounts, input.kinds), dims, 'live', input.work, asked);
+  const mapAfter = routeAll(routingInputs([...after.values()], accounts, input.kinds), dims, 'live', input.work, asked);
   const failing = checkRequirements(input.requirements, mapAfter, input.work);
   const result: PlanRouting = { accounts, changes: diffRouting(mapBefore, mapAfter), ...(failing.length > 0 ? { failing } : {}) };
   if (failing.length === 0 || input.force) return { routing: result };
