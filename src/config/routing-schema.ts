@@ -15,7 +15,7 @@ const names = (description: string, example: unknown): SchemaObject => ({
 
 const allOr = (description: string, example: unknown, single = false): SchemaObject => ({
   description,
-  oneOf: [{ const: '*' }, ...(single ? [{ type: 'string', minLength: 1, pattern: NOT_BLANK }] : []), names(description, example)],
+  anyOf: [{ const: '*' }, ...(single ? [{ type: 'string', minLength: 1, pattern: NOT_BLANK }] : []), names(description, example)],
   examples: ['*', example],
 });
 
@@ -26,7 +26,7 @@ export function routingSchema(): SchemaObject {
   const severity: SchemaObject = { enum: [...dims.severities.map((s) => s.name), ...dims.severities.map((s) => s.code)] };
   const severityList: SchemaObject = {
     description: `Severities: "*" for all, or a list of ${dims.severities.map((s) => s.name).join(', ')} (or 1..${dims.severities.length}).`,
-    oneOf: [{ const: '*' }, { type: 'array', minItems: 1, uniqueItems: true, items: severity }],
+    anyOf: [{ const: '*' }, { type: 'array', minItems: 1, uniqueItems: true, items: severity }],
     examples: [['critical'], '*'],
   };
   const category = `Event categories (${dims.categories.join(', ')} or any other the service uses)`;
