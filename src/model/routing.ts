@@ -289,6 +289,19 @@ export function mergeRouting(parts: readonly (PlanRouting | undefined)[], byAcco
   return { accounts, changes, ...(failing.size > 0 ? { failing: [...failing.values()] } : {}) };
 }
 
+/** Changed cells grouped by account and by what they gain and lose (for lists people read), in first-seen order. */
+export function groupChanges(changes: readonly RoutingCellChange[]): { account: string; gained: string[]; lost: string[]; silenced: boolean; cells: string[] }[] {
+  const groups = new Map<string, { account: string; gained: string[]; lost: string[]; silenced: boolean; cells: string[] }>();
+  for (const c of changes) {
+    const silenced = c.before.length > 0 && c.after.length === 0;
+    const key = JSON.stringify([c.account, c.gained, c.lost, silenced]);
+    const g = groups.get(key) ?? { account: c.account, gained: c.gained, lost: c.lost, silenced, cells: [] };
+    g.cells.push(`${c.eventCategory}/${c.severity}`);
+    groups.set(key, g);
+  }
+  return [...groups.values()];
+}
+
 /** Cells that reached a channel before and reach none after. */
 export const silencedCells = (changes: readonly RoutingCellChange[]): RoutingCellChange[] => changes.filter((c) => c.before.length > 0 && c.after.length === 0);
 

@@ -5,7 +5,7 @@
 // an entity code, so a name can neither end the label, the diagram or the code block, nor become HTML
 // or a mention); node ids are generated, never names.
 
-import { type AccountRouting, type PlanRouting, type RoutingCellChange, type RoutingMap, scopeWords, silencedCells, unreachedCells } from '../model/routing.js';
+import { type AccountRouting, groupChanges, type PlanRouting, type RoutingCellChange, type RoutingMap, scopeWords, silencedCells, unreachedCells } from '../model/routing.js';
 import { escapeMd, fenced, table } from './markdown.js';
 
 /** Longest label text kept from a name (the diagram stays readable and bounded). */
@@ -131,10 +131,12 @@ export function routingChangesMd(routing: PlanRouting | undefined): string {
   }
   const n = routing.changes.length;
   const head = `### Routing changes (${n} cell${n === 1 ? '' : 's'})\n\nCells (account · event category/severity) whose channels change.${n > DIAGRAM_CELLS ? ` The diagram shows the first ${DIAGRAM_CELLS}.` : ''}`;
-  const list = routing.changes.slice(0, LISTED_CELLS).map((ch) => {
-    const what = [...ch.gained.map((g) => `+${g}`), ...ch.lost.map((l) => `−${l}`)].join(' ');
-    return `- ${escapeMd(`${ch.account} · ${ch.eventCategory}/${ch.severity}: ${what}`)}${ch.after.length === 0 ? ' **(reaches nothing)**' : ''}`;
+  // Cells that change alike share a line.
+  const groups = groupChanges(routing.changes);
+  const list = groups.slice(0, LISTED_CELLS).map((g) => {
+    const what = [...g.gained.map((x) => `+${x}`), ...g.lost.map((x) => `−${x}`)].join(' ');
+    return `- ${escapeMd(`${g.account} ${what}: ${g.cells.join(', ')}`)}${g.silenced ? ' **(reach nothing)**' : ''}`;
   });
-  if (n > LISTED_CELLS) list.push(`- … ${n - LISTED_CELLS} more`);
+  if (groups.length > LISTED_CELLS) list.push(`- … ${groups.length - LISTED_CELLS} more`);
   return [head, routingChangesDiagram(routing.changes), [...parts, ...list].join('\n')].join('\n\n');
 }

@@ -3,7 +3,7 @@
 // letters' legend, the rules, then what reaches nothing and what routes nothing. Also the routing
 // changes of a plan and the answer of `routes test`.
 
-import { type AccountRouting, type PlanRouting, type RoutingCell, type RoutingMap, scopeWords, silencedCells, unreachedCells } from '../model/routing.js';
+import { type AccountRouting, groupChanges, type PlanRouting, type RoutingCell, type RoutingMap, scopeWords, silencedCells, unreachedCells } from '../model/routing.js';
 import { palette, type Palette } from './ansi.js';
 
 /** Names come from files and the service: no control characters (escape sequences) reach the terminal. */
@@ -102,9 +102,10 @@ export function planRoutingLines(routing: PlanRouting | undefined, c: Palette): 
   }
   if (routing.changes.length > 0) {
     out.push(c.bold(`Routing changes (${routing.changes.length} cell${routing.changes.length === 1 ? '' : 's'}):`));
-    for (const ch of routing.changes) {
-      const parts = [...ch.gained.map((g) => c.green(`+${termText(g)}`)), ...ch.lost.map((l) => c.red(`-${termText(l)}`))];
-      out.push(`  ${termText(`${ch.account} ${ch.eventCategory}/${ch.severity}`)}: ${parts.join(' ')}${ch.after.length === 0 ? c.red(' (reaches nothing)') : ''}`);
+    // Cells that change alike share a line: `prod -oncall-pagerduty: Cloud/critical, Cloud/high`.
+    for (const g of groupChanges(routing.changes)) {
+      const parts = [...g.gained.map((x) => c.green(`+${termText(x)}`)), ...g.lost.map((x) => c.red(`-${termText(x)}`))];
+      out.push(`  ${termText(g.account)} ${parts.join(' ')}: ${termText(g.cells.join(', '))}${g.silenced ? c.red(' (reach nothing)') : ''}`);
     }
   }
   return out.length > 0 ? [...out, ''] : [];

@@ -107,7 +107,7 @@ describe('routing against the emulator', () => {
     const text = await cli(['plan', dir], { env });
     expect(text.code).toBe(3);
     expect(text.stdout).toContain('Routing changes (4 cells):');
-    expect(text.stdout).toContain('prod Cloud/critical: -oncall-pagerduty');
+    expect(text.stdout).toContain('prod -oncall-pagerduty: Compliance/critical, Compliance/high, Cloud/critical, Cloud/high');
     const forced = await cli(['plan', dir, '--force', '--format', 'json'], { env });
     expect(forced.code, forced.stderr).toBe(0);
     expect(JSON.parse(forced.stdout).refusal).toBeUndefined();
