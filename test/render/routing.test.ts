@@ -12,6 +12,7 @@ import { renderPlanText } from '../../src/render/plan-text.js';
 import { renderRoutesJson } from '../../src/render/routing-json.js';
 import { mermaidLabel, renderRoutesMarkdown, routingChangesDiagram } from '../../src/render/routing-markdown.js';
 import { renderRoutesText, renderRouteTestText } from '../../src/render/routing-text.js';
+import { emptyPlan } from './fixtures.js';
 
 const dims = routingDimensions(KINDS);
 const EVIL = 'x"]\n  click c0 "https://evil.example" _blank <img src=x onerror=alert(1)> @org/team ```';
@@ -89,17 +90,7 @@ describe('Markdown and Mermaid', () => {
   it("a plan's comment: a warning at the top for silenced cells, then the Routing changes section and its diagram", () => {
     const after = routeAll(routingInputs(resources.filter((r) => r.name !== 'crit'), ['prod'], KINDS), dims, 'live');
     const routing: PlanRouting = { accounts: ['prod'], changes: diffRouting(map, after), failing: [{ requirement: 'pages', accounts: [{ account: 'prod', cells: ['Cloud/critical'] }] }] };
-    const plan: Plan = {
-      formatVersion: 1,
-      accounts: [{ name: 'prod', orgAccess: false }],
-      changes: [],
-      summary: { create: 0, update: 0, replace: 0, delete: 0, unmanaged: 0 },
-      unmanaged: [],
-      diagnostics: [],
-      apiCalls: { total: 0, byBucket: {} },
-      budget: [],
-      routing,
-    };
+    const plan: Plan = { ...emptyPlan(), routing };
     const md = renderPlanMarkdown(plan);
     const warning = md.indexOf('> [!WARNING]');
     expect(warning).toBeGreaterThan(0);
@@ -116,7 +107,7 @@ describe('Markdown and Mermaid', () => {
   });
 
   it('a plan without routing changes says nothing about routing', () => {
-    const plan = { formatVersion: 1, accounts: [], changes: [], summary: { create: 0, update: 0, replace: 0, delete: 0, unmanaged: 0 }, unmanaged: [], diagnostics: [], apiCalls: { total: 0, byBucket: {} }, budget: [], routing: { accounts: ['prod'], changes: [] } } as Plan;
+    const plan: Plan = { ...emptyPlan(), routing: { accounts: ['prod'], changes: [] } };
     expect(renderPlanMarkdown(plan)).not.toContain('Routing');
     expect(renderPlanText(plan, { color: false })).not.toContain('Routing');
   });
