@@ -63,7 +63,7 @@ const EXIT_CODES: readonly [number, string][] = [
   [EXIT.ok, 'success; with plan --detailed-exitcode: no changes'],
   [EXIT.error, 'error: invalid configuration, service unreachable or refusing, a change that failed'],
   [EXIT.changes, 'changes present (plan --detailed-exitcode only)'],
-  [EXIT.refused, 'plan refused: over a safety threshold (use --force), a saved plan is stale, lifecycle.preventDestroy, or over --max-duration'],
+  [EXIT.refused, 'plan refused: over a safety threshold or breaking a routing requirement (use --force), a saved plan is stale, lifecycle.preventDestroy, or over --max-duration'],
   [EXIT.leaseHeld, 'apply stopped before its first write: another apply holds the lease (see --lease-wait)'],
   [EXIT.sigint, 'interrupted by SIGINT (Ctrl-C), after reporting what was done'],
   [EXIT.sigterm, 'interrupted by SIGTERM, after reporting what was done'],
@@ -141,7 +141,7 @@ export function buildProgram(programIo: Io, setCode: (code: number) => void): Co
       .option('--out <file>', 'save the plan for `apply --plan`')
       .addOption(formatOption())
       .option('--detailed-exitcode', 'exit 2 when there are changes, 0 when there are none')
-      .option('--force', 'do not refuse a plan over the safety thresholds')
+      .option('--force', 'do not refuse a plan over the safety thresholds or one that breaks a routing requirement')
       .option('--rotate <selector>', 'push write-only secrets of [account/]Kind/name (globs allowed; repeatable)', collect)
       .option('--target <selector>', 'plan only [account/]Kind/name and what it depends on (globs allowed; repeatable)', collect)
       .option('--attribute', "read the audit log of the accounts with drift and show each drifted resource's entries")
@@ -161,7 +161,7 @@ export function buildProgram(programIo: Io, setCode: (code: number) => void): Co
             [EXIT.ok, 'planned (with --detailed-exitcode: no changes)'],
             [EXIT.error, 'error: invalid configuration, service unreachable or refusing'],
             [EXIT.changes, 'changes present (only with --detailed-exitcode)'],
-            [EXIT.refused, 'refused: over a safety threshold (use --force), lifecycle.preventDestroy (--force does not help), or over --max-duration'],
+            [EXIT.refused, 'refused: over a safety threshold or a routing requirement fails after it (use --force), lifecycle.preventDestroy (--force does not help), or over --max-duration'],
             [EXIT.sigint, 'interrupted by SIGINT (Ctrl-C); --out is not written'],
             [EXIT.sigterm, 'interrupted by SIGTERM; --out is not written'],
           ],
@@ -229,10 +229,10 @@ export function buildProgram(programIo: Io, setCode: (code: number) => void): Co
         'after',
         helpAfter(
           [
-            'postureops routes examples                   # the configuration, offline',
-            'postureops routes examples --format markdown  # with a Mermaid graph per account',
-            'postureops routes examples --live --account prod',
-            'postureops routes test examples --account staging --category Cloud --severity critical --expect platform-teams',
+            'postureops routes examples                    # the configuration, offline',
+            'postureops routes examples --format markdown  # a Mermaid graph per account',
+            'postureops routes examples --live --account prod --format json',
+            'postureops routes test --help                 # one cell: its channels and rules',
           ],
           [
             [EXIT.ok, 'shown'],
