@@ -8,6 +8,7 @@ import { type CallStats } from '../model/plan.js';
 import type { AccountConfig } from '../model/account.js';
 import type { Diagnostic } from '../model/diagnostics.js';
 import type { FetchContext, Kind, KindSettings } from '../kinds/types.js';
+import { KINDS } from '../kinds/index.js';
 import type { LiveResource } from '../model/resource.js';
 import type { Json } from '../model/json.js';
 import { getAt, setAt } from '../model/json-pointer.js';
@@ -144,14 +145,17 @@ function nextPageOf(body: unknown): string | undefined {
 async function fetchAccount(client: ApiClient, account: AccountConfig, kinds: readonly Kind[], reads: ListReads, settings?: KindSettings): Promise<LiveResource[]> {
   const ctx = fetchContext(client, account, settings, reads);
   // Kinds of one account run together: the memo turns a shared list path into one request.
-  const lists = await Promise.all(kinds.map((kind) => kind.list(ctx).then((live) => withoutLeases(kind, live))));
+  const lists = await Promise.all(kinds.map((kind) => kind.list(ctx).then((live) => withoutLeases(kinds, live))));
   return lists.flat();
 }
 
-/** The apply lease is the tool's own record: never planned, listed as unmanaged, pruned or exported. */
-export function withoutLeases(kind: Kind, live: LiveResource[]): LiveResource[] {
-  const lease = kind.lease;
-  return lease ? live.filter((r) => lease.read(r) === undefined) : live;
+/**
+ * The apply lease is the tool's own record: never planned, listed as unmanaged, pruned or exported.
+ * The registry's hook counts too: a read of templates alone must drop the lease profile's template.
+ */
+export function withoutLeases(kinds: readonly Kind[], live: LiveResource[]): LiveResource[] {
+  const hooks = [...new Set([...kinds, ...KINDS].flatMap((k) => (k.lease ? [k.lease] : [])))];
+  return hooks.length > 0 ? live.filter((r) => !hooks.some((h) => h.owns(r))) : live;
 }
 
 function statsDelta(before: CallStats, after: CallStats): CallStats {

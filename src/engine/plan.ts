@@ -87,7 +87,7 @@ export function plan(desired: DesiredState, live: LiveState, options: PlanOption
   const resolved = resolveReferences(decisions, index, pruned.deletions);
   const linked = link(buildChanges(decisions, resolved.refs, pruned.deletions), kinds);
   const ordered = orderChanges(linked.items, kinds, scoped.accountOrder);
-  const targeted = target(ordered.changes, pruned.unmanaged, options.targets ?? [], kinds);
+  const targeted = target(ordered.changes, pruned.unmanaged, options.targets ?? [], kinds, [...scoped.desired, ...renamed.live]);
   const refusal = refuse({
     items: linked.items.filter((i) => targeted.keys.has(i.change.key)),
     changes: targeted.changes,
@@ -96,6 +96,7 @@ export function plan(desired: DesiredState, live: LiveState, options: PlanOption
     kinds,
     accountOrder: scoped.accountOrder,
     force: options.force ?? false,
+    ...(desired.root.safety ? { safety: desired.root.safety } : {}),
     preventDestroy: new Set(
       scoped.desired.filter((d) => d.lifecycle?.preventDestroy === true).map((d) => resourceKey(d.account, d.kind, d.name)),
     ),

@@ -2,6 +2,7 @@
 // `accounts.<account>.<eventCategory>.<severity name>` → the sorted channel names (an empty list for
 // a cell that reaches nothing); `details.<account>` holds the routes and what routes nothing.
 
+import { inertJson } from '../model/inert.js';
 import { ROUTING_FORMAT_VERSION, type RoutingMap, unreachedCells } from '../model/routing.js';
 import type { RouteTestView } from './routing-text.js';
 
@@ -37,7 +38,7 @@ export function routesJson(map: RoutingMap): Record<string, unknown> {
 }
 
 export function renderRoutesJson(map: RoutingMap): string {
-  return JSON.stringify(routesJson(map), null, 2) + '\n';
+  return inertJson(JSON.stringify(routesJson(map), null, 2)) + '\n';
 }
 
 export function renderRouteTestJson(view: RouteTestView): string {
@@ -50,5 +51,5 @@ export function renderRouteTestJson(view: RouteTestView): string {
     routes: (view.cell?.routes ?? []).map((r) => ({ channel: r.channel, channelType: r.channelType, rule: r.rule, resourceGroups: r.resourceGroups ?? 'all', ...(r.conditions ? { conditions: r.conditions } : {}) })),
     ...(view.expect ? { expect: [...view.expect].sort(), ok: (view.missing ?? []).length === 0 && (view.extra ?? []).length === 0, missing: view.missing ?? [], unexpected: view.extra ?? [] } : {}),
   };
-  return JSON.stringify(doc, null, 2) + '\n';
+  return inertJson(JSON.stringify(doc, null, 2)) + '\n';
 }

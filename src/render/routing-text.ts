@@ -4,12 +4,11 @@
 // changes of a plan and the answer of `routes test`.
 
 import { type AccountRouting, groupChanges, type PlanRouting, type RoutingCell, type RoutingMap, scopeWords, silencedCells, unreachedCells } from '../model/routing.js';
+import { inertText } from '../model/inert.js';
 import { palette, type Palette } from './ansi.js';
 
-/** Names come from files and the service: no control characters (escape sequences) reach the terminal. */
-export function termText(text: string): string {
-  return text.replace(/[\u0000-\u001f\u007f-\u009f\u200e\u200f\u202a-\u202e\u2066-\u2069]/g, '\uFFFD');
-}
+/** Names come from files and the service: the terminal's neutraliser (src/model/inert.ts) shows them inert. */
+const termText = inertText;
 
 /** A, B, … Z, AA, AB, … */
 export function letters(i: number): string {

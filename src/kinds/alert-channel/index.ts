@@ -3,7 +3,6 @@
 import { CHANNEL_TYPES, type ChannelType } from '../spellings.js';
 import type { SecretField } from '../secret-fields.js';
 import { integrationKind } from '../integration.js';
-import { webhookLease } from '../lease-record.js';
 import { isObject, type JsonObject } from '../../model/json.js';
 import { toBoolean } from '../common.js';
 import type { Kind } from '../types.js';
@@ -55,10 +54,8 @@ const channels: Kind = integrationKind({
   testable: true,
 });
 
-/** Channels also hold the apply lease: a disabled Webhook that delivers nowhere (lease-record.ts). */
 export const AlertChannel: Kind = {
   ...channels,
-  lease: webhookLease('AlertChannels'),
   // Routing: a destination; a disabled channel receives nothing.
   routing: {
     read: (name, spec) => ({ role: 'channel', channel: { name, type: typeof spec.type === 'string' ? spec.type : '', enabled: toBoolean(spec.enabled) } }),
