@@ -10,8 +10,10 @@ import { renderPlanJson } from '../../src/render/plan-json.js';
 import { renderPlanMarkdown } from '../../src/render/plan-markdown.js';
 import { renderPlanText } from '../../src/render/plan-text.js';
 import { renderRoutesJson } from '../../src/render/routing-json.js';
-import { mermaidLabel, renderRoutesMarkdown, routingChangesDiagram } from '../../src/render/routing-markdown.js';
-import { renderRoutesText, renderRouteTestText } from '../../src/render/routing-text.js';
+import { palette } from '../../src/render/ansi.js';
+import { mermaidLabel, renderRoutesMarkdown, routingChangesDiagram, routingChangesMd, routingWarningMd } from '../../src/render/routing-markdown.js';
+import { planRoutingLines, renderRoutesText, renderRouteTestText } from '../../src/render/routing-text.js';
+import { expectMarkdownSafe, expectTerminalSafe, HOSTILE } from '../fixtures/hostile.js';
 import { emptyPlan } from './fixtures.js';
 
 const dims = routingDimensions(KINDS);
@@ -110,5 +112,41 @@ describe('Markdown and Mermaid', () => {
     const plan: Plan = { ...emptyPlan(), routing: { accounts: ['prod'], changes: [] } };
     expect(renderPlanMarkdown(plan)).not.toContain('Routing');
     expect(renderPlanText(plan, { color: false })).not.toContain('Routing');
+  });
+});
+
+describe('the hostile corpus through every routing rendering', () => {
+  const names = HOSTILE.map((h, i) => `${i}:${h}`);
+  const hostile: RoutedResource[] = [
+    ...names.map((n) => ({ kind: 'AlertChannel', account: 'prod', name: n, spec: { type: n, enabled: true } })),
+    ...names.map((n, i) => ({ kind: 'AlertRule', account: 'prod', name: `rule ${n}`, spec: { enabled: true, channels: [n], severity: [(i % 5) + 1], eventCategory: [n], resourceGroups: [n] } })),
+  ];
+  const hmap = routeAll(routingInputs(hostile, ['prod'], KINDS), dims, 'live');
+  const none = routeAll(routingInputs(hostile.filter((r) => r.kind === 'AlertChannel'), ['prod'], KINDS), dims, 'live');
+  const routing: PlanRouting = { accounts: ['prod'], changes: diffRouting(hmap, none), failing: [{ requirement: names[0], accounts: [{ account: 'prod', cells: names }] }] };
+
+  it('terminal: routes, routes test and the plan section carry no raw control character', () => {
+    for (const color of [false, true]) {
+      expectTerminalSafe(renderRoutesText(hmap, { color }), 'routes text', color);
+      expectTerminalSafe(planRoutingLines(routing, palette(color)).join('\n'), 'plan routing text', color);
+      const cell = hmap.accounts[0].cells.find((c) => c.routes.length > 0)!;
+      expectTerminalSafe(renderRouteTestText({ account: 'prod', eventCategory: cell.eventCategory, severity: cell.severity, cell, expect: names, missing: names, extra: names }, { color }), 'routes test', color);
+    }
+  });
+
+  it('Markdown: the map, the warning and the Routing changes section are safe, diagrams included', () => {
+    for (const md of [renderRoutesMarkdown(hmap), routingWarningMd(routing), routingChangesMd(routing)]) {
+      expectMarkdownSafe(md, 'routing markdown');
+      for (const block of md.matchAll(/```mermaid\n([\s\S]*?)\n```/g)) {
+        for (const line of block[1].split('\n').slice(1)) expect(line).toMatch(/^ {2}([rkc]\d+(\[".*"\]|\(".*"\))|[rk]\d+ (-->|== gained ==>|-\. lost \.->) c\d+|classDef silenced .*|class [k\d,]+ silenced)$/);
+        for (const label of block[1].matchAll(/"(.*?)"/g)) expect(label[1]).not.toMatch(/[<>`@"\]\[]/);
+      }
+    }
+  });
+
+  it('JSON parses back to the very names', () => {
+    const doc = JSON.parse(renderRoutesJson(hmap));
+    expectTerminalSafe(renderRoutesJson(hmap), 'routes json');
+    expect(doc.details.prod.channels.map((c: { name: string }) => c.name).sort()).toEqual([...names].sort());
   });
 });
