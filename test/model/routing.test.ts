@@ -9,6 +9,7 @@ import {
   cellOf,
   checkRequirement,
   diffRouting,
+  mergeRouting,
   routeAll,
   silencedCells,
   testMismatch,
@@ -187,6 +188,24 @@ describe('routing changes and requirements', () => {
     const scoped = mapOf([channel('pager', 'PagerDutyApi'), rule('crit', { channels: ['pager'], severity: [1], resourceGroups: ['prod-eu'] })]);
     expect(checkRequirement(req({}), scoped)).toBeUndefined();
     expect(checkRequirement(req({ allResources: true }), scoped)?.accounts).toEqual([{ account: 'prod', cells: ['Cloud/critical'] }]);
+  });
+
+  it('the routing of shards joins in account order, failures of one requirement together', () => {
+    const cell = (account: string) => ({ account, eventCategory: 'Cloud', severity: 'critical', before: ['a'], after: [], gained: [], lost: ['a'] });
+    const order = ['prod', 'staging', 'dev'];
+    const byRank = (a: string, b: string) => order.indexOf(a) - order.indexOf(b);
+    const merged = mergeRouting(
+      [
+        { accounts: ['dev'], changes: [cell('dev')], failing: [{ requirement: 'r', accounts: [{ account: 'dev', cells: ['Cloud/critical'] }] }] },
+        undefined,
+        { accounts: ['prod'], changes: [cell('prod')], failing: [{ requirement: 'r', accounts: [{ account: 'prod', cells: ['Cloud/critical'] }] }] },
+      ],
+      byRank,
+    );
+    expect(merged!.accounts).toEqual(['prod', 'dev']);
+    expect(merged!.changes.map((c) => c.account)).toEqual(['prod', 'dev']);
+    expect(merged!.failing).toEqual([{ requirement: 'r', accounts: [{ account: 'prod', cells: ['Cloud/critical'] }, { account: 'dev', cells: ['Cloud/critical'] }] }]);
+    expect(mergeRouting([undefined], byRank)).toBeUndefined();
   });
 
   it('a route test compares the exact set', () => {
