@@ -351,8 +351,9 @@ export function checkRequirement(req: RoutingRequirement, map: RoutingMap, work?
   const failing: RequirementFailure['accounts'] = [];
   for (const acc of map.accounts) {
     if (req.accounts !== '*' && !req.accounts.includes(acc.account)) continue;
+    // Types of the enabled channels by name (a disabled twin of a reached name receives nothing).
     const typeOf = new Map<string, string[]>();
-    for (const c of acc.channels) typeOf.set(c.name, [...(typeOf.get(c.name) ?? []), c.type]);
+    for (const c of acc.channels) if (c.enabled) typeOf.set(c.name, [...(typeOf.get(c.name) ?? []), c.type]);
     const cats = req.eventCategories === '*' ? acc.categories : req.eventCategories;
     const sevs = req.severities === '*' ? acc.severities : req.severities;
     const cells: string[] = [];

@@ -184,6 +184,12 @@ describe('routing changes and requirements', () => {
     else expect(failure!.accounts).toEqual([{ account: 'prod', cells: expected }]);
   });
 
+  it('a disabled channel sharing a reached name does not lend it its type', () => {
+    const twins = mapOf([channel('twin', 'PagerDutyApi', false), channel('twin', 'SlackChannel'), rule('crit', { channels: ['twin'], severity: [1], eventCategory: ['Cloud'] })]);
+    expect(reach(twins, 'Cloud', 'critical')).toEqual(['twin']);
+    expect(checkRequirement(req({}), twins)?.accounts).toEqual([{ account: 'prod', cells: ['Cloud/critical'] }]);
+  });
+
   it('with allResources, a route scoped by resource group does not count', () => {
     const scoped = mapOf([channel('pager', 'PagerDutyApi'), rule('crit', { channels: ['pager'], severity: [1], resourceGroups: ['prod-eu'] })]);
     expect(checkRequirement(req({}), scoped)).toBeUndefined();
