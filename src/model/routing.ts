@@ -84,7 +84,7 @@ export interface AccountRouting {
   channels: RoutingChannel[];
   /** Channels no enabled rule lists (disabled ones included), sorted. */
   unusedChannels: string[];
-  /** Enabled rules that list channels none of which is enabled (so they route nothing), sorted. */
+  /** Enabled rules that list channels yet reach none (each is disabled or missing), sorted. */
   silentRules: string[];
   /** Disabled rules, sorted. */
   disabledRules: string[];
