@@ -222,7 +222,7 @@ export function buildProgram(programIo: Io, setCode: (code: number) => void): Co
       .command('routes')
       .description('who is alerted for what: per account, the channels an alert of each event category and severity reaches, and through which rules')
       .argument('[dir]', 'configuration repository', '.')
-      .option('--live', 'from the live state (one list of channels and one of rules per account) instead of the configuration')
+      .option('--live', 'from the live state (one list each of channels, alert rules, report rules and resource groups per account) instead of the configuration')
       .option('--account <name>', 'only this account (repeatable)', collect)
       .addOption(formatOption())
       .option(...envFileOption)

@@ -1,5 +1,5 @@
 // `postureops routes [DIR]`: who is alerted for what, per account, from the configuration (offline,
-// the default) or the live state (--live: one list of channels and one of rules per account).
+// the default) or the live state (--live: one list per account of each kind routing reads).
 // `postureops routes test`: the channels and rules one cell reaches; with --expect, exit 1 when the
 // set differs (as `amtool config routes test --verify.receivers` does).
 
@@ -41,7 +41,7 @@ async function loadForRoutes(io: Io, dir: string): Promise<DesiredState> {
 async function routingMap(io: Io, dir: string, opts: RoutesOptions, asked: string[] = []): Promise<RoutingMap> {
   const desired = await loadForRoutes(io, dir);
   const accounts = scopeAccounts(desired.root.accounts, opts.account);
-  const [{ routeAll }, { routingDimensions, routingInputs, routingKinds }, { KINDS }] = await Promise.all([
+  const [{ routeAll }, { routingDimensions, routingInputs, routingReads }, { KINDS }] = await Promise.all([
     import('../../src/model/routing.js'),
     import('../../src/kinds/routing.js'),
     import('../../src/kinds/index.js'),
@@ -53,8 +53,8 @@ async function routingMap(io: Io, dir: string, opts: RoutesOptions, asked: strin
   try {
     client = await openClient(io, opts, interruption);
     const [{ readGroups }, { fetchLive }] = await Promise.all([import('../../src/engine/preflight.js'), import('../../src/engine/fetch.js')]);
-    // Only the lists routing needs: channels and rules, one each per account.
-    const kinds = routingKinds(KINDS);
+    // Only the lists routing needs, one each per account: channels, rules, and what rules name (resource groups).
+    const kinds = routingReads(KINDS);
     await preflightCheck(io, client, readGroups(accounts, () => kinds), opts, 'read');
     progress(io, `Reading channels and rules of ${names.join(', ')}…`);
     const live = await interruption.race(fetchLive(client, accounts, KINDS, { settings: desired.root.settings, kindsOf: () => kinds }), 'the live state was not read completely');

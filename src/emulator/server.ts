@@ -14,6 +14,8 @@ import { alertRuleRoutes } from './collections/alert-rules.js';
 import { auditLogRoutes } from './collections/audit-logs.js';
 import { cloudAccountRoutes } from './collections/cloud-accounts.js';
 import { containerRegistryRoutes } from './collections/container-registries.js';
+import { reportRuleRoutes } from './collections/report-rules.js';
+import { resourceGroupRoutes } from './collections/resource-groups.js';
 import { docsRoutes } from './collections/docs.js';
 import { schemaRoutes } from './collections/schemas.js';
 import { tokenRoutes } from './collections/tokens.js';
@@ -141,6 +143,8 @@ export class Service {
       ...alertProfileRoutes(),
       ...cloudAccountRoutes(),
       ...containerRegistryRoutes(),
+      ...resourceGroupRoutes(),
+      ...reportRuleRoutes(),
       ...auditLogRoutes(),
       ...activityRoutes(activities, cfg.accounts),
     ];

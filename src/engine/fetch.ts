@@ -47,8 +47,9 @@ export async function fetchLive(
     fetchAccount(client, account, options.kindsOf ? options.kindsOf(account) : kinds, reads, options.settings),
   );
   const raw = perAccount.flat();
-  const { resources, diagnostics } = mapReferences(raw, kinds);
   const unread = options.kindsOf ? unreadKinds(accounts, kinds, options.kindsOf) : [];
+  const skipped = new Set(unread.flatMap((u) => u.kinds.map((k) => JSON.stringify([u.account, k]))));
+  const { resources, diagnostics } = mapReferences(raw, kinds, (account, kind) => !skipped.has(JSON.stringify([account, kind])));
   return {
     accounts: accounts.map((a) => ({ ...a })),
     resources,
@@ -170,10 +171,13 @@ function statsDelta(before: CallStats, after: CallStats): CallStats {
 /**
  * Replaces the live ids at each kind's reference pointers by the name of the resource of the
  * referenced kind with that id in the same account. An id without a match stays, with a warning.
+ * References to a kind left unread in the account (`read`) keep their ids without a warning: their
+ * holder was read only to see what it uses (the in-use check), never to be compared.
  */
 export function mapReferences(
   resources: readonly LiveResource[],
   kinds: readonly Kind[],
+  read: (account: string, kind: string) => boolean = () => true,
 ): { resources: LiveResource[]; diagnostics: Diagnostic[] } {
   const kindByName = new Map(kinds.map((k) => [k.kind, k]));
   const nameById = new Map<string, string>();
@@ -186,6 +190,7 @@ export function mapReferences(
     if (!kind || kind.references.length === 0) return r;
     let spec = r.spec;
     for (const ref of kind.references) {
+      if (!read(r.account, ref.kind)) continue;
       const value = getAt(spec, ref.pointer);
       const mapOne = (id: Json): Json => {
         if (typeof id !== 'string') return id;

@@ -54,7 +54,7 @@ const MEMBERS = ['type', 'enabled', 'data'] as const;
  * letters in another case, one letter off, or two letters off in a long name. (New types of the
  * service differ more: `OciCfg` is two letters from `GcpCfg`, and is a type of its own.)
  */
-function misspelt(type: string, known: readonly string[]): string | undefined {
+export function misspelt(type: string, known: readonly string[]): string | undefined {
   const lower = type.toLowerCase();
   const within = (t: string): boolean => {
     const d = levenshtein(lower, t.toLowerCase());

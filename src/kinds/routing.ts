@@ -24,9 +24,20 @@ export function routingDimensions(kinds: readonly Kind[] = KINDS): RoutingDimens
   return { categories: [], severities: [] };
 }
 
-/** The kinds that take part in routing (their lists are what `routes --live` reads). */
+/** The kinds that take part in routing. */
 export function routingKinds(kinds: readonly Kind[] = KINDS): Kind[] {
   return kinds.filter((k) => k.routing !== undefined);
+}
+
+/** The kinds whose resources a map cannot do without: its channels and its alert rules. */
+export function essentialRoutingKinds(kinds: readonly Kind[] = KINDS): Kind[] {
+  return kinds.filter((k) => k.routing?.role === 'channel' || k.routing?.role === 'rule');
+}
+
+/** What `routes --live` reads: the routing kinds and the kinds they name (resource groups, so scopes show names). */
+export function routingReads(kinds: readonly Kind[] = KINDS): Kind[] {
+  const wanted = new Set(routingKinds(kinds).flatMap((k) => [k.kind, ...k.references.map((r) => r.kind)]));
+  return kinds.filter((k) => wanted.has(k.kind));
 }
 
 /** One input per account of `accounts` (in that order), from the resources of routing kinds. */
@@ -39,7 +50,8 @@ export function routingInputs(resources: readonly RoutedResource[], accounts: re
     if (!hook || !input) continue;
     const part = hook.read(r.name, r.spec);
     if (part.role === 'channel') input.channels.push(part.channel);
-    else input.rules.push(part.rule);
+    else if (part.role === 'rule') input.rules.push(part.rule);
+    else (input.consumers ??= []).push(part.consumer);
   }
   return [...inputs.values()];
 }

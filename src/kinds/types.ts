@@ -9,7 +9,7 @@ import type { Diagnostic } from '../model/diagnostics.js';
 import type { Json, JsonObject } from '../model/json.js';
 import type { ValueNames } from '../model/plan.js';
 import type { DesiredResource, LiveResource, ResourceDocument } from '../model/resource.js';
-import type { RoutingChannel, RoutingDimensions, RoutingRule } from '../model/routing.js';
+import type { RoutingChannel, RoutingConsumer, RoutingDimensions, RoutingRule } from '../model/routing.js';
 import type { SchemaObject } from './schema-parts.js';
 
 export type { DesiredResource, Json, JsonObject, LiveResource, ResourceDocument, SchemaObject };
@@ -22,6 +22,11 @@ export interface Reference {
    * file's `spec` (config checks the names a file gives; the engine maps live ids to names).
    */
   pointer: string;
+  /**
+   * Only resources whose spec holds one of `values` at `member` may be named (report rules route to
+   * EmailUser channels only); config checks declared targets, plan checks live ones.
+   */
+  only?: { member: string; values: readonly string[] };
 }
 
 /** A secret member of a spec as it appears in a file. */
@@ -107,13 +112,19 @@ export interface LeaseHook {
 
 /**
  * A resource's part in routing maps (src/model/routing.ts computes them, src/kinds/routing.ts reads
- * resources through this hook): a destination of alerts, or a rule that sends alerts to destinations
- * by name. Read from the canonical spec, desired or live (references already names); a spec member
- * left out or empty is returned as an empty list, which matches every value.
+ * resources through this hook): a destination of alerts, a rule that sends alerts to destinations by
+ * name, or a consumer that sends something else (scheduled reports) to destinations: it routes no
+ * alert, but a channel it uses is not idle. Read from the canonical spec, desired or live (references
+ * already names); a filter left out or empty is returned as an empty list, which matches every value.
  */
-export type RoutingPart = { role: 'channel'; channel: RoutingChannel } | { role: 'rule'; rule: RoutingRule };
+export type RoutingPart =
+  | { role: 'channel'; channel: RoutingChannel }
+  | { role: 'rule'; rule: RoutingRule }
+  | { role: 'consumer'; consumer: RoutingConsumer };
 
 export interface RoutingHook {
+  /** The part every resource of the kind plays (`read` returns it): a map needs its channels and rules read. */
+  readonly role: RoutingPart['role'];
   /** Rule kinds: the event categories and severities their filters range over (a map's rows and columns). */
   dimensions?(): RoutingDimensions;
   read(name: string, spec: JsonObject): RoutingPart;
@@ -147,6 +158,12 @@ export interface Kind {
   readonly parentKind?: string;
   /** Creating this kind's resource also creates its children in one call; deleting it deletes them. */
   readonly ownsChildren?: boolean;
+  /**
+   * The service provides resources of this kind in every account (default resource groups), which
+   * files name without declaring: validate warns of an undeclared name only when it looks like a
+   * misspelling of a declared one (plan still refuses a name that is neither declared nor live).
+   */
+  readonly serviceDefaults?: boolean;
   /** Members naming other resources; the engine orders by them and maps live ids to names. */
   readonly references: readonly Reference[];
   /** Top-level spec members no endpoint can change: a change to one plans a replace. */

@@ -36,11 +36,19 @@ export interface RoutingRule {
   conditions: RoutingCondition[];
 }
 
+/** A rule that sends something other than alerts (scheduled reports) to channels: it keeps them from being idle. */
+export interface RoutingConsumer {
+  name: string;
+  enabled: boolean;
+  channels: string[];
+}
+
 /** One account's channels and rules. */
 export interface RoutingInput {
   account: string;
   channels: RoutingChannel[];
   rules: RoutingRule[];
+  consumers?: RoutingConsumer[];
 }
 
 /** What a cell ranges over, from the rule kind: its event categories and severities, in display order. */
@@ -82,7 +90,7 @@ export interface AccountRouting {
   /** Row by row (categories × severities). */
   cells: RoutingCell[];
   channels: RoutingChannel[];
-  /** Channels no enabled rule lists (disabled ones included), sorted. */
+  /** Channels no enabled rule (alert or report rule) lists, disabled ones included, sorted. */
   unusedChannels: string[];
   /** Enabled rules that list channels yet reach none (each is disabled or missing), sorted. */
   silentRules: string[];
@@ -167,6 +175,8 @@ export function routeAccount(input: RoutingInput, dims: RoutingDimensions, work?
       }
     }
   }
+
+  for (const c of input.consumers ?? []) if (c.enabled) for (const ch of c.channels) used.add(ch);
 
   const cells: RoutingCell[] = [];
   for (const cat of categories) {

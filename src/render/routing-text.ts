@@ -43,7 +43,7 @@ export function accountRoutingLines(acc: AccountRouting, c: Palette): string[] {
   const line = (cells: string[]) => '  ' + cells.map((t, i) => t.padEnd(widths[i])).join('  ').trimEnd();
   out.push(c.dim(line(header)));
   for (const row of rows) out.push(line(row));
-  if (acc.cells.some((cell) => cell.channels.some((ch) => !cell.unscoped.includes(ch)))) out.push(c.dim('  * some channels of the cell get only part of its alerts (a rule scoped by resource group or another filter)'));
+  if (acc.cells.some((cell) => cell.channels.some((ch) => !cell.unscoped.includes(ch)))) out.push(c.dim('  * a channel reached for part of the cell only (resource groups, other filters)'));
   if (acc.channels.length > 0) {
     out.push('  Channels:');
     const seen = new Set<string>();

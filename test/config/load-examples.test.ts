@@ -154,6 +154,8 @@ describe('postureops.yaml', () => {
       CloudAccount: false,
       ContainerRegistry: false,
       AgentAccessToken: false,
+      ResourceGroup: false,
+      ReportRule: false,
     });
     const all = await rootWith('prune: true\n');
     // Agent tokens are disabled, not deleted, for good: a blanket `true` leaves them out.

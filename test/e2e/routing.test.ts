@@ -54,7 +54,18 @@ spec:
   channels: [team-hook]
   severity: [critical]
   eventCategory: [Cloud]
+  resourceGroups: [stage-aws]
   enabled: true
+---
+kind: ResourceGroup
+name: stage-aws
+account: staging
+spec:
+  resourceType: AWS
+  query:
+    all:
+      - field: Account
+        values: ["123456789012"]
 `;
 
 describe('routing against the emulator', () => {
@@ -172,6 +183,11 @@ describe('routing against the emulator', () => {
     // The service still holds the route the pull request removes.
     expect(service.accounts.prod.Cloud.critical).toEqual(['oncall-pagerduty', 'team-hook']);
     expect(service.details.prod.unusedChannels).toEqual([]);
+    // A rule's scope by the group's name, not its id: the routes read the resource groups too.
+    expect(service.details.staging.routes).toEqual([
+      { eventCategory: 'Cloud', severity: 'critical', channel: 'team-hook', channelType: 'Webhook', rule: 'staging-digest', resourceGroups: ['stage-aws'] },
+    ]);
+    expect(live.stderr).not.toContain('dangling');
   });
 
   it('routes test --expect exits 0 when the channels agree and 1 when they differ', async () => {

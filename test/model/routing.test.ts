@@ -26,8 +26,8 @@ const reach = (map: RoutingMap, category: string, severity: string, account = 'p
   cellOf(map.accounts.find((a) => a.account === account)!, category, severity)?.channels ?? [];
 
 describe('the routing hooks of the kinds', () => {
-  it('only the alert channel and alert rule kinds take part, and the rule kind gives the dimensions', () => {
-    expect(KINDS.filter((k) => k.routing).map((k) => k.kind).sort()).toEqual(['AlertChannel', 'AlertRule']);
+  it('channels, alert rules and report rules take part, each in its role; the rule kind gives the dimensions', () => {
+    expect(Object.fromEntries(KINDS.filter((k) => k.routing).map((k) => [k.kind, k.routing!.role]))).toEqual({ AlertChannel: 'channel', AlertRule: 'rule', ReportRule: 'consumer' });
     expect(dims.severities.map((s) => s.name)).toEqual(['critical', 'high', 'medium', 'low', 'info']);
     expect(dims.categories).toContain('Cloud');
   });
@@ -141,6 +141,9 @@ describe('routing semantics', () => {
       rule('muted', { channels: ['off'], severity: [1] }),
       rule('dormant', { channels: ['only-disabled-rule'], severity: [1], enabled: false }),
       rule('broken', { channels: ['ghost'], severity: [1] }),
+      channel('reports-only', 'EmailUser'),
+      { kind: 'ReportRule', account: 'prod', name: 'weekly', spec: { enabled: true, channels: ['reports-only'] } },
+      { kind: 'ReportRule', account: 'prod', name: 'off', spec: { enabled: false, channels: ['idle'] } },
     ]);
     const acc = map.accounts[0];
     expect(acc.unusedChannels).toEqual(['idle', 'only-disabled-rule']);

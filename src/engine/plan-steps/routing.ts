@@ -9,7 +9,7 @@ import type { Change, Refusal, UnreadKinds } from '../../model/plan.js';
 import type { LiveResource } from '../../model/resource.js';
 import { askedCategories, checkRequirements, diffRouting, failureText, routeAll, type PlanRouting, type RoutingRequirement, type RoutingWork } from '../../model/routing.js';
 import type { Kind } from '../../kinds/types.js';
-import { routingDimensions, routingInputs, routingKinds, type RoutedResource } from '../../kinds/routing.js';
+import { essentialRoutingKinds, routingDimensions, routingInputs, routingKinds, type RoutedResource } from '../../kinds/routing.js';
 import { carriedSpec, withoutNulls } from '../declared.js';
 import type { Decisions } from './shared.js';
 
@@ -34,9 +34,10 @@ export interface RoutingStep {
 
 export function routing(input: RoutingInput): RoutingStep {
   const routed = new Set(routingKinds(input.kinds).map((k) => k.kind));
-  if (routed.size === 0) return {};
+  const essential = new Set(essentialRoutingKinds(input.kinds).map((k) => k.kind));
+  if (essential.size === 0) return {};
   const unreadIn = new Map((input.unread ?? []).map((u) => [u.account, u.kinds]));
-  const accounts = input.accounts.map((a) => a.name).filter((a) => !(unreadIn.get(a) ?? []).some((k) => routed.has(k)));
+  const accounts = input.accounts.map((a) => a.name).filter((a) => !(unreadIn.get(a) ?? []).some((k) => essential.has(k)));
   if (accounts.length === 0) return {};
   const inScope = new Set(accounts);
   const kindOf = new Map(input.kinds.map((k) => [k.kind, k]));

@@ -58,6 +58,7 @@ export const AlertChannel: Kind = {
   ...channels,
   // Routing: a destination; a disabled channel receives nothing.
   routing: {
+    role: 'channel',
     read: (name, spec) => ({ role: 'channel', channel: { name, type: typeof spec.type === 'string' ? spec.type : '', enabled: toBoolean(spec.enabled) } }),
   },
 };

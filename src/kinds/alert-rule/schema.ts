@@ -54,10 +54,10 @@ function documentSchema(): SchemaObject {
       resourceGroups: {
         type: 'array',
         uniqueItems: true,
-        items: { type: 'string', minLength: 1 },
+        items: { type: 'string', minLength: 1, description: 'Name of a ResourceGroup of the same account (declared, live or a default group).' },
         default: [],
-        description: 'Resource group ids the rule is limited to (all when empty).',
-        examples: [[]],
+        description: 'ResourceGroup names the rule is limited to (all resources when empty); postureops sends their ids.',
+        examples: [['prod-aws-eu']],
       },
       description: { type: 'string', default: '', description: 'Free text shown with the rule.', examples: ['Critical cloud findings to on-call'] },
       enabled: commonRef('enabled'),
