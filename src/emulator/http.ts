@@ -52,6 +52,21 @@ export interface RequestContext {
    * Call it only after every check passed and the data changed.
    */
   committed(eventName: string, description: string): void;
+  /** A type of the service the emulator has no table for (EmulatorOptions.extraTypes), when `record` is one. */
+  extraType?(collection: string, record: Record<string, unknown>): ExtraType | undefined;
+}
+
+/**
+ * A type the real service has and the emulator's tables do not (EmulatorOptions.extraTypes): its
+ * records are stored as sent (data only checked to be an object) and shown as stored, but for the
+ * members `masked` names (dotted paths in `data`), which responses show as the text given ("", "****").
+ */
+export interface ExtraType {
+  /** `AlertChannels`, `CloudAccounts` or `ContainerRegistries`. */
+  collection: string;
+  /** The record's `type` (for container registries, `data.registryType`). */
+  type: string;
+  masked?: Record<string, string>;
 }
 
 export type Handler = (ctx: RequestContext) => HandlerResult;

@@ -5,11 +5,13 @@ import type { Socket } from 'node:net';
 import { systemClock, type Clock } from './clock.js';
 import { newKeyId, newSecret } from './ids.js';
 import { resolveKeys, type ApiKey, type KeyOptions } from './keys.js';
-import { Service } from './server.js';
+import { Service, type ReceivedRequest } from './server.js';
+import type { ExtraType } from './http.js';
 import { Store } from './store.js';
 
 export { manualClock, scaledClock, systemClock, type Clock, type ManualClock } from './clock.js';
-export { MAX_BODY_BYTES } from './server.js';
+export { MAX_BODY_BYTES, type ReceivedRequest } from './server.js';
+export type { ExtraType } from './http.js';
 export { PREDEFINED_PROFILES } from './predefined-profiles.js';
 export { parseKeySpec, ROLES, type ApiKey, type KeyOptions, type Role } from './keys.js';
 
@@ -44,6 +46,10 @@ export interface EmulatorOptions {
   activitySeed?: number;
   /** Generated records per day, per dataset and account (one every round(24 h / N)). Default 96. */
   activityRows?: number;
+  /** Types of the real service the emulator's tables lack: stored as sent, shown as stored but for `masked`. */
+  extraTypes?: ExtraType[];
+  /** Sees every request with a well-formed body (method, path, Account-Name, body), before it is checked. */
+  onRequest?: (request: ReceivedRequest) => void;
 }
 
 export interface RunningEmulator {
@@ -125,6 +131,8 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     faults: options.faults ?? 0,
     faultSeed: options.faultSeed ?? 1,
     store,
+    ...(options.extraTypes ? { extraTypes: options.extraTypes } : {}),
+    ...(options.onRequest ? { onRequest: options.onRequest } : {}),
   });
 
   const sockets = new Set<Socket>();

@@ -21,7 +21,7 @@ import { schemaRoutes } from './collections/schemas.js';
 import { tokenRoutes } from './collections/tokens.js';
 import { ActivityData } from './activity-data.js';
 import { FaultInjector } from './faults.js';
-import { HttpError, isoTime, type HandlerResult, type RequestContext } from './http.js';
+import { HttpError, isoTime, type ExtraType, type HandlerResult, type RequestContext } from './http.js';
 import type { ApiKey } from './keys.js';
 import { Router, type Route, type RouteMatch } from './router.js';
 import { API_PREFIX } from './service-facts.js';
@@ -45,6 +45,17 @@ export interface ServiceConfig {
   /** Seed and density (records per day per dataset per account) of the generated activity data. */
   activitySeed: number;
   activityRows: number;
+  extraTypes?: readonly ExtraType[];
+  /** Sees every request with a well-formed body, before it is checked (tests record what was sent). */
+  onRequest?: (request: ReceivedRequest) => void;
+}
+
+/** A request as the emulator received it. */
+export interface ReceivedRequest {
+  method: string;
+  path: string;
+  account?: string;
+  body: unknown;
 }
 
 type Body = { kind: 'ok'; value: unknown } | { kind: 'too-large' } | { kind: 'bad-json' } | { kind: 'bad-type' };
@@ -212,6 +223,8 @@ export class Service {
     }
     if (body.kind === 'bad-type') return send(res, 400, { message: 'Content-Type must be application/json' }, peek());
     if (body.kind === 'bad-json') return send(res, 400, { message: 'Invalid JSON body' }, peek());
+    const accountHeader = req.headers['account-name'];
+    this.cfg.onRequest?.({ method, path: pathname, ...(typeof accountHeader === 'string' ? { account: accountHeader } : {}), body: structuredClone(body.value) });
 
     let rate = peek();
     try {
@@ -288,6 +301,8 @@ export class Service {
         });
       },
     };
+    const extra = this.cfg.extraTypes ?? [];
+    if (extra.length > 0) ctx.extraType = (collection, record) => extraTypeOf(extra, collection, record);
     const result = handler(ctx);
     if (wrote) store.save();
     // A list route (one literal segment) also lists the records seeded as given.
@@ -298,4 +313,11 @@ export class Service {
     }
     return result;
   }
+}
+
+function extraTypeOf(extra: readonly ExtraType[], collection: string, record: Record<string, unknown>): ExtraType | undefined {
+  const data = record.data;
+  const registryType = data !== null && typeof data === 'object' ? (data as Record<string, unknown>).registryType : undefined;
+  const type = collection === 'ContainerRegistries' ? registryType : record.type;
+  return extra.find((e) => e.collection === collection && e.type === type);
 }

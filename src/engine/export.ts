@@ -8,6 +8,7 @@ import type { Json } from '../model/json.js';
 import type { Kind } from '../kinds/types.js';
 import type { LiveResource } from '../model/resource.js';
 import { getAt, setAt, toPointer } from '../model/json-pointer.js';
+import { isMaskedValue } from '../model/secret-detection.js';
 import { assignVariables, type ExportedSecret, type SecretSlot, secretsNote, type SkippedResource } from './export-secrets.js';
 import { accountFolders, compareText, documentsFile, type FileDocument, kindFileStem, ROOT_FILE, rootFile, SECRETS_FILE } from './export-yaml.js';
 import type { LiveState } from './types.js';
@@ -52,6 +53,8 @@ interface Entry {
   live: LiveResource;
   doc: FileDocument;
   slots: SecretSlot[];
+  /** The kind's notes on the document (Kind.toDocument). */
+  notes: Diagnostic[];
 }
 
 export function exportConfig(live: LiveState, options: ExportOptions): ExportResult {
@@ -92,6 +95,7 @@ export function exportConfig(live: LiveState, options: ExportOptions): ExportRes
         }
         const entry = toEntry(kinds, kind, group[0], live.resources);
         if (entry) entries.push(entry);
+        if (entry) diagnostics.push(...entry.notes);
       }
     }
   }
@@ -179,6 +183,7 @@ function toEntry(kinds: readonly Kind[], kind: Kind, live: LiveResource, all: re
     live,
     doc: { kind: exported.kind, name: live.name, account: live.account, spec: exported.spec },
     slots: pointers.map((field) => ({ account: live.account, kind: kind.kind, name: live.name, field, writeOnly: writeOnly.has(field) })),
+    notes: exported.notes ?? [],
   };
 }
 
@@ -194,7 +199,8 @@ function strings(value: Json, pointer = ''): [string, string][] {
 function leakedSecret(entry: Entry): string | undefined {
   const values = entry.slots
     .map((s) => getAt(entry.live.spec, s.field))
-    .filter((v): v is string => typeof v === 'string' && v.length >= MIN_SECRET_SCAN);
+    // A mask (what the service showed, or postureops keeps for a secret it never read) is no secret.
+    .filter((v): v is string => typeof v === 'string' && v.length >= MIN_SECRET_SCAN && !isMaskedValue(v));
   if (values.length === 0) return undefined;
   return strings(entry.doc.spec).find(([, text]) => values.some((v) => text.includes(v)))?.[0];
 }

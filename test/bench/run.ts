@@ -4,6 +4,7 @@
 //   npm run bench               everything below
 //   npm run bench -- --curve    the curve only
 //   npm run bench -- --scale    the scale simulation only (scale.ts)
+//   npm run bench -- --response-size   peak RSS of plan against 400 MB, 50 MB and just-under-the-limit lists (response-size.ts)
 //   npm run bench -- --routing  the routing map and requirements of 1,000 rules only (routing.ts)
 
 import { execFileSync } from 'node:child_process';
@@ -22,6 +23,7 @@ import { plan } from '../../src/engine/plan.js';
 import { KINDS } from '../../src/kinds/index.js';
 import { packageRoot } from '../../src/util/package-root.js';
 import { curve, curveTable } from './curve.js';
+import { responseSize, responseSizeTable } from './response-size.js';
 import { routingBench } from './routing.js';
 import { scale } from './scale.js';
 
@@ -144,6 +146,11 @@ async function main(): Promise<void> {
     await scale(note);
     return;
   }
+  const sizes = async (): Promise<void> => {
+    process.stderr.write('response size: plan in a child process against a service sending large lists\n');
+    process.stdout.write('\n' + responseSizeTable(await responseSize(undefined, (line) => process.stderr.write(line + '\n'))));
+  };
+  if (process.argv.includes('--response-size')) return sizes();
   if (process.argv.includes('--routing')) {
     routingBench(note);
     return;
@@ -158,6 +165,7 @@ async function main(): Promise<void> {
   process.stdout.write(`\n${availableParallelism()} CPUs; load average (1 min) ${before.toFixed(1)} before the curve, ${loadavg()[0].toFixed(1)} after\n`);
   if (!curveOnly) {
     await scale(note);
+    await sizes();
     routingBench(note);
   }
 }
