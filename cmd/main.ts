@@ -344,6 +344,7 @@ export function buildProgram(programIo: Io, setCode: (code: number) => void): Co
     .option('--key <spec>', 'another API key, ID:SECRET:ROLE[:ACCOUNTS[:USER]], ROLE org-admin|sub-account-admin|account-user (repeatable)', collect)
     .option('--activity-seed <n>', 'seed of the generated activity records', intArg('--activity-seed', 0), 1)
     .option('--activity-rows <n>', 'generated activity records per day, per dataset and account', intArg('--activity-rows', 1), 96)
+    .option('--predefined-prefix <prefix>', 'vendor prefix of the predefined alert profiles (LW_ as on the real service)', 'SVC_')
     .addHelpText(
       'after',
       helpAfter(

@@ -82,3 +82,15 @@ export function objectBody(ctx: RequestContext): Record<string, unknown> {
 export function isoTime(ms: number): string {
   return new Date(ms).toISOString();
 }
+
+/**
+ * A test-only request header: a record created with `X-Emulator-Spelling: older` is answered in the
+ * older spellings api-facts.md lists (camelCase rule filters and a top-level rule `name`, EmailUser
+ * recipients as one comma-separated string, INLINE_SCANNER `limitNumScan` as a string), so that tests
+ * can hold such records end to end next to current ones. Real clients never send it.
+ */
+export const SPELLING_HEADER = 'x-emulator-spelling';
+
+export function wantsOlderSpelling(ctx: RequestContext): boolean {
+  return String(ctx.headers[SPELLING_HEADER] ?? '').toLowerCase() === 'older';
+}

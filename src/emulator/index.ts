@@ -7,12 +7,14 @@ import { newKeyId, newSecret } from './ids.js';
 import { resolveKeys, type ApiKey, type KeyOptions } from './keys.js';
 import { Service, type ReceivedRequest } from './server.js';
 import type { ExtraType } from './http.js';
+import { PREDEFINED_PROFILE_PREFIX } from './service-facts.js';
 import { Store } from './store.js';
 
 export { manualClock, scaledClock, systemClock, type Clock, type ManualClock } from './clock.js';
 export { MAX_BODY_BYTES, type ReceivedRequest } from './server.js';
 export type { ExtraType } from './http.js';
-export { PREDEFINED_PROFILES } from './predefined-profiles.js';
+export { PREDEFINED_PROFILES, predefinedProfiles } from './predefined-profiles.js';
+export { SPELLING_HEADER } from './http.js';
 export { parseKeySpec, ROLES, type ApiKey, type KeyOptions, type Role } from './keys.js';
 
 export interface EmulatorOptions {
@@ -50,6 +52,11 @@ export interface EmulatorOptions {
   extraTypes?: ExtraType[];
   /** Sees every request with a well-formed body (method, path, Account-Name, body), before it is checked. */
   onRequest?: (request: ReceivedRequest) => void;
+  /**
+   * Vendor prefix of the predefined alert profiles (`<prefix>BASE_PROFILE`, ...). Default `SVC_`;
+   * `LW_` emulates the real service, whose prefix is not the tool's default.
+   */
+  predefinedPrefix?: string;
 }
 
 export interface RunningEmulator {
@@ -99,6 +106,9 @@ function checkOptions(o: EmulatorOptions): void {
   if (o.activityRows !== undefined && !(Number.isInteger(o.activityRows) && o.activityRows > 0 && o.activityRows <= 86_400_000)) {
     problems.push(`activityRows must be an integer 1..86400000 (records per day), got ${o.activityRows}`);
   }
+  if (o.predefinedPrefix !== undefined && !/^[A-Za-z][A-Za-z0-9]*_$/.test(o.predefinedPrefix)) {
+    problems.push(`predefinedPrefix must be letters and digits ending in _ (e.g. LW_), got ${JSON.stringify(o.predefinedPrefix)}`);
+  }
   if (problems.length > 0) throw new Error(`emulator: invalid options: ${problems.join('; ')}`);
 }
 
@@ -126,6 +136,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     keys,
     activitySeed: options.activitySeed ?? 1,
     activityRows: options.activityRows ?? 96,
+    predefinedPrefix: options.predefinedPrefix ?? PREDEFINED_PROFILE_PREFIX,
     clock: options.clock ?? systemClock,
     rateLimit: options.rateLimit ?? 120,
     faults: options.faults ?? 0,

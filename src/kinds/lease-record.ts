@@ -8,6 +8,7 @@
 import { isObject } from '../model/json.js';
 import { apiPath, request } from './common.js';
 import { isPredefined, PROFILES_COLLECTION, PROFILES_PATH } from './alert-profile/records.js';
+import { detectPrefix, PREDEFINED_PROFILE_PREFIX } from './alert-profile/ids.js';
 import type { LeaseData, LeaseHook, LeaseRecord, LiveResource, RequestContext } from './types.js';
 
 export const LEASE_ID_PREFIX = 'POSTUREOPS_LEASE_';
@@ -65,11 +66,17 @@ function profilesOf(body: unknown): unknown[] {
   return Array.isArray(data) ? data : [];
 }
 
-/** A predefined profile that has templates: the only kind of base a custom profile may extend. */
+/**
+ * A predefined profile that has templates: the only kind of base a custom profile may extend. Which
+ * profiles are predefined is read from the account itself (the vendor prefix is the service's, SVC_
+ * here and LW_ on the real service), not from the tool's default.
+ */
 function baseOf(body: unknown): string | undefined {
-  const bases = profilesOf(body)
-    .filter(isObject)
-    .filter((p) => typeof p.alertProfileId === 'string' && isPredefined(p.alertProfileId) && Array.isArray(p.alerts) && p.alerts.length > 0)
+  const profiles = profilesOf(body).filter(isObject).filter((p) => typeof p.alertProfileId === 'string');
+  const nodes = profiles.map((p) => ({ name: p.alertProfileId as string, ...(typeof p.extends === 'string' && p.extends !== '' ? { parent: p.extends } : {}) }));
+  const prefix = detectPrefix(nodes) ?? PREDEFINED_PROFILE_PREFIX;
+  const bases = profiles
+    .filter((p) => isPredefined(p.alertProfileId as string, prefix) && Array.isArray(p.alerts) && p.alerts.length > 0)
     .map((p) => p.alertProfileId as string)
     .sort();
   return bases[0];

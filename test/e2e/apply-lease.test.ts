@@ -191,3 +191,16 @@ it('an apply killed with SIGKILL mid-apply blocks the next one for at most two m
   expect(names).toEqual(['hook-01', 'hook-02', 'hook-03']);
   expect(await leaseIds('prod')).toEqual([]);
 });
+
+it('takes the lease on an account whose predefined profiles carry another vendor prefix (LW_, as the real service)', async () => {
+  const emu = await startEmulator({ accounts: ['prod'], predefinedPrefix: 'LW_' });
+  cleanup.push(() => emu.close());
+  const dir = await webhookRepo(['prod'], 2, cleanup as Array<() => Promise<void>>);
+  const applied = await cli(['apply', dir, '--auto-approve'], { env: serviceEnv(emu) });
+  expect(applied.code, applied.stderr).toBe(0);
+  const profiles = (await rawApi(emu, 'GET', '/api/v2/AlertProfiles', { account: 'prod' })).body.data.map((p: { alertProfileId: string }) => p.alertProfileId);
+  // Taken (extending an LW_ profile) and freed again.
+  expect(profiles.some((id: string) => id.startsWith('LW_'))).toBe(true);
+  expect(profiles.filter((id: string) => id.startsWith(LEASE_ID_PREFIX))).toEqual([]);
+  expect(applied.stderr).not.toContain('no predefined alert profile');
+});

@@ -1,7 +1,7 @@
 // The integration collections (alert channels, cloud accounts, container registries) share their
 // record shape and endpoints; each collection file supplies its types, validation and secrets.
 
-import { HttpError, isoTime, notFound, objectBody, type ExtraType, type Handler, type RequestContext } from '../http.js';
+import { HttpError, isoTime, notFound, objectBody, wantsOlderSpelling, type ExtraType, type Handler, type RequestContext } from '../http.js';
 import { newIntgGuid } from '../ids.js';
 import { maskData } from '../masking.js';
 import type { IntegrationRecord, ScopeData } from '../model.js';
@@ -27,8 +27,10 @@ export interface IntegrationCollection {
   validate(record: Record<string, unknown>): void;
   /** Sensitive `data` members of the record and how responses show them. */
   sensitive(record: IntegrationRecord): SensitiveMember[];
-  /** Response `data` after masking, e.g. defaults the service adds. */
-  responseData?(data: Record<string, unknown>): Record<string, unknown>;
+  /** Response `data` after masking, e.g. defaults the service adds or the older spellings of a record. */
+  responseData?(data: Record<string, unknown>, record: IntegrationRecord): Record<string, unknown>;
+  /** A credential the service issues for a record of this type (top-level `serverToken`), else undefined. */
+  issueServerToken?(record: IntegrationRecord, ctx: RequestContext): IntegrationRecord['serverToken'];
   /** Refuses a delete (409) while something still refers to the record. */
   beforeDelete?(ctx: RequestContext, record: IntegrationRecord): void;
   /** The request schemas `validate` checks, one per type (for GET /api/v2/docs). */
@@ -53,7 +55,8 @@ export function integrationResponse(c: IntegrationCollection, r: IntegrationReco
     props: { createdBy: r.createdBy, createdTime: isoTime(r.createdTime), updatedBy: r.createdOrUpdatedBy },
     state: { ok: true, lastUpdatedTime: r.createdOrUpdatedTime, lastSuccessfulTime: r.createdOrUpdatedTime, details: {} },
     type: r.type,
-    data: c.responseData ? c.responseData(masked) : masked,
+    ...(r.serverToken !== undefined ? { serverToken: { ...r.serverToken } } : {}),
+    data: c.responseData ? c.responseData(masked, r) : masked,
   };
 }
 
@@ -122,7 +125,10 @@ export function integrationRoutes(c: IntegrationCollection): Route[] {
       createdTime: ctx.now,
       createdOrUpdatedBy: ctx.user,
       createdOrUpdatedTime: ctx.now,
+      ...(wantsOlderSpelling(ctx) ? { older: true } : {}),
     };
+    const token = c.issueServerToken?.(r, ctx);
+    if (token !== undefined) r.serverToken = token;
     records(c, ctx.scope).push(r);
     ctx.committed(`Create ${c.label}`, `Created ${c.label} ${r.name} (${r.intgGuid})`);
     return { status: 201, body: { data: view(ctx, r) } };
@@ -153,6 +159,11 @@ export function integrationRoutes(c: IntegrationCollection): Route[] {
       r.type = next.type as string;
       r.enabled = next.enabled as number;
       r.data = next.data as Record<string, unknown>;
+      // A type that gets a server token keeps the one it has; one changed to such a type gets one.
+      if (r.serverToken === undefined) {
+        const token = c.issueServerToken?.(r, ctx);
+        if (token !== undefined) r.serverToken = token;
+      }
       r.createdOrUpdatedBy = ctx.user;
       r.createdOrUpdatedTime = ctx.now;
       ctx.committed(`Update ${c.label}`, `Updated ${c.label} ${r.name} (${r.intgGuid})`);
