@@ -9,7 +9,7 @@ import { apiPath, canonicalSet, canonicalSets, convertedEnvRefs, createdString, 
 import { isObject, type Json, type JsonObject } from '../../model/json.js';
 import { ALERT_RULE_TYPE, EVENT_CATEGORIES } from '../spellings.js';
 import type { DesiredResource, LiveResource, ResourceDocument } from '../../model/resource.js';
-import type { FetchContext, Kind, Locate, RequestContext } from '../types.js';
+import type { FetchContext, Kind, Locate, RequestContext, RoutingHook } from '../types.js';
 import { SCHEMA_FILE, schemas } from './schema.js';
 import { SEVERITIES, SEVERITY_NAMES, severitiesOf, severityOf, type SeverityName } from './severities.js';
 
@@ -77,6 +77,33 @@ function checkDocument(doc: JsonObject, at: Locate): Diagnostic[] {
 function channelIds(desired: DesiredResource, ctx: RequestContext): string[] {
   return stringList(desired.spec.channels).map((name) => ctx.resolve('AlertChannel', name));
 }
+
+/**
+ * Routing: the rule's filters as lists, each empty one matching every value (api-facts.md, "How alert
+ * rules route"). The newer lists are conditions beside the event category (a cell does not range
+ * over them); a null one (the file removes it) is absent.
+ */
+const routing: RoutingHook = {
+  role: 'rule',
+  dimensions: () => ({
+    categories: [...EVENT_CATEGORIES],
+    severities: [...SEVERITY_NAMES].sort((a, b) => a[0] - b[0]).map(([code, name]) => ({ code, name })),
+  }),
+  read: (name, spec) => ({
+    role: 'rule',
+    rule: {
+      name,
+      enabled: toBoolean(spec.enabled),
+      channels: stringList(spec.channels),
+      severities: list(spec.severity).map(severityOf).filter((s): s is number => s !== undefined),
+      categories: stringList(spec.eventCategory).map(categoryOf),
+      resourceGroups: stringList(spec.resourceGroups),
+      conditions: Object.keys(NEWER_FILTERS)
+        .map((member) => ({ name: member, values: stringList(spec[member]) }))
+        .filter((c) => c.values.length > 0),
+    },
+  }),
+};
 
 export const AlertRule: Kind = {
   kind: 'AlertRule',
@@ -164,6 +191,8 @@ export const AlertRule: Kind = {
   },
 
   deleteRequest: (id, ctx) => request(ctx, 'DELETE', apiPath(COLLECTION, id)),
+
+  routing,
 
   toDocument(live) {
     const s = live.spec;

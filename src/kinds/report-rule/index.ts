@@ -144,6 +144,12 @@ export const ReportRule: Kind = {
 
   deleteRequest: (id, ctx) => request(ctx, 'DELETE', apiPath(COLLECTION, id)),
 
+  // Routing: reports reach e-mail channels, no alerts; a channel an enabled report rule uses is not idle.
+  routing: {
+    role: 'consumer',
+    read: (name, spec) => ({ role: 'consumer', consumer: { name, enabled: toBoolean(spec.enabled), channels: stringList(spec.channels) } }),
+  },
+
   toDocument(live): ExportedDocument {
     const s = live.spec;
     const list = (v: Json | undefined): Json[] => (Array.isArray(v) ? v : []);
