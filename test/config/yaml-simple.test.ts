@@ -166,7 +166,7 @@ function edited(r: ReturnType<typeof rng>, base: string): string {
   let text = base;
   for (let e = 0, n = 1 + r.int(3); e < n; e++) {
     const at = r.int(text.length + 1);
-    const ch = r.next() < 0.6 ? r.pick(UNICODE_EDITS) : r.pick(ASCII_EDITS);
+    const ch = r.next() < 0.85 ? r.pick(UNICODE_EDITS) : r.pick(ASCII_EDITS);
     const roll = r.next();
     text = roll < 0.2 ? text.slice(0, at) + text.slice(at + 1) : text.slice(0, at) + ch + text.slice(roll < 0.6 ? at : at + 1);
   }
