@@ -55,4 +55,10 @@ const channels: Kind = integrationKind({
 });
 
 /** Channels also hold the apply lease: a disabled Webhook that delivers nowhere (lease-record.ts). */
-export const AlertChannel: Kind = { ...channels, lease: webhookLease('AlertChannels') };
+export const AlertChannel: Kind = {
+  ...channels,
+  // A file may also give e-mail recipients as one comma-separated string, as the service does.
+  fromDocument: (doc) =>
+    channels.fromDocument(doc.spec.type === 'EmailUser' && isObject(doc.spec.data) ? { ...doc, spec: { ...doc.spec, data: emailUserData(doc.spec.data) } } : doc),
+  lease: webhookLease('AlertChannels'),
+};

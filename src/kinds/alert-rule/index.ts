@@ -71,7 +71,7 @@ function checkDocument(doc: JsonObject, at: Locate): Diagnostic[] {
   if (!isObject(doc.spec) || !Array.isArray(doc.spec.severity)) return out;
   const seen = new Map<number, number>();
   doc.spec.severity.forEach((s, i) => {
-    const n = typeof s === 'number' ? s : typeof s === 'string' && Object.hasOwn(SEVERITIES, s) ? SEVERITIES[s as SeverityName] : undefined;
+    const n = severityOf(s);
     if (n === undefined) return;
     const first = seen.get(n);
     if (first !== undefined) {

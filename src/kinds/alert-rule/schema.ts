@@ -1,7 +1,7 @@
 // The JSON Schema of AlertRule documents.
 
 import { EVENT_CATEGORIES } from '../spellings.js';
-import { commonRef, envelope, obj, TYPE_NAME, type SchemaObject } from '../schema-parts.js';
+import { closedSet, commonRef, envelope, obj, type SchemaObject } from '../schema-parts.js';
 import { SEVERITIES } from './severities.js';
 
 export const SCHEMA_FILE = 'alert-rule.schema.json';
@@ -32,9 +32,13 @@ function documentSchema(): SchemaObject {
         type: 'array',
         minItems: 1,
         uniqueItems: true,
+        // Names in any case (High, HIGH, high) or the service's integers.
         items: {
-          enum: [...severityNames, 1, 2, 3, 4, 5],
-          description: 'critical (1), high (2), medium (3), low (4) or info (5).',
+          anyOf: [
+            { type: 'integer', minimum: 1, maximum: 5, description: 'The service\'s number of a severity.' },
+            closedSet('A severity name.', { label: 'severity', values: severityNames, caseSensitive: false, open: false }),
+          ],
+          description: 'critical (1), high (2), medium (3), low (4) or info (5), names in any case.',
         },
         description: 'Severities the rule selects, by name or number: critical=1, high=2, medium=3, low=4, info=5.',
         examples: [['critical', 'high']],
@@ -42,8 +46,9 @@ function documentSchema(): SchemaObject {
       eventCategory: {
         type: 'array',
         uniqueItems: true,
-        // The service has more categories than the seed's eight, and adds them without notice.
-        items: { type: 'string', pattern: TYPE_NAME, examples: [...EVENT_CATEGORIES] },
+        // The service has more categories than the seed's eight, adds them without notice, and
+        // normalises their case (the rule reads them so too).
+        items: closedSet('An event category.', { label: 'event category', values: EVENT_CATEGORIES, caseSensitive: false }),
         default: [],
         description: `Event categories the rule selects (all when empty), e.g. ${EVENT_CATEGORIES.join(', ')}.`,
         examples: [['Cloud', 'Compliance']],
