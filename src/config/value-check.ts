@@ -34,13 +34,13 @@ export interface ValueCheckContext {
 
 let catalog: Record<string, SchemaObject> | undefined;
 
-interface Located {
+export interface Located {
   schema: SchemaObject | boolean;
   file: string;
 }
 
 /** The schema a `$ref` names, resolved as a URI against the file it is written in. */
-function resolveRef(ref: string, file: string): Located {
+export function resolveRef(ref: string, file: string): Located {
   catalog ??= schemaCatalog();
   const url = new URL(ref, SCHEMA_BASE + file);
   const target = url.href.slice(0, url.href.length - url.hash.length).slice(SCHEMA_BASE.length);
@@ -104,12 +104,23 @@ export function holds(schema: SchemaObject | boolean, value: Json, file: string)
   return true;
 }
 
-/** Every closed set and format guess the schema reaches in `value`, judged; one verdict per pointer. */
-export function checkValues(schemaFile: string, value: Json, ctx: ValueCheckContext): Diagnostic[] {
+/** A string of a document that its schema annotates: a closed set's value or a guessed format's. */
+export interface AnnotatedValue {
+  pointer: string;
+  value: string;
+  set?: ClosedSet;
+  format?: FormatGuess;
+}
+
+/**
+ * Every annotated string the schema reaches in `value` (one per pointer and annotation), following
+ * $ref, properties, additionalProperties, items, allOf, anyOf, oneOf and the if/then/else that holds.
+ */
+export function annotatedValues(schemaFile: string, value: Json, skip: (pointer: string) => boolean = () => false): AnnotatedValue[] {
   catalog ??= schemaCatalog();
-  const found = new Map<string, Diagnostic>();
+  const found = new Map<string, AnnotatedValue>();
   const walk = (schema: SchemaObject | boolean | undefined, file: string, v: Json, pointer: string): void => {
-    if (schema === undefined || typeof schema === 'boolean' || ctx.ignore.some((p) => isWithin(pointer, p))) return;
+    if (schema === undefined || typeof schema === 'boolean' || skip(pointer)) return;
     if (typeof schema.$ref === 'string') {
       const target = resolveRef(schema.$ref, file);
       walk(target.schema, target.file, v, pointer);
@@ -117,8 +128,8 @@ export function checkValues(schemaFile: string, value: Json, ctx: ValueCheckCont
     if (typeof v === 'string') {
       const set = schema[CLOSED_SET_KEYWORD] as ClosedSet | undefined;
       const format = schema[FORMAT_KEYWORD] as FormatGuess | undefined;
-      const verdict = set ? judgeSet(set, v, pointer, ctx) : format ? judgeFormat(format, v, pointer, ctx) : undefined;
-      if (verdict && !found.has(`${pointer}|${verdict.code}`)) found.set(`${pointer}|${verdict.code}`, verdict);
+      if (set && !found.has(`${pointer}|set`)) found.set(`${pointer}|set`, { pointer, value: v, set });
+      if (format && !found.has(`${pointer}|format`)) found.set(`${pointer}|format`, { pointer, value: v, format });
     }
     if (isObject(v)) {
       const props = (schema.properties ?? {}) as Record<string, SchemaObject>;
@@ -136,6 +147,15 @@ export function checkValues(schemaFile: string, value: Json, ctx: ValueCheckCont
   };
   walk(catalog[schemaFile], schemaFile, value, '');
   return [...found.values()];
+}
+
+/** Every closed set and format guess the schema reaches in `value`, judged. */
+export function checkValues(schemaFile: string, value: Json, ctx: ValueCheckContext): Diagnostic[] {
+  const skip = (pointer: string): boolean => ctx.ignore.some((p) => isWithin(pointer, p));
+  return annotatedValues(schemaFile, value, skip).flatMap((a) => {
+    const verdict = a.set ? judgeSet(a.set, a.value, a.pointer, ctx) : a.format ? judgeFormat(a.format, a.value, a.pointer, ctx) : undefined;
+    return verdict ? [verdict] : [];
+  });
 }
 
 function judgeSet(set: ClosedSet, value: string, pointer: string, ctx: ValueCheckContext): Diagnostic | undefined {

@@ -1,6 +1,6 @@
 // The JSON Schemas of CloudAccount documents: the document and one `data` schema per type.
 
-import { AZURE_INTEGRATION_LEVELS, GCP_ID_TYPES, KNOWN_CLOUD_ACCOUNT_TYPES, type KnownCloudAccountType } from '../spellings.js';
+import { AZURE_INTEGRATION_LEVELS, GCP_ID_TYPES, KNOWN_CLOUD_ACCOUNT_TYPES, NEWER_CLOUD_ACCOUNT_TYPES, type KnownCloudAccountType } from '../spellings.js';
 import { accessKey, crossAccount, gcpCredentials } from '../credential-schemas.js';
 import {
   bool,
@@ -168,7 +168,7 @@ const CLOUD_DATA: Record<KnownCloudAccountType, { title: string; properties: Rec
   AwsSidekick: {
     title: 'AWS agentless scanning',
     properties: awsSidekick(),
-    required: ['crossAccountCredentials'],
+    required: [],
   },
   AwsSidekickOrg: {
     title: 'AWS agentless scanning of an organization',
@@ -179,7 +179,7 @@ const CLOUD_DATA: Record<KnownCloudAccountType, { title: string; properties: Rec
       monitoredAccounts: str('Accounts or organizational units to scan, one comma-separated string.', { example: 'ou-abcd-11111111,123456789012' }),
       accountMappingFile: accountMappingFile(),
     },
-    required: ['crossAccountCredentials'],
+    required: [],
   },
   AzureSidekick: {
     title: 'Azure agentless scanning',
@@ -194,7 +194,7 @@ const CLOUD_DATA: Record<KnownCloudAccountType, { title: string; properties: Rec
       storageAccountUrl: formatted('URL of the storage account.', 'https-url', { example: 'https://posturesidekick.blob.core.windows.net' }),
       subscriptionsList: listOrString('Subscriptions to scan (tenant level).', '11111111-2222-3333-4444-555555555555'),
     },
-    required: ['credentials'],
+    required: [],
   },
   GcpSidekick: {
     title: 'Google Cloud agentless scanning',
@@ -208,7 +208,7 @@ const CLOUD_DATA: Record<KnownCloudAccountType, { title: string; properties: Rec
       filterList: listOrString('Projects to include or (prefixed with -) exclude.', 'proj-a,-proj-b'),
       accountMappingFile: accountMappingFile(),
     },
-    required: ['credentials'],
+    required: [],
   },
   AzureAdAl: {
     title: 'Azure AD (Entra ID) audit log',
@@ -218,17 +218,17 @@ const CLOUD_DATA: Record<KnownCloudAccountType, { title: string; properties: Rec
       eventHubNamespace: str('Event Hubs namespace.', { example: 'posture-audit.servicebus.windows.net' }),
       eventHubName: str('Event hub that receives the directory audit log.', { example: 'entra-audit' }),
     },
-    required: ['credentials'],
+    required: [],
   },
   GcpGkeAudit: {
     title: 'Google Kubernetes Engine audit log',
     properties: gcpAudit(),
-    required: ['credentials'],
+    required: [],
   },
   GcpAlPubSub: {
     title: 'Google Cloud audit log through Pub/Sub',
     properties: { ...gcpAudit(), topicId: str('Pub/Sub topic of the audit log sink.', { example: 'posture-audit' }) },
-    required: ['credentials'],
+    required: [],
   },
   OciCfg: {
     title: 'Oracle Cloud configuration assessment',
@@ -246,7 +246,7 @@ const CLOUD_DATA: Record<KnownCloudAccountType, { title: string; properties: Rec
       tenantName: str('Name of the tenancy.', { example: 'posture' }),
       userOcid: str('OCID of the user.', { example: 'ocid1.user.oc1..aaaaaaaa' }),
     },
-    required: ['credentials'],
+    required: [],
   },
   AwsDspm: {
     title: 'AWS data posture',
@@ -259,7 +259,7 @@ const CLOUD_DATA: Record<KnownCloudAccountType, { title: string; properties: Rec
       managementAccount: str('Management account of the organization.', { example: '210987654321' }),
       props: { type: 'object', description: 'Further settings, as the service defines them.' },
     },
-    required: ['crossAccountCredentials'],
+    required: [],
   },
   AzureDspm: {
     title: 'Azure data posture',
@@ -272,7 +272,7 @@ const CLOUD_DATA: Record<KnownCloudAccountType, { title: string; properties: Rec
       regions: strList('Regions to scan.', { type: 'string', minLength: 1 }, { example: ['eastus'] }),
       props: { type: 'object', description: 'Further settings, as the service defines them.' },
     },
-    required: ['credentials'],
+    required: [],
   },
 };
 
@@ -296,12 +296,24 @@ function documentSchema(): SchemaObject {
   });
 }
 
+/**
+ * Public material shows the members of the newer types, not which of them the service insists on:
+ * none is required (a record export reads must validate; the service judges what a write lacks).
+ */
+function withoutRequired(schema: SchemaObject): SchemaObject {
+  delete schema.required;
+  for (const sub of Object.values((schema.properties ?? {}) as Record<string, SchemaObject>)) withoutRequired(sub);
+  return schema;
+}
+
 /** The document schema and every per-type data schema, by file name under schemas/. */
 export function schemas(): Record<string, SchemaObject> {
   const out: Record<string, SchemaObject> = { [SCHEMA_FILE]: documentSchema() };
+  const newer: readonly string[] = NEWER_CLOUD_ACCOUNT_TYPES;
   for (const type of KNOWN_CLOUD_ACCOUNT_TYPES) {
     const def = CLOUD_DATA[type];
     const body = obj('', structuredClone(def.properties), def.required);
+    if (newer.includes(type)) withoutRequired(body);
     markSecrets(body, CLOUD_ACCOUNT_SECRETS[type]);
     delete body.description;
     const file = cloudAccountDataFile(type);
