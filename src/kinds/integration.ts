@@ -26,11 +26,10 @@ export interface IntegrationOptions {
   /** The only `type` the service knows for this kind (registries); documents may leave it out. */
   fixedType?: string;
   /**
-   * The types whose `data` this version knows (strict schemas), and where a spec names its type:
-   * `/type`, or `/data/registryType` for registries. Any other type is carried as it is (its schema
-   * declares the type a closed set: a misspelt one is refused, a new one is a warning).
+   * Where a spec names its type: `/type`, or `/data/registryType` for registries. A type the kind's
+   * schema does not know is carried as it is (the schema declares the type a closed set: a misspelt
+   * one is refused, a new one is a warning).
    */
-  knownTypes: readonly string[];
   typePointer: '/type' | '/data/registryType';
   /** Members the service accepts and never returns (Kind.unreturned), as spec pointers (`/data/...`). */
   unreturned?(spec: JsonObject): string[];

@@ -1,7 +1,9 @@
 // Small builders for the JSON Schemas in schemas/, used by the kinds (each builds its own schemas):
 // every member gets a description (editors show it) and, where it helps, an example. Patterns with a
-// human phrase live in PATTERN_PHRASES so that schema errors can say "expected an https:// URL"
-// instead of printing a regular expression.
+// human phrase live in PATTERN_PHRASES so that schema errors can say "expected a JSON pointer"
+// instead of printing a regular expression; formats that are our guess (URLs, ARNs, account ids) and
+// closed sets of the service are annotations that src/config/value-check.ts judges (warnings where
+// the service may know better).
 
 export type SchemaObject = { [key: string]: unknown };
 
@@ -18,7 +20,6 @@ export const EMAIL = orEnv('[^@\\s]+@[^@\\s]+\\.[^@\\s]+');
 export const ARN = orEnv('arn:[a-z][a-z0-9-]*:\\S+');
 export const AWS_ACCOUNT_ID = orEnv('[0-9]{12}');
 export const NOT_BLANK = '\\S';
-export const TYPE_NAME = '^\\S+$';
 export const SPEC_POINTER = '^(/[^/]*)+$';
 export const SELECTOR = '^[^/]+/.+$';
 
@@ -37,15 +38,9 @@ export const FORMAT_GUESSES = {
 export type FormatGuess = keyof typeof FORMAT_GUESSES;
 export const FORMAT_KEYWORD = 'x-format';
 
-/** What each pattern means, for error messages. */
+/** What each pattern means, for error messages (guessed formats are not patterns: FORMAT_GUESSES). */
 export const PATTERN_PHRASES: Record<string, string> = {
-  [HTTPS_URL]: 'an https:// URL',
-  [HTTP_URL]: 'an http:// or https:// URL',
-  [EMAIL]: 'an e-mail address',
-  [ARN]: 'an AWS ARN (arn:aws:...)',
-  [AWS_ACCOUNT_ID]: 'a 12-digit AWS account id',
   [NOT_BLANK]: 'a value that is not only spaces',
-  [TYPE_NAME]: 'a type name without spaces',
   [SPEC_POINTER]: 'a JSON pointer into spec, such as /data/channel',
   [SELECTOR]: 'a selector [account/]Kind/name (* matches within a part)',
 };

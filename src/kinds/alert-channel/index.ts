@@ -1,6 +1,6 @@
 // Alert channels: destinations of alerts. An integration record; the service can test one.
 
-import { CHANNEL_TYPES, type ChannelType } from '../spellings.js';
+import type { ChannelType } from '../spellings.js';
 import type { SecretField } from '../secret-fields.js';
 import { integrationKind } from '../integration.js';
 import { webhookLease } from '../lease-record.js';
@@ -45,7 +45,6 @@ const channels: Kind = integrationKind({
   collection: 'AlertChannels',
   secrets: channelSecrets,
   fileSecrets: typeSecrets,
-  knownTypes: CHANNEL_TYPES,
   typePointer: '/type',
   readData: (type, data) => (type === 'EmailUser' ? emailUserData(data) : data),
   hasPut: true,

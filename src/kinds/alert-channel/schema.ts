@@ -19,7 +19,6 @@ import {
   obj,
   requireDotted,
   str,
-  strList,
   type SchemaObject,
 } from '../schema-parts.js';
 import { CHANNEL_REQUIRED, CHANNEL_SECRETS } from './tables.js';
