@@ -39,8 +39,17 @@ export interface Located {
   file: string;
 }
 
-/** The schema a `$ref` names, resolved as a URI against the file it is written in. */
+/** The schema a `$ref` names, resolved as a URI against the file it is written in (once per ref). */
+const resolved = new Map<string, Located>();
+
 export function resolveRef(ref: string, file: string): Located {
+  const key = `${file}\n${ref}`;
+  let found = resolved.get(key);
+  if (!found) resolved.set(key, (found = lookUp(ref, file)));
+  return found;
+}
+
+function lookUp(ref: string, file: string): Located {
   catalog ??= schemaCatalog();
   const url = new URL(ref, SCHEMA_BASE + file);
   const target = url.href.slice(0, url.href.length - url.hash.length).slice(SCHEMA_BASE.length);
