@@ -78,6 +78,13 @@ describe('shapes of the public clients', () => {
     expect(errors(diags)).toEqual([]);
   });
 
+  it('an alert rule without channels (optional in the IaC provider) validates, with a warning that it reaches nobody', () => {
+    const diags = check('AlertRule', { severity: ['critical'] });
+    expect(diags.map((d) => [d.severity, d.code])).toEqual([['warning', 'no-channels']]);
+    const [rule] = desiredOf(AlertRule, doc('AlertRule', 'r', { severity: ['critical'] }));
+    expect(AlertRule.createRequest(rule, [], requestCtx()).body).toMatchObject({ intgGuidList: [] });
+  });
+
   it('a guessed format a public example misses is a `format` warning, never an error', () => {
     const gov = check('CloudAccount', SHAPES.find((s) => s[0].startsWith('GovCloud'))![2]);
     expect(gov.map((d) => [d.severity, d.code, d.line])).toEqual([['warning', 'format', 7]]);

@@ -65,10 +65,23 @@ function filtersBody(desired: DesiredResource): JsonObject {
   };
 }
 
-/** A severity given twice (by name and number, or twice the same): a warning, the rule still works. */
+/**
+ * A rule without channels (the public clients allow it) routes its alerts nowhere; a severity given
+ * twice (by name and number, or twice the same): warnings, the rule still works.
+ */
 function checkDocument(doc: JsonObject, at: Locate): Diagnostic[] {
   const out: Diagnostic[] = [];
-  if (!isObject(doc.spec) || !Array.isArray(doc.spec.severity)) return out;
+  if (!isObject(doc.spec)) return out;
+  if (stringList(doc.spec.channels).length === 0) {
+    out.push({
+      severity: 'warning',
+      code: 'no-channels',
+      message: `AlertRule "${String(doc.name)}" names no channel: the alerts it selects reach nobody`,
+      ...at(Array.isArray(doc.spec.channels) ? '/spec/channels' : '/spec'),
+      hint: 'list the AlertChannels that should receive them in spec.channels',
+    });
+  }
+  if (!Array.isArray(doc.spec.severity)) return out;
   const seen = new Map<number, number>();
   doc.spec.severity.forEach((s, i) => {
     const n = severityOf(s);

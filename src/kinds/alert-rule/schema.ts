@@ -20,12 +20,13 @@ function documentSchema(): SchemaObject {
   const spec = obj(
     'Which alerts are sent to which channels.',
     {
+      // Optional, as in the public clients (a rule without channels routes nowhere: a warning).
       channels: {
         type: 'array',
-        minItems: 1,
         uniqueItems: true,
+        default: [],
         items: { type: 'string', minLength: 1, description: 'Name of an AlertChannel of the same account.' },
-        description: 'AlertChannel names (of the same account) that receive the selected alerts.',
+        description: 'AlertChannel names (of the same account) that receive the selected alerts. Without any, the rule routes its alerts nowhere (a warning).',
         examples: [['ops-slack', 'oncall-pagerduty']],
       },
       severity: {
@@ -67,7 +68,7 @@ function documentSchema(): SchemaObject {
       description: { type: 'string', default: '', description: 'Free text shown with the rule.', examples: ['Critical cloud findings to on-call'] },
       enabled: commonRef('enabled'),
     },
-    ['channels', 'severity'],
+    ['severity'],
   );
   return envelope('AlertRule', SCHEMA_FILE, 'An alert rule: routes alerts by category, severity and resource group to alert channels.', spec, {
     name: 'critical-cloud',
