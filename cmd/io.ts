@@ -1,6 +1,7 @@
 // What a command needs from the process, injectable so tests can drive commands in-process.
 
 import type { ClientOptions } from '../src/api/options.js';
+import { inertLog } from '../src/model/inert.js';
 
 export interface Io {
   stdout: NodeJS.WritableStream & { isTTY?: boolean };
@@ -22,6 +23,8 @@ export type StopSignal = 'SIGINT' | 'SIGTERM';
 /** Where interruptions come from: `listen` returns the function that stops listening. */
 export interface SignalSource {
   listen(handler: (signal: StopSignal) => void): () => void;
+  /** Sets the exit code of a process whose command has already returned (a signal in its last moment). */
+  setExitCode?(code: number): void;
 }
 
 export function processSignals(): SignalSource {
@@ -35,6 +38,9 @@ export function processSignals(): SignalSource {
         process.off('SIGINT', onInt);
         process.off('SIGTERM', onTerm);
       };
+    },
+    setExitCode(code) {
+      process.exitCode = code;
     },
   };
 }
@@ -70,6 +76,14 @@ export function useColor(stream: { isTTY?: boolean }, env: Io['env']): boolean {
   return stream.isTTY === true;
 }
 
-export function write(stream: NodeJS.WritableStream, text: string): void {
-  stream.write(text.endsWith('\n') || text === '' ? text : text + '\n');
+/**
+ * Every line the CLI prints passes here: the renderers have neutralised each value already; this is
+ * the net behind them (src/model/inert.ts, CI-log medium). Lines stay lines and our own colour
+ * codes stay; any other control or invisible character is shown escaped, and no line can start a
+ * GitHub workflow command (the CLI runs in CI logs too). `commands`: the text is our own workflow
+ * commands (`validate --format github`), whose data is escaped already.
+ */
+export function write(stream: NodeJS.WritableStream, text: string, options: { commands?: boolean } = {}): void {
+  const safe = inertLog(text, { colour: true, ...options });
+  stream.write(safe.endsWith('\n') || safe === '' ? safe : safe + '\n');
 }

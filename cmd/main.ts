@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseShard, type Shard } from '../src/engine/shard.js';
 import { DURATION_EXPECTED, parseDuration } from '../src/model/duration.js';
+import { inertText } from '../src/model/inert.js';
 import { packageRoot } from '../src/util/package-root.js';
 import { EXIT, ExitError, type Io, processIo, withoutColor, write } from './io.js';
 
@@ -64,7 +65,7 @@ const EXIT_CODES: readonly [number, string][] = [
   [EXIT.error, 'error: invalid configuration, service unreachable or refusing, a change that failed'],
   [EXIT.changes, 'changes present (plan --detailed-exitcode only)'],
   [EXIT.refused, 'plan refused: over a safety threshold (use --force), a saved plan is stale, lifecycle.preventDestroy, or over --max-duration'],
-  [EXIT.leaseHeld, 'apply stopped before its first write: another apply holds the lease (see --lease-wait)'],
+  [EXIT.leaseHeld, 'apply stopped before a write: another apply holds the lease (see --lease-wait, unlock), or this run lost it'],
   [EXIT.sigint, 'interrupted by SIGINT (Ctrl-C), after reporting what was done'],
   [EXIT.sigterm, 'interrupted by SIGTERM, after reporting what was done'],
 ];
@@ -188,7 +189,7 @@ export function buildProgram(programIo: Io, setCode: (code: number) => void): Co
       .option('--test-channels', 'test every created or changed alert channel through the service')
       .option('--credentials-out <file>', 'write credentials the service issues on create (agent access tokens) to this file, mode 0600')
       .option('--lease-wait <seconds>', 'wait this long for another apply of an account to finish (0: stop at once, exit 4)', intArg('--lease-wait', 0), 0)
-      .option('--no-lease', 'do not take the service-side lease (only when no other apply can run: it saves 3 requests per account)')
+      .option('--no-lease', 'do not take the service-side lease (only when no other apply can run: it saves 5 requests per account, a read per write and the renewals)')
       .addOption(maxDurationOption())
       .addOption(formatOption())
       .option(...envFileOption)
@@ -204,7 +205,7 @@ export function buildProgram(programIo: Io, setCode: (code: number) => void): Co
             [EXIT.ok, 'every change done (or nothing to do)'],
             [EXIT.error, 'error, or a change failed (the report says which, and why)'],
             [EXIT.refused, 'refused: over a safety threshold (use --force), lifecycle.preventDestroy, the saved plan is stale, or over --max-duration'],
-            [EXIT.leaseHeld, 'stopped before its first write: another apply holds the lease (see --lease-wait)'],
+            [EXIT.leaseHeld, 'stopped before its first write: another apply holds the lease (see --lease-wait, unlock); or stopped before a later write: the lease was freed or taken over (the report says what was done)'],
             [EXIT.sigint, 'interrupted by SIGINT (Ctrl-C): the report of what was done, then exit'],
             [EXIT.sigterm, 'interrupted by SIGTERM: the report of what was done, then exit'],
           ],
@@ -304,6 +305,33 @@ export function buildProgram(programIo: Io, setCode: (code: number) => void): Co
       setCode(await emulatorCommand(io, opts));
     });
 
+  clientOptions(
+    program
+      .command('unlock')
+      .description("free the apply lease of accounts whose apply is gone (shows each holder, then asks)")
+      .argument('[dir]', 'configuration repository (its accounts)', '.')
+      .option('--account <name>', 'only this account (repeatable)', collect)
+      .option('--auto-approve', 'do not ask for confirmation')
+      .addHelpText(
+        'after',
+        helpAfter(
+          [
+            'postureops unlock config                               # shows the holders, asks for yes on a terminal',
+            'postureops unlock config --account prod --auto-approve  # in CI, after a cancelled job',
+          ],
+          [
+            [EXIT.ok, 'freed (or no lease was held)'],
+            [EXIT.error, 'error, or not confirmed (no terminal and no --auto-approve): nothing was freed'],
+            [EXIT.sigint, 'interrupted by SIGINT (Ctrl-C)'],
+            [EXIT.sigterm, 'interrupted by SIGTERM'],
+          ],
+        ),
+      ),
+  ).action(async (dir: string, opts) => {
+    const { unlockCommand } = await import('./commands/unlock.js');
+    setCode(await unlockCommand(await envFor(io, dir, opts), dir, opts));
+  });
+
   program
     .command('demo')
     .description('the emulator in-process; the examples planned, applied and planned again')
@@ -340,7 +368,7 @@ export async function run(argv: string[], io: Io = processIo()): Promise<number>
       return err.exitCode === 0 ? EXIT.ok : EXIT.error;
     }
     if (err instanceof ExitError) {
-      write(io.stderr, `postureops: ${err.message}`);
+      write(io.stderr, `postureops: ${inertText(err.message)}`);
       return err.code;
     }
     return reportUnexpected(io, err);
@@ -359,7 +387,8 @@ async function reportUnexpected(io: Io, err: unknown): Promise<number> {
   const errors = err instanceof ApiError || err instanceof ServiceUnreachable ? await import('./errors.js') : undefined;
   const explained =
     err instanceof ServiceUnreachable ? errors?.explainUnreachable(err) : err instanceof ApiError ? errors?.explainApiError(err) : undefined;
-  write(io.stderr, `postureops: ${explained ?? (err instanceof Error ? err.message : String(err))}`);
+  // One line: the message may quote the service (src/model/inert.ts).
+  write(io.stderr, `postureops: ${inertText(explained ?? (err instanceof Error ? err.message : String(err)))}`);
   if (io.env.POSTUREOPS_DEBUG && err instanceof Error && err.stack) write(io.stderr, err.stack);
   return EXIT.error;
 }

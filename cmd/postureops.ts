@@ -1,5 +1,6 @@
 #!/usr/bin/env node
 // The CLI entry: parses arguments, calls src/, prints, exits. The only place that exits.
+import { inertText } from '../src/model/inert.js';
 import { run } from './main.js';
 
 run(process.argv).then(
@@ -8,7 +9,7 @@ run(process.argv).then(
   },
   (err: unknown) => {
     // Last resort: cmd/main.ts turns every expected failure into a message and an exit code.
-    process.stderr.write(`postureops: internal error: ${err instanceof Error ? err.message : String(err)}\n`);
+    process.stderr.write(`postureops: internal error: ${inertText(err instanceof Error ? err.message : String(err))}\n`);
     process.exitCode = 1;
   },
 );

@@ -2,6 +2,7 @@
 // countdown) stays below them, redrawn in place and never mixed into them; elsewhere (CI logs) there
 // is no status line, and rate-limit waits log one line when they start and at most one a minute.
 
+import { inertText } from '../src/model/inert.js';
 import { duration, intervalText } from '../src/render/common.js';
 import { type Io, write } from './io.js';
 
@@ -13,18 +14,20 @@ export class StatusConsole {
     readonly tty: boolean,
   ) {}
 
-  /** A line of the log: above the status line, which is drawn again below it. */
+  /** A line of the log: above the status line, which is drawn again below it. One line: a break inside is shown escaped. */
   line(text: string): void {
     if (this.tty && this.status !== undefined) this.stream.write('\r\x1b[K');
-    write(this.stream, text);
+    write(this.stream, inertText(text));
     if (this.tty && this.status !== undefined) this.stream.write(this.status);
   }
 
   /** The status line (terminal only): `undefined` clears it. */
   setStatus(text: string | undefined): void {
-    if (!this.tty || text === this.status) return;
-    this.stream.write(`\r\x1b[K${text ?? ''}`);
-    this.status = text;
+    const safe = text === undefined ? undefined : inertText(text);
+    if (!this.tty || safe === this.status) return;
+    // Only our own erase-line sequence is raw: the status is one neutralised line.
+    this.stream.write(`\r\x1b[K${safe ?? ''}`);
+    this.status = safe;
   }
 }
 

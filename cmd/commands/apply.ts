@@ -2,6 +2,8 @@ import { resolve } from 'node:path';
 import { createInterface } from 'node:readline/promises';
 import type { ApiClient } from '../../src/api/types.js';
 import type { Plan } from '../../src/model/plan.js';
+import type { AccountConfig } from '../../src/model/account.js';
+import type { RequestGroup } from '../../src/engine/preflight.js';
 import { EXIT, ExitError, type Io, useColor, write } from '../io.js';
 import { Interruption } from '../interrupt.js';
 import type { LiteralSource } from '../../src/model/env-markers.js';
@@ -38,14 +40,15 @@ async function handOutCredentials(io: Io, opts: ApplyOptions, issued: ReadonlyMa
   write(io.stderr, `credentials issued for ${keys} written to ${opts.credentialsOut} (mode 0600)`);
 }
 
-async function confirm(io: Io, interruption: Interruption): Promise<boolean> {
+/** Asks on a terminal (false without one, on Ctrl-C, or on a signal); only `yes` says yes. */
+export async function confirm(io: Io, interruption: Interruption, question = "Apply these changes? Only 'yes' is accepted: "): Promise<boolean> {
   if (!io.stdin.isTTY) return false;
   const rl = createInterface({ input: io.stdin, output: io.stderr });
   // Ctrl-C at the prompt reaches readline, not the process: a "no", like a signal.
   const cancel = new AbortController();
   rl.on('SIGINT', () => cancel.abort());
   try {
-    const answer = await rl.question("Apply these changes? Only 'yes' is accepted: ", { signal: AbortSignal.any([cancel.signal, interruption.stop]) });
+    const answer = await rl.question(question, { signal: AbortSignal.any([cancel.signal, interruption.stop]) });
     return answer.trim() === 'yes';
   } catch (err) {
     if ((err as Error).name === 'AbortError') return false;
@@ -79,7 +82,7 @@ async function loadSavedPlan(io: Io, dir: string, file: string, opts: ApplyOptio
   const client = await openClient(io, opts, interruption);
   try {
     const accounts = plan.accounts.filter((a) => plan.changes.some((c) => c.account === a.name));
-    const [{ neededKinds, planNeeds }, { leaseGroups, readGroups, writeGroups }, { KINDS }] = await Promise.all([
+    const [{ neededKinds, planNeeds }, { readGroups, writeGroups }, { KINDS }] = await Promise.all([
       import('../../src/engine/needed-kinds.js'),
       import('../../src/engine/preflight.js'),
       import('../../src/kinds/index.js'),
@@ -88,7 +91,7 @@ async function loadSavedPlan(io: Io, dir: string, file: string, opts: ApplyOptio
     await preflightCheck(
       io,
       client,
-      [...readGroups(accounts, neededKinds(planNeeds(plan), KINDS)), ...writeGroups(plan.changes, KINDS, plan.accounts), ...(opts.lease === false ? [] : leaseGroups(accounts, KINDS))],
+      [...readGroups(accounts, neededKinds(planNeeds(plan), KINDS)), ...writeGroups(plan.changes, KINDS, plan.accounts), ...(opts.lease === false ? [] : await leaseRequests(client, accounts, plan))],
       opts,
       'read and apply',
     );
@@ -161,9 +164,9 @@ async function applyInterruptibly(io: Io, dir: string, opts: ApplyOptions, inter
     }
     // Now that the changes are known: their writes, against the budget as the read left it.
     if (!opts.plan && plan.changes.length > 0 && opts.maxDuration !== undefined) {
-      const [{ leaseGroups, writeGroups }, { KINDS }] = await Promise.all([import('../../src/engine/preflight.js'), import('../../src/kinds/index.js')]);
+      const [{ writeGroups }, { KINDS }] = await Promise.all([import('../../src/engine/preflight.js'), import('../../src/kinds/index.js')]);
       const changed = plan.accounts.filter((a) => plan.changes.some((c) => c.account === a.name));
-      await preflightCheck(io, client, [...writeGroups(plan.changes, KINDS, plan.accounts), ...(opts.lease === false ? [] : leaseGroups(changed, KINDS))], opts, 'apply');
+      await preflightCheck(io, client, [...writeGroups(plan.changes, KINDS, plan.accounts), ...(opts.lease === false ? [] : await leaseRequests(client, changed, plan))], opts, 'apply');
     }
     if (plan.changes.length === 0) {
       if (opts.format !== 'text') {
@@ -217,13 +220,31 @@ async function applyInterruptibly(io: Io, dir: string, opts: ApplyOptions, inter
       },
     }).catch((err: unknown) => {
       if (!(err instanceof LeaseHeldError)) throw err;
-      throw new ExitError(EXIT.leaseHeld, `${err.message}. Run apply again when it has finished (it plans afresh), or pass --lease-wait SECONDS to wait for it.`);
+      throw new ExitError(
+        EXIT.leaseHeld,
+        `${err.message}. Run apply again when it has finished (it plans afresh), pass --lease-wait SECONDS to wait for it, or, when its holder is gone, free it with postureops unlock.`,
+      );
     });
     // The report first: a credentials file that cannot be written must not hide what was applied.
     write(io.stdout, renderApplyReport(report, opts.format, { color: useColor(io.stdout, io.env) }));
     await handOutCredentials(io, opts, issued);
+    if (report.stopped?.cause === 'lease-lost') {
+      // The report above says what was done; no write was sent after the lease was found lost.
+      throw new ExitError(EXIT.leaseHeld, `${report.stopped.message}: run plan and apply again`);
+    }
     return interruption.exitCode() ?? (report.summary.failed > 0 || report.stopped ? EXIT.error : EXIT.ok);
   } finally {
     await client.close();
   }
+}
+
+/**
+ * The apply lease's requests for the pre-flight: taking, fencing each write, freeing, and renewals
+ * for as long as the writes (with the lease's own) take by the budget as the client knows it.
+ */
+async function leaseRequests(client: ApiClient, accounts: readonly AccountConfig[], plan: Plan): Promise<RequestGroup[]> {
+  const [{ leaseGroups, preflight, writeGroups }, { KINDS }] = await Promise.all([import('../../src/engine/preflight.js'), import('../../src/kinds/index.js')]);
+  const writes = writeGroups(plan.changes, KINDS, plan.accounts);
+  const { seconds } = preflight([...writes, ...leaseGroups(accounts, KINDS, plan.changes)], client.budget(), Date.now());
+  return leaseGroups(accounts, KINDS, plan.changes, seconds);
 }

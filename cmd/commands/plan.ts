@@ -1,3 +1,5 @@
+import { rmSync } from 'node:fs';
+import { rm } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import type { Plan } from '../../src/model/plan.js';
 import { EXIT, type Io, useColor, write } from '../io.js';
@@ -27,34 +29,53 @@ export function planExitCode(plan: Plan, detailed: boolean | undefined): number 
 
 export async function planCommand(io: Io, dir: string, opts: PlanOptions): Promise<number> {
   const interruption = new Interruption(io);
+  let saved: string | undefined;
   try {
-    return await planInterruptibly(io, dir, opts, interruption);
-  } finally {
+    const result = await planInterruptibly(io, dir, opts, interruption, (path) => (saved = path));
+    // Done: a signal that still comes before the process exits removes the plan file and sets 130/143.
+    interruption.lingerUntilExit(() => {
+      if (saved) rmSync(saved, { force: true });
+    });
+    return result;
+  } catch (err) {
     interruption.dispose();
+    throw err;
   }
 }
 
-async function planInterruptibly(io: Io, dir: string, opts: PlanOptions, interruption: Interruption): Promise<number> {
+async function planInterruptibly(io: Io, dir: string, opts: PlanOptions, interruption: Interruption, onSaved: (path: string) => void): Promise<number> {
   const { plan, client } = await computePlan(io, dir, opts, interruption);
+  const out = opts.out ? resolve(io.cwd, opts.out) : undefined;
+  const notSaved = opts.out ? `the plan was not saved to ${opts.out}` : 'the plan was not shown';
+  // A signal at any point until the command returns ends it with 130/143 and no plan file: the
+  // file is written last and removed again when a signal came while it was written.
+  const unlessInterrupted = async (): Promise<void> => {
+    if (!interruption.signal) return;
+    if (out) await rm(out, { force: true });
+    throw interruption.error(notSaved);
+  };
   try {
-    // A plan made from a complete read is whole; a signal before it is saved still ends the run.
-    if (interruption.signal) throw interruption.error(opts.out ? `the plan was not saved to ${opts.out}` : 'the plan was not shown');
-    if (opts.out) {
-      const { savePlan } = await import('../../src/engine/plan-file.js');
-      await savePlan(resolve(io.cwd, opts.out), plan);
-    }
+    await unlessInterrupted();
     const { renderPlan } = await import('../../src/render/index.js');
-    write(io.stdout, renderPlan(plan, opts.format, { color: useColor(io.stdout, io.env) }));
+    const rendered = renderPlan(plan, opts.format, { color: useColor(io.stdout, io.env) });
+    if (out) {
+      const { savePlan } = await import('../../src/engine/plan-file.js');
+      await savePlan(out, plan);
+      onSaved(out);
+      await unlessInterrupted();
+    }
+    write(io.stdout, rendered);
     // The text rendering says all of this itself; with json/markdown on stdout, a person reads stderr.
     if (opts.format !== 'text') {
       const note = budgetNote(plan);
       if (note) write(io.stderr, note);
       if (plan.refusal) write(io.stderr, `Refused: ${plan.refusal.message}`);
     }
-    // apply --plan reads the repository again (its .env, its literal secrets): name it in the hint.
-    if (opts.out) write(io.stderr, `Plan saved to ${opts.out}; apply it with: postureops apply ${dir} --plan ${opts.out}`);
-    return planExitCode(plan, opts.detailedExitcode);
   } finally {
     await client.close();
   }
+  await unlessInterrupted();
+  // apply --plan reads the repository again (its .env, its literal secrets): name it in the hint.
+  if (opts.out) write(io.stderr, `Plan saved to ${opts.out}; apply it with: postureops apply ${dir} --plan ${opts.out}`);
+  return planExitCode(plan, opts.detailedExitcode);
 }

@@ -290,9 +290,11 @@ class ServiceClient implements ApiClient {
   }
 
   private success(call: Call, res: WireResponse): ApiResponse {
-    if (res.text.trim() === '') return { status: res.status, body: undefined };
+    const date = serviceDate(res.headers.date);
+    const stamp = date !== undefined ? { date } : {};
+    if (res.text.trim() === '') return { status: res.status, body: undefined, ...stamp };
     try {
-      return { status: res.status, body: JSON.parse(res.text) as unknown };
+      return { status: res.status, body: JSON.parse(res.text) as unknown, ...stamp };
     } catch {
       // The write may have happened; only a look can tell.
       const kind: ApiErrorKind = call.idempotent ? 'permanent' : 'outcome-unknown';
@@ -402,4 +404,12 @@ function numberOption(name: string, value: number | undefined, fallback: number,
     throw new ClientConfigError(`client option ${name} must be a number from ${min} to ${max}, got ${String(value)}`);
   }
   return value;
+}
+
+/** The `Date` header as epoch ms; undefined when absent or not a date. */
+function serviceDate(value: string | string[] | undefined): number | undefined {
+  const text = Array.isArray(value) ? value[0] : value;
+  if (text === undefined) return undefined;
+  const ms = Date.parse(text);
+  return Number.isFinite(ms) ? ms : undefined;
 }

@@ -35,6 +35,8 @@ export interface ApiResponse<T = unknown> {
   status: number;
   /** Parsed JSON body; `undefined` for 204 or an empty body. Not unwrapped: see `unwrapData`. */
   body: T;
+  /** The service's time when it answered (its `Date` header, epoch ms; 1 s resolution), when it sent one. */
+  date?: number;
 }
 
 export interface BucketBudget {

@@ -6,7 +6,7 @@ import path from 'node:path';
 import { type Diagnostic, hasErrors, type SourcePosition, sortDiagnostics } from '../model/diagnostics.js';
 import { DOCUMENT_KINDS, KINDS, kindForDocument } from '../kinds/index.js';
 import type { DesiredResource, Lifecycle, ResourceDocument } from '../model/resource.js';
-import type { Kind } from '../kinds/types.js';
+import type { Kind, Reference } from '../kinds/types.js';
 import type { Json, JsonObject } from '../model/json.js';
 import { getAt } from '../model/json-pointer.js';
 import { displayPath, findDocumentFiles, readConfigText, ROOT_FILE_NAMES } from './files.js';
@@ -214,21 +214,49 @@ function referenceChecks(docs: LoadedDocument[]): Diagnostic[] {
       if (!KINDS.some((k) => k.kind === reference.kind && k.documentKind !== null)) continue;
       const { targets, declared } = documentsOf(reference.kind);
       for (const [name, pointer] of namesAt(doc.value.spec, reference.pointer)) {
+        out.push(...onlyCheck(doc, reference, name, pointer, targets));
         const accounts = declared.get(name);
         const missingIn = doc.accounts.filter((a) => !accounts?.has(a));
         if (missingIn.length === 0) continue;
+        const hint = didYouMean(name, [...new Set(targets.map((d) => d.name))]);
+        if (hint === undefined && KINDS.some((k) => k.kind === reference.kind && k.serviceDefaults === true)) continue;
         out.push({
           severity: 'warning',
           code: 'reference-not-declared',
           message: `${reference.kind} \`${name}\` is not declared for account ${missingIn.join(', ')}; plan will also accept a live ${reference.kind} of that name`,
           ...(positionAt(doc.positions, pointer, 'value') ?? doc.source),
           field: pointer,
-          hint: didYouMean(name, [...new Set(targets.map((d) => d.name))]),
+          hint,
         });
       }
     }
   }
   return out;
+}
+
+/**
+ * Reference.only against the declared targets: a document naming a resource its reference does not
+ * take (a report rule naming a Webhook channel) is an error at the name.
+ */
+function onlyCheck(doc: LoadedDocument, reference: Reference, name: string, pointer: string, targets: readonly LoadedDocument[]): Diagnostic[] {
+  const only = reference.only;
+  if (!only) return [];
+  return targets
+    .filter((t) => t.name === name && t.accounts.some((a) => doc.accounts.includes(a)))
+    .flatMap((t) => {
+      const actual = getAt(t.value.spec, only.member);
+      if (typeof actual !== 'string' || only.values.includes(actual)) return [];
+      return [
+        {
+          severity: 'error' as const,
+          code: 'reference-not-allowed',
+          message: `${doc.kind} \`${doc.name}\` names ${reference.kind} \`${name}\`, whose ${only.member.slice(1)} is ${actual}; a ${doc.kind} takes only ${only.values.join(', ')}`,
+          ...(positionAt(doc.positions, pointer, 'value') ?? doc.source),
+          field: pointer,
+          hint: `${name} is declared in ${t.source.file}:${t.source.line}`,
+        },
+      ];
+    });
 }
 
 /** Positions of spec members (spec-relative pointers): the key for collections, the value for scalars. */

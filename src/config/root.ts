@@ -1,12 +1,13 @@
 // postureops.yaml: the accounts a repository manages, the default account, pruning and what it never
-// deletes (`protect`), the secrets policy.
+// deletes (`protect`), the secrets policy, the safety thresholds.
 
 import type { Diagnostic } from '../model/diagnostics.js';
 import type { JsonObject } from '../model/json.js';
-import { type AccountConfig, type RootConfig, type SecretLiteralPolicy } from '../model/account.js';
+import { type AccountConfig, type RootConfig, type SafetySettings, type SecretLiteralPolicy } from '../model/account.js';
 import { positionAt, checkSchema } from './schema-check.js';
 import { ROOT_SCHEMA } from './schema-catalog.js';
 import { didYouMean } from '../model/suggest.js';
+import { escapePointerSegment } from '../model/json-pointer.js';
 import { parseYamlDocuments } from './yaml-source.js';
 
 /** The root config from the file's text, or undefined when it is unusable (diagnostics say why). */
@@ -116,6 +117,18 @@ export function parseRoot(
     });
     ok = false;
   });
+  const safety = value.safety as SafetySettings | undefined;
+  Object.keys(safety?.accounts ?? {}).forEach((name) => {
+    if (accounts.some((a) => a.name === name)) return;
+    diagnostics.push({
+      severity: 'error',
+      code: 'account-not-declared',
+      message: `safety.accounts names \`${name}\`, which \`accounts\` does not declare`,
+      ...where(`/safety/accounts/${escapePointerSegment(name)}`, 'key'),
+      hint: didYouMean(name, accounts.map((a) => a.name)) ?? `declared accounts: ${accounts.map((a) => a.name).join(', ')}`,
+    });
+    ok = false;
+  });
   if (!ok) return undefined;
   return {
     file: absFile,
@@ -125,5 +138,6 @@ export function parseRoot(
     ...(protect.length > 0 ? { protect } : {}),
     secretLiterals,
     settings,
+    ...(safety ? { safety } : {}),
   };
 }

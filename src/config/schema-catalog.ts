@@ -99,6 +99,26 @@ function pruneExample(): Record<string, boolean> {
   return { [referring.kind]: true, [referring.references[0].kind]: false };
 }
 
+/** The thresholds one level of `safety` may set. */
+function thresholds(description: string, extra: Record<string, SchemaObject> = {}): SchemaObject {
+  const percent = (what: string, dflt: number): SchemaObject => ({ type: 'number', minimum: 0, maximum: 100, default: dflt, description: what, examples: [dflt] });
+  return obj(description, {
+    minResources: {
+      type: 'integer',
+      minimum: 0,
+      default: 10,
+      description: 'Below this many live resources of a kind in an account, the per-kind thresholds do not apply (the per-account delete threshold always does).',
+      examples: [10],
+    },
+    updatePercent: percent('Share (0 to 100) of the live resources of a kind in an account that one plan may update or replace without --force.', 30),
+    deletePercent: percent(
+      'Share (0 to 100) of the live resources that one plan may delete without --force: per kind (from minResources on), and per account whatever the count. A plan that deletes every live resource of an account is refused whatever this says.',
+      30,
+    ),
+    ...extra,
+  });
+}
+
 function root(): SchemaObject {
   return {
     $schema: DRAFT,
@@ -150,6 +170,21 @@ function root(): SchemaObject {
           description:
             'A literal value in a secret the service returns in clear (a Slack, Teams or VictorOps URL, a Cisco webhook, a Splunk HEC token): `warn` (default) accepts it with a secret-literal warning, `error` refuses it, `allow` accepts it silently. It is masked in every output either way. A literal in a write-only credential (API keys, passwords, tokens, private keys) is always an error: use ${env:NAME}.',
           examples: ['warn', 'error', 'allow'],
+        },
+      }),
+      safety: thresholds('Safety thresholds: a plan that changes more of what exists is refused (exit 3) without --force. Set here for every kind and account, then per kind, per account, and per account and kind; the most specific setting wins.', {
+        kinds: {
+          type: 'object',
+          description: 'Thresholds per kind.',
+          propertyNames: { enum: KINDS.map((k) => k.kind) },
+          additionalProperties: thresholds('Thresholds of this kind.'),
+        },
+        accounts: {
+          type: 'object',
+          description: 'Thresholds per account (a declared account), and per kind inside it.',
+          additionalProperties: thresholds('Thresholds of this account.', {
+            kinds: { type: 'object', description: 'Thresholds per kind in this account.', propertyNames: { enum: KINDS.map((k) => k.kind) }, additionalProperties: thresholds('Thresholds of this kind in this account.') },
+          }),
         },
       }),
       ...Object.assign({}, ...KINDS.map((k) => k.rootSettings ?? {})),

@@ -19,6 +19,7 @@ export interface SimpleDocument {
 }
 
 const GIVE_UP = Symbol('not simple');
+const NOT_SIMPLE_ALPHABET = /[^\n\x20-\x7e]/;
 
 /** Keys the loader refuses, and `<<` (a merge key): left to the full path, which reports them. */
 const SPECIAL_KEYS = new Set(['__proto__', 'constructor', 'prototype', '<<']);
@@ -52,7 +53,11 @@ interface Line {
  * `maxNodes` bounds the nodes of one document as yaml-source.ts does (beyond it: undefined).
  */
 export function parseSimpleYaml(text: string, maxNodes: number): SimpleDocument[] | undefined {
-  if (/[\t\r\uFEFF\0]/.test(text)) return undefined;
+  // Printable ASCII and line feeds only. YAML's white space is the space and the tab, and its line
+  // breaks LF and CR; JavaScript's trim and String#split know others (NBSP, U+2028, U+3000, the
+  // BOM, vertical tab, form feed...) that would make this reader see indentation, ends of values or
+  // lines where yaml sees text or an error. Outside this alphabet yaml reads the file.
+  if (NOT_SIMPLE_ALPHABET.test(text)) return undefined;
   try {
     return new Reader(text, maxNodes).documents();
   } catch (err) {

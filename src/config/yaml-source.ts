@@ -68,23 +68,6 @@ export function positionOf(index: PositionIndex, pointer: string, prefer: 'key' 
   return { file: index.file, ...lineColumn(index.lines, offset) };
 }
 
-/**
- * Runs the synchronous `parse` with process.env replaced by a plain copy of itself. yaml's parser
- * reads process.env.LOG_TOKENS once per token (yaml/dist/parse/parser.js), and every read of the
- * real process.env is a call into C++ (~0.2 µs): about a tenth of parsing a large file. Nothing else
- * runs in between (the parse is synchronous), and the real object is back before it returns or throws.
- */
-export function withPlainEnv<T>(parse: () => T): T {
-  const real = Object.getOwnPropertyDescriptor(process, 'env');
-  if (!real || !real.configurable || !('value' in real)) return parse();
-  Object.defineProperty(process, 'env', { ...real, value: { ...(real.value as NodeJS.ProcessEnv) } });
-  try {
-    return parse();
-  } finally {
-    Object.defineProperty(process, 'env', real);
-  }
-}
-
 class Abort extends Error {}
 
 const YAML_CODES: Record<string, string> = {
@@ -107,7 +90,7 @@ export function parseYamlDocuments(file: string, text: string, diagnostics: Diag
 /** parseYamlDocuments through yaml, whatever the text (exported for the tests comparing both ways). */
 export function parseWithYaml(file: string, text: string, diagnostics: Diagnostic[], lines = lineStarts(text)): ParsedDocument[] {
   const pos = (offset: number): SourcePosition => ({ file, ...lineColumn(lines, offset) });
-  const docs = withPlainEnv(() => parseAllDocuments(text, { uniqueKeys: true, prettyErrors: false, strict: true }));
+  const docs = parseAllDocuments(text, { uniqueKeys: true, prettyErrors: false, strict: true });
   const list: Document[] = Array.isArray(docs) ? (docs as Document[]) : [docs as unknown as Document];
   if (list.length === 0) {
     diagnostics.push({ severity: 'warning', code: 'empty-document', message: 'file holds no document; skipped', file, line: 1, column: 1 });

@@ -63,6 +63,36 @@ export interface AuditRecord {
   userName: string;
 }
 
+/** A resource group (api-facts.md "Resource groups"). */
+export interface ResourceGroupRecord {
+  resourceGroupGuid: string;
+  name: string;
+  resourceType: string;
+  description: string;
+  enabled: number;
+  /** `{filters, expression}` as written; older records hold `props` instead. */
+  query?: Record<string, unknown>;
+  props?: Record<string, unknown>;
+  isDefaultBoolean: boolean;
+  /** An older record: answered with `resourceName` and `guid` (and `props` when it has no query). */
+  legacy?: boolean;
+  createdTime: number;
+  createdBy: string;
+  updatedTime: number;
+  updatedBy: string;
+}
+
+/** A report rule (api-facts.md "Report rules"). */
+export interface ReportRuleRecord {
+  mcGuid: string;
+  type: string;
+  intgGuidList: string[];
+  filters: { name: string; description: string; enabled: number; severity: number[]; resourceGroups: string[] };
+  reportNotificationTypes: Record<string, boolean>;
+  createdOrUpdatedBy: string;
+  createdOrUpdatedTime: number;
+}
+
 export interface ScopeData {
   alertChannels: IntegrationRecord[];
   cloudAccounts: IntegrationRecord[];
@@ -71,6 +101,9 @@ export interface ScopeData {
   alertProfiles: ProfileRecord[];
   agentAccessTokens: AgentTokenRecord[];
   auditLogs: AuditRecord[];
+  /** Created with the account's default groups on first use (state files from before have none). */
+  resourceGroups?: ResourceGroupRecord[];
+  reportRules?: ReportRuleRecord[];
 }
 
 export const SCOPE_COLLECTIONS = [

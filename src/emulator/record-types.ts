@@ -1,7 +1,7 @@
 // The record types the emulator serves, as `{name, type}` field lists (seed 000, "Resources and
 // their fields"). One table for GET /api/v2/schemas/{type} and the response schemas of GET /api/v2/docs.
 
-export type FieldType = 'string' | 'integer' | 'number' | 'object' | 'array';
+export type FieldType = 'string' | 'integer' | 'number' | 'boolean' | 'object' | 'array';
 export interface Field {
   name: string;
   type: FieldType;
@@ -31,6 +31,10 @@ export const RECORD_TYPES: Readonly<Record<string, Field[]>> = {
     'account:object evalType:string id:string reason:string recommendation:string region:string reportTime:string resource:string section:string severity:string status:string',
   ),
   ContainerRegistries: INTEGRATION,
+  ReportRules: f('mcGuid:string type:string intgGuidList:array filters:object reportNotificationTypes:object'),
+  ResourceGroups: f(
+    'resourceGroupGuid:string name:string resourceType:string description:string enabled:number query:object isDefaultBoolean:boolean createdTime:string createdBy:string updatedTime:string updatedBy:string',
+  ),
   DNSs: f('createdTime:string mid:integer fqdn:string hostIpAddr:string ttl:integer dnsServerIp:string'),
   UserLogins: f('createdTime:string activityTime:string mid:integer activityType:string username:string uid:integer sourceIpAddr:string'),
 };

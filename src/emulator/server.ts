@@ -14,6 +14,8 @@ import { alertRuleRoutes } from './collections/alert-rules.js';
 import { auditLogRoutes } from './collections/audit-logs.js';
 import { cloudAccountRoutes } from './collections/cloud-accounts.js';
 import { containerRegistryRoutes } from './collections/container-registries.js';
+import { reportRuleRoutes } from './collections/report-rules.js';
+import { resourceGroupRoutes } from './collections/resource-groups.js';
 import { docsRoutes } from './collections/docs.js';
 import { schemaRoutes } from './collections/schemas.js';
 import { tokenRoutes } from './collections/tokens.js';
@@ -141,6 +143,8 @@ export class Service {
       ...alertProfileRoutes(),
       ...cloudAccountRoutes(),
       ...containerRegistryRoutes(),
+      ...resourceGroupRoutes(),
+      ...reportRuleRoutes(),
       ...auditLogRoutes(),
       ...activityRoutes(activities, cfg.accounts),
     ];
@@ -171,6 +175,10 @@ export class Service {
 
   async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     this.count += 1;
+    // The service's time is the emulator's clock (virtual in tests), not the host's: clients judge
+    // time by this header (the apply lease does).
+    const stampDate = () => res.setHeader('Date', new Date(this.cfg.clock.now()).toUTCString());
+    stampDate();
     const method = (req.method ?? 'GET').toUpperCase();
     const url = new URL(req.url ?? '/', 'http://emulator');
     const pathname = url.pathname;
@@ -225,6 +233,7 @@ export class Service {
         return send(res, 405, { message: `Method ${method} not allowed for ${pathname}` }, rate, { Allow: match.allowed.join(', ') });
       }
       const result = this.run(req, method, url, match.route, match.params, match.handler, body.value, key);
+      stampDate();
       if (fault === 'commit-then-500' && result.status < 300) {
         return send(res, 500, { message: 'Internal Server Error' }, rate);
       }

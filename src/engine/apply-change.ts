@@ -57,6 +57,8 @@ export interface ChangeRunner {
   onUnreachable?: (err: ServiceUnreachable) => void;
   /** Why the run stopped, once it has (an interruption, an unreachable service). */
   stopReason?: () => string | undefined;
+  /** With an apply lease: resolves when the lease of the change's account is confirmed for a write, else throws. */
+  fence?: (change: Change) => Promise<void>;
 }
 
 /** The reason of a change the run stopped before it could start. */
@@ -93,6 +95,15 @@ async function execute(change: Change, runner: ChangeRunner, track: Track): Prom
   const orgAccess = runner.accounts.find((a) => a.name === change.account)?.orgAccess ?? false;
   const secrets = runner.secretValues ?? [];
   const send = async <T>(req: ApiRequest): Promise<ApiResponse<T>> => {
+    if (runner.fence && !isRead(req)) {
+      try {
+        await runner.fence(change);
+      } catch (err) {
+        // Not sent: the lease guards every write, not only the first.
+        track.stopped = true;
+        throw err;
+      }
+    }
     try {
       const res = await runner.client.request<T>({
         ...req,
@@ -322,6 +333,11 @@ async function testResource(step: Step, liveId: string): Promise<{ ok: boolean; 
     const message = err instanceof ApiError && err.serviceMessage ? err.serviceMessage : describe(err);
     return { ok: false, message: step.runner.redactor.redact(message) };
   }
+}
+
+/** A request that changes nothing: a list, a read, a search. */
+function isRead(req: ApiRequest): boolean {
+  return req.method === 'GET' || (req.method === 'POST' && /\/search$/.test(req.path.split('?')[0]));
 }
 
 /** The client answers `transient` for a POST only when it was not processed (see ApiErrorKind). */

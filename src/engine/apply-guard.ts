@@ -1,14 +1,13 @@
 // What the apply lease guards: before each create, the lease is still ours and a fresh read taken
 // under it shows whether another run created the name since this plan was read (then nothing is
 // created); after the last change, one more read per account and collection finds names this run
-// created that another run created too, which can only happen when a lease failed (it expired
-// during a stall, clocks disagree by more than its lifetime, or a writer took none). The rule is
+// created that another run created too, which can only happen when a lease failed (a write that left
+// more than a minute after its fence, or a writer that took none). The rule is
 // deterministic: the lowest id survives; a run removes only a record it created itself, and only
 // when a record with that name and a lower id exists, so two runs that both check keep exactly one.
 
 import type { Kind, LiveResource, FetchContext } from '../kinds/types.js';
 import type { Change, ChangeResult } from '../model/plan.js';
-import { withoutLeases } from './fetch.js';
 import type { Leases } from './lease.js';
 
 interface Made {
@@ -79,7 +78,7 @@ export class CreateGuard {
     if (!byKind) this.lists.set(ctx, (byKind = new Map()));
     let pending = byKind.get(kind.kind);
     if (!pending) {
-      pending = kind.list(ctx).then((live) => withoutLeases(kind, live));
+      pending = kind.list(ctx).then((live) => live.filter((r) => !this.leases.owns(r)));
       byKind.set(kind.kind, pending);
     }
     return pending;

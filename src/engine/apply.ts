@@ -11,7 +11,7 @@ import { Semaphore } from '../model/concurrency.js';
 import { planRedactor, planSecretValues } from './apply-redact.js';
 import type { LiteralSource } from '../model/env-markers.js';
 import { type EngineHooks } from './types.js';
-import { type LeaseOptions, Leases } from './lease.js';
+import { type LeaseOptions, Leases, LeaseLostError } from './lease.js';
 import { CreateGuard } from './apply-guard.js';
 
 export interface ApplyOptions {
@@ -34,8 +34,10 @@ export interface ApplyOptions {
    */
   signal?: AbortSignal;
   /**
-   * Take the apply lease of every account with changes before the first write (lease.ts), look before
-   * each create, check for duplicates after the last. Throws LeaseHeldError when another apply holds one.
+   * Take the apply lease of every account with changes before the first write (lease.ts), confirm it
+   * before every write (a lost lease stops the run: `stopped.cause` `lease-lost`), look before each
+   * create, check for duplicates after the last, free it at the end whatever happened. Throws
+   * LeaseHeldError when another apply holds one (every lease taken is freed).
    */
   lease?: LeaseOptions;
 }
@@ -73,6 +75,16 @@ export async function apply(plan: Plan, client: ApiClient, options: ApplyOptions
       stop ??= { cause: 'unreachable', message: err.message };
     },
     stopReason: () => stop?.message,
+    fence: leases
+      ? async (change: Change) => {
+          try {
+            await leases.fence(change.account);
+          } catch (err) {
+            if (err instanceof LeaseLostError) stop ??= { cause: 'lease-lost', message: err.message };
+            throw err;
+          }
+        }
+      : undefined,
     kinds,
     guard,
     env: options.env,

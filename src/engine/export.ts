@@ -122,7 +122,7 @@ export function exportConfig(live: LiveState, options: ExportOptions): ExportRes
     exported.push(entry);
   }
   const exportedSecrets = secrets.filter((s) => exported.some((e) => e.account === s.account && e.kind.kind === s.kind && e.live.name === s.name));
-  diagnostics.push(...missingReferences(exported));
+  diagnostics.push(...missingReferences(exported, live.resources));
 
   const folders = accountFolders(options.accounts);
   const files: { path: string; content: string }[] = [
@@ -212,9 +212,15 @@ function envLikeText(entry: Entry, secretFields: Set<string>): Diagnostic[] {
     }));
 }
 
-/** References to resources this export does not write would not validate: say so now. */
-function missingReferences(exported: readonly Entry[]): Diagnostic[] {
-  const present = new Set(exported.map((e) => JSON.stringify([e.account, e.kind.kind, e.live.name])));
+/**
+ * References to resources this export does not write would not validate: say so now. The service's
+ * own resources (default groups) are named without being declared, so they are never missing.
+ */
+function missingReferences(exported: readonly Entry[], live: readonly LiveResource[]): Diagnostic[] {
+  const present = new Set([
+    ...exported.map((e) => JSON.stringify([e.account, e.kind.kind, e.live.name])),
+    ...live.filter((r) => r.managedByService).map((r) => JSON.stringify([r.account, r.kind, r.name])),
+  ]);
   const out: Diagnostic[] = [];
   for (const e of exported) {
     for (const ref of e.kind.references) {

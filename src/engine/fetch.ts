@@ -8,6 +8,7 @@ import { type CallStats } from '../model/plan.js';
 import type { AccountConfig } from '../model/account.js';
 import type { Diagnostic } from '../model/diagnostics.js';
 import type { FetchContext, Kind, KindSettings } from '../kinds/types.js';
+import { KINDS } from '../kinds/index.js';
 import type { LiveResource } from '../model/resource.js';
 import type { Json } from '../model/json.js';
 import { getAt, setAt } from '../model/json-pointer.js';
@@ -46,8 +47,9 @@ export async function fetchLive(
     fetchAccount(client, account, options.kindsOf ? options.kindsOf(account) : kinds, reads, options.settings),
   );
   const raw = perAccount.flat();
-  const { resources, diagnostics } = mapReferences(raw, kinds);
   const unread = options.kindsOf ? unreadKinds(accounts, kinds, options.kindsOf) : [];
+  const skipped = new Set(unread.flatMap((u) => u.kinds.map((k) => JSON.stringify([u.account, k]))));
+  const { resources, diagnostics } = mapReferences(raw, kinds, (account, kind) => !skipped.has(JSON.stringify([account, kind])));
   return {
     accounts: accounts.map((a) => ({ ...a })),
     resources,
@@ -144,14 +146,17 @@ function nextPageOf(body: unknown): string | undefined {
 async function fetchAccount(client: ApiClient, account: AccountConfig, kinds: readonly Kind[], reads: ListReads, settings?: KindSettings): Promise<LiveResource[]> {
   const ctx = fetchContext(client, account, settings, reads);
   // Kinds of one account run together: the memo turns a shared list path into one request.
-  const lists = await Promise.all(kinds.map((kind) => kind.list(ctx).then((live) => withoutLeases(kind, live))));
+  const lists = await Promise.all(kinds.map((kind) => kind.list(ctx).then((live) => withoutLeases(kinds, live))));
   return lists.flat();
 }
 
-/** The apply lease is the tool's own record: never planned, listed as unmanaged, pruned or exported. */
-export function withoutLeases(kind: Kind, live: LiveResource[]): LiveResource[] {
-  const lease = kind.lease;
-  return lease ? live.filter((r) => lease.read(r) === undefined) : live;
+/**
+ * The apply lease is the tool's own record: never planned, listed as unmanaged, pruned or exported.
+ * The registry's hook counts too: a read of templates alone must drop the lease profile's template.
+ */
+export function withoutLeases(kinds: readonly Kind[], live: LiveResource[]): LiveResource[] {
+  const hooks = [...new Set([...kinds, ...KINDS].flatMap((k) => (k.lease ? [k.lease] : [])))];
+  return hooks.length > 0 ? live.filter((r) => !hooks.some((h) => h.owns(r))) : live;
 }
 
 function statsDelta(before: CallStats, after: CallStats): CallStats {
@@ -166,10 +171,13 @@ function statsDelta(before: CallStats, after: CallStats): CallStats {
 /**
  * Replaces the live ids at each kind's reference pointers by the name of the resource of the
  * referenced kind with that id in the same account. An id without a match stays, with a warning.
+ * References to a kind left unread in the account (`read`) keep their ids without a warning: their
+ * holder was read only to see what it uses (the in-use check), never to be compared.
  */
 export function mapReferences(
   resources: readonly LiveResource[],
   kinds: readonly Kind[],
+  read: (account: string, kind: string) => boolean = () => true,
 ): { resources: LiveResource[]; diagnostics: Diagnostic[] } {
   const kindByName = new Map(kinds.map((k) => [k.kind, k]));
   const nameById = new Map<string, string>();
@@ -182,6 +190,7 @@ export function mapReferences(
     if (!kind || kind.references.length === 0) return r;
     let spec = r.spec;
     for (const ref of kind.references) {
+      if (!read(r.account, ref.kind)) continue;
       const value = getAt(spec, ref.pointer);
       const mapOne = (id: Json): Json => {
         if (typeof id !== 'string') return id;

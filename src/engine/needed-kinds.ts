@@ -1,10 +1,12 @@
 // The kinds a plan must read in an account. A kind with nothing declared in the account, that prune
 // leaves alone and that nothing declared refers to, can neither change nor be deleted there: reading
 // it would only spend the rate-limit budget of its list (a pull request touching 3 accounts then
-// needs 3 lists per kind it uses, not one per kind of the registry). What a read kind refers to is
-// read (its ids become names), and so are the kinds that refer to it: a channel that may be deleted
-// or replaced must be checked against the live rules still routing to it. Kinds read with the same
-// list (a profile and its templates) come along at no cost.
+// needs 3 lists per kind it uses, not one per kind of the registry). What a wanted kind refers to is
+// read (its ids become names), and so are the kinds that refer to a kind that may lose a resource
+// (pruned, or declared and replaceable): a channel that prune may delete must be checked against
+// the live rules still routing to it. One step, not a closure: a kind read only for that needs
+// nothing of its own read. Kinds read with the same list (a profile
+// and its templates) come along at no cost.
 
 import type { AccountConfig, DesiredState } from '../model/account.js';
 import type { Kind } from '../kinds/types.js';
@@ -22,21 +24,24 @@ export function neededKinds(desired: Pick<DesiredState, 'root' | 'resources'>, k
   const referrers = new Map<string, string[]>();
   for (const k of kinds) for (const r of k.references) referrers.set(r.kind, [...(referrers.get(r.kind) ?? []), k.kind]);
   return (account) => {
-    const wanted = new Set<string>([...(declared.get(account.name) ?? []), ...pruned]);
-    // What the wanted kinds refer to (live ids become names), their parents, and what refers to
-    // them (the in-use check of a delete or replace), transitively.
-    const queue = [...wanted];
-    while (queue.length > 0) {
-      const kind = byName.get(queue.pop() as string);
+    // What may change here: the kinds declared in the account and the pruned ones.
+    const here = declared.get(account.name) ?? new Set<string>();
+    const wanted = new Set<string>([...here, ...pruned]);
+    const read = new Set(wanted);
+    for (const name of wanted) {
+      const kind = byName.get(name);
       if (!kind) continue;
-      for (const next of [...kind.references.map((r) => r.kind), ...(kind.parentKind ? [kind.parentKind] : []), ...(referrers.get(kind.kind) ?? [])]) {
-        if (!wanted.has(next)) {
-          wanted.add(next);
-          queue.push(next);
-        }
+      // Only a pruned kind can lose a resource, and only a declared kind with replaceOn can have one
+      // replaced: what refers to those is read for the in-use check of that delete.
+      const removable = pruned.includes(name) || (here.has(name) && kind.replaceOn.length > 0);
+      // What they refer to (live ids become names), their parents, and what refers to a removable
+      // kind. Not further: a kind read only for its names or for what it uses is never compared, so
+      // its own references need no names (fetch leaves them).
+      for (const next of [...kind.references.map((r) => r.kind), ...(kind.parentKind ? [kind.parentKind] : []), ...(removable ? (referrers.get(kind.kind) ?? []) : [])]) {
+        read.add(next);
       }
     }
-    const collections = new Set(kinds.filter((k) => wanted.has(k.kind)).map((k) => k.collection));
+    const collections = new Set(kinds.filter((k) => read.has(k.kind)).map((k) => k.collection));
     return kinds.filter((k) => collections.has(k.collection));
   };
 }

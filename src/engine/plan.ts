@@ -24,6 +24,7 @@ import { link } from './plan-steps/link.js';
 import { indexLive } from './plan-steps/live-index.js';
 import { match } from './plan-steps/match.js';
 import { prune } from './plan-steps/prune.js';
+import { namesForIds } from './plan-steps/reference-ids.js';
 import { resolveReferences } from './plan-steps/references.js';
 import { refuse } from './plan-steps/refuse.js';
 import { rename } from './plan-steps/rename.js';
@@ -56,13 +57,15 @@ export interface PlanOptions {
 
 export function plan(desired: DesiredState, live: LiveState, options: PlanOptions): PlanResult {
   const kinds = options.kinds ?? KINDS;
-  // 1. What this plan covers, the renames it makes (previousNames), and the live resources by name.
+  // 1. What this plan covers, the renames it makes (previousNames), the live resources by name, and
+  // references a file gives as ids read as the names they stand for.
   const scoped = scope(desired, live, options.accounts);
   const renamed = rename(scoped.desired, scoped.live, kinds);
   const index = indexLive(renamed.live);
+  const named = namesForIds(scoped.desired, kinds, index);
   // 2. Declared resources: checked against live, matched with their live twin, decided.
-  const checks = checkAgainstLive(scoped.desired, kinds, index, desired.root.settings);
-  const matched = match(scoped.desired, kinds, index, renamed.renamedFrom);
+  const checks = checkAgainstLive(named.desired, kinds, index, desired.root.settings);
+  const matched = match(named.desired, kinds, index, renamed.renamedFrom);
   const ignored = ignoreChanges(matched.matches);
   const rotation = selectRotations(ignored.matches, options.rotate ?? []);
   const decided = decide(ignored.matches, rotation.keys);
@@ -83,7 +86,7 @@ export function plan(desired: DesiredState, live: LiveState, options: PlanOption
   const resolved = resolveReferences(decisions, index, pruned.deletions);
   const linked = link(buildChanges(decisions, resolved.refs, pruned.deletions), kinds);
   const ordered = orderChanges(linked.items, kinds, scoped.accountOrder);
-  const targeted = target(ordered.changes, pruned.unmanaged, options.targets ?? [], kinds);
+  const targeted = target(ordered.changes, pruned.unmanaged, options.targets ?? [], kinds, [...scoped.desired, ...renamed.live]);
   const refusal = refuse({
     items: linked.items.filter((i) => targeted.keys.has(i.change.key)),
     changes: targeted.changes,
@@ -92,8 +95,9 @@ export function plan(desired: DesiredState, live: LiveState, options: PlanOption
     kinds,
     accountOrder: scoped.accountOrder,
     force: options.force ?? false,
+    ...(desired.root.safety ? { safety: desired.root.safety } : {}),
     preventDestroy: new Set(
-      scoped.desired.filter((d) => d.lifecycle?.preventDestroy === true).map((d) => resourceKey(d.account, d.kind, d.name)),
+      named.desired.filter((d) => d.lifecycle?.preventDestroy === true).map((d) => resourceKey(d.account, d.kind, d.name)),
     ),
   });
   const budget = budgetNeeds([...targeted.changes], kinds, scoped.accounts, options.budget);
@@ -108,6 +112,7 @@ export function plan(desired: DesiredState, live: LiveState, options: PlanOption
       ...(live.diagnostics ?? []),
       ...scoped.diagnostics,
       ...renamed.diagnostics,
+      ...named.diagnostics,
       ...checks,
       ...matched.diagnostics,
       ...ignored.diagnostics,

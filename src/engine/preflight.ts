@@ -11,6 +11,7 @@ import type { Change } from '../model/plan.js';
 import type { Kind } from '../kinds/types.js';
 import { budgetAt, changeRequests, PLACEHOLDER_ID, waitSecondsFor } from './budget.js';
 import type { ReadPaths } from './fetch.js';
+import { LEASE_HEARTBEAT_MS, leaseHookOf } from './lease.js';
 
 /** The service's documented budget per functionality: 120 requests per hour. */
 export const DOCUMENTED_LIMIT = 120;
@@ -150,18 +151,39 @@ function merge(groups: readonly RequestGroup[]): RequestGroup[] {
   return [...out.values()].sort((a, b) => b.buckets.length - a.buckets.length);
 }
 
-/** The lease apply takes per account that has changes: its record written, read back and released. */
-export function leaseGroups(accounts: readonly AccountConfig[], kinds: readonly Kind[]): RequestGroup[] {
-  const kind = kinds.find((k) => k.lease !== undefined);
-  if (!kind?.lease || accounts.length === 0) return [];
+/**
+ * The apply lease's requests (lease.ts), for the accounts with changes: per account a list and a
+ * create to take it, a delete of the generation it replaces, a list and a delete to free it; one fence read per
+ * write of `changes` (an upper bound: writes issued together share one); and renewals (a PATCH and a
+ * read each) for a run of `seconds` (the estimate without them), one per heartbeat, plus one.
+ */
+export function leaseGroups(accounts: readonly AccountConfig[], kinds: readonly Kind[], changes: readonly Change[] = [], seconds = 0): RequestGroup[] {
+  const hook = leaseHookOf(kinds);
+  if (!hook || accounts.length === 0) return [];
+  const leased = new Set(accounts.map((a) => a.name));
+  let writes = 0;
+  for (const change of changes) {
+    if (!leased.has(change.account)) continue;
+    try {
+      writes += changeRequests(change, kinds, accounts).filter((r) => r.method !== 'GET' && !/\/search$/.test(r.path)).length;
+    } catch {
+      // an unknown kind: writeGroups leaves it out as well
+    }
+  }
+  const renewals = accounts.length * (1 + Math.ceil((seconds * 1000) / LEASE_HEARTBEAT_MS));
   const ctx = { account: accounts[0].name, orgAccess: accounts[0].orgAccess, resolve: () => PLACEHOLDER_ID };
-  const lease = { owner: 'preflight', expiresAt: 0, holder: 'preflight' };
-  const requests = [
-    kind.lease.createRequest(lease, ctx),
-    { method: 'GET', path: `${API_PREFIX}/${kind.collection}` },
-    kind.deleteRequest(PLACEHOLDER_ID, ctx),
-  ];
-  return requests.map((req) => ({ buckets: [bucketOf(req.method, req.path)], requests: accounts.length }));
+  const data = { owner: 'preflight', holder: 'preflight', stamp: 0 };
+  const count = new Map<string, number>();
+  const add = (req: { method: string; path: string }, n: number) => {
+    const bucket = bucketOf(req.method, req.path);
+    count.set(bucket, (count.get(bucket) ?? 0) + n);
+  };
+  add({ method: 'GET', path: hook.listPath }, 2 * accounts.length + writes + renewals);
+  // A create goes to the list's path (its body needs a list answer to be built).
+  add({ method: 'POST', path: hook.listPath }, accounts.length);
+  add(hook.deleteRequest(hook.recordId(1), ctx), 2 * accounts.length);
+  add(hook.renewRequest(hook.recordId(1), data, ctx), renewals);
+  return [...count].map(([bucket, requests]) => ({ buckets: [bucket], requests }));
 }
 
 /**

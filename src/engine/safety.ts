@@ -1,44 +1,103 @@
-// Refusals that --force overrides: a plan touching too large a share of what exists (octoDNS), and
-// deleting a resource that a live resource the plan leaves alone still references.
+// Refusals that --force overrides: a plan touching too large a share of what exists (octoDNS's update
+// and delete thresholds, set in postureops.yaml), and deleting a resource that a live resource the plan
+// leaves alone still references.
 
 import type { Kind } from '../kinds/types.js';
+import type { SafetySettings, SafetyThresholds } from '../model/account.js';
 import type { LiveResource } from '../model/resource.js';
 import { type PlannedChange, referencedNames, resourceKey } from './order.js';
 import type { Change, Refusal } from '../model/plan.js';
 
-/** Below this many user-managed live resources of a kind in an account, no threshold applies. */
-export const SAFETY_MIN_RESOURCES = 10;
-/** Share of them a plan may delete, update or replace without --force. */
-export const SAFETY_MAX_SHARE = 0.3;
+/** The thresholds where postureops.yaml sets none. */
+export const SAFETY_DEFAULTS: Required<SafetyThresholds> = { minResources: 10, updatePercent: 30, deletePercent: 30 };
 
-/** Per account and kind: more than 30 % of 10 or more live resources deleted, updated or replaced. */
-export function safetyRefusal(changes: readonly Change[], live: readonly LiveResource[], accountOrder: readonly string[], kinds: readonly Kind[]): Refusal | undefined {
-  const groups = new Map<string, { account: string; kind: string; total: number; delete: number; update: number; replace: number }>();
-  const group = (account: string, kind: string) => {
+/** The thresholds of one account, or of one kind in it: the most specific setting of each wins. */
+export function thresholdsFor(settings: SafetySettings | undefined, account: string, kind?: string): Required<SafetyThresholds> {
+  const own = settings?.accounts?.[account];
+  const layers: (SafetyThresholds | undefined)[] = [settings, kind === undefined ? undefined : settings?.kinds?.[kind], own, kind === undefined ? undefined : own?.kinds?.[kind]];
+  const out = { ...SAFETY_DEFAULTS };
+  for (const layer of layers) {
+    if (layer?.minResources !== undefined) out.minResources = layer.minResources;
+    if (layer?.updatePercent !== undefined) out.updatePercent = layer.updatePercent;
+    if (layer?.deletePercent !== undefined) out.deletePercent = layer.deletePercent;
+  }
+  return out;
+}
+
+interface Counts {
+  account: string;
+  kind?: string;
+  total: number;
+  delete: number;
+  update: number;
+  replace: number;
+}
+
+/**
+ * Per account and kind, from `minResources` live resources on: more than `updatePercent` of them
+ * updated or replaced, or more than `deletePercent` deleted. Per account, whatever the count: every
+ * live resource deleted, or more than `deletePercent` of them, so that a plan emptying an account (an
+ * empty configuration with prune on) is always refused. Live resources the service manages
+ * (predefined ones) do not count.
+ */
+export function safetyRefusal(
+  changes: readonly Change[],
+  live: readonly LiveResource[],
+  accountOrder: readonly string[],
+  kinds: readonly Kind[],
+  settings?: SafetySettings,
+): Refusal | undefined {
+  const groups = new Map<string, Counts>();
+  const accounts = new Map<string, Counts>();
+  const group = (account: string, kind: string): Counts => {
     const key = JSON.stringify([account, kind]);
     let g = groups.get(key);
     if (!g) groups.set(key, (g = { account, kind, total: 0, delete: 0, update: 0, replace: 0 }));
     return g;
   };
-  for (const r of live) if (!r.managedByService) group(r.account, r.kind).total++;
-  for (const c of changes) if (c.action !== 'create') group(c.account, c.kind)[c.action]++;
+  const whole = (account: string): Counts => {
+    let g = accounts.get(account);
+    if (!g) accounts.set(account, (g = { account, total: 0, delete: 0, update: 0, replace: 0 }));
+    return g;
+  };
+  for (const r of live) {
+    if (r.managedByService) continue;
+    group(r.account, r.kind).total++;
+    whole(r.account).total++;
+  }
+  for (const c of changes) {
+    if (c.action === 'create') continue;
+    group(c.account, c.kind)[c.action]++;
+    whole(c.account)[c.action]++;
+  }
+
+  const over: { counts: Counts; why: string }[] = [];
+  for (const g of groups.values()) {
+    const t = thresholdsFor(settings, g.account, g.kind);
+    if (g.total === 0 || g.total < t.minResources) continue;
+    const changed = g.update + g.replace;
+    if (changed * 100 > g.total * t.updatePercent) over.push({ counts: g, why: `${share(changed, g.total)} updated or replaced, more than ${t.updatePercent}%` });
+    if (g.delete * 100 > g.total * t.deletePercent) over.push({ counts: g, why: `${share(g.delete, g.total)} deleted, more than ${t.deletePercent}%` });
+  }
+  for (const a of accounts.values()) {
+    const t = thresholdsFor(settings, a.account);
+    if (a.total === 0) continue;
+    if (a.delete === a.total) over.push({ counts: a, why: `all ${a.total} live resources of the account deleted` });
+    else if (a.delete * 100 > a.total * t.deletePercent) over.push({ counts: a, why: `${share(a.delete, a.total)} of the account deleted, more than ${t.deletePercent}%` });
+  }
+  if (over.length === 0) return undefined;
 
   const accountIdx = (a: string): number => accountOrder.indexOf(a);
-  const kindIdx = (k: string): number => kinds.findIndex((x) => x.kind === k);
-  const over = [...groups.values()]
-    .filter((g) => g.total >= SAFETY_MIN_RESOURCES && g.delete + g.update + g.replace > g.total * SAFETY_MAX_SHARE)
-    .sort((a, b) => accountIdx(a.account) - accountIdx(b.account) || kindIdx(a.kind) - kindIdx(b.kind));
-  if (over.length === 0) return undefined;
-  const pct = Math.round(SAFETY_MAX_SHARE * 100);
+  const kindIdx = (k: string | undefined): number => (k === undefined ? -1 : kinds.findIndex((x) => x.kind === k));
+  over.sort((a, b) => accountIdx(a.counts.account) - accountIdx(b.counts.account) || kindIdx(a.counts.kind) - kindIdx(b.counts.kind));
   return {
     code: 'safety-threshold',
-    message: `the plan deletes, updates or replaces more than ${pct}% of the live resources of ${over.length === 1 ? 'a kind' : `${over.length} kinds`}; review it and use --force to apply`,
-    details: over.map((g) => {
-      const n = g.delete + g.update + g.replace;
-      return `${g.account}/${g.kind}: ${n} of ${g.total} live (${Math.round((n / g.total) * 100)}%): ${g.delete} delete, ${g.update} update, ${g.replace} replace`;
-    }),
+    message: `the plan changes more of what exists than the safety thresholds allow (${over.length === 1 ? 'one threshold' : `${over.length} thresholds`}); review it and use --force to apply`,
+    details: over.map(({ counts: g, why }) => `${g.kind === undefined ? g.account : `${g.account}/${g.kind}`}: ${why} (${g.delete} delete, ${g.update} update, ${g.replace} replace)`),
   };
 }
+
+const share = (n: number, total: number): string => `${n} of ${total} live (${Math.round((n / total) * 100)}%)`;
 
 /**
  * Deleting (or replacing) a resource that another live resource still references, when the plan

@@ -4,6 +4,7 @@
 // fix it, so a pull request never shows a plan older than its last commit.
 
 import * as core from '@actions/core';
+import * as log from './log.js';
 import { mkdir, readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { ENV_SKIPPED } from '../config/interpolate.js';
@@ -12,6 +13,8 @@ import { loadPlan, savePlan } from '../engine/plan-file.js';
 import { DiagnosticsError, hasErrors } from '../model/diagnostics.js';
 import type { Plan } from '../model/plan.js';
 import { renderApplyReport, renderPlan } from '../render/index.js';
+import { inlineCode } from '../render/markdown.js';
+import { inertText } from '../model/inert.js';
 import { applyBody, type Body, describeFailure, driftBody, driftTitle, failureBody, failureMarkdown, forkBody, forkMarkdown, planBody, type Stamp } from './bodies.js';
 import { closeDriftIssue, createOctokit, type Octokit, statusOf, syncDeleteLabel, upsertComment, upsertDriftIssue } from './github-api.js';
 import { changedSince } from './changes.js';
@@ -33,9 +36,9 @@ export async function runAction(env: NodeJS.ProcessEnv = process.env): Promise<v
   const s = readSettings(env);
   // Before anything is printed: every value the configuration reads, and the credentials.
   const masked = maskSecrets(s.dir, env);
-  const guard = secretGuard(env, masked, (names) => core.info(`postureops: the value of ${names.join(', ')} appeared in a report and was masked`));
+  const guard = secretGuard(env, masked, (names) => log.info(`postureops: the value of ${names.join(', ')} appeared in a report and was masked`));
   const run: Run = { s, env, guard, stamp: { folder: s.folder, sha: s.sha, runUrl: s.runUrl } };
-  core.info(guard(`postureops: ${s.fork ? 'validate (pull request from a fork)' : s.mode} of ${s.folder} (event ${s.eventName || 'unknown'})`));
+  log.info(guard(`postureops: ${s.fork ? 'validate (pull request from a fork)' : s.mode} of ${s.folder} (event ${s.eventName || 'unknown'})`));
 
   if (s.fork && s.pullNumber !== undefined) return forkRun(run);
   if (s.mode === 'merge') return mergeRun(run);
@@ -46,10 +49,10 @@ export async function runAction(env: NodeJS.ProcessEnv = process.env): Promise<v
     const loaded = await load(s.dir, env);
     annotations += annotate(loaded.diagnostics, s.workspace, guard);
     const desired = loadedState(loaded);
-    const changed = s.changedSince !== undefined ? await changedSince(s.dir, desired, s.changedSince, (line) => core.info(guard(line))) : undefined;
+    const changed = s.changedSince !== undefined ? await changedSince(s.dir, desired, s.changedSince, (line) => log.info(guard(line))) : undefined;
     planned = await planAgainstService(desired, env, s.accounts, { ...(changed ? { changed } : {}), ...(s.shard ? { shard: s.shard } : {}) }, {
       ...(s.maxDuration !== undefined ? { maxDurationSeconds: s.maxDuration } : {}),
-      onPreflight: (line) => core.info(guard(line)),
+      onPreflight: (line) => log.info(guard(line)),
     });
     if (s.mode === 'drift' && s.attribute) planned = await attributeDrift(planned, Date.now());
   } catch (err) {
@@ -61,7 +64,7 @@ export async function runAction(env: NodeJS.ProcessEnv = process.env): Promise<v
   try {
     const plan = planned.plan;
     annotations += annotate(plan.diagnostics, s.workspace, guard);
-    core.info(guard(renderPlan(plan, 'text', { color: false })));
+    log.info(guard(renderPlan(plan, 'text', { color: false })));
     if (s.planOut && !(await savePlanOut(run, plan))) return;
     if (s.mode === 'drift') return await driftRun(run, plan);
     if (plan.refusal) return await fail(run, { kind: 'refused', plan }, annotations);
@@ -87,11 +90,11 @@ async function savePlanOut(run: Run, plan: Plan): Promise<boolean> {
     await savePlan(file, plan);
   } catch (err) {
     const message = err instanceof DiagnosticsError ? err.diagnostics.map((d) => d.message).join('; ') : err instanceof Error ? err.message : String(err);
-    core.setFailed(run.guard(`postureops: ${message}`));
+    log.setFailed(run.guard(`postureops: ${message}`));
     return false;
   }
   core.setOutput('plan-file', file);
-  core.info(`postureops: plan saved to ${path.relative(run.s.workspace, file) || file}`);
+  log.info(`postureops: plan saved to ${path.relative(run.s.workspace, file) || file}`);
   return true;
 }
 
@@ -128,7 +131,7 @@ async function mergeRun(run: Run): Promise<void> {
     return fail(run, { kind: 'merge', message }, 0);
   }
   const annotations = annotate(plan.diagnostics, s.workspace, guard);
-  core.info(guard(renderPlan(plan, 'text', { color: false })));
+  log.info(guard(renderPlan(plan, 'text', { color: false })));
   if (s.planOut && !(await savePlanOut(run, plan))) return;
   if (s.pullNumber === undefined) return driftRun(run, plan);
   if (plan.refusal) return fail(run, { kind: 'refused', plan }, annotations);
@@ -136,7 +139,7 @@ async function mergeRun(run: Run): Promise<void> {
 }
 
 function withStamp(run: Run, markdown: string): string {
-  return `${markdown.trimEnd()}\n\n<sub>folder \`${run.s.folder}\` · commit \`${run.s.sha.slice(0, 7)}\` · [workflow run](${run.s.runUrl})</sub>\n`;
+  return `${markdown.trimEnd()}\n\n<sub>folder ${inlineCode(run.s.folder)} · commit ${inlineCode(run.s.sha.slice(0, 7))} · [workflow run](${run.s.runUrl})</sub>\n`;
 }
 
 /** A pull request from a fork: no secrets, a read-only token. Validate offline; pass or fail on that alone. */
@@ -147,15 +150,15 @@ async function forkRun(run: Run): Promise<void> {
   const diagnostics = loaded.diagnostics.filter((d) => d.code !== ENV_SKIPPED);
   const annotations = annotate(diagnostics, s.workspace, guard);
   const valid = loaded.state !== undefined && !hasErrors(diagnostics);
-  core.notice('This pull request comes from a fork: GitHub gives it no secrets, so postureops validated the configuration without them (validate --no-env) and made no plan.', {
+  log.notice('This pull request comes from a fork: GitHub gives it no secrets, so postureops validated the configuration without them (validate --no-env) and made no plan.', {
     title: 'postureops: not planned',
   });
-  if (skipped.length > 0) core.info(`Skipped (--no-env): not checked ${skipped.length} variable(s) that are unset or empty: ${skipped.join(', ')}`);
+  if (skipped.length > 0) log.info(`Skipped (--no-env): not checked ${skipped.length} variable(s) that are unset or empty: ${skipped.join(', ')}`);
   const markdown = forkMarkdown(valid, loaded.state?.resources.length ?? 0, skipped, annotations);
   await writeSummary(withStamp(run, markdown), guard);
   setOutputs('validate', valid ? 'validated' : 'invalid', {}, { 'has-changes': 'false', refused: 'false', failed: String(!valid), summary: '{}' });
   await comment(run, forkBody(run.stamp, markdown));
-  if (!valid) core.setFailed(`the configuration is invalid (${annotations} annotation${annotations === 1 ? '' : 's'}); validated without secrets, as this pull request comes from a fork`);
+  if (!valid) log.setFailed(`the configuration is invalid (${annotations} annotation${annotations === 1 ? '' : 's'}); validated without secrets, as this pull request comes from a fork`);
 }
 
 async function applyRun(run: Run, planned: Planned): Promise<void> {
@@ -174,7 +177,7 @@ async function applyRun(run: Run, planned: Planned): Promise<void> {
     return fail(run, { kind: 'service', message: err instanceof Error ? err.message : String(err) }, 0);
   }
   // The changeset in the job log, as the CLI prints it, and in the summary.
-  core.info(guard(renderApplyReport(report, 'text', { color: false })));
+  log.info(guard(renderApplyReport(report, 'text', { color: false })));
   await writeSummary(withStamp(run, renderApplyReport(report, 'markdown', { color: false })), guard);
   // A run that stopped early (the service unreachable) did not converge, even with nothing failed.
   const failed = report.summary.failed > 0 || report.stopped !== undefined;
@@ -186,8 +189,8 @@ async function applyRun(run: Run, planned: Planned): Promise<void> {
     summary: JSON.stringify(report.summary),
   });
   await comment(run, applyBody(run.stamp, report));
-  if (report.stopped) core.setFailed(`${report.stopped.message}: ${report.stopped.notStarted} change(s) not started; see the job summary`);
-  else if (failed) core.setFailed(`${report.summary.failed} change(s) failed to apply; see the job summary`);
+  if (report.stopped) log.setFailed(`${report.stopped.message}: ${report.stopped.notStarted} change(s) not started; see the job summary`);
+  else if (failed) log.setFailed(`${report.summary.failed} change(s) failed to apply; see the job summary`);
 }
 
 async function driftRun(run: Run, plan: Plan): Promise<void> {
@@ -196,7 +199,7 @@ async function driftRun(run: Run, plan: Plan): Promise<void> {
   const counts = planCounts(plan);
   const outputs = { 'has-changes': String(drift), drift: String(drift), refused: String(plan.refusal !== undefined), failed: 'false', summary: JSON.stringify(plan.summary) };
   if (s.shard) {
-    core.info(`postureops: shard ${s.shard.index} of ${s.shard.count}: the drift issue is kept by the merge job (mode: merge)`);
+    log.info(`postureops: shard ${s.shard.index} of ${s.shard.count}: the drift issue is kept by the merge job (mode: merge)`);
     await writeSummary(withStamp(run, renderPlan(plan, 'markdown', { color: false })), guard);
     setOutputs('drift', drift ? 'drift' : 'no-drift', counts, outputs);
     return;
@@ -207,20 +210,20 @@ async function driftRun(run: Run, plan: Plan): Promise<void> {
       const body = driftBody(run.stamp, plan);
       const r = octokit ? await upsertDriftIssue(octokit, s.repo, s.folder, driftTitle(s.folder), { ...body, text: guard(body.text) }) : undefined;
       const where = r ? ` (issue #${r.number}, ${r.outcome})` : '';
-      core.warning(`the live state drifted from ${s.folder}: ${plan.summary.create} to create, ${plan.summary.update} to update, ${plan.summary.replace} to replace, ${plan.summary.delete} to delete${where}`, { title: 'postureops: drift' });
+      log.warning(`the live state drifted from ${s.folder}: ${plan.summary.create} to create, ${plan.summary.update} to update, ${plan.summary.replace} to replace, ${plan.summary.delete} to delete${where}`, { title: 'postureops: drift' });
       await writeSummary(withStamp(run, renderPlan(plan, 'markdown', { color: false })), guard);
       setOutputs('drift', 'drift', counts, { ...outputs, ...(r ? { issue: String(r.number) } : {}) });
     } else {
       const closed = octokit
         ? await closeDriftIssue(octokit, s.repo, s.folder, guard(`The live state matches the configuration again as of commit \`${s.sha.slice(0, 7)}\` ([workflow run](${s.runUrl})); closing.`))
         : undefined;
-      core.info(`postureops: no drift in ${s.folder}${closed !== undefined ? `; closed issue #${closed}` : ''}`);
+      log.info(`postureops: no drift in ${s.folder}${closed !== undefined ? `; closed issue #${closed}` : ''}`);
       await writeSummary(withStamp(run, `## postureops drift check\n\nNo drift: the live state matches \`${s.folder}\`.`), guard);
       setOutputs('drift', 'no-drift', counts, outputs);
     }
   } catch (err) {
     const hint = statusOf(err) === 403 ? ' (give the workflow `permissions: issues: write`)' : '';
-    core.setFailed(guard(`could not keep the drift issue of ${s.folder}: ${err instanceof Error ? err.message : String(err)}${hint}`));
+    log.setFailed(guard(`could not keep the drift issue of ${s.folder}: ${err instanceof Error ? err.message : String(err)}${hint}`));
   }
 }
 
@@ -236,21 +239,22 @@ async function fail(run: Run, failure: Failure, annotations: number): Promise<vo
   await writeSummary(withStamp(run, failureMarkdown(failure, annotations, rel)), guard);
   setOutputs(s.mode, status, plan ? planCounts(plan) : {}, { 'has-changes': 'false', refused: String(refused), failed: String(!refused), summary: plan ? JSON.stringify(plan.summary) : '{}' });
   await comment(run, failureBody(run.stamp, failure, annotations, rel));
-  const message = guard(`${t.title}: ${t.what} ${t.fix}`);
-  if (refused && !s.failOnRefusal) core.notice(`${message} (fail-on-refusal is false, so the step passes)`, { title: 'postureops: refused' });
-  else core.setFailed(message);
+  // One annotation line: `what` quotes the service or the files.
+  const message = guard(`${t.title}: ${inertText(t.what)} ${t.fix}`);
+  if (refused && !s.failOnRefusal) log.notice(`${message} (fail-on-refusal is false, so the step passes)`, { title: 'postureops: refused' });
+  else log.setFailed(message);
 }
 
 function github(run: Run): Octokit | undefined {
   if (run.octokit) return run.octokit;
   if (!run.s.token) {
-    core.warning('no GitHub token (the github-token input is empty): nothing is posted to GitHub; the results are in the job summary', { title: 'postureops' });
+    log.warning('no GitHub token (the github-token input is empty): nothing is posted to GitHub; the results are in the job summary', { title: 'postureops' });
     return undefined;
   }
   try {
     run.octokit = createOctokit(run.s.token, run.s.apiUrl);
   } catch (err) {
-    core.warning(err instanceof Error ? err.message : String(err), { title: 'postureops' });
+    log.warning(err instanceof Error ? err.message : String(err), { title: 'postureops' });
     return undefined;
   }
   return run.octokit;
@@ -261,11 +265,11 @@ async function comment(run: Run, body: Body): Promise<void> {
   const { s, guard } = run;
   if (s.pullNumber === undefined) return;
   if (s.shard) {
-    core.info(`postureops: shard ${s.shard.index} of ${s.shard.count}: no comment of its own (the merge job posts one for every shard)`);
+    log.info(`postureops: shard ${s.shard.index} of ${s.shard.count}: no comment of its own (the merge job posts one for every shard)`);
     return;
   }
   if (!s.comment) {
-    core.info('postureops: no pull-request comment (the comment input is false)');
+    log.info('postureops: no pull-request comment (the comment input is false)');
     return;
   }
   const octokit = github(run);
@@ -278,19 +282,19 @@ async function comment(run: Run, body: Body): Promise<void> {
   try {
     const r = await upsertComment(octokit, s.repo, s.pullNumber, s.folder, { ...body, text: guard(body.text) });
     anyDeletes = r.anyDeletes;
-    core.info(r.outcome === 'unchanged' ? `postureops: the comment on #${s.pullNumber} is up to date; not rewritten` : `postureops: ${r.outcome} the comment on #${s.pullNumber}`);
+    log.info(r.outcome === 'unchanged' ? `postureops: the comment on #${s.pullNumber} is up to date; not rewritten` : `postureops: ${r.outcome} the comment on #${s.pullNumber}`);
   } catch (err) {
     const status = statusOf(err);
     const hint = status === 403 || status === 404 ? `: ${hintFor('pull-requests: write')}` : '; the results are in the job summary';
-    core.warning(guard(`could not comment on pull request #${s.pullNumber}: ${err instanceof Error ? err.message : String(err)}${hint}`), { title: 'postureops' });
+    log.warning(guard(`could not comment on pull request #${s.pullNumber}: ${err instanceof Error ? err.message : String(err)}${hint}`), { title: 'postureops' });
     return;
   }
   if (!s.labels || s.fork) return;
   try {
     const r = await syncDeleteLabel(octokit, s.repo, s.pullNumber, anyDeletes);
-    if (r !== 'unchanged') core.info(`postureops: ${r} the label postureops:delete on #${s.pullNumber}`);
+    if (r !== 'unchanged') log.info(`postureops: ${r} the label postureops:delete on #${s.pullNumber}`);
   } catch (err) {
     const hint = statusOf(err) === 403 ? `: ${hintFor('pull-requests: write')}` : '';
-    core.warning(guard(`could not update the label postureops:delete: ${err instanceof Error ? err.message : String(err)}${hint}`), { title: 'postureops' });
+    log.warning(guard(`could not update the label postureops:delete: ${err instanceof Error ? err.message : String(err)}${hint}`), { title: 'postureops' });
   }
 }

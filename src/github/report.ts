@@ -1,9 +1,11 @@
 // What every run leaves in the job: annotations on the YAML files, the job summary, step outputs.
-// Through @actions/core; every text passes the secret guard first.
+// Through @actions/core; every text passes the secret guard first, then the CI-log neutraliser (log.ts).
 
 import * as core from '@actions/core';
+import * as log from './log.js';
 import path from 'node:path';
 import type { Diagnostic } from '../model/diagnostics.js';
+import { inertText } from '../model/inert.js';
 import type { ApplyReport, Plan } from '../model/plan.js';
 import type { Guard } from './redact.js';
 
@@ -25,17 +27,18 @@ export function annotate(diagnostics: readonly Diagnostic[], workspace: string, 
     const key = JSON.stringify([d.severity, d.code, d.message, file, d.line, d.column, d.field, d.hint]);
     if (seen.has(key)) continue;
     seen.add(key);
-    const message = guard([d.message, d.field ? `at ${d.field}` : '', d.hint ?? ''].filter((s) => s !== '').join('\n'));
+    // Each part on its own line: a line break inside a message (file content) is shown, not taken.
+    const message = guard([inertText(d.message), d.field ? `at ${inertText(d.field)}` : '', inertText(d.hint ?? '')].filter((s) => s !== '').join('\n'));
     const props: core.AnnotationProperties = { title: d.code, ...(file ? { file } : {}), ...(d.line ? { startLine: d.line } : {}), ...(d.column ? { startColumn: d.column } : {}) };
-    if (d.severity === 'error') core.error(message, props);
-    else core.warning(message, props);
+    if (d.severity === 'error') log.error(message, props);
+    else log.warning(message, props);
   }
   return seen.size;
 }
 
 export async function writeSummary(markdown: string, guard: Guard): Promise<void> {
   if (!process.env.GITHUB_STEP_SUMMARY) {
-    core.info('postureops: GITHUB_STEP_SUMMARY is not set; no job summary');
+    log.info('postureops: GITHUB_STEP_SUMMARY is not set; no job summary');
     return;
   }
   await core.summary.addRaw(guard(markdown), true).write();

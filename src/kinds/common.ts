@@ -5,7 +5,7 @@ import { ApiError, type ApiRequest, type HttpMethod, unwrapData } from '../api/t
 import { API_PREFIX } from '../api/buckets.js';
 import { isObject, jsonEqual, type Json, type JsonObject } from '../model/json.js';
 import type { RequestContext } from './types.js';
-import type { LastChange, ResourceDocument } from '../model/resource.js';
+import type { LastChange, LiveResource, ResourceDocument } from '../model/resource.js';
 
 /** `/api/v2/<collection>/<encoded id>/...`: every segment after the collection is URI-encoded. */
 export function apiPath(collection: string, ...ids: string[]): string {
@@ -102,6 +102,32 @@ export function canonicalSet<T extends Json>(
     if (to !== undefined) refs[`${pointer}/${to}${m[2] ?? ''}`] = template;
   }
   return { items: kept.map((k) => k.value), envRefs: refs };
+}
+
+/** canonicalSet over the lists of one document, the env references following their items in each. */
+export function canonicalSets(envRefs: Record<string, string>): { set<T extends Json>(pointer: string, items: readonly T[]): T[]; envRefs(): Record<string, string> } {
+  let refs = { ...envRefs };
+  return {
+    set(pointer, items) {
+      const r = canonicalSet(items, pointer, refs);
+      refs = r.envRefs;
+      return r.items;
+    },
+    envRefs: () => refs,
+  };
+}
+
+/**
+ * A rule record (alert or report rule) as a live resource: its name in `filters` or, on some
+ * records, at the top level; its id `mcGuid`; its writer and time in `filters`, the time as epoch
+ * milliseconds (api-facts.md).
+ */
+export function liveRule(kind: string, rec: JsonObject, filters: JsonObject, spec: JsonObject, account: string, path: string): LiveResource {
+  const named = typeof filters.name === 'string' && filters.name !== '' ? filters : rec;
+  const live: LiveResource = { kind, account, name: requireString(named, 'name', path), id: requireString(rec, 'mcGuid', path), spec };
+  const lastChange = lastChangeOf(filters.createdOrUpdatedBy ?? rec.createdOrUpdatedBy, filters.createdOrUpdatedTime ?? rec.createdOrUpdatedTime);
+  if (lastChange) live.lastChange = lastChange;
+  return live;
 }
 
 /** Env references below `from` re-based under `to` (`/alerts/0/subject` → `/subject`). */

@@ -8,6 +8,8 @@ import { AlertRule } from './alert-rule/index.js';
 import { AlertTemplate } from './alert-template/index.js';
 import { CloudAccount } from './cloud-account/index.js';
 import { ContainerRegistry } from './container-registry/index.js';
+import { ReportRule } from './report-rule/index.js';
+import { ResourceGroup } from './resource-group/index.js';
 import type { Kind } from './types.js';
 
-export const REGISTERED: readonly Kind[] = [AgentAccessToken, AlertChannel, AlertProfile, AlertRule, AlertTemplate, CloudAccount, ContainerRegistry];
+export const REGISTERED: readonly Kind[] = [AgentAccessToken, AlertChannel, AlertProfile, AlertRule, AlertTemplate, CloudAccount, ContainerRegistry, ReportRule, ResourceGroup];

@@ -21,6 +21,11 @@ export interface Reference {
    * file's `spec` (config checks the names a file gives; the engine maps live ids to names).
    */
   pointer: string;
+  /**
+   * Only resources whose spec holds one of `values` at `member` may be named (report rules route to
+   * EmailUser channels only); config checks declared targets, plan checks live ones.
+   */
+  only?: { member: string; values: readonly string[] };
 }
 
 /** A secret member of a spec as it appears in a file. */
@@ -72,22 +77,36 @@ export interface ExportedDocument {
 export interface LeaseData {
   /** Unique per run. */
   owner: string;
-  /** Epoch ms, on the writer's clock. */
-  expiresAt: number;
   /** Who holds it, for other runs' messages: a host and process, or a CI run. */
   holder: string;
+  /** The service's time (its Date header, epoch ms) when the holder last took or renewed it. */
+  stamp: number;
+}
+
+/** A lease record in a list answer: generation n is the record `n`; `data` absent when unreadable (edited). */
+export interface LeaseRecord {
+  id: string;
+  generation: number;
+  data?: LeaseData;
 }
 
 /**
- * The tool's own record that holds the apply lease of an account: a harmless record of the kind
- * that offers it, with a well-known name. Never a resource of the user: the engine drops every live
- * record `read` recognises before planning, listing unmanaged resources or exporting.
+ * The tool's own records that hold the apply lease of an account, one per generation. Creating
+ * generation n+1 must be atomic in the service (refused when it exists), so that one run wins it.
+ * Never a resource of the user: the engine drops every live record `owns` recognises before
+ * planning, listing unmanaged resources or exporting.
  */
 export interface LeaseHook {
-  createRequest(lease: LeaseData, ctx: RequestContext): ApiRequest;
-  renewRequest(id: string, lease: LeaseData, ctx: RequestContext): ApiRequest;
-  /** The lease a live resource of this kind holds; undefined when it is not a lease record. */
-  read(live: LiveResource): LeaseData | undefined;
+  /** A GET of this path lists the lease records (`records` reads its answer). */
+  readonly listPath: string;
+  records(body: unknown): LeaseRecord[];
+  /** The id of generation `generation`'s record. */
+  recordId(generation: number): string;
+  /** Creates generation `generation`; `listBody`: the list answer it follows (for what the record needs). */
+  createRequest(generation: number, data: LeaseData, listBody: unknown, ctx: RequestContext): ApiRequest;
+  renewRequest(id: string, data: LeaseData, ctx: RequestContext): ApiRequest;
+  deleteRequest(id: string, ctx: RequestContext): ApiRequest;
+  owns(live: LiveResource): boolean;
 }
 
 export interface Kind {
@@ -118,6 +137,12 @@ export interface Kind {
   readonly parentKind?: string;
   /** Creating this kind's resource also creates its children in one call; deleting it deletes them. */
   readonly ownsChildren?: boolean;
+  /**
+   * The service provides resources of this kind in every account (default resource groups), which
+   * files name without declaring: validate warns of an undeclared name only when it looks like a
+   * misspelling of a declared one (plan still refuses a name that is neither declared nor live).
+   */
+  readonly serviceDefaults?: boolean;
   /** Members naming other resources; the engine orders by them and maps live ids to names. */
   readonly references: readonly Reference[];
   /** Top-level spec members no endpoint can change: a change to one plans a replace. */

@@ -24,6 +24,24 @@ export interface RootConfig {
   protect?: string[];
   /** Settings the kinds own (Kind.rootSettings), as the root file gives them; absent ones left out. */
   settings?: JsonObject;
+  /** `safety`: the thresholds a plan may not pass without --force (defaults where absent). */
+  safety?: SafetySettings;
+}
+
+/** How much of what exists one plan may change: octoDNS's update and delete percentages. */
+export interface SafetyThresholds {
+  /** Below this many live resources of a kind in an account, the per-kind thresholds do not apply. */
+  minResources?: number;
+  /** Share (0 to 100) of a kind's live resources a plan may update or replace. */
+  updatePercent?: number;
+  /** Share (0 to 100) of the live resources a plan may delete: per kind (from minResources on) and per account (at any count). */
+  deletePercent?: number;
+}
+
+/** `safety` in postureops.yaml: thresholds for every kind and account, then per kind, per account, and per account and kind (the most specific wins). */
+export interface SafetySettings extends SafetyThresholds {
+  kinds?: Record<string, SafetyThresholds>;
+  accounts?: Record<string, SafetyThresholds & { kinds?: Record<string, SafetyThresholds> }>;
 }
 
 /** A literal in a secret member the service returns in clear: a warning, an error, or accepted silently. */

@@ -246,8 +246,11 @@ export interface ApplySummary extends Record<Action, number>, Record<ResultStatu
 
 /** Why an apply stopped starting changes before the end of its plan. */
 export interface ApplyStop {
-  /** `interrupted`: SIGINT / SIGTERM; `unreachable`: the service refused connections several times in a row. */
-  cause: 'interrupted' | 'unreachable';
+  /**
+   * `interrupted`: SIGINT / SIGTERM; `unreachable`: the service refused connections several times in a
+   * row; `lease-lost`: the apply lease of an account was no longer this run's at a write's fence.
+   */
+  cause: 'interrupted' | 'unreachable' | 'lease-lost';
   /** For people: what happened, naming the signal or the service's address. */
   message: string;
   /** Changes never started because of it (status `skipped`, reason starting with `not started:`). */

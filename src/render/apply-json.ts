@@ -1,6 +1,7 @@
 // The apply report as one JSON document: summary per action and per status, one result per change.
 
 import type { ApplyReport } from '../model/plan.js';
+import { inertJson } from '../model/inert.js';
 import { callsJson } from './plan-json.js';
 
 export function renderApplyJson(report: ApplyReport): string {
@@ -32,5 +33,6 @@ export function renderApplyJson(report: ApplyReport): string {
     ...(report.stopped ? { stopped: report.stopped } : {}),
     lease: report.lease,
   };
-  return JSON.stringify(doc, null, 2) + '\n';
+  // Exact values; characters a terminal would act on are written as \u escapes (src/model/inert.ts).
+  return inertJson(JSON.stringify(doc, null, 2)) + '\n';
 }

@@ -1,6 +1,8 @@
 // The apply report for a terminal: each result per account with its status, failures explained,
-// then one summary line.
+// then one summary line. Values from the service (names, ids, its error messages) go through
+// inertText (`v`) before colour wraps them.
 
+import { inertText as v } from '../model/inert.js';
 import type { ApplyReport, ApplyStop, ChangeResult, ResultStatus } from '../model/plan.js';
 import { palette, type Palette } from './ansi.js';
 import { ACTION_SIGN, ACTION_WORD, callsText, duration, groupByAccount, leaseText } from './common.js';
@@ -14,9 +16,11 @@ export function applySummaryLine(report: ApplyReport): string {
 
 /** Why the run ended early, and what that leaves: `Interrupted by SIGINT: 4 changes not started; ...`. */
 export function stopLine(stop: ApplyStop): string {
-  const what = stop.cause === 'interrupted' ? stop.message[0].toUpperCase() + stop.message.slice(1) : `Stopped: ${stop.message}`;
+  const message = v(stop.message);
+  const what = stop.cause === 'interrupted' ? message[0].toUpperCase() + message.slice(1) : `Stopped: ${message}`;
   const rest = `${stop.notStarted} change${stop.notStarted === 1 ? '' : 's'} not started`;
-  const next = stop.cause === 'interrupted' ? 'run apply again to finish' : 'run apply again once the service can be reached';
+  const next =
+    stop.cause === 'interrupted' ? 'run apply again to finish' : stop.cause === 'lease-lost' ? 'run plan and apply again' : 'run apply again once the service can be reached';
   return `${what}: ${rest}; ${next}.`;
 }
 
@@ -24,13 +28,13 @@ export function renderApplyText(report: ApplyReport, options: { color: boolean }
   const c = palette(options.color);
   const out: string[] = [];
   for (const [account, results] of groupByAccount(report.results, report.accounts ?? [])) {
-    out.push(c.bold(`Account ${account}`));
+    out.push(c.bold(`Account ${v(account)}`));
     for (const r of results) out.push(...resultLines(r, c));
     out.push('');
   }
   out.push(`API calls made: ${callsText(report.apiCalls)}`);
   out.push(`Waited for rate limits: ${report.waitedSeconds > 0 ? duration(report.waitedSeconds) : 'no'}`);
-  if (report.lease) out.push(leaseText(report.lease));
+  if (report.lease) out.push(v(leaseText(report.lease)));
   out.push('');
   if (report.stopped) out.push(c.red(c.bold(stopLine(report.stopped))));
   const line = applySummaryLine(report);
@@ -42,12 +46,12 @@ const STATUS_WORD: Record<ResultStatus, string> = { done: 'done   ', failed: 'FA
 
 function resultLines(r: ChangeResult, c: Palette): string[] {
   const paint = r.status === 'done' ? c.green : r.status === 'failed' ? c.red : c.yellow;
-  const id = r.liveId ? ' ' + c.dim(`[${r.liveId}]`) : '';
-  const out = [`  ${paint(STATUS_WORD[r.status])} ${ACTION_SIGN[r.action]} ${ACTION_WORD[r.action]} ${c.bold(`${r.kind} ${r.name}`)}${id}`];
+  const id = r.liveId ? ' ' + c.dim(`[${v(r.liveId)}]`) : '';
+  const out = [`  ${paint(STATUS_WORD[r.status])} ${ACTION_SIGN[r.action]} ${ACTION_WORD[r.action]} ${c.bold(`${v(r.kind)} ${v(r.name)}`)}${id}`];
   const pad = '            ';
-  if (r.reason) out.push(pad + (r.status === 'failed' ? c.red(r.reason) : c.dim(r.reason)));
+  if (r.reason) out.push(pad + (r.status === 'failed' ? c.red(v(r.reason)) : c.dim(v(r.reason))));
   if (r.test) {
-    const msg = r.test.message ? `: ${r.test.message}` : '';
+    const msg = r.test.message ? `: ${v(r.test.message)}` : '';
     out.push(pad + (r.test.ok ? c.green(`test ok${msg}`) : c.red(`test failed${msg}`)));
   }
   return out;

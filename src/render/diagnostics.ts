@@ -1,7 +1,9 @@
 // Diagnostics for people (text), programs (json) and GitHub Actions (workflow commands).
-// Pure formatting: messages never hold secret values, and nothing here adds any.
+// Pure formatting: messages never hold secret values, and nothing here adds any. Messages quote file
+// content, so each value is neutralised for its medium (src/model/inert.ts) before colour is added.
 
 import { type Diagnostic, formatLocation } from '../model/diagnostics.js';
+import { escapeCommandData, escapeCommandProperty, inertJson, inertText } from '../model/inert.js';
 
 export type DiagnosticsFormat = 'text' | 'json' | 'github';
 
@@ -26,10 +28,10 @@ function renderText(diags: readonly Diagnostic[], color: boolean): string {
   const paint = (code: keyof typeof ANSI, s: string): string => (color ? `${ANSI[code]}${s}${ANSI.reset}` : s);
   const lines: string[] = [];
   for (const d of diags) {
-    const where = formatLocation(d);
-    const label = d.severity === 'error' ? paint('red', `error[${d.code}]`) : paint('yellow', `warning[${d.code}]`);
-    lines.push(`${where ? paint('bold', where) + ': ' : ''}${label}: ${d.message}`);
-    if (d.hint) lines.push(`  ${paint('dim', '= hint:')} ${d.hint}`);
+    const where = inertText(formatLocation(d));
+    const label = d.severity === 'error' ? paint('red', `error[${inertText(d.code)}]`) : paint('yellow', `warning[${inertText(d.code)}]`);
+    lines.push(`${where ? paint('bold', where) + ': ' : ''}${label}: ${inertText(d.message)}`);
+    if (d.hint) lines.push(`  ${paint('dim', '= hint:')} ${inertText(d.hint)}`);
   }
   const s = summarize(diags);
   const inFiles = s.files > 0 ? ` in ${plural(s.files, 'file')}` : '';
@@ -45,28 +47,18 @@ function renderJson(diags: readonly Diagnostic[]): string {
     summary: { errors: s.errors, warnings: s.warnings },
     diagnostics: diags,
   };
-  return JSON.stringify(doc, null, 2) + '\n';
-}
-
-/** Workflow command data: `%`, CR and LF escaped (GitHub's toolkit rules). */
-export function escapeData(s: string): string {
-  return s.replace(/%/g, '%25').replace(/\r/g, '%0D').replace(/\n/g, '%0A');
-}
-
-/** Workflow command property values: as data, plus `:` and `,`. */
-export function escapeProperty(s: string): string {
-  return escapeData(s).replace(/:/g, '%3A').replace(/,/g, '%2C');
+  return inertJson(JSON.stringify(doc, null, 2)) + '\n';
 }
 
 function renderGithub(diags: readonly Diagnostic[]): string {
   const lines = diags.map((d) => {
     const props: string[] = [];
-    if (d.file) props.push(`file=${escapeProperty(d.file)}`);
+    if (d.file) props.push(`file=${escapeCommandProperty(inertText(d.file))}`);
     if (d.file && d.line !== undefined) props.push(`line=${d.line}`);
     if (d.file && d.column !== undefined) props.push(`col=${d.column}`);
-    props.push(`title=${escapeProperty(d.code)}`);
-    const text = d.hint ? `${d.message}\n${d.hint}` : d.message;
-    return `::${d.severity === 'error' ? 'error' : 'warning'} ${props.join(',')}::${escapeData(text)}`;
+    props.push(`title=${escapeCommandProperty(inertText(d.code))}`);
+    const text = d.hint ? `${inertText(d.message)}\n${inertText(d.hint)}` : inertText(d.message);
+    return `::${d.severity === 'error' ? 'error' : 'warning'} ${props.join(',')}::${escapeCommandData(text)}`;
   });
   return lines.length > 0 ? lines.join('\n') + '\n' : '';
 }

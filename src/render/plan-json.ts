@@ -2,6 +2,7 @@
 // same state render byte-identical, so the budget keeps bucket and need but not what is left of it.
 
 import { sortDiagnostics } from '../model/diagnostics.js';
+import { inertJson } from '../model/inert.js';
 import type { CallStats, Change, Plan } from '../model/plan.js';
 import { maskOp, maskSpec, nameOp, nameValues, secretPointers } from './display.js';
 
@@ -31,7 +32,8 @@ export function renderPlanJson(plan: Plan): string {
     budget: plan.budget.map((b) => ({ bucket: b.bucket, needed: b.needed })),
     attribution: plan.attribution,
   };
-  return JSON.stringify(doc, null, 2) + '\n';
+  // Exact values; characters a terminal would act on are written as \u escapes (src/model/inert.ts).
+  return inertJson(JSON.stringify(doc, null, 2)) + '\n';
 }
 
 /** `liveDigest` stays in plan files: it is for staleness checks, not for readers. */

@@ -1,7 +1,9 @@
 // The plan for a terminal: refusal first, changes per account with field diffs, then what is left
-// alone, warnings, the rate-limit budget, and one summary line.
+// alone, warnings, the rate-limit budget, and one summary line. Every value from the service or the
+// files goes through inertText (`v`) before colour wraps it: one line each, nothing a terminal acts on.
 
 import { sortDiagnostics } from '../model/diagnostics.js';
+import { inertLog, inertText as v } from '../model/inert.js';
 import type { Action, Change, Plan } from '../model/plan.js';
 import { palette, type Paint, type Palette } from './ansi.js';
 import {
@@ -31,24 +33,24 @@ export function renderPlanText(plan: Plan, options: { color: boolean }): string 
   const out: string[] = [];
 
   if (plan.refusal) {
-    out.push(c.red(c.bold(`Plan refused (${plan.refusal.code}): ${plan.refusal.message}`)));
-    for (const d of plan.refusal.details) out.push(c.red(`  - ${d}`));
+    out.push(c.red(c.bold(`Plan refused (${plan.refusal.code}): ${v(plan.refusal.message)}`)));
+    for (const d of plan.refusal.details) out.push(c.red(`  - ${v(d)}`));
     out.push(c.red(refusalRemedy(plan.refusal)), '');
   }
 
   const partial = partialText(plan.targets);
-  if (partial) out.push(c.yellow(partial), '');
+  if (partial) out.push(c.yellow(v(partial)), '');
 
   const scope = scopeText(plan);
   if (scope) {
-    out.push(c.yellow(scope.headline));
-    for (const [reason, accounts] of scope.groups) out.push(`  ${c.dim(`${reason} (${accounts.length}):`)} ${accounts.join(', ')}`);
+    out.push(c.yellow(v(scope.headline)));
+    for (const [reason, accounts] of scope.groups) out.push(`  ${c.dim(`${v(reason)} (${accounts.length}):`)} ${accounts.map(v).join(', ')}`);
     out.push('');
   }
 
   const accountOrder = plan.accounts.map((a) => a.name);
   for (const [account, changes] of groupByAccount(plan.changes, accountOrder)) {
-    out.push(c.bold(`Account ${account}`));
+    out.push(c.bold(`Account ${v(account)}`));
     for (const change of changes) out.push(...changeLines(change, c, plan.attribution));
     out.push('');
   }
@@ -58,7 +60,7 @@ export function renderPlanText(plan: Plan, options: { color: boolean }): string 
     for (const [account, items] of groupByAccount(plan.unmanaged, accountOrder)) {
       for (const u of items) {
         const who = lastChangeText(u.lastChange);
-        out.push(`  ${account} ${u.kind} ${u.name} ${c.dim(`[${u.id}]`)}${u.protected ? ' (protected)' : ''}${who ? ' ' + c.dim(`(${who})`) : ''}`);
+        out.push(`  ${v(account)} ${v(u.kind)} ${v(u.name)} ${c.dim(`[${v(u.id)}]`)}${u.protected ? ' (protected)' : ''}${who ? ' ' + c.dim(`(${v(who)})`) : ''}`);
         out.push(...auditText(auditSection(u, plan.attribution), '      ', c));
       }
     }
@@ -69,20 +71,20 @@ export function renderPlanText(plan: Plan, options: { color: boolean }): string 
     out.push(c.bold('Warnings:'));
     for (const d of sortDiagnostics(plan.diagnostics)) {
       const paint = d.severity === 'error' ? c.red : c.yellow;
-      out.push(`  ${paint(diagnosticLine(d))}`);
+      out.push(`  ${paint(v(diagnosticLine(d)))}`);
     }
     out.push('');
   }
 
   if (plan.unread && plan.unread.length > 0) {
     out.push(c.dim(`Not read (${UNREAD_REASON}):`));
-    for (const line of unreadLines(plan.unread)) out.push(c.dim(`  ${line}`));
+    for (const line of unreadLines(plan.unread)) out.push(c.dim(`  ${v(line)}`));
   }
   out.push(`API calls made: ${callsText(plan.apiCalls)}`);
   if (plan.budget.length > 0) {
     out.push('Requests apply needs, per rate-limit bucket:');
-    const width = Math.max(...plan.budget.map((b) => b.bucket.length));
-    for (const b of plan.budget) out.push(`  ${b.bucket.padEnd(width)}  ${budgetText(b)}`);
+    const width = Math.max(...plan.budget.map((b) => v(b.bucket).length));
+    for (const b of plan.budget) out.push(`  ${v(b.bucket).padEnd(width)}  ${budgetText(b)}`);
     const wait = longestWait(plan.budget);
     out.push(wait > 0 ? c.yellow(`Estimated wait for rate limits: about ${duration(wait)}`) : 'Estimated wait for rate limits: none');
   }
@@ -99,35 +101,37 @@ function actionPaint(action: Action, c: Palette): Paint {
 
 function changeLines(change: Change, c: Palette, attribution?: Attribution): string[] {
   const paint = actionPaint(change.action, c);
-  const id = change.liveId ? ' ' + c.dim(`[${change.liveId}]`) : '';
-  const src = sourceText(change.source);
-  const out = [`  ${paint(`${ACTION_SIGN[change.action]} ${ACTION_WORD[change.action]}`)} ${c.bold(`${change.kind} ${change.name}`)}${id}${src ? ' ' + c.dim(`(${src})`) : ''}`];
+  const id = change.liveId ? ' ' + c.dim(`[${v(change.liveId)}]`) : '';
+  const src = v(sourceText(change.source));
+  const out = [`  ${paint(`${ACTION_SIGN[change.action]} ${ACTION_WORD[change.action]}`)} ${c.bold(`${v(change.kind)} ${v(change.name)}`)}${id}${src ? ' ' + c.dim(`(${src})`) : ''}`];
   const pad = '      ';
-  if (change.reason) out.push(pad + c.dim(change.reason));
-  for (const note of linkNotes(change)) out.push(pad + c.cyan(note));
+  if (change.reason) out.push(pad + c.dim(v(change.reason)));
+  for (const note of linkNotes(change)) out.push(pad + c.cyan(v(note)));
   const who = lastChangeText(change.lastChange);
-  if (who) out.push(pad + c.cyan(who));
+  if (who) out.push(pad + c.cyan(v(who)));
   out.push(...auditText(auditSection(change, attribution), pad, c));
-  if (change.changed && change.changed.length > 0) out.push(pad + c.dim(`changed: ${change.changed.join(', ')}`));
+  if (change.changed && change.changed.length > 0) out.push(pad + c.dim(`changed: ${change.changed.map(v).join(', ')}`));
   out.push(...diffText(changeDiff(change), pad, c));
   for (const child of change.children ?? []) {
-    out.push(`    ${c.green('+ create')} ${c.bold(child.name)} ${c.dim(`(created with ${change.kind} ${change.name})`)}`);
+    out.push(`    ${c.green('+ create')} ${c.bold(v(child.name))} ${c.dim(`(created with ${v(change.kind)} ${v(change.name)})`)}`);
     out.push(...diffText(diffLines('', toYaml(showEnvMarkers(child.after))), pad + '  ', c));
   }
-  if (change.action !== 'delete') for (const n of pointerNotes(change)) out.push(pad + c.dim(`${n.pointer} ${n.note}`));
+  if (change.action !== 'delete') for (const n of pointerNotes(change)) out.push(pad + c.dim(`${v(n.pointer)} ${n.note}`));
   return out;
 }
 
 function auditText(section: ReturnType<typeof auditSection>, pad: string, c: Palette): string[] {
   if (!section) return [];
-  return [pad + c.cyan(section.title), ...section.entries.map((e) => `${pad}  ${c.cyan(e)}`)];
+  return [pad + c.cyan(v(section.title)), ...section.entries.map((e) => `${pad}  ${c.cyan(v(e))}`)];
 }
 
 function diffText(lines: DiffLine[], pad: string, c: Palette): string[] {
   return lines.map((l) => {
-    if (l.kind === 'add') return pad + c.green(`+ ${l.text}`);
-    if (l.kind === 'remove') return pad + c.red(`- ${l.text}`);
-    if (l.kind === 'gap') return pad + c.dim(l.text);
-    return pad + `  ${l.text}`;
+    // A line of a multi-line value stands alone here: it must not read as a workflow command in CI.
+    const text = inertLog(v(l.text));
+    if (l.kind === 'add') return pad + c.green(`+ ${text}`);
+    if (l.kind === 'remove') return pad + c.red(`- ${text}`);
+    if (l.kind === 'gap') return pad + c.dim(text);
+    return pad + `  ${text}`;
   });
 }

@@ -48,7 +48,7 @@ describe('token exchange', () => {
     });
     const client = createClient({ baseUrl: 'https://svc.example.net', keyId: KEY_ID, secret: SECRET, dispatcher: agent, tokenExpirySeconds: 7200 });
     const res = await client.request({ method: 'GET', path: '/api/v2/AlertChannels' });
-    expect(res).toEqual({ status: 200, body: { data: [] } });
+    expect(res).toMatchObject({ status: 200, body: { data: [] } });
     expect(seen).toHaveLength(2);
     expect(seen[0].headers['x-svc-uaks']).toBe(SECRET);
     expect(seen[0].headers['content-type']).toBe('application/json');
@@ -96,7 +96,7 @@ describe('token exchange', () => {
         bearerOf(req) === svc.tokensIssued[0] ? { status: refusal, json: { message: 'Unauthorized Access' } } : { status: 200, json: { data: { ok: true } } },
       );
       const res = await client.request({ method: 'POST', path: '/api/v2/AlertChannels', body: { name: 'x' } });
-      expect(res).toEqual({ status: 200, body: { data: { ok: true } } });
+      expect(res).toMatchObject({ status: 200, body: { data: { ok: true } } });
       expect(service.tokensIssued).toHaveLength(2);
       expect(service.calls().map(bearerOf)).toEqual(service.tokensIssued);
       expect(client.stats().total).toBe(4);

@@ -1,28 +1,28 @@
-// Arrows only run down (design.md, "Layout"): every import of every file under src/ and cmd/ goes to
-// a layer its own layer may use. The emulator stands apart: it shares only the service's spellings.
+// Arrows only run down: every import of every file under src/ and cmd/ goes to a layer its own layer
+// may use, and breaks no `never` rule. The rules are data, in docs/layers.yaml.
 
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { parse } from 'yaml';
 
 const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
-/** Layer → layers it may import (its own always allowed). `util` holds package-root lookup and the git reader (config reads what changed with it). */
-const ALLOWED: Record<string, readonly string[]> = {
-  model: [],
-  util: [],
-  api: ['model'],
-  kinds: ['model', 'api'],
-  config: ['kinds', 'model', 'api', 'util'],
-  engine: ['kinds', 'api', 'model'],
-  render: ['model'],
-  github: ['config', 'engine', 'render', 'kinds', 'api', 'model', 'util'],
-  emulator: [],
-  cmd: ['config', 'engine', 'render', 'kinds', 'api', 'model', 'github', 'emulator', 'util'],
-};
-/** Single files a layer may reach outside its allowed layers. */
-const EXTRA: Record<string, readonly string[]> = { emulator: ['src/kinds/spellings.ts'] };
+interface Rules {
+  parts: Record<string, { holds: string; may: string[] }>;
+  never: { from: string; to: string; except?: string[]; why: string }[];
+  exceptions?: { from: string; file: string; why: string }[];
+}
+
+/** The layer rules, as docs/layers.yaml writes them down. */
+const RULES = parse(readFileSync(path.join(REPO, 'docs/layers.yaml'), 'utf8')) as Rules;
+const ALLOWED: Record<string, readonly string[]> = Object.fromEntries(Object.entries(RULES.parts).map(([part, p]) => [part, p.may]));
+
+/** The `never` rule an arrow breaks, if any. */
+function forbidden(from: string, to: string): Rules['never'][number] | undefined {
+  return RULES.never.find((r) => (r.from === '*' || r.from === from) && (r.to === '*' || r.to === to) && from !== to && !r.except?.includes(from));
+}
 
 function sourceFiles(dir: string): string[] {
   const out: string[] = [];
@@ -69,8 +69,9 @@ describe('layers', () => {
     for (const file of own) {
       for (const dep of importsOf(file)) {
         const target = layerOf(dep);
-        if (target === layer || ALLOWED[layer].includes(target) || EXTRA[layer]?.includes(dep)) continue;
-        bad.push(`${file} → ${dep}`);
+        if (target === layer || RULES.exceptions?.some((x) => x.from === layer && x.file === dep)) continue;
+        if (!ALLOWED[layer].includes(target)) bad.push(`${file} → ${dep}`);
+        else if (forbidden(layer, target)) bad.push(`${file} → ${dep} (never: ${forbidden(layer, target)?.why})`);
       }
     }
     expect(bad).toEqual([]);
@@ -88,6 +89,16 @@ describe('layers', () => {
       for (const name of names) if (new RegExp(`\\b${name}\\b`).test(code)) named.push(`${file}: ${name}`);
     }
     expect(named).toEqual([]);
+  });
+
+  it('the rules file is consistent: every part named exists, no allowed arrow is a forbidden one', () => {
+    const parts = Object.keys(RULES.parts);
+    expect(parts.length).toBeGreaterThan(8);
+    const named = [...Object.values(RULES.parts).flatMap((p) => p.may), ...RULES.never.flatMap((r) => [r.from, r.to, ...(r.except ?? [])]), ...(RULES.exceptions ?? []).map((x) => x.from)];
+    expect(named.filter((n) => n !== '*' && !parts.includes(n))).toEqual([]);
+    const contradictions = Object.entries(RULES.parts).flatMap(([from, p]) => p.may.filter((to) => forbidden(from, to)).map((to) => `${from} → ${to}`));
+    expect(contradictions).toEqual([]);
+    for (const r of RULES.never) expect(r.why.length).toBeGreaterThan(10);
   });
 
   it('finds the imports it checks', () => {

@@ -2,6 +2,7 @@
 // lines; in a log that is not a terminal, one line when a wait starts and at most one a minute.
 import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
+import { write } from '../../cmd/io.js';
 import { refillRate, StatusConsole, WaitReporter } from '../../cmd/terminal.js';
 
 function capture(tty: boolean) {
@@ -65,5 +66,26 @@ describe('rate-limit waits on stderr', () => {
     expect(refillRate(5)).toBe('1 request every 12 min');
     expect(refillRate(120)).toBe('1 request every 30 s');
     expect(refillRate(7)).toBe('1 request every 8.6 min');
+  });
+});
+
+describe('outside text on stderr and stdout', () => {
+  it('a log line and the status line are one line each, every control shown escaped; only our erase-line is raw', () => {
+    const { out, text } = capture(true);
+    out.setStatus('waiting for \u001b]0;title\u0007 x\ny');
+    out.line('update AlertChannel evil\r\n::warning::x\u001b[2J\u202e');
+    const raw = text().replaceAll('\r\u001b[K', '');
+    expect(raw).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u202e]/);
+    expect(raw).toContain('update AlertChannel evil\\r\\n::warning::x\\x1b[2J\\u202e\n');
+    expect(raw).toContain('waiting for \\x1b]0;title\\x07 x\\ny');
+  });
+
+  it('write: lines and our colours stay; anything else escaped; no line starts a workflow command unless it is our own', () => {
+    const stream = new PassThrough();
+    let text = '';
+    stream.on('data', (c: Buffer) => (text += c.toString('utf8')));
+    write(stream, '\u001b[1mAccount\u001b[22m prod\n  name\u001b[8mhidden\u009b\n  ::set-output name=x::y\nv1 ##[error]x');
+    write(stream, '::error file=a.yaml::ours', { commands: true });
+    expect(text).toBe('\u001b[1mAccount\u001b[22m prod\n  name\\x1b[8mhidden\\x9b\n  \\x3a:set-output name=x::y\nv1 ##\\x5berror]x\n::error file=a.yaml::ours\n');
   });
 });

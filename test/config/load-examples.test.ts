@@ -6,6 +6,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadConfig, loadDocuments } from '../../src/config/load.js';
 import type { RootConfig } from '../../src/model/account.js';
+import { KINDS } from '../../src/kinds/index.js';
 import { EXAMPLES, makeRepo, readEnvFile, ROOT_TWO } from './helpers.js';
 
 async function yamlFiles(dir: string): Promise<string[]> {
@@ -38,7 +39,8 @@ describe('the examples', () => {
     expect(state.root.defaultAccount).toBe('prod');
     expect(Object.values(state.root.prune).every((v) => v === false)).toBe(true);
     const kinds = new Set(state.resources.map((r) => r.kind));
-    expect([...kinds].sort()).toEqual(['AgentAccessToken', 'AlertChannel', 'AlertProfile', 'AlertRule', 'AlertTemplate', 'CloudAccount', 'ContainerRegistry']);
+    // The examples show every kind there is.
+    expect([...kinds].sort()).toEqual(KINDS.map((k) => k.kind).sort());
     const channelTypes = new Set(state.resources.filter((r) => r.kind === 'AlertChannel').map((r) => r.spec.type));
     expect(channelTypes.size).toBeGreaterThanOrEqual(6);
     // "*" and lists stamp one document into several accounts.
@@ -152,6 +154,8 @@ describe('postureops.yaml', () => {
       CloudAccount: false,
       ContainerRegistry: false,
       AgentAccessToken: false,
+      ResourceGroup: false,
+      ReportRule: false,
     });
     const all = await rootWith('prune: true\n');
     // Agent tokens are disabled, not deleted, for good: a blanket `true` leaves them out.

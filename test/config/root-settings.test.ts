@@ -39,3 +39,33 @@ describe('protect selectors', () => {
     expect(problems[0].message).toContain('Alertchannel/oncall-*');
   });
 });
+
+describe('safety thresholds', () => {
+  it('reads them into the root config', async () => {
+    const text = 'accounts:\n  - name: prod\nsafety:\n  deletePercent: 10\n  kinds: {AlertRule: {updatePercent: 50}}\n  accounts:\n    prod: {minResources: 3, kinds: {AlertChannel: {deletePercent: 0}}}\n';
+    const result = await loadConfig(await makeRepo({ 'postureops.yaml': text }), { env: {} });
+    expect(result.diagnostics).toEqual([]);
+    expect(result.state?.root.safety).toEqual({ deletePercent: 10, kinds: { AlertRule: { updatePercent: 50 } }, accounts: { prod: { minResources: 3, kinds: { AlertChannel: { deletePercent: 0 } } } } });
+  });
+
+  it('refuses an account the root file does not declare, at its line, with a suggestion', async () => {
+    const dir = await makeRepo({ 'postureops.yaml': 'accounts:\n  - name: prod\nsafety:\n  accounts:\n    prodd: {deletePercent: 5}\n' });
+    const result = await loadConfig(dir, { env: {} });
+    const problem = result.diagnostics.find((d) => d.code === 'account-not-declared');
+    expect(problem).toMatchObject({ severity: 'error', line: 5, column: 5, hint: 'did you mean `prod`?' });
+    expect(result.state).toBeUndefined();
+  });
+
+  it('refuses a share above 100, an unknown kind and an unknown setting', async () => {
+    for (const [safety, code] of [
+      ['{updatePercent: 130}', 'invalid-value'],
+      ['{kinds: {AlertChanel: {deletePercent: 5}}}', ''],
+      ['{deletePercentage: 5}', ''],
+    ] as const) {
+      const result = await loadConfig(await makeRepo({ 'postureops.yaml': `accounts:\n  - name: prod\nsafety: ${safety}\n` }), { env: {} });
+      expect(result.diagnostics.filter((d) => d.severity === 'error').length, safety).toBeGreaterThan(0);
+      if (code) expect(codes(result.diagnostics), safety).toContain(code);
+      expect(result.diagnostics[0].line, safety).toBe(3);
+    }
+  });
+});

@@ -113,21 +113,3 @@ describe('positionAt', () => {
     expect(positionAt(index(), '/spec/data/a~1b~c', 'value')).toEqual({ file: 'f.yaml', line: 3, column: 14 });
   });
 });
-
-describe('withPlainEnv', () => {
-  it('gives the parse a plain copy of process.env and puts the real one back, also when it throws', async () => {
-    const { withPlainEnv } = await import('../../src/config/yaml-source.js');
-    const real = process.env;
-    let inside: NodeJS.ProcessEnv | undefined;
-    expect(withPlainEnv(() => ((inside = process.env), 42))).toBe(42);
-    expect(inside).not.toBe(real);
-    expect(inside).toEqual({ ...real });
-    expect(process.env).toBe(real);
-    expect(() =>
-      withPlainEnv(() => {
-        throw new Error('boom');
-      }),
-    ).toThrow('boom');
-    expect(process.env).toBe(real);
-  });
-});

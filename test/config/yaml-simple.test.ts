@@ -151,3 +151,62 @@ describe('the fast reader of simple YAML', () => {
     expect(parseSimpleYaml(text, 21)).toBeUndefined();
   });
 });
+
+// Characters where JavaScript and YAML disagree about white space and line breaks, and others a
+// reader may mishandle: NBSP, NEL, LS, PS, vertical tab, form feed, ideographic space, BOM, lone
+// surrogates, an emoji (a surrogate pair), CRLF, tab, NUL, DEL, a C1 control, a zero-width space.
+const UNICODE_EDITS = ['\u00a0', '\u0085', '\u2028', '\u2029', '\v', '\f', '\u3000', '\ufeff', '\ud800', '\udc00', '\u{1f600}', '\r\n', '\t', '\0', '\x7f', '\x9b', '\u200b', 'é'];
+const ASCII_EDITS = [' ', '  ', '\n', ':', ': ', '-', '- ', '#', ' #', '"', "'", '[', ']', ',', 'x'];
+
+/** `text` with 1 to 3 edits, each a character of either alphabet inserted, replaced or removed. */
+function edited(r: ReturnType<typeof rng>, base: string): string {
+  let text = base;
+  for (let e = 0, n = 1 + r.int(3); e < n; e++) {
+    const at = r.int(text.length + 1);
+    const ch = r.next() < 0.6 ? r.pick(UNICODE_EDITS) : r.pick(ASCII_EDITS);
+    const roll = r.next();
+    text = roll < 0.2 ? text.slice(0, at) + text.slice(at + 1) : text.slice(0, at) + ch + text.slice(roll < 0.6 ? at : at + 1);
+  }
+  return text;
+}
+
+describe('the fast reader over a Unicode alphabet', () => {
+  it('agrees with yaml on 200,000 edited files (generated and the examples): it reads alike or leaves the file to yaml', async () => {
+    const examples: string[] = [];
+    const walk = async (dir: string) => {
+      for (const e of await readdir(dir, { withFileTypes: true })) {
+        if (e.isDirectory()) await walk(path.join(dir, e.name));
+        else if (/\.ya?ml$/.test(e.name)) examples.push(await readFile(path.join(dir, e.name), 'utf8'));
+      }
+    };
+    await walk(EXAMPLES);
+    const r = rng(20261126);
+    let compared = 0;
+    let unicodeLeft = 0;
+    for (let n = 0; n < 200_000; n++) {
+      const text = edited(r, n % 2 === 0 ? r.pick(examples) : fileText(r));
+      const simple = parseSimpleYaml(text, MAX_NODES);
+      if (!simple) {
+        if (/[^\n\x20-\x7e]/.test(text)) unicodeLeft++;
+        continue;
+      }
+      compared++;
+      const diagnostics: Diagnostic[] = [];
+      const full = parseWithYaml('f.yaml', text, diagnostics);
+      try {
+        expect(diagnostics).toEqual([]);
+        same(text, simple, full);
+      } catch (err) {
+        throw new Error(`text ${JSON.stringify(text)}: ${(err as Error).message}`);
+      }
+    }
+    // Both ways are exercised: files the fast reader takes (and matches), and Unicode it leaves.
+    expect(compared).toBeGreaterThan(5_000);
+    expect(unicodeLeft).toBeGreaterThan(50_000);
+  });
+
+  it('leaves every text with a character outside printable ASCII to yaml', () => {
+    for (const ch of UNICODE_EDITS) expect(parseSimpleYaml(`a: 443${ch}\nb: x\n`, MAX_NODES), JSON.stringify(ch)).toBeUndefined();
+    for (const ch of UNICODE_EDITS) expect(parseSimpleYaml(`a:\n${ch}b: 1\n`, MAX_NODES), JSON.stringify(ch)).toBeUndefined();
+  });
+});

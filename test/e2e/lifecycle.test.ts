@@ -158,7 +158,8 @@ describe('protect', () => {
   it('prune never deletes a protected resource; it is listed as unmanaged (protected)', async () => {
     const dir = await repo(['prot'], { 'c.yaml': webhook('keep-me', 'https://k.example.com') + '---\n' + webhook('drop-me', 'https://d.example.com') });
     await apply(dir);
-    await repo(['prot'], { 'c.yaml': '' }, "prune: true\nprotect: ['prot/AlertChannel/keep-*']\n", dir);
+    // One of the two is deleted: 50 %, allowed by the root file's own delete threshold.
+    await repo(['prot'], { 'c.yaml': '' }, "prune: true\nprotect: ['prot/AlertChannel/keep-*']\nsafety: {accounts: {prot: {deletePercent: 50}}}\n", dir);
     const planned = await planJson(dir);
     expect(planned.plan.changes.map((c: any) => `${c.action} ${c.name}`)).toEqual(['delete drop-me']);
     expect(planned.plan.unmanaged.map((u: any) => [u.name, u.protected])).toEqual([['keep-me', true]]);
@@ -203,5 +204,17 @@ describe('--target', () => {
     await apply(dir, '--target', 'tgt/AlertRule/r-a');
     expect((await channels('tgt')).map((c) => c.name)).toEqual(['t-a']);
     expect((await rules('tgt')).map((r) => r.filters.name)).toEqual(['r-a']);
+
+    // A selector that names nothing (a typo) is an error on plan and apply, and nothing is written.
+    for (const command of ['plan', 'apply']) {
+      const typo = await cli([command, dir, '--target', 'AlertRule/r-aa', ...(command === 'apply' ? ['--auto-approve'] : [])], { env });
+      expect(typo.code, typo.stderr).toBe(1);
+      expect(typo.stderr).toContain('--target AlertRule/r-aa names no declared or live resource');
+    }
+    expect((await rules('tgt')).map((r) => r.filters.name)).toEqual(['r-a']);
+    // One that names an up-to-date resource plans no change, with a warning.
+    const quiet = await cli(['plan', dir, '--target', 'AlertRule/r-a', '--detailed-exitcode'], { env });
+    expect(quiet.code, quiet.stderr).toBe(0);
+    expect(quiet.stderr).toContain('selects no change of this plan');
   });
 });

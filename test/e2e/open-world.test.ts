@@ -101,6 +101,9 @@ const RULES = [
   { mcGuid: 'OW_RULE_3', type: 'Event', name: 'top-level-name', intgGuidList: ['PROD_OW_SENTINEL'], filters: { enabled: 1, severity: [5], source: ['Kubernetes'] } },
 ];
 
+/** An older group record: `guid`, `resourceName`, `props` instead of `query`. */
+const GROUPS = [{ guid: 'RG_1', resourceName: 'legacy-eu', resourceType: 'AWS', enabled: 1, isDefaultBoolean: false, props: { accountIds: ['*'], regions: ['eu-west-1'] } }];
+
 const PROFILES = [
   {
     alertProfileId: 'SVC_Aws_Mixed_Case',
@@ -121,6 +124,7 @@ describe('open world: what the live service returns', () => {
     emu.seed('prod', 'CloudAccounts', CLOUD_ACCOUNTS);
     emu.seed('prod', 'ContainerRegistries', REGISTRIES);
     emu.seed('prod', 'AlertRules', RULES);
+    emu.seed('prod', 'ResourceGroups', GROUPS);
     emu.seed('prod', 'AlertProfiles', PROFILES);
     dir = await mkdtemp(join(tmpdir(), 'postureops-open-world-'));
   });
@@ -142,7 +146,10 @@ describe('open world: what the live service returns', () => {
     expect(channels).toContain('bidirectionalConfig');
     expect(channels).not.toContain(SLACK_URL);
     const rules = await readFile(join(out, 'prod', 'alert-rules.yaml'), 'utf8');
-    for (const text of ['name: top-level-name', 'Identity', 'category:', 'subCategory:', 'source:', '- RG_1']) expect(rules).toContain(text);
+    // The older group is named, never given by its id; it is exported with its `props` as they are.
+    for (const text of ['name: top-level-name', 'Identity', 'category:', 'subCategory:', 'source:', '- legacy-eu']) expect(rules).toContain(text);
+    expect(rules).not.toContain('RG_1');
+    expect(await readFile(join(out, 'prod', 'resource-groups.yaml'), 'utf8')).toMatch(/name: legacy-eu[\s\S]*props:[\s\S]*regions:/);
     const clouds = await readFile(join(out, 'prod', 'cloud-accounts.yaml'), 'utf8');
     for (const text of ['type: GcpSidekickOrg', 'type: OciCfg', 'accountMappingFile', 'subscriptionName']) expect(clouds).toContain(text);
     const profiles = await readFile(join(out, 'prod', 'alert-profiles.yaml'), 'utf8').catch(() => '');

@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startEmulator } from '../../src/emulator/index.js';
+import { KINDS } from '../../src/kinds/index.js';
 import { cli, rawApi, readsByCollection, serviceEnv } from './harness.js';
 
 const SLACK_SECRET = 'https://hooks.slack.com/services/T0SECRET/B0SECRET/very-secret-token-4711';
@@ -131,12 +132,14 @@ describe('plan against seeded live state in two accounts', () => {
     const res = await cli(['plan', dir, '--format', 'json'], { env });
     const doc = JSON.parse(res.stdout);
     const calls = doc.apiCalls.byBucket;
-    // Only channels and rules are declared, and prune is off: the other lists are not spent.
-    expect(readsByCollection(calls)).toEqual({ AlertChannels: 2, AlertRules: 2 });
-    // Four reads over two functionalities each: both are used.
+    // Only channels and rules are declared, and prune is off: the other lists are not spent, but
+    // for the groups the rules name (their ids become names).
+    expect(readsByCollection(calls)).toEqual({ AlertChannels: 2, AlertRules: 2, ResourceGroups: 2 });
+    // Six reads over two functionalities each: both are used.
     expect(Object.keys(calls).filter((b) => b.endsWith('/search')).length).toBeGreaterThan(0);
-    expect(doc.apiCalls.total).toBe(5);
-    const unread = ['AlertProfile', 'AlertTemplate', 'CloudAccount', 'ContainerRegistry', 'AgentAccessToken'];
+    expect(doc.apiCalls.total).toBe(7);
+    const read = ['AlertChannel', 'AlertRule', 'ResourceGroup'];
+    const unread = KINDS.map((k) => k.kind).filter((k) => !read.includes(k));
     expect(doc.unread).toEqual([{ account: 'prod', kinds: unread }, { account: 'staging', kinds: unread }].map((u) => ({ ...u, kinds: expect.arrayContaining(u.kinds) })));
     const text = await cli(['plan', dir, '--no-color'], { env });
     expect(text.stdout).toMatch(/Not read \(nothing of them is declared there, pruned, or referred to\):\n  .*CloudAccount.* in prod, staging/);

@@ -43,7 +43,7 @@ describe('plan --max-duration', () => {
     const res = await cli(['plan', big, '--max-duration', '10m'], { env: { ...serviceEnv(emu), POSTUREOPS_CACHE_DIR: own } });
     await rm(own, { recursive: true, force: true });
     expect(res.code).toBe(3);
-    expect(res.stderr).toContain('Pre-flight (read): 1001 requests in 5 rate-limit buckets; about 1 h 6 min of waiting for rate limits');
+    expect(res.stderr).toContain('Pre-flight (read): 1501 requests in 7 rate-limit buckets; about 1 h 6 min of waiting for rate limits');
     expect(res.stderr).toContain('refused by --max-duration 10 min: the run would take about 1 h 6 min; nothing was sent');
     expect(res.stdout).toBe('');
     expect(emu.requestCount()).toBe(before);
@@ -52,7 +52,7 @@ describe('plan --max-duration', () => {
   it('runs a plan that fits, and says so before it starts', async () => {
     const res = await cli(['plan', small, '--max-duration', '10m', '--format', 'json'], { env: { ...serviceEnv(emu), POSTUREOPS_CACHE_DIR: cache } });
     expect(res.code, res.stderr).toBe(0);
-    expect(res.stderr).toContain('Pre-flight (read): 5 requests in ');
+    expect(res.stderr).toContain('Pre-flight (read): 7 requests in ');
     expect(res.stderr).toContain('the budget allows them all now');
     expect(JSON.parse(res.stdout).summary.create).toBe(4);
   });
@@ -99,8 +99,9 @@ describe('pre-flight from the budget the service reported', () => {
     const before = clock.now();
     const second = await cli(['plan', dir, '--max-wait', '7200'], { env, clientOptions });
     expect(second.code, second.stderr).toBe(0);
-    // Channel lists and rule lists (read for the in-use check), 20 each, over their list and search.
-    const line = /Pre-flight \(read\): 41 requests in 5 rate-limit buckets; about (\d+) h (\d+) min of waiting for rate limits \(GET Alert(Channels|Rules) \+ POST Alert(Channels|Rules)\/search: 20 requests at 12 an hour\)/.exec(second.stderr);
+    // Channel lists only, 20 over the list and its search: channels cannot be replaced and prune is
+    // off, so no delete needs the rules that route to them (the in-use check) read.
+    const line = /Pre-flight \(read\): 21 requests in 3 rate-limit buckets; about (\d+) h (\d+) min of waiting for rate limits \(GET AlertChannels \+ POST AlertChannels\/search: 20 requests at 12 an hour\)/.exec(second.stderr);
     expect(line, second.stderr).not.toBeNull();
     const estimated = Number(line![1]) * 3600 + Number(line![2]) * 60;
     const waited = (clock.now() - before) / 1000;

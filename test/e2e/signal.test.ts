@@ -5,7 +5,7 @@
 // lease's own requests would shift the arithmetic); test/e2e/apply-lease.test.ts covers the lease.
 
 import { spawn } from 'node:child_process';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -55,5 +55,42 @@ describe('postureops bin and SIGINT', () => {
     const report = JSON.parse(stdout);
     expect(report.stopped).toMatchObject({ cause: 'interrupted', message: 'interrupted by SIGINT', notStarted: 2 });
     expect(report.results.map((r: { status: string }) => r.status)).toEqual(['done', 'done', 'done', 'skipped', 'skipped']);
+  });
+});
+
+describe('postureops plan --out and a signal', () => {
+  it.each([
+    ['SIGINT', 130],
+    ['SIGTERM', 143],
+  ] as const)('%s while the plan reads: exit %s and no plan file', async (signal, exit) => {
+    // One request an hour per bucket: the plan's second read of a collection waits, and the signal comes then.
+    const emu = await startEmulator({ accounts: ['prod', 'staging', 'qa'], rateLimit: 1 });
+    cleanup.push(() => emu.close());
+    const dir = await mkdtemp(join(tmpdir(), 'postureops-plan-signal-'));
+    cleanup.push(() => rm(dir, { recursive: true, force: true }));
+    await writeFile(join(dir, 'postureops.yaml'), 'accounts:\n  - name: prod\n  - name: staging\n  - name: qa\ndefaults: {account: prod}\n');
+    await writeFile(join(dir, 'channels.yaml'), 'kind: AlertChannel\nname: hook\naccount: "*"\nspec:\n  type: Webhook\n  data:\n    webhookUrl: https://hooks.example.com/1\n');
+    const out = join(dir, 'saved.plan.json');
+    const child = spawn(process.execPath, [BIN, 'plan', dir, '--out', out, '--max-wait', '7200'], {
+      env: { PATH: process.env.PATH ?? '', NO_COLOR: '1', SVC_BASE_URL: emu.url, SVC_API_KEY_ID: emu.keyId, SVC_API_SECRET: emu.secret },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    cleanup.push(async () => {
+      if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+    });
+    let stderr = '';
+    let signalled = false;
+    child.stderr.on('data', (c: Buffer) => {
+      stderr += c.toString('utf8');
+      if (!signalled && stderr.includes('rate limit: waiting')) {
+        signalled = true;
+        child.kill(signal);
+      }
+    });
+    const code = await new Promise<number | null>((resolve) => child.on('close', (c) => resolve(c)));
+    expect(signalled, stderr).toBe(true);
+    expect(code, stderr).toBe(exit);
+    expect((await readdir(dir)).sort()).toEqual(['channels.yaml', 'postureops.yaml']);
+    expect(stderr).toContain(`interrupted by ${signal}: the live state was not read completely; nothing was planned or written`);
   });
 });

@@ -36,6 +36,12 @@ const awsCfg = (name: string) => ({
   enabled: 1,
   data: { awsAccountId: '123456789012', crossAccountCredentials: { roleArn: 'arn:aws:iam::1:role/x', externalId: 'ext' } },
 });
+const group = (name: string) => ({
+  name,
+  resourceType: 'AWS',
+  query: { filters: { f: { field: 'Region', operation: 'EQUALS', values: ['eu-west-1'] } }, expression: { operator: 'AND', children: [{ filterName: 'f' }] } },
+});
+const report = (name: string) => ({ type: 'Report', intgGuidList: [ids.email], filters: { name }, reportNotificationTypes: { pci: true } });
 const template = (name: string) => ({ name, eventName: 'E', description: 'd', subject: 's' });
 
 beforeAll(async () => {
@@ -53,6 +59,9 @@ beforeAll(async () => {
   ids.token = await made('AgentAccessTokens', { tokenAlias: 'conf-agent', tokenEnabled: '1' }, (b) => b.data.accessToken);
   ids.cloud = await made('CloudAccounts', awsCfg('conf-aws'), (b) => b.data.intgGuid);
   ids.registry = await made('ContainerRegistries', ecr('conf-registry'), (b) => b.data.intgGuid);
+  ids.email = await made('AlertChannels', { name: 'conf-mail', type: 'EmailUser', enabled: 1, data: { channelProps: { recipients: ['a@example.com'] } } }, (b) => b.data.intgGuid);
+  ids.group = await made('ResourceGroups', group('conf-group'), (b) => b.data.resourceGroupGuid);
+  ids.report = await made('ReportRules', report('conf-report'), (b) => b.data.mcGuid);
   await made('AlertProfiles', { alertProfileId: 'CONF_PROFILE', extends: 'SVC_HE_FILES_DEFAULT_PROFILE', alerts: [template('T1')] }, () => '');
 });
 afterAll(() => h.close());
@@ -145,6 +154,24 @@ const ENDPOINTS: Endpoint[] = [
     status: 204,
     shape: 'none',
   },
+
+  { method: 'POST', route: 'ResourceGroups', path: 'ResourceGroups', body: group('g2'), status: 201, shape: 'one' },
+  { method: 'GET', route: 'ResourceGroups', path: 'ResourceGroups', status: 200, shape: 'list' },
+  { method: 'POST', route: 'ResourceGroups/search', path: 'ResourceGroups/search', body: search, status: 200, shape: 'list' },
+  { method: 'GET', route: 'ResourceGroups/{resourceGroupGuid}', path: () => Promise.resolve(`ResourceGroups/${ids.group}`), status: 200, shape: 'one' },
+  { method: 'PATCH', route: 'ResourceGroups/{resourceGroupGuid}', path: () => Promise.resolve(`ResourceGroups/${ids.group}`), body: { description: 'd' }, status: 200, shape: 'one' },
+  {
+    method: 'DELETE',
+    route: 'ResourceGroups/{resourceGroupGuid}',
+    path: async () => `ResourceGroups/${await fresh('ResourceGroups', group('gone'), (b) => b.data.resourceGroupGuid)}`,
+    status: 204,
+    shape: 'none',
+  },
+  { method: 'POST', route: 'ReportRules', path: 'ReportRules', body: () => report('r2'), status: 201, shape: 'one' },
+  { method: 'GET', route: 'ReportRules', path: 'ReportRules', status: 200, shape: 'list' },
+  { method: 'GET', route: 'ReportRules/{mcGuid}', path: () => Promise.resolve(`ReportRules/${ids.report}`), status: 200, shape: 'one' },
+  { method: 'PATCH', route: 'ReportRules/{mcGuid}', path: () => Promise.resolve(`ReportRules/${ids.report}`), body: { reportNotificationTypes: { soc: true } }, status: 200, shape: 'one' },
+  { method: 'DELETE', route: 'ReportRules/{mcGuid}', path: async () => `ReportRules/${await fresh('ReportRules', report('gone'), (b) => b.data.mcGuid)}`, status: 204, shape: 'none' },
 
   { method: 'POST', route: 'AlertProfiles', path: 'AlertProfiles', body: { alertProfileId: 'CONF_P2', extends: 'SVC_HE_FILES_DEFAULT_PROFILE', alerts: [template('T')] }, status: 201, shape: 'list' },
   { method: 'GET', route: 'AlertProfiles', path: 'AlertProfiles', status: 200, shape: 'list' },

@@ -1,24 +1,26 @@
-// Two applies of one repository against one service, each with its own client, interleaved at the
-// critical points by gates on the requests (no timing): the apply lease and the checks around each
-// create leave exactly one live resource per name, and the next plan runs without refusing.
+// The apply lease against the emulator: applies of one repository, each with its own client, are
+// interleaved at the critical points by gates on their requests (no timing), and the service's time
+// is the emulator's virtual clock. Whatever the interleaving, deletion, edit or clock skew: at most
+// one apply writes, the others stop (LeaseHeldError, or a report stopped by `lease-lost`), no name
+// is created twice, and a lease whose holder is gone is free after two minutes of service time.
 
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createClient } from '../../src/api/index.js';
-import type { ApiClient, ApiRequest } from '../../src/api/types.js';
+import { ApiError, type ApiClient, type ApiRequest } from '../../src/api/types.js';
 import { loadConfig } from '../../src/config/load.js';
-import { startEmulator, type RunningEmulator } from '../../src/emulator/index.js';
+import { manualClock, startEmulator, type ManualClock, type RunningEmulator } from '../../src/emulator/index.js';
 import { ALREADY_LIVE_REASON } from '../../src/engine/apply-change.js';
 import { apply } from '../../src/engine/apply.js';
 import { exportConfig } from '../../src/engine/export.js';
 import { fetchLive } from '../../src/engine/fetch.js';
-import { DEFAULT_LEASE_TTL_MS, LeaseHeldError, Leases, type LeaseOptions } from '../../src/engine/lease.js';
+import { LEASE_STALE_MS, LeaseHeldError, Leases, type LeaseOptions } from '../../src/engine/lease.js';
 import { plan } from '../../src/engine/plan.js';
 import type { ApplyReport, Plan } from '../../src/model/plan.js';
 import { KINDS } from '../../src/kinds/index.js';
-import { LEASE_NAME } from '../../src/kinds/lease-record.js';
+import { LEASE_ID_PREFIX } from '../../src/kinds/lease-record.js';
 
 const ROOT = `accounts:
   - name: prod
@@ -50,23 +52,26 @@ spec:
   severity: [critical, high]
   eventCategory: [Cloud]
 `;
+/** The service's virtual time starts at the real time (whole seconds, as its Date header says), so that tokens stay valid for clients on the real clock. */
+const START = Math.floor(Date.now() / 1000) * 1000;
 const accounts = [
   { name: 'prod', orgAccess: false },
   { name: 'staging', orgAccess: false },
 ];
-const BASE = Date.UTC(2024, 0, 1);
+/** No heartbeat in these tests: renewals happen at fences, or when a test beats by hand. */
+const still: LeaseOptions['heartbeat'] = () => () => undefined;
 
 const dirs: string[] = [];
 afterAll(async () => {
   await Promise.all(dirs.map((d) => rm(d, { recursive: true, force: true })));
 });
 
-async function repository(withRules = true): Promise<string> {
+async function repository(): Promise<string> {
   const dir = await mkdtemp(join(tmpdir(), 'postureops-lease-'));
   dirs.push(dir);
   await writeFile(join(dir, 'postureops.yaml'), ROOT);
   await writeFile(join(dir, 'channels.yaml'), CHANNELS);
-  if (withRules) await writeFile(join(dir, 'rules.yaml'), RULES);
+  await writeFile(join(dir, 'rules.yaml'), RULES);
   return dir;
 }
 
@@ -122,24 +127,19 @@ function gated(inner: ApiClient) {
   };
 }
 
-const isLeaseWrite = (req: ApiRequest) => req.method === 'POST' && (req.body as { name?: string } | undefined)?.name === LEASE_NAME;
-const isResourceCreate = (req: ApiRequest) => req.method === 'POST' && !isLeaseWrite(req) && !req.path.endsWith('/test');
+const isProfiles = (req: ApiRequest) => req.path.split('?')[0] === '/api/v2/AlertProfiles';
+const isLeaseCreate = (req: ApiRequest) => req.method === 'POST' && isProfiles(req);
+const isLeaseRead = (req: ApiRequest) => req.method === 'GET' && isProfiles(req);
+const isResourceWrite = (req: ApiRequest) => req.method !== 'GET' && !req.path.startsWith('/api/v2/AlertProfiles') && !req.path.endsWith('/search');
 
-/** A clock both runs share; sleeping moves it (and may wait for something else to happen first). */
-function sharedClock() {
-  let t = BASE;
-  return { now: () => t, advance: (ms: number) => (t += ms) };
-}
-
-/** Live resources per (account, kind, name), lease records included, read without the engine's filter. */
+/** Live resources per (account, collection, name), read without the engine's filter. */
 async function liveCounts(client: ApiClient): Promise<Map<string, number>> {
   const counts = new Map<string, number>();
   for (const account of accounts) {
     for (const path of ['/api/v2/AlertChannels', '/api/v2/AlertRules']) {
       const res = await client.request<{ data: { name?: string; filters?: { name?: string } }[] }>({ method: 'GET', path, account: account.name });
       for (const r of res.body.data) {
-        const name = r.name ?? r.filters?.name;
-        const key = `${account.name}/${path.split('/').pop()}/${name}`;
+        const key = `${account.name}/${path.split('/').pop()}/${r.name ?? r.filters?.name}`;
         counts.set(key, (counts.get(key) ?? 0) + 1);
       }
     }
@@ -148,51 +148,99 @@ async function liveCounts(client: ApiClient): Promise<Map<string, number>> {
 }
 
 function expectOnePerName(counts: Map<string, number>, names: number): void {
-  expect([...counts.keys()].filter((k) => k.endsWith('/' + LEASE_NAME))).toEqual([]);
   expect([...counts.values()]).toEqual(new Array(names).fill(1));
 }
 
-describe('two applies of one repository at once', () => {
-  let emulator: RunningEmulator;
-  let clients: ApiClient[];
-  const open = (): ApiClient => {
-    const c = createClient({ baseUrl: emulator.url, keyId: emulator.keyId, secret: emulator.secret });
-    clients.push(c);
-    return c;
-  };
-  beforeEach(async () => {
-    emulator = await startEmulator({ accounts: ['prod', 'staging'], rateLimit: 100_000 });
-    clients = [];
-  });
-  afterEach(async () => {
-    await Promise.all(clients.map((c) => c.close()));
-    await emulator?.close();
-  });
+/** The lease records of an account as the service lists them. */
+async function leaseRecords(client: ApiClient, account: string): Promise<{ alertProfileId: string; alerts: { description: string }[] }[]> {
+  const res = await client.request<{ data: { alertProfileId: string; alerts: { description: string }[] }[] }>({ method: 'GET', path: '/api/v2/AlertProfiles', account });
+  return res.body.data.filter((p) => p.alertProfileId.startsWith(LEASE_ID_PREFIX));
+}
 
+let emulator: RunningEmulator;
+let clock: ManualClock;
+let clients: ApiClient[];
+const open = (now?: () => number): ApiClient => {
+  const c = createClient({ baseUrl: emulator.url, keyId: emulator.keyId, secret: emulator.secret, ...(now ? { now } : {}) });
+  clients.push(c);
+  return c;
+};
+beforeEach(async () => {
+  clock = manualClock(START);
+  emulator = await startEmulator({ accounts: ['prod', 'staging'], rateLimit: 100_000, clock });
+  clients = [];
+});
+afterEach(async () => {
+  await Promise.all(clients.map((c) => c.close()));
+  await emulator?.close();
+});
+
+const lease = (holder: string, extra: LeaseOptions = {}): LeaseOptions => ({ holder, heartbeat: still, sleep: async () => {}, ...extra });
+const outcome = (p: Promise<ApplyReport>): Promise<ApplyReport | Error> => p.catch((e: unknown) => e as Error);
+
+describe('the service the lease stands on (emulator)', () => {
+  it('refuses a second create of one alert profile id with 409, however close together, and dates its answers by its own clock', async () => {
+    const client = open();
+    const body = { alertProfileId: 'POSTUREOPS_LEASE_1', extends: 'SVC_HE_FILES_DEFAULT_PROFILE', alerts: [] };
+    const creates = await Promise.allSettled(
+      Array.from({ length: 3 }, () => client.request({ method: 'POST', path: '/api/v2/AlertProfiles', account: 'prod', body })),
+    );
+    expect(creates.filter((c) => c.status === 'fulfilled')).toHaveLength(1);
+    const refused = creates.flatMap((c) => (c.status === 'rejected' ? [c.reason as ApiError] : []));
+    expect(refused.map((e) => e.status)).toEqual([409, 409]);
+    clock.advance(3_600_000 + 7_000);
+    const read = await client.request({ method: 'GET', path: '/api/v2/AlertProfiles', account: 'prod' });
+    expect(read.date).toBe(clock.now());
+  });
+});
+
+describe('applies at once', () => {
   it('the second one stops before its first write while the first holds the lease, and says so', async () => {
     const dir = await repository();
     const a = gated(open());
     const b = gated(open());
     const [planA, planB] = [await changesOf(a.client, dir), await changesOf(b.client, dir)];
-    expect(planB.changes.filter((c) => c.action === 'create')).toHaveLength(5);
-    const clock = sharedClock();
-    const held = a.stopAt(isResourceCreate);
-    const applyA = apply(planA, a.client, { env: {}, lease: { now: clock.now, holder: 'run A' } });
+    const held = a.stopAt(isResourceWrite);
+    const applyA = apply(planA, a.client, { env: {}, lease: lease('run A') });
     await held.reached;
 
-    const stopped = await apply(planB, b.client, { env: {}, lease: { now: clock.now, holder: 'run B', sleep: async () => {} } }).catch((e: unknown) => e);
+    const stopped = await outcome(apply(planB, b.client, { env: {}, lease: lease('run B') }));
     expect(stopped).toBeInstanceOf(LeaseHeldError);
-    expect((stopped as Error).message).toMatch(/another apply holds the lease of account prod \(run A; .*\): nothing was changed/);
-    expect(b.sent.filter(isResourceCreate)).toEqual([]);
+    expect((stopped as Error).message).toBe(
+      "another apply holds the lease of account prod (run A; renewed 0s ago by the service's clock; free after 120s without renewal): nothing was changed",
+    );
+    expect(b.sent.filter(isResourceWrite)).toEqual([]);
+    // B took nothing: A's records are the only ones.
+    expect((await leaseRecords(b.client, 'prod')).map((r) => r.alertProfileId)).toEqual(['POSTUREOPS_LEASE_1']);
 
     held.release();
     const reportA = await applyA;
     expect(reportA.summary).toMatchObject({ done: 5, failed: 0 });
     expect(reportA.lease).toEqual({ accounts: ['prod', 'staging'], waitedSeconds: 0, notes: [] });
     expectOnePerName(await liveCounts(a.client), 5);
-    const next = await planFor(b.client, dir);
-    expect(next.plan?.refusal).toBeUndefined();
-    expect(next.plan?.changes).toEqual([]);
+    expect(await leaseRecords(a.client, 'prod')).toEqual([]);
+    expect((await changesOf(b.client, dir)).changes).toEqual([]);
+  });
+
+  it('three at once, all having seen no lease: one wins the create, the other two stop before any write', async () => {
+    const dir = await repository();
+    const runs = [gated(open()), gated(open()), gated(open())];
+    const plans = await Promise.all(runs.map((r) => changesOf(r.client, dir)));
+    const creates = runs.map((r) => r.stopAt(isLeaseCreate));
+    const results = runs.map((r, i) => outcome(apply(plans[i], r.client, { env: {}, lease: lease(`run ${i}`) })));
+    // Each has looked (no lease anywhere) and is about to create generation 1.
+    await Promise.all(creates.map((c) => c.reached));
+    for (const c of creates) c.release();
+    const outcomes = await Promise.all(results);
+
+    const reports = outcomes.filter((o): o is ApplyReport => !(o instanceof Error));
+    expect(reports).toHaveLength(1);
+    expect(outcomes.filter((o) => o instanceof LeaseHeldError)).toHaveLength(2);
+    expect(reports[0].summary).toMatchObject({ done: 5, failed: 0 });
+    const writers = runs.filter((r) => r.sent.some(isResourceWrite));
+    expect(writers).toHaveLength(1);
+    expectOnePerName(await liveCounts(runs[0].client), 5);
+    expect(await leaseRecords(runs[0].client, 'prod')).toEqual([]);
   });
 
   it('a second one that waits creates nothing: its fresh look under the lease finds every name live', async () => {
@@ -200,197 +248,282 @@ describe('two applies of one repository at once', () => {
     const a = gated(open());
     const b = gated(open());
     const [planA, planB] = [await changesOf(a.client, dir), await changesOf(b.client, dir)];
-    const clock = sharedClock();
-    const held = a.stopAt(isResourceCreate);
-    const applyA = apply(planA, a.client, { env: {}, lease: { now: clock.now, holder: 'run A' } });
+    const held = a.stopAt(isResourceWrite);
+    const applyA = apply(planA, a.client, { env: {}, lease: lease('run A') });
     await held.reached;
-    // B's first pause (to let a contender withdraw, or between looks while waiting) lets A finish.
-    const waiting: LeaseOptions = {
-      now: clock.now,
-      holder: 'run B',
-      waitMs: 10 * 60_000,
-      sleep: async (ms) => {
-        held.release();
-        await applyA;
-        clock.advance(ms);
-      },
-    };
-    const reportB = await apply(planB, b.client, { env: {}, lease: waiting });
-
-    expect(b.sent.filter(isResourceCreate)).toEqual([]);
+    const waits: string[] = [];
+    const reportB = await apply(planB, b.client, {
+      env: {},
+      lease: lease('run B', {
+        waitMs: 10 * 60_000,
+        onWait: (account, other) => waits.push(`${account}: ${other.holder}`),
+        sleep: async () => {
+          held.release();
+          await applyA;
+        },
+      }),
+    });
+    expect(waits).toEqual(['prod: run A']);
+    expect(b.sent.filter(isResourceWrite)).toEqual([]);
     expect(reportB.results.map((r) => [r.status, r.reason])).toEqual(planB.changes.map(() => ['done', ALREADY_LIVE_REASON]));
-    const reportA = await applyA;
-    expect(reportB.results.map((r) => r.liveId)).toEqual(reportA.results.map((r) => r.liveId));
+    expect(reportB.lease?.notes).toEqual(['waited 30s for another apply in account prod']);
     expectOnePerName(await liveCounts(a.client), 5);
+  });
+});
+
+describe('a lease changed under a running apply', () => {
+  /** A holds both leases, has written once, and is held at the fence read before its second write. */
+  async function stalledAfterFirstWrite(dir: string) {
+    const a = gated(open());
+    const planA = await changesOf(a.client, dir);
+    let wrote = false;
+    const firstWrite = a.stopAt((req) => {
+      if (isResourceWrite(req)) wrote = true;
+      return false;
+    });
+    void firstWrite;
+    const fence = a.stopAt((req) => wrote && isLeaseRead(req));
+    const run = apply(planA, a.client, { env: {}, concurrency: 1, lease: lease('run A') });
+    await fence.reached;
+    return { a, run, fence };
+  }
+
+  it('deleted mid-apply: the apply stops before its next write (lease-lost) and leaves alone the lease another took since, no name twice', async () => {
+    const dir = await repository();
+    const { a, run, fence } = await stalledAfterFirstWrite(dir);
+    const writesBefore = a.sent.filter(isResourceWrite).length;
+    const other = open();
+    for (const account of ['prod', 'staging']) await other.request({ method: 'DELETE', path: '/api/v2/AlertProfiles/POSTUREOPS_LEASE_1', account });
+
+    // B takes the leases (the same generation A had) and is held before its first write.
+    const b = gated(open());
+    const heldB = b.stopAt(isResourceWrite);
+    const runB = apply(await changesOf(b.client, dir), b.client, { env: {}, lease: lease('run B') });
+    await heldB.reached;
+
+    fence.release();
+    const reportA = await run;
+    expect(reportA.stopped).toMatchObject({ cause: 'lease-lost' });
+    expect(reportA.stopped?.message).toMatch(/^the apply lease of account (prod|staging) is no longer this run's \(its lease record was changed by someone else\): stopped before the next write$/);
+    expect(a.sent.filter(isResourceWrite)).toHaveLength(writesBefore);
+    expect(reportA.results.filter((r) => r.status === 'skipped').length).toBe(reportA.stopped?.notStarted);
+    // A ended without touching B's lease: B's record of the same id is B's.
+    expect((await leaseRecords(other, 'prod')).map((r) => r.alerts[0].description)).toEqual([expect.stringContaining('"holder":"run B"')]);
+
+    heldB.release();
+    const reportB = await runB;
+    expect(reportB.summary).toMatchObject({ failed: 0 });
+    expectOnePerName(await liveCounts(other), 5);
+    expect((await changesOf(other, dir)).changes).toEqual([]);
+    expect(await leaseRecords(other, 'prod')).toEqual([]);
+  });
+
+  it('edited mid-apply: the apply stops before its next write, and nobody writes while the record is unreadable', async () => {
+    const dir = await repository();
+    const { a, run, fence } = await stalledAfterFirstWrite(dir);
+    const writesBefore = a.sent.filter(isResourceWrite).length;
+    const other = open();
+    const edit = { alerts: [{ name: 'Lease', eventName: 'x', subject: 'x', description: 'edited in the console' }] };
+    await other.request({ method: 'PATCH', path: '/api/v2/AlertProfiles/POSTUREOPS_LEASE_1', account: 'prod', body: edit });
+    fence.release();
+    const reportA = await run;
+    expect(reportA.stopped?.message).toMatch(/no longer this run's \(its lease record was changed by someone else\)/);
+    expect(reportA.lease?.notes).toContain('the lease record of account prod (POSTUREOPS_LEASE_1) was changed by someone else: left in place, postureops unlock frees it');
+    expect(a.sent.filter(isResourceWrite)).toHaveLength(writesBefore);
+
+    // The edited record is nobody's: it blocks until it is freed, then the next apply finishes the work once.
+    const b = gated(open());
+    const stopped = await outcome(apply(await changesOf(b.client, dir), b.client, { env: {}, lease: lease('run B') }));
+    expect((stopped as Error).message).toContain('its lease record cannot be read (edited?): postureops unlock frees it');
+    expect(b.sent.filter(isResourceWrite)).toEqual([]);
+    await other.request({ method: 'DELETE', path: '/api/v2/AlertProfiles/POSTUREOPS_LEASE_1', account: 'prod' });
+    const reportB = await apply(await changesOf(b.client, dir), b.client, { env: {}, lease: lease('run B') });
+    expect(reportB.summary.failed).toBe(0);
+    expectOnePerName(await liveCounts(other), 5);
+    expect(await leaseRecords(other, 'prod')).toEqual([]);
+  });
+
+  it('an unreadable lease record whose holder is gone blocks until it is freed (postureops unlock)', async () => {
+    const client = open();
+    await Leases.acquire(client, KINDS, [accounts[0]], lease('crashed run'));
+    await client.request({
+      method: 'PATCH',
+      path: '/api/v2/AlertProfiles/POSTUREOPS_LEASE_1',
+      account: 'prod',
+      body: { alerts: [{ name: 'Lease', eventName: 'x', subject: 'x', description: 'edited in the console' }] },
+    });
+    clock.advance(60 * 60_000);
+    const stopped = await outcome(apply(await changesOf(client, await repository()), client, { env: {}, lease: lease('run B') }));
+    expect((stopped as Error).message).toBe(
+      'another apply holds the lease of account prod (unknown holder; its lease record cannot be read (edited?): postureops unlock frees it): nothing was changed',
+    );
+  });
+
+  it('clocks an hour apart decide nothing: the service says the lease is live, then two minutes without renewal make it free', async () => {
+    const dir = await repository();
+    const real = Date.now();
+    const a = gated(open(() => real - 30 * 60_000));
+    const planA = await changesOf(a.client, dir);
+    let wrote = false;
+    a.stopAt((req) => {
+      if (isResourceWrite(req)) wrote = true;
+      return false;
+    });
+    const fence = a.stopAt((req) => wrote && isLeaseRead(req));
+    const runA = apply(planA, a.client, { env: {}, concurrency: 1, lease: lease('run A', { now: () => real - 30 * 60_000 }) });
+    await fence.reached;
+
+    // B's clock runs an hour ahead of A's.
+    const b = gated(open(() => real + 30 * 60_000));
+    const planB = await changesOf(b.client, dir);
+    const early = await outcome(apply(planB, b.client, { env: {}, lease: lease('run B', { now: () => real + 30 * 60_000 }) }));
+    expect(early).toBeInstanceOf(LeaseHeldError);
+    clock.advance(LEASE_STALE_MS - 1_000);
+    const later = await outcome(apply(planB, b.client, { env: {}, lease: lease('run B', { now: () => real + 30 * 60_000 }) }));
+    expect((later as Error).message).toContain('renewed 119s ago');
+    expect(b.sent.filter(isResourceWrite)).toEqual([]);
+
+    clock.advance(1_000);
+    const reportB = await apply(planB, b.client, { env: {}, lease: lease('run B') });
+    expect(reportB.lease?.notes[0]).toBe('took over the lease of account prod from run A (not renewed for 120s)');
+    expect(reportB.summary.failed).toBe(0);
+    fence.release();
+    const reportA = await runA;
+    expect(reportA.stopped?.cause).toBe('lease-lost');
+    expectOnePerName(await liveCounts(b.client), 5);
     expect((await changesOf(b.client, dir)).changes).toEqual([]);
   });
 
-  it('when both write their lease records before either reads, exactly one goes on and the other stops', async () => {
-    const dir = await repository();
-    const a = gated(open());
-    const b = gated(open());
-    const [planA, planB] = [await changesOf(a.client, dir), await changesOf(b.client, dir)];
-    const clock = sharedClock();
-    const readA = a.stopAt((r) => r.method === 'GET');
-    const readB = b.stopAt((r) => r.method === 'GET');
-    const settled = [deferred(), deferred()];
-    // The lowest contender pauses until the other has withdrawn (its apply has ended).
-    const options = (i: number): LeaseOptions => ({ now: clock.now, holder: `run ${i}`, sleep: () => settled[1 - i].promise });
-    const runs = [apply(planA, a.client, { env: {}, lease: options(0) }), apply(planB, b.client, { env: {}, lease: options(1) })].map((p, i) =>
-      p.then(
-        (report) => report,
-        (err: unknown) => err,
-      ).finally(() => settled[i].resolve()),
-    );
-    await Promise.all([readA.reached, readB.reached]);
-    expect(a.sent.filter(isLeaseWrite)).toHaveLength(1);
-    expect(b.sent.filter(isLeaseWrite)).toHaveLength(1);
-    readA.release();
-    readB.release();
-    const outcomes = await Promise.all(runs);
-
-    const reports = outcomes.filter((o): o is ApplyReport => !(o instanceof Error));
-    const stopped = outcomes.filter((o) => o instanceof LeaseHeldError);
-    expect(reports).toHaveLength(1);
-    expect(stopped).toHaveLength(1);
-    expect(reports[0].summary).toMatchObject({ done: 5, failed: 0 });
-    expectOnePerName(await liveCounts(a.client), 5);
-    expect((await changesOf(a.client, dir)).changes).toEqual([]);
-  });
-
-  it('when a lease fails (clocks apart by more than its lifetime), the last check keeps the lowest id of each name', async () => {
-    const dir = await repository(false);
-    const a = gated(open());
-    const b = gated(open());
-    const [planA, planB] = [await changesOf(a.client, dir), await changesOf(b.client, dir)];
-    // Both hold a lease (B's clock reads A's as expired), both look before creating, then both create
-    // (one change at a time, so that the gate holds each run before its first create).
-    const createA = a.stopAt(isResourceCreate);
-    const createB = b.stopAt(isResourceCreate);
-    let createdA = false;
-    let createdB = false;
-    const lastA = a.stopAt((r) => r.method === 'GET' && createdA);
-    const lastB = b.stopAt((r) => r.method === 'GET' && createdB);
-    const runA = apply(planA, a.client, { env: {}, concurrency: 1, lease: { now: () => BASE, holder: 'run A' } });
-    await createA.reached;
-    const runB = apply(planB, b.client, { env: {}, concurrency: 1, lease: { now: () => BASE + DEFAULT_LEASE_TTL_MS + 60_000, holder: 'run B' } });
-    await createB.reached;
-    createdA = createdB = true;
-    createA.release();
-    createB.release();
-    // Both created everything before either looks for duplicates.
-    await Promise.all([lastA.reached, lastB.reached]);
-    expect(a.sent.filter(isResourceCreate)).toHaveLength(3);
-    expect(b.sent.filter(isResourceCreate)).toHaveLength(3);
-    lastA.release();
-    lastB.release();
-    const [reportA, reportB] = await Promise.all([runA, runB]);
-
-    expectOnePerName(await liveCounts(a.client), 3);
-    for (let i = 0; i < reportA.results.length; i++) {
-      const pair = [reportA.results[i], reportB.results[i]];
-      // One run removed its own and names the survivor; the other kept it (and says so when it
-      // looked before the duplicate was gone).
-      const removed = pair.filter((r) => /removed this run's/.test(r.reason ?? ''));
-      const kept = pair.filter((r) => !removed.includes(r));
-      expect(removed).toHaveLength(1);
-      expect(kept[0].reason ?? '').toMatch(/^$|is kept \(lowest id\)/);
-      expect(removed[0].liveId).toBe(kept[0].liveId);
-    }
-    const next = await planFor(a.client, dir);
-    expect(next.plan?.refusal).toBeUndefined();
-    expect(next.plan?.changes).toEqual([]);
-  });
-});
-
-describe('a lease that expires while its run is stalled', () => {
-  let emulator: RunningEmulator;
-  const clients: ApiClient[] = [];
-  afterEach(async () => {
-    await Promise.all(clients.splice(0).map((c) => c.close()));
-    await emulator?.close();
-  });
-
-  it('is taken by the next apply, and the stalled run creates nothing more: its check before each create says why', async () => {
-    emulator = await startEmulator({ accounts: ['prod', 'staging'], rateLimit: 100_000 });
-    const open = () => {
-      const c = createClient({ baseUrl: emulator.url, keyId: emulator.keyId, secret: emulator.secret });
-      clients.push(c);
-      return c;
-    };
+  it('a fence renews a lease a minute old before the write; a lease its run left unrenewed for two minutes is lost', async () => {
     const dir = await repository();
     const a = gated(open());
     const planA = await changesOf(a.client, dir);
-    const clock = sharedClock();
-    // A holds both leases and stalls in its first create (past that create's check) for longer than
-    // the lease lives; meanwhile another run takes the leases, removing A's expired records.
-    const stall = a.stopAt(isResourceCreate);
-    const runA = apply(planA, a.client, { env: {}, concurrency: 1, lease: { now: clock.now, holder: 'run A' } });
-    await stall.reached;
-    clock.advance(DEFAULT_LEASE_TTL_MS + 1);
-    const other = await Leases.acquire(open(), KINDS, accounts, { now: clock.now, holder: 'run B' });
-    expect(other?.report().notes).toEqual([
-      'removed an expired lease record in account prod (run A)',
-      'removed an expired lease record in account staging (run A)',
-    ]);
-    stall.release();
-    const reportA = await runA;
-
-    expect(reportA.results[0].status).toBe('done');
-    const lost = (account: string) => `the lease of account ${account} expired and was removed by another apply: not created, run plan again`;
-    expect(reportA.results.slice(1).map((r) => [r.key, r.status, r.reason])).toEqual([
-      ['prod/AlertChannel/pager-hook', 'failed', lost('prod')],
-      ['prod/AlertRule/critical', 'failed', lost('prod')],
-      ['staging/AlertChannel/ops-hook', 'failed', lost('staging')],
-      ['staging/AlertRule/critical', 'skipped', 'depends on staging/AlertChannel/ops-hook, which failed'],
-    ]);
-    // One create, the renewal attempts, and no other write by A after it lost the lease.
-    expect(a.sent.filter(isResourceCreate)).toHaveLength(1);
-    const leaseRecords = (await liveCounts(a.client)).get(`prod/AlertChannels/${LEASE_NAME}`);
-    expect(leaseRecords).toBe(1);
-    await other?.release();
-    expect((await changesOf(a.client, dir)).changes).toHaveLength(4);
+    let writes = 0;
+    a.stopAt((req) => {
+      if (isResourceWrite(req)) writes++;
+      return false;
+    });
+    const first = a.stopAt((req) => writes === 1 && isLeaseRead(req));
+    const second = a.stopAt((req) => writes === 2 && isLeaseRead(req));
+    const run = apply(planA, a.client, { env: {}, concurrency: 1, lease: lease('run A') });
+    await first.reached;
+    clock.advance(61_000);
+    first.release();
+    await second.reached;
+    expect(a.sent.filter((r) => r.method === 'PATCH' && r.path === '/api/v2/AlertProfiles/POSTUREOPS_LEASE_1')).toHaveLength(1);
+    clock.advance(LEASE_STALE_MS);
+    second.release();
+    const report = await run;
+    expect(report.stopped?.message).toMatch(/^the apply lease of account (prod|staging) is no longer this run's \(it was not renewed for 1[2-9]\ds of the service's time, so another apply may take it\)/);
+    expect(a.sent.filter(isResourceWrite)).toHaveLength(2);
+  });
+  it('a loss the heartbeat finds stops the run at its next write', async () => {
+    const dir = await repository();
+    const a = gated(open());
+    const planA = await changesOf(a.client, dir);
+    let beat: (() => Promise<void>) | undefined;
+    let local = 0;
+    const write = a.stopAt(isResourceWrite);
+    const run = apply(planA, a.client, { env: {}, concurrency: 1, lease: lease('run A', { now: () => local, heartbeat: (b) => ((beat = b), () => undefined) }) });
+    await write.reached;
+    const other = open();
+    for (const account of ['prod', 'staging']) await other.request({ method: 'DELETE', path: '/api/v2/AlertProfiles/POSTUREOPS_LEASE_1', account });
+    local += 60_000;
+    await beat!();
+    write.release();
+    const report = await run;
+    expect(report.stopped).toMatchObject({ cause: 'lease-lost', notStarted: 4 });
+    expect(report.stopped?.message).toContain('(its lease record was deleted)');
+    expect(a.sent.filter(isResourceWrite)).toHaveLength(1);
   });
 });
 
-describe('a lease left behind', () => {
-  let emulator: RunningEmulator;
-  let client: ApiClient;
-  beforeEach(async () => {
-    emulator = await startEmulator({ accounts: ['prod', 'staging'], rateLimit: 100_000 });
-    client = createClient({ baseUrl: emulator.url, keyId: emulator.keyId, secret: emulator.secret });
-    // A run that took the lease of prod and crashed: never released.
-    await Leases.acquire(client, KINDS, [accounts[0]], { now: () => BASE, holder: 'crashed run' });
-  });
-  afterEach(async () => {
-    await client?.close();
-    await emulator?.close();
-  });
-
-  it('blocks until it expires, then is removed by the next apply', async () => {
+describe('a holder that is gone', () => {
+  it('blocks the next apply for at most two minutes of service time, then the lease is taken over', async () => {
+    const client = open();
+    await Leases.acquire(client, KINDS, [accounts[0]], lease('crashed run'));
     const dir = await repository();
     const planned = await changesOf(client, dir);
-    const before = await apply(planned, client, { env: {}, lease: { now: () => BASE + DEFAULT_LEASE_TTL_MS - 1, holder: 'next run', sleep: async () => {} } }).catch((e: unknown) => e);
-    expect(before).toBeInstanceOf(LeaseHeldError);
-    expect((before as Error).message).toContain('crashed run');
-
-    const after = await apply(planned, client, { env: {}, lease: { now: () => BASE + DEFAULT_LEASE_TTL_MS, holder: 'next run' } });
-    expect(after.summary).toMatchObject({ done: 5, failed: 0 });
-    expect(after.lease?.notes).toEqual(['removed an expired lease record in account prod (crashed run)']);
-    expectOnePerName(await liveCounts(client), 5);
+    for (const wait of [0, LEASE_STALE_MS - 1_000]) {
+      clock.set(START + wait);
+      expect(await outcome(apply(planned, client, { env: {}, lease: lease('next run') }))).toBeInstanceOf(LeaseHeldError);
+    }
+    clock.set(START + LEASE_STALE_MS);
+    const report = await apply(planned, client, { env: {}, lease: lease('next run') });
+    expect(report.summary).toMatchObject({ done: 5, failed: 0 });
+    expect(report.lease?.notes).toEqual(['took over the lease of account prod from crashed run (not renewed for 120s)']);
+    expect(await leaseRecords(client, 'prod')).toEqual([]);
   });
 
-  it('never shows in a plan, among unmanaged resources or in an export', async () => {
-    const raw = await liveCounts(client);
-    expect(raw.get(`prod/AlertChannels/${LEASE_NAME}`)).toBe(1);
-    const dir = await repository();
-    const result = await planFor(client, dir);
-    const text = JSON.stringify(result);
-    expect(text).not.toContain(LEASE_NAME);
-    expect(result.plan?.unmanaged).toEqual([]);
-    expect(result.plan?.changes.map((c) => c.name).sort()).toEqual(['critical', 'critical', 'ops-hook', 'ops-hook', 'pager-hook']);
-    const exported = exportConfig(await fetchLive(client, accounts, KINDS), { accounts });
-    expect(exported.files.length).toBeGreaterThan(0);
-    expect(JSON.stringify(exported)).not.toContain(LEASE_NAME);
+  it('a live holder keeps it: the heartbeat renews while the run waits', async () => {
+    const client = open();
+    let beat: (() => Promise<void>) | undefined;
+    let local = 0;
+    const held = await Leases.acquire(client, KINDS, [accounts[0]], lease('slow run', { now: () => local, heartbeat: (b) => ((beat = b), () => undefined) }));
+    clock.advance(100_000);
+    local += 60_000;
+    await beat!();
+    clock.advance(100_000);
+    // 200 s after it was taken, 100 s after the heartbeat: still held.
+    const other = await outcome(Leases.acquire(open(), KINDS, [accounts[0]], lease('other run')) as Promise<never>);
+    expect(other).toBeInstanceOf(LeaseHeldError);
+    expect((other as Error).message).toContain('slow run; renewed 100s ago');
+    await held!.release();
+    expect(await leaseRecords(client, 'prod')).toEqual([]);
   });
+});
+
+describe('a run that fails or is interrupted frees every lease it took', () => {
+  it('when another apply holds the lease of a later account', async () => {
+    const client = open();
+    await Leases.acquire(open(), KINDS, [accounts[1]], lease('staging run'));
+    const planned = await changesOf(client, await repository());
+    const stopped = await outcome(apply(planned, client, { env: {}, lease: lease('both') }));
+    expect((stopped as Error).message).toMatch(/account staging \(staging run;/);
+    expect(await leaseRecords(client, 'prod')).toEqual([]);
+    expect(await leaseRecords(client, 'staging')).toHaveLength(1);
+  });
+
+  it('when taking the lease of a later account fails', async () => {
+    const inner = open();
+    const failing: ApiClient = {
+      budget: () => inner.budget(),
+      stats: () => inner.stats(),
+      close: () => inner.close(),
+      request: (req) => (isLeaseCreate(req) && req.account === 'staging' ? Promise.reject(new ApiError({ kind: 'permanent', method: 'POST', path: req.path, status: 403, serviceMessage: 'Forbidden' })) : inner.request(req)),
+    };
+    const planned = await changesOf(inner, await repository());
+    const failed = await outcome(apply(planned, failing, { env: {}, lease: lease('both') }));
+    expect(failed).toBeInstanceOf(ApiError);
+    expect(await leaseRecords(inner, 'prod')).toEqual([]);
+    expect(await leaseRecords(inner, 'staging')).toEqual([]);
+  });
+
+  it('when interrupted (SIGINT) after its first write', async () => {
+    const a = gated(open());
+    const planned = await changesOf(a.client, await repository());
+    const stop = new AbortController();
+    a.stopAt((req) => {
+      if (isResourceWrite(req)) stop.abort('SIGINT');
+      return false;
+    });
+    const report = await apply(planned, a.client, { env: {}, concurrency: 1, signal: stop.signal, lease: lease('run') });
+    expect(report.stopped?.cause).toBe('interrupted');
+    expect(await leaseRecords(a.client, 'prod')).toEqual([]);
+    expect(await leaseRecords(a.client, 'staging')).toEqual([]);
+  });
+});
+
+it('a lease record never shows in a plan, among unmanaged resources or in an export', async () => {
+  const client = open();
+  await Leases.acquire(client, KINDS, accounts, lease('crashed run'));
+  expect(await leaseRecords(client, 'prod')).toHaveLength(1);
+  const result = await planFor(client, await repository());
+  const text = JSON.stringify(result);
+  expect(text).not.toContain(LEASE_ID_PREFIX);
+  expect(result.plan?.unmanaged).toEqual([]);
+  expect(result.plan?.changes.map((c) => c.name).sort()).toEqual(['critical', 'critical', 'ops-hook', 'ops-hook', 'pager-hook']);
+  const exported = exportConfig(await fetchLive(client, accounts, KINDS), { accounts });
+  expect(exported.files.length).toBeGreaterThan(0);
+  expect(JSON.stringify(exported)).not.toContain(LEASE_ID_PREFIX);
 });

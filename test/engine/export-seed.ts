@@ -92,13 +92,37 @@ function registryData(i: number): JsonObject {
 }
 
 const NAME_STYLES = [(s: string) => s, (s: string) => `Team ${s} Alerts`, (s: string) => s.toUpperCase(), (s: string) => `équipe-${s}`];
+/** A field seen per resource type (api-facts.md), for groups of every type. */
+const GROUP_FIELDS: [string, string, string][] = [
+  ['AWS', 'Region', 'Resource Tag'],
+  ['AZURE', 'Subscription ID', 'Resource Tag'],
+  ['GCP', 'Project ID', 'Resource Label'],
+  ['CONTAINER', 'Image Repo', 'Container Label'],
+  ['MACHINE', 'Machine Tag', 'Machine Tag'],
+  ['OCI', 'Compartment ID', 'Resource Tag'],
+  ['KUBERNETES', 'Cluster Name', 'Namespace'],
+];
+
+function groupQuery(i: number): JsonObject {
+  const [, field, other] = GROUP_FIELDS[i % GROUP_FIELDS.length];
+  const filters: JsonObject = {
+    [`mine-${i}`]: { field, operation: i % 2 ? 'STARTS_WITH' : 'EQUALS', values: [`v${i}`, `w${i}`] },
+    [`other-${i}`]: { field: other, operation: 'INCLUDES', values: ['*'], ...(other.includes('Tag') || other.includes('Label') ? { key: `k${i}` } : {}) },
+  };
+  const leaves = [{ filterName: `mine-${i}` }, { filterName: `other-${i}` }];
+  return { filters, expression: i % 3 ? { operator: 'OR', children: leaves } : { operator: 'AND', children: [leaves[1], { operator: 'OR', children: [leaves[0]] }] } };
+}
+
 const nameFor = (base: string, i: number) => NAME_STYLES[i % NAME_STYLES.length](`${base}-${i}`);
 
 export interface SeedCounts {
   perKindPerAccount: number;
 }
 
-/** Creates `perKindPerAccount` channels, cloud accounts, registries, rules, profiles (with 2 templates each) and agent tokens per account. */
+/**
+ * Creates `perKindPerAccount` channels, cloud accounts, registries, resource groups, alert and report
+ * rules, profiles (with 2 templates each) and agent tokens per account.
+ */
 export async function seedService(client: ApiClient, accounts: readonly string[], { perKindPerAccount: n }: SeedCounts): Promise<void> {
   const bases = PREDEFINED_PROFILES.filter((p) => p.alertProfileId !== ROOT_PROFILE_ID && p.alerts.length > 0);
   await Promise.all(
@@ -109,6 +133,24 @@ export async function seedService(client: ApiClient, accounts: readonly string[]
         const type = CHANNEL_TYPES[i % CHANNEL_TYPES.length];
         const rec = await post('/api/v2/AlertChannels', { name: nameFor(type.toLowerCase(), i), type, enabled: i % 5 === 4 ? 0 : 1, data: channelData(type, a, i) });
         channelIds.push(String(rec.intgGuid));
+      }
+      const groupIds: string[] = [];
+      for (let i = 0; i < n; i++) {
+        const [resourceType] = GROUP_FIELDS[i % GROUP_FIELDS.length];
+        const rec = await post('/api/v2/ResourceGroups', { name: nameFor('group', i), resourceType, description: i % 2 ? `group ${i}` : '', enabled: i % 9 === 8 ? 0 : 1, query: groupQuery(i) });
+        groupIds.push(String(rec.resourceGroupGuid));
+      }
+      // Rules name the default groups too (listed, never exported as documents).
+      const listed = unwrapData<JsonObject[]>((await client.request({ method: 'GET', path: '/api/v2/ResourceGroups', account: a })).body);
+      const defaults = listed.filter((g) => g.isDefaultBoolean === true).map((g) => String(g.resourceGroupGuid ?? g.guid));
+      const mailIds = channelIds.filter((_, i) => CHANNEL_TYPES[i % CHANNEL_TYPES.length] === 'EmailUser');
+      for (let i = 0; i < n; i++) {
+        await post('/api/v2/ReportRules', {
+          type: 'Report',
+          intgGuidList: [mailIds[i % mailIds.length]],
+          filters: { name: nameFor('report', i), description: i % 2 ? `reports ${i}` : '', enabled: i % 5 === 4 ? 0 : 1, severity: [1, 2, 3].slice(0, 1 + (i % 3)), resourceGroups: i % 3 ? [groupIds[i % n], defaults[i % defaults.length]] : [] },
+          reportNotificationTypes: { pci: i % 2 === 0, trendReport: true, [i % 4 ? 'awsComplianceEvents' : 'gcpCis12']: true },
+        });
       }
       for (let i = 0; i < n; i++) {
         const type = CLOUD_ACCOUNT_TYPES[i % CLOUD_ACCOUNT_TYPES.length];
@@ -126,7 +168,7 @@ export async function seedService(client: ApiClient, accounts: readonly string[]
             name: nameFor('rule', i),
             description: i % 3 ? `route ${i}` : '',
             enabled: i % 7 === 6 ? 0 : 1,
-            resourceGroups: i % 2 ? [`rg-${i}`, 'shared'] : [],
+            resourceGroups: i % 2 ? [groupIds[i % n], groupIds[(i * 3 + 1) % n], defaults[i % defaults.length]].filter((v, j, all) => all.indexOf(v) === j) : [],
             eventCategory: EVENT_CATEGORIES.filter((_, j) => (i + j) % 3 === 0),
             severity: [1, 2, 3, 4, 5].filter((s) => (s + i) % 2 === 0),
           },

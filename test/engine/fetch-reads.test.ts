@@ -4,7 +4,7 @@ import { fetchLive, readsOf } from '../../src/engine/fetch.js';
 import { neededKinds, planNeeds, unreadKinds } from '../../src/engine/needed-kinds.js';
 import type { Kind } from '../../src/kinds/types.js';
 import type { DesiredResource } from '../../src/model/resource.js';
-import { ACCOUNTS, Channel, FAKE_KINDS, FakeClient, Rule } from './plan-fakes.js';
+import { ACCOUNTS, Channel, FAKE_KINDS, FakeClient, Profile, Rule, Template } from './plan-fakes.js';
 
 const SearchableChannel: Kind = { ...Channel, searchable: true };
 
@@ -119,6 +119,22 @@ describe('neededKinds', () => {
   it('a declared kind brings the kinds that refer to it (a replace is checked against them too)', () => {
     const of = neededKinds({ root: root(), resources: [declared('prod', 'Channel')] }, FAKE_KINDS);
     expect(names(of(ACCOUNTS[0]))).toEqual(['Channel', 'Rule']);
+  });
+
+  it('reads what refers to a declared kind only when that kind can be replaced', () => {
+    // A channel kind without replaceOn loses a resource only to prune: no rule is read for it.
+    const Fixed: Kind = { ...Channel, replaceOn: [] };
+    const of = neededKinds({ root: root(), resources: [declared('prod', 'Channel')] }, [Fixed, Rule, Profile, Template]);
+    expect(names(of(ACCOUNTS[0]))).toEqual(['Channel']);
+  });
+
+  it('does not go further than one step: a kind read for the in-use check brings nothing of its own', () => {
+    // Rules refer to channels and to groups; groups are pruned, so the rules are read for the in-use
+    // check, but the channels they name are not: those rules are never compared.
+    const Group: Kind = { ...Profile, kind: 'Group', documentKind: 'Group', order: 15, collection: 'Groups', parentKind: undefined, references: [] };
+    const Routed: Kind = { ...Rule, references: [...Rule.references, { kind: 'Group', pointer: '/groups' }] };
+    const of = neededKinds({ root: root({ Group: true }), resources: [] }, [Channel, Group, Routed]);
+    expect(names(of(ACCOUNTS[0]))).toEqual(['Group', 'Rule']);
   });
 
   it('reads nothing in an account where nothing is declared or pruned', () => {

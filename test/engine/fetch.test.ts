@@ -51,6 +51,15 @@ describe('fetchLive', () => {
     expect(state.resources.find((r) => r.account === 'organization')?.name).toBe('org-hook');
   });
 
+  it('leaves the ids of a reference to a kind it did not read in the account, without a warning', async () => {
+    // Rules read without their channels (only for an in-use check): their channel ids stay ids.
+    const kindsOf = () => FAKE_KINDS.filter((k) => k.kind === 'Rule');
+    const state = await fetchLive(new FakeClient(tables), accounts, FAKE_KINDS, { kindsOf });
+    const rule = state.resources.find((r) => r.kind === 'Rule')!;
+    expect(rule.spec.channels).not.toContain('ops');
+    expect(state.diagnostics).toBeUndefined();
+  });
+
   it('keeps the order of accounts and kinds whatever order the answers arrive in', async () => {
     const one = await fetchLive(new FakeClient(tables), accounts, FAKE_KINDS, { concurrency: 1 });
     const many = await fetchLive(new FakeClient(tables), accounts, FAKE_KINDS, { concurrency: 8 });

@@ -24,7 +24,8 @@ afterAll(async () => {
 function config(account: string, opts: { description?: string; prune?: boolean; rule?: boolean } = {}): Record<string, string> {
   const rule = opts.rule === false ? '' : `---\nkind: AlertRule\nname: critical\nspec:\n  channels: [ops-slack]\n  severity: [critical]\n  eventCategory: [Cloud]\n  description: ${opts.description ?? 'first'}\n`;
   return {
-    'postureops.yaml': `accounts:\n  - name: ${account}\nprune: ${opts.prune ? 'true' : 'false'}\n`,
+    // Pruning deletes one of the two resources: 50 %, which this repository's delete threshold allows.
+    'postureops.yaml': `accounts:\n  - name: ${account}\nprune: ${opts.prune ? 'true\nsafety: {deletePercent: 50}' : 'false'}\n`,
     'channels.yaml': `kind: AlertChannel\nname: ops-slack\nspec:\n  type: SlackChannel\n  data:\n    slackUrl: \${env:SLACK_URL}\n${rule}`,
   };
 }

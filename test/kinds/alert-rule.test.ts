@@ -105,7 +105,10 @@ describe('AlertRule: desired and live agree', () => {
     const rec = { mcGuid: 'm', type: 'Event', intgGuidList: ['PROD_AAA'], filters: { name: 'n', enabled: 1, resourceGroups: ['x'], eventCategory: ['User'], severity: [3] } };
     const [live] = await AlertRule.list(fetchCtx({ [LIST]: [rec] }));
     expect(live.spec).toMatchObject({ resourceGroups: ['x'], eventCategory: ['User'], severity: [3] });
-    expect(AlertRule.references).toEqual([{ kind: 'AlertChannel', pointer: '/channels' }]);
+    expect(AlertRule.references).toEqual([
+      { kind: 'AlertChannel', pointer: '/channels' },
+      { kind: 'ResourceGroup', pointer: '/resourceGroups' },
+    ]);
     expect(AlertRule.setPointers(live.spec)).toEqual(['/channels', '/severity', '/eventCategory', '/resourceGroups', '/category', '/subCategory', '/source']);
     expect(AlertRule.collection).toBe('AlertRules');
     expect(bucketOf('GET', apiPath(AlertRule.collection))).toBe('GET AlertRules');

@@ -33,7 +33,14 @@ const DOCS: [string, string, JsonObject][] = [
       },
     },
   ],
-  ['AlertRule', 'critical', { channels: ['ops-slack', 'dd'], severity: ['high', 'critical'], eventCategory: ['Compliance', 'Cloud'], description: 'on-call' }],
+  ['AlertChannel', 'sec-mail', { type: 'EmailUser', data: { channelProps: { recipients: ['sec@example.com'] } } }],
+  [
+    'ResourceGroup',
+    'rg',
+    { resourceType: 'AWS', description: 'eu', query: { all: [{ field: 'Region', operation: 'STARTS_WITH', values: ['eu-'] }, { any: [{ field: 'Resource Tag', key: 'env', values: ['prod', 'live'] }, { field: 'Account', values: ['123456789012'] }] }] } },
+  ],
+  ['AlertRule', 'critical', { channels: ['ops-slack', 'dd'], severity: ['high', 'critical'], eventCategory: ['Compliance', 'Cloud'], resourceGroups: ['rg'], description: 'on-call' }],
+  ['ReportRule', 'weekly', { channels: ['sec-mail'], reports: ['pci', 'awsComplianceEvents'], severity: ['critical'], resourceGroups: ['rg'] }],
   [
     'AlertProfile',
     'CUSTOM_FILES',
@@ -74,7 +81,14 @@ async function listAll(): Promise<LiveResource[]> {
   const live = (await Promise.all(KINDS.map((k) => k.list(ctx)))).flat();
   // What the engine does through `references`: ids → names.
   const nameOf = new Map([...ids].map(([key, id]) => [id, key.split('/')[1]]));
-  return live.map((r) => (r.kind === 'AlertRule' ? { ...r, spec: { ...r.spec, channels: (r.spec.channels as string[]).map((id) => nameOf.get(id) ?? id).sort() } } : r));
+  return live.map((r) => {
+    let spec = r.spec;
+    for (const ref of kindOf(r.kind).references) {
+      const member = ref.pointer.slice(1);
+      spec = { ...spec, [member]: (spec[member] as string[]).map((id) => nameOf.get(id) ?? id).sort() };
+    }
+    return { ...r, spec };
+  });
 }
 
 function find(live: LiveResource[], d: DesiredResource): LiveResource {
@@ -153,7 +167,7 @@ describe('kinds against the emulator', () => {
     expect((await listAll()).filter((r) => !r.managedByService)).toHaveLength(desired.length);
     const ctx = requestCtx();
     await client.request(kindOf('AlertTemplate').deleteRequest('CUSTOM_FILES.File_Violation', ctx));
-    for (const key of ['AlertRule/critical', 'AlertProfile/CUSTOM_FILES', 'AlertChannel/dd', 'AlertChannel/ops-slack', 'CloudAccount/aws-main', 'ContainerRegistry/ecr']) {
+    for (const key of ['AlertRule/critical', 'ReportRule/weekly', 'ResourceGroup/rg', 'AlertProfile/CUSTOM_FILES', 'AlertChannel/dd', 'AlertChannel/ops-slack', 'AlertChannel/sec-mail', 'CloudAccount/aws-main', 'ContainerRegistry/ecr']) {
       const [kind] = key.split('/');
       await client.request(kindOf(kind).deleteRequest(key === 'AlertProfile/CUSTOM_FILES' ? 'CUSTOM_FILES' : ids.get(key)!, ctx));
     }

@@ -42,8 +42,15 @@ describe('kind registry', () => {
   });
 
   it('orders the kinds by their declared order, each order unique', () => {
-    expect(KINDS.map((k) => k.kind)).toEqual(['AlertChannel', 'AlertRule', 'AlertProfile', 'AlertTemplate', 'CloudAccount', 'ContainerRegistry', 'AgentAccessToken']);
-    expect(DOCUMENT_KINDS).toEqual(['AlertChannel', 'AlertRule', 'AlertProfile', 'CloudAccount', 'ContainerRegistry', 'AgentAccessToken']);
+    // What a kind refers to, and its parent, come before it: the tie-break of plan order never
+    // puts a rule before the channels it routes to.
+    const at = new Map(KINDS.map((k, i) => [k.kind, i]));
+    for (const [i, k] of KINDS.entries()) {
+      for (const ref of k.references) if (ref.kind !== k.kind) expect(at.get(ref.kind), `${k.kind} refers to ${ref.kind}`).toBeLessThan(i);
+      if (k.parentKind) expect(at.get(k.parentKind), `${k.kind}'s parent`).toBeLessThan(i);
+    }
+    expect(DOCUMENT_KINDS).toEqual(KINDS.filter((k) => k.documentKind !== null).map((k) => k.documentKind));
+    expect(DOCUMENT_KINDS.length).toBe(folders.length - KINDS.filter((k) => k.documentKind === null).length);
     const orders = KINDS.map((k) => k.order);
     expect(new Set(orders).size).toBe(orders.length);
     expect([...orders].sort((a, b) => a - b)).toEqual(orders);

@@ -3,6 +3,7 @@
 // prunes, or to a name several live resources share is an error now rather than a failed apply.
 
 import type { Diagnostic } from '../../model/diagnostics.js';
+import { getAt } from '../../model/json-pointer.js';
 import { referencedNames, resourceKey } from '../order.js';
 import { type LiveIndex, livesAt } from './live-index.js';
 import { at, type Decision, type Decisions, type Deletion, type Ref } from './shared.js';
@@ -59,6 +60,20 @@ function refsOf(decision: Decision, decisions: Decisions, index: LiveIndex, dele
             .sort()
             .join(', ')})`,
           ...problem,
+        });
+        continue;
+      }
+      // A reference that takes only some of its kind's resources (EmailUser channels): the target as declared, else as live.
+      const only = ref.only;
+      const targetSpec = target ? target.desired.spec : lives[0]?.spec;
+      const actual = only && targetSpec ? getAt(targetSpec, only.member) : undefined;
+      if (only && typeof actual === 'string' && !only.values.includes(actual)) {
+        diagnostics.push({
+          severity: 'error',
+          code: 'reference-not-allowed',
+          message: `${d.kind} ${d.name} refers to ${ref.kind} ${name}, whose ${only.member.slice(1)} is ${actual}; a ${d.kind} takes only ${only.values.join(', ')}`,
+          ...problem,
+          hint: `name a ${ref.kind} whose ${only.member.slice(1)} is ${only.values.join(' or ')}`,
         });
         continue;
       }

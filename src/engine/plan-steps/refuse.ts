@@ -3,6 +3,7 @@
 // (a live resource still uses what the plan removes; too large a share of a kind changes at once) are
 // reported together with it, so one run names every reason.
 
+import type { SafetySettings } from '../../model/account.js';
 import type { LiveResource } from '../../model/resource.js';
 import type { Change, Refusal } from '../../model/plan.js';
 import type { Kind } from '../../kinds/types.js';
@@ -20,13 +21,15 @@ export interface RefuseInput {
   readonly force: boolean;
   /** Keys of the declared resources whose lifecycle says preventDestroy. */
   readonly preventDestroy?: ReadonlySet<string>;
+  /** The root file's `safety` thresholds (defaults where absent). */
+  readonly safety?: SafetySettings;
 }
 
 export function refuse(input: RefuseInput): Refusal | undefined {
   const kept = preventDestroyRefusal(input.changes, input.preventDestroy ?? new Set());
   if (input.force) return kept;
   const inUse = inUseRefusal(input.items, input.live, input.kinds, input.declared);
-  const threshold = safetyRefusal(input.changes, input.live, input.accountOrder, input.kinds);
+  const threshold = safetyRefusal(input.changes, input.live, input.accountOrder, input.kinds, input.safety);
   return combine(kept, combine(inUse, threshold));
 }
 

@@ -20,11 +20,24 @@ export interface Targeted {
   readonly diagnostics: readonly Diagnostic[];
 }
 
+/** A resource a selector may name: declared or live, in the plan's accounts. */
+export interface Named {
+  readonly account: string;
+  readonly kind: string;
+  readonly name: string;
+}
+
+/**
+ * A selector that names no declared or live resource of the plan's accounts is an error (a typo
+ * would otherwise plan "no changes" and exit 0); one that names resources without a change is a
+ * warning.
+ */
 export function target(
   changes: readonly Change[],
   unmanaged: readonly UnmanagedResource[],
   selectorTexts: readonly string[],
   kinds: readonly Kind[],
+  resources: Iterable<Named> = [],
 ): Targeted {
   if (selectorTexts.length === 0) return { changes, keys: new Set(changes.map((c) => c.key)), unmanaged, diagnostics: [] };
   const kindOf = kindsByName(kinds);
@@ -49,13 +62,20 @@ export function target(
     if (own || viaParent) take(c.key);
   }
   const kept = unmanaged.filter((u) => picks(u.account, u.kind, u.name));
-  const diagnostics: Diagnostic[] = selectors
-    .filter((s) => !used.has(s.text))
-    .map((s) => ({
-      severity: 'warning',
-      code: 'target-no-match',
-      message: `--target ${s.text} selects no change of this plan`,
-      hint: 'selectors look like [account/]Kind/name; * matches within a part',
-    }));
+  const unused = selectors.filter((s) => !used.has(s.text));
+  const named = new Set<string>();
+  if (unused.length > 0) {
+    for (const r of resources) for (const s of unused) if (selects(s, r.account, r.kind, r.name)) named.add(s.text);
+  }
+  const diagnostics: Diagnostic[] = unused.map((s) =>
+    named.has(s.text)
+      ? { severity: 'warning', code: 'target-no-change', message: `--target ${s.text} selects no change of this plan: what it names is up to date` }
+      : {
+          severity: 'error',
+          code: 'target-no-match',
+          message: `--target ${s.text} names no declared or live resource of the accounts planned`,
+          hint: 'selectors look like [account/]Kind/name; * matches within a part; check the spelling and --account',
+        },
+  );
   return { changes: changes.filter((c) => keys.has(c.key)), keys, unmanaged: kept, targets: [...selectorTexts], diagnostics };
 }

@@ -3,7 +3,6 @@
 import type { ChannelType } from '../spellings.js';
 import type { SecretField } from '../secret-fields.js';
 import { integrationKind } from '../integration.js';
-import { webhookLease } from '../lease-record.js';
 import { isObject, type JsonObject } from '../../model/json.js';
 import type { Kind } from '../types.js';
 import { SCHEMA_FILE, schemas } from './schema.js';
@@ -53,11 +52,9 @@ const channels: Kind = integrationKind({
   testable: true,
 });
 
-/** Channels also hold the apply lease: a disabled Webhook that delivers nowhere (lease-record.ts). */
 export const AlertChannel: Kind = {
   ...channels,
   // A file may also give e-mail recipients as one comma-separated string, as the service does.
   fromDocument: (doc) =>
     channels.fromDocument(doc.spec.type === 'EmailUser' && isObject(doc.spec.data) ? { ...doc, spec: { ...doc.spec, data: emailUserData(doc.spec.data) } } : doc),
-  lease: webhookLease('AlertChannels'),
 };

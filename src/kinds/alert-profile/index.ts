@@ -16,6 +16,7 @@ import {
   templateSpec,
 } from './records.js';
 import { SCHEMA_FILE, schemas } from './schema.js';
+import { profileLease } from '../lease-record.js';
 import type { DesiredResource, LiveResource, ResourceDocument } from '../../model/resource.js';
 import type { FetchContext, Kind, KindSettings } from '../types.js';
 
@@ -100,6 +101,8 @@ export const AlertProfile: Kind = {
   replaceOn: ['extends'],
   collection: PROFILES_COLLECTION,
   renameRefusal: "an alert profile's name is its alertProfileId, which cannot be changed",
+  // Profile ids are unique in an account, so a create is a compare-and-set: the apply lease (lease-record.ts).
+  lease: profileLease,
   rootSettings: {
     [PREFIX_SETTING]: {
       type: 'string',

@@ -5,13 +5,13 @@
 // them and otherwise carried (a PATCH replaces `filters` whole).
 
 import type { Diagnostic } from '../../model/diagnostics.js';
-import { apiPath, canonicalSet, convertedEnvRefs, createdString, lastChangeOf, recordList, request, requireString, stringList, toBoolean, toFlag } from '../common.js';
+import { apiPath, canonicalSet, canonicalSets, convertedEnvRefs, createdString, liveRule, recordList, request, stringList, toBoolean, toFlag } from '../common.js';
 import { isObject, type Json, type JsonObject } from '../../model/json.js';
 import { ALERT_RULE_TYPE, EVENT_CATEGORIES } from '../spellings.js';
 import type { DesiredResource, LiveResource, ResourceDocument } from '../../model/resource.js';
 import type { FetchContext, Kind, Locate, RequestContext } from '../types.js';
 import { SCHEMA_FILE, schemas } from './schema.js';
-import { SEVERITIES, type SeverityName } from './severities.js';
+import { SEVERITY_NAMES, severitiesOf, severityOf } from './severities.js';
 
 const COLLECTION = 'AlertRules';
 const LIST_PATH = apiPath(COLLECTION);
@@ -31,18 +31,6 @@ function listIn(filters: JsonObject, spellings: readonly string[]): Json[] | und
   return undefined;
 }
 
-const SEVERITY_NAMES = new Map<number, SeverityName>(Object.entries(SEVERITIES).map(([n, v]) => [v, n as SeverityName]));
-
-/** A severity name (any case) or integer 1..5 → its integer; undefined when it is neither. */
-function severityOf(value: Json): number | undefined {
-  if (typeof value === 'string') {
-    const lower = value.toLowerCase();
-    if (Object.hasOwn(SEVERITIES, lower)) return SEVERITIES[lower as SeverityName];
-    return /^[1-5]$/.test(value) ? Number(value) : undefined;
-  }
-  return typeof value === 'number' && Number.isInteger(value) && SEVERITY_NAMES.has(value) ? value : undefined;
-}
-
 /** The service may change the case of a category; the configuration spells them as the enum does. */
 function categoryOf(value: string): string {
   return EVENT_CATEGORIES.find((c) => c.toLowerCase() === value.toLowerCase()) ?? value;
@@ -50,14 +38,14 @@ function categoryOf(value: string): string {
 
 const list = (value: Json | undefined): Json[] => (Array.isArray(value) ? value : []);
 
-function filtersBody(desired: DesiredResource): JsonObject {
+function filtersBody(desired: DesiredResource, ctx: RequestContext): JsonObject {
   const s = desired.spec;
   return {
     name: desired.name,
     description: s.description ?? '',
     enabled: toFlag(s.enabled),
     // Never null: the service refuses null for an array member of filters.
-    resourceGroups: list(s.resourceGroups),
+    resourceGroups: stringList(s.resourceGroups).map((name) => ctx.resolve('ResourceGroup', name)),
     eventCategory: list(s.eventCategory),
     severity: list(s.severity),
     // Sent only where the rule has them: declared in the file, or carried from the live rule.
@@ -109,7 +97,10 @@ export const AlertRule: Kind = {
   documentKind: 'AlertRule',
   schema: SCHEMA_FILE,
   schemas,
-  references: [{ kind: 'AlertChannel', pointer: '/channels' }],
+  references: [
+    { kind: 'AlertChannel', pointer: '/channels' },
+    { kind: 'ResourceGroup', pointer: '/resourceGroups' },
+  ],
   replaceOn: [],
   collection: COLLECTION,
   searchable: true,
@@ -125,27 +116,11 @@ export const AlertRule: Kind = {
   checkDocument,
 
   fromDocument(doc: ResourceDocument) {
-    const diagnostics: Diagnostic[] = convertedEnvRefs(doc, ['/severity', '/enabled']);
-    const severities: number[] = [];
-    list(doc.spec.severity).forEach((value, i) => {
-      const sev = severityOf(value);
-      if (sev !== undefined) severities.push(sev);
-      else
-        diagnostics.push({
-          severity: 'error',
-          code: 'invalid-severity',
-          message: `AlertRule "${doc.name}": ${JSON.stringify(value)} is not a severity`,
-          ...(doc.positions[`/severity/${i}`] ?? doc.source),
-          field: `/spec/severity/${i}`,
-          hint: `expected one of ${Object.keys(SEVERITIES).join(', ')} or an integer 1..5`,
-        });
-    });
-    let envRefs = { ...doc.envRefs };
-    const set = (pointer: string, items: Json[]): Json[] => {
-      const r = canonicalSet(items, pointer, envRefs);
-      envRefs = r.envRefs;
-      return r.items;
-    };
+    const parsed = severitiesOf(doc);
+    const diagnostics: Diagnostic[] = [...convertedEnvRefs(doc, ['/severity', '/enabled']), ...parsed.diagnostics];
+    const severities = parsed.severities;
+    const sets = canonicalSets(doc.envRefs);
+    const set = (pointer: string, items: Json[]): Json[] => sets.set(pointer, items);
     const spec: JsonObject = {
       channels: set('/channels', stringList(doc.spec.channels)),
       severity: set('/severity', severities),
@@ -160,7 +135,7 @@ export const AlertRule: Kind = {
       if (value === null) spec[member] = null;
       else if (Array.isArray(value)) spec[member] = set('/' + member, stringList(value));
     }
-    const resource: DesiredResource = { kind: 'AlertRule', account: doc.account, name: doc.name, spec, envRefs, source: doc.source };
+    const resource: DesiredResource = { kind: 'AlertRule', account: doc.account, name: doc.name, spec, envRefs: sets.envRefs(), source: doc.source };
     return { resources: [resource], diagnostics };
   },
 
@@ -182,18 +157,12 @@ export const AlertRule: Kind = {
         const value = listIn(filters, spellings);
         if (value !== undefined) spec[member] = set(stringList(value));
       }
-      // Some records carry the name at the top level rather than in filters.
-      const named = typeof filters.name === 'string' && filters.name !== '' ? filters : rec;
-      const live: LiveResource = { kind: 'AlertRule', account: ctx.account, name: requireString(named, 'name', LIST_PATH), id: requireString(rec, 'mcGuid', LIST_PATH), spec };
-      // The rule's writer and time sit in its filters, the time as epoch milliseconds (api-facts.md).
-      const lastChange = lastChangeOf(filters.createdOrUpdatedBy ?? rec.createdOrUpdatedBy, filters.createdOrUpdatedTime ?? rec.createdOrUpdatedTime);
-      if (lastChange) live.lastChange = lastChange;
-      return live;
+      return liveRule('AlertRule', rec, filters, spec, ctx.account, LIST_PATH);
     });
   },
 
   createRequest(desired, _children, ctx) {
-    return request(ctx, 'POST', LIST_PATH, { type: ALERT_RULE_TYPE, intgGuidList: channelIds(desired, ctx), filters: filtersBody(desired) });
+    return request(ctx, 'POST', LIST_PATH, { type: ALERT_RULE_TYPE, intgGuidList: channelIds(desired, ctx), filters: filtersBody(desired, ctx) });
   },
 
   createdId: (body) => createdString(body, 'mcGuid', LIST_PATH),
@@ -202,7 +171,7 @@ export const AlertRule: Kind = {
   renamable: true,
   updateRequests(id, desired, changed, ctx, options) {
     const body: JsonObject = {};
-    if (options?.rename || changed.some((m) => FILTER_MEMBERS.includes(m))) body.filters = filtersBody(desired);
+    if (options?.rename || changed.some((m) => FILTER_MEMBERS.includes(m))) body.filters = filtersBody(desired, ctx);
     if (changed.includes('channels')) body.intgGuidList = channelIds(desired, ctx);
     return Object.keys(body).length === 0 ? [] : [request(ctx, 'PATCH', apiPath(COLLECTION, id), body)];
   },

@@ -15,8 +15,18 @@ const newerList = (description: string, example: string[]): SchemaObject => ({
   examples: [example],
 });
 
+/** One severity of a rule: a name in any case (High, HIGH, high) or the service's integer. */
+export function severityItem(): SchemaObject {
+  return {
+    anyOf: [
+      { type: 'integer', minimum: 1, maximum: 5, description: "The service's number of a severity." },
+      closedSet('A severity name.', { label: 'severity', values: Object.keys(SEVERITIES), caseSensitive: false, open: false }),
+    ],
+    description: 'critical (1), high (2), medium (3), low (4) or info (5), names in any case.',
+  };
+}
+
 function documentSchema(): SchemaObject {
-  const severityNames = Object.keys(SEVERITIES);
   const spec = obj(
     'Which alerts are sent to which channels.',
     {
@@ -33,14 +43,7 @@ function documentSchema(): SchemaObject {
         type: 'array',
         minItems: 1,
         uniqueItems: true,
-        // Names in any case (High, HIGH, high) or the service's integers.
-        items: {
-          anyOf: [
-            { type: 'integer', minimum: 1, maximum: 5, description: 'The service\'s number of a severity.' },
-            closedSet('A severity name.', { label: 'severity', values: severityNames, caseSensitive: false, open: false }),
-          ],
-          description: 'critical (1), high (2), medium (3), low (4) or info (5), names in any case.',
-        },
+        items: severityItem(),
         description: 'Severities the rule selects, by name or number: critical=1, high=2, medium=3, low=4, info=5.',
         examples: [['critical', 'high']],
       },
@@ -60,10 +63,10 @@ function documentSchema(): SchemaObject {
       resourceGroups: {
         type: 'array',
         uniqueItems: true,
-        items: { type: 'string', minLength: 1 },
+        items: { type: 'string', minLength: 1, description: 'Name of a ResourceGroup of the same account (declared, live or a default group).' },
         default: [],
-        description: 'Resource group ids the rule is limited to (all when empty).',
-        examples: [[]],
+        description: 'ResourceGroup names the rule is limited to (all resources when empty); postureops sends their ids.',
+        examples: [['prod-aws-eu']],
       },
       description: { type: 'string', default: '', description: 'Free text shown with the rule.', examples: ['Critical cloud findings to on-call'] },
       enabled: commonRef('enabled'),

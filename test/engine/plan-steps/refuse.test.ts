@@ -22,10 +22,19 @@ describe('refuse', () => {
     expect(refuse(input(deleted, force))?.code).toBe(code);
   });
 
-  it('in use and over the threshold → both reasons in one refusal', () => {
+  it('in use and over the thresholds → every reason in one refusal', () => {
     const r = refuse(input(4))!;
+    expect(r.code).toBe('in-use');
     expect(r.message).toContain('; also, ');
-    expect(r.details).toHaveLength(2);
+    expect(r.details).toEqual([
+      'prod/Channel/c0 (delete) is still used by Rule r (not declared in this configuration)',
+      'prod: 4 of 11 live (36%) of the account deleted, more than 30% (4 delete, 0 update, 0 replace)',
+      'prod/Channel: 4 of 10 live (40%) deleted, more than 30% (4 delete, 0 update, 0 replace)',
+    ]);
+  });
+
+  it('passes the root file\'s thresholds on', () => {
+    expect(refuse({ ...input(4), safety: { deletePercent: 50 } })?.details).toHaveLength(1);
   });
 });
 
@@ -67,6 +76,6 @@ describe('refuse: lifecycle.preventDestroy', () => {
     const r = refuse({ ...input(4), preventDestroy: new Set(['prod/Channel/c1']) })!;
     expect(r.code).toBe('prevent-destroy');
     expect(r.details[0]).toBe('prod/Channel/c1 (delete)');
-    expect(r.details.length).toBe(3);
+    expect(r.details.length).toBe(4); // preventDestroy, in use, the account and the kind thresholds
   });
 });

@@ -44,10 +44,15 @@ describe('target', () => {
     expect(t.diagnostics).toEqual([]);
   });
 
-  it('unmanaged resources only when selected; a selector that selects nothing warns', () => {
-    const t = target(changes, unmanaged, ['Rule/r2', 'Nope/x'], FAKE_KINDS);
+  it('unmanaged resources only when selected; a selector that names nothing is an error, one that names a resource without a change a warning', () => {
+    const upToDate = [{ account: 'prod', kind: 'Channel', name: 'quiet' }];
+    const t = target(changes, unmanaged, ['Rule/r2', 'Nope/x', 'Channel/quiet', 'staging/Channel/quiet'], FAKE_KINDS, upToDate);
     expect(t.changes).toEqual([]);
     expect(t.unmanaged.map((u) => u.id)).toEqual(['R2']);
-    expect(t.diagnostics.map((d) => [d.code, d.message])).toEqual([['target-no-match', '--target Nope/x selects no change of this plan']]);
+    expect(t.diagnostics.map((d) => [d.severity, d.code, d.message])).toEqual([
+      ['error', 'target-no-match', '--target Nope/x names no declared or live resource of the accounts planned'],
+      ['warning', 'target-no-change', '--target Channel/quiet selects no change of this plan: what it names is up to date'],
+      ['error', 'target-no-match', '--target staging/Channel/quiet names no declared or live resource of the accounts planned'],
+    ]);
   });
 });

@@ -1,0 +1,71 @@
+// unlock: frees the apply lease of accounts whose holder is gone (as `terraform force-unlock`): shows
+// each lease and its holder, asks on a terminal (refuses without one unless --auto-approve), and
+// deletes the lease records it showed. A holder still alive stops at its next write (its fence finds
+// the record gone) with exit 4.
+
+import { resolve } from 'node:path';
+import type { AccountConfig } from '../../src/model/account.js';
+import { hasErrors } from '../../src/model/diagnostics.js';
+import { EXIT, ExitError, type Io, write } from '../io.js';
+import { Interruption } from '../interrupt.js';
+import { type ClientFlags, openClient, printDiagnostics, scopeAccounts } from '../pipeline.js';
+import { confirm } from './apply.js';
+import { inertText } from '../../src/model/inert.js';
+
+export interface UnlockOptions extends ClientFlags {
+  account?: string[];
+  autoApprove?: boolean;
+}
+
+export async function unlockCommand(io: Io, dir: string, opts: UnlockOptions): Promise<number> {
+  const [{ loadConfig }, { KINDS }, lease] = await Promise.all([
+    import('../../src/config/load.js'),
+    import('../../src/kinds/index.js'),
+    import('../../src/engine/lease.js'),
+  ]);
+  // Only the accounts are needed: variables the documents read may be unset.
+  const loaded = await loadConfig(resolve(io.cwd, dir), { env: io.env, missingEnv: 'skip' });
+  const errors = loaded.diagnostics.filter((d) => d.severity === 'error');
+  if (!loaded.state || hasErrors(loaded.diagnostics)) {
+    await printDiagnostics(io, errors);
+    throw new ExitError(EXIT.error, 'the configuration has errors; nothing was sent to the service');
+  }
+  const accounts: AccountConfig[] = scopeAccounts(loaded.state.root.accounts, opts.account);
+  const hook = lease.leaseHookOf(KINDS);
+  if (!hook) throw new ExitError(EXIT.error, 'no resource kind holds an apply lease');
+  const interruption = new Interruption(io);
+  const client = await openClient(io, opts, interruption);
+  try {
+    const found: { account: AccountConfig; id: string; line: string }[] = [];
+    for (const account of accounts) {
+      const look = await lease.lookAt(client, hook, account);
+      for (const record of look.records) {
+        const age = lease.leaseAge(record, look.date);
+        const holder = record.data ? inertText(record.data.holder.slice(0, 200)) || 'unknown holder' : 'unreadable record (edited?)';
+        const state =
+          age === undefined
+            ? ''
+            : `, renewed ${Math.round(age / 1000)}s ago by the service's clock${age >= lease.LEASE_STALE_MS ? ' (stale: free for the next apply already)' : ''}`;
+        found.push({ account, id: record.id, line: `account ${account.name}: lease ${inertText(record.id)} held by ${holder}${state}` });
+      }
+    }
+    if (found.length === 0) {
+      write(io.stderr, `No apply lease is held in ${accounts.map((a) => a.name).join(', ')}.`);
+      return EXIT.ok;
+    }
+    write(io.stderr, found.map((f) => f.line).join('\n'));
+    if (interruption.signal) throw interruption.error('no lease was freed');
+    if (!opts.autoApprove && !(await confirm(io, interruption, "Free these leases? An apply that still runs stops at its next write. Only 'yes' is accepted: "))) {
+      if (interruption.signal) throw interruption.error('no lease was freed');
+      throw new ExitError(EXIT.error, io.stdin.isTTY ? 'unlock cancelled: no lease was freed' : 'unlock needs confirmation: run it on a terminal or pass --auto-approve');
+    }
+    for (const f of found) {
+      await lease.removeLease(client, hook, f.account, f.id);
+      write(io.stderr, `Freed the lease of account ${f.account.name} (${inertText(f.id)}).`);
+    }
+    return interruption.exitCode() ?? EXIT.ok;
+  } finally {
+    await client.close();
+    interruption.dispose();
+  }
+}
