@@ -57,14 +57,15 @@ const clientOptions = (cmd: Command) =>
     .option('--base-url <url>', 'service address (default: $SVC_BASE_URL)')
     .option('--verbose', 'log every request (method, path, status, time, bucket budget) to stderr')
     .option('--max-wait <seconds>', 'longest wait for a rate-limit bucket to refill (default 900, or --max-duration when longer)', intArg('--max-wait', 0))
-    .option('--concurrency <n>', 'requests in flight at once', intArg('--concurrency', 1, 32));
+    .option('--concurrency <n>', 'requests in flight at once', intArg('--concurrency', 1, 32))
+    .option('--max-response-size <size>', 'largest response (and list, over its pages) read from the service, e.g. 64M (default 32M, or $POSTUREOPS_MAX_RESPONSE_BYTES)');
 
 /** Exit codes (README.md, "Exit codes"): the lines of the top-level help. */
 const EXIT_CODES: readonly [number, string][] = [
   [EXIT.ok, 'success; with plan --detailed-exitcode: no changes'],
   [EXIT.error, 'error: invalid configuration, service unreachable or refusing, a change that failed'],
   [EXIT.changes, 'changes present (plan --detailed-exitcode only)'],
-  [EXIT.refused, 'plan refused: over a safety threshold (use --force), a saved plan is stale, lifecycle.preventDestroy, or over --max-duration'],
+  [EXIT.refused, 'plan refused: over a safety threshold (use --force), a saved plan is stale, edited or not what the repository asks for, lifecycle.preventDestroy, or over --max-duration'],
   [EXIT.leaseHeld, 'apply stopped before a write: another apply holds the lease (see --lease-wait, unlock), or this run lost it'],
   [EXIT.sigint, 'interrupted by SIGINT (Ctrl-C), after reporting what was done'],
   [EXIT.sigterm, 'interrupted by SIGTERM, after reporting what was done'],
@@ -178,7 +179,7 @@ export function buildProgram(programIo: Io, setCode: (code: number) => void): Co
       .command('apply')
       .description('converge the live state to the configuration (or to a saved plan)')
       .argument('[dir]', 'configuration repository', '.')
-      .option('--plan <file>', 'execute this saved plan (refused when the live state moved since)')
+      .option('--plan <file>', 'execute this saved plan: its changes are derived again from DIR and the live state, refused unless equal (POSTUREOPS_PLAN_KEY: its signature too)')
       .option('--auto-approve', 'do not ask for confirmation')
       .option('--force', 'apply a plan over the safety thresholds')
       .option('--account <name>', 'only this account (repeatable)', collect)
@@ -204,7 +205,7 @@ export function buildProgram(programIo: Io, setCode: (code: number) => void): Co
           [
             [EXIT.ok, 'every change done (or nothing to do)'],
             [EXIT.error, 'error, or a change failed (the report says which, and why)'],
-            [EXIT.refused, 'refused: over a safety threshold (use --force), lifecycle.preventDestroy, the saved plan is stale, or over --max-duration'],
+            [EXIT.refused, 'refused: over a safety threshold (use --force), lifecycle.preventDestroy, the saved plan is stale, edited (its signature) or not what the repository asks for, or over --max-duration'],
             [EXIT.leaseHeld, 'stopped before its first write: another apply holds the lease (see --lease-wait, unlock); or stopped before a later write: the lease was freed or taken over (the report says what was done)'],
             [EXIT.sigint, 'interrupted by SIGINT (Ctrl-C): the report of what was done, then exit'],
             [EXIT.sigterm, 'interrupted by SIGTERM: the report of what was done, then exit'],
@@ -231,7 +232,7 @@ export function buildProgram(programIo: Io, setCode: (code: number) => void): Co
           [EXIT.ok, 'merged (with --detailed-exitcode: no changes)'],
           [EXIT.error, 'the files are not the shards of one plan: unreadable, from different configurations, overlapping, or a shard missing'],
           [EXIT.changes, 'changes present (only with --detailed-exitcode)'],
-          [EXIT.refused, 'a shard was refused: over a safety threshold, or lifecycle.preventDestroy'],
+          [EXIT.refused, 'a shard was refused: over a safety threshold, or lifecycle.preventDestroy; or a shard plan was edited (its checksum, or its signature with POSTUREOPS_PLAN_KEY)'],
         ],
       ),
     )
@@ -286,6 +287,7 @@ export function buildProgram(programIo: Io, setCode: (code: number) => void): Co
     .option('--key <spec>', 'another API key, ID:SECRET:ROLE[:ACCOUNTS[:USER]], ROLE org-admin|sub-account-admin|account-user (repeatable)', collect)
     .option('--activity-seed <n>', 'seed of the generated activity records', intArg('--activity-seed', 0), 1)
     .option('--activity-rows <n>', 'generated activity records per day, per dataset and account', intArg('--activity-rows', 1), 96)
+    .option('--predefined-prefix <prefix>', 'vendor prefix of the predefined alert profiles (LW_ as on the real service)', 'SVC_')
     .addHelpText(
       'after',
       helpAfter(

@@ -21,6 +21,8 @@ export interface ClientFlags {
   concurrency?: number;
   /** `--max-duration`, in seconds: a run the rate-limit budget cannot finish within it is refused. */
   maxDuration?: number;
+  /** `--max-response-size`, as given (checked with the environment's POSTUREOPS_MAX_RESPONSE_BYTES). */
+  maxResponseSize?: string;
 }
 
 /** Progress lines appear only on a terminal (stderr), never in pipes or CI logs. */
@@ -70,7 +72,7 @@ export async function openClient(io: Io, flags: ClientFlags, interruption?: Inte
   ]);
   let options;
   try {
-    options = clientOptionsFromEnv(io.env, { baseUrl: flags.baseUrl });
+    options = clientOptionsFromEnv(io.env, { baseUrl: flags.baseUrl, maxResponseSize: flags.maxResponseSize });
   } catch (err) {
     if (err instanceof ClientConfigError) throw new ExitError(EXIT.error, err.message);
     throw err;

@@ -2,11 +2,14 @@ import { resolve } from 'node:path';
 import { createInterface } from 'node:readline/promises';
 import type { ApiClient } from '../../src/api/types.js';
 import type { Plan } from '../../src/model/plan.js';
+import { planKey } from '../plan-key.js';
 import type { AccountConfig } from '../../src/model/account.js';
 import type { RequestGroup } from '../../src/engine/preflight.js';
 import { EXIT, ExitError, type Io, useColor, write } from '../io.js';
 import { Interruption } from '../interrupt.js';
 import type { LiteralSource } from '../../src/model/env-markers.js';
+import type { DesiredState } from '../../src/model/account.js';
+import { hasErrors } from '../../src/model/diagnostics.js';
 import { computePlan, fetchLiveState, loadDesired, openClient, type PlanFlags, preflightCheck, printDiagnostics, progress, waitedSeconds } from '../pipeline.js';
 import type { OutputFormat } from './plan.js';
 
@@ -59,51 +62,118 @@ export async function confirm(io: Io, interruption: Interruption, question = "Ap
 }
 
 /**
- * Where a saved plan's literal markers (secrets written in files) find their values: the repository
- * in `dir`, loaded again; refused when a value is not the one planned. Undefined when it has none.
+ * A saved plan's literal markers (secrets written in files) against the repository in `dir`, loaded
+ * again: refused when a value is not the one planned (the derived plan then takes them from there).
  */
-async function savedPlanLiterals(io: Io, dir: string, file: string, plan: Plan): Promise<LiteralSource | undefined> {
+async function savedPlanLiterals(io: Io, desired: DesiredState, file: string, dir: string, plan: Plan): Promise<void> {
   const { checkLiterals, literalSource, planLiteralRefs } = await import('../../src/engine/literals.js');
-  if (planLiteralRefs(plan).length === 0) return undefined;
-  const source = literalSource(await loadDesired(io, dir));
-  const moved = checkLiterals(plan, source);
+  if (planLiteralRefs(plan).length === 0) return;
+  const moved = checkLiterals(plan, literalSource(desired));
   if (moved) {
     write(io.stderr, [moved.message, ...moved.details.map((d) => `  - ${d}`)].join('\n'));
     throw new ExitError(EXIT.refused, `the saved plan ${file} takes values from the repository in ${dir} that changed: run postureops plan again`);
   }
-  return source;
 }
 
-/** A saved plan: refused when the live state it was computed from has moved. */
+/**
+ * The saved plan file, its MAC checked with POSTUREOPS_PLAN_KEY when that is set. A file that is not
+ * the one saved (checksum or MAC) is refused (exit 3); one that cannot be read is an error (exit 1).
+ */
+async function readSavedPlan(io: Io, file: string): Promise<Plan> {
+  const [{ readPlan, PLAN_KEY_VARIABLE, TAMPERED_CODES }, { DiagnosticsError }] = await Promise.all([
+    import('../../src/engine/plan-file.js'),
+    import('../../src/model/diagnostics.js'),
+  ]);
+  const key = await planKey(io);
+  try {
+    const { plan, signature } = await readPlan(resolve(io.cwd, file), key);
+    if (signature === 'unsigned') {
+      write(io.stderr, `warning: the saved plan ${file} is unsigned (${PLAN_KEY_VARIABLE} was not set when it was saved, and is not set now): it is checked against the repository and the live state only`);
+    } else if (signature === 'unverifiable') {
+      write(io.stderr, `warning: the saved plan ${file} is signed, but ${PLAN_KEY_VARIABLE} is not set, so its signature cannot be checked: it is checked against the repository and the live state only`);
+    }
+    return plan;
+  } catch (err) {
+    if (err instanceof DiagnosticsError && err.diagnostics.some((d) => TAMPERED_CODES.includes(d.code ?? ''))) {
+      await printDiagnostics(io, err.diagnostics);
+      throw new ExitError(EXIT.refused, `refused: the saved plan ${file} is not the plan that was saved; nothing was sent to the service`);
+    }
+    throw err;
+  }
+}
+
+/**
+ * A saved plan is untrusted input. Its changes are derived again from the repository in `dir` and the
+ * live state, with the plan's targets, in every account the plan changes, and the plan is refused
+ * (exit 3) unless it holds exactly those changes: one edited, added or left out names the difference.
+ * What runs is the derived plan, so a value the file holds (an `${env:...}` the repository does not
+ * write there) is never read. An account the file changes nothing in is neither read nor written, as
+ * `--account` leaves it out (reading every account would cost a list per collection each).
+ */
 async function loadSavedPlan(io: Io, dir: string, file: string, opts: ApplyOptions, interruption: Interruption): Promise<Planned> {
-  const { loadPlan, checkStale } = await import('../../src/engine/plan-file.js');
-  const plan = await loadPlan(resolve(io.cwd, file));
-  const literals = await savedPlanLiterals(io, dir, file, plan);
+  const saved = await readSavedPlan(io, file);
+  const { existsSync } = await import('node:fs');
+  if (!['postureops.yaml', 'postureops.yml'].some((name) => existsSync(resolve(io.cwd, dir, name)))) {
+    throw new ExitError(EXIT.error, `no postureops.yaml in ${dir}: apply --plan derives the plan's changes again from the repository, so run it in the repository's folder or give that folder as DIR`);
+  }
+  const desired = await loadDesired(io, dir);
+  await savedPlanLiterals(io, desired, file, dir, saved);
+  const declared = new Set(desired.root.accounts.map((a) => a.name));
+  const foreign = saved.accounts.filter((a) => !declared.has(a.name));
+  if (foreign.length > 0) {
+    const { inertText } = await import('../../src/model/inert.js');
+    throw new ExitError(EXIT.refused, `refused: the saved plan ${file} names accounts the repository in ${dir} does not declare: ${foreign.map((a) => inertText(JSON.stringify(a.name))).join(', ')}; nothing was sent to the service`);
+  }
+  // The accounts the file changes something in: derived again, each whole.
+  const accounts = desired.root.accounts.filter((a) => saved.changes.some((c) => c.account === a.name));
   const client = await openClient(io, opts, interruption);
   try {
-    const accounts = plan.accounts.filter((a) => plan.changes.some((c) => c.account === a.name));
-    const [{ neededKinds, planNeeds }, { readGroups, writeGroups }, { KINDS }] = await Promise.all([
+    const [{ neededKinds }, { readGroups, writeGroups }, { KINDS }, { checkStale }, { planDifferences }, { plan: derive }, { literalSource }] = await Promise.all([
       import('../../src/engine/needed-kinds.js'),
       import('../../src/engine/preflight.js'),
       import('../../src/kinds/index.js'),
+      import('../../src/engine/plan-file.js'),
+      import('../../src/engine/plan-compare.js'),
+      import('../../src/engine/plan.js'),
+      import('../../src/engine/literals.js'),
     ]);
-    // Before the first request: the staleness read and the writes, against the budget last reported.
+    // Before the first request: the read the derivation needs and the writes, against the budget last reported.
     await preflightCheck(
       io,
       client,
-      [...readGroups(accounts, neededKinds(planNeeds(plan), KINDS)), ...writeGroups(plan.changes, KINDS, plan.accounts), ...(opts.lease === false ? [] : await leaseRequests(client, accounts, plan))],
+      [...readGroups(accounts, neededKinds(desired, KINDS)), ...writeGroups(saved.changes, KINDS, accounts), ...(opts.lease === false ? [] : await leaseRequests(client, accounts, saved))],
       opts,
       'read and apply',
     );
-    if (accounts.length > 0) {
-      const live = await fetchLiveState(io, client, accounts, plan.settings, interruption, planNeeds(plan));
-      const stale = checkStale(plan, live);
-      if (stale) {
-        write(io.stderr, [stale.message, ...stale.details.map((d) => `  - ${d}`)].join('\n'));
-        throw new ExitError(EXIT.refused, `the saved plan ${file} is stale: run postureops plan again`);
-      }
+    const live = await fetchLiveState(io, client, accounts, desired.root.settings, interruption, desired);
+    // Rotation is asked for per change in the file; the derived plan rotates the same resources (values from the repository).
+    const rotate = saved.changes.filter((c) => c.rotate === true).map((c) => `${c.account}/${c.kind}/${c.name}`);
+    const result = derive(desired, live, {
+      accounts: accounts.map((a) => a.name),
+      force: opts.force,
+      rotate,
+      ...(saved.targets ? { targets: saved.targets } : {}),
+      apiCalls: live.calls,
+      budget: client.budget(),
+      ...(saved.scope ? { scope: saved.scope } : {}),
+    });
+    const derived = result.plan && !hasErrors(result.diagnostics) ? result.plan : undefined;
+    // Stale (the world moved) and different (the file or the repository moved): both named, one refusal.
+    const stale = checkStale(saved, live);
+    const differences = derived ? planDifferences(saved, derived, desired.root.accounts) : [];
+    if (stale) write(io.stderr, [stale.message, ...stale.details.map((d) => `  - ${d}`)].join('\n'));
+    if (differences.length > 0) {
+      write(io.stderr, [`The saved plan ${file} differs from what the repository in ${dir} and the live state ask for (${differences.length} difference${differences.length === 1 ? '' : 's'}):`, ...differences.map((d) => `  - ${d}`)].join('\n'));
     }
-    return { plan, client, literals };
+    if (stale || differences.length > 0) {
+      const why = stale && differences.length > 0 ? 'is stale and differs from what the repository asks for' : stale ? 'is stale' : 'is not the plan the repository asks for';
+      throw new ExitError(EXIT.refused, `refused: the saved plan ${file} ${why}; nothing was written: run postureops plan again`);
+    }
+    if (!derived) {
+      await printDiagnostics(io, result.diagnostics);
+      throw new ExitError(EXIT.error, `the plan's changes cannot be derived again from the repository in ${dir}: fix the problems above`);
+    }
+    return { plan: derived, client, literals: literalSource(desired) };
   } catch (err) {
     await client.close();
     throw err;

@@ -15,6 +15,7 @@ export interface EmulatorCliOptions {
   key?: string[];
   activitySeed: number;
   activityRows: number;
+  predefinedPrefix: string;
 }
 
 const LOOPBACK = /^(127\.\d+\.\d+\.\d+|::1|localhost)$/;
@@ -41,6 +42,7 @@ export async function emulatorCommand(io: Io, opts: EmulatorCliOptions): Promise
     keys,
     activitySeed: opts.activitySeed,
     activityRows: opts.activityRows,
+    predefinedPrefix: opts.predefinedPrefix,
     host: opts.host,
     port: opts.port,
     accounts,

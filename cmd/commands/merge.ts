@@ -1,4 +1,6 @@
 import { resolve } from 'node:path';
+import { planKey, signedNote } from '../plan-key.js';
+import { printDiagnostics } from '../pipeline.js';
 import { EXIT, ExitError, type Io, useColor, write } from '../io.js';
 import { type OutputFormat, planExitCode } from './plan.js';
 
@@ -10,13 +12,24 @@ export interface MergeOptions {
 
 /** `postureops merge FILE...`: the shards' saved plans as one plan, rendered (and saved) as plan does. */
 export async function mergeCommand(io: Io, files: string[], opts: MergeOptions): Promise<number> {
-  const [{ loadPlan, savePlan }, { mergePlans, MergeError }, { renderPlan }] = await Promise.all([
+  const [{ loadPlan, savePlan, TAMPERED_CODES }, { mergePlans, MergeError }, { renderPlan }, { DiagnosticsError }] = await Promise.all([
     import('../../src/engine/plan-file.js'),
     import('../../src/engine/merge-plans.js'),
     import('../../src/render/index.js'),
+    import('../../src/model/diagnostics.js'),
   ]);
+  // With a key, every shard's plan must carry its MAC, and the merged plan is signed with it.
+  const key = await planKey(io);
   const inputs = [];
-  for (const file of files) inputs.push({ file, plan: await loadPlan(resolve(io.cwd, file)) });
+  for (const file of files) {
+    try {
+      inputs.push({ file, plan: await loadPlan(resolve(io.cwd, file), key) });
+    } catch (err) {
+      if (!(err instanceof DiagnosticsError && err.diagnostics.some((d) => TAMPERED_CODES.includes(d.code ?? '')))) throw err;
+      await printDiagnostics(io, err.diagnostics);
+      throw new ExitError(EXIT.refused, `refused: the shard plan ${file} is not the plan that was saved; nothing was merged`);
+    }
+  }
   let plan;
   try {
     plan = mergePlans(inputs);
@@ -24,9 +37,9 @@ export async function mergeCommand(io: Io, files: string[], opts: MergeOptions):
     if (err instanceof MergeError) throw new ExitError(EXIT.error, `cannot merge: ${err.message}`);
     throw err;
   }
-  if (opts.out) await savePlan(resolve(io.cwd, opts.out), plan);
+  if (opts.out) await savePlan(resolve(io.cwd, opts.out), plan, key);
   write(io.stdout, renderPlan(plan, opts.format, { color: useColor(io.stdout, io.env) }));
   if (opts.format !== 'text' && plan.refusal) write(io.stderr, `Refused: ${plan.refusal.message}`);
-  if (opts.out) write(io.stderr, `Merged plan saved to ${opts.out}; apply it with: postureops apply DIR --plan ${opts.out}`);
+  if (opts.out) write(io.stderr, `Merged plan saved to ${opts.out} (${signedNote(key)}); apply it with: postureops apply DIR --plan ${opts.out}`);
   return planExitCode(plan, opts.detailedExitcode);
 }

@@ -2,6 +2,7 @@ import { rmSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import type { Plan } from '../../src/model/plan.js';
+import { planKey, signedNote } from '../plan-key.js';
 import { EXIT, type Io, useColor, write } from '../io.js';
 import { Interruption } from '../interrupt.js';
 import { computePlan, hasChanges, type PlanFlags } from '../pipeline.js';
@@ -44,6 +45,8 @@ export async function planCommand(io: Io, dir: string, opts: PlanOptions): Promi
 }
 
 async function planInterruptibly(io: Io, dir: string, opts: PlanOptions, interruption: Interruption, onSaved: (path: string) => void): Promise<number> {
+  // An unusable plan key is refused before anything is read.
+  const key = opts.out ? await planKey(io) : undefined;
   const { plan, client } = await computePlan(io, dir, opts, interruption);
   const out = opts.out ? resolve(io.cwd, opts.out) : undefined;
   const notSaved = opts.out ? `the plan was not saved to ${opts.out}` : 'the plan was not shown';
@@ -60,7 +63,7 @@ async function planInterruptibly(io: Io, dir: string, opts: PlanOptions, interru
     const rendered = renderPlan(plan, opts.format, { color: useColor(io.stdout, io.env) });
     if (out) {
       const { savePlan } = await import('../../src/engine/plan-file.js');
-      await savePlan(out, plan);
+      await savePlan(out, plan, key);
       onSaved(out);
       await unlessInterrupted();
     }
@@ -76,6 +79,6 @@ async function planInterruptibly(io: Io, dir: string, opts: PlanOptions, interru
   }
   await unlessInterrupted();
   // apply --plan reads the repository again (its .env, its literal secrets): name it in the hint.
-  if (opts.out) write(io.stderr, `Plan saved to ${opts.out}; apply it with: postureops apply ${dir} --plan ${opts.out}`);
+  if (opts.out) write(io.stderr, `Plan saved to ${opts.out} (${signedNote(key)}); apply it with: postureops apply ${dir} --plan ${opts.out}`);
   return planExitCode(plan, opts.detailedExitcode);
 }

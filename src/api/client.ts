@@ -3,13 +3,13 @@ import { Agent, type Dispatcher } from 'undici';
 import { bucketOf } from './buckets.js';
 import { parseServiceAddress, resolveRequestPath, type ServiceAddress } from './base-url.js';
 import { BudgetExhausted, RateLimitBudget, WaitStopped, readRateLimit, sleepUnless } from './budget.js';
-import type { ClientOptions } from './options.js';
+import { type ClientOptions, DEFAULT_MAX_RESPONSE_BYTES, ENV_MAX_RESPONSE, FLAG_MAX_RESPONSE, sizeText } from './options.js';
 import type { Redactor } from '../model/masking.js';
 import { credentialRedactor, serviceMessage } from './redact.js';
 import { RETRY_STATUSES, backoffMs, failedBeforeSending, isClientFault, isConnectionFailure, isIdempotent, isTlsFailure } from './retry.js';
 import { Semaphore } from '../model/concurrency.js';
 import { TokenCache, type IssuedToken } from './token.js';
-import { WireFailure, exchange, type WireResponse } from './transport.js';
+import { BodyTooLarge, WireFailure, exchange, type WireResponse } from './transport.js';
 import { ApiError, ClientConfigError, RequestInterrupted, ServiceUnreachable, type ApiClient, type ApiErrorKind, type ApiRequest, type ApiResponse, type BucketBudget, type HttpMethod, type RequestLogEntry } from './types.js';
 import { type CallStats } from '../model/plan.js';
 
@@ -42,6 +42,8 @@ interface Call {
   tokenExchange: boolean;
   /** The same answer from another bucket (ApiRequest.alternative): each attempt takes the one with budget. */
   alternative?: Call;
+  /** Bytes of the earlier pages of the same list (ApiRequest.pagedBytes): they count against the limit. */
+  pagedBytes?: number;
 }
 
 /** Why an attempt did not succeed, and whether another attempt is safe. */
@@ -65,6 +67,7 @@ class ServiceClient implements ApiClient {
   private readonly keyId: string;
   private readonly secret: string;
   private readonly timeoutMs: number;
+  private readonly maxResponseBytes: number;
   private readonly maxRetries: number;
   private readonly tokenExpirySeconds: number;
   private readonly userAgent: string;
@@ -93,6 +96,7 @@ class ServiceClient implements ApiClient {
     this.secret = options.secret;
     const concurrency = integerOption('concurrency', options.concurrency, DEFAULTS.concurrency, 1, 256);
     this.timeoutMs = numberOption('timeoutMs', options.timeoutMs, DEFAULTS.timeoutMs, 1, 3_600_000);
+    this.maxResponseBytes = integerOption('maxResponseBytes', options.maxResponseBytes, DEFAULT_MAX_RESPONSE_BYTES, 1, Number.MAX_SAFE_INTEGER);
     this.maxRetries = integerOption('maxRetries', options.maxRetries, DEFAULTS.maxRetries, 0, 100);
     this.tokenExpirySeconds = integerOption('tokenExpirySeconds', options.tokenExpirySeconds, DEFAULTS.tokenExpirySeconds, 1, 86_400);
     const maxWaitSeconds = numberOption('maxWaitSeconds', options.maxWaitSeconds, DEFAULTS.maxWaitSeconds, 0, 86_400);
@@ -147,6 +151,7 @@ class ServiceClient implements ApiClient {
       body: req.body === undefined ? undefined : JSON.stringify(req.body),
       idempotent: isIdempotent(req),
       tokenExchange: false,
+      ...(req.pagedBytes !== undefined && req.pagedBytes > 0 ? { pagedBytes: req.pagedBytes } : {}),
     };
   }
 
@@ -173,6 +178,8 @@ class ServiceClient implements ApiClient {
       if (this.abortSignal?.aborted) throw new RequestInterrupted(call.method, call.path, mayHaveApplied);
       const { outcome, token, sent } = await this.attempt(call, attempt, mayHaveApplied);
       if (outcome instanceof WireFailure && outcome.aborted) throw new RequestInterrupted(sent.method, sent.path, true);
+      // Not repeated: the service would send the same again.
+      if (outcome instanceof BodyTooLarge) throw this.tooLarge(sent, outcome);
       if (!(outcome instanceof WireFailure)) {
         const { status } = outcome;
         if (status >= 200 && status < 300) return this.success(sent, outcome);
@@ -203,7 +210,7 @@ class ServiceClient implements ApiClient {
    * One request on the wire: budget, then the token (so a long wait does not hold an old one), a
    * concurrency slot, the exchange, bookkeeping. Returns the token it sent, if any.
    */
-  private async attempt(either: Call, attempt: number, sentBefore: boolean): Promise<{ outcome: WireResponse | WireFailure; token?: string; sent: Call }> {
+  private async attempt(either: Call, attempt: number, sentBefore: boolean): Promise<{ outcome: WireResponse | WireFailure | BodyTooLarge; token?: string; sent: Call }> {
     let ticket: number;
     let call = either;
     try {
@@ -230,7 +237,7 @@ class ServiceClient implements ApiClient {
     const started = this.now();
     this.counts.total++;
     this.counts.byBucket[call.bucket] = (this.counts.byBucket[call.bucket] ?? 0) + 1;
-    let outcome: WireResponse | WireFailure;
+    let outcome: WireResponse | WireFailure | BodyTooLarge;
     try {
       outcome = await exchange(
         this.dispatcher,
@@ -238,9 +245,10 @@ class ServiceClient implements ApiClient {
         { method: call.method, path: call.wirePath, headers: this.headers(call, token), body: call.body },
         this.timeoutMs,
         this.abortSignal,
+        Math.max(0, this.maxResponseBytes - (call.pagedBytes ?? 0)),
       );
     } catch (err) {
-      outcome = err instanceof WireFailure ? err : new WireFailure(undefined, false);
+      outcome = err instanceof WireFailure || err instanceof BodyTooLarge ? err : new WireFailure(undefined, false);
     } finally {
       release();
     }
@@ -264,7 +272,7 @@ class ServiceClient implements ApiClient {
   }
 
   /** Any answer proves the service is there; refused, reset or unresolved connections in a row prove the opposite. */
-  private noteReachability(outcome: WireResponse | WireFailure): void {
+  private noteReachability(outcome: WireResponse | WireFailure | BodyTooLarge): void {
     if (!(outcome instanceof WireFailure)) {
       this.connectionFailures = 0;
       return;
@@ -289,12 +297,25 @@ class ServiceClient implements ApiClient {
     return headers;
   }
 
+  /**
+   * A body over the limit: permanent for a read (the service would send it again), outcome unknown for
+   * a write (it may have been done). Says where, the limit, and how to raise it.
+   */
+  private tooLarge(call: Call, over: BodyTooLarge): ApiError {
+    const size = over.declared !== undefined ? ` (it announced ${sizeText(over.declared)})` : '';
+    const limit = sizeText(this.maxResponseBytes);
+    const paged = call.pagedBytes !== undefined ? ` with the ${sizeText(call.pagedBytes)} of the earlier pages of this list` : '';
+    return this.error(call, call.idempotent ? 'permanent' : 'outcome-unknown', {
+      detail: `the response${paged} is larger than ${limit}${size}, the most postureops reads; raise the limit with ${FLAG_MAX_RESPONSE} SIZE or ${ENV_MAX_RESPONSE}=SIZE (e.g. 64M) if this much is expected`,
+    });
+  }
+
   private success(call: Call, res: WireResponse): ApiResponse {
     const date = serviceDate(res.headers.date);
     const stamp = date !== undefined ? { date } : {};
-    if (res.text.trim() === '') return { status: res.status, body: undefined, ...stamp };
+    if (res.text.trim() === '') return { status: res.status, body: undefined, bytes: res.bytes, ...stamp };
     try {
-      return { status: res.status, body: JSON.parse(res.text) as unknown, ...stamp };
+      return { status: res.status, body: JSON.parse(res.text) as unknown, bytes: res.bytes, ...stamp };
     } catch {
       // The write may have happened; only a look can tell.
       const kind: ApiErrorKind = call.idempotent ? 'permanent' : 'outcome-unknown';

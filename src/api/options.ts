@@ -44,6 +44,11 @@ export interface ClientOptions {
   random?: () => number;
   /** Default `postureops`. */
   userAgent?: string;
+  /**
+   * Largest response body read, in bytes, and the most the pages of one list may hold together
+   * (ApiRequest.pagedBytes). Default DEFAULT_MAX_RESPONSE_BYTES (32 MiB).
+   */
+  maxResponseBytes?: number;
 }
 
 export interface WaitInfo {
@@ -56,12 +61,36 @@ export interface WaitInfo {
 export const ENV_BASE_URL = 'SVC_BASE_URL';
 export const ENV_KEY_ID = 'SVC_API_KEY_ID';
 export const ENV_SECRET = 'SVC_API_SECRET';
+/** The response size limit, as `--max-response-size` takes it. */
+export const ENV_MAX_RESPONSE = 'POSTUREOPS_MAX_RESPONSE_BYTES';
+export const FLAG_MAX_RESPONSE = '--max-response-size';
+export const DEFAULT_MAX_RESPONSE_BYTES = 32 * 1024 * 1024;
+/** What a size may look like, for messages. */
+export const SIZE_EXPECTED = 'a number of bytes, or with a suffix K, M or G (1024-based), e.g. 64M';
+
+const UNITS: Record<string, number> = { '': 1, k: 1024, m: 1024 ** 2, g: 1024 ** 3 };
+
+/** `65536`, `64K`, `32M`, `1G` (also `32MB`, `32MiB`; case-insensitive) → bytes; undefined when not a positive size. */
+export function parseByteSize(text: string): number | undefined {
+  const m = /^\s*(\d+)\s*([kmg]?)(?:i?b)?\s*$/i.exec(text);
+  if (!m) return undefined;
+  const bytes = Number(m[1]) * UNITS[m[2].toLowerCase()];
+  return Number.isSafeInteger(bytes) && bytes > 0 ? bytes : undefined;
+}
+
+/** A limit as people read it: `32 MiB`, `1.5 MiB`, `512 KiB`, `100 bytes`. */
+export function sizeText(bytes: number): string {
+  for (const [unit, size] of [['GiB', 1024 ** 3], ['MiB', 1024 ** 2], ['KiB', 1024]] as const) {
+    if (bytes >= size) return `${Number((bytes / size).toFixed(1))} ${unit}`;
+  }
+  return `${bytes} bytes`;
+}
 
 /**
  * Base URL from `--base-url` or SVC_BASE_URL, key from SVC_API_KEY_ID / SVC_API_SECRET.
  * Throws ClientConfigError naming what is missing or wrong, never echoing a value.
  */
-export function clientOptionsFromEnv(env: Record<string, string | undefined>, flags: { baseUrl?: string }): ClientOptions {
+export function clientOptionsFromEnv(env: Record<string, string | undefined>, flags: { baseUrl?: string; maxResponseSize?: string }): ClientOptions {
   const flagUrl = present(flags.baseUrl);
   const baseUrl = flagUrl ?? present(env[ENV_BASE_URL]);
   const keyId = present(env[ENV_KEY_ID]);
@@ -74,7 +103,21 @@ export function clientOptionsFromEnv(env: Record<string, string | undefined>, fl
     const noun = missing.length === 1 ? 'variable' : 'variables';
     throw new ClientConfigError(`missing environment ${noun} ${missing.join(', ')}: the service address and API key are needed to reach the service`);
   }
-  return { baseUrl: normalizeBaseUrl(baseUrl, flagUrl !== undefined ? '--base-url' : ENV_BASE_URL), keyId, secret };
+  const sizeFlag = present(flags.maxResponseSize);
+  const sizeGiven = sizeFlag ?? present(env[ENV_MAX_RESPONSE]);
+  let maxResponseBytes: number | undefined;
+  if (sizeGiven !== undefined) {
+    maxResponseBytes = parseByteSize(sizeGiven);
+    if (maxResponseBytes === undefined) {
+      throw new ClientConfigError(`${sizeFlag !== undefined ? FLAG_MAX_RESPONSE : ENV_MAX_RESPONSE} ${JSON.stringify(sizeGiven)} is not a size: expected ${SIZE_EXPECTED}`);
+    }
+  }
+  return {
+    baseUrl: normalizeBaseUrl(baseUrl, flagUrl !== undefined ? '--base-url' : ENV_BASE_URL),
+    keyId,
+    secret,
+    ...(maxResponseBytes !== undefined ? { maxResponseBytes } : {}),
+  };
 }
 
 function present(value: string | undefined): string | undefined {

@@ -1,4 +1,6 @@
-// One HTTP exchange over an undici dispatcher, with a deadline on headers and body together.
+// One HTTP exchange over an undici dispatcher, with a deadline on headers and body together, and a
+// size limit on the body: counted as the bytes arrive, the stream destroyed past it, so that what the
+// service sends never grows memory beyond it (a Content-Length over it is refused before reading).
 import type { Dispatcher } from 'undici';
 import type { HttpMethod } from './types.js';
 
@@ -14,6 +16,23 @@ export interface WireResponse {
   status: number;
   headers: Record<string, string | string[] | undefined>;
   text: string;
+  /** Size of the body on the wire. */
+  bytes: number;
+}
+
+/** An answer whose body is larger than the limit: not read beyond it. */
+export class BodyTooLarge extends Error {
+  constructor(
+    readonly status: number,
+    readonly headers: Record<string, string | string[] | undefined>,
+    /** The limit this body had (what is left of the limit after earlier pages). */
+    readonly limit: number,
+    /** The Content-Length it announced, when that alone refused it. */
+    readonly declared?: number,
+  ) {
+    super(`response body larger than ${limit} bytes`);
+    this.name = 'BodyTooLarge';
+  }
 }
 
 /** No HTTP answer: a refused or dropped connection, or the deadline passed. */
@@ -29,7 +48,14 @@ export class WireFailure extends Error {
   }
 }
 
-export async function exchange(dispatcher: Dispatcher, origin: string, req: WireRequest, timeoutMs: number, signal?: AbortSignal): Promise<WireResponse> {
+export async function exchange(
+  dispatcher: Dispatcher,
+  origin: string,
+  req: WireRequest,
+  timeoutMs: number,
+  signal?: AbortSignal,
+  maxBytes = Number.POSITIVE_INFINITY,
+): Promise<WireResponse> {
   const abort = new AbortController();
   let timedOut = false;
   const timer = setTimeout(() => {
@@ -48,15 +74,45 @@ export async function exchange(dispatcher: Dispatcher, origin: string, req: Wire
       body: req.body,
       signal: abort.signal,
     });
-    const text = await res.body.text();
-    return { status: res.statusCode, headers: res.headers, text };
+    const { text, bytes } = await readLimited(res, maxBytes);
+    return { status: res.statusCode, headers: res.headers, text, bytes };
   } catch (err) {
+    if (err instanceof BodyTooLarge) throw err;
     if (!timedOut && signal?.aborted) throw new WireFailure(undefined, false, true);
     throw new WireFailure(timedOut ? undefined : errorCode(err), timedOut);
   } finally {
     clearTimeout(timer);
     signal?.removeEventListener('abort', cutOff);
   }
+}
+
+/** The body as text (UTF-8, a BOM dropped, as undici's `text()`), refused past `maxBytes`. */
+async function readLimited(res: Dispatcher.ResponseData, maxBytes: number): Promise<{ text: string; bytes: number }> {
+  const header = res.headers['content-length'];
+  const declared = typeof header === 'string' && /^\d+$/.test(header) ? Number(header) : undefined;
+  if (declared !== undefined && declared > maxBytes) {
+    discard(res);
+    throw new BodyTooLarge(res.statusCode, res.headers, maxBytes, declared);
+  }
+  const chunks: Buffer[] = [];
+  let bytes = 0;
+  for await (const chunk of res.body as AsyncIterable<Buffer>) {
+    bytes += chunk.length;
+    if (bytes > maxBytes) {
+      discard(res);
+      throw new BodyTooLarge(res.statusCode, res.headers, maxBytes);
+    }
+    chunks.push(chunk);
+  }
+  const whole = Buffer.concat(chunks, bytes);
+  chunks.length = 0; // the pieces can go before the text is made
+  return { text: new TextDecoder().decode(whole), bytes };
+}
+
+/** Closes the body's connection; undici reports the cut as an error on the stream, expected here. */
+function discard(res: Dispatcher.ResponseData): void {
+  res.body.on('error', () => undefined);
+  res.body.destroy();
 }
 
 /** Node and undici put the code on the error, on its cause, or (several addresses tried) on the first of `errors`. */

@@ -29,12 +29,20 @@ export interface ApiRequest {
    * budget left. Both must be safe to repeat; account and headers are the same.
    */
   alternative?: { method: HttpMethod; path: string; body?: unknown };
+  /**
+   * A further page of a list (`nextPage`): the bytes of its earlier pages (`ApiResponse.bytes`
+   * summed). They count against the client's response size limit, so a list is bounded whatever
+   * number of pages it comes in.
+   */
+  pagedBytes?: number;
 }
 
 export interface ApiResponse<T = unknown> {
   status: number;
   /** Parsed JSON body; `undefined` for 204 or an empty body. Not unwrapped: see `unwrapData`. */
   body: T;
+  /** Size of the body on the wire, in bytes (for `pagedBytes`). */
+  bytes?: number;
   /** The service's time when it answered (its `Date` header, epoch ms; 1 s resolution), when it sent one. */
   date?: number;
 }

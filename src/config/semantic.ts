@@ -8,6 +8,7 @@ import type { Kind } from '../kinds/types.js';
 import type { SecretLiteralPolicy } from '../model/account.js';
 import { isObject, type Json, type JsonObject } from '../model/json.js';
 import { getAt } from '../model/json-pointer.js';
+import { isMaskedValue } from '../model/secret-detection.js';
 
 /**
  * Secret pointers of a document (document-relative: `/spec/data/...`): every secret member its kind
@@ -51,6 +52,16 @@ export function checkDocument(kind: Kind, doc: JsonObject, ctx: SemanticContext)
     if (value === undefined || value === null || pointer in ctx.envRefs || ctx.envProblems.includes(pointer)) continue;
     const label = pointer.replace(/^\/spec\//, '').split('/').join('.');
     const suggestion = `${label.split('.').pop()}: \${env:${envNameFor(String(doc.name ?? ''), label)}}`;
+    if (isMaskedValue(value)) {
+      out.push({
+        severity: 'error',
+        code: 'secret-literal',
+        message: `${label} holds a mask (${JSON.stringify(value)}), as the service shows a hidden secret: sending it would overwrite the real value`,
+        ...at(pointer),
+        hint: `take the real value from the environment (e.g. ${suggestion}), or remove the member to leave the live value alone`,
+      });
+      continue;
+    }
     if (writeOnly.has(pointer)) {
       out.push({
         severity: 'error',

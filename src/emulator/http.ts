@@ -52,6 +52,21 @@ export interface RequestContext {
    * Call it only after every check passed and the data changed.
    */
   committed(eventName: string, description: string): void;
+  /** A type of the service the emulator has no table for (EmulatorOptions.extraTypes), when `record` is one. */
+  extraType?(collection: string, record: Record<string, unknown>): ExtraType | undefined;
+}
+
+/**
+ * A type the real service has and the emulator's tables do not (EmulatorOptions.extraTypes): its
+ * records are stored as sent (data only checked to be an object) and shown as stored, but for the
+ * members `masked` names (dotted paths in `data`), which responses show as the text given ("", "****").
+ */
+export interface ExtraType {
+  /** `AlertChannels`, `CloudAccounts` or `ContainerRegistries`. */
+  collection: string;
+  /** The record's `type` (for container registries, `data.registryType`). */
+  type: string;
+  masked?: Record<string, string>;
 }
 
 export type Handler = (ctx: RequestContext) => HandlerResult;
@@ -66,4 +81,16 @@ export function objectBody(ctx: RequestContext): Record<string, unknown> {
 
 export function isoTime(ms: number): string {
   return new Date(ms).toISOString();
+}
+
+/**
+ * A test-only request header: a record created with `X-Emulator-Spelling: older` is answered in the
+ * older spellings api-facts.md lists (camelCase rule filters and a top-level rule `name`, EmailUser
+ * recipients as one comma-separated string, INLINE_SCANNER `limitNumScan` as a string), so that tests
+ * can hold such records end to end next to current ones. Real clients never send it.
+ */
+export const SPELLING_HEADER = 'x-emulator-spelling';
+
+export function wantsOlderSpelling(ctx: RequestContext): boolean {
+  return String(ctx.headers[SPELLING_HEADER] ?? '').toLowerCase() === 'older';
 }

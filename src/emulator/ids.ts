@@ -22,3 +22,6 @@ export const newSecret = (): string => `_${randomBytes(16).toString('hex')}`;
 
 /** Result sets of paged searches (in nextPage URLs). */
 export const newResultSetId = (): string => randomBytes(12).toString('hex');
+
+/** Server tokens of agentless scanner integrations: 64 hexadecimal characters. */
+export const newServerToken = (): string => randomBytes(32).toString('hex');

@@ -5,12 +5,16 @@ import type { Socket } from 'node:net';
 import { systemClock, type Clock } from './clock.js';
 import { newKeyId, newSecret } from './ids.js';
 import { resolveKeys, type ApiKey, type KeyOptions } from './keys.js';
-import { Service } from './server.js';
+import { Service, type ReceivedRequest } from './server.js';
+import type { ExtraType } from './http.js';
+import { PREDEFINED_PROFILE_PREFIX } from './service-facts.js';
 import { Store } from './store.js';
 
 export { manualClock, scaledClock, systemClock, type Clock, type ManualClock } from './clock.js';
-export { MAX_BODY_BYTES } from './server.js';
-export { PREDEFINED_PROFILES } from './predefined-profiles.js';
+export { MAX_BODY_BYTES, type ReceivedRequest } from './server.js';
+export type { ExtraType } from './http.js';
+export { PREDEFINED_PROFILES, predefinedProfiles } from './predefined-profiles.js';
+export { SPELLING_HEADER } from './http.js';
 export { parseKeySpec, ROLES, type ApiKey, type KeyOptions, type Role } from './keys.js';
 
 export interface EmulatorOptions {
@@ -44,6 +48,15 @@ export interface EmulatorOptions {
   activitySeed?: number;
   /** Generated records per day, per dataset and account (one every round(24 h / N)). Default 96. */
   activityRows?: number;
+  /** Types of the real service the emulator's tables lack: stored as sent, shown as stored but for `masked`. */
+  extraTypes?: ExtraType[];
+  /** Sees every request with a well-formed body (method, path, Account-Name, body), before it is checked. */
+  onRequest?: (request: ReceivedRequest) => void;
+  /**
+   * Vendor prefix of the predefined alert profiles (`<prefix>BASE_PROFILE`, ...). Default `SVC_`;
+   * `LW_` emulates the real service, whose prefix is not the tool's default.
+   */
+  predefinedPrefix?: string;
 }
 
 export interface RunningEmulator {
@@ -93,6 +106,9 @@ function checkOptions(o: EmulatorOptions): void {
   if (o.activityRows !== undefined && !(Number.isInteger(o.activityRows) && o.activityRows > 0 && o.activityRows <= 86_400_000)) {
     problems.push(`activityRows must be an integer 1..86400000 (records per day), got ${o.activityRows}`);
   }
+  if (o.predefinedPrefix !== undefined && !/^[A-Za-z][A-Za-z0-9]*_$/.test(o.predefinedPrefix)) {
+    problems.push(`predefinedPrefix must be letters and digits ending in _ (e.g. LW_), got ${JSON.stringify(o.predefinedPrefix)}`);
+  }
   if (problems.length > 0) throw new Error(`emulator: invalid options: ${problems.join('; ')}`);
 }
 
@@ -120,11 +136,14 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     keys,
     activitySeed: options.activitySeed ?? 1,
     activityRows: options.activityRows ?? 96,
+    predefinedPrefix: options.predefinedPrefix ?? PREDEFINED_PROFILE_PREFIX,
     clock: options.clock ?? systemClock,
     rateLimit: options.rateLimit ?? 120,
     faults: options.faults ?? 0,
     faultSeed: options.faultSeed ?? 1,
     store,
+    ...(options.extraTypes ? { extraTypes: options.extraTypes } : {}),
+    ...(options.onRequest ? { onRequest: options.onRequest } : {}),
   });
 
   const sockets = new Set<Socket>();

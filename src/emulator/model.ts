@@ -11,6 +11,10 @@ export interface IntegrationRecord {
   createdTime: number;
   createdOrUpdatedBy: string;
   createdOrUpdatedTime: number;
+  /** Issued by the service on create for the agentless scanner types (api-facts.md): `{serverToken, uri}`. */
+  serverToken?: { serverToken: string; uri: string };
+  /** Created with `X-Emulator-Spelling: older`: answered in the older spellings api-facts.md lists. */
+  older?: boolean;
 }
 
 export interface RuleFilters {
@@ -20,6 +24,10 @@ export interface RuleFilters {
   resourceGroups: string[];
   eventCategory: string[];
   severity: number[];
+  /** The newer filters (rules written since late 2023), present only where written. */
+  category?: string[];
+  subCategory?: string[];
+  source?: string[];
 }
 
 export interface RuleRecord {
@@ -29,6 +37,10 @@ export interface RuleRecord {
   filters: RuleFilters;
   createdOrUpdatedBy: string;
   createdOrUpdatedTime: number;
+  /** The spelling the request gave the source filter in (`source` or `sources`); answered in it. */
+  sourceSpelling?: 'source' | 'sources';
+  /** Created with `X-Emulator-Spelling: older`: camelCase filter lists and a top-level `name`. */
+  older?: boolean;
 }
 
 export interface TemplateRecord {

@@ -1,8 +1,9 @@
-// The predefined alert profiles every account has. They descend from the root SVC_BASE_PROFILE
+// The predefined alert profiles every account has. They descend from the root <prefix>BASE_PROFILE
 // (no alerts, may not be extended); their descriptionKeys name the placeholders templates may use.
+// The prefix is the emulator's `predefinedPrefix` option: SVC_ by default, LW_ on the real service.
 
 import type { TemplateRecord } from './model.js';
-import { ROOT_PROFILE_ID } from './service-facts.js';
+import { PREDEFINED_PROFILE_PREFIX, ROOT_PROFILE_NAME } from './service-facts.js';
 
 export interface PredefinedProfile {
   alertProfileId: string;
@@ -18,16 +19,17 @@ const keys = (...names: string[]) => names.map((name) => ({ name, spec: `{{${nam
 
 const COMMON_KEYS = ['_OCCURRENCE', '_POLICY_ID', '_POLICY_TITLE', '_PRIMARY_TAG'];
 
-export const PREDEFINED_PROFILES: readonly PredefinedProfile[] = [
+/** The profiles with ids after the prefix (`BASE_PROFILE`, ...); `extends` likewise. */
+const UNPREFIXED: readonly PredefinedProfile[] = [
   {
-    alertProfileId: ROOT_PROFILE_ID,
+    alertProfileId: ROOT_PROFILE_NAME,
     fields: fields('_OCCURRENCE', '_POLICY_ID', '_POLICY_TITLE', '_PRIMARY_TAG'),
     descriptionKeys: keys(...COMMON_KEYS),
     alerts: [],
   },
   {
-    alertProfileId: 'SVC_HE_FILES_DEFAULT_PROFILE',
-    extends: ROOT_PROFILE_ID,
+    alertProfileId: 'HE_FILES_DEFAULT_PROFILE',
+    extends: ROOT_PROFILE_NAME,
     fields: fields('_OCCURRENCE', '_POLICY_ID', '_POLICY_TITLE', '_PRIMARY_TAG', 'MID', 'PATH', 'FILE_TYPE', 'SIZE', 'HOSTNAME'),
     descriptionKeys: keys(...COMMON_KEYS, 'MID', 'PATH', 'FILE_TYPE', 'HOSTNAME'),
     alerts: [
@@ -46,8 +48,8 @@ export const PREDEFINED_PROFILES: readonly PredefinedProfile[] = [
     ],
   },
   {
-    alertProfileId: 'SVC_HE_USER_DEFAULT_PROFILE',
-    extends: ROOT_PROFILE_ID,
+    alertProfileId: 'HE_USER_DEFAULT_PROFILE',
+    extends: ROOT_PROFILE_NAME,
     fields: fields('_OCCURRENCE', '_POLICY_ID', '_POLICY_TITLE', '_PRIMARY_TAG', 'MID', 'USERNAME', 'UID', 'SOURCE_IP'),
     descriptionKeys: keys(...COMMON_KEYS, 'MID', 'USERNAME', 'UID', 'SOURCE_IP'),
     alerts: [
@@ -60,8 +62,8 @@ export const PREDEFINED_PROFILES: readonly PredefinedProfile[] = [
     ],
   },
   {
-    alertProfileId: 'SVC_CLOUD_ACTIVITY_DEFAULT_PROFILE',
-    extends: ROOT_PROFILE_ID,
+    alertProfileId: 'CLOUD_ACTIVITY_DEFAULT_PROFILE',
+    extends: ROOT_PROFILE_NAME,
     fields: fields('_OCCURRENCE', '_POLICY_ID', '_POLICY_TITLE', '_PRIMARY_TAG', 'RESOURCE_ID', 'EVENT_NAME', 'EVENT_SOURCE', 'REGION', 'ACCOUNT_ID'),
     descriptionKeys: keys(...COMMON_KEYS, 'RESOURCE_ID', 'EVENT_NAME', 'REGION', 'ACCOUNT_ID'),
     alerts: [
@@ -74,8 +76,8 @@ export const PREDEFINED_PROFILES: readonly PredefinedProfile[] = [
     ],
   },
   {
-    alertProfileId: 'SVC_CFG_AWS_DEFAULT_PROFILE',
-    extends: ROOT_PROFILE_ID,
+    alertProfileId: 'CFG_AWS_DEFAULT_PROFILE',
+    extends: ROOT_PROFILE_NAME,
     fields: fields('_OCCURRENCE', '_POLICY_ID', '_POLICY_TITLE', '_PRIMARY_TAG', 'RESOURCE_ID', 'RESOURCE_TYPE', 'REGION', 'ACCOUNT_ID'),
     descriptionKeys: keys(...COMMON_KEYS, 'RESOURCE_ID', 'RESOURCE_TYPE', 'REGION', 'ACCOUNT_ID'),
     alerts: [
@@ -89,6 +91,14 @@ export const PREDEFINED_PROFILES: readonly PredefinedProfile[] = [
   },
 ];
 
-export function predefinedProfile(id: string): PredefinedProfile | undefined {
-  return PREDEFINED_PROFILES.find((p) => p.alertProfileId === id);
+/** The predefined profiles of an account whose vendor prefix is `prefix`. */
+export function predefinedProfiles(prefix: string): readonly PredefinedProfile[] {
+  return UNPREFIXED.map((p) => ({
+    ...structuredClone(p),
+    alertProfileId: prefix + p.alertProfileId,
+    ...(p.extends !== undefined ? { extends: prefix + p.extends } : {}),
+  }));
 }
+
+/** With the default prefix (SVC_). */
+export const PREDEFINED_PROFILES: readonly PredefinedProfile[] = predefinedProfiles(PREDEFINED_PROFILE_PREFIX);

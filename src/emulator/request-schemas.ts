@@ -10,7 +10,7 @@ import {
   type ChannelType,
   type CloudAccountType,
   type RegistryType,
-} from '../kinds/spellings.js';
+} from './spellings.js';
 import { AWS_CROSS, AWS_KEYS, CHANNEL_REQUIRED, CLOUD_ACCOUNT_REQUIRED, REGISTRY_REQUIRED } from './service-facts.js';
 import type { Schema } from './validation.js';
 
@@ -23,6 +23,12 @@ const PORT: Schema = { type: 'integer', minimum: 1, maximum: 65535 };
 const HTTPS_URL: Schema = { type: 'string', pattern: '^https://\\S+$' };
 const HTTP_URL: Schema = { type: 'string', pattern: '^https?://\\S+$' };
 const STRINGS: Schema = { type: 'array', items: { type: 'string' } };
+const STR: Schema = { type: 'string' };
+const BOOL: Schema = { type: 'boolean' };
+const OBJECT: Schema = { type: 'object', additionalProperties: true };
+/** A member whose type the documents do not give: any JSON value. */
+const ANY: Schema = {};
+const PROJECT_OR_ORG: Schema = { type: 'string', enum: ['PROJECT', 'ORGANIZATION'] };
 
 /**
  * An object schema from dotted member paths: every required path (and the objects on the way to it)
@@ -38,7 +44,8 @@ export function objectFromPaths(required: readonly string[], members: Record<str
     parts.forEach((part, i) => {
       const last = i === parts.length - 1;
       const props = (node.properties ??= {});
-      if (last) props[part] = members[path] ?? TEXT;
+      // An optional member may be null: the live service holds such records (api-facts.md).
+      if (last) props[part] = isRequired ? (members[path] ?? TEXT) : { ...(members[path] ?? TEXT), nullable: true };
       else props[part] ??= { type: 'object', required: [], properties: {}, additionalProperties: true };
       if (isRequired && !(node.required ??= []).includes(part)) node.required.push(part);
       node = props[part];
@@ -47,40 +54,107 @@ export function objectFromPaths(required: readonly string[], members: Record<str
   return root;
 }
 
-const CHANNEL_MEMBERS: Partial<Record<ChannelType, Record<string, Schema>>> = {
-  SlackChannel: { slackUrl: HTTPS_URL },
-  Webhook: { webhookUrl: HTTP_URL },
-  MicrosoftTeams: { teamsUrl: HTTPS_URL },
+const GCP_CREDENTIALS = ['credentials.clientEmail', 'credentials.clientId', 'credentials.privateKey', 'credentials.privateKeyId'];
+const texts = (...paths: string[]): Record<string, Schema> => Object.fromEntries(paths.map((p) => [p, TEXT]));
+
+/**
+ * Every `data` member api-facts.md names, per channel type (the required ones are in
+ * service-facts.ts); a member not listed here is still accepted and stored (the service is wider).
+ */
+export const CHANNEL_MEMBERS: Record<ChannelType, Record<string, Schema>> = {
+  AwsS3: texts('s3CrossAccountCredentials.roleArn', 's3CrossAccountCredentials.externalId', 's3CrossAccountCredentials.bucketArn'),
   CiscoSparkWebhook: { webhook: HTTP_URL },
-  VictorOps: { intgUrl: HTTP_URL },
-  EmailUser: {
-    'channelProps.recipients': { type: 'array', minItems: 1, items: { type: 'string', format: 'email' } },
-    'notificationTypes.properties': { type: 'object', additionalProperties: true },
-  },
-  CloudwatchEb: { issueGrouping: ISSUE_GROUPING },
+  CloudwatchEb: { eventBusArn: TEXT, issueGrouping: ISSUE_GROUPING },
   Datadog: {
+    apiKey: TEXT,
     datadogSite: { type: 'string', enum: ['com', 'eu'] },
     datadogType: { type: 'string', enum: ['Logs Detail', 'Events Summary', 'Logs Summary'] },
   },
-  GcpPubsub: { issueGrouping: ISSUE_GROUPING },
-  IbmQradar: { qradarHostPort: PORT, qradarCommType: { type: 'string', enum: ['HTTPS', 'HTTPS Self Signed Cert'] } },
-  Jira: {
-    jiraType: { type: 'string', enum: ['JIRA_CLOUD', 'JIRA_SERVER'] },
-    apiToken: TEXT,
-    password: TEXT,
-    issueGrouping: ISSUE_GROUPING,
-    customTemplateFile: { type: 'string' },
+  EmailUser: {
+    // A list, or (older records) one comma-separated string (api-facts.md).
+    'channelProps.recipients': {
+      oneOf: [
+        { type: 'array', minItems: 1, items: { type: 'string', format: 'email' } },
+        { type: 'string', pattern: '^\\s*[^\\s@,]+@[^\\s@,]+(\\s*,\\s*[^\\s@,]+@[^\\s@,]+)*\\s*$' },
+      ],
+    },
+    'notificationTypes.properties': OBJECT,
   },
-  NewRelicInsights: { accountId: { type: 'integer', minimum: 1 } },
-  ServiceNowRest: { issueGrouping: ISSUE_GROUPING, customTemplateFile: { type: 'string' } },
-  SplunkHec: { port: PORT, ssl: { type: 'boolean' } },
+  GcpPubsub: { ...texts(...GCP_CREDENTIALS, 'projectId', 'topicId'), issueGrouping: ISSUE_GROUPING },
+  IbmQradar: { qradarHostUrl: TEXT, qradarHostPort: PORT, qradarCommType: { type: 'string', enum: ['HTTPS', 'HTTPS Self Signed Cert'] } },
+  Jira: {
+    ...texts('jiraUrl', 'projectId', 'issueType', 'username', 'apiToken', 'password'),
+    jiraType: { type: 'string', enum: ['JIRA_CLOUD', 'JIRA_SERVER'] },
+    issueGrouping: ISSUE_GROUPING,
+    customTemplateFile: STR,
+    bidirectionalConfig: STR,
+  },
+  MicrosoftTeams: { teamsUrl: HTTPS_URL },
+  NewRelicInsights: { accountId: { type: 'integer', minimum: 1 }, insertKey: TEXT },
+  PagerDutyApi: { apiIntgKey: TEXT },
+  ServiceNowRest: { ...texts('instanceUrl', 'userName', 'password'), issueGrouping: ISSUE_GROUPING, customTemplateFile: STR },
+  SlackChannel: { slackUrl: HTTPS_URL },
+  SplunkHec: { ...texts('host', 'channel', 'hecToken', 'eventData.index', 'eventData.source'), port: PORT, ssl: BOOL },
+  VictorOps: { intgUrl: HTTP_URL },
+  Webhook: { webhookUrl: HTTP_URL },
 };
 
-const CLOUD_ACCOUNT_MEMBERS: Partial<Record<CloudAccountType, Record<string, Schema>>> = {
-  AwsCfg: { awsAccountId: { type: 'string' } },
-  AwsCtSqs: { queueUrl: HTTPS_URL },
-  AwsUsGovCtSqs: { queueUrl: HTTPS_URL },
+const AWS_ROLE = texts('crossAccountCredentials.roleArn', 'crossAccountCredentials.externalId');
+const AZURE_CREDENTIALS = texts('credentials.clientId', 'credentials.clientSecret');
+const GCP_ID = { ...texts(...GCP_CREDENTIALS, 'id'), idType: PROJECT_OR_ORG };
+const GCP_AUDIT = { ...texts(...GCP_CREDENTIALS, 'organizationId', 'projectId', 'subscriptionName'), integrationType: PROJECT_OR_ORG };
+/** The agentless scanners' common members (api-facts.md: "the scan flags and scanFrequency"). */
+const SCAN = {
+  scanFrequency: { type: 'integer', minimum: 1 } as Schema,
+  scanContainers: BOOL,
+  scanHostVulnerabilities: BOOL,
+  scanMultiVolume: BOOL,
+  scanStoppedInstances: BOOL,
+  queryText: STR,
 };
+const AWS_SIDEKICK = { ...SCAN, ...AWS_ROLE, awsAccountId: TEXT, bucketArn: TEXT };
+
+/** Every `data` member api-facts.md names, per cloud account type (the required ones are in service-facts.ts). */
+export const CLOUD_ACCOUNT_MEMBERS: Record<CloudAccountType, Record<string, Schema>> = {
+  AwsCfg: { ...AWS_ROLE, awsAccountId: STR },
+  AwsCtSqs: { ...AWS_ROLE, awsAccountId: STR, queueUrl: HTTPS_URL, accountMappingFile: STR },
+  // snsArn, queueUrl: not in api-facts.md's tables; the public client sends them (optional here).
+  AwsEksAudit: { ...AWS_ROLE, snsArn: TEXT },
+  AwsUsGovCfg: texts('accessKeyCredentials.accountId', 'accessKeyCredentials.accessKeyId', 'accessKeyCredentials.secretAccessKey'),
+  AwsUsGovCtSqs: { ...texts('accessKeyCredentials.accountId', 'accessKeyCredentials.accessKeyId', 'accessKeyCredentials.secretAccessKey'), queueUrl: HTTPS_URL },
+  AzureAlSeq: { ...AZURE_CREDENTIALS, tenantId: TEXT, queueUrl: TEXT },
+  AzureCfg: { ...AZURE_CREDENTIALS, tenantId: TEXT },
+  GcpAtSes: { ...GCP_ID, subscriptionName: TEXT },
+  GcpCfg: GCP_ID,
+  AwsSidekick: AWS_SIDEKICK,
+  AwsSidekickOrg: { ...AWS_SIDEKICK, ...texts('scanningAccount', 'managementAccount'), monitoredAccounts: STR, accountMappingFile: STR },
+  AzureSidekick: {
+    ...SCAN,
+    ...AZURE_CREDENTIALS,
+    ...texts('scanningSubscriptionId', 'tenantId', 'blobContainerName', 'scanningResourceGroupName', 'storageAccountUrl'),
+    integrationLevel: { type: 'string', enum: ['TENANT', 'SUBSCRIPTION'] },
+    subscriptionsList: ANY,
+  },
+  GcpSidekick: { ...SCAN, ...GCP_ID, ...texts('scanningProjectId', 'sharedBucketName'), filterList: ANY, accountMappingFile: STR },
+  AzureAdAl: { ...AZURE_CREDENTIALS, ...texts('tenantId', 'eventHubNamespace', 'eventHubName') },
+  GcpGkeAudit: GCP_AUDIT,
+  GcpAlPubSub: { ...GCP_AUDIT, topicId: TEXT },
+  OciCfg: texts('credentials.fingerprint', 'credentials.privateKey', 'homeRegion', 'tenantId', 'tenantName', 'userOcid'),
+  AwsDspm: { ...AWS_ROLE, ...texts('awsAccountId', 'bucketArn', 'integrationLevel', 'managementAccount'), regions: STRINGS, props: OBJECT },
+  AzureDspm: {
+    ...AZURE_CREDENTIALS,
+    ...texts('tenantId', 'integrationLevel', 'storageAccountUrl', 'blobContainerName'),
+    regions: STRINGS,
+    props: OBJECT,
+  },
+};
+
+/** The dotted `data` member paths of a schema built by objectFromPaths (for the api-facts table test). */
+export function memberPaths(data: Schema, prefix = ''): string[] {
+  return Object.entries(data.properties ?? {}).flatMap(([k, v]) =>
+    v.type === 'object' && v.properties !== undefined && Object.keys(v.properties).length > 0 ? memberPaths(v, `${prefix}${k}.`) : [`${prefix}${k}`],
+  );
+}
 
 const REGISTRY_COMMON: Record<string, Schema> = {
   registryType: { type: 'string', enum: REGISTRY_TYPES },
@@ -91,6 +165,8 @@ const REGISTRY_COMMON: Record<string, Schema> = {
   limitByLabel: { type: 'array', items: { type: 'object', additionalProperties: true } },
   nonOsPackageEval: { type: 'boolean' },
   identifierTag: { type: 'array', items: { type: 'object', additionalProperties: true } },
+  // INLINE_SCANNER: a number, or (as older records hold it) a string of digits (api-facts.md).
+  limitNumScan: { oneOf: [{ type: 'integer', minimum: 1 }, { type: 'string', pattern: '^[0-9]+$' }] },
 };
 
 function integration(typeSchema: Schema, data: Schema): Schema {
@@ -142,6 +218,11 @@ function ruleFilters(required: string[]): Schema {
       resourceGroups: STRINGS,
       eventCategory: { type: 'array', uniqueItems: true, items: { type: 'string', enum: EVENT_CATEGORIES } },
       severity: { type: 'array', uniqueItems: true, items: { type: 'integer', minimum: 1, maximum: 5 } },
+      // The newer filters (api-facts.md): free-form lists, as the service's own values grow.
+      category: { type: 'array', uniqueItems: true, items: TEXT },
+      subCategory: { type: 'array', uniqueItems: true, items: TEXT },
+      source: { type: 'array', uniqueItems: true, items: TEXT },
+      sources: { type: 'array', uniqueItems: true, items: TEXT },
     },
     additionalProperties: true,
   };

@@ -21,7 +21,7 @@ import { schemaRoutes } from './collections/schemas.js';
 import { tokenRoutes } from './collections/tokens.js';
 import { ActivityData } from './activity-data.js';
 import { FaultInjector } from './faults.js';
-import { HttpError, isoTime, type HandlerResult, type RequestContext } from './http.js';
+import { HttpError, isoTime, type ExtraType, type HandlerResult, type RequestContext } from './http.js';
 import type { ApiKey } from './keys.js';
 import { Router, type Route, type RouteMatch } from './router.js';
 import { API_PREFIX } from './service-facts.js';
@@ -45,9 +45,27 @@ export interface ServiceConfig {
   /** Seed and density (records per day per dataset per account) of the generated activity data. */
   activitySeed: number;
   activityRows: number;
+  extraTypes?: readonly ExtraType[];
+  /** Sees every request with a well-formed body, before it is checked (tests record what was sent). */
+  onRequest?: (request: ReceivedRequest) => void;
+  /** The vendor prefix of the predefined alert profiles (SVC_; the real service's is LW_). */
+  predefinedPrefix: string;
 }
 
-type Body = { kind: 'ok'; value: unknown } | { kind: 'too-large' } | { kind: 'bad-json' } | { kind: 'bad-type' };
+/** A request as the emulator received it. */
+export interface ReceivedRequest {
+  method: string;
+  path: string;
+  account?: string;
+  body: unknown;
+}
+
+/** `bad-type` (no JSON Content-Type) is refused after authentication; it carries no value. */
+type Body = { kind: 'ok'; value: unknown } | { kind: 'too-large' } | { kind: 'bad-json' } | { kind: 'bad-type'; value: undefined };
+
+function isJsonType(header: string | undefined): boolean {
+  return /^application\/([\w.+-]*\+)?json\b/i.test(header ?? '');
+}
 
 /** Reads at most MAX_BODY_BYTES; past that it stops reading and reports `too-large`. */
 function readBody(req: IncomingMessage): Promise<Body> {
@@ -69,9 +87,9 @@ function readBody(req: IncomingMessage): Promise<Body> {
     };
     const onEnd = () => {
       const text = Buffer.concat(chunks).toString('utf8');
+      // Seeds 000/001: every call, token creation included and bodies or not, carries the header.
+      if (!isJsonType(req.headers['content-type'])) return resolve({ kind: 'bad-type', value: undefined });
       if (text.trim() === '') return resolve({ kind: 'ok', value: undefined });
-      const type = String(req.headers['content-type'] ?? '');
-      if (!/^application\/([\w.+-]*\+)?json\b/i.test(type)) return resolve({ kind: 'bad-type' });
       try {
         resolve({ kind: 'ok', value: JSON.parse(text) });
       } catch {
@@ -140,7 +158,7 @@ export class Service {
       ...agentAccessTokenRoutes(),
       ...alertChannelRoutes(),
       ...alertRuleRoutes(),
-      ...alertProfileRoutes(),
+      ...alertProfileRoutes(cfg.predefinedPrefix),
       ...cloudAccountRoutes(),
       ...containerRegistryRoutes(),
       ...resourceGroupRoutes(),
@@ -210,20 +228,29 @@ export class Service {
     if (body.kind === 'too-large') {
       return send(res, 400, { message: `Request body larger than ${MAX_BODY_BYTES} bytes` }, peek(), { Connection: 'close' });
     }
-    if (body.kind === 'bad-type') return send(res, 400, { message: 'Content-Type must be application/json' }, peek());
     if (body.kind === 'bad-json') return send(res, 400, { message: 'Invalid JSON body' }, peek());
+    const accountHeader = req.headers['account-name'];
+    this.cfg.onRequest?.({ method, path: pathname, ...(typeof accountHeader === 'string' ? { account: accountHeader } : {}), body: structuredClone(body.value) });
 
     let rate = peek();
     try {
       if (!isApi) throw new HttpError(404, 'Not found');
+      // After authentication (a request without a token is a 401 first), before the bucket: like a
+      // malformed body. The OpenAPI page (the emulator's own, no login) stays readable in a browser.
+      const badType = body.kind === 'bad-type' && !(route?.public === true && method === 'GET');
+      const refuseType = () => {
+        throw new HttpError(400, 'Content-Type must be application/json: send the header Content-Type: application/json on every request');
+      };
       let key: ApiKey | undefined;
       if (route?.public === true) {
+        if (badType) refuseType();
         const owner = this.tokens.keyNamed(body.value)?.user ?? ANONYMOUS;
         const taken = this.buckets.take(userBucket(owner, functionality));
         rate = taken.state;
         if (!taken.allowed) throw new HttpError(429, 'Rate limit exceeded');
       } else {
         key = this.tokens.verify(req.headers, this.cfg.clock.now());
+        if (badType) refuseType();
         const taken = this.buckets.take(userBucket(key.user, functionality));
         rate = taken.state;
         if (!taken.allowed) throw new HttpError(429, 'Rate limit exceeded');
@@ -288,6 +315,8 @@ export class Service {
         });
       },
     };
+    const extra = this.cfg.extraTypes ?? [];
+    if (extra.length > 0) ctx.extraType = (collection, record) => extraTypeOf(extra, collection, record);
     const result = handler(ctx);
     if (wrote) store.save();
     // A list route (one literal segment) also lists the records seeded as given.
@@ -298,4 +327,11 @@ export class Service {
     }
     return result;
   }
+}
+
+function extraTypeOf(extra: readonly ExtraType[], collection: string, record: Record<string, unknown>): ExtraType | undefined {
+  const data = record.data;
+  const registryType = data !== null && typeof data === 'object' ? (data as Record<string, unknown>).registryType : undefined;
+  const type = collection === 'ContainerRegistries' ? registryType : record.type;
+  return extra.find((e) => e.collection === collection && e.type === type);
 }

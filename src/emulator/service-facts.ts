@@ -1,17 +1,20 @@
 // What the emulated service knows about itself, written from the seeds and api-facts.md, not taken
 // from the tool's tables: when the tool's idea of a secret, a required member or a default drifts
 // from the documents, the emulator answers differently and the tool's tests notice.
-// Only the spellings (type enumerations) are shared with the tool.
 
-import type { AWS_AUTH_TYPES, ChannelType, CloudAccountType, RegistryType } from '../kinds/spellings.js';
+import type { AWS_AUTH_TYPES, ChannelType, CloudAccountType, RegistryType } from './spellings.js';
 
 /** Seed 000: "All API v2 paths start with /api/v2". */
 export const API_PREFIX = '/api/v2';
 
-/** api-facts.md: predefined profiles carry the vendor prefix (ours is SVC_); custom ids may not use it. */
+/**
+ * api-facts.md: predefined profiles carry the vendor prefix (ours is SVC_; the real service's is
+ * `LW_`); custom ids may not use it. The default of the emulator's `predefinedPrefix` option.
+ */
 export const PREDEFINED_PROFILE_PREFIX = 'SVC_';
-/** Seed 000: the root base profile has no alerts and must not be extended. */
-export const ROOT_PROFILE_ID = `${PREDEFINED_PROFILE_PREFIX}BASE_PROFILE`;
+/** Seed 000: the root base profile has no alerts and must not be extended. Its id is the prefix and this. */
+export const ROOT_PROFILE_NAME = 'BASE_PROFILE';
+export const ROOT_PROFILE_ID = `${PREDEFINED_PROFILE_PREFIX}${ROOT_PROFILE_NAME}`;
 
 /**
  * How a sensitive `data` member comes back in responses (api-facts.md, "Secrets are write-only"):
@@ -59,8 +62,10 @@ export const CHANNEL_SENSITIVE: Record<ChannelType, SensitiveMember[]> = {
 
 const AWS_SECRET_KEY = [nested('accessKeyCredentials.secretAccessKey')];
 const AZURE_SECRET = [nested('credentials.clientSecret')];
+/** The ten newer GCP and OCI types bold only `privateKey` (api-facts.md, "beyond the nine"); `privateKeyId` comes back. */
+const PRIVATE_KEY = [nested('credentials.privateKey')];
 
-/** Sensitive members of cloud account `data` (api-facts.md, "Per-type shapes"). */
+/** Sensitive members of cloud account `data` (api-facts.md, "Per-type shapes" and "beyond the nine"). */
 export const CLOUD_ACCOUNT_SENSITIVE: Record<CloudAccountType, SensitiveMember[]> = {
   AwsCfg: [],
   AwsCtSqs: [],
@@ -71,7 +76,20 @@ export const CLOUD_ACCOUNT_SENSITIVE: Record<CloudAccountType, SensitiveMember[]
   AzureCfg: AZURE_SECRET,
   GcpAtSes: GCP_KEYS,
   GcpCfg: GCP_KEYS,
+  AwsSidekick: [],
+  AwsSidekickOrg: [],
+  AzureSidekick: AZURE_SECRET,
+  GcpSidekick: PRIVATE_KEY,
+  AzureAdAl: AZURE_SECRET,
+  GcpGkeAudit: PRIVATE_KEY,
+  GcpAlPubSub: PRIVATE_KEY,
+  OciCfg: PRIVATE_KEY,
+  AwsDspm: [],
+  AzureDspm: AZURE_SECRET,
 };
+
+/** Cloud account types whose records carry a top-level `serverToken {serverToken, uri}` the service issues on create. */
+export const SERVER_TOKEN_TYPES: readonly CloudAccountType[] = ['AwsSidekick', 'AwsSidekickOrg'];
 
 /**
  * Sensitive members of container registry `data`, by `registryType` (and AWS auth type). A GCP
@@ -107,8 +125,9 @@ export const CHANNEL_REQUIRED: Record<ChannelType, string[]> = {
   CloudwatchEb: ['eventBusArn'],
   Datadog: ['apiKey'],
   EmailUser: ['channelProps.recipients'],
-  GcpPubsub: ['credentials.clientEmail', 'credentials.clientId', 'credentials.privateKey', 'credentials.privateKeyId', 'projectId', 'topicId'],
-  IbmQradar: ['qradarHostUrl', 'qradarHostPort', 'qradarCommType'],
+  // Optional where the public clients mark them so (api-facts.md): GCP privateKeyId, QRadar port, Splunk channel.
+  GcpPubsub: ['credentials.clientEmail', 'credentials.clientId', 'credentials.privateKey', 'projectId', 'topicId'],
+  IbmQradar: ['qradarHostUrl', 'qradarCommType'],
   // The credential depends on jiraType: see JIRA_SECRET.
   Jira: ['jiraType', 'jiraUrl', 'projectId', 'issueType', 'username'],
   MicrosoftTeams: ['teamsUrl'],
@@ -116,7 +135,7 @@ export const CHANNEL_REQUIRED: Record<ChannelType, string[]> = {
   PagerDutyApi: ['apiIntgKey'],
   ServiceNowRest: ['instanceUrl', 'userName', 'password'],
   SlackChannel: ['slackUrl'],
-  SplunkHec: ['host', 'port', 'channel', 'hecToken', 'eventData.index', 'eventData.source'],
+  SplunkHec: ['host', 'port', 'hecToken', 'eventData.index', 'eventData.source'],
   VictorOps: ['intgUrl'],
   Webhook: ['webhookUrl'],
 };
@@ -127,7 +146,8 @@ export const JIRA_SECRET: Record<string, string> = { JIRA_CLOUD: 'apiToken', JIR
 export const AWS_CROSS = ['crossAccountCredentials.roleArn', 'crossAccountCredentials.externalId'];
 export const AWS_KEYS = ['accessKeyCredentials.accessKeyId', 'accessKeyCredentials.secretAccessKey'];
 const AZURE = ['credentials.clientId', 'credentials.clientSecret'];
-const GCP = ['credentials.clientEmail', 'credentials.clientId', 'credentials.privateKey', 'credentials.privateKeyId'];
+/** `privateKeyId` is optional: the public clients mark it so (api-facts.md). */
+const GCP = ['credentials.clientEmail', 'credentials.clientId', 'credentials.privateKey'];
 
 /** Required members of cloud account `data`: the identity and secret members api-facts.md names. */
 export const CLOUD_ACCOUNT_REQUIRED: Record<CloudAccountType, string[]> = {
@@ -140,6 +160,16 @@ export const CLOUD_ACCOUNT_REQUIRED: Record<CloudAccountType, string[]> = {
   AzureCfg: AZURE,
   GcpAtSes: GCP,
   GcpCfg: GCP,
+  AwsSidekick: ['awsAccountId', ...AWS_CROSS],
+  AwsSidekickOrg: [...AWS_CROSS, 'scanningAccount', 'managementAccount'],
+  AzureSidekick: [...AZURE, 'tenantId', 'integrationLevel'],
+  GcpSidekick: [...GCP, 'idType', 'id'],
+  AzureAdAl: [...AZURE, 'tenantId', 'eventHubNamespace', 'eventHubName'],
+  GcpGkeAudit: [...GCP, 'integrationType', 'subscriptionName'],
+  GcpAlPubSub: [...GCP, 'integrationType', 'subscriptionName', 'topicId'],
+  OciCfg: ['credentials.fingerprint', 'credentials.privateKey', 'homeRegion', 'tenantId', 'tenantName', 'userOcid'],
+  AwsDspm: ['awsAccountId', ...AWS_CROSS],
+  AzureDspm: [...AZURE, 'tenantId'],
 };
 
 /** Required members of container registry `data`, per registryType. */
@@ -173,6 +203,9 @@ export const REGISTRY_RESPONSE_DEFAULTS: Readonly<Record<string, unknown>> = {
   nonOsPackageEval: false,
   identifierTag: [],
 };
+
+/** api-facts.md: a Docker Hub registry answers with `registryDomain` `index.docker.io`. */
+export const DOCKERHUB_DOMAIN = 'index.docker.io';
 
 /**
  * Seed 001: compliance evaluation search requires `dataset`, one per cloud provider (spellings

@@ -21,6 +21,8 @@ export interface Schema {
   maximum?: number;
   minItems?: number;
   uniqueItems?: boolean;
+  /** A null is accepted (and stored) for this member: optional members of records the live service holds. */
+  nullable?: boolean;
   /** Valid when one of these is (the first branch's problems are reported otherwise). */
   oneOf?: Schema[];
 }
@@ -106,7 +108,7 @@ export function validate(schema: Schema, value: unknown, path = ''): string[] {
     for (const [key, sub] of Object.entries(schema.properties ?? {})) {
       if (obj[key] === undefined) continue;
       // A null for a required member was reported above; a null elsewhere is a type error.
-      if (obj[key] === null && (schema.required ?? []).includes(key)) continue;
+      if (obj[key] === null && ((schema.required ?? []).includes(key) || sub.nullable === true)) continue;
       errors.push(...validate(sub, obj[key], join(path, key)));
     }
   }

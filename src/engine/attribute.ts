@@ -67,6 +67,8 @@ async function searchAccount(client: ApiClient, account: AccountConfig, start: s
   const target = { account: account.orgAccess ? undefined : account.name, orgAccess: account.orgAccess };
   let res = await client.request({ method: 'POST', path: AUDIT_SEARCH_PATH, ...target, body: { timeFilter: { startTime: start, endTime: end } } });
   const entries: AuditEntry[] = [];
+  // The pages of one search count together against the client's response size limit.
+  let paged = res.bytes ?? 0;
   for (let page = 1; ; page++) {
     const data = unwrapData(res.body);
     for (const rec of Array.isArray(data) ? data : []) {
@@ -76,7 +78,8 @@ async function searchAccount(client: ApiClient, account: AccountConfig, start: s
     const paging = isObject(res.body) ? res.body.paging : undefined;
     const next = isObject(paging) && isObject(paging.urls) ? paging.urls.nextPage : undefined;
     if (typeof next !== 'string' || next === '' || page >= MAX_PAGES) break;
-    res = await client.request({ method: 'GET', path: next, ...target });
+    res = await client.request({ method: 'GET', path: next, ...target, pagedBytes: paged });
+    paged += res.bytes ?? 0;
   }
   return entries;
 }

@@ -1,7 +1,8 @@
 // Declared members: inside the objects a kind calls open (Kind.openMembers, e.g. an integration's
 // `data`), a file states only the members it names. Live members it leaves out are neither a change
 // nor lost: the diff compares what the file declares, and an update carries the live rest, because
-// the service replaces such an object whole. A member set to null in the file means "remove it".
+// the service replaces such an object whole. A member set to null in the file means "remove it";
+// where the live member is null already (the service holds nulls), there is nothing to remove.
 
 import { isObject, type Json, type JsonObject } from '../model/json.js';
 import { getAt, setAt } from '../model/json-pointer.js';
@@ -55,6 +56,8 @@ function project(live: JsonObject, desired: JsonObject): JsonObject {
   for (const [k, d] of Object.entries(desired)) {
     if (!Object.hasOwn(live, k)) continue;
     const l = live[k];
+    // null in the file, null in the service: both sides hold nothing (the file's side was stripped).
+    if (d === null && l === null) continue;
     out[k] = isObject(d) && isObject(l) ? project(l, d) : l;
   }
   return out;
@@ -63,8 +66,10 @@ function project(live: JsonObject, desired: JsonObject): JsonObject {
 function overlay(live: JsonObject, desired: JsonObject): JsonObject {
   const out: JsonObject = structuredClone(live);
   for (const [k, d] of Object.entries(desired)) {
-    if (d === null) delete out[k];
-    else {
+    // A live null stays as the service holds it; any other live value is removed.
+    if (d === null) {
+      if (live[k] !== null) delete out[k];
+    } else {
       const l: Json | undefined = live[k];
       out[k] = isObject(d) && isObject(l) ? overlay(l, d) : isObject(d) ? stripNulls(d) : d;
     }

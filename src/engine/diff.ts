@@ -1,6 +1,6 @@
 // Field-level diff of one resource: canonical specs from the kind, write-only pointers and members
 // the service never returns ignored on both sides, set-like arrays compared as sets, and every secret
-// masked before anything leaves.
+// masked before anything leaves. The live rest an update carries holds nothing read masked or empty.
 
 import jsonPatch from 'fast-json-patch';
 import type { DesiredResource, LiveResource } from '../model/resource.js';
@@ -12,6 +12,7 @@ import { markEnv, markLiterals, maskAt, MASK } from '../model/env-markers.js';
 import { resourceKey } from './order.js';
 import { type DiffOp } from '../model/plan.js';
 import { carriedSpec, declaredLive, withoutNulls } from './declared.js';
+import { withoutWithheld } from '../model/secret-detection.js';
 
 export interface ResourceDiff {
   /** Top-level members that differ (plus the members holding write-only secrets when rotating). */
@@ -73,10 +74,14 @@ export function diffResource(kind: Kind, desired: DesiredResource, live: LiveRes
   const open = kind.openMembers?.(desired.spec, live.spec) ?? [];
   const d = withoutNulls(desired.spec, open);
   const l = declaredLive(live.spec, desired.spec, open);
-  const full = carriedSpec(live.spec, desired.spec, open);
+  // The live rest never carries what the service showed masked or empty: that would overwrite the secret.
+  const full = withoutWithheld(carriedSpec(live.spec, desired.spec, open), live.spec, d, open);
   const sets = setPointersOf(kind, [d, l, full]);
-  const writeOnly = uniqueSorted([...kind.writeOnly(d), ...kind.writeOnly(l)]);
   const envPointers = Object.keys(desired.envRefs);
+  // A member the service shows empty and the file takes from the environment is a hidden secret
+  // (export leaves such members of unknown types out and asks for exactly this): not compared.
+  const hidden = envPointers.filter((p) => open.some((o) => isWithin(p, o)) && getAt(l, p) === '');
+  const writeOnly = uniqueSorted([...kind.writeOnly(d), ...kind.writeOnly(l), ...hidden]);
   const sensitive = uniqueSorted([...kind.sensitive(d), ...kind.sensitive(l), ...kind.sensitive(full), ...envPointers]);
   const masked = uniqueSorted([...writeOnly, ...sensitive]);
   // Pointers found on the desired side may sit at another index of a set array on the live side.

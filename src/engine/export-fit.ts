@@ -2,7 +2,8 @@
 // in, so the engine stays below config), members the schema refuses are left out of the file with a
 // warning naming the resource and the member, and a document that still does not validate (a
 // required member missing or unusable) is left out whole. Nothing is lost in the service: plan
-// carries live members a file does not name.
+// carries live members a file does not name. A value the schema only warns about (a format check
+// on a value the service itself accepted) is written as read, with a warning naming the record.
 
 import type { Diagnostic } from '../model/diagnostics.js';
 import type { JsonObject } from '../model/json.js';
@@ -26,8 +27,9 @@ export function fitDocument(doc: { kind: string; name: string; account: string; 
   const diagnostics: Diagnostic[] = [];
   let spec = doc.spec;
   for (let round = 0; round < MAX_ROUNDS; round++) {
-    const problems = check({ kind: doc.kind, name: doc.name, account: doc.account, spec }).filter((p) => p.severity === 'error');
-    if (problems.length === 0) return { spec, diagnostics };
+    const found = check({ kind: doc.kind, name: doc.name, account: doc.account, spec });
+    const problems = found.filter((p) => p.severity === 'error');
+    if (problems.length === 0) return { spec, diagnostics: [...diagnostics, ...kept(where, found)] };
     const droppable = problems.filter((p) => p.code !== 'missing-field' && p.field !== undefined && isWithin(p.field, '/spec') && p.field !== '/spec');
     if (droppable.length < problems.length) break;
     // Outermost first: a refused object goes whole, its members need no message of their own.
@@ -57,4 +59,17 @@ export function fitDocument(doc: { kind: string; name: string; account: string; 
     ],
     reason,
   };
+}
+
+/** The check's warnings on members of the spec: written as read, and said so with the record's name. */
+function kept(where: string, found: readonly Diagnostic[]): Diagnostic[] {
+  return found
+    .filter((p) => p.severity === 'warning' && p.field !== undefined && isWithin(p.field, '/spec'))
+    .map((p) => ({
+      severity: 'warning' as const,
+      code: 'export-value-kept',
+      message: `${where}: spec${p.field!.slice('/spec'.length)} is written as the service holds it, though ${p.message}`,
+      field: p.field,
+      hint: 'the service accepted this value; validate warns about it and plan leaves it as it is',
+    }));
 }

@@ -94,7 +94,9 @@ export function secretsNote(accounts: readonly string[], secrets: readonly Expor
       '  service has now (for example the Slack URL), or the first plan shows an update.',
       '- **write-only**: the service never returns the value, so plan does not compare it. Any value lets plan run',
       '  (`export --dotenv-out` writes a placeholder that apply refuses to send);',
-      '  the real one is sent when the resource is created or replaced, or rotated with `--rotate`.',
+      '  the real one is sent when the resource is created or replaced, or rotated with `--rotate`. In a type',
+      '  postureops does not know, every member named as a secret (password, token, apiKey, clientSecret...) and',
+      '  every member the service shows masked is write-only, even where the service returns it in clear.',
       '',
     );
     for (const account of accounts) {

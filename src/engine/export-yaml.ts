@@ -48,14 +48,19 @@ export function documentsFile(docs: readonly FileDocument[]): string {
     .join('---\n');
 }
 
-/** postureops.yaml: the accounts in the given order, the first as default, nothing pruned. */
-export function rootFile(accounts: readonly AccountConfig[]): string {
+/**
+ * postureops.yaml: the accounts in the given order, the first as default, nothing pruned, and the
+ * settings the live state shows where they differ from the defaults (a vendor's profile prefix).
+ */
+export function rootFile(accounts: readonly AccountConfig[], settings: Readonly<JsonObject> = {}): string {
   const root = {
     accounts: accounts.map((a) => (a.orgAccess ? { name: a.name, orgAccess: true } : { name: a.name })),
     defaults: { account: accounts[0].name },
     prune: false,
+    ...(sortKeys(settings as JsonObject) as JsonObject),
   };
-  return '# Exported by postureops from the live service.\n' + stringify(root, YAML_OPTIONS);
+  const note = Object.keys(settings).length > 0 ? '# Settings below `prune` are what the live service shows (not the defaults).\n' : '';
+  return '# Exported by postureops from the live service.\n' + note + stringify(root, YAML_OPTIONS);
 }
 
 /** `AlertChannel` → `alert-channels`, `ContainerRegistry` → `container-registries`. */

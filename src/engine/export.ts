@@ -4,14 +4,16 @@
 import type { AccountConfig } from '../model/account.js';
 import { type Diagnostic, sortDiagnostics } from '../model/diagnostics.js';
 import { KINDS } from '../kinds/index.js';
-import type { Json } from '../model/json.js';
+import type { Json, JsonObject } from '../model/json.js';
 import type { Kind } from '../kinds/types.js';
 import type { LiveResource } from '../model/resource.js';
 import { getAt, setAt, toPointer } from '../model/json-pointer.js';
+import { isMaskedValue } from '../model/secret-detection.js';
 import { assignVariables, type ExportedSecret, type SecretSlot, secretsNote, type SkippedResource } from './export-secrets.js';
 import { accountFolders, compareText, documentsFile, type FileDocument, kindFileStem, ROOT_FILE, rootFile, SECRETS_FILE } from './export-yaml.js';
 import type { LiveState } from './types.js';
 import { type DocumentCheck, fitDocument } from './export-fit.js';
+import { liveSettings } from './export-settings.js';
 
 export { writeExport, type WriteExportOptions } from './export-write.js';
 export type { ExportedSecret } from './export-secrets.js';
@@ -27,6 +29,8 @@ export interface ExportResult {
   files: ExportFile[];
   /** Every variable the exported files reference, sorted by variable. */
   secrets: ExportedSecret[];
+  /** Root settings the live state shows and postureops.yaml sets (e.g. a vendor's profile prefix). */
+  settings: JsonObject;
   diagnostics: Diagnostic[];
 }
 
@@ -52,6 +56,8 @@ interface Entry {
   live: LiveResource;
   doc: FileDocument;
   slots: SecretSlot[];
+  /** The kind's notes on the document (Kind.toDocument). */
+  notes: Diagnostic[];
 }
 
 export function exportConfig(live: LiveState, options: ExportOptions): ExportResult {
@@ -59,15 +65,19 @@ export function exportConfig(live: LiveState, options: ExportOptions): ExportRes
   const diagnostics: Diagnostic[] = [];
   if (options.accounts.length === 0) {
     diagnostics.push({ severity: 'error', code: 'no-accounts', message: 'nothing to export: no account was given' });
-    return { files: [], secrets: [], diagnostics };
+    return { files: [], secrets: [], settings: {}, diagnostics };
   }
+  // Settings first: they decide which live resources are the service's own (export-settings.ts).
+  const shown = liveSettings(live.resources, kinds, options.accounts.map((a) => a.name));
+  const { settings } = shown;
+  diagnostics.push(...shown.diagnostics);
   const selected = selectKinds(kinds, options.kindNames, diagnostics);
   const skipped: SkippedResource[] = [];
   const entries: Entry[] = [];
 
   for (const account of options.accounts) {
     for (const kind of selected) {
-      const own = live.resources.filter((r) => r.kind === kind.kind && r.account === account.name && !r.managedByService);
+      const own = shown.resources.filter((r) => r.kind === kind.kind && r.account === account.name && !r.managedByService);
       const byName = new Map<string, LiveResource[]>();
       for (const r of own) byName.set(r.name, [...(byName.get(r.name) ?? []), r]);
       for (const [name, group] of [...byName].sort((a, b) => compareText(a[0], b[0]))) {
@@ -90,8 +100,9 @@ export function exportConfig(live: LiveState, options: ExportOptions): ExportRes
           skipped.push({ account: account.name, kind: kind.kind, name, reason });
           continue;
         }
-        const entry = toEntry(kinds, kind, group[0], live.resources);
+        const entry = toEntry(kinds, kind, group[0], shown.resources);
         if (entry) entries.push(entry);
+        if (entry) diagnostics.push(...entry.notes);
       }
     }
   }
@@ -106,6 +117,18 @@ export function exportConfig(live: LiveState, options: ExportOptions): ExportRes
     if (leak) {
       const reason = `a secret value would appear at spec${leak} of the exported document`;
       diagnostics.push({ severity: 'error', code: 'secret-in-export', message: `${entry.kind.kind} "${entry.live.name}" in account ${entry.account}: ${reason}; left out of the export` });
+      skipped.push({ account: entry.account, kind: entry.kind.kind, name: entry.live.name, reason });
+      continue;
+    }
+    const refused = kindProblems(entry, settings);
+    if (refused.length > 0) {
+      const reason = `it does not pass the checks of ${entry.kind.kind}: ${refused.map((p) => p.message).join('; ')}`;
+      diagnostics.push({
+        severity: 'warning',
+        code: 'export-resource-left-out',
+        message: `${entry.kind.kind} "${entry.live.name}" in account ${entry.account}: ${reason}; left out of the export`,
+        hint: 'manage it in the service, or write its document by hand',
+      });
       skipped.push({ account: entry.account, kind: entry.kind.kind, name: entry.live.name, reason });
       continue;
     }
@@ -126,7 +149,7 @@ export function exportConfig(live: LiveState, options: ExportOptions): ExportRes
 
   const folders = accountFolders(options.accounts);
   const files: { path: string; content: string }[] = [
-    { path: ROOT_FILE, content: rootFile(options.accounts) },
+    { path: ROOT_FILE, content: rootFile(options.accounts, settings) },
     { path: SECRETS_FILE, content: secretsNote(options.accounts.map((a) => a.name), exportedSecrets, skipped) },
   ];
   for (const account of options.accounts) {
@@ -140,7 +163,21 @@ export function exportConfig(live: LiveState, options: ExportOptions): ExportRes
     }
   }
   files.sort((a, b) => compareText(a.path, b.path));
-  return { files, secrets: exportedSecrets.sort((a, b) => compareText(a.variable, b.variable)), diagnostics: sortDiagnostics(diagnostics) };
+  return {
+    files,
+    secrets: exportedSecrets.sort((a, b) => compareText(a.variable, b.variable)),
+    settings,
+    diagnostics: sortDiagnostics(diagnostics),
+  };
+}
+
+/**
+ * The kind's own offline checks of the document as exported (ids, bases, templates), under the
+ * settings the export writes: errors mean `validate` would refuse the folder.
+ */
+function kindProblems(entry: Entry, settings: JsonObject): Diagnostic[] {
+  const doc: JsonObject = { kind: entry.doc.kind, name: entry.doc.name, account: entry.doc.account, spec: entry.doc.spec };
+  return (entry.kind.checkDocument?.(doc, (pointer) => ({ field: pointer }), settings) ?? []).filter((d) => d.severity === 'error');
 }
 
 /** Document kinds to export; a kind without documents (AlertTemplate) selects its owner. */
@@ -179,6 +216,7 @@ function toEntry(kinds: readonly Kind[], kind: Kind, live: LiveResource, all: re
     live,
     doc: { kind: exported.kind, name: live.name, account: live.account, spec: exported.spec },
     slots: pointers.map((field) => ({ account: live.account, kind: kind.kind, name: live.name, field, writeOnly: writeOnly.has(field) })),
+    notes: exported.notes ?? [],
   };
 }
 
@@ -194,7 +232,8 @@ function strings(value: Json, pointer = ''): [string, string][] {
 function leakedSecret(entry: Entry): string | undefined {
   const values = entry.slots
     .map((s) => getAt(entry.live.spec, s.field))
-    .filter((v): v is string => typeof v === 'string' && v.length >= MIN_SECRET_SCAN);
+    // A mask (what the service showed, or postureops keeps for a secret it never read) is no secret.
+    .filter((v): v is string => typeof v === 'string' && v.length >= MIN_SECRET_SCAN && !isMaskedValue(v));
   if (values.length === 0) return undefined;
   return strings(entry.doc.spec).find(([, text]) => values.some((v) => text.includes(v)))?.[0];
 }

@@ -125,11 +125,14 @@ async function readAll(client: ApiClient, path: string, reads: ListReads, target
     reads.delete(path);
   }
   const data = unwrapData(res.body);
+  // The pages of one list count together against the client's response size limit.
+  let paged = res.bytes ?? 0;
   for (let page = 1; Array.isArray(data); page++) {
     const next = nextPageOf(res.body);
     if (next === undefined) break;
     if (page >= MAX_PAGES) throw new ApiError({ kind: 'permanent', method: first.method, path: first.path, detail: `more than ${MAX_PAGES} pages of records` });
-    res = await client.request({ method: 'GET', path: next, ...target });
+    res = await client.request({ method: 'GET', path: next, ...target, pagedBytes: paged });
+    paged += res.bytes ?? 0;
     const more = unwrapData(res.body);
     if (!Array.isArray(more)) throw new ApiError({ kind: 'permanent', method: 'GET', path: first.path, detail: 'unexpected response: a page that is not a list of records' });
     data.push(...(more as unknown[]));

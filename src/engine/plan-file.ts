@@ -1,12 +1,15 @@
 // Saved plans: written atomically with mode 0600, read back with their shape checked, and refused as
-// stale when the live records they were computed from moved (Terraform's saved-plan rule).
+// stale when the live records they were computed from moved (Terraform's saved-plan rule). A plan
+// saved with a key (POSTUREOPS_PLAN_KEY) carries an HMAC-SHA256 that someone who edits the file
+// cannot recompute; the checksum beside it only catches accidents (anyone can recompute a sha256).
 
-import { createHash, randomBytes } from 'node:crypto';
+import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { open, readFile, rename, unlink } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { type Diagnostic, DiagnosticsError } from '../model/diagnostics.js';
 import type { LiveResource } from '../model/resource.js';
 import { liveDigest } from './digest.js';
+import { inertText as inert } from '../model/inert.js';
 import { resourceKey } from './order.js';
 import { renameLive } from './plan-steps/rename.js';
 import { KINDS } from '../kinds/index.js';
@@ -14,17 +17,67 @@ import type { Kind } from '../kinds/types.js';
 import { ACTIONS, type Plan, PLAN_FORMAT_VERSION, type Refusal } from '../model/plan.js';
 import { type LiveState } from './types.js';
 
-/** sha256 of the plan's JSON: what was reviewed is what apply executes, not an edited copy. */
+/** sha256 of the plan's JSON: catches a damaged file; not an authenticity check (see `planMac`). */
 function checksumOf(plan: unknown): string {
   return createHash('sha256').update(JSON.stringify(plan)).digest('hex');
 }
 
+/** The variable holding the key the runs that save and apply plans share. */
+export const PLAN_KEY_VARIABLE = 'POSTUREOPS_PLAN_KEY';
+/** Shorter keys can be guessed offline from one signed plan. */
+export const PLAN_KEY_MIN_LENGTH = 32;
+/** The MAC names its purpose, so a MAC made with the same key for something else never passes as a plan's. */
+const MAC_CONTEXT = 'postureops-plan-v1\n';
+
+/** A plan key that is set but unusable (too short); its message never holds the key. */
+export class PlanKeyError extends Error {}
+
 /**
- * Writes the plan as JSON with a `checksum` member: a temp file in the same folder (mode 0600), then
- * a rename over `path`.
+ * The plan key from `env` (the environment, or the .env the user pointed at); undefined when unset or
+ * empty. Refused when shorter than PLAN_KEY_MIN_LENGTH characters.
  */
-export async function savePlan(path: string, plan: Plan): Promise<void> {
-  const text = JSON.stringify({ ...plan, checksum: checksumOf(plan) }, null, 2) + '\n';
+export function planKeyFrom(env: Readonly<Record<string, string | undefined>>): string | undefined {
+  const key = env[PLAN_KEY_VARIABLE];
+  if (key === undefined || key === '') return undefined;
+  if (key.length < PLAN_KEY_MIN_LENGTH) {
+    throw new PlanKeyError(
+      `${PLAN_KEY_VARIABLE} is too short (${key.length} characters; at least ${PLAN_KEY_MIN_LENGTH}): generate one with \`openssl rand -hex 32\``,
+    );
+  }
+  return key;
+}
+
+/** HMAC-SHA256 (hex) of the plan's JSON, keyed by the runs' shared key. */
+export function planMac(plan: unknown, key: string): string {
+  return createHmac('sha256', key).update(MAC_CONTEXT).update(JSON.stringify(plan)).digest('hex');
+}
+
+/** Compares in constant time: the time taken tells nothing of how much of a forged MAC was right. */
+export function macMatches(plan: unknown, key: string, mac: unknown): boolean {
+  if (typeof mac !== 'string' || !/^[0-9a-f]{64}$/.test(mac)) return false;
+  return timingSafeEqual(Buffer.from(planMac(plan, key), 'hex'), Buffer.from(mac, 'hex'));
+}
+
+/**
+ * How a loaded plan was authenticated: `verified` (its MAC matches the key), `unsigned` (no MAC, no key),
+ * `unverifiable` (a MAC, but no key to check it with).
+ */
+export type PlanSignature = 'verified' | 'unsigned' | 'unverifiable';
+
+export interface SavedPlan {
+  plan: Plan;
+  signature: PlanSignature;
+}
+
+/** Codes of plan-file problems that mean "not the plan that was saved" (refused, exit 3) rather than "unreadable". */
+export const TAMPERED_CODES: readonly string[] = ['plan-file-modified', 'plan-file-mac-missing', 'plan-file-mac-wrong'];
+
+/**
+ * Writes the plan as JSON with a `checksum` member and, given a key, a `mac` member: a temp file in the
+ * same folder (mode 0600), then a rename over `path`.
+ */
+export async function savePlan(path: string, plan: Plan, key?: string): Promise<void> {
+  const text = JSON.stringify({ ...plan, checksum: checksumOf(plan), ...(key !== undefined ? { mac: planMac(plan, key) } : {}) }, null, 2) + '\n';
   const temp = join(dirname(path), `.${basename(path)}.${randomBytes(6).toString('hex')}.tmp`);
   try {
     const handle = await open(temp, 'wx', 0o600);
@@ -45,7 +98,16 @@ export async function savePlan(path: string, plan: Plan): Promise<void> {
 const problem = (file: string, code: string, message: string, hint?: string): DiagnosticsError =>
   new DiagnosticsError([{ severity: 'error', code, message, file, ...(hint ? { hint } : {}) } satisfies Diagnostic]);
 
-export async function loadPlan(path: string): Promise<Plan> {
+/** The plan of `path`, checked as `readPlan` checks it. */
+export async function loadPlan(path: string, key?: string): Promise<Plan> {
+  return (await readPlan(path, key)).plan;
+}
+
+/**
+ * Reads a saved plan: its shape, its checksum and, with a key, its MAC (a plan without one, or with a
+ * wrong one, is refused: with a key set, every plan must be signed with it).
+ */
+export async function readPlan(path: string, key?: string): Promise<SavedPlan> {
   let text: string;
   try {
     text = await readFile(path, 'utf8');
@@ -75,7 +137,26 @@ export async function loadPlan(path: string): Promise<Plan> {
       'create the plan again with this version',
     );
   }
-  const { checksum, ...planValue } = value;
+  const { checksum, mac, ...planValue } = value;
+  if (key !== undefined) {
+    // The MAC first: with a key, nobody's edit is worth a finer message than "not signed with the key".
+    if (mac === undefined) {
+      throw problem(
+        path,
+        'plan-file-mac-missing',
+        `plan file ${path} is not signed, and ${PLAN_KEY_VARIABLE} is set: only plans signed with that key are applied`,
+        `save the plan with ${PLAN_KEY_VARIABLE} set (the same key as this run)`,
+      );
+    }
+    if (!macMatches(planValue, key, mac)) {
+      throw problem(
+        path,
+        'plan-file-mac-wrong',
+        `plan file ${path} does not carry a valid signature for ${PLAN_KEY_VARIABLE}: it was edited after it was saved, or saved with another key`,
+        'create a new plan with `postureops plan --out FILE` and the same key',
+      );
+    }
+  }
   if (checksum !== checksumOf(planValue)) {
     throw problem(
       path,
@@ -88,7 +169,8 @@ export async function loadPlan(path: string): Promise<Plan> {
   if (wrong.length > 0) {
     throw problem(path, 'plan-file-corrupt', `plan file ${path} is damaged: ${wrong.slice(0, 5).join('; ')}${wrong.length > 5 ? ` (and ${wrong.length - 5} more)` : ''}`);
   }
-  return planValue as unknown as Plan;
+  const signature: PlanSignature = key !== undefined ? 'verified' : mac === undefined ? 'unsigned' : 'unverifiable';
+  return { plan: planValue as unknown as Plan, signature };
 }
 
 function isObject(v: unknown): v is Record<string, unknown> {
@@ -174,17 +256,18 @@ export function checkStale(plan: Plan, live: LiveState, kinds: readonly Kind[] =
   const details: string[] = [];
   for (const change of plan.changes) {
     const found = byKey.get(resourceKey(change.account, change.kind, change.name)) ?? [];
-    const where = `${change.account}/${change.kind}/${change.name}`;
+    // From the file: made inert before it reaches a terminal or a log.
+    const where = inert(`${change.account}/${change.kind}/${change.name}`);
     if (change.action === 'create') {
       if (found.length > 0) details.push(`${where}: to be created, but it exists now`);
     } else {
       const target = found.find((r) => r.id === change.liveId);
-      if (!target) details.push(`${where}: its live record (id ${change.liveId}) is gone or renamed`);
+      if (!target) details.push(`${where}: its live record (id ${inert(change.liveId ?? '')}) is gone or renamed`);
       else if (liveDigest(target) !== change.liveDigest) details.push(`${where}: its live record changed since the plan`);
     }
     for (const ref of change.refs ?? []) {
       if (ref.id !== undefined && !ids.has(idKey(change.account, ref.kind, ref.id))) {
-        details.push(`${where}: the ${ref.kind} ${ref.name} it refers to (id ${ref.id}) is gone`);
+        details.push(`${where}: the ${inert(ref.kind)} ${inert(ref.name)} it refers to (id ${inert(ref.id)}) is gone`);
       }
     }
   }

@@ -9,7 +9,7 @@ import { mkdir, readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { ENV_SKIPPED } from '../config/interpolate.js';
 import { mergePlans, MergeError, type ShardPlan } from '../engine/merge-plans.js';
-import { loadPlan, savePlan } from '../engine/plan-file.js';
+import { loadPlan, planKeyFrom, PlanKeyError, savePlan } from '../engine/plan-file.js';
 import { DiagnosticsError, hasErrors } from '../model/diagnostics.js';
 import type { Plan } from '../model/plan.js';
 import { renderApplyReport, renderPlan } from '../render/index.js';
@@ -87,7 +87,8 @@ async function savePlanOut(run: Run, plan: Plan): Promise<boolean> {
   const file = run.s.planOut!;
   try {
     await mkdir(path.dirname(file), { recursive: true });
-    await savePlan(file, plan);
+    // Signed with POSTUREOPS_PLAN_KEY when the workflow sets it: the merge job (and apply --plan) checks it.
+    await savePlan(file, plan, planKeyFrom(run.env));
   } catch (err) {
     const message = err instanceof DiagnosticsError ? err.diagnostics.map((d) => d.message).join('; ') : err instanceof Error ? err.message : String(err);
     log.setFailed(run.guard(`postureops: ${message}`));
@@ -123,10 +124,12 @@ async function mergeRun(run: Run): Promise<void> {
   let plan: Plan;
   try {
     const inputs: ShardPlan[] = [];
-    for (const file of await planFiles(s.plans)) inputs.push({ file: path.relative(s.workspace, file) || file, plan: await loadPlan(file) });
+    // With POSTUREOPS_PLAN_KEY set, a shard's plan without a valid MAC fails the merge.
+    const key = planKeyFrom(run.env);
+    for (const file of await planFiles(s.plans)) inputs.push({ file: path.relative(s.workspace, file) || file, plan: await loadPlan(file, key) });
     plan = mergePlans(inputs);
   } catch (err) {
-    if (!(err instanceof MergeError || err instanceof DiagnosticsError)) throw err;
+    if (!(err instanceof MergeError || err instanceof DiagnosticsError || err instanceof PlanKeyError)) throw err;
     const message = err instanceof DiagnosticsError ? err.diagnostics.map((d) => d.message).join('; ') : err.message;
     return fail(run, { kind: 'merge', message }, 0);
   }

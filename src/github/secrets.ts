@@ -7,11 +7,12 @@ import * as core from '@actions/core';
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { ENV_KEY_ID, ENV_SECRET } from '../api/options.js';
+import { PLAN_KEY_VARIABLE } from '../engine/plan-file.js';
 import { envNames } from '../model/env.js';
 import { echoForms } from '../model/masking.js';
 
 /** Credentials masked whatever the configuration says. */
-export const CREDENTIAL_VARIABLES = [ENV_SECRET, ENV_KEY_ID, 'GITHUB_TOKEN', 'INPUT_GITHUB-TOKEN'];
+export const CREDENTIAL_VARIABLES = [ENV_SECRET, ENV_KEY_ID, 'GITHUB_TOKEN', 'INPUT_GITHUB-TOKEN', PLAN_KEY_VARIABLE];
 
 const SKIP_DIRS = new Set(['node_modules', '.git']);
 

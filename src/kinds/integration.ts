@@ -2,10 +2,12 @@
 // integration record {name, type, enabled 0|1, data} with a server-assigned intgGuid. This module
 // builds their Kind from the few facts in which they differ.
 
+import type { Diagnostic } from '../model/diagnostics.js';
 import { getAt, removeAt, setAt } from '../model/json-pointer.js';
 import { apiPath, clone, convertedEnvRefs, createdString, lastChangeOf, recordList, request, requireString, toBoolean, toFlag } from './common.js';
 import { isObject, jsonEqual, type JsonObject } from '../model/json.js';
 import { dataPointer, type SecretField } from './secret-fields.js';
+import { emptyPointers, isMaskedValue, maskedPointers, secretNamePointers, WITHHELD } from '../model/secret-detection.js';
 import type { SchemaObject } from './schema-parts.js';
 import type { DesiredResource, LiveResource, ResourceDocument } from '../model/resource.js';
 import type { ExportedDocument, FetchContext, Kind, RequestContext, UpdateOptions } from './types.js';
@@ -26,10 +28,12 @@ export interface IntegrationOptions {
   /** The only `type` the service knows for this kind (registries); documents may leave it out. */
   fixedType?: string;
   /**
-   * Where a spec names its type: `/type`, or `/data/registryType` for registries. A type the kind's
-   * schema does not know is carried as it is (the schema declares the type a closed set: a misspelt
-   * one is refused, a new one is a warning).
+   * The types whose `data` this version knows (strict schemas, secrets from the kind's tables), and
+   * where a spec names its type: `/type`, or `/data/registryType` for registries. Any other type is
+   * carried as it is (the schema declares the type a closed set: a misspelt one is refused, a new
+   * one is a warning) and its secrets are detected by name.
    */
+  knownTypes: readonly string[];
   typePointer: '/type' | '/data/registryType';
   /** Members the service accepts and never returns (Kind.unreturned), as spec pointers (`/data/...`). */
   unreturned?(spec: JsonObject): string[];
@@ -52,6 +56,16 @@ export function integrationKind(opts: IntegrationOptions): Kind {
   const defaults = opts.dataDefaults ?? {};
   const pointers = (spec: JsonObject, writeOnly: boolean) =>
     opts.secrets(spec).filter((s) => s.writeOnly === writeOnly).map((s) => dataPointer(s.path));
+  const isKnown = (spec: JsonObject): boolean => {
+    const t = typeOf(spec);
+    return t !== undefined && opts.knownTypes.includes(t);
+  };
+  // Secrets no table names: in a type this version does not know, every member named as a secret;
+  // in any type, every member the service shows masked. Both are treated as write-only.
+  const detected = (spec: JsonObject): string[] => [
+    ...new Set([...maskedPointers(spec.data, '/data'), ...(isKnown(spec) ? [] : secretNamePointers(spec.data, '/data'))]),
+  ];
+  const unique = (items: string[]): string[] => [...new Set(items)];
   const withDefaults = (data: JsonObject): JsonObject => ({ ...clone(defaults), ...data });
 
   const fullBody = (desired: DesiredResource): JsonObject => ({
@@ -82,11 +96,14 @@ export function integrationKind(opts: IntegrationOptions): Kind {
     // `data` is replaced whole by an update: the file names what it manages, the rest is carried.
     // Not across a change of type: the other type's members mean nothing to the new one.
     openMembers: (desired, live) => (desired.type === live.type && typeOf(desired) === typeOf(live) ? ['/data'] : []),
-    writeOnly: (spec) => pointers(spec, true),
+    writeOnly: (spec) => unique([...pointers(spec, true), ...detected(spec)]),
     ...(opts.unreturned ? { unreturned: opts.unreturned } : {}),
     sensitive: (spec) => pointers(spec, false),
-    secretMembers: (spec) =>
-      (opts.fileSecrets ?? opts.secrets)(spec).map((s) => ({ pointer: dataPointer(s.path), writeOnly: s.writeOnly })),
+    secretMembers: (spec) => {
+      const declared = (opts.fileSecrets ?? opts.secrets)(spec).map((s) => ({ pointer: dataPointer(s.path), writeOnly: s.writeOnly }));
+      const named = new Set(declared.map((m) => m.pointer));
+      return [...declared, ...detected(spec).filter((p) => !named.has(p)).map((pointer) => ({ pointer, writeOnly: true }))];
+    },
 
     fromDocument(doc: ResourceDocument) {
       const data = isObject(doc.spec.data) ? clone(doc.spec.data) : {};
@@ -113,7 +130,10 @@ export function integrationKind(opts: IntegrationOptions): Kind {
         let spec: JsonObject = { type, enabled: toBoolean(rec.enabled), data: {} };
         spec.data = withDefaults(opts.readData ? opts.readData(typeOf({ ...spec, data }) ?? '', data) : data);
         // Write-only secrets come back masked ("" or left out): never compared, so not kept.
-        for (const ptr of kind.writeOnly(spec)) spec = removeAt(spec, ptr);
+        for (const ptr of pointers(spec, true)) spec = removeAt(spec, ptr);
+        // A secret no table names is kept as a mask, whatever came back: export still knows the place
+        // (for its `${env:...}`), and the value, even when the service returned it in clear, goes nowhere.
+        for (const ptr of detected(spec)) spec = setAt(spec, ptr, WITHHELD);
         const live: LiveResource = {
           kind: opts.kind,
           account: ctx.account,
@@ -162,11 +182,27 @@ export function integrationKind(opts: IntegrationOptions): Kind {
       for (const ptr of [...kind.writeOnly(live.spec), ...(kind.unreturned?.(live.spec) ?? [])]) {
         if (getAt({ data }, ptr) === undefined) data = setAt({ data }, ptr, '').data as JsonObject;
       }
+      // In a type this version does not know, "" may be a secret the service hides or an empty
+      // setting: neither written as a value nor as a variable, but named.
+      const notes: Diagnostic[] = [];
+      if (!isKnown(live.spec)) {
+        const inObject = (ptr: string): boolean => isObject(getAt({ data }, ptr.slice(0, ptr.lastIndexOf('/'))));
+        for (const ptr of emptyPointers(data, '/data').filter(inObject).reverse()) {
+          data = removeAt({ data }, ptr).data as JsonObject;
+          notes.push({
+            severity: 'warning',
+            code: 'empty-member-left-out',
+            message: `${opts.kind} "${live.name}" in account ${live.account}: spec${ptr} is empty in the service (type \`${String(typeOf(live.spec))}\`, unknown to this version: a hidden secret or an empty setting); left out of the export`,
+            field: '/spec' + ptr,
+            hint: 'if it is a secret, add it to the file as ${env:NAME} (a member shown empty and taken from the environment is not compared); an update leaves it out otherwise',
+          });
+        }
+      }
       const spec: JsonObject = {};
       if (opts.fixedType === undefined || live.spec.type !== opts.fixedType) spec.type = live.spec.type;
       if (live.spec.enabled === false) spec.enabled = false;
       spec.data = data;
-      return { kind: opts.documentKind, name: live.name, spec };
+      return { kind: opts.documentKind, name: live.name, spec, ...(notes.length > 0 ? { notes } : {}) };
     },
   };
   if (opts.testable) {

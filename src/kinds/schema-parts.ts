@@ -161,7 +161,7 @@ export function openType(description: string, kind: string, known: readonly stri
       label: `${kind} type`,
       values: known,
       code: 'unknown-type',
-      note: 'its data is checked as a JSON object only, compared member by member and sent as written; secrets in it are not recognised by name: give them as ${env:NAME} all the same',
+      note: 'its data is checked as a JSON object only, compared member by member and sent as written; members named as secrets (password, token, apiKey, clientSecret...) are treated as write-only secrets: give them as ${env:NAME}',
     },
   );
 }

@@ -1,5 +1,7 @@
 // Secret members of an integration's `data`, as the kinds (and, until issue 12 is done, the emulator)
 // describe them: a dotted path inside `data`, whether it is write-only, and how the service masks it.
+// Secrets no table names (members of unknown types named as secrets, members shown masked) are
+// found by src/model/secret-detection.ts.
 
 /**
  * How the service hides a write-only member in responses:

@@ -71,6 +71,8 @@ export interface ExportedDocument {
   kind: string;
   name: string;
   spec: JsonObject;
+  /** What export must tell about this document (a member left out, and why). */
+  notes?: Diagnostic[];
 }
 
 /** An apply lease as its record holds it (src/engine/lease.ts runs the protocol). */

@@ -4,6 +4,7 @@
 //   npm run bench               everything below
 //   npm run bench -- --curve    the curve only
 //   npm run bench -- --scale    the scale simulation only (scale.ts)
+//   npm run bench -- --response-size   peak RSS of plan against 400 MB, 50 MB and just-under-the-limit lists (response-size.ts)
 
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
@@ -21,6 +22,7 @@ import { plan } from '../../src/engine/plan.js';
 import { KINDS } from '../../src/kinds/index.js';
 import { packageRoot } from '../../src/util/package-root.js';
 import { curve, curveTable } from './curve.js';
+import { responseSize, responseSizeTable } from './response-size.js';
 import { scale } from './scale.js';
 
 const HOOK_ENV = { HOOK_TOKEN: 'bench-token' };
@@ -142,6 +144,11 @@ async function main(): Promise<void> {
     await scale(note);
     return;
   }
+  const sizes = async (): Promise<void> => {
+    process.stderr.write('response size: plan in a child process against a service sending large lists\n');
+    process.stdout.write('\n' + responseSizeTable(await responseSize(undefined, (line) => process.stderr.write(line + '\n'))));
+  };
+  if (process.argv.includes('--response-size')) return sizes();
   const curveOnly = process.argv.includes('--curve');
   if (!curveOnly) await basics();
   process.stderr.write('curve: validate and plan (all creates) of generated repositories, each in a child process\n');
@@ -150,7 +157,10 @@ async function main(): Promise<void> {
   const points = await curve({}, (line) => process.stderr.write(line + '\n'));
   process.stdout.write('\n' + curveTable(points));
   process.stdout.write(`\n${availableParallelism()} CPUs; load average (1 min) ${before.toFixed(1)} before the curve, ${loadavg()[0].toFixed(1)} after\n`);
-  if (!curveOnly) await scale(note);
+  if (!curveOnly) {
+    await scale(note);
+    await sizes();
+  }
 }
 
 main().catch((err: unknown) => {

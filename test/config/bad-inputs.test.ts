@@ -208,6 +208,28 @@ const CASES: Case[] = [
     notInMessage: '0123456789abcdef',
   },
   {
+    name: 'a secret of an unknown type, named as one at any depth, written literally: an error whatever the policy',
+    files: {
+      'postureops.yaml': 'accounts:\n  - name: prod\nsecrets:\n  literals: allow\n',
+      'c.yaml': 'kind: CloudAccount\nname: future\nspec:\n  type: FutureCloudCfg\n  data:\n    credentials:\n      clientId: c-1\n      client_secret: Lit3ralS3cret\n',
+    },
+    code: 'secret-literal',
+    message: 'data.credentials.client_secret is a secret the service never returns (write-only)',
+    file: 'c.yaml',
+    line: 8,
+    column: 22,
+    notInMessage: 'Lit3ralS3cret',
+  },
+  {
+    name: 'a masked value copied into a file: sending it would overwrite the secret',
+    files: { 'a.yaml': slack('', '    slackUrl: "********"\n') },
+    code: 'secret-literal',
+    message: 'data.slackUrl holds a mask ("********"), as the service shows a hidden secret',
+    file: 'a.yaml',
+    line: 6,
+    column: 15,
+  },
+  {
     name: 'secrets.literals with an unknown value',
     files: { 'postureops.yaml': 'accounts:\n  - name: prod\nsecrets:\n  literals: warning\n' },
     code: 'invalid-value',

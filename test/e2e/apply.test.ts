@@ -153,7 +153,7 @@ describe('apply', () => {
     expect(saved.code, saved.stderr).toBe(2);
 
     await rawApi(emu, 'PATCH', `/api/v2/AlertChannels/${target.intgGuid}`, { account: 'prod', body: { enabled: target.enabled } });
-    const stale = await cli(['apply', '--plan', planFile, '--auto-approve'], { env });
+    const stale = await cli(['apply', EXAMPLES, '--plan', planFile, '--auto-approve'], { env });
     expect(stale.code).toBe(3);
     expect(stale.stderr).toContain(target.name);
 
@@ -161,7 +161,7 @@ describe('apply', () => {
     await rawApi(emu, 'PATCH', `/api/v2/AlertChannels/${target.intgGuid}`, { account: 'prod', body: { enabled: target.enabled ? 0 : 1 } });
     const fresh = await cli(['plan', EXAMPLES, '--out', planFile], { env });
     expect(fresh.code).toBe(0);
-    const ok = await cli(['apply', '--plan', planFile, '--auto-approve'], { env });
+    const ok = await cli(['apply', EXAMPLES, '--plan', planFile, '--auto-approve'], { env });
     expect(ok.code, ok.stderr).toBe(0);
     expect((await cli(['plan', EXAMPLES, '--detailed-exitcode'], { env })).code).toBe(0);
   });

@@ -1,6 +1,8 @@
 // Drives the real CLI in-process (same code path as the bin) with captured streams.
 
 import { cpSync, mkdtempSync, readFileSync } from 'node:fs';
+import { createServer, type IncomingMessage, request as httpRequest, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { basename, join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { parseEnvText } from '../../cmd/env-file.js';
@@ -179,4 +181,30 @@ export function readsByCollection(byBucket: Record<string, number>): Record<stri
     if (m) reads[m[1]] = (reads[m[1]] ?? 0) + n;
   }
   return reads;
+}
+
+/**
+ * A proxy on 127.0.0.1 in front of `target` (the emulator), for tests that watch or replace what
+ * passes: `intercept` sees every request first and answers it itself by returning true; anything
+ * else is forwarded as it came.
+ */
+export async function forwardingProxy(target: string, intercept: (req: IncomingMessage, res: ServerResponse) => boolean = () => false): Promise<{ url: string; close: () => Promise<void> }> {
+  const to = new URL(target);
+  const server = createServer((req, res) => {
+    if (intercept(req, res)) return;
+    const upstream = httpRequest({ host: to.hostname, port: to.port, path: req.url, method: req.method, headers: req.headers }, (answer) => {
+      res.writeHead(answer.statusCode ?? 502, answer.headers);
+      answer.pipe(res);
+    });
+    upstream.on('error', () => res.destroy());
+    req.pipe(upstream);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    close: async () => {
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
 }

@@ -450,7 +450,7 @@ describe('auth and organization matrix', () => {
 
   it('refuses a sub-account admin the nextPage of a primary-account search', async () => {
     const first = await h.call('POST', 'Activities/DNSs/search', { body: { returns: ['fqdn'] } });
-    const r = await parse(await fetch(first.body.paging.urls.nextPage, { headers: { Authorization: `Bearer ${tokens.sub}` } }));
+    const r = await parse(await fetch(first.body.paging.urls.nextPage, { headers: { Authorization: `Bearer ${tokens.sub}`, 'Content-Type': 'application/json' } }));
     expect(r.status).toBe(403);
   });
 

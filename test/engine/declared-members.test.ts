@@ -45,6 +45,17 @@ describe('declared members (pure)', () => {
     expect(carriedSpec({ data: { a: 1 }, x: 1 }, { data: {} }, [])).toEqual({ data: {} });
   });
 
+  it('null in the file and null in the service are equal; null against a value still removes it', () => {
+    const jira = { type: 'Jira', data: { jiraType: 'JIRA_CLOUD', jiraUrl: 'https://x.atlassian.net', projectId: 'P', issueType: 'Bug', username: 'u', customTemplateFile: null, extra: { deep: null } } };
+    const same = diffResource(Channel, desired('AlertChannel', jira), live('AlertChannel', { ...jira, enabled: true }));
+    expect(same.changed).toEqual([]);
+    expect(same.diff).toEqual([]);
+    const held = diffResource(Channel, desired('AlertChannel', jira), live('AlertChannel', { ...jira, enabled: true, data: { ...jira.data, customTemplateFile: 'tpl' } }));
+    expect(held.diff).toEqual([{ op: 'remove', path: '/data/customTemplateFile' }]);
+    // An update for another reason carries the live null as the service holds it.
+    expect(carriedSpec({ data: { a: null, b: 1 } }, { data: { a: null, b: 2 } }, ['/data'])).toEqual({ data: { a: null, b: 2 } });
+  });
+
   it('a live member the file does not name is no change', () => {
     const diff = diffResource(Channel, desired('AlertChannel', { type: 'EmailUser', data: { channelProps: { recipients: ['a@example.com'] } } }), live('AlertChannel', EMAIL_LIVE));
     expect(diff.changed).toEqual([]);

@@ -15,7 +15,11 @@ const doc = (kind: string, spec: Record<string, unknown>) => ({ kind, name: 'n',
 describe('fitDocument', () => {
   it('keeps a document that validates as it is, unknown types included', () => {
     const spec = { type: 'SomeNewType', data: { anything: [1, { deep: true }] } };
-    expect(fitDocument(doc('CloudAccount', spec), check)).toEqual({ spec, diagnostics: [] });
+    const fitted = fitDocument(doc('CloudAccount', spec), check);
+    expect(fitted.spec).toEqual(spec);
+    // Where the schema warns about the new type, the export says it wrote it as read; nothing is left out.
+    expect(fitted.diagnostics.filter((d) => d.code !== 'export-value-kept')).toEqual([]);
+    expect(fitted.diagnostics.every((d) => d.severity === 'warning' && d.field === '/spec/type')).toBe(true);
   });
 
   it('leaves out a member a known type does not have, and a value it refuses, naming both', () => {
@@ -37,5 +41,22 @@ describe('fitDocument', () => {
     expect(fitted.spec).toBeUndefined();
     expect(fitted.reason).toContain('qradarHostUrl');
     expect(fitted.diagnostics.map((d) => d.code)).toEqual(['export-member-left-out', 'export-resource-left-out']);
+  });
+
+  it('writes a value the schema only warns about as read, with a warning naming the record and the member', () => {
+    // The schema's format check on the URL, as a warning (the schemas branch makes it one).
+    const warns: DocumentCheck = (d) => check(d).map((p) => (p.field === '/spec/data/qradarHostUrl' ? { ...p, severity: 'warning' as const } : p));
+    const spec = { type: 'IbmQradar', data: { qradarHostUrl: 'q.example.com:443', qradarHostPort: 443, qradarCommType: 'HTTPS' } };
+    expect(check(doc('AlertChannel', spec)).map((p) => p.field)).toEqual(['/spec/data/qradarHostUrl']);
+    const fitted = fitDocument(doc('AlertChannel', spec), warns);
+    expect(fitted.spec).toEqual(spec);
+    expect(fitted.diagnostics).toEqual([
+      expect.objectContaining({
+        severity: 'warning',
+        code: 'export-value-kept',
+        field: '/spec/data/qradarHostUrl',
+        message: expect.stringMatching(/^AlertChannel "n" in account prod: spec\/data\/qradarHostUrl is written as the service holds it, though `spec.data.qradarHostUrl`/),
+      }),
+    ]);
   });
 });

@@ -1,6 +1,6 @@
 // /api/v2/AlertChannels: the 16 channel types, per-type data checks, 409 on deleting a channel in use.
 
-import { CHANNEL_TYPES, type ChannelType } from '../../kinds/spellings.js';
+import { CHANNEL_TYPES, type ChannelType } from '../spellings.js';
 import { HttpError } from '../http.js';
 import { channelSchema, integrationBaseSchema } from '../request-schemas.js';
 import type { Route } from '../router.js';
@@ -32,6 +32,12 @@ export const alertChannels: IntegrationCollection = {
     }
   },
   sensitive: (r) => CHANNEL_SENSITIVE[r.type as ChannelType] ?? [],
+  // An older EmailUser record answers its recipients as one comma-separated string (api-facts.md).
+  responseData(data, record) {
+    const props = data.channelProps as Record<string, unknown> | undefined;
+    if (!record.older || record.type !== 'EmailUser' || !Array.isArray(props?.recipients)) return data;
+    return { ...data, channelProps: { ...props, recipients: props.recipients.join(', ') } };
+  },
   beforeDelete(ctx, record) {
     const rule = ctx.scope.alertRules.find((x) => x.intgGuidList.includes(record.intgGuid));
     if (rule !== undefined) {

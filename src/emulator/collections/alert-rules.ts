@@ -1,7 +1,10 @@
 // /api/v2/AlertRules: requests use camelCase filters, responses the service's lowercase spellings,
 // with list values reordered (categories alphabetically, severities ascending) as the service does.
+// The newer filters `category`, `subCategory` and `source` (or `sources`) are stored where written and
+// answered as written; a rule created with `X-Emulator-Spelling: older` answers in camelCase with a
+// top-level `name` (api-facts.md: older records).
 
-import { notFound, objectBody, type Handler, type RequestContext } from '../http.js';
+import { notFound, objectBody, wantsOlderSpelling, type Handler, type RequestContext } from '../http.js';
 import { newMcGuid } from '../ids.js';
 import type { RuleFilters, RuleRecord } from '../model.js';
 import { RULE_CREATE, RULE_PATCH, SEARCH } from '../request-schemas.js';
@@ -9,18 +12,34 @@ import type { Route } from '../router.js';
 import { runSearch } from '../search.js';
 import { check, invalidData } from '../validation.js';
 
+/** The newer filter lists: member of RuleFilters → the request spellings that set it. */
+const NEWER: Record<'category' | 'subCategory' | 'source', readonly string[]> = {
+  category: ['category'],
+  subCategory: ['subCategory'],
+  source: ['source', 'sources'],
+};
+const NEWER_MEMBERS = Object.keys(NEWER) as (keyof typeof NEWER)[];
+
 export function ruleResponse(r: RuleRecord): Record<string, unknown> {
+  const f = r.filters;
+  const newer: Record<string, string[]> = {};
+  for (const m of NEWER_MEMBERS) {
+    const list = f[m];
+    if (list !== undefined) newer[m === 'source' ? (r.sourceSpelling ?? 'source') : m] = [...list].sort();
+  }
   return {
     mcGuid: r.mcGuid,
     type: r.type,
+    ...(r.older ? { name: f.name } : {}),
     intgGuidList: [...r.intgGuidList],
     filters: {
-      name: r.filters.name,
-      description: r.filters.description,
-      enabled: r.filters.enabled,
-      resourcegroups: [...r.filters.resourceGroups],
-      eventcategory: [...r.filters.eventCategory].sort(),
-      severity: [...r.filters.severity].sort((a, b) => a - b),
+      name: f.name,
+      description: f.description,
+      enabled: f.enabled,
+      [r.older ? 'resourceGroups' : 'resourcegroups']: [...f.resourceGroups],
+      [r.older ? 'eventCategory' : 'eventcategory']: [...f.eventCategory].sort(),
+      severity: [...f.severity].sort((a, b) => a - b),
+      ...newer,
       createdOrUpdatedBy: r.createdOrUpdatedBy,
       createdOrUpdatedTime: String(r.createdOrUpdatedTime),
     },
@@ -36,7 +55,7 @@ function checkChannels(ctx: RequestContext, list: string[]): void {
 
 function mergeFilters(base: RuleFilters, body: Record<string, unknown>): RuleFilters {
   const pick = <K extends keyof RuleFilters>(k: K): RuleFilters[K] => (body[k] !== undefined ? (body[k] as RuleFilters[K]) : base[k]);
-  return {
+  const out: RuleFilters = {
     name: pick('name'),
     description: pick('description'),
     enabled: pick('enabled'),
@@ -44,6 +63,17 @@ function mergeFilters(base: RuleFilters, body: Record<string, unknown>): RuleFil
     eventCategory: [...pick('eventCategory')],
     severity: [...pick('severity')],
   };
+  for (const m of NEWER_MEMBERS) {
+    const given = NEWER[m].map((spelling) => body[spelling]).find((v) => v !== undefined) as string[] | undefined;
+    const list = given ?? base[m];
+    if (list !== undefined) out[m] = [...list];
+  }
+  return out;
+}
+
+/** The spelling of the source filter a request used, if it gave one. */
+function sourceSpelling(body: Record<string, unknown>): 'source' | 'sources' | undefined {
+  return body.sources !== undefined ? 'sources' : body.source !== undefined ? 'source' : undefined;
 }
 
 const DEFAULT_FILTERS: RuleFilters = { name: '', description: '', enabled: 1, resourceGroups: [], eventCategory: [], severity: [] };
@@ -61,13 +91,17 @@ const create: Handler = (ctx) => {
   check(RULE_CREATE, body);
   const intgGuidList = body.intgGuidList as string[];
   checkChannels(ctx, intgGuidList);
+  const filters = body.filters as Record<string, unknown>;
+  const spelling = sourceSpelling(filters);
   const r: RuleRecord = {
     mcGuid: newMcGuid(),
     type: body.type as string,
     intgGuidList: [...intgGuidList],
-    filters: mergeFilters(DEFAULT_FILTERS, body.filters as Record<string, unknown>),
+    filters: mergeFilters(DEFAULT_FILTERS, filters),
     createdOrUpdatedBy: ctx.user,
     createdOrUpdatedTime: ctx.now,
+    ...(spelling !== undefined ? { sourceSpelling: spelling } : {}),
+    ...(wantsOlderSpelling(ctx) ? { older: true } : {}),
   };
   ctx.scope.alertRules.push(r);
   ctx.committed('Create alert rule', `Created alert rule ${r.filters.name} (${r.mcGuid})`);
@@ -85,7 +119,10 @@ const patch: Handler = (ctx) => {
   check(RULE_PATCH, body);
   const intgGuidList = (body.intgGuidList as string[] | undefined) ?? r.intgGuidList;
   if (body.intgGuidList !== undefined) checkChannels(ctx, intgGuidList);
-  const filters = body.filters !== undefined ? mergeFilters(r.filters, body.filters as Record<string, unknown>) : r.filters;
+  const given = body.filters as Record<string, unknown> | undefined;
+  const filters = given !== undefined ? mergeFilters(r.filters, given) : r.filters;
+  const spelling = given !== undefined ? sourceSpelling(given) : undefined;
+  if (spelling !== undefined) r.sourceSpelling = spelling;
   r.intgGuidList = [...intgGuidList];
   r.filters = filters;
   r.createdOrUpdatedBy = ctx.user;

@@ -1,11 +1,15 @@
 // /api/v2/ContainerRegistries: type ContVulnCfg, per-registryType data, no PUT (405), DELETE 204.
 
-import { REGISTRY_INTEGRATION_TYPE, REGISTRY_TYPES, type RegistryType } from '../../kinds/spellings.js';
+import { REGISTRY_INTEGRATION_TYPE, REGISTRY_TYPES, type RegistryType } from '../spellings.js';
 import { REGISTRY_BASE, registrySchema } from '../request-schemas.js';
 import type { Route } from '../router.js';
-import { ECR_CREDENTIALS, REGISTRY_RESPONSE_DEFAULTS, registrySensitive } from '../service-facts.js';
+import { DOCKERHUB_DOMAIN, ECR_CREDENTIALS, REGISTRY_RESPONSE_DEFAULTS, registrySensitive } from '../service-facts.js';
+import { newServerToken } from '../ids.js';
 import { check, invalidData } from '../validation.js';
 import { integrationRoutes, type IntegrationCollection } from './integrations.js';
+
+/** Registries that are scanners run by the customer, which report with a service-issued token. */
+const SCANNER_TYPES: readonly RegistryType[] = ['INLINE_SCANNER', 'PROXY_SCANNER'];
 
 function present(data: Record<string, unknown>, dotted: string): boolean {
   let v: unknown = data;
@@ -20,13 +24,16 @@ function present(data: Record<string, unknown>, dotted: string): boolean {
  * role-based registry has no access key, so both members come back masked as "" (the masking the
  * documents name for `secretAccessKey`). Members the request left out get the service's defaults.
  */
-export function registryResponseData(data: Record<string, unknown>): Record<string, unknown> {
+export function registryResponseData(data: Record<string, unknown>, older = false): Record<string, unknown> {
   const out: Record<string, unknown> = { ...data };
   if ('crossAccountCredentials' in out) {
     delete out.crossAccountCredentials;
     out.accessKeyCredentials = { accessKeyId: '', secretAccessKey: '' };
   }
   for (const [k, v] of Object.entries(REGISTRY_RESPONSE_DEFAULTS)) if (!(k in out)) out[k] = structuredClone(v);
+  // api-facts.md: Docker Hub answers with its domain; an older inline scanner with limitNumScan as a string.
+  if (out.registryType === 'DOCKERHUB' && out.registryDomain === undefined) out.registryDomain = DOCKERHUB_DOMAIN;
+  if (older && out.registryType === 'INLINE_SCANNER' && typeof out.limitNumScan === 'number') out.limitNumScan = String(out.limitNumScan);
   return out;
 }
 
@@ -52,7 +59,10 @@ export const containerRegistries: IntegrationCollection = {
     }
   },
   sensitive: (r) => registrySensitive(r.data),
-  responseData: (data) => registryResponseData(data),
+  // api-facts.md: "some registries carry a top-level serverToken": the scanners that report to the service.
+  issueServerToken: (r, ctx) =>
+    SCANNER_TYPES.includes(r.data.registryType as RegistryType) ? { serverToken: newServerToken(), uri: `${ctx.baseUrl}/api/v2/scanner` } : undefined,
+  responseData: (data, record) => registryResponseData(data, record.older === true),
 };
 
 export const containerRegistryRoutes = (): Route[] => integrationRoutes(containerRegistries);

@@ -1,7 +1,7 @@
 // The integration collections (alert channels, cloud accounts, container registries) share their
 // record shape and endpoints; each collection file supplies its types, validation and secrets.
 
-import { isoTime, notFound, objectBody, type Handler, type RequestContext } from '../http.js';
+import { HttpError, isoTime, notFound, objectBody, wantsOlderSpelling, type ExtraType, type Handler, type RequestContext } from '../http.js';
 import { newIntgGuid } from '../ids.js';
 import { maskData } from '../masking.js';
 import type { IntegrationRecord, ScopeData } from '../model.js';
@@ -27,8 +27,10 @@ export interface IntegrationCollection {
   validate(record: Record<string, unknown>): void;
   /** Sensitive `data` members of the record and how responses show them. */
   sensitive(record: IntegrationRecord): SensitiveMember[];
-  /** Response `data` after masking, e.g. defaults the service adds. */
-  responseData?(data: Record<string, unknown>): Record<string, unknown>;
+  /** Response `data` after masking, e.g. defaults the service adds or the older spellings of a record. */
+  responseData?(data: Record<string, unknown>, record: IntegrationRecord): Record<string, unknown>;
+  /** A credential the service issues for a record of this type (top-level `serverToken`), else undefined. */
+  issueServerToken?(record: IntegrationRecord, ctx: RequestContext): IntegrationRecord['serverToken'];
   /** Refuses a delete (409) while something still refers to the record. */
   beforeDelete?(ctx: RequestContext, record: IntegrationRecord): void;
   /** The request schemas `validate` checks, one per type (for GET /api/v2/docs). */
@@ -53,7 +55,8 @@ export function integrationResponse(c: IntegrationCollection, r: IntegrationReco
     props: { createdBy: r.createdBy, createdTime: isoTime(r.createdTime), updatedBy: r.createdOrUpdatedBy },
     state: { ok: true, lastUpdatedTime: r.createdOrUpdatedTime, lastSuccessfulTime: r.createdOrUpdatedTime, details: {} },
     type: r.type,
-    data: c.responseData ? c.responseData(masked) : masked,
+    ...(r.serverToken !== undefined ? { serverToken: { ...r.serverToken } } : {}),
+    data: c.responseData ? c.responseData(masked, r) : masked,
   };
 }
 
@@ -74,14 +77,44 @@ function find(c: IntegrationCollection, ctx: RequestContext): IntegrationRecord 
   return r;
 }
 
+/** A record of a type the emulator has no table for: only its shape is checked. */
+function checkCarried(record: Record<string, unknown>): void {
+  const problems: string[] = [];
+  if (typeof record.name !== 'string' || record.name === '') problems.push('name: must be a non-empty string');
+  if (record.enabled !== 0 && record.enabled !== 1) problems.push('enabled: must be 0 or 1');
+  if (record.data === null || typeof record.data !== 'object' || Array.isArray(record.data)) problems.push('data: must be object');
+  if (problems.length > 0) throw new HttpError(400, `Invalid data: ${problems.map((p, i) => `#${i + 1}: [${p}]`).join(' ')}`);
+}
+
+/** `data` with each member `extra.masked` names shown as the given text. */
+function maskExtra(data: unknown, extra: ExtraType): unknown {
+  if (data === null || typeof data !== 'object') return data;
+  const out = structuredClone(data) as Record<string, unknown>;
+  for (const [dotted, shown] of Object.entries(extra.masked ?? {})) {
+    const parts = dotted.split('.');
+    let parent: unknown = out;
+    for (const p of parts.slice(0, -1)) parent = parent !== null && typeof parent === 'object' ? (parent as Record<string, unknown>)[p] : undefined;
+    if (parent !== null && typeof parent === 'object' && parts[parts.length - 1] in parent) (parent as Record<string, unknown>)[parts[parts.length - 1]] = shown;
+  }
+  return out;
+}
+
 export function integrationRoutes(c: IntegrationCollection): Route[] {
-  const view = (ctx: RequestContext, r: IntegrationRecord) => integrationResponse(c, r, ctx.isOrg);
+  const view = (ctx: RequestContext, r: IntegrationRecord) => {
+    const out = integrationResponse(c, r, ctx.isOrg);
+    const extra = ctx.extraType?.(c.path, r as unknown as Record<string, unknown>);
+    return extra ? { ...out, data: maskExtra(out.data, extra) } : out;
+  };
+  const validate = (ctx: RequestContext, record: Record<string, unknown>): void => {
+    if (ctx.extraType?.(c.path, record)) checkCarried(record);
+    else c.validate(record);
+  };
 
   const list: Handler = (ctx) => ({ status: 200, body: { data: records(c, ctx.scope).map((r) => view(ctx, r)) } });
 
   const create: Handler = (ctx) => {
     const body = writable(objectBody(ctx));
-    c.validate(body);
+    validate(ctx, body);
     const r: IntegrationRecord = {
       intgGuid: newIntgGuid(ctx.guidPrefix),
       name: body.name as string,
@@ -92,7 +125,10 @@ export function integrationRoutes(c: IntegrationCollection): Route[] {
       createdTime: ctx.now,
       createdOrUpdatedBy: ctx.user,
       createdOrUpdatedTime: ctx.now,
+      ...(wantsOlderSpelling(ctx) ? { older: true } : {}),
     };
+    const token = c.issueServerToken?.(r, ctx);
+    if (token !== undefined) r.serverToken = token;
     records(c, ctx.scope).push(r);
     ctx.committed(`Create ${c.label}`, `Created ${c.label} ${r.name} (${r.intgGuid})`);
     return { status: 201, body: { data: view(ctx, r) } };
@@ -118,11 +154,16 @@ export function integrationRoutes(c: IntegrationCollection): Route[] {
       const r = find(c, ctx);
       const body = writable(objectBody(ctx));
       const next = replace ? body : { name: r.name, type: r.type, enabled: r.enabled, data: r.data, ...body };
-      c.validate(next);
+      validate(ctx, next);
       r.name = next.name as string;
       r.type = next.type as string;
       r.enabled = next.enabled as number;
       r.data = next.data as Record<string, unknown>;
+      // A type that gets a server token keeps the one it has; one changed to such a type gets one.
+      if (r.serverToken === undefined) {
+        const token = c.issueServerToken?.(r, ctx);
+        if (token !== undefined) r.serverToken = token;
+      }
       r.createdOrUpdatedBy = ctx.user;
       r.createdOrUpdatedTime = ctx.now;
       ctx.committed(`Update ${c.label}`, `Updated ${c.label} ${r.name} (${r.intgGuid})`);

@@ -2,7 +2,7 @@
 // records too), and the emulator's own request schemas per subtype (e.g. AlertChannels/SlackChannel).
 // Bare arrays, as the seed shows for these endpoints.
 
-import { CHANNEL_TYPES, CLOUD_ACCOUNT_TYPES, REGISTRY_INTEGRATION_TYPE, REGISTRY_TYPES } from '../../kinds/spellings.js';
+import { CHANNEL_TYPES, CLOUD_ACCOUNT_TYPES, REGISTRY_INTEGRATION_TYPE, REGISTRY_TYPES } from '../spellings.js';
 import { notFound, type Handler } from '../http.js';
 import {
   AGENT_TOKEN_CREATE,

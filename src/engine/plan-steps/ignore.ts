@@ -7,6 +7,7 @@ import type { Diagnostic } from '../../model/diagnostics.js';
 import type { JsonObject } from '../../model/json.js';
 import { getAt, isWithin, removeAt, setAt } from '../../model/json-pointer.js';
 import { at, type Match } from './shared.js';
+import { withoutMasks } from '../../model/secret-detection.js';
 
 export interface Ignored {
   readonly matches: readonly Match[];
@@ -35,7 +36,9 @@ export function ignoreChanges(matches: readonly Match[]): Ignored {
     let spec: JsonObject = m.desired.spec;
     for (const pointer of pointers) {
       if (pointer === '') continue;
-      const value = getAt(m.live.spec, pointer);
+      // What the service showed masked is not its value: left out rather than sent back.
+      const live = getAt(m.live.spec, pointer);
+      const value = live === undefined ? undefined : withoutMasks(live);
       spec = value === undefined ? removeAt(spec, pointer) : setAt(spec, pointer, structuredClone(value));
     }
     const envRefs = Object.fromEntries(Object.entries(m.desired.envRefs).filter(([p]) => !pointers.some((i) => isWithin(p, i))));

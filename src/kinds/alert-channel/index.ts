@@ -1,6 +1,6 @@
 // Alert channels: destinations of alerts. An integration record; the service can test one.
 
-import type { ChannelType } from '../spellings.js';
+import { CHANNEL_TYPES, type ChannelType } from '../spellings.js';
 import type { SecretField } from '../secret-fields.js';
 import { integrationKind } from '../integration.js';
 import { isObject, type JsonObject } from '../../model/json.js';
@@ -44,6 +44,7 @@ const channels: Kind = integrationKind({
   collection: 'AlertChannels',
   secrets: channelSecrets,
   fileSecrets: typeSecrets,
+  knownTypes: CHANNEL_TYPES,
   typePointer: '/type',
   readData: (type, data) => (type === 'EmailUser' ? emailUserData(data) : data),
   hasPut: true,

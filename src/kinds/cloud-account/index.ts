@@ -1,6 +1,6 @@
 // Cloud accounts: integrations with cloud providers (configuration assessment, activity logs).
 
-import type { KnownCloudAccountType } from '../spellings.js';
+import { KNOWN_CLOUD_ACCOUNT_TYPES, type KnownCloudAccountType } from '../spellings.js';
 import type { SecretField } from '../secret-fields.js';
 import { integrationKind } from '../integration.js';
 import type { JsonObject } from '../../model/json.js';
@@ -21,6 +21,7 @@ export const CloudAccount: Kind = integrationKind({
   schemas,
   collection: 'CloudAccounts',
   secrets: cloudAccountSecrets,
+  knownTypes: KNOWN_CLOUD_ACCOUNT_TYPES,
   typePointer: '/type',
   hasPut: true,
 });

@@ -3,7 +3,7 @@
 // plain value (not compared only where a response leaves it out, as seed 000 shows), and no PUT.
 
 import { isObject, type JsonObject } from '../../model/json.js';
-import { REGISTRY_INTEGRATION_TYPE } from '../spellings.js';
+import { REGISTRY_INTEGRATION_TYPE, REGISTRY_TYPES } from '../spellings.js';
 import { integrationKind } from '../integration.js';
 import type { Kind } from '../types.js';
 import { SCHEMA_FILE, schemas } from './schema.js';
@@ -25,6 +25,7 @@ export const ContainerRegistry: Kind = integrationKind({
   readData: (_type, data) => readRegistryData(data),
   fixedType: REGISTRY_INTEGRATION_TYPE,
   dataDefaults: DATA_DEFAULTS,
+  knownTypes: REGISTRY_TYPES,
   typePointer: '/data/registryType',
   hasPut: false,
   // Repository, tag and label filters are sets.

@@ -19,6 +19,13 @@ describe('ignoreChanges', () => {
     expect(r.matches[0].desired.envRefs).toEqual({});
   });
 
+  it('a live value shown masked is not taken: the member is left out, masks inside an object dropped', () => {
+    const d = withIgnore(desired('Channel', 'c', { type: 'Slack', data: { token: 'mine', auth: { id: 'a' } } }), ['/data/token', '/data/auth']);
+    const l = live('Channel', 'c', 'C1', { type: 'Slack', data: { token: '****', auth: { id: 'b', secret: '*****xyz' } } });
+    const r = ignoreChanges(frozen([matchOf(d, l)]));
+    expect(r.matches[0].desired.spec).toEqual({ type: 'Slack', data: { auth: { id: 'b' } } });
+  });
+
   it('a create has no live value: the file value stays', () => {
     const d = withIgnore(desired('Channel', 'c', { type: 'Slack', data: { channel: '#mine' } }), ['/data/channel']);
     expect(ignoreChanges([matchOf(d)]).matches[0].desired.spec).toEqual(d.spec);

@@ -1,0 +1,171 @@
+// Response bodies are read as a stream with a size limit: a Content-Length over it is refused before
+// reading, a stream is cut off as soon as it passes it, the error is permanent (not repeated) and says
+// where, the limit and how to raise it. The pages of a list count together.
+
+import { createServer, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { createClient } from '../../src/api/client.js';
+import { clientOptionsFromEnv, DEFAULT_MAX_RESPONSE_BYTES, parseByteSize, sizeText } from '../../src/api/options.js';
+import { ApiError, type ApiClient, ClientConfigError } from '../../src/api/types.js';
+import { KEY_ID, SECRET } from './helpers.js';
+
+const LIMIT = 16 * 1024;
+
+interface Hostile {
+  url: string;
+  /** Requests per path (token exchange included). */
+  hits: Map<string, number>;
+  /** Bytes the endless stream wrote before the client hung up, and whether it did. */
+  streamed: { bytes: number; closed: boolean };
+  close(): Promise<void>;
+}
+
+/** A service that answers the token exchange, then sends bodies of the size each path asks for. */
+async function hostile(): Promise<Hostile> {
+  const hits = new Map<string, number>();
+  const streamed = { bytes: 0, closed: false };
+  const json = (res: ServerResponse, status: number, text: string) => {
+    res.writeHead(status, { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(text)) });
+    res.end(text);
+  };
+  /** `{"data":[...]}` of exactly `n` bytes. */
+  const bodyOf = (n: number) => `{"data":["${'x'.repeat(n - 13)}"]}`;
+  const server: Server = createServer((req, res) => {
+    req.resume();
+    const path = (req.url ?? '').split('?')[0];
+    hits.set(path, (hits.get(path) ?? 0) + 1);
+    if (path.endsWith('/access/tokens')) return json(res, 201, JSON.stringify({ token: 'tok-0123456789abcdefghijklmn', expiresAt: new Date(Date.now() + 3600_000).toISOString() }));
+    const exact = /^\/api\/v2\/Exact\/(\d+)$/.exec(path);
+    if (exact) return json(res, 200, bodyOf(Number(exact[1])));
+    if (path === '/api/v2/Declared') {
+      // Announces 10 MiB and sends a little: refused on the header alone.
+      res.writeHead(200, { 'content-type': 'application/json', 'content-length': String(10 * 1024 * 1024) });
+      res.write('{"data":[');
+      return;
+    }
+    if (path === '/api/v2/Endless' || path === '/api/v2/Write') {
+      // Chunked, no length, never ends: only the client's limit stops it.
+      res.writeHead(req.method === 'POST' ? 201 : 200, { 'content-type': 'application/json' });
+      res.on('close', () => (streamed.closed = true));
+      const chunk = Buffer.alloc(4096, 'x');
+      const pump = (): void => {
+        while (!res.destroyed) {
+          streamed.bytes += chunk.length;
+          if (!res.write(chunk)) {
+            res.once('drain', pump);
+            return;
+          }
+        }
+      };
+      res.write('{"data":["');
+      pump();
+      return;
+    }
+    json(res, 404, '{"message":"no such path"}');
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    hits,
+    streamed,
+    close: async () => {
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}
+
+describe('response size limit', () => {
+  let service: Hostile;
+  let client: ApiClient;
+  beforeAll(async () => {
+    service = await hostile();
+  });
+  afterAll(async () => {
+    await service.close();
+  });
+  beforeEach(async () => {
+    await client?.close();
+    service.hits.clear();
+    // No waits between retries: a retry, if any, would show in the hit count at once.
+    client = createClient({ baseUrl: service.url, keyId: KEY_ID, secret: SECRET, maxResponseBytes: LIMIT, sleep: async () => undefined });
+  });
+
+  const failure = (p: Promise<unknown>): Promise<ApiError> =>
+    p.then(
+      () => {
+        throw new Error('expected the request to fail');
+      },
+      (e: unknown) => e as ApiError,
+    );
+
+  it('a body of exactly the limit is read; one byte more is refused', async () => {
+    const ok = await client.request({ method: 'GET', path: `/api/v2/Exact/${LIMIT}` });
+    expect(ok.bytes).toBe(LIMIT);
+    expect((ok.body as { data: string[] }).data[0]).toHaveLength(LIMIT - 13);
+    const err = await failure(client.request({ method: 'GET', path: `/api/v2/Exact/${LIMIT + 1}` }));
+    expect(err).toBeInstanceOf(ApiError);
+    expect(err.kind).toBe('permanent');
+  });
+
+  it('an endless stream is cut off past the limit, once, with a message that says where, the limit and how to raise it', async () => {
+    const err = await failure(client.request({ method: 'GET', path: '/api/v2/Endless', account: 'prod' }));
+    expect(err).toBeInstanceOf(ApiError);
+    expect(err.kind).toBe('permanent');
+    expect(err.message).toContain('GET /api/v2/Endless');
+    expect(err.message).toContain('larger than 16 KiB');
+    expect(err.message).toContain('--max-response-size');
+    expect(err.message).toContain('POSTUREOPS_MAX_RESPONSE_BYTES');
+    expect(err.account).toBe('prod');
+    // Not repeated: the service would send the same again.
+    expect(service.hits.get('/api/v2/Endless')).toBe(1);
+    // The connection was closed: the server stopped well short of what it would have sent.
+    await expect.poll(() => service.streamed.closed).toBe(true);
+    expect(service.streamed.bytes).toBeLessThan(8 * 1024 * 1024);
+  });
+
+  it('a Content-Length over the limit is refused before the body is read', async () => {
+    const err = await failure(client.request({ method: 'GET', path: '/api/v2/Declared' }));
+    expect(err.kind).toBe('permanent');
+    expect(err.message).toContain('it announced 10 MiB');
+    expect(service.hits.get('/api/v2/Declared')).toBe(1);
+  });
+
+  it('a write whose answer is too large: outcome unknown (it may have been done), not repeated', async () => {
+    const err = await failure(client.request({ method: 'POST', path: '/api/v2/Write', body: { name: 'n' } }));
+    expect(err.kind).toBe('outcome-unknown');
+    expect(service.hits.get('/api/v2/Write')).toBe(1);
+  });
+
+  it('a further page counts with the earlier pages of its list', async () => {
+    const page = await client.request({ method: 'GET', path: '/api/v2/Exact/4096', pagedBytes: LIMIT - 4096 });
+    expect(page.bytes).toBe(4096);
+    const err = await failure(client.request({ method: 'GET', path: '/api/v2/Exact/4096', pagedBytes: LIMIT - 4095 }));
+    expect(err.kind).toBe('permanent');
+    expect(err.message).toContain('of the earlier pages of this list');
+  });
+});
+
+describe('the limit as configured', () => {
+  it('parses sizes in bytes or with K, M, G (1024-based)', () => {
+    expect(parseByteSize('65536')).toBe(65536);
+    expect(parseByteSize('64K')).toBe(65536);
+    expect(parseByteSize('32m')).toBe(32 * 1024 * 1024);
+    expect(parseByteSize('32MiB')).toBe(32 * 1024 * 1024);
+    expect(parseByteSize('1G')).toBe(1024 ** 3);
+    for (const bad of ['', '0', '-1', '1.5M', 'lots', '32 T', '99999999999999999999']) expect(parseByteSize(bad), bad).toBeUndefined();
+    expect(sizeText(DEFAULT_MAX_RESPONSE_BYTES)).toBe('32 MiB');
+    expect(sizeText(1536)).toBe('1.5 KiB');
+    expect(sizeText(100)).toBe('100 bytes');
+  });
+
+  it('the flag wins over POSTUREOPS_MAX_RESPONSE_BYTES; unset leaves the default to the client; a bad value names its source', () => {
+    const env = { SVC_BASE_URL: 'http://127.0.0.1:1', SVC_API_KEY_ID: KEY_ID, SVC_API_SECRET: SECRET };
+    expect(clientOptionsFromEnv(env, {}).maxResponseBytes).toBeUndefined();
+    expect(clientOptionsFromEnv({ ...env, POSTUREOPS_MAX_RESPONSE_BYTES: '8M' }, {}).maxResponseBytes).toBe(8 * 1024 * 1024);
+    expect(clientOptionsFromEnv({ ...env, POSTUREOPS_MAX_RESPONSE_BYTES: '8M' }, { maxResponseSize: '100K' }).maxResponseBytes).toBe(100 * 1024);
+    expect(() => clientOptionsFromEnv({ ...env, POSTUREOPS_MAX_RESPONSE_BYTES: 'big' }, {})).toThrow(ClientConfigError);
+    expect(() => clientOptionsFromEnv(env, { maxResponseSize: 'big' })).toThrow(/--max-response-size "big" is not a size: expected a number of bytes/);
+  });
+});

@@ -1,0 +1,220 @@
+import { describe, expect, it } from 'vitest';
+import {
+  emptyPointers,
+  isMaskedValue,
+  isSecretName,
+  maskedPointers,
+  nameWords,
+  secretNamePointers,
+  withoutWithheld,
+} from '../../src/model/secret-detection.js';
+
+describe('isSecretName', () => {
+  // Names that hold a credential, in every spelling convention.
+  const secrets = [
+    'password',
+    'Password',
+    'PASSWORD',
+    'passwd',
+    'db_passwd',
+    'pwd',
+    'userPwd',
+    'passphrase',
+    'keyPassphrase',
+    'secret',
+    'clientSecret',
+    'client_secret',
+    'client-secret',
+    'CLIENT_SECRET',
+    'signingSecret',
+    'accessKeySecret',
+    'secretAccessKey',
+    'secret_key',
+    'token',
+    'hecToken',
+    'apiToken',
+    'access_token',
+    'refreshToken',
+    'BEARER_TOKEN',
+    'x-auth-token',
+    'apiKey',
+    'api_key',
+    'x_api_key',
+    'X-API-KEY',
+    'APIKEY',
+    'apikey',
+    'ddApiKey',
+    'apiIntgKey',
+    'privateKey',
+    'private_key',
+    'PRIVATE-KEY',
+    'privateKeyPem',
+    'privatekey',
+    'accessKey',
+    'insertKey',
+    'signingKey',
+    'licenseKey',
+    'sharedKey',
+    'storageAccountKey',
+    'integrationKey',
+    'routingKey',
+    'appKey',
+    'credential',
+    'credentials',
+    'connectionString',
+    'authorization',
+    'dbPass',
+    'passwordHash',
+    'apiKeyValue',
+    'apiKeys',
+    'apiKey2',
+    'password_1',
+    'signingSecretV2',
+    'serviceAccountKeyJson',
+    'credentialsBase64',
+    'privateKeyContents',
+    'sasToken',
+    'authToken',
+  ];
+  // Names that identify or configure a credential, or have nothing to do with one.
+  const plain = [
+    'keyId',
+    'accessKeyId',
+    'access_key_id',
+    'AWS_ACCESS_KEY_ID',
+    'privateKeyId',
+    'private_key_id',
+    'tokenUrl',
+    'token_uri',
+    'tokenAlias',
+    'tokenType',
+    'tokenExpiry',
+    'passwordPolicy',
+    'passwordMinLength',
+    'secretArn',
+    'secretName',
+    'secretVersion',
+    'apiKeyHeader',
+    'keyFingerprint',
+    'fingerprint',
+    'clientId',
+    'clientEmail',
+    'tenantId',
+    'externalId',
+    'roleArn',
+    'username',
+    'userName',
+    'key',
+    'tagKey',
+    'sortKey',
+    'partitionKey',
+    'keyName',
+    'passThrough',
+    'bypass',
+    'hasPassword',
+    'usePrivateKey',
+    'isTokenValid',
+    'tokenizer',
+    'secretary',
+    'credentialsFile',
+    'credentialType',
+    'issueGrouping',
+    'queueUrl',
+    'scanFrequency',
+    'monitoredAccounts',
+    'tokenExpiresAt',
+    'clientSecretExpiry',
+    'hecTokenChannel',
+    'kmsKey',
+    'kmsKeyArn',
+    'publicKey',
+    'secretsManagerArn',
+    'sasUrl',
+    'webhookUrl',
+  ];
+  it.each(secrets)('%s is a secret', (name) => expect(isSecretName(name)).toBe(true));
+  it.each(plain)('%s is not a secret', (name) => expect(isSecretName(name)).toBe(false));
+
+  it('reads a name of any length from the service in bounded time, by its end', () => {
+    expect(isSecretName('A'.repeat(1_000_000) + 'Token')).toBe(true);
+    expect(isSecretName('A'.repeat(1_000_000))).toBe(false);
+  });
+
+  it('splits names at humps, acronyms and separators', () => {
+    expect(nameWords('hecToken')).toEqual(['hec', 'token']);
+    expect(nameWords('APIKey')).toEqual(['api', 'key']);
+    expect(nameWords('x_api-key.v2')).toEqual(['x', 'api', 'key', 'v2']);
+  });
+});
+
+describe('isMaskedValue', () => {
+  const masks = ['****', '***', '********', '*****abc', 'ab****', '****-****-1234', '••••••', 'xxxx', 'XXXXXXXX1234', '[redacted]', '<REDACTED>', 'REDACTED', '(sensitive)', ' **** '];
+  const values = ['', 'secret', 'abc', '**', 'x', 'xxx', 'Xbox', 'a*b', 'sk-*-live', 'hello world', '* * *', 'index.docker.io', 'hidden', 'masked', 'CANARY-1-abcdef****'];
+  it.each(masks)('%j is a mask', (v) => expect(isMaskedValue(v)).toBe(true));
+  it.each(values)('%j is not a mask', (v) => expect(isMaskedValue(v)).toBe(false));
+  it('only strings are masks', () => {
+    for (const v of [null, true, 0, 1234, [], {}, undefined]) expect(isMaskedValue(v as never)).toBe(false);
+  });
+});
+
+describe('pointers of secrets, masks and empties', () => {
+  const data = {
+    credentials: { clientId: 'id', clientSecret: 'CANARY-1', privateKeyId: 'kid' },
+    nested: { deeper: { hecToken: 'CANARY-2', tokenUrl: 'https://x' } },
+    apiKeys: ['CANARY-3', 'CANARY-4'],
+    hooks: [{ name: 'a', signingSecret: 'CANARY-5' }],
+    password: { value: 'CANARY-6', hint: 'h' },
+    hasPassword: true,
+    pwd: null,
+    region: '****',
+    note: '',
+    'a/b': { token: 'CANARY-7' },
+  };
+  it('finds every secret-named member at any depth, nothing else', () => {
+    expect(secretNamePointers(data, '/data').sort()).toEqual(
+      [
+        '/data/credentials/clientSecret',
+        '/data/nested/deeper/hecToken',
+        '/data/apiKeys',
+        '/data/hooks/0/signingSecret',
+        '/data/password/value',
+        '/data/a~1b/token',
+      ].sort(),
+    );
+  });
+  it('finds masked and empty values at any depth', () => {
+    expect(maskedPointers({ a: { b: ['x', '****'] }, c: '[redacted]', d: 'plain' }, '/data')).toEqual(['/data/a/b/1', '/data/c']);
+    expect(emptyPointers({ a: { b: '' }, c: 'x', d: [''] }, '/data')).toEqual(['/data/a/b', '/data/d/0']);
+  });
+});
+
+describe('withoutWithheld (the live rest of an update)', () => {
+  const live = {
+    type: 'FutureCfg',
+    data: {
+      region: 'eu',
+      password: '****',
+      credentials: { clientId: 'id', clientSecret: '' },
+      keys: ['****', '****'],
+      note: '',
+      deep: { a: { b: '*****abc', c: 'kept' } },
+    },
+  };
+  it('leaves out every member the live record held masked or empty and the file does not set', () => {
+    const declared = { type: 'FutureCfg', data: { region: 'us' } };
+    const carried = { type: 'FutureCfg', data: { ...structuredClone(live.data), region: 'us' } };
+    const out = withoutWithheld(carried, live, declared, ['/data']);
+    expect(out).toEqual({ type: 'FutureCfg', data: { region: 'us', credentials: { clientId: 'id' }, deep: { a: { c: 'kept' } } } });
+    expect(JSON.stringify(out)).not.toMatch(/\*\*\*|""/);
+  });
+  it('keeps what the file sets itself, even where the live record held a mask', () => {
+    const declared = { type: 'FutureCfg', data: { password: 'from-env', note: '' } };
+    const carried = { type: 'FutureCfg', data: { ...structuredClone(live.data), password: 'from-env' } };
+    const out = withoutWithheld(carried, live, declared, ['/data']);
+    expect(out.data).toMatchObject({ password: 'from-env', note: '' });
+  });
+  it('touches nothing outside the open objects', () => {
+    const spec = { data: {}, top: '****' };
+    expect(withoutWithheld(spec, { data: {}, top: '****' }, { data: {} }, ['/data'])).toEqual(spec);
+  });
+});
