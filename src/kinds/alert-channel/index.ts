@@ -61,4 +61,7 @@ export const AlertChannel: Kind = {
     role: 'channel',
     read: (name, spec) => ({ role: 'channel', channel: { name, type: typeof spec.type === 'string' ? spec.type : '', enabled: toBoolean(spec.enabled) } }),
   },
+  // A file may also give e-mail recipients as one comma-separated string, as the service does.
+  fromDocument: (doc) =>
+    channels.fromDocument(doc.spec.type === 'EmailUser' && isObject(doc.spec.data) ? { ...doc, spec: { ...doc.spec, data: emailUserData(doc.spec.data) } } : doc),
 };

@@ -11,7 +11,7 @@ import { ALERT_RULE_TYPE, EVENT_CATEGORIES } from '../spellings.js';
 import type { DesiredResource, LiveResource, ResourceDocument } from '../../model/resource.js';
 import type { FetchContext, Kind, Locate, RequestContext, RoutingHook } from '../types.js';
 import { SCHEMA_FILE, schemas } from './schema.js';
-import { SEVERITIES, SEVERITY_NAMES, severitiesOf, severityOf, type SeverityName } from './severities.js';
+import { SEVERITY_NAMES, severitiesOf, severityOf } from './severities.js';
 
 const COLLECTION = 'AlertRules';
 const LIST_PATH = apiPath(COLLECTION);
@@ -53,13 +53,26 @@ function filtersBody(desired: DesiredResource, ctx: RequestContext): JsonObject 
   };
 }
 
-/** A severity given twice (by name and number, or twice the same): a warning, the rule still works. */
+/**
+ * A rule without channels (the public clients allow it) routes its alerts nowhere; a severity given
+ * twice (by name and number, or twice the same): warnings, the rule still works.
+ */
 function checkDocument(doc: JsonObject, at: Locate): Diagnostic[] {
   const out: Diagnostic[] = [];
-  if (!isObject(doc.spec) || !Array.isArray(doc.spec.severity)) return out;
+  if (!isObject(doc.spec)) return out;
+  if (stringList(doc.spec.channels).length === 0) {
+    out.push({
+      severity: 'warning',
+      code: 'no-channels',
+      message: `AlertRule "${String(doc.name)}" names no channel: the alerts it selects reach nobody`,
+      ...at(Array.isArray(doc.spec.channels) ? '/spec/channels' : '/spec'),
+      hint: 'list the AlertChannels that should receive them in spec.channels',
+    });
+  }
+  if (!Array.isArray(doc.spec.severity)) return out;
   const seen = new Map<number, number>();
   doc.spec.severity.forEach((s, i) => {
-    const n = typeof s === 'number' ? s : typeof s === 'string' && Object.hasOwn(SEVERITIES, s) ? SEVERITIES[s as SeverityName] : undefined;
+    const n = severityOf(s);
     if (n === undefined) return;
     const first = seen.get(n);
     if (first !== undefined) {
