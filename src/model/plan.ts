@@ -280,5 +280,14 @@ export interface ApplyReport {
   waitedSeconds: number;
   /** Present when the apply took leases (the CLI and the Action do). */
   lease?: LeaseReport;
+  /** Present when the apply recorded its commit as each account's last applied one (the Action does). */
+  recorded?: AppliedRecordReport;
+}
+
+/** The accounts whose last applied commit is now `commit`, and those left as they were (the next apply covers them). */
+export interface AppliedRecordReport {
+  commit: string;
+  accounts: string[];
+  notRecorded: { account: string; reason: string }[];
 }
 
