@@ -253,6 +253,8 @@ export interface Kind {
   readonly secretIds?: boolean;
   /** A credential the service issues in a create response (a token's value): handed to the user once. */
   issuedCredential?(body: unknown): string | undefined;
+  /** What the plan says on a create of this kind about the credential it issues: where it goes, how to read it later. */
+  readonly issuedNote?: string;
   /** The service does not list resources in this desired state (disabled tokens): absence is no reason to create. */
   unlisted?(desired: DesiredResource): boolean;
   /** What a delete does when it is not a deletion, for the plan to say (`disabled: tokens cannot be deleted`). */

@@ -74,6 +74,8 @@ export interface Change {
   refs?: { kind: string; name: string; id?: string }[];
   /** Keys of changes that must succeed before this one. */
   dependsOn: string[];
+  /** The kind's word on a credential the service issues for this change (a token's value): where it goes, how to read it later. */
+  issued?: string;
   /** An update that renames the live resource (same id): its name before (`previousNames`). */
   renamedFrom?: string;
   /** A create and a delete of one resource moving between accounts: the key of the other change. */
