@@ -5,14 +5,14 @@
 // Every merged change ends up applied, and none twice.
 
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startEmulator, type RunningEmulator } from '../../src/emulator/index.js';
-import { cli } from '../e2e/harness.js';
+import { cli, rawApi } from '../e2e/harness.js';
 import { runBundle, writeFiles, type ActionResult } from './action-harness.js';
 import { startFakeGithub, type FakeGithub } from './fake-github.js';
 
@@ -224,6 +224,16 @@ describe('every merged change is applied, whatever GitHub cancels, fails or runs
     expect(again.code, again.stdout).toBe(0);
     expect(again.stdout).toContain('0 of 3 accounts planned');
     expect(proxy.writes.slice(mark).filter((w) => w.status < 300)).toEqual([]);
+
+    // The records are the tool's own: an export of an account holds none of them (nor the plan, above: unmanaged 0).
+    const profiles = await rawApi(emu, 'GET', '/api/v2/AlertProfiles', { account: 'ia2' });
+    expect(JSON.stringify(profiles.body)).toContain(`postureops-applied/1 commit=${c5}`);
+    const out = mkdtempSync(join(tmpdir(), 'postureops-export-'));
+    const exported = await cli(['export', '--out', out, '--account', 'ia2'], { env: env() });
+    expect(exported.code, exported.stderr).toBe(0);
+    const files = readdirSync(out, { recursive: true, encoding: 'utf8' }).filter((f) => f.endsWith('.yaml'));
+    expect(files.length).toBeGreaterThan(0);
+    expect(files.filter((f) => readFileSync(join(out, f), 'utf8').includes('POSTUREOPS_'))).toEqual([]);
 
     // Over the whole story: each account's channel written once per merged change of it, never twice.
     const perAccount = (a: string) => proxy.channelWrites().filter((w) => w.startsWith(`${a} `)).length;
