@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config/load.js';
 import { changedSinceApplied } from '../../src/github/changes.js';
+import type { AppliedState } from '../../src/engine/applied.js';
 import { writeFiles } from './action-harness.js';
 
 const GIT_ENV = { GIT_AUTHOR_NAME: 't', GIT_AUTHOR_EMAIL: 't@example.com', GIT_COMMITTER_NAME: 't', GIT_COMMITTER_EMAIL: 't@example.com', GIT_CONFIG_NOSYSTEM: '1', GIT_CONFIG_GLOBAL: '/dev/null' };
@@ -34,12 +35,12 @@ describe('changedSinceApplied', () => {
     const changed = await changedSinceApplied(
       ws,
       loaded.state!,
-      new Map([
+      new Map<string, AppliedState>([
         ['a', { commit: c0 }], // changed since c0
         ['b', { commit: c1 }], // recorded at the head: nothing to do
         ['c', { commit: c0 }], // not changed since c0
-        ['d', 'none' as const],
-        ['e', 'unreadable' as const],
+        ['d', 'none'],
+        ['e', 'unreadable'],
         ['f', { commit: 'f'.repeat(40) }], // rewritten history: not in the repository, not fetchable
       ]),
       c1,
