@@ -14,7 +14,7 @@ import { DiagnosticsError, hasErrors } from '../model/diagnostics.js';
 import type { AppliedRecordReport, Plan } from '../model/plan.js';
 import { renderApplyReport, renderPlan } from '../render/index.js';
 import { inlineCode } from '../render/markdown.js';
-import { inertText } from '../model/inert.js';
+import { escapeMd, inertText } from '../model/inert.js';
 import { applyBody, type Body, describeFailure, driftBody, driftTitle, failureBody, failureMarkdown, forkBody, forkMarkdown, planBody, type Stamp } from './bodies.js';
 import { closeDriftIssue, createOctokit, type Octokit, statusOf, syncDeleteLabel, upsertComment, upsertDriftIssue } from './github-api.js';
 import { changedSince, changedSinceApplied, headCommit, LAST_APPLIED } from './changes.js';
@@ -211,7 +211,8 @@ async function applyRun(run: Run, planned: Planned): Promise<void> {
   folded(`postureops: apply report: ${report.summary.done} done, ${report.summary.failed} failed, ${report.summary.skipped} skipped`, guard(renderApplyReport(report, 'text', { color: false })));
   if (report.recorded) say(run, recordedLine(report.recorded));
   else if (run.head === undefined) say(run, 'postureops: not a git checkout: no apply was recorded; the next apply plans every account');
-  await writeSummary(withStamp(run, renderApplyReport(report, 'markdown', { color: false })), guard);
+  const recorded = report.recorded ? `\n\n${escapeMd(recordedLine(report.recorded).replace(/^postureops: /, ''))}` : '';
+  await writeSummary(withStamp(run, renderApplyReport(report, 'markdown', { color: false }).trimEnd() + recorded), guard);
   // A run that stopped early (the service unreachable) did not converge, even with nothing failed.
   const failed = report.summary.failed > 0 || report.stopped !== undefined;
   if (Object.keys(issued).length > 0) core.setOutput('credentials', JSON.stringify(issued));

@@ -209,6 +209,7 @@ describe('every merged change is applied, whatever GitHub cancels, fails or runs
     expect(r4.outputs.status).toBe('apply-failed');
     expect(r4.stdout).toMatch(/recorded commit [0-9a-f]{7} as the last applied commit of 1 account\(s\) \(ia1\); not of ia2 \(1 change\(s\) not done\): the next apply covers them again/);
     expect(proxy.channelWrites(mark)).toEqual([`ia1 ${UPDATE}`]);
+    expect(r4.summary.replace(/\\/g, '')).toContain('as the last applied commit of 1 account(s) (ia1); not of ia2 (1 change(s) not done)');
 
     // c5 changes ia3 only: its run retries ia2 (from its record, c3) and leaves ia1 alone.
     const c5 = merge(ws, { ia3: 'v5' });
