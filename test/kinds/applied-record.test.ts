@@ -6,9 +6,13 @@ import { describe, expect, it } from 'vitest';
 import { APPLIED_ID, appliedRecord } from '../../src/kinds/applied-record.js';
 import type { RequestContext } from '../../src/kinds/types.js';
 
-const ctx: RequestContext = { account: 'prod', orgAccess: false, resolve: () => {
-  throw new Error('the record refers to nothing');
-} };
+const ctx: RequestContext = {
+  account: 'prod',
+  orgAccess: false,
+  resolve: () => {
+    throw new Error('the record refers to nothing');
+  },
+};
 const commit = 'ab'.repeat(20);
 const predefined = { alertProfileId: 'SVC_CSA_DEFAULT', alerts: [{ name: 'x', description: 'y' }] };
 
