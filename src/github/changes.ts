@@ -68,10 +68,12 @@ export async function changedSinceApplied(
     for (const a of accounts) if (since.has(a)) changed.add(a);
   }
   if (whole.length > 0) log(`postureops: planning every resource of ${whole.join(', ')}`);
-  const applied = [...records.values()].filter((s): s is { commit: string } => typeof s !== 'string').map((s) => s.commit);
+  const at = new Map<string, string[]>();
+  for (const [account, state] of records) if (typeof state !== 'string') at.set(state.commit, [...(at.get(state.commit) ?? []), account]);
+  if (at.size > 0) log(`postureops: last applied: ${[...at].map(([c, accounts]) => `${accounts.join(', ')} at ${c.slice(0, 7)}`).join('; ')}`);
+  // The scope line names one commit: the one most of the skipped accounts were last applied at.
   const counts = new Map<string, number>();
-  for (const c of applied) counts.set(c, (counts.get(c) ?? 0) + 1);
-  // The scope line names one commit: the one most accounts were last applied at.
+  for (const [account, state] of records) if (typeof state !== 'string' && !changed.has(account)) counts.set(state.commit, (counts.get(state.commit) ?? 0) + 1);
   const shown = [...counts].sort((a, b) => b[1] - a[1])[0]?.[0] ?? head;
   return { ref: LAST_APPLIED, commit: shown, accounts: changed };
 }
