@@ -79,12 +79,16 @@ export const DEFAULT_MAX_RESPONSE_BYTES = 32 * 1024 * 1024;
 /** The records limit of a run, as `--max-records` takes it. */
 export const ENV_MAX_RECORDS = 'POSTUREOPS_MAX_RECORDS';
 export const FLAG_MAX_RECORDS = '--max-records';
-/** 20 pages of 5,000 rows: several times a large real account (a few thousand records per collection). */
-export const DEFAULT_MAX_RECORDS = 100_000;
+/**
+ * Ten pages of 5,000 rows, several times a large real account (a few thousand records per collection):
+ * about 2 KB of memory each once read and planned, so a run stays under 300 MB (README, Performance).
+ */
+export const DEFAULT_MAX_RECORDS = 50_000;
 /** The total size limit of a run's reads, as `--max-total-size` takes it. */
 export const ENV_MAX_TOTAL = 'POSTUREOPS_MAX_TOTAL_BYTES';
 export const FLAG_MAX_TOTAL = '--max-total-size';
-export const DEFAULT_MAX_TOTAL_BYTES = 64 * 1024 * 1024;
+/** As much as one response may hold: a run keeps at most what its largest answer could be (read, parsed, planned: about 4 times it). */
+export const DEFAULT_MAX_TOTAL_BYTES = DEFAULT_MAX_RESPONSE_BYTES;
 /** What a size may look like, for messages. */
 export const SIZE_EXPECTED = 'a number of bytes, or with a suffix K, M or G (1024-based), e.g. 64M';
 
