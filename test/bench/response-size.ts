@@ -1,9 +1,10 @@
-// The response size limit under load, for `npm run bench` (never asserted in tests): a service on
-// loopback that answers the alert channel list of an account with a body of a given size (records of
-// ~200 bytes, streamed without a Content-Length, or announced with one), every other list empty. The
-// CLI runs `plan` in a child process (measure() in curve.ts: peak RSS, CPU, wall time, exit code).
-// What it shows: a 400 MB body is refused with memory bounded by the limit, not by the body; a body
-// just under the limit is read, parsed and planned.
+// `npm run bench -- --response-size`: peak RSS of `plan` against a service that fills lists up to,
+// or past, each limit: the response size (one list of 400 MB, 50 MB, just under 32 MiB), the
+// records of a run (tiny records), the total size of a run (64 KiB records, 12 lists of 4 accounts
+// read at once). Lists are streamed without a Content-Length unless a case announces one. The CLI
+// runs `plan` in a child process (measure() in curve.ts: peak RSS, CPU, wall time, exit code and
+// the limit its error names). Never asserted in tests. What it shows: whatever the service sends,
+// a run stays under 300 MB.
 
 import { createServer, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';

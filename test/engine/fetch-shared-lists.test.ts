@@ -14,7 +14,7 @@ const tables = {
 describe('fetchContext: a list shared by kinds', () => {
   it('is read once and handed to every reader as the same frozen value, all the way down', async () => {
     const client = new FakeClient(tables);
-    const ctx = fetchContext(client, { name: 'prod' });
+    const ctx = fetchContext(client, { name: 'prod', orgAccess: false });
     const [a, b] = await Promise.all([ctx.get('/api/v2/AlertProfiles'), ctx.get('/api/v2/AlertProfiles')]);
     expect(client.requests).toHaveLength(1);
     expect(a).toBe(b);
@@ -25,7 +25,7 @@ describe('fetchContext: a list shared by kinds', () => {
   });
 
   it('a reader that writes into it fails loudly instead of changing what the others read', async () => {
-    const ctx = fetchContext(new FakeClient(tables), { name: 'prod' });
+    const ctx = fetchContext(new FakeClient(tables), { name: 'prod', orgAccess: false });
     const records = (await ctx.get('/api/v2/AlertProfiles')) as { alerts: { subject: string }[] }[];
     expect(() => {
       records[0].alerts[0].subject = 'changed';
