@@ -85,6 +85,8 @@ class ServiceClient implements ApiClient {
   private readonly readTotal: ReadTotal;
   /** Records the reads have returned so far, against maxRecords. */
   private records = 0;
+  /** The run limit a read passed (which, and how to raise it): later reads are not sent. */
+  private spent: string | undefined;
   private readonly maxRetries: number;
   private readonly tokenExpirySeconds: number;
   private readonly userAgent: string;
@@ -189,6 +191,9 @@ class ServiceClient implements ApiClient {
 
   /** Attempts until success, a failure that must not be repeated, or the retries are spent. */
   private async run(call: Call): Promise<ApiResponse> {
+    // A run past one of its limits is over: its other reads are refused before they are sent,
+    // rather than each read (and parsed) up to the limit again while the run ends.
+    if (isRead(call)) this.refuseWhenSpent(call);
     let retries = 0;
     let renewedToken = false;
     let mayHaveApplied = false;
@@ -326,6 +331,7 @@ class ServiceClient implements ApiClient {
   private tooLarge(call: Call, over: BodyTooLarge): ApiError {
     const size = over.declared !== undefined ? ` (it announced ${sizeText(over.declared)})` : '';
     if (over.overTotal) {
+      this.spent = `${sizeText(over.limit)}; raise the limit with ${FLAG_MAX_TOTAL} SIZE or ${ENV_MAX_TOTAL}=SIZE if this much is expected`;
       return this.error(call, call.idempotent ? 'permanent' : 'outcome-unknown', {
         detail:
           `with this response${size}, the reads of this run pass ${sizeText(over.limit)}, the most postureops reads in one run (all lists of all accounts together); ` +
@@ -355,6 +361,10 @@ class ServiceClient implements ApiClient {
     return { status: res.status, body, bytes: res.bytes, ...stamp };
   }
 
+  private refuseWhenSpent(call: Call): void {
+    if (this.spent !== undefined) throw this.error(call, 'permanent', { detail: `not sent: the reads of this run have passed ${this.spent}` });
+  }
+
   /**
    * Counts the records of a read's answer (`{data: [...]}` or a bare list) against the run's limit,
    * right after parsing: an answer over it is dropped before anything else holds it.
@@ -364,6 +374,7 @@ class ServiceClient implements ApiClient {
     if (!Array.isArray(data)) return;
     this.records += data.length;
     if (this.records <= this.maxRecords) return;
+    this.spent = `${this.maxRecords} records; raise the limit with ${FLAG_MAX_RECORDS} N or ${ENV_MAX_RECORDS}=N if this much is expected`;
     throw this.error(call, 'permanent', {
       detail:
         `with the ${data.length} records of this response, the reads of this run pass ${this.maxRecords} records, the most postureops holds in one run (all lists of all accounts together); ` +

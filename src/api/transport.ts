@@ -22,7 +22,8 @@ export interface WireResponse {
 
 /**
  * Bytes read by all exchanges sharing it (one client: one run), counted as they arrive, so that
- * bodies in flight at once are bounded together. A body not kept (a failure) gives its bytes back.
+ * bodies in flight at once are bounded together. A body not kept (a failure, but for a refusal)
+ * gives its bytes back.
  */
 export interface ReadTotal {
   used: number;
@@ -110,7 +111,10 @@ async function readLimited(res: Dispatcher.ResponseData, maxBytes: number, total
     discard(res);
     throw new BodyTooLarge(res.statusCode, res.headers, total.max, declared, true);
   }
-  const chunks: Buffer[] = [];
+  // Each piece is decoded as it arrives and its bytes let go at once: no buffer of the whole body
+  // beside its text (the bytes, a copy joining them, then the text had cost three times the body).
+  const decoder = new TextDecoder();
+  const pieces: string[] = [];
   let bytes = 0;
   try {
     for await (const chunk of res.body as AsyncIterable<Buffer>) {
@@ -120,15 +124,16 @@ async function readLimited(res: Dispatcher.ResponseData, maxBytes: number, total
         discard(res);
         throw new BodyTooLarge(res.statusCode, res.headers, bytes > maxBytes ? maxBytes : (total as ReadTotal).max, undefined, bytes <= maxBytes);
       }
-      chunks.push(chunk);
+      pieces.push(decoder.decode(chunk, { stream: true }));
     }
   } catch (err) {
-    if (total) total.used -= bytes;
+    // A failed read (dropped, timed out) may be repeated: its bytes are not kept. A refused one stays
+    // counted, so that the run's other reads stop too instead of taking its room.
+    if (total && !(err instanceof BodyTooLarge)) total.used -= bytes;
     throw err;
   }
-  const whole = Buffer.concat(chunks, bytes);
-  chunks.length = 0; // the pieces can go before the text is made
-  return { text: new TextDecoder().decode(whole), bytes };
+  pieces.push(decoder.decode());
+  return { text: pieces.join(''), bytes };
 }
 
 /** Closes the body's connection; undici reports the cut as an error on the stream, expected here. */

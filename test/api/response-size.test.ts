@@ -222,9 +222,28 @@ describe('the limits of a run: records and bytes of all reads together', () => {
     expect(endless.message).toContain('pass 64 KiB');
     expect(endless.message).toContain('--max-total-size');
     await expect.poll(() => service.streamed.closed).toBe(true);
-    const declared = await failure(client.request({ method: 'GET', path: '/api/v2/Declared' }));
+    const declared = await failure(clientWith({ maxTotalBytes: 64 * 1024, maxResponseBytes: 1024 * 1024 * 1024 }).request({ method: 'GET', path: '/api/v2/Declared' }));
     expect(declared.message).toContain('(it announced 10 MiB)');
     expect(declared.message).toContain('--max-total-size');
+  });
+
+  it('once a run has passed a limit, its other reads are refused without being sent; writes still go', async () => {
+    const client = clientWith({ maxRecords: 3, maxTotalBytes: 64 * 1024 });
+    await failure(client.request({ method: 'GET', path: '/api/v2/Records/4' }));
+    service.hits.clear();
+    const next = await failure(client.request({ method: 'GET', path: '/api/v2/Exact/100', account: 'prod' }));
+    expect(next.kind).toBe('permanent');
+    expect(next.message).toContain('GET /api/v2/Exact/100');
+    expect(next.message).toContain('not sent: the reads of this run have passed 3 records');
+    expect(next.message).toContain('POSTUREOPS_MAX_RECORDS');
+    expect(service.hits.get('/api/v2/Exact/100')).toBeUndefined();
+    await client.request({ method: 'POST', path: '/api/v2/Records/1', body: {} });
+
+    const bytes = clientWith({ maxTotalBytes: 8 * 1024, maxResponseBytes: LIMIT });
+    await failure(bytes.request({ method: 'GET', path: '/api/v2/Exact/10000' }));
+    const after = await failure(bytes.request({ method: 'GET', path: '/api/v2/Exact/100' }));
+    expect(after.message).toContain('not sent: the reads of this run have passed 8 KiB');
+    expect(after.message).toContain('--max-total-size');
   });
 });
 
