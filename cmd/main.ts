@@ -58,7 +58,9 @@ const clientOptions = (cmd: Command) =>
     .option('--verbose', 'log every request (method, path, status, time, bucket budget) to stderr')
     .option('--max-wait <seconds>', 'longest wait for a rate-limit bucket to refill (default 900, or --max-duration when longer)', intArg('--max-wait', 0))
     .option('--concurrency <n>', 'requests in flight at once', intArg('--concurrency', 1, 32))
-    .option('--max-response-size <size>', 'largest response (and list, over its pages) read from the service, e.g. 64M (default 32M, or $POSTUREOPS_MAX_RESPONSE_BYTES)');
+    .option('--max-response-size <size>', 'largest response (and list, over its pages) read from the service, e.g. 64M (default 32M, or $POSTUREOPS_MAX_RESPONSE_BYTES)')
+    .option('--max-records <n>', 'most records the reads of one run may return, all lists of all accounts (default 50000, or $POSTUREOPS_MAX_RECORDS)')
+    .option('--max-total-size <size>', 'most bytes the reads of one run may return, all lists of all accounts (default 32M, or $POSTUREOPS_MAX_TOTAL_BYTES)');
 
 /** Exit codes (README.md, "Exit codes"): the lines of the top-level help. */
 const EXIT_CODES: readonly [number, string][] = [

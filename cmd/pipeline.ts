@@ -23,6 +23,9 @@ export interface ClientFlags {
   maxDuration?: number;
   /** `--max-response-size`, as given (checked with the environment's POSTUREOPS_MAX_RESPONSE_BYTES). */
   maxResponseSize?: string;
+  /** `--max-records` and `--max-total-size`, as given (checked like maxResponseSize). */
+  maxRecords?: string;
+  maxTotalSize?: string;
 }
 
 /** Progress lines appear only on a terminal (stderr), never in pipes or CI logs. */
@@ -72,7 +75,7 @@ export async function openClient(io: Io, flags: ClientFlags, interruption?: Inte
   ]);
   let options;
   try {
-    options = clientOptionsFromEnv(io.env, { baseUrl: flags.baseUrl, maxResponseSize: flags.maxResponseSize });
+    options = clientOptionsFromEnv(io.env, flags);
   } catch (err) {
     if (err instanceof ClientConfigError) throw new ExitError(EXIT.error, err.message);
     throw err;

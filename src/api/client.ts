@@ -3,13 +3,25 @@ import { Agent, type Dispatcher } from 'undici';
 import { bucketOf } from './buckets.js';
 import { parseServiceAddress, resolveRequestPath, type ServiceAddress } from './base-url.js';
 import { BudgetExhausted, RateLimitBudget, WaitStopped, readRateLimit, sleepUnless } from './budget.js';
-import { type ClientOptions, DEFAULT_MAX_RESPONSE_BYTES, ENV_MAX_RESPONSE, FLAG_MAX_RESPONSE, sizeText } from './options.js';
+import {
+  type ClientOptions,
+  DEFAULT_MAX_RECORDS,
+  DEFAULT_MAX_RESPONSE_BYTES,
+  DEFAULT_MAX_TOTAL_BYTES,
+  ENV_MAX_RECORDS,
+  ENV_MAX_RESPONSE,
+  ENV_MAX_TOTAL,
+  FLAG_MAX_RECORDS,
+  FLAG_MAX_RESPONSE,
+  FLAG_MAX_TOTAL,
+  sizeText,
+} from './options.js';
 import type { Redactor } from '../model/masking.js';
 import { credentialRedactor, serviceMessage } from './redact.js';
 import { RETRY_STATUSES, backoffMs, failedBeforeSending, isClientFault, isConnectionFailure, isIdempotent, isTlsFailure } from './retry.js';
 import { Semaphore } from '../model/concurrency.js';
 import { TokenCache, type IssuedToken } from './token.js';
-import { BodyTooLarge, WireFailure, exchange, type WireResponse } from './transport.js';
+import { BodyTooLarge, type ReadTotal, WireFailure, exchange, type WireResponse } from './transport.js';
 import { ApiError, ClientConfigError, RequestInterrupted, ServiceUnreachable, type ApiClient, type ApiErrorKind, type ApiRequest, type ApiResponse, type BucketBudget, type HttpMethod, type RequestLogEntry } from './types.js';
 import { type CallStats } from '../model/plan.js';
 
@@ -68,6 +80,13 @@ class ServiceClient implements ApiClient {
   private readonly secret: string;
   private readonly timeoutMs: number;
   private readonly maxResponseBytes: number;
+  private readonly maxRecords: number;
+  /** Bytes of the reads' bodies so far (and in flight), against maxTotalBytes. */
+  private readonly readTotal: ReadTotal;
+  /** Records the reads have returned so far, against maxRecords. */
+  private records = 0;
+  /** The run limit a read passed (which, and how to raise it): later reads are not sent. */
+  private spent: string | undefined;
   private readonly maxRetries: number;
   private readonly tokenExpirySeconds: number;
   private readonly userAgent: string;
@@ -97,6 +116,8 @@ class ServiceClient implements ApiClient {
     const concurrency = integerOption('concurrency', options.concurrency, DEFAULTS.concurrency, 1, 256);
     this.timeoutMs = numberOption('timeoutMs', options.timeoutMs, DEFAULTS.timeoutMs, 1, 3_600_000);
     this.maxResponseBytes = integerOption('maxResponseBytes', options.maxResponseBytes, DEFAULT_MAX_RESPONSE_BYTES, 1, Number.MAX_SAFE_INTEGER);
+    this.maxRecords = integerOption('maxRecords', options.maxRecords, DEFAULT_MAX_RECORDS, 1, Number.MAX_SAFE_INTEGER);
+    this.readTotal = { used: 0, max: integerOption('maxTotalBytes', options.maxTotalBytes, DEFAULT_MAX_TOTAL_BYTES, 1, Number.MAX_SAFE_INTEGER) };
     this.maxRetries = integerOption('maxRetries', options.maxRetries, DEFAULTS.maxRetries, 0, 100);
     this.tokenExpirySeconds = integerOption('tokenExpirySeconds', options.tokenExpirySeconds, DEFAULTS.tokenExpirySeconds, 1, 86_400);
     const maxWaitSeconds = numberOption('maxWaitSeconds', options.maxWaitSeconds, DEFAULTS.maxWaitSeconds, 0, 86_400);
@@ -170,6 +191,9 @@ class ServiceClient implements ApiClient {
 
   /** Attempts until success, a failure that must not be repeated, or the retries are spent. */
   private async run(call: Call): Promise<ApiResponse> {
+    // A run past one of its limits is over: its other reads are refused before they are sent,
+    // rather than each read (and parsed) up to the limit again while the run ends.
+    if (isRead(call)) this.refuseWhenSpent(call);
     let retries = 0;
     let renewedToken = false;
     let mayHaveApplied = false;
@@ -246,7 +270,10 @@ class ServiceClient implements ApiClient {
         this.timeoutMs,
         this.abortSignal,
         Math.max(0, this.maxResponseBytes - (call.pagedBytes ?? 0)),
+        isRead(call) ? this.readTotal : undefined,
       );
+      // Only what a read keeps counts: an error's body is not kept.
+      if (!(outcome.status >= 200 && outcome.status < 300) && isRead(call)) this.readTotal.used -= outcome.bytes;
     } catch (err) {
       outcome = err instanceof WireFailure || err instanceof BodyTooLarge ? err : new WireFailure(undefined, false);
     } finally {
@@ -303,6 +330,14 @@ class ServiceClient implements ApiClient {
    */
   private tooLarge(call: Call, over: BodyTooLarge): ApiError {
     const size = over.declared !== undefined ? ` (it announced ${sizeText(over.declared)})` : '';
+    if (over.overTotal) {
+      this.spent = `${sizeText(over.limit)}; raise the limit with ${FLAG_MAX_TOTAL} SIZE or ${ENV_MAX_TOTAL}=SIZE if this much is expected`;
+      return this.error(call, call.idempotent ? 'permanent' : 'outcome-unknown', {
+        detail:
+          `with this response${size}, the reads of this run pass ${sizeText(over.limit)}, the most postureops reads in one run (all lists of all accounts together); ` +
+          `raise the limit with ${FLAG_MAX_TOTAL} SIZE or ${ENV_MAX_TOTAL}=SIZE (e.g. 256M) if this much is expected, or read fewer accounts in one run`,
+      });
+    }
     const limit = sizeText(this.maxResponseBytes);
     const paged = call.pagedBytes !== undefined ? ` with the ${sizeText(call.pagedBytes)} of the earlier pages of this list` : '';
     return this.error(call, call.idempotent ? 'permanent' : 'outcome-unknown', {
@@ -314,13 +349,37 @@ class ServiceClient implements ApiClient {
     const date = serviceDate(res.headers.date);
     const stamp = date !== undefined ? { date } : {};
     if (res.text.trim() === '') return { status: res.status, body: undefined, bytes: res.bytes, ...stamp };
+    let body: unknown;
     try {
-      return { status: res.status, body: JSON.parse(res.text) as unknown, bytes: res.bytes, ...stamp };
+      body = JSON.parse(res.text);
     } catch {
       // The write may have happened; only a look can tell.
       const kind: ApiErrorKind = call.idempotent ? 'permanent' : 'outcome-unknown';
       throw this.error(call, kind, { status: res.status, serviceMessage: 'response body is not JSON' });
     }
+    if (isRead(call)) this.countRecords(call, body);
+    return { status: res.status, body, bytes: res.bytes, ...stamp };
+  }
+
+  private refuseWhenSpent(call: Call): void {
+    if (this.spent !== undefined) throw this.error(call, 'permanent', { detail: `not sent: the reads of this run have passed ${this.spent}` });
+  }
+
+  /**
+   * Counts the records of a read's answer (`{data: [...]}` or a bare list) against the run's limit,
+   * right after parsing: an answer over it is dropped before anything else holds it.
+   */
+  private countRecords(call: Call, body: unknown): void {
+    const data = body !== null && typeof body === 'object' && !Array.isArray(body) ? (body as { data?: unknown }).data : body;
+    if (!Array.isArray(data)) return;
+    this.records += data.length;
+    if (this.records <= this.maxRecords) return;
+    this.spent = `${this.maxRecords} records; raise the limit with ${FLAG_MAX_RECORDS} N or ${ENV_MAX_RECORDS}=N if this much is expected`;
+    throw this.error(call, 'permanent', {
+      detail:
+        `with the ${data.length} records of this response, the reads of this run pass ${this.maxRecords} records, the most postureops holds in one run (all lists of all accounts together); ` +
+        `raise the limit with ${FLAG_MAX_RECORDS} N or ${ENV_MAX_RECORDS}=N if this much is expected, or read fewer accounts in one run`,
+    });
   }
 
   private statusFailure(call: Call, res: WireResponse): Failure {
@@ -409,6 +468,11 @@ class ServiceClient implements ApiClient {
     this.redactor.add(body.token);
     return { token: body.token, expiresAt: typeof body.expiresAt === 'string' ? Date.parse(body.expiresAt) : Number.NaN };
   }
+}
+
+/** A read of the service's state (a GET, or a search): what it returns counts against the run's limits. */
+function isRead(call: Call): boolean {
+  return !call.tokenExchange && (call.method === 'GET' || (call.method === 'POST' && call.path.split('?')[0].endsWith('/search')));
 }
 
 function integerOption(name: string, value: number | undefined, fallback: number, min: number, max: number): number {

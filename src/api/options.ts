@@ -49,6 +49,17 @@ export interface ClientOptions {
    * (ApiRequest.pagedBytes). Default DEFAULT_MAX_RESPONSE_BYTES (32 MiB).
    */
   maxResponseBytes?: number;
+  /**
+   * The most records the reads of one client (one run) may return together: every list, page and
+   * account, counted as each answer is parsed. What a record costs in memory does not depend on its
+   * size, so tiny records are bounded by their number. Default DEFAULT_MAX_RECORDS.
+   */
+  maxRecords?: number;
+  /**
+   * The most bytes the reads of one client may return together, counted as they arrive (answers in
+   * flight at once included). Default DEFAULT_MAX_TOTAL_BYTES.
+   */
+  maxTotalBytes?: number;
 }
 
 export interface WaitInfo {
@@ -65,6 +76,19 @@ export const ENV_SECRET = 'SVC_API_SECRET';
 export const ENV_MAX_RESPONSE = 'POSTUREOPS_MAX_RESPONSE_BYTES';
 export const FLAG_MAX_RESPONSE = '--max-response-size';
 export const DEFAULT_MAX_RESPONSE_BYTES = 32 * 1024 * 1024;
+/** The records limit of a run, as `--max-records` takes it. */
+export const ENV_MAX_RECORDS = 'POSTUREOPS_MAX_RECORDS';
+export const FLAG_MAX_RECORDS = '--max-records';
+/**
+ * Ten pages of 5,000 rows, several times a large real account (a few thousand records per collection):
+ * about 2 KB of memory each once read and planned, so a run stays under 300 MB (README, Performance).
+ */
+export const DEFAULT_MAX_RECORDS = 50_000;
+/** The total size limit of a run's reads, as `--max-total-size` takes it. */
+export const ENV_MAX_TOTAL = 'POSTUREOPS_MAX_TOTAL_BYTES';
+export const FLAG_MAX_TOTAL = '--max-total-size';
+/** As much as one response may hold: a run keeps at most what its largest answer could be (read, parsed, planned: about 4 times it). */
+export const DEFAULT_MAX_TOTAL_BYTES = DEFAULT_MAX_RESPONSE_BYTES;
 /** What a size may look like, for messages. */
 export const SIZE_EXPECTED = 'a number of bytes, or with a suffix K, M or G (1024-based), e.g. 64M';
 
@@ -90,7 +114,10 @@ export function sizeText(bytes: number): string {
  * Base URL from `--base-url` or SVC_BASE_URL, key from SVC_API_KEY_ID / SVC_API_SECRET.
  * Throws ClientConfigError naming what is missing or wrong, never echoing a value.
  */
-export function clientOptionsFromEnv(env: Record<string, string | undefined>, flags: { baseUrl?: string; maxResponseSize?: string }): ClientOptions {
+export function clientOptionsFromEnv(
+  env: Record<string, string | undefined>,
+  flags: { baseUrl?: string; maxResponseSize?: string; maxRecords?: string; maxTotalSize?: string },
+): ClientOptions {
   const flagUrl = present(flags.baseUrl);
   const baseUrl = flagUrl ?? present(env[ENV_BASE_URL]);
   const keyId = present(env[ENV_KEY_ID]);
@@ -103,21 +130,45 @@ export function clientOptionsFromEnv(env: Record<string, string | undefined>, fl
     const noun = missing.length === 1 ? 'variable' : 'variables';
     throw new ClientConfigError(`missing environment ${noun} ${missing.join(', ')}: the service address and API key are needed to reach the service`);
   }
-  const sizeFlag = present(flags.maxResponseSize);
-  const sizeGiven = sizeFlag ?? present(env[ENV_MAX_RESPONSE]);
-  let maxResponseBytes: number | undefined;
-  if (sizeGiven !== undefined) {
-    maxResponseBytes = parseByteSize(sizeGiven);
-    if (maxResponseBytes === undefined) {
-      throw new ClientConfigError(`${sizeFlag !== undefined ? FLAG_MAX_RESPONSE : ENV_MAX_RESPONSE} ${JSON.stringify(sizeGiven)} is not a size: expected ${SIZE_EXPECTED}`);
-    }
-  }
+  const maxResponseBytes = limitOf(flags.maxResponseSize, FLAG_MAX_RESPONSE, env[ENV_MAX_RESPONSE], ENV_MAX_RESPONSE, parseByteSize, 'a size', SIZE_EXPECTED);
+  const maxTotalBytes = limitOf(flags.maxTotalSize, FLAG_MAX_TOTAL, env[ENV_MAX_TOTAL], ENV_MAX_TOTAL, parseByteSize, 'a size', SIZE_EXPECTED);
+  const maxRecords = limitOf(flags.maxRecords, FLAG_MAX_RECORDS, env[ENV_MAX_RECORDS], ENV_MAX_RECORDS, parseCount, 'a count', COUNT_EXPECTED);
   return {
     baseUrl: normalizeBaseUrl(baseUrl, flagUrl !== undefined ? '--base-url' : ENV_BASE_URL),
     keyId,
     secret,
     ...(maxResponseBytes !== undefined ? { maxResponseBytes } : {}),
+    ...(maxRecords !== undefined ? { maxRecords } : {}),
+    ...(maxTotalBytes !== undefined ? { maxTotalBytes } : {}),
   };
+}
+
+/** What a count may look like, for messages. */
+export const COUNT_EXPECTED = 'a whole number above 0, e.g. 250000';
+
+/** `250000` → 250000; undefined when not a positive whole number. */
+export function parseCount(text: string): number | undefined {
+  const m = /^\s*(\d+)\s*$/.exec(text);
+  const n = m ? Number(m[1]) : Number.NaN;
+  return Number.isSafeInteger(n) && n > 0 ? n : undefined;
+}
+
+/** A limit from its flag, else its variable (the flag wins); undefined when neither is given. */
+function limitOf(
+  flag: string | undefined,
+  flagName: string,
+  variable: string | undefined,
+  variableName: string,
+  parse: (text: string) => number | undefined,
+  noun: string,
+  expected: string,
+): number | undefined {
+  const fromFlag = present(flag);
+  const given = fromFlag ?? present(variable);
+  if (given === undefined) return undefined;
+  const value = parse(given);
+  if (value === undefined) throw new ClientConfigError(`${fromFlag !== undefined ? flagName : variableName} ${JSON.stringify(given)} is not ${noun}: expected ${expected}`);
+  return value;
 }
 
 function present(value: string | undefined): string | undefined {

@@ -20,6 +20,16 @@ export interface WireResponse {
   bytes: number;
 }
 
+/**
+ * Bytes read by all exchanges sharing it (one client: one run), counted as they arrive, so that
+ * bodies in flight at once are bounded together. A body not kept (a failure, but for a refusal)
+ * gives its bytes back.
+ */
+export interface ReadTotal {
+  used: number;
+  readonly max: number;
+}
+
 /** An answer whose body is larger than the limit: not read beyond it. */
 export class BodyTooLarge extends Error {
   constructor(
@@ -29,6 +39,8 @@ export class BodyTooLarge extends Error {
     readonly limit: number,
     /** The Content-Length it announced, when that alone refused it. */
     readonly declared?: number,
+    /** The run's total (ReadTotal) refused it, not the limit of one response. */
+    readonly overTotal = false,
   ) {
     super(`response body larger than ${limit} bytes`);
     this.name = 'BodyTooLarge';
@@ -55,6 +67,7 @@ export async function exchange(
   timeoutMs: number,
   signal?: AbortSignal,
   maxBytes = Number.POSITIVE_INFINITY,
+  total?: ReadTotal,
 ): Promise<WireResponse> {
   const abort = new AbortController();
   let timedOut = false;
@@ -74,7 +87,7 @@ export async function exchange(
       body: req.body,
       signal: abort.signal,
     });
-    const { text, bytes } = await readLimited(res, maxBytes);
+    const { text, bytes } = await readLimited(res, maxBytes, total);
     return { status: res.statusCode, headers: res.headers, text, bytes };
   } catch (err) {
     if (err instanceof BodyTooLarge) throw err;
@@ -86,27 +99,41 @@ export async function exchange(
   }
 }
 
-/** The body as text (UTF-8, a BOM dropped, as undici's `text()`), refused past `maxBytes`. */
-async function readLimited(res: Dispatcher.ResponseData, maxBytes: number): Promise<{ text: string; bytes: number }> {
+/** The body as text (UTF-8, a BOM dropped, as undici's `text()`), refused past `maxBytes` or past `total`. */
+async function readLimited(res: Dispatcher.ResponseData, maxBytes: number, total?: ReadTotal): Promise<{ text: string; bytes: number }> {
   const header = res.headers['content-length'];
   const declared = typeof header === 'string' && /^\d+$/.test(header) ? Number(header) : undefined;
   if (declared !== undefined && declared > maxBytes) {
     discard(res);
     throw new BodyTooLarge(res.statusCode, res.headers, maxBytes, declared);
   }
-  const chunks: Buffer[] = [];
-  let bytes = 0;
-  for await (const chunk of res.body as AsyncIterable<Buffer>) {
-    bytes += chunk.length;
-    if (bytes > maxBytes) {
-      discard(res);
-      throw new BodyTooLarge(res.statusCode, res.headers, maxBytes);
-    }
-    chunks.push(chunk);
+  if (declared !== undefined && total && total.used + declared > total.max) {
+    discard(res);
+    throw new BodyTooLarge(res.statusCode, res.headers, total.max, declared, true);
   }
-  const whole = Buffer.concat(chunks, bytes);
-  chunks.length = 0; // the pieces can go before the text is made
-  return { text: new TextDecoder().decode(whole), bytes };
+  // Each piece is decoded as it arrives and its bytes let go at once: no buffer of the whole body
+  // beside its text (the bytes, a copy joining them, then the text had cost three times the body).
+  const decoder = new TextDecoder();
+  const pieces: string[] = [];
+  let bytes = 0;
+  try {
+    for await (const chunk of res.body as AsyncIterable<Buffer>) {
+      bytes += chunk.length;
+      if (total) total.used += chunk.length;
+      if (bytes > maxBytes || (total && total.used > total.max)) {
+        discard(res);
+        throw new BodyTooLarge(res.statusCode, res.headers, bytes > maxBytes ? maxBytes : (total as ReadTotal).max, undefined, bytes <= maxBytes);
+      }
+      pieces.push(decoder.decode(chunk, { stream: true }));
+    }
+  } catch (err) {
+    // A failed read (dropped, timed out) may be repeated: its bytes are not kept. A refused one stays
+    // counted, so that the run's other reads stop too instead of taking its room.
+    if (total && !(err instanceof BodyTooLarge)) total.used -= bytes;
+    throw err;
+  }
+  pieces.push(decoder.decode());
+  return { text: pieces.join(''), bytes };
 }
 
 /** Closes the body's connection; undici reports the cut as an error on the stream, expected here. */

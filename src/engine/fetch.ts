@@ -83,8 +83,9 @@ export function readsOf(kinds: readonly Kind[], readPaths: ReadPaths = 'both'): 
 const MAX_PAGES = 100;
 
 /**
- * A FetchContext whose lists are memoised per path (the context belongs to one account). Each caller
- * gets its own copy, so kinds sharing a list cannot disturb each other. `reads` says which lists
+ * A FetchContext whose lists are memoised per path (the context belongs to one account). Every caller
+ * gets the same list, frozen, so kinds sharing a list cannot disturb each other without a copy of it
+ * per kind (a copy of a large list per reader was most of a run's memory). `reads` says which lists
  * may be read through their search instead; a paged answer is followed to its last page.
  */
 export function fetchContext(client: ApiClient, account: AccountConfig, settings?: KindSettings, reads: ListReads = new Map()): FetchContext {
@@ -97,12 +98,24 @@ export function fetchContext(client: ApiClient, account: AccountConfig, settings
     get(path: string): Promise<unknown> {
       let pending = memo.get(path);
       if (!pending) {
-        pending = readAll(client, path, reads, target);
+        pending = readAll(client, path, reads, target).then(deepFreeze);
         memo.set(path, pending);
       }
-      return pending.then((data) => structuredClone(data));
+      return pending;
     },
   };
+}
+
+/** `value`, and everything in it, made read-only: a kind that writes into a shared list fails loudly. */
+function deepFreeze<T>(value: T): T {
+  const stack: unknown[] = [value];
+  while (stack.length > 0) {
+    const v = stack.pop();
+    if (v === null || typeof v !== 'object' || Object.isFrozen(v)) continue;
+    Object.freeze(v);
+    for (const child of Object.values(v)) stack.push(child);
+  }
+  return value;
 }
 
 /** Answers to a search that say the service has no such search or refuses its body: the list still works. */

@@ -63,8 +63,17 @@ export function stringList(value: unknown): string[] {
   return Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string') : [];
 }
 
+/** A deep copy of the objects and arrays; strings are immutable and shared (structuredClone copied them: a large list twice in memory). */
 export function clone<T extends Json>(value: T): T {
-  return structuredClone(value);
+  if (Array.isArray(value)) return value.map((v) => clone(v)) as T;
+  if (value === null || typeof value !== 'object') return value;
+  const out: Record<string, Json> = {};
+  for (const [k, v] of Object.entries(value)) {
+    // A member named __proto__ (JSON.parse makes it an own member) stays one, as structuredClone kept it.
+    if (k === '__proto__') Object.defineProperty(out, k, { value: clone(v as Json), enumerable: true, writable: true, configurable: true });
+    else out[k] = clone(v as Json);
+  }
+  return out as T;
 }
 
 function compareJson(a: Json, b: Json): number {

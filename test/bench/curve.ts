@@ -29,6 +29,8 @@ export interface Usage {
   cpuMs: number;
   maxRssMb: number;
   exitCode: number | null;
+  /** The end of what the child wrote to stderr (its error, when it failed). */
+  stderr?: string;
 }
 
 export interface CurvePoint {
@@ -41,25 +43,30 @@ export interface CurvePoint {
   plan: Usage;
 }
 
-/** Runs `node <args>` in `cwd` with `env` added; what it used. Output is discarded. */
+/** Runs `node <args>` in `cwd` with `env` added; what it used. Its output is discarded, but for the end of stderr. */
 export async function measure(args: string[], cwd: string, env: Record<string, string>): Promise<Usage> {
   const dir = await mkdtemp(join(tmpdir(), 'postureops-rusage-'));
   const file = join(dir, 'usage.json');
   const preload = pathToFileURL(join(packageRoot(), 'dist', 'test', 'bench', 'rusage.js')).href;
   try {
     const t = performance.now();
+    let stderr = '';
     const exitCode = await new Promise<number | null>((resolve, reject) => {
       const child = spawn(process.execPath, ['--import', preload, ...args], {
         cwd,
         env: { ...process.env, ...env, POSTUREOPS_BENCH_RUSAGE: file },
-        stdio: 'ignore',
+        stdio: ['ignore', 'ignore', 'pipe'],
+      });
+      child.stderr.setEncoding('utf8');
+      child.stderr.on('data', (text: string) => {
+        stderr = (stderr + text).slice(-4096);
       });
       child.once('error', reject);
       child.once('exit', (code) => resolve(code));
     });
     const wallMs = performance.now() - t;
     const u = JSON.parse(await readFile(file, 'utf8')) as { userMs: number; systemMs: number; maxRssKb: number };
-    return { wallMs, cpuMs: u.userMs + u.systemMs, maxRssMb: u.maxRssKb / 1024, exitCode };
+    return { wallMs, cpuMs: u.userMs + u.systemMs, maxRssMb: u.maxRssKb / 1024, exitCode, stderr };
   } finally {
     await rm(dir, { recursive: true, force: true });
   }

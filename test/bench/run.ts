@@ -4,7 +4,7 @@
 //   npm run bench               everything below
 //   npm run bench -- --curve    the curve only
 //   npm run bench -- --scale    the scale simulation only (scale.ts)
-//   npm run bench -- --response-size   peak RSS of plan against 400 MB, 50 MB and just-under-the-limit lists (response-size.ts)
+//   npm run bench -- --response-size   peak RSS of plan against lists past and just under each limit, one or 12 at once (response-size.ts)
 //   npm run bench -- --routing  the routing map and requirements of 1,000 rules only (routing.ts)
 
 import { execFileSync } from 'node:child_process';
@@ -147,7 +147,7 @@ async function main(): Promise<void> {
     return;
   }
   const sizes = async (): Promise<void> => {
-    process.stderr.write('response size: plan in a child process against a service sending large lists\n');
+    process.stderr.write('response size: plan in a child process against a service sending large lists, or many records\n');
     process.stdout.write('\n' + responseSizeTable(await responseSize(undefined, (line) => process.stderr.write(line + '\n'))));
   };
   if (process.argv.includes('--response-size')) return sizes();

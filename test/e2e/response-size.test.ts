@@ -2,7 +2,8 @@
 // (exit 1, no stack trace, the request, the limit and how to raise it), once (not retried). A
 // hostile proxy on 127.0.0.1 stands in front of the emulator and answers the alert channel list
 // itself: an endless stream, or pages that are each small but together too large. The suite uses a
-// small limit; the 400 MB measurement is in test/bench/response-size.ts.
+// small limit; the 400 MB measurement is in test/bench/response-size.ts. The limits of a whole run
+// (--max-records, --max-total-size) are refused the same way.
 
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -99,6 +100,40 @@ describe('a response larger than --max-response-size', () => {
     expect(res.stderr).toContain('of the earlier pages of this list');
     // About 10 KiB a page: 7 pages reach 64 KiB; never the 100 the page count allows.
     expect(proxy.listHits() - before).toBeLessThanOrEqual(8);
+  });
+
+  function expectRunLimit(res: { code: number; stdout: string; stderr: string }, setting: string, variable: string): void {
+    expect(res.code, res.stderr).toBe(1);
+    expect(res.stderr).toContain('GET /api/v2/AlertChannels');
+    expect(res.stderr).toContain('in one run (all lists of all accounts together)');
+    expect(res.stderr).toContain(setting);
+    expect(res.stderr).toContain(variable);
+    expect(res.stderr).not.toMatch(/\n\s+at .+:\d+:\d+/);
+    expect(res.stderr + res.stdout).not.toContain(emu.secret);
+  }
+
+  it('records of a run past POSTUREOPS_MAX_RECORDS: refused at the page that passes it', async () => {
+    proxy.mode.value = 'pages';
+    const before = proxy.listHits();
+    const res = await cli(['plan', dir], { env: { ...env, POSTUREOPS_MAX_RECORDS: '100' } });
+    expectRunLimit(res, '--max-records N', 'POSTUREOPS_MAX_RECORDS=N');
+    expect(res.stderr).toContain('pass 100 records');
+    // 40 records a page: the third passes 100.
+    expect(proxy.listHits() - before).toBe(3);
+  });
+
+  it('bytes of a run past --max-total-size: refused, each page within the response limit', async () => {
+    proxy.mode.value = 'pages';
+    const res = await cli(['plan', dir, '--max-total-size', '24K'], { env });
+    expectRunLimit(res, '--max-total-size SIZE', 'POSTUREOPS_MAX_TOTAL_BYTES=SIZE');
+    expect(res.stderr).toContain('pass 24 KiB');
+  });
+
+  it('a bad count is refused before any request, naming what is expected', async () => {
+    proxy.mode.value = 'pass';
+    const res = await cli(['plan', dir, '--max-records', 'lots'], { env });
+    expect(res.code).toBe(1);
+    expect(res.stderr).toContain('--max-records "lots" is not a count: expected a whole number above 0');
   });
 
   it('a bad size is refused before any request, naming what is expected', async () => {
