@@ -87,28 +87,7 @@ export class Interruption {
     if (this.timer) clearTimeout(this.timer);
   }
 
-  /**
-   * For a command that has finished: keeps listening until the process exits (a signal listener does
-   * not keep it alive), so that a signal in that last moment still means "interrupted": `undo` runs
-   * (synchronously: the process may be about to exit) and the exit code becomes 130/143.
-   */
-  lingerUntilExit(undo: () => void): void {
-    if (this.timer) clearTimeout(this.timer);
-    this.late = () => {
-      undo();
-      const code = this.exitCode();
-      if (code !== undefined) this.io.signals?.setExitCode?.(code);
-    };
-  }
-
-  private late: (() => void) | undefined;
-
   private receive(signal: StopSignal): void {
-    if (this.late && this.received === undefined) {
-      this.received = signal;
-      this.late();
-      return;
-    }
     const out = consoleOf(this.io);
     if (this.received === undefined) {
       this.received = signal;

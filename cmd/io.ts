@@ -23,8 +23,6 @@ export type StopSignal = 'SIGINT' | 'SIGTERM';
 /** Where interruptions come from: `listen` returns the function that stops listening. */
 export interface SignalSource {
   listen(handler: (signal: StopSignal) => void): () => void;
-  /** Sets the exit code of a process whose command has already returned (a signal in its last moment). */
-  setExitCode?(code: number): void;
 }
 
 export function processSignals(): SignalSource {
@@ -38,9 +36,6 @@ export function processSignals(): SignalSource {
         process.off('SIGINT', onInt);
         process.off('SIGTERM', onTerm);
       };
-    },
-    setExitCode(code) {
-      process.exitCode = code;
     },
   };
 }

@@ -1,4 +1,3 @@
-import { rmSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import type { Plan } from '../../src/model/plan.js';
@@ -30,28 +29,24 @@ export function planExitCode(plan: Plan, detailed: boolean | undefined): number 
 
 export async function planCommand(io: Io, dir: string, opts: PlanOptions): Promise<number> {
   const interruption = new Interruption(io);
-  let saved: string | undefined;
   try {
-    const result = await planInterruptibly(io, dir, opts, interruption, (path) => (saved = path));
-    // Done: a signal that still comes before the process exits removes the plan file and sets 130/143.
-    interruption.lingerUntilExit(() => {
-      if (saved) rmSync(saved, { force: true });
-    });
-    return result;
-  } catch (err) {
+    return await planInterruptibly(io, dir, opts, interruption);
+  } finally {
     interruption.dispose();
-    throw err;
   }
 }
 
-async function planInterruptibly(io: Io, dir: string, opts: PlanOptions, interruption: Interruption, onSaved: (path: string) => void): Promise<number> {
+async function planInterruptibly(io: Io, dir: string, opts: PlanOptions, interruption: Interruption): Promise<number> {
   // An unusable plan key is refused before anything is read.
   const key = opts.out ? await planKey(io) : undefined;
   const { plan, client } = await computePlan(io, dir, opts, interruption);
   const out = opts.out ? resolve(io.cwd, opts.out) : undefined;
   const notSaved = opts.out ? `the plan was not saved to ${opts.out}` : 'the plan was not shown';
-  // A signal at any point until the command returns ends it with 130/143 and no plan file: the
-  // file is written last and removed again when a signal came while it was written.
+  // A signal at any point until the plan says it is saved ends the run with 130/143 and no plan
+  // file: the file is written last, and removed again when a signal came while it was written.
+  // The last check and the "Plan saved" line run in one turn of the event loop (writes to a pipe or
+  // a terminal are synchronous), so no signal is handled between them: once the line is out, the
+  // plan is complete.
   const unlessInterrupted = async (): Promise<void> => {
     if (!interruption.signal) return;
     if (out) await rm(out, { force: true });
@@ -64,7 +59,6 @@ async function planInterruptibly(io: Io, dir: string, opts: PlanOptions, interru
     if (out) {
       const { savePlan } = await import('../../src/engine/plan-file.js');
       await savePlan(out, plan, key);
-      onSaved(out);
       await unlessInterrupted();
     }
     write(io.stdout, rendered);
