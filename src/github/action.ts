@@ -46,15 +46,17 @@ export async function runAction(env: NodeJS.ProcessEnv = process.env): Promise<v
   let planned: Planned;
   let annotations = 0;
   try {
-    const loaded = await load(s.dir, env);
+    const loaded = await log.group('Load the configuration', () => load(s.dir, env));
     annotations += annotate(loaded.diagnostics, s.workspace, guard);
     const desired = loadedState(loaded);
-    const changed = s.changedSince !== undefined ? await changedSince(s.dir, desired, s.changedSince, (line) => log.info(guard(line))) : undefined;
-    planned = await planAgainstService(desired, env, s.accounts, { ...(changed ? { changed } : {}), ...(s.shard ? { shard: s.shard } : {}) }, {
-      ...(s.maxDuration !== undefined ? { maxDurationSeconds: s.maxDuration } : {}),
-      onPreflight: (line) => log.info(guard(line)),
+    planned = await log.group('Read the live state and plan', async () => {
+      const changed = s.changedSince !== undefined ? await changedSince(s.dir, desired, s.changedSince, (line) => log.info(guard(line))) : undefined;
+      const result = await planAgainstService(desired, env, s.accounts, { ...(changed ? { changed } : {}), ...(s.shard ? { shard: s.shard } : {}) }, {
+        ...(s.maxDuration !== undefined ? { maxDurationSeconds: s.maxDuration } : {}),
+        onPreflight: (line) => log.info(guard(line)),
+      });
+      return s.mode === 'drift' && s.attribute ? attributeDrift(result, Date.now()) : result;
     });
-    if (s.mode === 'drift' && s.attribute) planned = await attributeDrift(planned, Date.now());
   } catch (err) {
     if (!(err instanceof RunFailure)) throw err;
     const f = err.failure;
@@ -64,7 +66,7 @@ export async function runAction(env: NodeJS.ProcessEnv = process.env): Promise<v
   try {
     const plan = planned.plan;
     annotations += annotate(plan.diagnostics, s.workspace, guard);
-    log.info(guard(renderPlan(plan, 'text', { color: false })));
+    await showPlan(run, plan);
     if (s.planOut && !(await savePlanOut(run, plan))) return;
     if (s.mode === 'drift') return await driftRun(run, plan);
     if (plan.refusal) return await fail(run, { kind: 'refused', plan }, annotations);
@@ -73,6 +75,12 @@ export async function runAction(env: NodeJS.ProcessEnv = process.env): Promise<v
   } finally {
     await planned.client.close();
   }
+}
+
+/** The plan in the job log, folded: a long one does not bury the rest of the run. */
+async function showPlan(run: Run, plan: Plan): Promise<void> {
+  const { create, update, replace, delete: deletes } = plan.summary;
+  await log.group(`Plan: ${create} to create, ${update} to update, ${replace} to replace, ${deletes} to delete`, async () => log.info(run.guard(renderPlan(plan, 'text', { color: false }))));
 }
 
 /** A pull request's plan: job summary, outputs, the one comment. */
@@ -126,15 +134,17 @@ async function mergeRun(run: Run): Promise<void> {
     const inputs: ShardPlan[] = [];
     // With POSTUREOPS_PLAN_KEY set, a shard's plan without a valid MAC fails the merge.
     const key = planKeyFrom(run.env);
-    for (const file of await planFiles(s.plans)) inputs.push({ file: path.relative(s.workspace, file) || file, plan: await loadPlan(file, key) });
-    plan = mergePlans(inputs);
+    plan = await log.group("Merge the shards' plans", async () => {
+      for (const file of await planFiles(s.plans)) inputs.push({ file: path.relative(s.workspace, file) || file, plan: await loadPlan(file, key) });
+      return mergePlans(inputs);
+    });
   } catch (err) {
     if (!(err instanceof MergeError || err instanceof DiagnosticsError || err instanceof PlanKeyError)) throw err;
     const message = err instanceof DiagnosticsError ? err.diagnostics.map((d) => d.message).join('; ') : err.message;
     return fail(run, { kind: 'merge', message }, 0);
   }
   const annotations = annotate(plan.diagnostics, s.workspace, guard);
-  log.info(guard(renderPlan(plan, 'text', { color: false })));
+  await showPlan(run, plan);
   if (s.planOut && !(await savePlanOut(run, plan))) return;
   if (s.pullNumber === undefined) return driftRun(run, plan);
   if (plan.refusal) return fail(run, { kind: 'refused', plan }, annotations);
@@ -148,7 +158,7 @@ function withStamp(run: Run, markdown: string): string {
 /** A pull request from a fork: no secrets, a read-only token. Validate offline; pass or fail on that alone. */
 async function forkRun(run: Run): Promise<void> {
   const { s, guard } = run;
-  const loaded = await load(s.dir, run.env, 'skip');
+  const loaded = await log.group('Validate the configuration (no secrets)', () => load(s.dir, run.env, 'skip'));
   const skipped = [...new Set(loaded.diagnostics.filter((d) => d.code === ENV_SKIPPED).map((d) => /variable (\S+)/.exec(d.message)?.[1] ?? '?'))].sort();
   const diagnostics = loaded.diagnostics.filter((d) => d.code !== ENV_SKIPPED);
   const annotations = annotate(diagnostics, s.workspace, guard);
@@ -175,12 +185,12 @@ async function applyRun(run: Run, planned: Planned): Promise<void> {
     issued[key] = value;
   };
   try {
-    report = await applyPlan(planned, run.env, onCredential);
+    report = await log.group(`Apply ${planned.plan.changes.length} change(s)`, () => applyPlan(planned, run.env, onCredential));
   } catch (err) {
     return fail(run, { kind: 'service', message: err instanceof Error ? err.message : String(err) }, 0);
   }
   // The changeset in the job log, as the CLI prints it, and in the summary.
-  log.info(guard(renderApplyReport(report, 'text', { color: false })));
+  await log.group(`Apply report: ${report.summary.done} done, ${report.summary.failed} failed, ${report.summary.skipped} skipped`, async () => log.info(guard(renderApplyReport(report, 'text', { color: false }))));
   await writeSummary(withStamp(run, renderApplyReport(report, 'markdown', { color: false })), guard);
   // A run that stopped early (the service unreachable) did not converge, even with nothing failed.
   const failed = report.summary.failed > 0 || report.stopped !== undefined;
