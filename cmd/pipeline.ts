@@ -31,8 +31,8 @@ export function progress(io: Io, message: string): void {
 }
 
 /** A phase's live count (terminal) or its throttled lines (CI); `undefined` with --log-level error. */
-export function phaseProgress(io: Io, phase: string, total: number, now: () => number = Date.now): Progress | undefined {
-  return logs(logLevel(io), 'warn') ? new Progress(consoleOf(io), phase, total, now) : undefined;
+export function phaseProgress(io: Io, phase: string, total: number, now: () => number = Date.now, unit?: string): Progress | undefined {
+  return logs(logLevel(io), 'warn') ? new Progress(consoleOf(io), phase, total, now, unit) : undefined;
 }
 
 /** The clock of a client's run: a test's virtual one, else the system's. */
@@ -211,7 +211,7 @@ export async function fetchLiveState(
     import('../src/engine/needed-kinds.js'),
   ]);
   const shown = accounts.length > 3 ? `${accounts.length} accounts` : accounts.map((a) => a.name).join(', ');
-  const count = phaseProgress(io, `Reading live state of ${shown}`, accounts.length, clockOf(client));
+  const count = phaseProgress(io, `Reading live state of ${shown}`, accounts.length, clockOf(client), 'account');
   const reading = fetchLive(client, accounts, KINDS, {
     settings,
     ...(needs ? { kindsOf: neededKinds(needs, KINDS) } : {}),

@@ -140,11 +140,13 @@ export class Progress {
     private readonly phase: string,
     private readonly total: number,
     private readonly now: () => number = Date.now,
+    /** What is counted, in the singular: `change`, `account`. */
+    unit = 'item',
   ) {
     this.started = now();
     this.lastLine = this.started;
     if (out.tty) out.setStatus(this.text(), 'progress');
-    else out.line(`${phase}: ${total} to do`);
+    else out.line(`${phase}: ${total} ${unit}${total === 1 ? '' : 's'}`);
   }
 
   /** One item finished (`ok` false: it failed). */

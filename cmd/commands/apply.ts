@@ -243,7 +243,7 @@ async function applyInterruptibly(io: Io, dir: string, opts: ApplyOptions, inter
     const issued = new Map<string, string>();
     if (interruption.signal) throw interruption.error('nothing was applied');
     // A live count on a terminal, a line at most every 30 s elsewhere; the report lists every result.
-    const count = phaseProgress(io, 'Applying', plan.changes.length, clockOf(client));
+    const count = phaseProgress(io, 'Applying', plan.changes.length, clockOf(client), 'change');
     const report = await apply(plan, client, {
       ...(opts.lease === false
         ? {}
