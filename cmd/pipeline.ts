@@ -46,11 +46,16 @@ export async function printDiagnostics(io: Io, diagnostics: Diagnostic[]): Promi
   write(io.stderr, renderDiagnostics(diagnostics, 'text', { color: useColor(io.stderr, io.env) }));
 }
 
+/** A live mark on a terminal while the files load (10,000 resources take seconds); nothing in CI logs. */
+export function whileLoading<T>(io: Io, dir: string, loading: Promise<T>): Promise<T> {
+  if (!io.stderr.isTTY || !logs(logLevel(io), 'warn')) return loading;
+  consoleOf(io).setStatus(`Loading the files in ${dir}…`, 'progress');
+  return loading.finally(() => consoleOf(io).setStatus(undefined, 'progress'));
+}
+
 export async function loadDesired(io: Io, dir: string): Promise<DesiredState> {
   const { loadConfig } = await import('../src/config/load.js');
-  // A live mark on a terminal while the files load (10,000 resources take seconds); nothing in CI.
-  if (io.stderr.isTTY && logs(logLevel(io), 'warn')) consoleOf(io).setStatus(`Loading the files in ${dir}…`, 'progress');
-  const result = await loadConfig(resolve(io.cwd, dir), { env: io.env }).finally(() => consoleOf(io).setStatus(undefined, 'progress'));
+  const result = await whileLoading(io, dir, loadConfig(resolve(io.cwd, dir), { env: io.env }));
   await printDiagnostics(io, result.diagnostics);
   if (!result.state || hasErrors(result.diagnostics)) {
     throw new ExitError(EXIT.error, 'the configuration has errors; nothing was sent to the service');

@@ -90,7 +90,7 @@ describe('quiet by default, log levels and the log file', () => {
     expect(text.startsWith('earlier line\n')).toBe(true);
     expect(text).toMatch(/^\d{4}-\d\d-\d\dT[\d:.]+Z \[INFO\] GET \/api\/v2\/AlertChannels \[prod\] → 200/m);
     expect((await stat(file)).mode & 0o777).toBe(0o600);
-    for (const secret of [env.SVC_API_SECRET, env.SVC_API_KEY_ID]) expect(text).not.toContain(secret);
+    for (const secret of [emu.secret, emu.keyId]) expect(text).not.toContain(secret);
     // A new file is created 0600.
     const fresh = join(logs, 'fresh.log');
     await cli(['plan', dir, '--verbose'], { env: { ...serviceEnv(emu), POSTUREOPS_LOG_FILE: fresh } });
