@@ -34,7 +34,10 @@ export class StatusConsole {
     if (text === undefined) this.slots.delete(slot);
     else this.slots.set(slot, inertText(text));
     const parts = (['progress', 'wait'] as const).map((s) => this.slots.get(s)).filter((p): p is string => p !== undefined);
-    const safe = parts.length === 0 ? undefined : parts.join(' · ');
+    // Cut to the terminal's width: a wrapped status line could not be erased in place.
+    const columns = (this.stream as { columns?: number }).columns;
+    const joined = parts.join(' · ');
+    const safe = parts.length === 0 ? undefined : columns && columns > 1 && joined.length >= columns ? joined.slice(0, columns - 2) + '…' : joined;
     if (safe === this.status) return;
     // The cursor moves are readline's; the status is one neutralised line.
     this.erase();
@@ -184,7 +187,7 @@ export class Progress {
     const elapsed = (this.now() - this.started) / 1000;
     const parts = [`${this.phase}: ${this.done}/${this.total} done`];
     if (this.failed > 0) parts.push(`${this.failed} failed`);
-    parts.push(`${duration(elapsed)} elapsed`);
+    parts.push(`${duration(Math.floor(elapsed))} elapsed`);
     if (this.done > 0 && this.done < this.total) parts.push(`about ${duration((elapsed / this.done) * (this.total - this.done))} left`);
     return parts.join(', ');
   }

@@ -76,12 +76,12 @@ export function renderPlanText(plan: Plan, options: { color: boolean; quiet?: bo
     out.push('');
   }
 
-  if (plan.unread && plan.unread.length > 0) {
+  // Quiet (the CLI's default): the bookkeeping only when apply will have to wait for a bucket.
+  const bookkeeping = !options.quiet || longestWait(plan.budget) > 0;
+  if (bookkeeping && plan.unread && plan.unread.length > 0) {
     out.push(c.dim(`Not read (${UNREAD_REASON}):`));
     for (const line of unreadLines(plan.unread)) out.push(c.dim(`  ${v(line)}`));
   }
-  // Quiet (the CLI's default): the bookkeeping only when apply will have to wait for a bucket.
-  const bookkeeping = !options.quiet || longestWait(plan.budget) > 0;
   if (bookkeeping) out.push(`API calls made: ${callsText(plan.apiCalls)}`);
   if (bookkeeping && plan.budget.length > 0) {
     out.push('Requests apply needs, per rate-limit bucket:');

@@ -99,3 +99,18 @@ describe('off a terminal', () => {
     expect(text()).toBe('Reading live state of prod: 1 account\n');
   });
 });
+
+describe('a narrow terminal', () => {
+  it('cuts the status line to its width, so that it can be erased in place', () => {
+    const stream = new PassThrough() as PassThrough & { columns?: number };
+    stream.columns = 30;
+    let text = '';
+    stream.on('data', (c: Buffer) => (text += c.toString('utf8')));
+    const p = new Progress(new StatusConsole(stream, true), 'Reading live state of prod, staging, dev', 3, clock().now);
+    p.step();
+    const draws = text.split(ERASE).filter((d) => d !== '');
+    // The second draw cuts to the same text: not drawn again.
+    expect(draws).toEqual(['Reading live state of prod, …']);
+    expect(draws.every((d) => d.length < 30)).toBe(true);
+  });
+});
