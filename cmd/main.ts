@@ -55,7 +55,7 @@ const formatOption = () =>
 const clientOptions = (cmd: Command) =>
   cmd
     .option('--base-url <url>', 'service address (default: $SVC_BASE_URL)')
-    .option('--verbose', 'log every request (method, path, status, time, bucket budget) to stderr')
+    .option('--verbose', 'log every request (method, path, status, time, bucket budget) and the rate-limit bookkeeping: --log-level info')
     .option('--max-wait <seconds>', 'longest wait for a rate-limit bucket to refill (default 900, or --max-duration when longer)', intArg('--max-wait', 0))
     .option('--concurrency <n>', 'requests in flight at once', intArg('--concurrency', 1, 32))
     .option('--max-response-size <size>', 'largest response (and list, over its pages) read from the service, e.g. 64M (default 32M, or $POSTUREOPS_MAX_RESPONSE_BYTES)');
