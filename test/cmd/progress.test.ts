@@ -8,8 +8,9 @@ import { Progress, PROGRESS_INTERVAL_MS, StatusConsole, WaitReporter } from '../
 const ERASE = '\x1b[2K\x1b[1G';
 const T0 = Date.UTC(2026, 2, 1);
 
-function capture(tty: boolean) {
-  const stream = new PassThrough();
+function capture(tty: boolean, columns?: number) {
+  const stream = new PassThrough() as PassThrough & { columns?: number };
+  if (columns !== undefined) stream.columns = columns;
   let text = '';
   stream.on('data', (c: Buffer) => (text += c.toString('utf8')));
   return { out: new StatusConsole(stream, tty), text: () => text };
@@ -102,13 +103,10 @@ describe('off a terminal', () => {
 
 describe('a narrow terminal', () => {
   it('cuts the status line to its width, so that it can be erased in place', () => {
-    const stream = new PassThrough() as PassThrough & { columns?: number };
-    stream.columns = 30;
-    let text = '';
-    stream.on('data', (c: Buffer) => (text += c.toString('utf8')));
-    const p = new Progress(new StatusConsole(stream, true), 'Reading live state of prod, staging, dev', 3, clock().now);
+    const { out, text } = capture(true, 30);
+    const p = new Progress(out, 'Reading live state of prod, staging, dev', 3, clock().now);
     p.step();
-    const draws = text.split(ERASE).filter((d) => d !== '');
+    const draws = text().split(ERASE).filter((d) => d !== '');
     // The second draw cuts to the same text: not drawn again.
     expect(draws).toEqual(['Reading live state of prod, …']);
     expect(draws.every((d) => d.length < 30)).toBe(true);
