@@ -46,9 +46,17 @@ export async function printDiagnostics(io: Io, diagnostics: Diagnostic[]): Promi
   write(io.stderr, renderDiagnostics(diagnostics, 'text', { color: useColor(io.stderr, io.env) }));
 }
 
-/** A live mark on a terminal while the files load (10,000 resources take seconds); nothing in CI logs. */
-export function whileLoading<T>(io: Io, dir: string, loading: Promise<T>): Promise<T> {
-  if (!io.stderr.isTTY || !logs(logLevel(io), 'warn')) return loading;
+/**
+ * Loading the files (10,000 resources take seconds): a live mark on a terminal, one line in CI logs
+ * (`ciLine`: not for validate, whose whole output is the verdict).
+ */
+export function whileLoading<T>(io: Io, dir: string, loading: Promise<T>, ciLine = true): Promise<T> {
+  if (!logs(logLevel(io), 'warn')) return loading;
+  if (!io.stderr.isTTY) {
+    if (!ciLine) return loading;
+    consoleOf(io).line(`Loading the files in ${dir}`);
+    return loading;
+  }
   consoleOf(io).setStatus(`Loading the files in ${dir}…`, 'progress');
   return loading.finally(() => consoleOf(io).setStatus(undefined, 'progress'));
 }

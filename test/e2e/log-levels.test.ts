@@ -45,8 +45,8 @@ describe('quiet by default, log levels and the log file', () => {
     expect(quiet.stdout).toContain('Plan: 7 to create, 0 to update, 0 to replace, 0 to delete.');
     expect(quiet.stdout).not.toMatch(/API calls made|Requests apply needs|not used yet|Estimated wait/);
     expect(quiet.stderr).not.toMatch(/Pre-flight|GET \/api\/v2/);
-    // Off a terminal: one line for the read, nothing more.
-    expect(quiet.stderr).toBe('Reading live state of prod: 1 account\n');
+    // Off a terminal: one line per phase, nothing more.
+    expect(quiet.stderr).toBe(`Loading the files in ${dir}\nReading live state of prod: 1 account\n`);
 
     const verbose = await cli(['plan', dir, '--verbose'], { env: serviceEnv(emu) });
     expect(verbose.code).toBe(0);
