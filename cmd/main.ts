@@ -65,7 +65,7 @@ const EXIT_CODES: readonly [number, string][] = [
   [EXIT.ok, 'success; with plan --detailed-exitcode: no changes'],
   [EXIT.error, 'error: invalid configuration, service unreachable or refusing, a change that failed'],
   [EXIT.changes, 'changes present (plan --detailed-exitcode only)'],
-  [EXIT.refused, 'plan refused: over a safety threshold (use --force), a saved plan is stale, edited or not what the repository asks for, lifecycle.preventDestroy, or over --max-duration'],
+  [EXIT.refused, 'plan refused: over a safety threshold or breaking a routing requirement (use --force), a saved plan is stale, edited or not what the repository asks for, lifecycle.preventDestroy, or over --max-duration'],
   [EXIT.leaseHeld, 'apply stopped before a write: another apply holds the lease (see --lease-wait, unlock), or this run lost it'],
   [EXIT.sigint, 'interrupted by SIGINT (Ctrl-C), after reporting what was done'],
   [EXIT.sigterm, 'interrupted by SIGTERM, after reporting what was done'],
@@ -149,7 +149,7 @@ export function buildProgram(programIo: Io, setCode: (code: number) => void): Co
       .option('--out <file>', 'save the plan for `apply --plan`')
       .addOption(formatOption())
       .option('--detailed-exitcode', 'exit 2 when there are changes, 0 when there are none')
-      .option('--force', 'do not refuse a plan over the safety thresholds')
+      .option('--force', 'do not refuse a plan over the safety thresholds or one that breaks a routing requirement')
       .option('--rotate <selector>', 'push write-only secrets of [account/]Kind/name (globs allowed; repeatable)', collect)
       .option('--target <selector>', 'plan only [account/]Kind/name and what it depends on (globs allowed; repeatable)', collect)
       .option('--attribute', "read the audit log of the accounts with drift and show each drifted resource's entries")
@@ -169,7 +169,7 @@ export function buildProgram(programIo: Io, setCode: (code: number) => void): Co
             [EXIT.ok, 'planned (with --detailed-exitcode: no changes)'],
             [EXIT.error, 'error: invalid configuration, service unreachable or refusing'],
             [EXIT.changes, 'changes present (only with --detailed-exitcode)'],
-            [EXIT.refused, 'refused: over a safety threshold (use --force), lifecycle.preventDestroy (--force does not help), or over --max-duration'],
+            [EXIT.refused, 'refused: over a safety threshold or a routing requirement fails after it (use --force), lifecycle.preventDestroy (--force does not help), or over --max-duration'],
             [EXIT.sigint, 'interrupted by SIGINT (Ctrl-C); --out is not written'],
             [EXIT.sigterm, 'interrupted by SIGTERM; --out is not written'],
           ],
@@ -222,6 +222,63 @@ export function buildProgram(programIo: Io, setCode: (code: number) => void): Co
     const { applyCommand } = await import('./commands/apply.js');
     setCode(await applyCommand(await envFor(io, dir, opts), dir, opts));
   });
+
+  // Routing maps (README.md, "Routing"): offline by default; --live reads channels and rules.
+  const routes = clientOptions(
+    program
+      .command('routes')
+      .description('who is alerted for what: per account, the channels an alert of each event category and severity reaches, and through which rules')
+      .argument('[dir]', 'configuration repository', '.')
+      .option('--live', 'from the live state (one list each of channels, alert rules, report rules and resource groups per account) instead of the configuration')
+      .option('--account <name>', 'only this account (repeatable)', collect)
+      .addOption(formatOption())
+      .option(...envFileOption)
+      .addHelpText(
+        'after',
+        helpAfter(
+          [
+            'postureops routes examples                    # the configuration, offline',
+            'postureops routes examples --format markdown  # a Mermaid graph per account',
+            'postureops routes examples --live --account prod --format json',
+            'postureops routes test --help                 # one cell: its channels and rules',
+          ],
+          [
+            [EXIT.ok, 'shown'],
+            [EXIT.error, 'invalid configuration, or the service unreachable or refusing (--live)'],
+          ],
+        ),
+      ),
+  ).action(async (dir: string, opts) => {
+    const { routesCommand } = await import('./commands/routes.js');
+    setCode(await routesCommand(await envFor(io, dir, opts), dir, opts));
+  });
+  // --account, --live, --format and the client options are routes' own: `routes test` reads them from it.
+  routes
+    .command('test')
+    .description('the channels and rules an alert of one account (--account), event category and severity reaches; with --expect, exit 1 when the set differs')
+    .argument('[dir]', 'configuration repository', '.')
+    .requiredOption('--category <category>', 'event category, e.g. Cloud')
+    .requiredOption('--severity <severity>', 'critical, high, medium, low, info (or 1..5)')
+    .option('--expect <channels>', "comma-separated channel names the alert must reach, exactly ('' for none)")
+    .addHelpText(
+      'after',
+      helpAfter(
+        [
+          'postureops routes test examples --account prod --category Cloud --severity critical',
+          'postureops routes test examples --account staging --category App --severity low --expect ""  # must reach nothing',
+          'postureops routes test examples --account prod --category Cloud --severity critical --live --format json',
+        ],
+        [
+          [EXIT.ok, 'shown; with --expect: the channels are exactly those expected'],
+          [EXIT.error, 'with --expect: the channels differ (missing and unexpected ones are named); or an error'],
+        ],
+      ),
+    )
+    .action(async (dir: string, _opts, cmd: Command) => {
+      const { routeTestCommand } = await import('./commands/routes.js');
+      const opts = cmd.optsWithGlobals();
+      setCode(await routeTestCommand(await envFor(io, dir, opts), dir, opts as never));
+    });
 
   program
     .command('merge')

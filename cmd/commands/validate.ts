@@ -24,6 +24,11 @@ export async function validateCommand(io: Io, dir: string, opts: ValidateOptions
   // --no-env: every use of an unset variable is one line together, not a warning per use.
   const skipped = [...new Set(result.diagnostics.filter((d) => d.code === ENV_SKIPPED).map((d) => /variable (\S+)/.exec(d.message)?.[1] ?? '?'))].sort();
   const diagnostics = result.diagnostics.filter((d) => d.code !== ENV_SKIPPED);
+  // Routing requirements and route tests (postureops.yaml `routing`), against the configuration.
+  if (result.state && !hasErrors(diagnostics)) {
+    const { checkRouting } = await import('../../src/config/routing.js');
+    diagnostics.push(...checkRouting(result.state));
+  }
   const invalid = !result.state || hasErrors(diagnostics);
   const out = renderDiagnostics(diagnostics, opts.format, { color: useColor(io.stdout, io.env) });
   if (opts.format === 'text' && !invalid && result.state) {

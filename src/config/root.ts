@@ -9,6 +9,7 @@ import { ROOT_SCHEMA } from './schema-catalog.js';
 import { didYouMean } from '../model/suggest.js';
 import { escapePointerSegment } from '../model/json-pointer.js';
 import { parseYamlDocuments } from './yaml-source.js';
+import { parseRouting } from './routing.js';
 
 /** The root config from the file's text, or undefined when it is unusable (diagnostics say why). */
 export function parseRoot(
@@ -129,6 +130,8 @@ export function parseRoot(
     });
     ok = false;
   });
+  const routing = value.routing === undefined ? undefined : parseRouting(value.routing as JsonObject, accounts, where, diagnostics);
+  if (routing === null) ok = false;
   if (!ok) return undefined;
   return {
     file: absFile,
@@ -139,5 +142,6 @@ export function parseRoot(
     secretLiterals,
     settings,
     ...(safety ? { safety } : {}),
+    ...(routing ? { routing } : {}),
   };
 }

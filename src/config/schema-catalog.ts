@@ -6,6 +6,8 @@
 import { DOCUMENT_KINDS, KINDS, kindForDocument } from '../kinds/index.js';
 import { COMMON_SCHEMA, DRAFT, NOT_BLANK, SCHEMA_BASE, SELECTOR, SPEC_POINTER, bool, commonRef, obj, ref, type SchemaObject } from '../kinds/schema-parts.js';
 
+import { routingSchema } from './routing-schema.js';
+
 export { COMMON_SCHEMA, SCHEMA_BASE };
 
 /** Document kinds and the schema file each one is validated with, from the registry. */
@@ -187,6 +189,7 @@ function root(): SchemaObject {
           }),
         },
       }),
+      routing: routingSchema(),
       ...Object.assign({}, ...KINDS.map((k) => k.rootSettings ?? {})),
     },
   };

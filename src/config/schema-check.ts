@@ -8,6 +8,7 @@ import { isWithin, parsePointer, toPointer } from '../model/json-pointer.js';
 import { PATTERN_PHRASES } from '../kinds/schema-parts.js';
 import { didYouMean } from '../model/suggest.js';
 import { validatorFor } from './validators.js';
+import { checkValues } from './value-check.js';
 import { type PositionIndex, positionOf } from './yaml-source.js';
 
 export interface SchemaCheckContext {
@@ -62,12 +63,29 @@ function listValues(values: readonly unknown[]): string {
 // Which of several errors on one value to show: the most basic first.
 const PRIORITY = ['type', 'const', 'enum', 'minLength', 'pattern', 'minItems', 'uniqueItems', 'minimum', 'maximum'];
 
+/** ajv's verdict on the document, then the closed sets and format guesses it holds (value-check.ts). */
 export function checkSchema(schemaFile: string, value: Json, ctx: SchemaCheckContext): Diagnostic[] {
+  const values = checkValues(schemaFile, value, {
+    at: (pointer) => {
+      const p = positionAt(ctx.positions, pointer, 'value');
+      return { file: ctx.file, line: p?.line, column: p?.column, field: pointer };
+    },
+    quiet: ctx.quiet,
+    ignore: ctx.ignore,
+    label: fieldLabel,
+  });
+  return [...ajvDiagnostics(schemaFile, value, ctx), ...values];
+}
+
+function ajvDiagnostics(schemaFile: string, value: Json, ctx: SchemaCheckContext): Diagnostic[] {
   const validate = validatorFor(schemaFile);
   if (validate(value)) return [];
-  const errors = (validate.errors ?? []).filter(
+  const all = (validate.errors ?? []).filter(
     (e) => e.keyword !== 'if' && !('propertyName' in e && e.keyword !== 'propertyNames') && !ctx.ignore.some((p) => isWithin(e.instancePath, p)),
   );
+  // A value that matches no branch of an anyOf is one problem, said by the anyOf, not one per branch.
+  const alternatives = all.filter((e) => e.keyword === 'anyOf').map((e) => e.instancePath);
+  const errors = all.filter((e) => e.keyword === 'anyOf' || !alternatives.some((p) => isWithin(e.instancePath, p)));
   // One message per value (ajv reports e.g. minLength and pattern for ''), members each their own.
   const byValue = new Map<string, ErrorObject>();
   const out: Diagnostic[] = [];
@@ -176,6 +194,10 @@ function toDiagnostic(e: ErrorObject, ctx: SchemaCheckContext): Diagnostic {
       const message =
         pattern === '\\S' ? `\`${label}\` must not be only spaces` : phrase ? `\`${label}\`: expected ${phrase}` : `\`${label}\` does not match ${pattern}`;
       return { severity: 'error', code: 'invalid-value', message, ...base(e.instancePath, 'value') };
+    }
+    case 'anyOf': {
+      const what = String((e.parentSchema as { description?: unknown } | undefined)?.description ?? '').replace(/\.$/, '');
+      return { severity: 'error', code: 'invalid-value', message: `\`${label}\`: expected ${what || 'another value'}`, ...base(e.instancePath, 'value') };
     }
     case 'minLength':
       return {

@@ -3,6 +3,7 @@
 // `dependsOn` recorded), unmanaged resources sorted the same way, summary and calls summed. Refused
 // when the files are not the N disjoint shards of one configuration.
 
+import { mergeRouting } from '../model/routing.js';
 import { type Diagnostic, sortDiagnostics } from '../model/diagnostics.js';
 import { type Action, type BucketNeed, type CallStats, type Plan, PLAN_FORMAT_VERSION, type PlanScope, type Refusal, type SkippedAccount } from '../model/plan.js';
 import { KINDS } from '../kinds/index.js';
@@ -139,6 +140,9 @@ export function mergePlans(inputs: readonly ShardPlan[], kinds: readonly Kind[] 
   // Each shard read its own accounts: their unread kinds join in account order.
   const unread = plans.flatMap((p) => p.unread ?? []).sort((a, b) => byRank(a.account, b.account));
 
+  // Each shard compared the routing of its own accounts.
+  const routing = mergeRouting(plans.map((p) => p.routing), byRank);
+
   const attributed = plans.map((p) => p.attribution).filter((a) => a !== undefined);
   const count = (action: Action): number => changes.filter((c) => c.action === action).length;
   const first = plans[0];
@@ -153,6 +157,7 @@ export function mergePlans(inputs: readonly ShardPlan[], kinds: readonly Kind[] 
     ...(first.settings ? { settings: structuredClone(first.settings) } : {}),
     ...(scope ? { scope } : {}),
     ...(refusal ? { refusal } : {}),
+    ...(routing ? { routing } : {}),
     apiCalls: sumCalls(plans.map((p) => p.apiCalls)),
     budget: mergeBudget(plans.map((p) => p.budget)),
     ...(unread.length > 0 ? { unread: unread.map((u) => ({ account: u.account, kinds: [...u.kinds] })) } : {}),

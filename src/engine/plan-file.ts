@@ -179,6 +179,19 @@ function isObject(v: unknown): v is Record<string, unknown> {
 
 const isStringArray = (v: unknown): boolean => Array.isArray(v) && v.every((x) => typeof x === 'string');
 
+/** A plan's `routing` as renderers read it (a saved plan is untrusted input). */
+function routingShape(r: unknown): boolean {
+  if (!isObject(r) || !isStringArray(r.accounts) || !Array.isArray(r.changes)) return false;
+  const cellsOk = r.changes.every(
+    (c) => isObject(c) && ['account', 'eventCategory', 'severity'].every((m) => typeof c[m] === 'string') && ['before', 'after', 'gained', 'lost'].every((m) => isStringArray(c[m])),
+  );
+  const failingOk =
+    r.failing === undefined ||
+    (Array.isArray(r.failing) &&
+      r.failing.every((f) => isObject(f) && typeof f.requirement === 'string' && Array.isArray(f.accounts) && f.accounts.every((a) => isObject(a) && typeof a.account === 'string' && isStringArray(a.cells))));
+  return cellsOk && failingOk;
+}
+
 function shapeProblems(plan: Record<string, unknown>): string[] {
   const out: string[] = [];
   if (!Array.isArray(plan.accounts) || !plan.accounts.every((a) => isObject(a) && typeof a.name === 'string' && typeof a.orgAccess === 'boolean')) {
@@ -199,6 +212,7 @@ function shapeProblems(plan: Record<string, unknown>): string[] {
       if (scope.rootAccounts !== undefined && !isStringArray(scope.rootAccounts)) out.push('scope.rootAccounts must be a list of strings');
     }
   }
+  if (plan.routing !== undefined && !routingShape(plan.routing)) out.push('routing must be {accounts, changes: [{account, eventCategory, severity, before, after, gained, lost}], failing?}');
   if (!Array.isArray(plan.changes)) {
     out.push('changes must be a list');
     return out;

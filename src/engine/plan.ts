@@ -9,6 +9,7 @@
 
 import type { BucketBudget } from '../api/types.js';
 import type { CallStats, PlanScope } from '../model/plan.js';
+import type { RoutingWork } from '../model/routing.js';
 import type { DesiredState } from '../model/account.js';
 import { KINDS } from '../kinds/index.js';
 import type { Kind } from '../kinds/types.js';
@@ -26,7 +27,8 @@ import { match } from './plan-steps/match.js';
 import { prune } from './plan-steps/prune.js';
 import { namesForIds } from './plan-steps/reference-ids.js';
 import { resolveReferences } from './plan-steps/references.js';
-import { refuse } from './plan-steps/refuse.js';
+import { combine, refuse } from './plan-steps/refuse.js';
+import { routing } from './plan-steps/routing.js';
 import { rename } from './plan-steps/rename.js';
 import { repoint } from './plan-steps/repoint.js';
 import { selectRotations } from './plan-steps/rotate.js';
@@ -53,6 +55,8 @@ export interface PlanOptions {
   apiCalls?: CallStats;
   /** `--changed-since` / `--shard`: what the caller left out of `accounts`, and why (carried into the plan). */
   scope?: PlanScope;
+  /** Counts the routing step's work (tests bound it). */
+  routingWork?: RoutingWork;
 }
 
 export function plan(desired: DesiredState, live: LiveState, options: PlanOptions): PlanResult {
@@ -100,6 +104,18 @@ export function plan(desired: DesiredState, live: LiveState, options: PlanOption
       named.desired.filter((d) => d.lifecycle?.preventDestroy === true).map((d) => resourceKey(d.account, d.kind, d.name)),
     ),
   });
+  // 5. Routing before and after, and the requirements of postureops.yaml against the state after.
+  const routed = routing({
+    accounts: scoped.accounts,
+    live: renamed.live,
+    decisions,
+    changes: targeted.changes,
+    kinds,
+    unread: live.unread,
+    requirements: desired.root.routing?.requirements ?? [],
+    force: options.force ?? false,
+    work: options.routingWork,
+  });
   const budget = budgetNeeds([...targeted.changes], kinds, scoped.accounts, options.budget);
   return assemble({
     accounts: scoped.accounts,
@@ -124,7 +140,8 @@ export function plan(desired: DesiredState, live: LiveState, options: PlanOption
       ...targeted.diagnostics,
       ...budget.diagnostics,
     ],
-    ...(refusal ? { refusal } : {}),
+    ...(combine(refusal, routed.refusal) ? { refusal: combine(refusal, routed.refusal) } : {}),
+    ...(routed.routing ? { routing: routed.routing } : {}),
     apiCalls: options.apiCalls,
     budget: budget.needs,
     ...(live.unread ? { unread: live.unread.filter((u) => scoped.accounts.some((a) => a.name === u.account)) } : {}),

@@ -8,6 +8,7 @@ import * as log from './log.js';
 import { mkdir, readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { ENV_SKIPPED } from '../config/interpolate.js';
+import { checkRouting } from '../config/routing.js';
 import { mergePlans, MergeError, type ShardPlan } from '../engine/merge-plans.js';
 import { loadPlan, planKeyFrom, PlanKeyError, savePlan } from '../engine/plan-file.js';
 import { DiagnosticsError, hasErrors } from '../model/diagnostics.js';
@@ -161,6 +162,8 @@ async function forkRun(run: Run): Promise<void> {
   const loaded = await log.group('Validate the configuration (no secrets)', () => load(s.dir, run.env, 'skip'));
   const skipped = [...new Set(loaded.diagnostics.filter((d) => d.code === ENV_SKIPPED).map((d) => /variable (\S+)/.exec(d.message)?.[1] ?? '?'))].sort();
   const diagnostics = loaded.diagnostics.filter((d) => d.code !== ENV_SKIPPED);
+  // Routing requirements and route tests, as `validate` checks them (offline).
+  if (loaded.state && !hasErrors(diagnostics)) diagnostics.push(...checkRouting(loaded.state));
   const annotations = annotate(diagnostics, s.workspace, guard);
   const valid = loaded.state !== undefined && !hasErrors(diagnostics);
   log.notice('This pull request comes from a fork: GitHub gives it no secrets, so postureops validated the configuration without them (validate --no-env) and made no plan.', {

@@ -12,6 +12,7 @@ import type { ApplyReport, Plan } from '../model/plan.js';
 import { diagnosticLine, refusalRemedy } from '../render/common.js';
 import { escapeMd, inlineCode, MARKDOWN_LIMIT } from '../render/markdown.js';
 import { renderApplyMarkdown, renderPlanMarkdown } from '../render/index.js';
+import { routingChangesMd, routingWarningMd } from '../render/routing-markdown.js';
 import type { Failure } from './pipeline.js';
 
 export type BodyKind = 'comment' | 'drift';
@@ -175,6 +176,8 @@ export function failureMarkdown(failure: Failure, annotations: number, relative:
     escapeMd(t.what),
     ...(lines.length > 0 ? [`### Problems\n\n${lines.join('\n')}`] : []),
     `**How to fix it:** ${t.fix}`,
+    // A refused plan still shows what it does to routing: the cells it silences and the diagram.
+    ...(failure.kind === 'refused' ? [routingWarningMd(failure.plan.routing), routingChangesMd(failure.plan.routing)].filter((p) => p !== '') : []),
   ].join('\n\n');
 }
 

@@ -2,7 +2,6 @@
 // integration record {name, type, enabled 0|1, data} with a server-assigned intgGuid. This module
 // builds their Kind from the few facts in which they differ.
 
-import { levenshtein } from '../model/suggest.js';
 import type { Diagnostic } from '../model/diagnostics.js';
 import { getAt, removeAt, setAt } from '../model/json-pointer.js';
 import { apiPath, clone, convertedEnvRefs, createdString, lastChangeOf, recordList, request, requireString, toBoolean, toFlag } from './common.js';
@@ -11,7 +10,7 @@ import { dataPointer, type SecretField } from './secret-fields.js';
 import { emptyPointers, isMaskedValue, maskedPointers, secretNamePointers, WITHHELD } from '../model/secret-detection.js';
 import type { SchemaObject } from './schema-parts.js';
 import type { DesiredResource, LiveResource, ResourceDocument } from '../model/resource.js';
-import type { ExportedDocument, FetchContext, Kind, Locate, RequestContext, UpdateOptions } from './types.js';
+import type { ExportedDocument, FetchContext, Kind, RequestContext, UpdateOptions } from './types.js';
 
 export interface IntegrationOptions {
   kind: string;
@@ -29,8 +28,10 @@ export interface IntegrationOptions {
   /** The only `type` the service knows for this kind (registries); documents may leave it out. */
   fixedType?: string;
   /**
-   * The types whose `data` this version knows (strict schemas), and where a spec names its type:
-   * `/type`, or `/data/registryType` for registries. Any other type is carried as it is.
+   * The types whose `data` this version knows (strict schemas, secrets from the kind's tables), and
+   * where a spec names its type: `/type`, or `/data/registryType` for registries. Any other type is
+   * carried as it is (the schema declares the type a closed set: a misspelt one is refused, a new
+   * one is a warning) and its secrets are detected by name.
    */
   knownTypes: readonly string[];
   typePointer: '/type' | '/data/registryType';
@@ -50,52 +51,6 @@ export interface IntegrationOptions {
 
 const MEMBERS = ['type', 'enabled', 'data'] as const;
 
-/**
- * A type this close to a known one is a misspelling of it, not a new type of the service: the same
- * letters in another case, one letter off, or two letters off in a long name. (New types of the
- * service differ more: `OciCfg` is two letters from `GcpCfg`, and is a type of its own.)
- */
-export function misspelt(type: string, known: readonly string[]): string | undefined {
-  const lower = type.toLowerCase();
-  const within = (t: string): boolean => {
-    const d = levenshtein(lower, t.toLowerCase());
-    return d <= 1 || (d <= 2 && type.length >= 10);
-  };
-  return known.find((t) => t.toLowerCase() === lower) ?? known.find(within);
-}
-
-/**
- * An unknown type is data to carry, not an error: a warning that says what it means. A misspelt
- * known type is an error: carried as unknown, its secrets would not be recognised (nor masked).
- */
-function unknownTypeWarning(opts: IntegrationOptions, doc: JsonObject, at: Locate): Diagnostic[] {
-  if (!isObject(doc.spec)) return [];
-  const type = getAt(doc.spec, opts.typePointer);
-  if (typeof type !== 'string' || type === '' || opts.knownTypes.includes(type)) return [];
-  const near = misspelt(type, opts.knownTypes);
-  if (near !== undefined) {
-    return [
-      {
-        severity: 'error',
-        code: 'unknown-type',
-        message: `${opts.kind} type \`${type}\` is not a type postureops knows, and it is close to \`${near}\``,
-        ...at('/spec' + opts.typePointer),
-        hint: `did you mean \`${near}\`? (a type of the service that this version does not know is accepted with a warning)`,
-      },
-    ];
-  }
-  return [
-    {
-      severity: 'warning',
-      code: 'unknown-type',
-      message:
-        `${opts.kind} type \`${type}\` is not one this version knows: its data is checked as a JSON object only, ` +
-        'compared member by member and sent as written',
-      ...at('/spec' + opts.typePointer),
-      hint: 'members named as secrets (password, token, apiKey, clientSecret...) are treated as write-only secrets: give them as ${env:NAME}',
-    },
-  ];
-}
 export function integrationKind(opts: IntegrationOptions): Kind {
   const listPath = apiPath(opts.collection);
   const defaults = opts.dataDefaults ?? {};
@@ -141,7 +96,6 @@ export function integrationKind(opts: IntegrationOptions): Kind {
     // `data` is replaced whole by an update: the file names what it manages, the rest is carried.
     // Not across a change of type: the other type's members mean nothing to the new one.
     openMembers: (desired, live) => (desired.type === live.type && typeOf(desired) === typeOf(live) ? ['/data'] : []),
-    checkDocument: (doc, at) => unknownTypeWarning(opts, doc, at),
     writeOnly: (spec) => unique([...pointers(spec, true), ...detected(spec)]),
     ...(opts.unreturned ? { unreturned: opts.unreturned } : {}),
     sensitive: (spec) => pointers(spec, false),

@@ -1,7 +1,9 @@
 // Small builders for the JSON Schemas in schemas/, used by the kinds (each builds its own schemas):
 // every member gets a description (editors show it) and, where it helps, an example. Patterns with a
-// human phrase live in PATTERN_PHRASES so that schema errors can say "expected an https:// URL"
-// instead of printing a regular expression.
+// human phrase live in PATTERN_PHRASES so that schema errors can say "expected a JSON pointer"
+// instead of printing a regular expression; formats that are our guess (URLs, ARNs, account ids) and
+// closed sets of the service are annotations that src/config/value-check.ts judges (warnings where
+// the service may know better).
 
 export type SchemaObject = { [key: string]: unknown };
 
@@ -9,27 +11,36 @@ export const SCHEMA_BASE = 'https://postureops.dev/schemas/';
 export const DRAFT = 'https://json-schema.org/draft/2020-12/schema';
 
 // Every pattern also accepts a value holding `${env:...}`: editors check the file as written,
-// before interpolation (the loader checks the interpolated value, where the template is gone).
+// before interpolation (the loader checks the interpolated value, where the template is gone), and
+// export checks documents whose secrets are `${env:...}` placeholders.
 const orEnv = (p: string): string => `^(?:${p}|.*\\$\\{env:[^}]*\\}.*)$`;
 export const HTTPS_URL = orEnv('https://\\S+');
 export const HTTP_URL = orEnv('https?://\\S+');
 export const EMAIL = orEnv('[^@\\s]+@[^@\\s]+\\.[^@\\s]+');
-export const ARN = orEnv('arn:aws[a-z-]*:\\S+');
+export const ARN = orEnv('arn:[a-z][a-z0-9-]*:\\S+');
 export const AWS_ACCOUNT_ID = orEnv('[0-9]{12}');
 export const NOT_BLANK = '\\S';
-export const TYPE_NAME = '^\\S+$';
 export const SPEC_POINTER = '^(/[^/]*)+$';
 export const SELECTOR = '^[^/]+/.+$';
 
-/** What each pattern means, for error messages. */
+/**
+ * Formats of values that are our guess, not the service's rule (public examples show 9-digit GovCloud
+ * account ids and ARNs of other partitions): a value that misses one is a `format` warning, never an
+ * error. Declared with `formatted()`, as the `x-format` annotation; checked by src/config/value-check.ts.
+ */
+export const FORMAT_GUESSES = {
+  'https-url': { pattern: HTTPS_URL, phrase: 'an https:// URL' },
+  'http-url': { pattern: HTTP_URL, phrase: 'an http:// or https:// URL' },
+  email: { pattern: EMAIL, phrase: 'an e-mail address' },
+  arn: { pattern: ARN, phrase: 'an ARN (arn:<partition>:...)' },
+  'aws-account-id': { pattern: AWS_ACCOUNT_ID, phrase: 'a 12-digit AWS account id' },
+} as const;
+export type FormatGuess = keyof typeof FORMAT_GUESSES;
+export const FORMAT_KEYWORD = 'x-format';
+
+/** What each pattern means, for error messages (guessed formats are not patterns: FORMAT_GUESSES). */
 export const PATTERN_PHRASES: Record<string, string> = {
-  [HTTPS_URL]: 'an https:// URL',
-  [HTTP_URL]: 'an http:// or https:// URL',
-  [EMAIL]: 'an e-mail address',
-  [ARN]: 'an AWS ARN (arn:aws:...)',
-  [AWS_ACCOUNT_ID]: 'a 12-digit AWS account id',
   [NOT_BLANK]: 'a value that is not only spaces',
-  [TYPE_NAME]: 'a type name without spaces',
   [SPEC_POINTER]: 'a JSON pointer into spec, such as /data/channel',
   [SELECTOR]: 'a selector [account/]Kind/name (* matches within a part)',
 };
@@ -50,6 +61,47 @@ function withExtra(schema: SchemaObject, extra: Extra = {}): SchemaObject {
   if (extra.pattern) schema.pattern = extra.pattern;
   if (extra.default !== undefined) schema.default = extra.default;
   if (extra.example !== undefined) schema.examples = [extra.example];
+  return schema;
+}
+
+/** A string whose format is a guess: a value that misses it is a warning (FORMAT_GUESSES). */
+export function formatted(description: string, format: FormatGuess, extra: Extra = {}): SchemaObject {
+  return withExtra({ type: 'string', description, minLength: 1, [FORMAT_KEYWORD]: format }, extra);
+}
+
+/**
+ * A closed set of values the service knows (types, categories, sites, ...). Misspelt is an error,
+ * new is a warning: a value within reach of a known one (src/model/suggest.ts: misspellingReach), or
+ * one in the wrong case where the service is case-sensitive, is refused with "did you mean"; in an
+ * `open` set (the service adds values without notice) any other value is carried as written with a
+ * warning, in a set that is not open it is refused. Declared with `closedSet()`, as the `x-known`
+ * annotation; checked by src/config/value-check.ts, so every kind's set gets the same treatment.
+ */
+export interface ClosedSet {
+  /** What a value of the set is, for messages: `event category`, `AlertChannel type`. */
+  label: string;
+  values: readonly string[];
+  /** Default true: the service tells `Cloud` from `cloud`. */
+  caseSensitive?: boolean;
+  /** Default true: a value far from every known one is new, not wrong. */
+  open?: boolean;
+  /** Diagnostic code of a value outside the set; default `unknown-value`. */
+  code?: string;
+  /** Said with a new value: what carrying it means. */
+  note?: string;
+}
+export const CLOSED_SET_KEYWORD = 'x-known';
+
+/** A string member holding a value of a closed set (see ClosedSet); editors offer the known ones. */
+export function closedSet(description: string, set: ClosedSet, extra: Extra = {}): SchemaObject {
+  const open = set.open ?? true;
+  const rule = open
+    ? 'Another value is accepted with a warning; one close to a known value is refused as a misspelling.'
+    : 'Another value is refused.';
+  const anyCase = set.caseSensitive === false ? ' Any case.' : '';
+  const schema = withExtra({ type: 'string', minLength: 1, description: `${description} Known: ${set.values.join(', ')}.${anyCase} ${rule}` }, extra);
+  if (extra.example === undefined) schema.examples = [...set.values];
+  schema[CLOSED_SET_KEYWORD] = { ...set, values: [...set.values] };
   return schema;
 }
 
@@ -99,16 +151,19 @@ export function secret(description: string, writeOnly: boolean, example: string)
 
 /**
  * An integration type member that also takes types this version does not know (the service adds
- * types without notice): editors offer the known ones; another is a warning (the kind's offline
- * check), its `data` then checked as a JSON object only.
+ * types without notice): editors offer the known ones; another is a warning, its `data` then checked
+ * as a JSON object only; one close to a known type is a misspelling (its secrets would go unrecognised).
  */
-export function openType(description: string, known: readonly string[]): SchemaObject {
-  return {
-    type: 'string',
-    pattern: TYPE_NAME,
-    description: `${description} Known: ${known.join(', ')}. Another type is accepted with a warning, its data unchecked.`,
-    examples: [...known],
-  };
+export function openType(description: string, kind: string, known: readonly string[]): SchemaObject {
+  return closedSet(
+    `${description} Its data is checked as a JSON object only when the type is not a known one.`,
+    {
+      label: `${kind} type`,
+      values: known,
+      code: 'unknown-type',
+      note: 'its data is checked as a JSON object only, compared member by member and sent as written; members named as secrets (password, token, apiKey, clientSecret...) are treated as write-only secrets: give them as ${env:NAME}',
+    },
+  );
 }
 
 export const NULL_NOTE = 'null removes a value the service holds.';
@@ -128,6 +183,7 @@ export function nullableOptional(schema: SchemaObject): SchemaObject {
     if (typeof prop.type === 'string') prop.type = [prop.type, 'null'];
     else if (Array.isArray(prop.type)) prop.type = [...(prop.type as string[]), 'null'];
     if (Array.isArray(prop.enum)) prop.enum = [...(prop.enum as unknown[]), null];
+    if (Array.isArray(prop.anyOf)) prop.anyOf = [...(prop.anyOf as SchemaObject[]), { type: 'null' }];
   }
   return schema;
 }

@@ -9,6 +9,7 @@ import type { Diagnostic } from '../model/diagnostics.js';
 import type { Json, JsonObject } from '../model/json.js';
 import type { ValueNames } from '../model/plan.js';
 import type { DesiredResource, LiveResource, ResourceDocument } from '../model/resource.js';
+import type { RoutingChannel, RoutingConsumer, RoutingDimensions, RoutingRule } from '../model/routing.js';
 import type { SchemaObject } from './schema-parts.js';
 
 export type { DesiredResource, Json, JsonObject, LiveResource, ResourceDocument, SchemaObject };
@@ -109,6 +110,26 @@ export interface LeaseHook {
   renewRequest(id: string, data: LeaseData, ctx: RequestContext): ApiRequest;
   deleteRequest(id: string, ctx: RequestContext): ApiRequest;
   owns(live: LiveResource): boolean;
+}
+
+/**
+ * A resource's part in routing maps (src/model/routing.ts computes them, src/kinds/routing.ts reads
+ * resources through this hook): a destination of alerts, a rule that sends alerts to destinations by
+ * name, or a consumer that sends something else (scheduled reports) to destinations: it routes no
+ * alert, but a channel it uses is not idle. Read from the canonical spec, desired or live (references
+ * already names); a filter left out or empty is returned as an empty list, which matches every value.
+ */
+export type RoutingPart =
+  | { role: 'channel'; channel: RoutingChannel }
+  | { role: 'rule'; rule: RoutingRule }
+  | { role: 'consumer'; consumer: RoutingConsumer };
+
+export interface RoutingHook {
+  /** The part every resource of the kind plays (`read` returns it): a map needs its channels and rules read. */
+  readonly role: RoutingPart['role'];
+  /** Rule kinds: the event categories and severities their filters range over (a map's rows and columns). */
+  dimensions?(): RoutingDimensions;
+  read(name: string, spec: JsonObject): RoutingPart;
 }
 
 export interface Kind {
@@ -234,6 +255,9 @@ export interface Kind {
   unlisted?(desired: DesiredResource): boolean;
   /** What a delete does when it is not a deletion, for the plan to say (`disabled: tokens cannot be deleted`). */
   readonly deleteMeans?: string;
+
+  /** The kind takes part in routing maps (alert channels and alert rules); see RoutingHook. */
+  readonly routing?: RoutingHook;
 
   /** This kind stores the apply lease (one kind of the registry offers it; see LeaseHook). */
   readonly lease?: LeaseHook;

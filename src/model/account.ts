@@ -3,6 +3,7 @@
 
 import type { JsonObject } from './json.js';
 import type { DesiredResource } from './resource.js';
+import type { RoutingSettings } from './routing.js';
 
 export interface AccountConfig {
   /** Value of the Account-Name header. */
@@ -26,6 +27,8 @@ export interface RootConfig {
   settings?: JsonObject;
   /** `safety`: the thresholds a plan may not pass without --force (defaults where absent). */
   safety?: SafetySettings;
+  /** `routing`: requirements and route tests, with their places in the file. */
+  routing?: RoutingSettings;
 }
 
 /** How much of what exists one plan may change: octoDNS's update and delete percentages. */

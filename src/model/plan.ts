@@ -5,6 +5,7 @@ import type { AccountConfig } from './account.js';
 import type { Diagnostic, SourcePosition } from './diagnostics.js';
 import type { JsonObject } from './json.js';
 import type { LastChange } from './resource.js';
+import type { PlanRouting } from './routing.js';
 
 export type { LastChange };
 
@@ -130,7 +131,7 @@ export interface UnmanagedResource {
 
 export interface Refusal {
   /** `prevent-destroy` is the one --force does not override. */
-  code: 'safety-threshold' | 'in-use' | 'stale' | 'prevent-destroy';
+  code: 'safety-threshold' | 'in-use' | 'stale' | 'prevent-destroy' | 'routing-requirement';
   message: string;
   details: string[];
 }
@@ -207,6 +208,8 @@ export interface Plan {
   scope?: PlanScope;
   /** Set when the plan may not be applied without --force. */
   refusal?: Refusal;
+  /** Routing before and after (accounts whose channels and rules were read): the cells that change. */
+  routing?: PlanRouting;
   /** Requests made to compute the plan. */
   apiCalls: CallStats;
   /** Requests apply will need, per bucket, against the budget known from rate-limit headers. */

@@ -27,6 +27,8 @@ export function renderPlanJson(plan: Plan): string {
     // Kinds not read per account (nothing of them declared, pruned or referred to there).
     unread: plan.unread,
     diagnostics: sortDiagnostics(plan.diagnostics),
+    // Cells whose channels change (accounts whose channels and rules were read), and requirements failing after.
+    routing: plan.routing,
     refusal: plan.refusal ? { code: plan.refusal.code, message: plan.refusal.message, details: plan.refusal.details } : undefined,
     apiCalls: callsJson(plan.apiCalls),
     budget: plan.budget.map((b) => ({ bucket: b.bucket, needed: b.needed })),

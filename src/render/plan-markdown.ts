@@ -26,6 +26,7 @@ import { changeDiff, diffLines, pointerNotes, showEnvMarkers, toYaml, type DiffL
 import { escapeHtml, escapeMd, fenced, inlineCode, largestFitting, MARKDOWN_LIMIT, table } from './markdown.js';
 import { auditSection, type AuditedItem, lastChangeText } from './attribution.js';
 import type { Attribution, LastChange } from '../model/plan.js';
+import { routingChangesMd, routingWarningMd } from './routing-markdown.js';
 
 export const PLAN_MARKER = '<!-- postureops-plan -->';
 
@@ -95,6 +96,8 @@ export function renderPlanMarkdown(plan: Plan, limit = MARKDOWN_LIMIT, options: 
       }
       parts.push(`### Changes\n\n${blocks.join('\n\n')}`);
     }
+    const routing = routingChangesMd(plan.routing);
+    if (routing !== '') parts.push(routing);
     if (plan.unmanaged.length > 0 && shown.unmanaged > 0) {
       const lines = plan.unmanaged
         .slice(0, shown.unmanaged)
@@ -159,6 +162,8 @@ function fitWithin(render: (s: Shown) => string, limit: number, full: Shown): st
 
 function headText(plan: Plan, accountOrder: readonly string[]): string {
   const out = [PLAN_MARKER, '## postureops plan', `**${escapeMd(planSummaryLine(plan.summary))}**`];
+  const silenced = routingWarningMd(plan.routing);
+  if (silenced !== '') out.push(silenced);
   const partial = partialText(plan.targets);
   if (partial) out.push(`> [!NOTE]\n> ${escapeMd(partial)}`);
   const scope = scopeText(plan);

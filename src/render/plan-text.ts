@@ -27,6 +27,7 @@ import {
 import { changeDiff, diffLines, pointerNotes, showEnvMarkers, toYaml, type DiffLine } from './display.js';
 import { auditSection, lastChangeText } from './attribution.js';
 import type { Attribution } from '../model/plan.js';
+import { planRoutingLines } from './routing-text.js';
 
 export function renderPlanText(plan: Plan, options: { color: boolean; quiet?: boolean }): string {
   const c = palette(options.color);
@@ -54,6 +55,8 @@ export function renderPlanText(plan: Plan, options: { color: boolean; quiet?: bo
     for (const change of changes) out.push(...changeLines(change, c, plan.attribution));
     out.push('');
   }
+
+  out.push(...planRoutingLines(plan.routing, c));
 
   if (plan.unmanaged.length > 0) {
     out.push(c.bold('Unmanaged (in the service, declared in no file; left alone):'));

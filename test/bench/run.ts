@@ -5,6 +5,7 @@
 //   npm run bench -- --curve    the curve only
 //   npm run bench -- --scale    the scale simulation only (scale.ts)
 //   npm run bench -- --response-size   peak RSS of plan against 400 MB, 50 MB and just-under-the-limit lists (response-size.ts)
+//   npm run bench -- --routing  the routing map and requirements of 1,000 rules only (routing.ts)
 
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
@@ -23,6 +24,7 @@ import { KINDS } from '../../src/kinds/index.js';
 import { packageRoot } from '../../src/util/package-root.js';
 import { curve, curveTable } from './curve.js';
 import { responseSize, responseSizeTable } from './response-size.js';
+import { routingBench } from './routing.js';
 import { scale } from './scale.js';
 
 const HOOK_ENV = { HOOK_TOKEN: 'bench-token' };
@@ -149,6 +151,10 @@ async function main(): Promise<void> {
     process.stdout.write('\n' + responseSizeTable(await responseSize(undefined, (line) => process.stderr.write(line + '\n'))));
   };
   if (process.argv.includes('--response-size')) return sizes();
+  if (process.argv.includes('--routing')) {
+    routingBench(note);
+    return;
+  }
   const curveOnly = process.argv.includes('--curve');
   if (!curveOnly) await basics();
   process.stderr.write('curve: validate and plan (all creates) of generated repositories, each in a child process\n');
@@ -160,6 +166,7 @@ async function main(): Promise<void> {
   if (!curveOnly) {
     await scale(note);
     await sizes();
+    routingBench(note);
   }
 }
 

@@ -17,7 +17,7 @@ import { CHANNEL_SECRETS } from '../../src/kinds/alert-channel/tables.js';
 import { cloudAccountDataFile } from '../../src/kinds/cloud-account/schema.js';
 import { CLOUD_ACCOUNT_SECRETS } from '../../src/kinds/cloud-account/tables.js';
 import { registryDataFile } from '../../src/kinds/container-registry/schema.js';
-import { CHANNEL_TYPES, CLOUD_ACCOUNT_TYPES, REGISTRY_TYPES } from '../../src/kinds/spellings.js';
+import { CHANNEL_TYPES, KNOWN_CLOUD_ACCOUNT_TYPES, REGISTRY_TYPES } from '../../src/kinds/spellings.js';
 import { KINDS } from '../../src/kinds/index.js';
 import { EXAMPLES } from './helpers.js';
 
@@ -55,7 +55,7 @@ describe('schemas/', () => {
       expect(catalog[kind.schema!].title).toBe(kind.documentKind);
     }
     for (const t of CHANNEL_TYPES) expect(catalog[channelDataFile(t)], t).toBeDefined();
-    for (const t of CLOUD_ACCOUNT_TYPES) expect(catalog[cloudAccountDataFile(t)], t).toBeDefined();
+    for (const t of KNOWN_CLOUD_ACCOUNT_TYPES) expect(catalog[cloudAccountDataFile(t)], t).toBeDefined();
     for (const t of REGISTRY_TYPES) expect(catalog[registryDataFile(t)], t).toBeDefined();
     expect(catalog[channelDataFile('SlackChannel')]).toBe(catalog['data/alert-channel/slack-channel.schema.json']);
   });
@@ -82,7 +82,7 @@ describe('schemas/', () => {
       }
     };
     for (const t of CHANNEL_TYPES) check(catalog[channelDataFile(t)], CHANNEL_SECRETS[t]);
-    for (const t of CLOUD_ACCOUNT_TYPES) check(catalog[cloudAccountDataFile(t)], CLOUD_ACCOUNT_SECRETS[t]);
+    for (const t of KNOWN_CLOUD_ACCOUNT_TYPES) check(catalog[cloudAccountDataFile(t)], CLOUD_ACCOUNT_SECRETS[t]);
     expect(member(catalog[registryDataFile('DOCKERHUB')], 'credentials.password')?.writeOnly).toBe(true);
   });
 

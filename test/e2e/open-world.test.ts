@@ -64,7 +64,7 @@ const CLOUD_ACCOUNTS = [
     },
   },
   { intgGuid: 'PROD_OW_AGENTLESS', name: 'agentless-org', type: 'GcpSidekickOrg', enabled: 1, props: { policyEvaluation: { enabled: true } }, data: { credentials: GCP, scanFrequency: 24, queryText: '' } },
-  { intgGuid: 'PROD_OW_OCI', name: 'oci', type: 'OciCfg', enabled: 1, state: { ok: true, lastSuccessfulTime: BAD_TIME }, data: { tenantId: 'ocid1.tenancy', userOcid: 'ocid1.user' } },
+  { intgGuid: 'PROD_OW_OCI', name: 'oci', type: 'OciCfg', enabled: 1, state: { ok: true, lastSuccessfulTime: BAD_TIME }, data: { tenantId: 'ocid1.tenancy', userOcid: 'ocid1.user', credentials: { fingerprint: '12:34', privateKey: '' } } },
 ];
 
 const REGISTRIES = [

@@ -3,7 +3,7 @@
 // with templates. Names vary (spaces, upper case, accents) as real ones do.
 
 import { type ApiClient, unwrapData } from '../../src/api/types.js';
-import { PREDEFINED_PROFILES } from '../../src/emulator/index.js';
+import { PREDEFINED_PROFILES, predefinedProfiles } from '../../src/emulator/index.js';
 import { ROOT_PROFILE_ID } from '../../src/kinds/alert-profile/ids.js';
 import { CHANNEL_TYPES, CLOUD_ACCOUNT_TYPES, EVENT_CATEGORIES } from '../../src/kinds/spellings.js';
 import type { JsonObject } from '../../src/model/json.js';
@@ -117,14 +117,18 @@ const nameFor = (base: string, i: number) => NAME_STYLES[i % NAME_STYLES.length]
 
 export interface SeedCounts {
   perKindPerAccount: number;
+  /** The vendor prefix of the service's predefined profiles (the emulator's predefinedPrefix); default SVC_. */
+  predefinedPrefix?: string;
 }
 
 /**
  * Creates `perKindPerAccount` channels, cloud accounts, registries, resource groups, alert and report
  * rules, profiles (with 2 templates each) and agent tokens per account.
  */
-export async function seedService(client: ApiClient, accounts: readonly string[], { perKindPerAccount: n }: SeedCounts): Promise<void> {
-  const bases = PREDEFINED_PROFILES.filter((p) => p.alertProfileId !== ROOT_PROFILE_ID && p.alerts.length > 0);
+export async function seedService(client: ApiClient, accounts: readonly string[], { perKindPerAccount: n, predefinedPrefix }: SeedCounts): Promise<void> {
+  const profiles = predefinedPrefix === undefined ? PREDEFINED_PROFILES : predefinedProfiles(predefinedPrefix);
+  // The root has no `extends` and may not be extended; the others with templates may.
+  const bases = profiles.filter((p) => p.alertProfileId !== ROOT_PROFILE_ID && p.extends !== undefined && p.alerts.length > 0);
   await Promise.all(
     accounts.map(async (a) => {
       const post = async (path: string, body: unknown) => unwrapData<JsonObject>((await client.request({ method: 'POST', path, account: a, body })).body);

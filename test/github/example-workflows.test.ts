@@ -27,7 +27,7 @@ const load = (name: string) => parse(readFileSync(join(dir, name), 'utf8')) as W
 const step = (w: Workflow) => Object.values(w.jobs)[0].steps.find((s) => s.uses?.includes('postureops'))!;
 
 describe('example workflows', () => {
-  it('are the four the README names, and use only inputs action.yml declares', () => {
+  it('are the four the docs name, and use only inputs action.yml declares', () => {
     expect(readdirSync(dir).sort()).toEqual(['postureops-apply.yml', 'postureops-drift.yml', 'postureops-plan.yml', 'postureops-sharded.yml']);
     for (const name of readdirSync(dir)) {
       for (const job of Object.values(load(name).jobs)) {
@@ -38,6 +38,8 @@ describe('example workflows', () => {
       if (name !== 'postureops-sharded.yml') expect(step(load(name)).env?.SVC_API_SECRET).toBe('${{ secrets.SVC_API_SECRET }}');
     }
     expect(readFileSync(join(root, 'README.md'), 'utf8')).toContain('examples/.github/workflows/');
+    const docs = readFileSync(join(root, 'docs', 'github-action.md'), 'utf8');
+    for (const name of readdirSync(dir)) expect(docs).toContain(name);
   });
 
   it('plan: pull_request (never pull_request_target), pull-requests: write', () => {
@@ -86,6 +88,6 @@ describe('example workflows', () => {
     expect(merge.permissions).toEqual({ contents: 'read', 'pull-requests': 'write', issues: 'write' });
     expect(merge.steps.find((s) => s.uses === 'actions/download-artifact@v4')?.with).toMatchObject({ path: 'plans', 'merge-multiple': true });
     expect(merge.steps.find((s) => s.uses?.includes('postureops'))?.with).toMatchObject({ mode: 'merge', plans: 'plans' });
-    expect(readFileSync(join(root, 'README.md'), 'utf8')).toContain('postureops-sharded.yml');
+    expect(readFileSync(join(root, 'docs', 'github-action.md'), 'utf8')).toContain('postureops-sharded.yml');
   });
 });

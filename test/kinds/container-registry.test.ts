@@ -1,7 +1,8 @@
-// The registry response of seed 000: a role-based ECR registry is answered without its
-// crossAccountCredentials and with a masked accessKeyCredentials. The role is no secret, but the
-// service never returns it: not compared (no perpetual diff), sent with data, shown as written,
-// exported as a variable to set.
+// The ECR role identifies, it does not authenticate: no secret. The live service returns it in clear
+// (api-facts.md): then it is compared and exported as a value. The registry response of seed 000
+// answers a role-based ECR registry without its crossAccountCredentials and with a masked
+// accessKeyCredentials: there the role is not compared (no perpetual diff), sent with data, shown as
+// written, exported as a variable to set.
 
 import { describe, expect, it } from 'vitest';
 import { ContainerRegistry } from '../../src/kinds/container-registry/index.js';
@@ -35,9 +36,29 @@ async function liveOf(data: JsonObject) {
 
 const desired = (data: JsonObject) => desiredOf(ContainerRegistry, doc('ContainerRegistry', 'ecr', { data }))[0];
 
-describe('ContainerRegistry: the role the service never returns', () => {
-  it('names the role members for a role-based ECR registry only', () => {
-    expect(ContainerRegistry.unreturned?.({ data: FILE_DATA })).toEqual(['/data/crossAccountCredentials/roleArn', '/data/crossAccountCredentials/externalId']);
+describe('ContainerRegistry: a role the service returns in clear is a plain value', () => {
+  const RETURNED: JsonObject = { ...LIVE_DATA, crossAccountCredentials: ROLE };
+  delete RETURNED.accessKeyCredentials;
+
+  it('compares it: a changed role is planned as a change of data', async () => {
+    const changedRole = { ...ROLE, roleArn: 'arn:aws-us-gov:iam::123456789012:role/ecr-read-2' };
+    const diff = diffResource(ContainerRegistry, desired({ ...FILE_DATA, crossAccountCredentials: changedRole }), await liveOf(RETURNED));
+    expect(diff.changed).toEqual(['data']);
+    expect(diff.diff).toContainEqual({ op: 'replace', path: '/data/crossAccountCredentials/roleArn', value: changedRole.roleArn });
+    expect(diffResource(ContainerRegistry, desired(FILE_DATA), await liveOf(RETURNED)).changed).toEqual([]);
+  });
+
+  it('exports it as written, not as a variable to set', async () => {
+    expect(ContainerRegistry.toDocument(await liveOf(RETURNED), [])?.spec).toEqual({
+      data: { registryType: 'AWS_ECR', awsAuthType: 'AWS_IAM', registryDomain: 'r.example.com', crossAccountCredentials: ROLE },
+    });
+  });
+});
+
+describe('ContainerRegistry: the role the service does not return (seed 000)', () => {
+  it('names the role members for a role-based ECR registry whose record lacks the role only', () => {
+    expect(ContainerRegistry.unreturned?.({ data: LIVE_DATA })).toEqual(['/data/crossAccountCredentials/roleArn', '/data/crossAccountCredentials/externalId']);
+    expect(ContainerRegistry.unreturned?.({ data: FILE_DATA })).toEqual([]);
     expect(ContainerRegistry.unreturned?.({ data: { registryType: 'AWS_ECR', awsAuthType: 'AWS_ACCESS_KEY' } })).toEqual([]);
     expect(ContainerRegistry.unreturned?.({ data: { registryType: 'DOCKERHUB' } })).toEqual([]);
     // No secret: a literal role in a file is fine.

@@ -158,7 +158,7 @@ describe('kinds against the emulator', () => {
     const live = await listAll();
     for (const d of [...updated, template]) {
       const kind = kindOf(d.kind);
-      expect(comparable(kind, find(live, d).spec), `${d.kind}/${d.name}`).toEqual(comparable(kind, d.spec));
+      expect(comparable(kind, find(live, d).spec, d.spec), `${d.kind}/${d.name}`).toEqual(comparable(kind, d.spec, find(live, d).spec));
     }
   });
 

@@ -2,6 +2,7 @@
 // the output does not depend on which step found what first; the summary counts what the plan holds.
 
 import type { JsonObject } from '../../model/json.js';
+import type { PlanRouting } from '../../model/routing.js';
 import type { AccountConfig } from '../../model/account.js';
 import { type Diagnostic, hasErrors, sortDiagnostics } from '../../model/diagnostics.js';
 import { type Action, type BucketNeed, type CallStats, type Change, type Plan, PLAN_FORMAT_VERSION, type PlanScope, type Refusal, type UnmanagedResource, type UnreadKinds } from '../../model/plan.js';
@@ -23,6 +24,8 @@ export interface AssembleInput {
   readonly unread?: readonly UnreadKinds[];
   /** `--changed-since` / `--shard`: the accounts left out and why. */
   readonly scope?: PlanScope;
+  /** Routing before and after the plan. */
+  readonly routing?: PlanRouting;
 }
 
 export interface PlanResult {
@@ -47,6 +50,7 @@ export function assemble(input: AssembleInput): PlanResult {
     ...(input.settings && Object.keys(input.settings).length > 0 ? { settings: structuredClone(input.settings) } : {}),
     ...(input.scope ? { scope: structuredClone(input.scope) } : {}),
     ...(input.refusal ? { refusal: input.refusal } : {}),
+    ...(input.routing ? { routing: input.routing } : {}),
     apiCalls: input.apiCalls ?? { total: 0, byBucket: {} },
     budget: [...input.budget],
     ...(input.unread && input.unread.length > 0 ? { unread: input.unread.map((u) => ({ account: u.account, kinds: [...u.kinds] })) } : {}),

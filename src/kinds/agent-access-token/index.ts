@@ -9,7 +9,7 @@
 // found by alias to be re-enabled; the new token's value is issued like any other.
 
 import { createHash } from 'node:crypto';
-import type { JsonObject } from '../../model/json.js';
+import { isObject, type JsonObject } from '../../model/json.js';
 import type { DesiredResource, LiveResource, ResourceDocument } from '../../model/resource.js';
 import { apiPath, convertedEnvRefs, createdRecord, createdString, recordList, request, requireString, toBoolean } from '../common.js';
 import type { ExportedDocument, FetchContext, Kind, RequestContext } from '../types.js';
@@ -27,8 +27,17 @@ export function standInId(accessToken: string): string {
 }
 
 function specOf(rec: JsonObject): JsonObject {
-  const props = rec.props !== null && typeof rec.props === 'object' && !Array.isArray(rec.props) ? rec.props : {};
-  return { enabled: rec.tokenEnabled === ENABLED, description: typeof props.description === 'string' ? props.description : '' };
+  const props = isObject(rec.props) ? rec.props : {};
+  const spec: JsonObject = { enabled: rec.tokenEnabled === ENABLED, description: typeof props.description === 'string' ? props.description : '' };
+  if (typeof props.os === 'string') spec.os = props.os;
+  return spec;
+}
+
+/** `props` of a request: the description and, where the spec has one, the agents' operating system. */
+function propsOf(spec: JsonObject): JsonObject {
+  const props: JsonObject = { description: typeof spec.description === 'string' ? spec.description : '' };
+  if (typeof spec.os === 'string') props.os = spec.os;
+  return props;
 }
 
 /** The engine marks the id as a credential for the client (Kind.secretIds), so no log shows it. */
@@ -51,6 +60,8 @@ export const AgentAccessToken: Kind = {
   deleteMeans: 'disabled: agent access tokens cannot be deleted',
 
   setPointers: () => [],
+  // `os` is compared only where a file declares it; the live one is carried otherwise.
+  openMembers: () => [''],
   writeOnly: () => [],
   sensitive: () => [],
   secretMembers: () => [],
@@ -60,6 +71,7 @@ export const AgentAccessToken: Kind = {
       enabled: toBoolean(doc.spec.enabled),
       description: typeof doc.spec.description === 'string' ? doc.spec.description : '',
     };
+    if (typeof doc.spec.os === 'string') spec.os = doc.spec.os;
     const resource: DesiredResource = { kind: 'AgentAccessToken', account: doc.account, name: doc.name, spec, envRefs: { ...doc.envRefs }, source: doc.source };
     return { resources: [resource], diagnostics: convertedEnvRefs(doc, ['/enabled']) };
   },
@@ -83,7 +95,7 @@ export const AgentAccessToken: Kind = {
 
   createRequest(desired, _children, ctx) {
     const body: JsonObject = { tokenAlias: desired.name, tokenEnabled: desired.spec.enabled === false ? DISABLED : ENABLED };
-    if (typeof desired.spec.description === 'string' && desired.spec.description !== '') body.props = { description: desired.spec.description };
+    if ((typeof desired.spec.description === 'string' && desired.spec.description !== '') || typeof desired.spec.os === 'string') body.props = propsOf(desired.spec);
     return request(ctx, 'POST', LIST_PATH, body);
   },
 
@@ -97,7 +109,7 @@ export const AgentAccessToken: Kind = {
   updateRequests(id, desired, changed, ctx) {
     const body: JsonObject = {};
     if (changed.includes('enabled')) body.tokenEnabled = desired.spec.enabled === false ? DISABLED : ENABLED;
-    if (changed.includes('description')) body.props = { description: typeof desired.spec.description === 'string' ? desired.spec.description : '' };
+    if (changed.includes('description') || changed.includes('os')) body.props = propsOf(desired.spec);
     return Object.keys(body).length === 0 ? [] : [patch(id, ctx, body)];
   },
 
@@ -107,6 +119,7 @@ export const AgentAccessToken: Kind = {
     const spec: JsonObject = {};
     if (live.spec.enabled === false) spec.enabled = false;
     if (typeof live.spec.description === 'string' && live.spec.description !== '') spec.description = live.spec.description;
+    if (typeof live.spec.os === 'string') spec.os = live.spec.os;
     return { kind: 'AgentAccessToken', name: live.name, spec };
   },
 };

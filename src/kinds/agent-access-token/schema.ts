@@ -1,6 +1,7 @@
 // The JSON Schema of AgentAccessToken documents.
 
-import { envelope, obj, type SchemaObject } from '../schema-parts.js';
+import { AGENT_OS } from '../spellings.js';
+import { closedSet, envelope, obj, type SchemaObject } from '../schema-parts.js';
 
 export const SCHEMA_FILE = 'agent-access-token.schema.json';
 
@@ -14,6 +15,11 @@ function documentSchema(): SchemaObject {
       examples: [true],
     },
     description: { type: 'string', default: '', description: 'What the token is for.', examples: ['Kubernetes agents of the prod clusters'] },
+    os: closedSet(
+      'Operating system of the agents that use the token (the service keeps it in `props.os`). Left out, the live value is kept.',
+      { label: 'agent operating system', values: AGENT_OS },
+      { example: 'linux' },
+    ),
   });
   return envelope(
     'AgentAccessToken',

@@ -4,6 +4,7 @@ import { CHANNEL_TYPES, type ChannelType } from '../spellings.js';
 import type { SecretField } from '../secret-fields.js';
 import { integrationKind } from '../integration.js';
 import { isObject, type JsonObject } from '../../model/json.js';
+import { toBoolean } from '../common.js';
 import type { Kind } from '../types.js';
 import { SCHEMA_FILE, schemas } from './schema.js';
 import { CHANNEL_SECRETS } from './tables.js';
@@ -35,7 +36,7 @@ function emailUserData(data: JsonObject): JsonObject {
   return { ...data, channelProps: { ...props, recipients } };
 }
 
-export const AlertChannel: Kind = integrationKind({
+const channels: Kind = integrationKind({
   kind: 'AlertChannel',
   order: 10,
   documentKind: 'AlertChannel',
@@ -53,3 +54,14 @@ export const AlertChannel: Kind = integrationKind({
   testable: true,
 });
 
+export const AlertChannel: Kind = {
+  ...channels,
+  // Routing: a destination; a disabled channel receives nothing.
+  routing: {
+    role: 'channel',
+    read: (name, spec) => ({ role: 'channel', channel: { name, type: typeof spec.type === 'string' ? spec.type : '', enabled: toBoolean(spec.enabled) } }),
+  },
+  // A file may also give e-mail recipients as one comma-separated string, as the service does.
+  fromDocument: (doc) =>
+    channels.fromDocument(doc.spec.type === 'EmailUser' && isObject(doc.spec.data) ? { ...doc, spec: { ...doc.spec, data: emailUserData(doc.spec.data) } } : doc),
+};

@@ -1,17 +1,15 @@
 // The JSON Schemas of AlertChannel documents: the document and one `data` schema per channel type.
 
-import { CHANNEL_TYPES, type ChannelType } from '../spellings.js';
+import { CHANNEL_TYPES, DATADOG_SITES, DATADOG_TYPES, ISSUE_GROUPINGS, JIRA_TYPES, QRADAR_COMM_TYPES, type ChannelType } from '../spellings.js';
 import { gcpCredentials } from '../credential-schemas.js';
 import {
-  ARN,
-  EMAIL,
-  HTTPS_URL,
-  HTTP_URL,
   bool,
+  closedSet,
   commonRef,
   dataSchema,
   dispatch,
   envelope,
+  formatted,
   int,
   kebab,
   markSecrets,
@@ -21,7 +19,6 @@ import {
   obj,
   requireDotted,
   str,
-  strList,
   type SchemaObject,
 } from '../schema-parts.js';
 import { CHANNEL_REQUIRED, CHANNEL_SECRETS } from './tables.js';
@@ -32,27 +29,27 @@ export function channelDataFile(type: string): string {
   return `data/alert-channel/${kebab(type)}.schema.json`;
 }
 
-const ISSUE_GROUPING = str('How alerts are grouped into issues or messages.', { enum: ['Events', 'Resources'], example: 'Events' });
+const ISSUE_GROUPING = closedSet('How alerts are grouped into issues or messages.', { label: 'issue grouping', values: ISSUE_GROUPINGS }, { example: 'Events' });
 
 const CHANNEL_DATA: Record<ChannelType, { title: string; properties: Record<string, SchemaObject> }> = {
   AwsS3: {
     title: 'Amazon S3 bucket',
     properties: {
       s3CrossAccountCredentials: obj('Role the service assumes to write into the bucket.', {
-        roleArn: str('ARN of the role.', { pattern: ARN, example: 'arn:aws:iam::123456789012:role/posture-s3' }),
+        roleArn: formatted('ARN of the role.', 'arn', { example: 'arn:aws:iam::123456789012:role/posture-s3' }),
         externalId: str('External id the role trust policy requires.', { example: 'posture-7f3c2a' }),
-        bucketArn: str('ARN of the bucket.', { pattern: ARN, example: 'arn:aws:s3:::posture-alerts' }),
+        bucketArn: formatted('ARN of the bucket.', 'arn', { example: 'arn:aws:s3:::posture-alerts' }),
       }),
     },
   },
   CiscoSparkWebhook: {
     title: 'Cisco Webex webhook',
-    properties: { webhook: str('Incoming webhook URL.', { pattern: HTTPS_URL, example: '${env:WEBEX_WEBHOOK_URL}' }) },
+    properties: { webhook: formatted('Incoming webhook URL.', 'https-url', { example: '${env:WEBEX_WEBHOOK_URL}' }) },
   },
   CloudwatchEb: {
     title: 'Amazon EventBridge event bus',
     properties: {
-      eventBusArn: str('ARN of the event bus.', { pattern: ARN, example: 'arn:aws:events:us-east-1:123456789012:event-bus/default' }),
+      eventBusArn: formatted('ARN of the event bus.', 'arn', { example: 'arn:aws:events:us-east-1:123456789012:event-bus/default' }),
       issueGrouping: ISSUE_GROUPING,
     },
   },
@@ -60,19 +57,22 @@ const CHANNEL_DATA: Record<ChannelType, { title: string; properties: Record<stri
     title: 'Datadog',
     properties: {
       apiKey: str('Datadog API key.', { example: '${env:DATADOG_API_KEY}' }),
-      datadogSite: str('Datadog site.', { enum: ['com', 'eu'], example: 'com' }),
-      datadogType: str('What is sent to Datadog.', { enum: ['Logs Detail', 'Events Summary', 'Logs Summary'], example: 'Events Summary' }),
+      datadogSite: closedSet('Datadog site.', { label: 'Datadog site', values: DATADOG_SITES }, { example: 'com' }),
+      datadogType: closedSet('What is sent to Datadog.', { label: 'Datadog type', values: DATADOG_TYPES }, { example: 'Events Summary' }),
     },
   },
   EmailUser: {
     title: 'E-mail',
     properties: {
       channelProps: obj('Where mail goes.', {
-        recipients: strList(
-          'E-mail addresses of the recipients.',
-          { type: 'string', pattern: EMAIL, description: 'An e-mail address.' },
-          { example: ['secops@example.com'] },
-        ),
+        // The service also holds them as one comma-separated string (api-facts.md): both are read as the list.
+        recipients: {
+          type: ['array', 'string'],
+          minLength: 1,
+          items: formatted('An e-mail address.', 'email'),
+          description: 'E-mail addresses of the recipients: a list, or one comma-separated string.',
+          examples: [['secops@example.com']],
+        },
       }),
       notificationTypes: obj('Which notifications are mailed.', {
         properties: { type: 'object', description: 'Notification switches, as the service defines them.' },
@@ -91,16 +91,16 @@ const CHANNEL_DATA: Record<ChannelType, { title: string; properties: Record<stri
   IbmQradar: {
     title: 'IBM QRadar',
     properties: {
-      qradarHostUrl: str('QRadar host URL.', { pattern: HTTPS_URL, example: 'https://qradar.example.com' }),
+      qradarHostUrl: formatted('QRadar host URL.', 'https-url', { example: 'https://qradar.example.com' }),
       qradarHostPort: int('Port of the QRadar listener.', { minimum: 1, maximum: 65535, example: 443 }),
-      qradarCommType: str('Transport.', { enum: ['HTTPS', 'HTTPS Self Signed Cert'], example: 'HTTPS' }),
+      qradarCommType: closedSet('Transport.', { label: 'QRadar communication type', values: QRADAR_COMM_TYPES }, { example: 'HTTPS' }),
     },
   },
   Jira: {
     title: 'Jira',
     properties: {
-      jiraType: str('Jira Cloud (API token) or Jira Server (password).', { enum: ['JIRA_CLOUD', 'JIRA_SERVER'], example: 'JIRA_CLOUD' }),
-      jiraUrl: str('Jira base URL.', { pattern: HTTPS_URL, example: 'https://example.atlassian.net' }),
+      jiraType: closedSet('Jira Cloud (API token) or Jira Server (password).', { label: 'Jira type', values: JIRA_TYPES }, { example: 'JIRA_CLOUD' }),
+      jiraUrl: formatted('Jira base URL.', 'https-url', { example: 'https://example.atlassian.net' }),
       projectId: str('Project key.', { example: 'SEC' }),
       issueType: str('Issue type of created issues.', { example: 'Bug' }),
       username: str('Jira user.', { example: 'posture-bot@example.com' }),
@@ -108,12 +108,13 @@ const CHANNEL_DATA: Record<ChannelType, { title: string; properties: Record<stri
       password: str('Password (Jira Server).', { example: '${env:JIRA_PASSWORD}' }),
       issueGrouping: ISSUE_GROUPING,
       customTemplateFile: str('Custom issue template (a data: URL of a JSON file).', { example: 'data:application/json;name=i.json;base64,e30=' }),
-      bidirectionalConfig: { type: 'object', description: 'Two-way sync settings, as the service defines them.' },
+      // A string in the service and its public clients; an object is still read.
+      bidirectionalConfig: { type: ['string', 'object'], description: 'Two-way sync settings, as the service holds them (a string).', examples: ['{}'] },
     },
   },
   MicrosoftTeams: {
     title: 'Microsoft Teams',
-    properties: { teamsUrl: str('Incoming webhook URL of the Teams channel.', { pattern: HTTPS_URL, example: '${env:TEAMS_WEBHOOK_URL}' }) },
+    properties: { teamsUrl: formatted('Incoming webhook URL of the Teams channel.', 'https-url', { example: '${env:TEAMS_WEBHOOK_URL}' }) },
   },
   NewRelicInsights: {
     title: 'New Relic Insights',
@@ -129,7 +130,7 @@ const CHANNEL_DATA: Record<ChannelType, { title: string; properties: Record<stri
   ServiceNowRest: {
     title: 'ServiceNow',
     properties: {
-      instanceUrl: str('ServiceNow instance URL.', { pattern: HTTPS_URL, example: 'https://example.service-now.com' }),
+      instanceUrl: formatted('ServiceNow instance URL.', 'https-url', { example: 'https://example.service-now.com' }),
       userName: str('ServiceNow user.', { example: 'posture-bot' }),
       password: str('Password of the user.', { example: '${env:SERVICENOW_PASSWORD}' }),
       issueGrouping: ISSUE_GROUPING,
@@ -138,7 +139,7 @@ const CHANNEL_DATA: Record<ChannelType, { title: string; properties: Record<stri
   },
   SlackChannel: {
     title: 'Slack',
-    properties: { slackUrl: str('Incoming webhook URL of the Slack channel.', { pattern: HTTPS_URL, example: '${env:SLACK_URL}' }) },
+    properties: { slackUrl: formatted('Incoming webhook URL of the Slack channel.', 'https-url', { example: '${env:SLACK_URL}' }) },
   },
   SplunkHec: {
     title: 'Splunk HTTP Event Collector',
@@ -156,11 +157,11 @@ const CHANNEL_DATA: Record<ChannelType, { title: string; properties: Record<stri
   },
   VictorOps: {
     title: 'Splunk On-Call (VictorOps)',
-    properties: { intgUrl: str('REST endpoint URL with its routing key.', { pattern: HTTPS_URL, example: '${env:VICTOROPS_URL}' }) },
+    properties: { intgUrl: formatted('REST endpoint URL with its routing key.', 'https-url', { example: '${env:VICTOROPS_URL}' }) },
   },
   Webhook: {
     title: 'Webhook',
-    properties: { webhookUrl: str('URL that receives alerts as JSON POST requests.', { pattern: HTTP_URL, example: '${env:WEBHOOK_URL}' }) },
+    properties: { webhookUrl: formatted('URL that receives alerts as JSON POST requests.', 'http-url', { example: '${env:WEBHOOK_URL}' }) },
   },
 };
 
@@ -168,7 +169,7 @@ function documentSchema(): SchemaObject {
   const spec = obj(
     'What the channel is and where it sends alerts.',
     {
-      type: openType('Channel type; decides the members of `data`.', CHANNEL_TYPES),
+      type: openType('Channel type; decides the members of `data`.', 'AlertChannel', CHANNEL_TYPES),
       enabled: commonRef('enabled'),
       data: { type: 'object', description: 'Type-specific settings (see the schema of the chosen type). Secrets as ${env:NAME}.' },
     },

@@ -30,22 +30,25 @@ export const CHANNEL_SECRETS: Record<ChannelType, SecretField[]> = {
   Webhook: [],
 };
 
-/** Required members of alert channel `data`, per type (dotted paths). */
+/**
+ * Required members of alert channel `data`, per type (dotted paths): no more than the public clients
+ * require (Splunk `channel`, QRadar `qradarHostPort` and a GCP `privateKeyId` are optional there).
+ */
 export const CHANNEL_REQUIRED: Record<ChannelType, string[]> = {
   AwsS3: ['s3CrossAccountCredentials.roleArn', 's3CrossAccountCredentials.externalId', 's3CrossAccountCredentials.bucketArn'],
   CiscoSparkWebhook: ['webhook'],
   CloudwatchEb: ['eventBusArn'],
   Datadog: ['apiKey'],
   EmailUser: ['channelProps.recipients'],
-  GcpPubsub: ['credentials.clientEmail', 'credentials.clientId', 'credentials.privateKey', 'credentials.privateKeyId', 'projectId', 'topicId'],
-  IbmQradar: ['qradarHostUrl', 'qradarHostPort', 'qradarCommType'],
+  GcpPubsub: ['credentials.clientEmail', 'credentials.clientId', 'credentials.privateKey', 'projectId', 'topicId'],
+  IbmQradar: ['qradarHostUrl', 'qradarCommType'],
   Jira: ['jiraType', 'jiraUrl', 'projectId', 'issueType', 'username'],
   MicrosoftTeams: ['teamsUrl'],
   NewRelicInsights: ['accountId', 'insertKey'],
   PagerDutyApi: ['apiIntgKey'],
   ServiceNowRest: ['instanceUrl', 'userName', 'password'],
   SlackChannel: ['slackUrl'],
-  SplunkHec: ['host', 'port', 'channel', 'hecToken', 'eventData.index', 'eventData.source'],
+  SplunkHec: ['host', 'port', 'hecToken', 'eventData.index', 'eventData.source'],
   VictorOps: ['intgUrl'],
   Webhook: ['webhookUrl'],
 };

@@ -9,9 +9,9 @@ import { apiPath, canonicalSet, canonicalSets, convertedEnvRefs, createdString, 
 import { isObject, type Json, type JsonObject } from '../../model/json.js';
 import { ALERT_RULE_TYPE, EVENT_CATEGORIES } from '../spellings.js';
 import type { DesiredResource, LiveResource, ResourceDocument } from '../../model/resource.js';
-import type { FetchContext, Kind, Locate, RequestContext } from '../types.js';
+import type { FetchContext, Kind, Locate, RequestContext, RoutingHook } from '../types.js';
 import { SCHEMA_FILE, schemas } from './schema.js';
-import { SEVERITIES, SEVERITY_NAMES, severitiesOf, severityOf, type SeverityName } from './severities.js';
+import { SEVERITY_NAMES, severitiesOf, severityOf } from './severities.js';
 
 const COLLECTION = 'AlertRules';
 const LIST_PATH = apiPath(COLLECTION);
@@ -53,13 +53,26 @@ function filtersBody(desired: DesiredResource, ctx: RequestContext): JsonObject 
   };
 }
 
-/** A severity given twice (by name and number, or twice the same): a warning, the rule still works. */
+/**
+ * A rule without channels (the public clients allow it) routes its alerts nowhere; a severity given
+ * twice (by name and number, or twice the same): warnings, the rule still works.
+ */
 function checkDocument(doc: JsonObject, at: Locate): Diagnostic[] {
   const out: Diagnostic[] = [];
-  if (!isObject(doc.spec) || !Array.isArray(doc.spec.severity)) return out;
+  if (!isObject(doc.spec)) return out;
+  if (stringList(doc.spec.channels).length === 0) {
+    out.push({
+      severity: 'warning',
+      code: 'no-channels',
+      message: `AlertRule "${String(doc.name)}" names no channel: the alerts it selects reach nobody`,
+      ...at(Array.isArray(doc.spec.channels) ? '/spec/channels' : '/spec'),
+      hint: 'list the AlertChannels that should receive them in spec.channels',
+    });
+  }
+  if (!Array.isArray(doc.spec.severity)) return out;
   const seen = new Map<number, number>();
   doc.spec.severity.forEach((s, i) => {
-    const n = typeof s === 'number' ? s : typeof s === 'string' && Object.hasOwn(SEVERITIES, s) ? SEVERITIES[s as SeverityName] : undefined;
+    const n = severityOf(s);
     if (n === undefined) return;
     const first = seen.get(n);
     if (first !== undefined) {
@@ -77,6 +90,33 @@ function checkDocument(doc: JsonObject, at: Locate): Diagnostic[] {
 function channelIds(desired: DesiredResource, ctx: RequestContext): string[] {
   return stringList(desired.spec.channels).map((name) => ctx.resolve('AlertChannel', name));
 }
+
+/**
+ * Routing: the rule's filters as lists, each empty one matching every value (api-facts.md, "How alert
+ * rules route"). The newer lists are conditions beside the event category (a cell does not range
+ * over them); a null one (the file removes it) is absent.
+ */
+const routing: RoutingHook = {
+  role: 'rule',
+  dimensions: () => ({
+    categories: [...EVENT_CATEGORIES],
+    severities: [...SEVERITY_NAMES].sort((a, b) => a[0] - b[0]).map(([code, name]) => ({ code, name })),
+  }),
+  read: (name, spec) => ({
+    role: 'rule',
+    rule: {
+      name,
+      enabled: toBoolean(spec.enabled),
+      channels: stringList(spec.channels),
+      severities: list(spec.severity).map(severityOf).filter((s): s is number => s !== undefined),
+      categories: stringList(spec.eventCategory).map(categoryOf),
+      resourceGroups: stringList(spec.resourceGroups),
+      conditions: Object.keys(NEWER_FILTERS)
+        .map((member) => ({ name: member, values: stringList(spec[member]) }))
+        .filter((c) => c.values.length > 0),
+    },
+  }),
+};
 
 export const AlertRule: Kind = {
   kind: 'AlertRule',
@@ -164,6 +204,8 @@ export const AlertRule: Kind = {
   },
 
   deleteRequest: (id, ctx) => request(ctx, 'DELETE', apiPath(COLLECTION, id)),
+
+  routing,
 
   toDocument(live) {
     const s = live.spec;

@@ -1,6 +1,6 @@
 // Cloud accounts: integrations with cloud providers (configuration assessment, activity logs).
 
-import { CLOUD_ACCOUNT_TYPES, type CloudAccountType } from '../spellings.js';
+import { KNOWN_CLOUD_ACCOUNT_TYPES, type KnownCloudAccountType } from '../spellings.js';
 import type { SecretField } from '../secret-fields.js';
 import { integrationKind } from '../integration.js';
 import type { JsonObject } from '../../model/json.js';
@@ -10,7 +10,7 @@ import { CLOUD_ACCOUNT_SECRETS } from './tables.js';
 
 function cloudAccountSecrets(spec: JsonObject): SecretField[] {
   const type = spec.type;
-  return typeof type === 'string' && Object.hasOwn(CLOUD_ACCOUNT_SECRETS, type) ? CLOUD_ACCOUNT_SECRETS[type as CloudAccountType] : [];
+  return typeof type === 'string' && Object.hasOwn(CLOUD_ACCOUNT_SECRETS, type) ? CLOUD_ACCOUNT_SECRETS[type as KnownCloudAccountType] : [];
 }
 
 export const CloudAccount: Kind = integrationKind({
@@ -21,7 +21,7 @@ export const CloudAccount: Kind = integrationKind({
   schemas,
   collection: 'CloudAccounts',
   secrets: cloudAccountSecrets,
-  knownTypes: CLOUD_ACCOUNT_TYPES,
+  knownTypes: KNOWN_CLOUD_ACCOUNT_TYPES,
   typePointer: '/type',
   hasPut: true,
 });

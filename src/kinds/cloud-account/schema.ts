@@ -1,23 +1,24 @@
 // The JSON Schemas of CloudAccount documents: the document and one `data` schema per type.
 
-import { CLOUD_ACCOUNT_TYPES, type CloudAccountType } from '../spellings.js';
+import { AZURE_INTEGRATION_LEVELS, GCP_ID_TYPES, KNOWN_CLOUD_ACCOUNT_TYPES, NEWER_CLOUD_ACCOUNT_TYPES, type KnownCloudAccountType } from '../spellings.js';
 import { accessKey, crossAccount, gcpCredentials } from '../credential-schemas.js';
 import {
-  ARN,
-  AWS_ACCOUNT_ID,
-  HTTPS_URL,
+  bool,
+  closedSet,
   commonRef,
   dataSchema,
   dispatch,
   envelope,
+  formatted,
+  int,
   kebab,
   markSecrets,
   nullableOptional,
   NULL_NOTE,
   openType,
   obj,
-  requireDotted,
   str,
+  strList,
   type SchemaObject,
 } from '../schema-parts.js';
 import { CLOUD_ACCOUNT_SECRETS } from './tables.js';
@@ -38,37 +39,72 @@ const azureCredentials = (): SchemaObject =>
     ['clientId', 'clientSecret'],
   );
 
+const awsAccountId = (): SchemaObject => formatted('AWS account id.', 'aws-account-id', { example: '123456789012' });
+const tenantId = (): SchemaObject => str('Azure AD tenant id.', { example: '66666666-7777-8888-9999-000000000000' });
+const accountMappingFile = (): SchemaObject =>
+  str('Account mapping of an organization (a data: URL of a JSON file).', { example: 'data:application/json;name=mapping.json;base64,e30=' });
+
 /** GovCloud has no roles to assume: an access key, with the account id inside it (api-facts.md). */
 const govAccessKey = (): SchemaObject => {
   const key = accessKey();
-  key.properties = { accountId: str('AWS GovCloud account id.', { pattern: AWS_ACCOUNT_ID, example: '123456789012' }), ...(key.properties as object) };
+  key.properties = { accountId: formatted('AWS GovCloud account id.', 'aws-account-id', { example: '123456789012' }), ...(key.properties as object) };
   key.required = ['accountId', ...(key.required as string[])];
   return key;
 };
 
-const GCP_PROJECT_OR_ORG = str('Whether `id` names a project or an organization.', { enum: ['PROJECT', 'ORGANIZATION'], example: 'PROJECT' });
+const gcpIdType = (): SchemaObject =>
+  closedSet('Whether `id` names a project or an organization.', { label: 'GCP id type', values: GCP_ID_TYPES }, { example: 'PROJECT' });
+const gcpIntegrationType = (): SchemaObject =>
+  closedSet('Whether the integration covers a project or an organization.', { label: 'GCP integration type', values: GCP_ID_TYPES }, { example: 'PROJECT' });
 
-const CLOUD_DATA: Record<CloudAccountType, { title: string; properties: Record<string, SchemaObject>; required: string[] }> = {
+// Agentless scanning (the "Sidekick" types): the same switches on every provider.
+const SCAN: Record<string, SchemaObject> = {
+  scanFrequency: int('Hours between scans.', { minimum: 1, example: 24 }),
+  scanContainers: bool('Scan container images found on hosts.', { example: true }),
+  scanHostVulnerabilities: bool('Scan host vulnerabilities.', { example: true }),
+  scanMultiVolume: bool('Scan every volume of a host, not only its root volume.', { example: false }),
+  scanStoppedInstances: bool('Scan stopped instances too.', { example: true }),
+  queryText: str('Query that selects the resources to scan.', { example: 'SELECT * FROM ...' }),
+};
+
+/** A list whose spelling public material does not settle: one comma-separated string or a list, as the service holds it. */
+const listOrString = (description: string, example: string): SchemaObject => ({
+  type: ['string', 'array'],
+  items: { type: 'string', minLength: 1 },
+  description: `${description} One comma-separated string or a list: write it as the service holds it (export shows which).`,
+  examples: [example],
+});
+
+const awsSidekick = (): Record<string, SchemaObject> => ({
+  ...structuredClone(SCAN),
+  awsAccountId: awsAccountId(),
+  bucketArn: formatted('ARN of the bucket the scanner writes to.', 'arn', { example: 'arn:aws:s3:::posture-sidekick' }),
+  crossAccountCredentials: crossAccount(),
+});
+
+const gcpAudit = (): Record<string, SchemaObject> => ({
+  credentials: gcpCredentials('the reader'),
+  integrationType: gcpIntegrationType(),
+  organizationId: str('Organization id (organization-level integrations).', { example: '123456789012' }),
+  projectId: str('Project id.', { example: 'security-audit' }),
+  subscriptionName: str('Pub/Sub subscription of the audit log sink.', { example: 'projects/security-audit/subscriptions/posture' }),
+});
+
+const CLOUD_DATA: Record<KnownCloudAccountType, { title: string; properties: Record<string, SchemaObject>; required: string[] }> = {
   AwsCfg: {
     title: 'AWS configuration assessment',
-    properties: {
-      awsAccountId: str('AWS account id.', { pattern: AWS_ACCOUNT_ID, example: '123456789012' }),
-      crossAccountCredentials: crossAccount(),
-    },
+    properties: { awsAccountId: awsAccountId(), crossAccountCredentials: crossAccount() },
     required: ['crossAccountCredentials'],
   },
   AwsCtSqs: {
     title: 'AWS CloudTrail through SQS',
     properties: {
-      awsAccountId: str('AWS account id.', { pattern: AWS_ACCOUNT_ID, example: '123456789012' }),
+      awsAccountId: awsAccountId(),
       crossAccountCredentials: crossAccount(),
-      queueUrl: str('URL of the SQS queue that receives CloudTrail notifications.', {
-        pattern: HTTPS_URL,
+      queueUrl: formatted('URL of the SQS queue that receives CloudTrail notifications.', 'https-url', {
         example: 'https://sqs.us-east-1.amazonaws.com/123456789012/posture-cloudtrail',
       }),
-      accountMappingFile: str('Account mapping of an organization trail (a data: URL of a JSON file).', {
-        example: 'data:application/json;name=mapping.json;base64,e30=',
-      }),
+      accountMappingFile: accountMappingFile(),
     },
     required: ['crossAccountCredentials', 'queueUrl'],
   },
@@ -76,8 +112,8 @@ const CLOUD_DATA: Record<CloudAccountType, { title: string; properties: Record<s
     title: 'Amazon EKS audit log',
     properties: {
       crossAccountCredentials: crossAccount(),
-      snsArn: str('ARN of the SNS topic the audit logs are published to.', { pattern: ARN, example: 'arn:aws:sns:us-east-1:123456789012:eks-audit' }),
-      s3BucketArn: str('ARN of the S3 bucket of the audit logs.', { pattern: ARN, example: 'arn:aws:s3:::eks-audit-logs' }),
+      snsArn: formatted('ARN of the SNS topic the audit logs are published to.', 'arn', { example: 'arn:aws:sns:us-east-1:123456789012:eks-audit' }),
+      s3BucketArn: formatted('ARN of the S3 bucket of the audit logs.', 'arn', { example: 'arn:aws:s3:::eks-audit-logs' }),
     },
     required: ['crossAccountCredentials', 'snsArn'],
   },
@@ -90,17 +126,16 @@ const CLOUD_DATA: Record<CloudAccountType, { title: string; properties: Record<s
     title: 'AWS GovCloud CloudTrail through SQS',
     properties: {
       accessKeyCredentials: govAccessKey(),
-      queueUrl: str('URL of the SQS queue.', { pattern: HTTPS_URL, example: 'https://sqs.us-gov-west-1.amazonaws.com/123456789012/trail' }),
+      queueUrl: formatted('URL of the SQS queue.', 'https-url', { example: 'https://sqs.us-gov-west-1.amazonaws.com/123456789012/trail' }),
     },
     required: ['accessKeyCredentials', 'queueUrl'],
   },
   AzureAlSeq: {
     title: 'Azure activity log',
     properties: {
-      tenantId: str('Azure AD tenant id.', { example: '66666666-7777-8888-9999-000000000000' }),
+      tenantId: tenantId(),
       credentials: azureCredentials(),
-      queueUrl: str('URL of the storage queue that receives activity log notifications.', {
-        pattern: HTTPS_URL,
+      queueUrl: formatted('URL of the storage queue that receives activity log notifications.', 'https-url', {
         example: 'https://postureaudit.queue.core.windows.net/activity',
       }),
     },
@@ -108,14 +143,14 @@ const CLOUD_DATA: Record<CloudAccountType, { title: string; properties: Record<s
   },
   AzureCfg: {
     title: 'Azure configuration assessment',
-    properties: { tenantId: str('Azure AD tenant id.', { example: '66666666-7777-8888-9999-000000000000' }), credentials: azureCredentials() },
+    properties: { tenantId: tenantId(), credentials: azureCredentials() },
     required: ['tenantId', 'credentials'],
   },
   GcpAtSes: {
     title: 'Google Cloud audit log',
     properties: {
-      credentials: requireDotted(gcpCredentials('the reader'), ['clientEmail', 'clientId', 'privateKey', 'privateKeyId']),
-      idType: GCP_PROJECT_OR_ORG,
+      credentials: gcpCredentials('the reader'),
+      idType: gcpIdType(),
       id: str('Project id or organization id.', { example: 'security-audit' }),
       subscriptionName: str('Pub/Sub subscription of the audit log sink.', { example: 'projects/security-audit/subscriptions/posture' }),
     },
@@ -124,11 +159,120 @@ const CLOUD_DATA: Record<CloudAccountType, { title: string; properties: Record<s
   GcpCfg: {
     title: 'Google Cloud configuration assessment',
     properties: {
-      credentials: requireDotted(gcpCredentials('the reader'), ['clientEmail', 'clientId', 'privateKey', 'privateKeyId']),
-      idType: GCP_PROJECT_OR_ORG,
+      credentials: gcpCredentials('the reader'),
+      idType: gcpIdType(),
       id: str('Project id or organization id.', { example: 'security-audit' }),
     },
     required: ['credentials', 'idType', 'id'],
+  },
+  AwsSidekick: {
+    title: 'AWS agentless scanning',
+    properties: awsSidekick(),
+    required: [],
+  },
+  AwsSidekickOrg: {
+    title: 'AWS agentless scanning of an organization',
+    properties: {
+      ...awsSidekick(),
+      scanningAccount: str('Account the scanners run in.', { example: '123456789012' }),
+      managementAccount: str('Management account of the organization.', { example: '210987654321' }),
+      monitoredAccounts: str('Accounts or organizational units to scan, one comma-separated string.', { example: 'ou-abcd-11111111,123456789012' }),
+      accountMappingFile: accountMappingFile(),
+    },
+    required: [],
+  },
+  AzureSidekick: {
+    title: 'Azure agentless scanning',
+    properties: {
+      ...structuredClone(SCAN),
+      credentials: azureCredentials(),
+      integrationLevel: closedSet('Scan a whole tenant or one subscription.', { label: 'Azure integration level', values: AZURE_INTEGRATION_LEVELS }, { example: 'SUBSCRIPTION' }),
+      scanningSubscriptionId: str('Subscription the scanners run in.', { example: '11111111-2222-3333-4444-555555555555' }),
+      tenantId: tenantId(),
+      blobContainerName: str('Blob container the scanner writes to.', { example: 'posture-sidekick' }),
+      scanningResourceGroupName: str('Resource group of the scanners.', { example: 'posture-sidekick' }),
+      storageAccountUrl: formatted('URL of the storage account.', 'https-url', { example: 'https://posturesidekick.blob.core.windows.net' }),
+      subscriptionsList: listOrString('Subscriptions to scan (tenant level).', '11111111-2222-3333-4444-555555555555'),
+    },
+    required: [],
+  },
+  GcpSidekick: {
+    title: 'Google Cloud agentless scanning',
+    properties: {
+      ...structuredClone(SCAN),
+      credentials: gcpCredentials('the scanner'),
+      idType: gcpIdType(),
+      id: str('Project id or organization id.', { example: 'security-audit' }),
+      scanningProjectId: str('Project the scanners run in.', { example: 'posture-scanning' }),
+      sharedBucketName: str('Bucket the scanner writes to.', { example: 'posture-sidekick' }),
+      filterList: listOrString('Projects to include or (prefixed with -) exclude.', 'proj-a,-proj-b'),
+      accountMappingFile: accountMappingFile(),
+    },
+    required: [],
+  },
+  AzureAdAl: {
+    title: 'Azure AD (Entra ID) audit log',
+    properties: {
+      credentials: azureCredentials(),
+      tenantId: tenantId(),
+      eventHubNamespace: str('Event Hubs namespace.', { example: 'posture-audit.servicebus.windows.net' }),
+      eventHubName: str('Event hub that receives the directory audit log.', { example: 'entra-audit' }),
+    },
+    required: [],
+  },
+  GcpGkeAudit: {
+    title: 'Google Kubernetes Engine audit log',
+    properties: gcpAudit(),
+    required: [],
+  },
+  GcpAlPubSub: {
+    title: 'Google Cloud audit log through Pub/Sub',
+    properties: { ...gcpAudit(), topicId: str('Pub/Sub topic of the audit log sink.', { example: 'posture-audit' }) },
+    required: [],
+  },
+  OciCfg: {
+    title: 'Oracle Cloud configuration assessment',
+    properties: {
+      credentials: obj(
+        'API signing key of the OCI user the service signs in as.',
+        {
+          fingerprint: str('Fingerprint of the public key.', { example: '12:34:56:78:9a:bc:de:f0:12:34:56:78:9a:bc:de:f0' }),
+          privateKey: str('PEM private key.', { example: '${env:OCI_PRIVATE_KEY}' }),
+        },
+        ['fingerprint', 'privateKey'],
+      ),
+      homeRegion: str('Home region of the tenancy.', { example: 'us-ashburn-1' }),
+      tenantId: str('OCID of the tenancy.', { example: 'ocid1.tenancy.oc1..aaaaaaaa' }),
+      tenantName: str('Name of the tenancy.', { example: 'posture' }),
+      userOcid: str('OCID of the user.', { example: 'ocid1.user.oc1..aaaaaaaa' }),
+    },
+    required: [],
+  },
+  AwsDspm: {
+    title: 'AWS data posture',
+    properties: {
+      awsAccountId: awsAccountId(),
+      bucketArn: formatted('ARN of the bucket the scanner writes to.', 'arn', { example: 'arn:aws:s3:::posture-dspm' }),
+      crossAccountCredentials: crossAccount(),
+      regions: strList('Regions to scan.', { type: 'string', minLength: 1 }, { example: ['us-east-1'] }),
+      integrationLevel: str('Scope of the integration, as the service names it.', { example: 'ACCOUNT' }),
+      managementAccount: str('Management account of the organization.', { example: '210987654321' }),
+      props: { type: 'object', description: 'Further settings, as the service defines them.' },
+    },
+    required: [],
+  },
+  AzureDspm: {
+    title: 'Azure data posture',
+    properties: {
+      tenantId: tenantId(),
+      integrationLevel: str('Scope of the integration, as the service names it.', { example: 'SUBSCRIPTION' }),
+      storageAccountUrl: formatted('URL of the storage account.', 'https-url', { example: 'https://posturedspm.blob.core.windows.net' }),
+      blobContainerName: str('Blob container the scanner writes to.', { example: 'posture-dspm' }),
+      credentials: azureCredentials(),
+      regions: strList('Regions to scan.', { type: 'string', minLength: 1 }, { example: ['eastus'] }),
+      props: { type: 'object', description: 'Further settings, as the service defines them.' },
+    },
+    required: [],
   },
 };
 
@@ -136,13 +280,13 @@ function documentSchema(): SchemaObject {
   const spec = obj(
     'Which cloud the service assesses and how it gets in.',
     {
-      type: openType('Cloud account type; decides the members of `data`.', CLOUD_ACCOUNT_TYPES),
+      type: openType('Cloud account type; decides the members of `data`.', 'CloudAccount', KNOWN_CLOUD_ACCOUNT_TYPES),
       enabled: commonRef('enabled'),
       data: { type: 'object', description: 'Type-specific settings (see the schema of the chosen type). Secrets as ${env:NAME}.' },
     },
     ['type', 'data'],
   );
-  spec.allOf = dispatch(CLOUD_ACCOUNT_TYPES, cloudAccountDataFile, 'type');
+  spec.allOf = dispatch(KNOWN_CLOUD_ACCOUNT_TYPES, cloudAccountDataFile, 'type');
   return envelope('CloudAccount', SCHEMA_FILE, 'A cloud account integration: configuration assessment or activity logs of one cloud account.', spec, {
     name: 'aws-prod-config',
     spec: {
@@ -152,12 +296,24 @@ function documentSchema(): SchemaObject {
   });
 }
 
+/**
+ * Public material shows the members of the newer types, not which of them the service insists on:
+ * none is required (a record export reads must validate; the service judges what a write lacks).
+ */
+function withoutRequired(schema: SchemaObject): SchemaObject {
+  delete schema.required;
+  for (const sub of Object.values((schema.properties ?? {}) as Record<string, SchemaObject>)) withoutRequired(sub);
+  return schema;
+}
+
 /** The document schema and every per-type data schema, by file name under schemas/. */
 export function schemas(): Record<string, SchemaObject> {
   const out: Record<string, SchemaObject> = { [SCHEMA_FILE]: documentSchema() };
-  for (const type of CLOUD_ACCOUNT_TYPES) {
+  const newer: readonly string[] = NEWER_CLOUD_ACCOUNT_TYPES;
+  for (const type of KNOWN_CLOUD_ACCOUNT_TYPES) {
     const def = CLOUD_DATA[type];
     const body = obj('', structuredClone(def.properties), def.required);
+    if (newer.includes(type)) withoutRequired(body);
     markSecrets(body, CLOUD_ACCOUNT_SECRETS[type]);
     delete body.description;
     const file = cloudAccountDataFile(type);

@@ -1,6 +1,6 @@
 // Container registries: integrations for image vulnerability assessment. One integration type,
-// data defaults the service fills in (so desired and live both carry them), a role the service never
-// returns (seed 000: it answers with a masked access key instead), and no PUT.
+// data defaults the service fills in (so desired and live both carry them), an ECR role that is a
+// plain value (not compared only where a response leaves it out, as seed 000 shows), and no PUT.
 
 import { isObject, type JsonObject } from '../../model/json.js';
 import { REGISTRY_INTEGRATION_TYPE, REGISTRY_TYPES } from '../spellings.js';

@@ -1,9 +1,10 @@
 // The JSON Schemas of ContainerRegistry documents: the document and one `data` schema per registryType.
 
-import { AWS_AUTH_TYPES, REGISTRY_INTEGRATION_TYPE, REGISTRY_TYPES, type RegistryType } from '../spellings.js';
+import { AWS_AUTH_TYPES, GCR_DOMAINS, REGISTRY_INTEGRATION_TYPE, REGISTRY_TYPES, type RegistryType } from '../spellings.js';
 import { accessKey, crossAccount, gcpCredentials } from '../credential-schemas.js';
 import {
   bool,
+  closedSet,
   commonRef,
   dataSchema,
   dispatch,
@@ -15,7 +16,6 @@ import {
   NULL_NOTE,
   openType,
   obj,
-  requireDotted,
   str,
   strList,
   type SchemaObject,
@@ -62,10 +62,11 @@ const REGISTRY_DATA: Record<RegistryType, { title: string; properties: Record<st
     title: 'Amazon ECR',
     properties: {
       registryDomain: str('ECR registry host.', { example: '123456789012.dkr.ecr.us-east-1.amazonaws.com' }),
-      awsAuthType: str('AWS_IAM: a role (crossAccountCredentials); AWS_ACCESS_KEY: a key (accessKeyCredentials).', {
-        enum: AWS_AUTH_TYPES,
-        example: 'AWS_IAM',
-      }),
+      awsAuthType: closedSet(
+        'AWS_IAM: a role (crossAccountCredentials); AWS_ACCESS_KEY: a key (accessKeyCredentials).',
+        { label: 'AWS auth type', values: AWS_AUTH_TYPES },
+        { example: 'AWS_IAM' },
+      ),
       crossAccountCredentials: crossAccount(),
       accessKeyCredentials: accessKey(),
     },
@@ -91,8 +92,8 @@ const REGISTRY_DATA: Record<RegistryType, { title: string; properties: Record<st
   GCP_GCR: {
     title: 'Google Container Registry',
     properties: {
-      registryDomain: str('GCR host.', { enum: ['gcr.io', 'us.gcr.io', 'eu.gcr.io', 'asia.gcr.io'], example: 'gcr.io' }),
-      credentials: requireDotted(gcpCredentials('the reader'), ['clientEmail', 'clientId', 'privateKey', 'privateKeyId']),
+      registryDomain: closedSet('GCR host.', { label: 'GCR host', values: GCR_DOMAINS }, { example: 'gcr.io' }),
+      credentials: gcpCredentials('the reader'),
     },
     required: ['registryDomain', 'credentials'],
   },
@@ -100,7 +101,7 @@ const REGISTRY_DATA: Record<RegistryType, { title: string; properties: Record<st
     title: 'Google Artifact Registry',
     properties: {
       registryDomain: str('Artifact Registry host.', { example: 'us-docker.pkg.dev' }),
-      credentials: requireDotted(gcpCredentials('the reader'), ['clientEmail', 'clientId', 'privateKey', 'privateKeyId']),
+      credentials: gcpCredentials('the reader'),
     },
     required: ['registryDomain', 'credentials'],
   },
@@ -157,7 +158,7 @@ function documentSchema(): SchemaObject {
         type: 'object',
         required: ['registryType'],
         description: 'Registry settings; `registryType` decides the other members. Secrets as ${env:NAME}.',
-        properties: { registryType: openType('Kind of registry.', REGISTRY_TYPES) },
+        properties: { registryType: openType('Kind of registry.', 'ContainerRegistry', REGISTRY_TYPES) },
       },
     },
     ['data'],

@@ -39,12 +39,16 @@ const isRoleBasedEcr = (data: { registryType?: unknown; awsAuthType?: unknown })
   data.registryType === 'AWS_ECR' && data.awsAuthType !== 'AWS_ACCESS_KEY';
 
 /**
- * Seed 000: the response `data` "replaces crossAccountCredentials by accessKeyCredentials (shown
- * masked)". A role-based ECR registry's role is sent and never read back: no secret, but nothing to
- * compare either.
+ * The role of a role-based ECR registry identifies, it does not authenticate: no secret. The live
+ * service returns `roleArn` and `externalId` in clear (api-facts.md), and then they are compared and
+ * exported like any value. Seed 000 describes responses that replace `crossAccountCredentials` by a
+ * masked `accessKeyCredentials`: a spec without the role (as such a response reads) has nothing to
+ * compare, so there, and only there, the role is a member the service does not return.
  */
-export function registryUnreturned(data: { registryType?: unknown; awsAuthType?: unknown }): string[] {
-  return isRoleBasedEcr(data) ? ['/data/crossAccountCredentials/roleArn', '/data/crossAccountCredentials/externalId'] : [];
+export function registryUnreturned(data: { registryType?: unknown; awsAuthType?: unknown; crossAccountCredentials?: unknown }): string[] {
+  return isRoleBasedEcr(data) && !isObject(data.crossAccountCredentials)
+    ? ['/data/crossAccountCredentials/roleArn', '/data/crossAccountCredentials/externalId']
+    : [];
 }
 
 /**

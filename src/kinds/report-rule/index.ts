@@ -8,8 +8,7 @@ import { isObject, type Json, type JsonObject } from '../../model/json.js';
 import type { DesiredResource, LiveResource, ResourceDocument } from '../../model/resource.js';
 import { SEVERITY_NAMES, severitiesOf, severityOf } from '../alert-rule/severities.js';
 import { apiPath, canonicalSet, canonicalSets, convertedEnvRefs, createdString, liveRule, recordList, request, stringList, toBoolean, toFlag } from '../common.js';
-import { misspelt } from '../integration.js';
-import type { ExportedDocument, FetchContext, Kind, Locate, RequestContext } from '../types.js';
+import type { ExportedDocument, FetchContext, Kind, RequestContext } from '../types.js';
 import { REPORT_RULE_TYPE, REPORTS } from './reports.js';
 import { SCHEMA_FILE, schemas } from './schema.js';
 
@@ -17,33 +16,7 @@ const COLLECTION = 'ReportRules';
 const LIST_PATH = apiPath(COLLECTION);
 const SET_POINTERS = ['/channels', '/severity', '/resourceGroups', '/reports'];
 const FILTER_MEMBERS = ['severity', 'resourceGroups', 'description', 'enabled'];
-/** A report this version does not know: an error when it is close to one it knows, else carried with a warning. */
-function checkDocument(doc: JsonObject, at: Locate): Diagnostic[] {
-  const out: Diagnostic[] = [];
-  const reports = isObject(doc.spec) && Array.isArray(doc.spec.reports) ? doc.spec.reports : [];
-  reports.forEach((r, i) => {
-    if (typeof r !== 'string' || (REPORTS as readonly string[]).includes(r)) return;
-    const near = misspelt(r, REPORTS);
-    out.push(
-      near !== undefined
-        ? {
-            severity: 'error',
-            code: 'unknown-report',
-            message: `report \`${r}\` is not one postureops knows, and it is close to \`${near}\``,
-            ...at(`/spec/reports/${i}`),
-            hint: `did you mean \`${near}\`? (a report of the service that this version does not know is carried with a warning)`,
-          }
-        : {
-            severity: 'warning',
-            code: 'unknown-report',
-            message: `report \`${r}\` is not one this version knows: it is sent as written`,
-            ...at(`/spec/reports/${i}`),
-            hint: `known reports: ${REPORTS.join(', ')}`,
-          },
-    );
-  });
-  return out;
-}
+// A report this version does not know is judged by its schema's closed set (misspelt: an error; new: a warning).
 
 /** Every known report false, the listed ones true: a report left out of the file is unticked. */
 function notificationTypes(desired: DesiredResource): JsonObject {
@@ -84,7 +57,6 @@ export const ReportRule: Kind = {
   writeOnly: () => [],
   sensitive: () => [],
   secretMembers: () => [],
-  checkDocument,
 
   fromDocument(doc: ResourceDocument) {
     const parsed = severitiesOf(doc);
@@ -143,6 +115,12 @@ export const ReportRule: Kind = {
   },
 
   deleteRequest: (id, ctx) => request(ctx, 'DELETE', apiPath(COLLECTION, id)),
+
+  // Routing: reports reach e-mail channels, no alerts; a channel an enabled report rule uses is not idle.
+  routing: {
+    role: 'consumer',
+    read: (name, spec) => ({ role: 'consumer', consumer: { name, enabled: toBoolean(spec.enabled), channels: stringList(spec.channels) } }),
+  },
 
   toDocument(live): ExportedDocument {
     const s = live.spec;

@@ -1,7 +1,7 @@
 // The JSON Schema of ReportRule documents.
 
-import { SEVERITIES } from '../alert-rule/severities.js';
-import { commonRef, envelope, obj, type SchemaObject } from '../schema-parts.js';
+import { severityItem } from '../alert-rule/schema.js';
+import { closedSet, commonRef, envelope, obj, type SchemaObject } from '../schema-parts.js';
 import { REPORTS } from './reports.js';
 
 export const SCHEMA_FILE = 'report-rule.schema.json';
@@ -21,17 +21,17 @@ function documentSchema(): SchemaObject {
       reports: {
         type: 'array',
         uniqueItems: true,
-        // Open: the service adds reports without notice (the kind warns about a name it does not know).
-        items: { type: 'string', minLength: 1, examples: [...REPORTS] },
+        // Open: the service adds reports without notice; a name close to a known one is a misspelling.
+        items: closedSet('A report, as the service names it.', { label: 'report', values: REPORTS, code: 'unknown-report' }),
         description: `The reports to receive, as the service names them; every other report is off. Known: ${REPORTS.join(', ')}.`,
         examples: [['awsComplianceEvents', 'pci', 'trendReport']],
       },
       severity: {
         type: 'array',
         uniqueItems: true,
-        items: { enum: [...Object.keys(SEVERITIES), 1, 2, 3, 4, 5], description: 'critical (1), high (2), medium (3), low (4) or info (5).' },
+        items: severityItem(),
         default: [],
-        description: 'Severities the reports include, by name or number (all when empty).',
+        description: 'Severities the reports include, by name in any case or number (all when empty).',
         examples: [['critical', 'high']],
       },
       resourceGroups: {

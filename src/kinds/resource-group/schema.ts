@@ -1,7 +1,7 @@
 // The JSON Schema of ResourceGroup documents: the query in the readable form (`all:` / `any:`) or
 // in the service's own (`filters` + `expression`); the kind's offline check says which is which.
 
-import { commonRef, envelope, obj, str, type SchemaObject } from '../schema-parts.js';
+import { closedSet, commonRef, envelope, obj, str, type SchemaObject } from '../schema-parts.js';
 import { DEFAULT_OPERATION, OPERATORS } from './query.js';
 import { FIELDS, OPERATIONS, RESOURCE_TYPES } from './tables.js';
 
@@ -16,8 +16,8 @@ const values = (): SchemaObject => ({
   description: 'Values the field is compared with; `*` matches all.',
   examples: [['123456789012'], ['*']],
 });
-// Operations beyond those seen may appear (api-facts.md): an open string with the known ones offered.
-const operation = (): SchemaObject => str(`How the field is compared. Seen: ${OPERATIONS.join(', ')}.`, { example: 'STARTS_WITH' });
+// Operations beyond those seen may appear (api-facts.md): an open set, the known ones offered.
+const operation = (): SchemaObject => closedSet('How the field is compared.', { label: 'query operation', values: OPERATIONS }, { example: 'STARTS_WITH' });
 const field = (): SchemaObject =>
   str(`The field compared. Seen per resource type: ${Object.entries(FIELDS).map(([t, fs]) => `${t} ${fs.join(', ')}`).join('; ')}.`, { example: 'Region' });
 const key = (): SchemaObject => str('The tag or label name, for the `Resource Tag`, `Resource Label`, `Machine Tag` and `Container Label` fields.', { example: 'env' });
@@ -35,7 +35,7 @@ function defs(): Record<string, SchemaObject> {
     }),
     filter: obj('One named filter of the service.', { field: field(), operation: operation(), values: values(), key: key() }, ['field', 'operation', 'values']),
     expression: obj('How the filters combine.', {
-      operator: str('AND or OR.', { enum: OPERATORS, example: 'AND' }),
+      operator: closedSet('How the children combine.', { label: 'query operator', values: OPERATORS, open: false }, { example: 'AND' }),
       children: { type: 'array', minItems: 1, items: local('expression'), description: 'Filters by name, or nested expressions.' },
       filterName: str('A filter of `filters` by its name.', { example: 'region' }),
     }),
@@ -56,7 +56,7 @@ function documentSchema(): SchemaObject {
   const spec = obj(
     'A set of resources of one type that alert rules and report rules are limited to.',
     {
-      resourceType: str('The type of the resources in the group; it cannot change (a change replaces the group).', { enum: RESOURCE_TYPES, example: 'AWS' }),
+      resourceType: closedSet('The type of the resources in the group; it cannot change (a change replaces the group).', { label: 'resource type', values: RESOURCE_TYPES }, { example: 'AWS' }),
       description: { type: 'string', default: '', description: 'Free text shown with the group.', examples: ['Production AWS accounts in Europe'] },
       enabled: commonRef('enabled'),
       query,

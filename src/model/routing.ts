@@ -1,0 +1,412 @@
+// Routing maps: which channels an alert of each (account, event category, severity) reaches, and
+// through which rules. Pure and kind-agnostic: the kinds read their resources into the facts below
+// (Kind.routing, src/kinds/routing.ts); this file only combines them. api-facts.md, "How alert rules
+// route", and README.md ("Routing") give the semantics: an enabled rule sends an alert to each of its
+// enabled channels when the alert matches every filter it sets; a filter left empty (or absent)
+// matches every value; resource groups and the newer category/subCategory/source filters narrow a
+// route to part of a cell, which the route carries as its scope.
+
+/** A destination of alerts, as its kind reads it. */
+export interface RoutingChannel {
+  name: string;
+  /** The channel's type as written (`PagerDutyApi`); '' when unknown. */
+  type: string;
+  enabled: boolean;
+}
+
+/** A filter the rule sets beyond category and severity (the newer `category`, `subCategory`, `source`). */
+export interface RoutingCondition {
+  name: string;
+  /** Never empty: an empty list matches every value and is not a condition. */
+  values: string[];
+}
+
+/** An alert rule, as its kind reads it. Empty lists match every value. */
+export interface RoutingRule {
+  name: string;
+  enabled: boolean;
+  /** Channel names. */
+  channels: string[];
+  /** Severity codes (1..5); empty: every severity. */
+  severities: number[];
+  /** Event categories; empty: every category. */
+  categories: string[];
+  /** Resource groups as written (names or ids); empty: all resources. */
+  resourceGroups: string[];
+  conditions: RoutingCondition[];
+}
+
+/** A rule that sends something other than alerts (scheduled reports) to channels: it keeps them from being idle. */
+export interface RoutingConsumer {
+  name: string;
+  enabled: boolean;
+  channels: string[];
+}
+
+/** One account's channels and rules. */
+export interface RoutingInput {
+  account: string;
+  channels: RoutingChannel[];
+  rules: RoutingRule[];
+  consumers?: RoutingConsumer[];
+}
+
+/** What a cell ranges over, from the rule kind: its event categories and severities, in display order. */
+export interface RoutingDimensions {
+  categories: readonly string[];
+  /** Most severe first. */
+  severities: readonly { code: number; name: string }[];
+}
+
+/** One way an alert of a cell reaches a channel. */
+export interface Route {
+  rule: string;
+  channel: string;
+  channelType: string;
+  /** The rule's resource groups as written; absent: all resources. */
+  resourceGroups?: string[];
+  /** The rule's other filters; absent: none. */
+  conditions?: RoutingCondition[];
+}
+
+export interface RoutingCell {
+  eventCategory: string;
+  /** Severity name. */
+  severity: string;
+  /** Every channel some route reaches, sorted. */
+  channels: string[];
+  /** Channels reached for every alert of the cell (a route with no resource groups and no condition), sorted. */
+  unscoped: string[];
+  /** Sorted by channel, then rule. */
+  routes: Route[];
+}
+
+export interface AccountRouting {
+  account: string;
+  /** Rows: the dimensions' categories, then any other a rule names (sorted). */
+  categories: string[];
+  /** Columns: severity names, most severe first. */
+  severities: string[];
+  /** Row by row (categories × severities). */
+  cells: RoutingCell[];
+  channels: RoutingChannel[];
+  /** Channels no enabled rule (alert or report rule) lists, disabled ones included, sorted. */
+  unusedChannels: string[];
+  /** Enabled rules that list channels yet reach none (each is disabled or missing), sorted. */
+  silentRules: string[];
+  /** Disabled rules, sorted. */
+  disabledRules: string[];
+  /** A rule lists a channel the account does not have. */
+  unknownChannels: { rule: string; channel: string }[];
+}
+
+export interface RoutingMap {
+  /** Where the facts came from: the configuration (offline) or the live state. */
+  source: 'configuration' | 'live';
+  accounts: AccountRouting[];
+}
+
+/** Work done, for tests that bound it (rule × cell visits; cells checked against requirements). */
+export interface RoutingWork {
+  ruleCells: number;
+  requirementCells: number;
+}
+
+export const ROUTING_FORMAT_VERSION = 1;
+
+const byText = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
+const sortedUnique = (items: Iterable<string>): string[] => [...new Set(items)].sort(byText);
+
+/** `cat\u0000sev`: a cell's key within an account. */
+export const cellKey = (category: string, severity: string): string => `${category}\u0000${severity}`;
+
+/** The routing of one account. Linear in rules × matching cells × channels. */
+export function routeAccount(input: RoutingInput, dims: RoutingDimensions, work?: RoutingWork, asked: readonly string[] = []): AccountRouting {
+  const known = new Set(dims.categories);
+  // Rows beyond the dimensions: categories rules name, and those a requirement or test asks about.
+  const extra = sortedUnique([...input.rules.flatMap((r) => r.categories), ...asked].filter((c) => !known.has(c)));
+  const categories = [...dims.categories, ...extra];
+  const severityName = new Map(dims.severities.map((s) => [s.code, s.name]));
+  // Names repeat in the service: a name is reached when any channel of that name is enabled.
+  const channelsByName = new Map<string, RoutingChannel[]>();
+  for (const c of input.channels) channelsByName.set(c.name, [...(channelsByName.get(c.name) ?? []), c]);
+  const enabledType = (name: string): string | undefined => {
+    const on = (channelsByName.get(name) ?? []).filter((c) => c.enabled);
+    return on.length === 0 ? undefined : sortedUnique(on.map((c) => c.type)).join('|');
+  };
+
+  const routes = new Map<string, Route[]>();
+  const used = new Set<string>();
+  const silent: string[] = [];
+  const disabled: string[] = [];
+  const unknown: { rule: string; channel: string }[] = [];
+  for (const rule of input.rules) {
+    if (!rule.enabled) {
+      disabled.push(rule.name);
+      continue;
+    }
+    const targets: { channel: string; type: string }[] = [];
+    for (const channel of sortedUnique(rule.channels)) {
+      used.add(channel);
+      if (!channelsByName.has(channel)) {
+        unknown.push({ rule: rule.name, channel });
+        continue;
+      }
+      const type = enabledType(channel);
+      if (type !== undefined) targets.push({ channel, type });
+    }
+    if (targets.length === 0) {
+      if (rule.channels.length > 0) silent.push(rule.name);
+      continue;
+    }
+    const cats = rule.categories.length === 0 ? categories : sortedUnique(rule.categories);
+    const sevs = rule.severities.length === 0 ? dims.severities.map((s) => s.name) : sortedUnique(rule.severities.map((s) => severityName.get(s) ?? String(s)));
+    const scope: Pick<Route, 'resourceGroups' | 'conditions'> = {
+      ...(rule.resourceGroups.length > 0 ? { resourceGroups: [...rule.resourceGroups] } : {}),
+      ...(rule.conditions.length > 0 ? { conditions: rule.conditions.map((c) => ({ name: c.name, values: [...c.values] })) } : {}),
+    };
+    for (const cat of cats) {
+      for (const sev of sevs) {
+        if (work) work.ruleCells++;
+        const key = cellKey(cat, sev);
+        const list = routes.get(key) ?? [];
+        for (const t of targets) list.push({ rule: rule.name, channel: t.channel, channelType: t.type, ...scope });
+        routes.set(key, list);
+      }
+    }
+  }
+
+  for (const c of input.consumers ?? []) if (c.enabled) for (const ch of c.channels) used.add(ch);
+
+  const cells: RoutingCell[] = [];
+  for (const cat of categories) {
+    for (const sev of dims.severities.map((s) => s.name)) {
+      const list = (routes.get(cellKey(cat, sev)) ?? []).sort((a, b) => byText(a.channel, b.channel) || byText(a.rule, b.rule));
+      cells.push({
+        eventCategory: cat,
+        severity: sev,
+        channels: sortedUnique(list.map((r) => r.channel)),
+        unscoped: sortedUnique(list.filter((r) => !r.resourceGroups && !r.conditions).map((r) => r.channel)),
+        routes: list,
+      });
+    }
+  }
+  const channels = [...input.channels].sort((a, b) => byText(a.name, b.name) || byText(a.type, b.type));
+  return {
+    account: input.account,
+    categories,
+    severities: dims.severities.map((s) => s.name),
+    cells,
+    channels,
+    unusedChannels: sortedUnique(input.channels.map((c) => c.name).filter((n) => !used.has(n))),
+    silentRules: sortedUnique(silent),
+    disabledRules: sortedUnique(disabled),
+    unknownChannels: unknown.sort((a, b) => byText(a.rule, b.rule) || byText(a.channel, b.channel)),
+  };
+}
+
+/** `asked`: event categories to show as rows even when no rule names them (a requirement's, a test's). */
+export function routeAll(inputs: readonly RoutingInput[], dims: RoutingDimensions, source: RoutingMap['source'], work?: RoutingWork, asked: readonly string[] = []): RoutingMap {
+  return { source, accounts: inputs.map((i) => routeAccount(i, dims, work, asked)) };
+}
+
+/** The event categories requirements and tests name. */
+export function askedCategories(settings: Partial<RoutingSettings> | undefined): string[] {
+  return [...(settings?.requirements ?? []).flatMap((r) => (r.eventCategories === '*' ? [] : r.eventCategories)), ...(settings?.tests ?? []).map((t) => t.eventCategory)];
+}
+
+/** The cell of an account, or undefined when the account has no such row or column. */
+export function cellOf(account: AccountRouting, category: string, severity: string): RoutingCell | undefined {
+  const row = account.categories.indexOf(category);
+  const col = account.severities.indexOf(severity);
+  if (row < 0 || col < 0) return undefined;
+  return account.cells[row * account.severities.length + col];
+}
+
+/** Cells that reach no channel. */
+export function unreachedCells(account: AccountRouting): RoutingCell[] {
+  return account.cells.filter((c) => c.channels.length === 0);
+}
+
+/** `resource groups a, b; category X` — a route's scope in words; '' for all resources and no condition. */
+export function scopeWords(route: Pick<Route, 'resourceGroups' | 'conditions'>): string {
+  const parts: string[] = [];
+  if (route.resourceGroups) parts.push(`resource groups ${route.resourceGroups.join(', ')}`);
+  for (const c of route.conditions ?? []) parts.push(`${c.name} ${c.values.join(', ')}`);
+  return parts.join('; ');
+}
+
+// --- Routing in a plan -------------------------------------------------------------------------
+
+/** A cell whose channels differ between before and after a plan. */
+export interface RoutingCellChange {
+  account: string;
+  eventCategory: string;
+  severity: string;
+  before: string[];
+  after: string[];
+  gained: string[];
+  lost: string[];
+}
+
+/** What a plan does to routing: the cells that change, in account, category and severity order. */
+export interface PlanRouting {
+  /** Accounts compared (planned, with channels and rules read). */
+  accounts: string[];
+  changes: RoutingCellChange[];
+  /** Requirements the state after the plan fails (the refusal names them too). */
+  failing?: RequirementFailure[];
+}
+
+/** Cells that differ; accounts only in one of the maps are compared with an empty map. */
+export function diffRouting(before: RoutingMap, after: RoutingMap): RoutingCellChange[] {
+  const out: RoutingCellChange[] = [];
+  const beforeBy = new Map(before.accounts.map((a) => [a.account, a]));
+  for (const acc of after.accounts) {
+    const prev = beforeBy.get(acc.account);
+    const prevCells = new Map((prev?.cells ?? []).map((c) => [cellKey(c.eventCategory, c.severity), c.channels]));
+    const seen = new Set<string>();
+    for (const cell of acc.cells) {
+      const key = cellKey(cell.eventCategory, cell.severity);
+      seen.add(key);
+      push(acc.account, cell.eventCategory, cell.severity, prevCells.get(key) ?? [], cell.channels);
+    }
+    for (const cell of prev?.cells ?? []) {
+      if (!seen.has(cellKey(cell.eventCategory, cell.severity))) push(acc.account, cell.eventCategory, cell.severity, cell.channels, []);
+    }
+  }
+  return out;
+
+  function push(account: string, eventCategory: string, severity: string, was: string[], now: string[]): void {
+    const gained = now.filter((c) => !was.includes(c));
+    const lost = was.filter((c) => !now.includes(c));
+    if (gained.length > 0 || lost.length > 0) out.push({ account, eventCategory, severity, before: [...was], after: [...now], gained, lost });
+  }
+}
+
+/** The routing of the shards of one plan (each compared its own accounts), in account order. */
+export function mergeRouting(parts: readonly (PlanRouting | undefined)[], byAccount: (a: string, b: string) => number): PlanRouting | undefined {
+  const given = parts.filter((p): p is PlanRouting => p !== undefined);
+  if (given.length === 0) return undefined;
+  const accounts = [...new Set(given.flatMap((p) => p.accounts))].sort(byAccount);
+  const position = new Map(accounts.map((a, i) => [a, i]));
+  const changes = given.flatMap((p) => p.changes).sort((a, b) => (position.get(a.account) ?? 0) - (position.get(b.account) ?? 0));
+  const failing = new Map<string, RequirementFailure>();
+  for (const f of given.flatMap((p) => p.failing ?? [])) {
+    const known = failing.get(f.requirement);
+    failing.set(f.requirement, known ? { ...known, accounts: [...known.accounts, ...f.accounts].sort((a, b) => byAccount(a.account, b.account)) } : { ...f, accounts: [...f.accounts] });
+  }
+  return { accounts, changes, ...(failing.size > 0 ? { failing: [...failing.values()] } : {}) };
+}
+
+/** Changed cells grouped by account and by what they gain and lose (for lists people read), in first-seen order. */
+export function groupChanges(changes: readonly RoutingCellChange[]): { account: string; gained: string[]; lost: string[]; silenced: boolean; cells: string[] }[] {
+  const groups = new Map<string, { account: string; gained: string[]; lost: string[]; silenced: boolean; cells: string[] }>();
+  for (const c of changes) {
+    const silenced = c.before.length > 0 && c.after.length === 0;
+    const key = JSON.stringify([c.account, c.gained, c.lost, silenced]);
+    const g = groups.get(key) ?? { account: c.account, gained: c.gained, lost: c.lost, silenced, cells: [] };
+    g.cells.push(`${c.eventCategory}/${c.severity}`);
+    groups.set(key, g);
+  }
+  return [...groups.values()];
+}
+
+/** Cells that reached a channel before and reach none after. */
+export const silencedCells = (changes: readonly RoutingCellChange[]): RoutingCellChange[] => changes.filter((c) => c.before.length > 0 && c.after.length === 0);
+
+// --- Requirements and route tests --------------------------------------------------------------
+
+export interface RoutingRequirement {
+  name: string;
+  /** Account names, or every account. */
+  accounts: string[] | '*';
+  eventCategories: string[] | '*';
+  /** Severity names, or every severity. */
+  severities: string[] | '*';
+  /** At least one channel of these types, or of these names, must be reached. */
+  reach: { types?: string[]; channels?: string[] };
+  /** Only routes that apply to all resources and set no other filter count. */
+  allResources: boolean;
+  /** The requirement's place in postureops.yaml. */
+  source?: { file: string; line: number; column: number };
+}
+
+/** `routes test` as a file gives it: the exact channels one cell must reach. */
+export interface RoutingTest {
+  name?: string;
+  account: string;
+  eventCategory: string;
+  severity: string;
+  expect: string[];
+  source?: { file: string; line: number; column: number };
+}
+
+export interface RoutingSettings {
+  requirements: RoutingRequirement[];
+  tests: RoutingTest[];
+}
+
+export interface RequirementFailure {
+  requirement: string;
+  source?: RoutingRequirement['source'];
+  /** Per failing account, its failing cells as `Category/severity`. */
+  accounts: { account: string; cells: string[] }[];
+}
+
+/** Failures of one requirement over the given accounts' maps (accounts it names that are not in `map` are not checked). */
+export function checkRequirement(req: RoutingRequirement, map: RoutingMap, work?: RoutingWork): RequirementFailure | undefined {
+  const types = req.reach.types ? new Set(req.reach.types) : undefined;
+  const names = req.reach.channels ? new Set(req.reach.channels) : undefined;
+  const failing: RequirementFailure['accounts'] = [];
+  for (const acc of map.accounts) {
+    if (req.accounts !== '*' && !req.accounts.includes(acc.account)) continue;
+    // Types of the enabled channels by name (a disabled twin of a reached name receives nothing).
+    const typeOf = new Map<string, string[]>();
+    for (const c of acc.channels) if (c.enabled) typeOf.set(c.name, [...(typeOf.get(c.name) ?? []), c.type]);
+    const cats = req.eventCategories === '*' ? acc.categories : req.eventCategories;
+    const sevs = req.severities === '*' ? acc.severities : req.severities;
+    const cells: string[] = [];
+    for (const cat of cats) {
+      for (const sev of sevs) {
+        if (work) work.requirementCells++;
+        const cell = cellOf(acc, cat, sev);
+        const reached = cell ? (req.allResources ? cell.unscoped : cell.channels) : [];
+        const ok = reached.some((ch) => (names !== undefined && names.has(ch)) || (types !== undefined && (typeOf.get(ch) ?? []).some((t) => types.has(t))));
+        if (!ok) cells.push(`${cat}/${sev}`);
+      }
+    }
+    if (cells.length > 0) failing.push({ account: acc.account, cells });
+  }
+  return failing.length === 0 ? undefined : { requirement: req.name, ...(req.source ? { source: req.source } : {}), accounts: failing };
+}
+
+export function checkRequirements(reqs: readonly RoutingRequirement[], map: RoutingMap, work?: RoutingWork): RequirementFailure[] {
+  return reqs.flatMap((r) => checkRequirement(r, map, work) ?? []);
+}
+
+/** What a requirement asks, in words: `a PagerDutyApi or VictorOps channel`. */
+export function reachWords(reach: RoutingRequirement['reach']): string {
+  const parts: string[] = [];
+  if (reach.types && reach.types.length > 0) parts.push(`a ${reach.types.join(' or ')} channel`);
+  if (reach.channels && reach.channels.length > 0) parts.push(`channel ${reach.channels.join(' or ')}`);
+  return parts.join(' or ');
+}
+
+/** `requirement "x" fails in prod: Cloud/critical, App/critical; staging: ...`. */
+export function failureText(f: RequirementFailure, reach?: RoutingRequirement['reach']): string {
+  const where = f.accounts.map((a) => `${a.account}: ${a.cells.join(', ')}`).join('; ');
+  const n = f.accounts.reduce((s, a) => s + a.cells.length, 0);
+  return `routing requirement "${f.requirement}" fails in ${n} cell${n === 1 ? '' : 's'}${reach ? ` (none reaches ${reachWords(reach)})` : ''}: ${where}`;
+}
+
+/** The channels a test's cell reaches against what it expects; undefined when they agree. */
+export function testMismatch(test: RoutingTest, map: RoutingMap): { got: string[]; missing: string[]; extra: string[]; problem?: string } | undefined {
+  const acc = map.accounts.find((a) => a.account === test.account);
+  if (!acc) return { got: [], missing: [...test.expect], extra: [], problem: `account ${test.account} is not in the map` };
+  const cell = cellOf(acc, test.eventCategory, test.severity);
+  const got = cell?.channels ?? [];
+  const missing = sortedUnique(test.expect.filter((c) => !got.includes(c)));
+  const extra = got.filter((c) => !test.expect.includes(c));
+  return missing.length === 0 && extra.length === 0 ? undefined : { got, missing, extra };
+}

@@ -1,0 +1,147 @@
+// Routing for a terminal: per account a compact table (event categories × severities, each cell the
+// letters of the channels it reaches, a `*` when only part of the cell's alerts get there), the
+// letters' legend, the rules, then what reaches nothing and what routes nothing. Also the routing
+// changes of a plan and the answer of `routes test`.
+
+import { type AccountRouting, groupChanges, type PlanRouting, type RoutingCell, type RoutingMap, scopeWords, silencedCells, unreachedCells } from '../model/routing.js';
+import { inertText } from '../model/inert.js';
+import { palette, type Palette } from './ansi.js';
+
+/** Names come from files and the service: the terminal's neutraliser (src/model/inert.ts) shows them inert. */
+const termText = inertText;
+
+/** A, B, … Z, AA, AB, … */
+export function letters(i: number): string {
+  let n = i;
+  let out = '';
+  do {
+    out = String.fromCharCode(65 + (n % 26)) + out;
+    n = Math.floor(n / 26) - 1;
+  } while (n >= 0);
+  return out;
+}
+
+/** Letters shown in one cell before `+N`. */
+const CELL_LETTERS = 3;
+
+function cellText(cell: RoutingCell, code: ReadonlyMap<string, string>): string {
+  if (cell.channels.length === 0) return '-';
+  const shown = cell.channels.slice(0, CELL_LETTERS).map((c) => code.get(c) ?? '?');
+  const more = cell.channels.length > CELL_LETTERS ? `+${cell.channels.length - CELL_LETTERS}` : '';
+  // `*`: some channel is reached only for part of the cell (resource groups or another filter).
+  const partial = cell.channels.some((c) => !cell.unscoped.includes(c)) ? '*' : '';
+  return shown.join(',') + more + partial;
+}
+
+export function accountRoutingLines(acc: AccountRouting, c: Palette): string[] {
+  const out: string[] = [];
+  // One letter per name: the service lets two channels share a name.
+  const code = new Map([...new Set(acc.channels.map((ch) => ch.name))].map((name, i) => [name, letters(i)]));
+  const rows = acc.categories.map((cat, r) => [termText(cat), ...acc.severities.map((_, s) => cellText(acc.cells[r * acc.severities.length + s], code))]);
+  const header = ['', ...acc.severities];
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((row) => row[i].length)));
+  const line = (cells: string[]) => '  ' + cells.map((t, i) => t.padEnd(widths[i])).join('  ').trimEnd();
+  out.push(c.dim(line(header)));
+  for (const row of rows) out.push(line(row));
+  if (acc.cells.some((cell) => cell.channels.some((ch) => !cell.unscoped.includes(ch)))) out.push(c.dim('  * a channel reached for part of the cell only (resource groups, other filters)'));
+  if (acc.channels.length > 0) {
+    out.push('  Channels:');
+    const seen = new Set<string>();
+    for (const ch of acc.channels) {
+      const letter = code.get(ch.name)!;
+      const again = seen.has(ch.name);
+      seen.add(ch.name);
+      out.push(`    ${again ? ' '.repeat(letter.length) : letter} ${termText(ch.name)} (${termText(ch.type || 'unknown type')})${ch.enabled ? '' : c.yellow(' disabled')}`);
+    }
+  }
+  const rules = new Map<string, { channels: Set<string>; scope: string }>();
+  for (const cell of acc.cells) {
+    for (const r of cell.routes) {
+      const entry = rules.get(r.rule) ?? { channels: new Set<string>(), scope: scopeWords(r) };
+      entry.channels.add(r.channel);
+      rules.set(r.rule, entry);
+    }
+  }
+  if (rules.size > 0) {
+    out.push('  Rules that route:');
+    for (const [name, r] of [...rules].sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0))) {
+      out.push(`    ${termText(name)} → ${[...r.channels].sort().map(termText).join(', ')}${r.scope ? c.dim(` (only ${termText(r.scope)})`) : ''}`);
+    }
+  }
+  const none = unreachedCells(acc);
+  if (none.length > 0) out.push(c.yellow(`  Reach nothing (${none.length}): `) + none.map((x) => termText(`${x.eventCategory}/${x.severity}`)).join(', '));
+  if (acc.unusedChannels.length > 0) out.push(c.yellow('  Channels no enabled rule uses: ') + acc.unusedChannels.map(termText).join(', '));
+  if (acc.silentRules.length > 0) out.push(c.yellow('  Rules whose channels are all disabled: ') + acc.silentRules.map(termText).join(', '));
+  if (acc.disabledRules.length > 0) out.push(c.dim('  Disabled rules: ') + acc.disabledRules.map(termText).join(', '));
+  if (acc.unknownChannels.length > 0) out.push(c.red('  Channels rules name that the account does not have: ') + acc.unknownChannels.map((u) => termText(`${u.rule} → ${u.channel}`)).join(', '));
+  return out;
+}
+
+export function renderRoutesText(map: RoutingMap, options: { color: boolean }): string {
+  const c = palette(options.color);
+  const out: string[] = [];
+  for (const acc of map.accounts) {
+    out.push(c.bold(`Account ${termText(acc.account)} (${map.source === 'live' ? 'live state' : 'configuration'})`), ...accountRoutingLines(acc, c), '');
+  }
+  if (map.accounts.length === 0) out.push('No account.');
+  return out.join('\n').replace(/\n+$/, '') + '\n';
+}
+
+/** The routing part of a plan's text: cells that gain or lose channels, a warning for the silenced ones. */
+export function planRoutingLines(routing: PlanRouting | undefined, c: Palette): string[] {
+  if (!routing) return [];
+  const out: string[] = [];
+  const silenced = silencedCells(routing.changes);
+  if (silenced.length > 0) {
+    out.push(c.red(c.bold(`Warning: after this plan ${silenced.length} cell${silenced.length === 1 ? '' : 's'} that reached a channel reach${silenced.length === 1 ? 'es' : ''} none:`)));
+    for (const s of silenced) out.push(c.red(`  - ${termText(`${s.account} ${s.eventCategory}/${s.severity} (was ${s.before.join(', ')})`)}`));
+  }
+  for (const f of routing.failing ?? []) {
+    out.push(c.red(`Routing requirement ${termText(f.requirement)} fails after this plan: ${termText(f.accounts.map((a) => `${a.account}: ${a.cells.join(', ')}`).join('; '))}`));
+  }
+  if (routing.changes.length > 0) {
+    out.push(c.bold(`Routing changes (${routing.changes.length} cell${routing.changes.length === 1 ? '' : 's'}):`));
+    // Cells that change alike share a line: `prod -oncall-pagerduty: Cloud/critical, Cloud/high`.
+    for (const g of groupChanges(routing.changes)) {
+      const parts = [...g.gained.map((x) => c.green(`+${termText(x)}`)), ...g.lost.map((x) => c.red(`-${termText(x)}`))];
+      out.push(`  ${termText(g.account)} ${parts.join(' ')}: ${termText(g.cells.join(', '))}${g.silenced ? c.red(' (reach nothing)') : ''}`);
+    }
+  }
+  return out.length > 0 ? [...out, ''] : [];
+}
+
+/** `routes test`: the cell's channels and the rules that bring each. */
+export interface RouteTestView {
+  account: string;
+  eventCategory: string;
+  severity: string;
+  cell?: RoutingCell;
+  expect?: string[];
+  missing?: string[];
+  extra?: string[];
+}
+
+export function renderRouteTestText(view: RouteTestView, options: { color: boolean }): string {
+  const c = palette(options.color);
+  const cell = view.cell;
+  const what = termText(`${view.account} ${view.eventCategory}/${view.severity}`);
+  const out: string[] = [];
+  if (!cell || cell.channels.length === 0) out.push(`${what} reaches no channel.`);
+  else {
+    out.push(`${what} reaches ${cell.channels.length} channel${cell.channels.length === 1 ? '' : 's'}:`);
+    for (const r of cell.routes) {
+      const scope = scopeWords(r);
+      out.push(`  ${termText(r.channel)} (${termText(r.channelType || 'unknown type')}) via rule ${termText(r.rule)}${scope ? c.dim(` (only ${termText(scope)})`) : ''}`);
+    }
+  }
+  if (view.expect) {
+    const ok = (view.missing ?? []).length === 0 && (view.extra ?? []).length === 0;
+    if (ok) out.push(c.green(`As expected: ${view.expect.length === 0 ? 'nothing' : [...view.expect].sort().map(termText).join(', ')}.`));
+    else {
+      out.push(c.red(`Not as expected (${[...view.expect].sort().map(termText).join(', ') || 'nothing'}):`));
+      if ((view.missing ?? []).length > 0) out.push(c.red(`  missing: ${view.missing!.map(termText).join(', ')}`));
+      if ((view.extra ?? []).length > 0) out.push(c.red(`  unexpected: ${view.extra!.map(termText).join(', ')}`));
+    }
+  }
+  return out.join('\n') + '\n';
+}
