@@ -3,7 +3,7 @@
 // `concurrency` at a time, and reports results in plan order whatever the timing was.
 
 import type { ApiClient } from '../api/types.js';
-import { type CallStats, ACTIONS, type ApplyReport, type ApplyStop, type ApplySummary, type Change, type ChangeResult, PLAN_FORMAT_VERSION, type Plan } from '../model/plan.js';
+import { type AppliedRecordReport, type CallStats, ACTIONS, type ApplyReport, type ApplyStop, type ApplySummary, type Change, type ChangeResult, PLAN_FORMAT_VERSION, type Plan } from '../model/plan.js';
 import { KINDS } from '../kinds/index.js';
 import type { Kind } from '../kinds/types.js';
 import { type ChangeOutcome, CreatedIds, notStartedReason, runChange } from './apply-change.js';
@@ -13,6 +13,7 @@ import type { LiteralSource } from '../model/env-markers.js';
 import { type EngineHooks } from './types.js';
 import { type LeaseOptions, Leases, LeaseLostError } from './lease.js';
 import { CreateGuard } from './apply-guard.js';
+import { writeApplied } from './applied.js';
 
 export interface ApplyOptions {
   /** Values for the plan's `${env:...}` markers. */
@@ -40,6 +41,12 @@ export interface ApplyOptions {
    * LeaseHeldError when another apply holds one (every lease taken is freed).
    */
   lease?: LeaseOptions;
+  /**
+   * With the lease: record `commit` as the last applied commit of every account of the plan whose
+   * changes all succeeded (none counts), so the next apply covers what this one did not (applied.ts).
+   * Every account of the plan is then leased, with or without changes.
+   */
+  record?: { commit: string };
 }
 
 export const DEFAULT_CONCURRENCY = 4;
@@ -57,7 +64,8 @@ export async function apply(plan: Plan, client: ApiClient, options: ApplyOptions
   const waitedBefore = options.waited?.() ?? 0;
   const kinds = options.kinds ?? KINDS;
   const withChanges = plan.accounts.filter((a) => changes.some((c) => c.account === a.name));
-  const leases = options.lease && withChanges.length > 0 ? await Leases.acquire(client, kinds, withChanges, options.lease) : undefined;
+  const leased = options.record ? plan.accounts : withChanges;
+  const leases = options.lease && leased.length > 0 ? await Leases.acquire(client, kinds, leased, options.lease) : undefined;
   const guard = leases ? new CreateGuard(leases) : undefined;
 
   // Why the run stopped starting changes, once it has: the signal, or the client giving up on the service.
@@ -142,10 +150,12 @@ export async function apply(plan: Plan, client: ApiClient, options: ApplyOptions
   const byKey = new Map(changes.map((c) => [c.key, c]));
   // Started in plan order, so that the slots go to changes in plan order.
   let ordered: ChangeResult[];
+  let recorded: AppliedRecordReport | undefined;
   try {
     await Promise.all(changes.map(run));
     ordered = changes.map((c) => results.get(c.key) as ChangeResult);
     if (guard) ordered = await guard.settle(ordered);
+    if (leases && options.record) recorded = await recordApplied(client, kinds, leases, plan, ordered, options.record.commit, stop !== undefined);
   } finally {
     options.signal?.removeEventListener('abort', interrupted);
     await leases?.release();
@@ -160,7 +170,27 @@ export async function apply(plan: Plan, client: ApiClient, options: ApplyOptions
     apiCalls: statsDelta(statsBefore, client.stats()),
     waitedSeconds: Math.max(0, (options.waited?.() ?? 0) - waitedBefore),
     ...(leases ? { lease: leases.report() } : {}),
+    ...(recorded ? { recorded } : {}),
   };
+}
+
+/** Writes the applied record of each account whose changes all succeeded; one that fails is reported, not thrown. */
+async function recordApplied(client: ApiClient, kinds: readonly Kind[], leases: Leases, plan: Plan, results: readonly ChangeResult[], commit: string, stopped: boolean): Promise<AppliedRecordReport> {
+  const report: AppliedRecordReport = { commit, accounts: [], notRecorded: [] };
+  for (const account of plan.accounts) {
+    const unfinished = results.filter((r) => r.account === account.name && r.status !== 'done').length;
+    if (stopped || unfinished > 0) {
+      report.notRecorded.push({ account: account.name, reason: stopped ? 'the apply stopped early' : `${unfinished} change(s) not done` });
+      continue;
+    }
+    try {
+      await writeApplied(client, kinds, leases, account, commit);
+      report.accounts.push(account.name);
+    } catch (err) {
+      report.notRecorded.push({ account: account.name, reason: `the record could not be written: ${err instanceof Error ? err.message : String(err)}` });
+    }
+  }
+  return report;
 }
 
 /** Keys of the changes that wait, directly or through others, on a dependency cycle within the plan. */

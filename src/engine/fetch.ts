@@ -167,7 +167,8 @@ async function fetchAccount(client: ApiClient, account: AccountConfig, kinds: re
  * The registry's hook counts too: a read of templates alone must drop the lease profile's template.
  */
 export function withoutLeases(kinds: readonly Kind[], live: LiveResource[]): LiveResource[] {
-  const hooks = [...new Set([...kinds, ...KINDS].flatMap((k) => (k.lease ? [k.lease] : [])))];
+  // The record of the last apply (Kind.applied) is the tool's own in the same way.
+  const hooks = [...new Set([...kinds, ...KINDS].flatMap((k) => [k.lease, k.applied].filter((h) => h !== undefined)))];
   return hooks.length > 0 ? live.filter((r) => !hooks.some((h) => h.owns(r))) : live;
 }
 

@@ -12,16 +12,18 @@ import { checkRouting } from '../config/routing.js';
 import { mergePlans, MergeError, type ShardPlan } from '../engine/merge-plans.js';
 import { loadPlan, planKeyFrom, PlanKeyError, savePlan } from '../engine/plan-file.js';
 import { DiagnosticsError, hasErrors } from '../model/diagnostics.js';
-import type { Plan } from '../model/plan.js';
+import type { AppliedRecordReport, Plan } from '../model/plan.js';
 import { renderApplyReport, renderPlan } from '../render/index.js';
 import { inlineCode } from '../render/markdown.js';
-import { inertText } from '../model/inert.js';
+import { escapeMd, inertText } from '../model/inert.js';
 import { applyBody, type Body, describeFailure, driftBody, driftTitle, failureBody, failureMarkdown, forkBody, forkMarkdown, planBody, type Stamp } from './bodies.js';
 import { closeDriftIssue, createOctokit, type Octokit, statusOf, syncDeleteLabel, upsertComment, upsertDriftIssue } from './github-api.js';
-import { changedSince } from './changes.js';
+import { changedSince, changedSinceApplied, headCommit, LAST_APPLIED } from './changes.js';
+import { readApplied } from '../engine/applied.js';
+import { KINDS } from '../kinds/index.js';
 import { applyPlan, attributeDrift, type Failure, load, loadedState, planAgainstService, type Planned, RunFailure } from './pipeline.js';
 import { type Guard, secretGuard } from './redact.js';
-import { annotate, applyCounts, planCounts, planHasChanges, relativeTo, setOutputs, type Status, writeSummary } from './report.js';
+import { annotate, applyCounts, folded, planCounts, planHasChanges, relativeTo, setOutputs, type Status, writeSummary } from './report.js';
 import { maskForms, maskSecrets } from './secrets.js';
 import { readSettings, type Settings } from './settings.js';
 
@@ -31,6 +33,25 @@ interface Run {
   guard: Guard;
   stamp: Stamp;
   octokit?: Octokit;
+  /** The checkout's commit: what an apply records as each converged account's last applied commit. */
+  head?: string;
+}
+
+function say(run: Run, line: string): void {
+  log.info(run.guard(line));
+}
+
+/** `postureops: plan: 2 to create, ...` (the fold's title: what the plan holds, at a glance). */
+function planTitle(plan: Plan): string {
+  const t = plan.summary;
+  return `postureops: plan: ${t.create} to create, ${t.update} to update, ${t.replace} to replace, ${t.delete} to delete`;
+}
+
+/** What the next apply will start from, per account. */
+function recordedLine(r: AppliedRecordReport): string {
+  const parts = [`recorded commit ${r.commit.slice(0, 7)} as the last applied commit of ${r.accounts.length} account(s)${r.accounts.length > 0 ? ` (${r.accounts.join(', ')})` : ''}`];
+  if (r.notRecorded.length > 0) parts.push(`not of ${r.notRecorded.map((n) => `${n.account} (${n.reason})`).join(', ')}: the next apply covers them again`);
+  return `postureops: ${parts.join('; ')}`;
 }
 
 export async function runAction(env: NodeJS.ProcessEnv = process.env): Promise<void> {
@@ -51,10 +72,17 @@ export async function runAction(env: NodeJS.ProcessEnv = process.env): Promise<v
     annotations += annotate(loaded.diagnostics, s.workspace, guard);
     const desired = loadedState(loaded);
     planned = await log.group('Read the live state and plan', async () => {
-      const changed = s.changedSince !== undefined ? await changedSince(s.dir, desired, s.changedSince, (line) => log.info(guard(line))) : undefined;
+      const say = (line: string) => log.info(guard(line));
+      run.head = s.changedSince === LAST_APPLIED || s.mode === 'apply' ? await headCommit(s.dir) : undefined;
+      const sinceApplied = s.changedSince === LAST_APPLIED && run.head !== undefined ? run.head : undefined;
+      if (s.changedSince === LAST_APPLIED && sinceApplied === undefined) say('postureops: not a git checkout: planning every account, and no apply is recorded');
+      const changed = s.changedSince !== undefined && s.changedSince !== LAST_APPLIED ? await changedSince(s.dir, desired, s.changedSince, say) : undefined;
       const result = await planAgainstService(desired, env, s.accounts, { ...(changed ? { changed } : {}), ...(s.shard ? { shard: s.shard } : {}) }, {
         ...(s.maxDuration !== undefined ? { maxDurationSeconds: s.maxDuration } : {}),
-        onPreflight: (line) => log.info(guard(line)),
+        onPreflight: say,
+        ...(sinceApplied !== undefined
+          ? { changedFrom: async (client, selected) => changedSinceApplied(s.dir, desired, await readApplied(client, KINDS, selected), sinceApplied, say) }
+          : {}),
       });
       return s.mode === 'drift' && s.attribute ? attributeDrift(result, Date.now()) : result;
     });
@@ -67,7 +95,7 @@ export async function runAction(env: NodeJS.ProcessEnv = process.env): Promise<v
   try {
     const plan = planned.plan;
     annotations += annotate(plan.diagnostics, s.workspace, guard);
-    await showPlan(run, plan);
+    folded(planTitle(plan), guard(renderPlan(plan, 'text', { color: false })));
     if (s.planOut && !(await savePlanOut(run, plan))) return;
     if (s.mode === 'drift') return await driftRun(run, plan);
     if (plan.refusal) return await fail(run, { kind: 'refused', plan }, annotations);
@@ -76,12 +104,6 @@ export async function runAction(env: NodeJS.ProcessEnv = process.env): Promise<v
   } finally {
     await planned.client.close();
   }
-}
-
-/** The plan in the job log, folded: a long one does not bury the rest of the run. */
-async function showPlan(run: Run, plan: Plan): Promise<void> {
-  const { create, update, replace, delete: deletes } = plan.summary;
-  await log.group(`Plan: ${create} to create, ${update} to update, ${replace} to replace, ${deletes} to delete`, async () => log.info(run.guard(renderPlan(plan, 'text', { color: false }))));
 }
 
 /** A pull request's plan: job summary, outputs, the one comment. */
@@ -145,7 +167,7 @@ async function mergeRun(run: Run): Promise<void> {
     return fail(run, { kind: 'merge', message }, 0);
   }
   const annotations = annotate(plan.diagnostics, s.workspace, guard);
-  await showPlan(run, plan);
+  folded(planTitle(plan), guard(renderPlan(plan, 'text', { color: false })));
   if (s.planOut && !(await savePlanOut(run, plan))) return;
   if (s.pullNumber === undefined) return driftRun(run, plan);
   if (plan.refusal) return fail(run, { kind: 'refused', plan }, annotations);
@@ -188,13 +210,16 @@ async function applyRun(run: Run, planned: Planned): Promise<void> {
     issued[key] = value;
   };
   try {
-    report = await log.group(`Apply ${planned.plan.changes.length} change(s)`, () => applyPlan(planned, run.env, onCredential));
+    report = await log.group(`Apply ${planned.plan.changes.length} change(s)`, () => applyPlan(planned, run.env, onCredential, run.head));
   } catch (err) {
     return fail(run, { kind: 'service', message: err instanceof Error ? err.message : String(err) }, 0);
   }
   // The changeset in the job log, as the CLI prints it, and in the summary.
-  await log.group(`Apply report: ${report.summary.done} done, ${report.summary.failed} failed, ${report.summary.skipped} skipped`, async () => log.info(guard(renderApplyReport(report, 'text', { color: false }))));
-  await writeSummary(withStamp(run, renderApplyReport(report, 'markdown', { color: false })), guard);
+  folded(`postureops: apply report: ${report.summary.done} done, ${report.summary.failed} failed, ${report.summary.skipped} skipped`, guard(renderApplyReport(report, 'text', { color: false })));
+  if (report.recorded) say(run, recordedLine(report.recorded));
+  else if (run.head === undefined) say(run, 'postureops: not a git checkout: no apply was recorded; the next apply plans every account');
+  const recorded = report.recorded ? `\n\n${escapeMd(recordedLine(report.recorded).replace(/^postureops: /, ''))}` : '';
+  await writeSummary(withStamp(run, renderApplyReport(report, 'markdown', { color: false }).trimEnd() + recorded), guard);
   // A run that stopped early (the service unreachable) did not converge, even with nothing failed.
   const failed = report.summary.failed > 0 || report.stopped !== undefined;
   if (Object.keys(issued).length > 0) core.setOutput('credentials', JSON.stringify(issued));

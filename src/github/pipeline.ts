@@ -15,9 +15,9 @@ import { neededKinds } from '../engine/needed-kinds.js';
 import { durationText, preflight, preflightLine, readGroups, TOKEN_GROUP } from '../engine/preflight.js';
 import { defaultHolder } from '../engine/lease.js';
 import { plan as computePlan } from '../engine/plan.js';
-import { narrowScope, type ScopeRequest } from '../engine/plan-scope.js';
+import { type ChangedAccounts, narrowScope, type ScopeRequest } from '../engine/plan-scope.js';
 import { KINDS } from '../kinds/index.js';
-import type { DesiredState } from '../model/account.js';
+import type { AccountConfig, DesiredState } from '../model/account.js';
 import { type Diagnostic, hasErrors } from '../model/diagnostics.js';
 import type { ApplyReport, Plan } from '../model/plan.js';
 
@@ -62,6 +62,8 @@ export interface Planned {
 export interface RunLimits {
   maxDurationSeconds?: number;
   onPreflight?: (line: string) => void;
+  /** Finds the changed accounts with the client (the records of the last apply), before the scope is narrowed. */
+  changedFrom?: (client: ApiClient, selected: readonly AccountConfig[]) => Promise<ChangedAccounts>;
 }
 
 export async function planAgainstService(
@@ -79,14 +81,24 @@ export async function planAgainstService(
       diagnostics: [{ severity: 'error', code: 'unknown-account', message: `input accounts names ${unknown.join(', ')}, not declared in postureops.yaml (declared: ${declared.map((d) => d.name).join(', ')})` }],
     });
   }
-  const narrowed = narrowScope(desired, accounts.length === 0 ? declared : declared.filter((d) => accounts.includes(d.name)), request);
-  const scope = narrowed.accounts;
+  const selected = accounts.length === 0 ? declared : declared.filter((d) => accounts.includes(d.name));
   let client: ApiClient;
   try {
     client = createClient(clientOptionsFromEnv(env, {}));
   } catch (err) {
     throw new RunFailure({ kind: 'service', message: messageOf(err) });
   }
+  if (limits.changedFrom) {
+    try {
+      request = { ...request, changed: await limits.changedFrom(client, selected) };
+    } catch (err) {
+      await client.close();
+      if (err instanceof RunFailure) throw err;
+      throw new RunFailure({ kind: 'service', message: messageOf(err) });
+    }
+  }
+  const narrowed = narrowScope(desired, selected, request);
+  const scope = narrowed.accounts;
   const kindsOf = neededKinds(desired, KINDS);
   // Pre-flight, before the first request: a runner keeps no budget from earlier runs, so every
   // bucket is taken to be full.
@@ -120,9 +132,11 @@ export async function planAgainstService(
  * Applies the plan. A credential the service issues (an agent access token's value) goes to
  * `onCredential` and nowhere else: never into the report.
  */
-export async function applyPlan(planned: Planned, env: NodeJS.ProcessEnv, onCredential?: (key: string, value: string) => void): Promise<ApplyReport> {
+export async function applyPlan(planned: Planned, env: NodeJS.ProcessEnv, onCredential?: (key: string, value: string) => void, commit?: string): Promise<ApplyReport> {
   return apply(planned.plan, planned.client, {
     env,
+    // Each account that converged records the commit: the next apply starts from there (applied.ts).
+    ...(commit !== undefined ? { record: { commit } } : {}),
     literals: literalSource(planned.desired),
     // The workflow's `concurrency` group keeps its own runs apart; the lease, anything else (README).
     lease: { holder: defaultHolder(env) },

@@ -36,12 +36,28 @@ export function annotate(diagnostics: readonly Diagnostic[], workspace: string, 
   return seen.size;
 }
 
+/** A rendered plan or report in the job log, folded under one line (a `::group::`) that says what it holds. */
+export function folded(title: string, text: string): void {
+  core.startGroup(inertText(title));
+  try {
+    log.info(text);
+  } finally {
+    core.endGroup();
+  }
+}
+
 export async function writeSummary(markdown: string, guard: Guard): Promise<void> {
   if (!process.env.GITHUB_STEP_SUMMARY) {
     log.info('postureops: GITHUB_STEP_SUMMARY is not set; no job summary');
     return;
   }
-  await core.summary.addRaw(guard(markdown), true).write();
+  try {
+    await core.summary.addRaw(guard(markdown), true).write();
+  } catch (err) {
+    // The summary is a convenience: the log and the outputs carry the result.
+    core.summary.emptyBuffer();
+    log.warning(`postureops: no job summary (${err instanceof Error ? err.message : String(err)}); the results are in the log and the outputs`);
+  }
 }
 
 export type Status = 'planned' | 'applied' | 'apply-failed' | 'refused' | 'invalid' | 'failed' | 'validated' | 'drift' | 'no-drift';

@@ -6,6 +6,7 @@ import { context } from '@actions/github';
 import path from 'node:path';
 import { parseShard, type Shard } from '../engine/shard.js';
 import { DURATION_EXPECTED, parseDuration } from '../model/duration.js';
+import { LAST_APPLIED } from './changes.js';
 
 export type Mode = 'plan' | 'apply' | 'drift' | 'merge';
 export type ModeInput = 'auto' | Mode;
@@ -25,7 +26,7 @@ export interface Settings {
   attribute: boolean;
   /** `max-duration`, in seconds: a run the rate-limit budget cannot finish within it reads nothing. */
   maxDuration?: number;
-  /** Plan only the accounts whose documents changed since this commit or ref (`--changed-since`); everything when absent. */
+  /** Plan only the accounts whose documents changed since this commit or ref (`--changed-since`), or since each account's last apply (`last-applied`); everything when absent. */
   changedSince?: string;
   /** This run's shard (`--shard I/N`): no comment or issue of its own; `plan-out` hands its plan to the merge job. */
   shard?: Shard;
@@ -48,6 +49,32 @@ export interface Settings {
 
 const MODES: readonly ModeInput[] = ['auto', 'plan', 'apply', 'drift', 'merge'];
 
+/** A bad input: the user's to fix (the step fails with this message, not as an internal error). */
+export class InputError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'InputError';
+  }
+}
+
+/** The YAML 1.2 booleans @actions/core accepts; an empty input takes the default. */
+function boolInput(name: string, fallback: boolean): boolean {
+  if (core.getInput(name) === '') return fallback;
+  try {
+    return core.getBooleanInput(name);
+  } catch {
+    throw new InputError(`input ${name}: expected true or false (true, True, TRUE, false, False, FALSE), got ${JSON.stringify(core.getInput(name))}`);
+  }
+}
+
+/** One of `choices`, as written (no case folding: `Apply` is a typo, not a guess). */
+export function choiceInput<T extends string>(name: string, choices: readonly T[], fallback: T): T {
+  const v = core.getInput(name);
+  if (v === '') return fallback;
+  if (!(choices as readonly string[]).includes(v)) throw new InputError(`input ${name}: expected one of ${choices.join(', ')}, got ${JSON.stringify(v)}`);
+  return v as T;
+}
+
 /** Applying is never a guess: only a push to the default branch applies under `auto`. */
 export function detectMode(input: ModeInput, eventName: string, ref: string | undefined, defaultBranch: string | undefined): Mode {
   if (input !== 'auto') return input;
@@ -62,16 +89,18 @@ interface PullPayload {
 
 /**
  * The commit `--changed-since` compares with. `none`: everything; another value: that ref. `auto` (the
- * default): a pull request's base commit; a push that applies, the commit before it (the merged
- * range); drift, merge and other events: everything.
+ * default): a pull request's base commit; an apply, `last-applied` (each account since its last
+ * successful apply, recorded in the service: whatever runs were cancelled or failed in between);
+ * drift, merge and other events: everything.
  */
-export function changedSinceFor(input: string, mode: Mode, pull: PullPayload | undefined, before: string | undefined): string | undefined {
+export function changedSinceFor(input: string, mode: Mode, pull: PullPayload | undefined): string | undefined {
   const value = input.trim();
   if (value === 'none') return undefined;
   if (value !== '' && value !== 'auto') return value;
   if (mode === 'drift' || mode === 'merge') return undefined;
   if (pull) return typeof pull.base?.sha === 'string' && pull.base.sha !== '' ? pull.base.sha : undefined;
-  if (mode === 'apply' && typeof before === 'string' && /^[0-9a-f]{40}$/i.test(before) && !/^0+$/.test(before)) return before;
+  // Not the push's own range (`before`): a cancelled or failed run would leave its range unapplied.
+  if (mode === 'apply') return LAST_APPLIED;
   return undefined;
 }
 
@@ -89,15 +118,9 @@ export function normalizeFolder(folder: string): string {
   return n === '' ? '.' : n;
 }
 
-function boolInput(name: string, fallback: boolean): boolean {
-  const v = core.getInput(name).toLowerCase();
-  return v === '' ? fallback : v === 'true';
-}
-
 export function readSettings(env: NodeJS.ProcessEnv = process.env): Settings {
-  const modeInput = (core.getInput('mode') || 'auto') as ModeInput;
-  if (!MODES.includes(modeInput)) throw new Error(`input mode: expected one of ${MODES.join(', ')}, got ${JSON.stringify(modeInput)}`);
-  const payload = context.payload as { pull_request?: PullPayload; repository?: { default_branch?: string }; before?: string };
+  const modeInput = choiceInput('mode', MODES, 'auto');
+  const payload = context.payload as { pull_request?: PullPayload; repository?: { default_branch?: string } };
   const pull = payload.pull_request;
   const workspace = env.GITHUB_WORKSPACE || process.cwd();
   const folder = normalizeFolder(core.getInput('directory') || '.');
@@ -106,19 +129,19 @@ export function readSettings(env: NodeJS.ProcessEnv = process.env): Settings {
   const mode = detectMode(modeInput, context.eventName, context.ref, payload.repository?.default_branch);
   const shardInput = core.getInput('shard').trim();
   const shard = shardInput === '' ? undefined : parseShard(shardInput);
-  if (typeof shard === 'string') throw new Error(`input shard: ${shard}`);
-  const changedSince = changedSinceFor(core.getInput('changed-since'), mode, pull, payload.before);
+  if (typeof shard === 'string') throw new InputError(`input shard: ${shard}`);
+  const changedSince = changedSinceFor(core.getInput('changed-since'), mode, pull);
   const planOut = core.getInput('plan-out').trim();
   const maxDurationInput = core.getInput('max-duration').trim();
   const maxDuration = maxDurationInput === '' ? undefined : parseDuration(maxDurationInput);
-  if (maxDuration === undefined && maxDurationInput !== '') throw new Error(`input max-duration: ${DURATION_EXPECTED}, got ${JSON.stringify(maxDurationInput)}`);
+  if (maxDuration === undefined && maxDurationInput !== '') throw new InputError(`input max-duration: ${DURATION_EXPECTED}, got ${JSON.stringify(maxDurationInput)}`);
   const plans = core
     .getInput('plans')
     .split(/[\n,]/)
     .map((p) => p.trim())
     .filter((p) => p !== '')
     .map((p) => path.resolve(workspace, p));
-  if (mode === 'merge' && plans.length === 0) throw new Error('input plans: mode merge needs the folder (or files) holding the shards\' plan files');
+  if (mode === 'merge' && plans.length === 0) throw new InputError('input plans: mode merge needs the folder (or files) holding the shards\' plan files');
   return {
     mode,
     ...(changedSince !== undefined ? { changedSince } : {}),

@@ -61,7 +61,7 @@ function readTemplate(alerts: unknown): LeaseData | undefined {
 }
 
 /** Profiles of a list answer, bare or wrapped in `data` (api-facts: both occur). */
-function profilesOf(body: unknown): unknown[] {
+export function profilesOf(body: unknown): unknown[] {
   const data = isObject(body) && 'data' in body ? body.data : body;
   return Array.isArray(data) ? data : [];
 }
@@ -71,7 +71,7 @@ function profilesOf(body: unknown): unknown[] {
  * profiles are predefined is read from the account itself (the vendor prefix is the service's, SVC_
  * here and LW_ on the real service), not from the tool's default.
  */
-function baseOf(body: unknown): string | undefined {
+export function baseOf(body: unknown): string | undefined {
   const profiles = profilesOf(body).filter(isObject).filter((p) => typeof p.alertProfileId === 'string');
   const nodes = profiles.map((p) => ({ name: p.alertProfileId as string, ...(typeof p.extends === 'string' && p.extends !== '' ? { parent: p.extends } : {}) }));
   const prefix = detectPrefix(nodes) ?? PREDEFINED_PROFILE_PREFIX;

@@ -132,6 +132,29 @@ export interface RoutingHook {
   read(name: string, spec: JsonObject): RoutingPart;
 }
 
+/** What the last successful apply of an account recorded: the commit it applied, at a service time. */
+export interface AppliedData {
+  /** The git commit whose configuration of the account was fully applied. */
+  commit: string;
+  /** The service's time (Date header, epoch ms) when it was written. */
+  stamp: number;
+}
+
+/**
+ * The tool's own record of an account's last successful apply (one per account), written with the
+ * service's credential, so that the next apply covers every change since (src/engine/applied.ts).
+ * Never a resource of the user: dropped, as the lease, before planning, listing or exporting.
+ */
+export interface AppliedHook {
+  /** A GET of this path lists the record (`read` finds it in the answer). */
+  readonly listPath: string;
+  /** The record in a list answer: undefined when absent, 'unreadable' when edited. */
+  read(body: unknown): AppliedData | 'unreadable' | undefined;
+  /** Writes the record (created or replaced); `listBody`: the list answer it follows. */
+  writeRequest(data: AppliedData, listBody: unknown, ctx: RequestContext): ApiRequest;
+  owns(live: LiveResource): boolean;
+}
+
 export interface Kind {
   /** Kind name used in plans and output, e.g. `AlertChannel`. */
   readonly kind: string;
@@ -251,6 +274,8 @@ export interface Kind {
   readonly secretIds?: boolean;
   /** A credential the service issues in a create response (a token's value): handed to the user once. */
   issuedCredential?(body: unknown): string | undefined;
+  /** What the plan says on a create of this kind about the credential it issues: where it goes, how to read it later. */
+  readonly issuedNote?: string;
   /** The service does not list resources in this desired state (disabled tokens): absence is no reason to create. */
   unlisted?(desired: DesiredResource): boolean;
   /** What a delete does when it is not a deletion, for the plan to say (`disabled: tokens cannot be deleted`). */
@@ -261,6 +286,8 @@ export interface Kind {
 
   /** This kind stores the apply lease (one kind of the registry offers it; see LeaseHook). */
   readonly lease?: LeaseHook;
+  /** This kind stores the record of the last successful apply (see AppliedHook). */
+  readonly applied?: AppliedHook;
 
   /** Live → file form (defaults left out, references already names); null to skip (predefined). */
   toDocument(live: LiveResource, children: readonly LiveResource[]): ExportedDocument | null;

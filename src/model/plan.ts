@@ -75,6 +75,8 @@ export interface Change {
   refs?: { kind: string; name: string; id?: string }[];
   /** Keys of changes that must succeed before this one. */
   dependsOn: string[];
+  /** The kind's word on a credential the service issues for this change (a token's value): where it goes, how to read it later. */
+  issued?: string;
   /** An update that renames the live resource (same id): its name before (`previousNames`). */
   renamedFrom?: string;
   /** A create and a delete of one resource moving between accounts: the key of the other change. */
@@ -283,5 +285,14 @@ export interface ApplyReport {
   waitedSeconds: number;
   /** Present when the apply took leases (the CLI and the Action do). */
   lease?: LeaseReport;
+  /** Present when the apply recorded its commit as each account's last applied one (the Action does). */
+  recorded?: AppliedRecordReport;
+}
+
+/** The accounts whose last applied commit is now `commit`, and those left as they were (the next apply covers them). */
+export interface AppliedRecordReport {
+  commit: string;
+  accounts: string[];
+  notRecorded: { account: string; reason: string }[];
 }
 

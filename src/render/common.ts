@@ -128,9 +128,10 @@ export function partialText(targets: readonly string[] | undefined): string | un
   return `Partial plan (${targets.map((t) => `--target ${t}`).join(', ')}): only the selected changes and those they depend on; the rest of the configuration is not planned.`;
 }
 
-/** The other change a change goes with (a rename, a move, a look-alike delete and create), in words. */
+/** The other change a change goes with (a rename, a move, a look-alike delete and create), and what the kind says of it (an issued credential), in words. */
 export function linkNotes(change: Change): string[] {
   const out: string[] = [];
+  if (change.issued !== undefined) out.push(change.issued);
   if (change.renamedFrom !== undefined) out.push(`renamed from ${change.renamedFrom} (same id)`);
   if (change.movedFrom !== undefined) out.push(`moved from ${change.movedFrom}: created here first, then deleted there`);
   if (change.movedTo !== undefined) out.push(`moved to ${change.movedTo}: deleted here once it is created there`);

@@ -54,6 +54,7 @@ function changeJson(change: Change) {
     movedFrom: change.movedFrom,
     movedTo: change.movedTo,
     sameSpecAs: change.sameSpecAs,
+    issued: change.issued,
     changed: change.changed,
     diff: change.diff?.map((op) => nameOp(maskOp(op, pointers), change.valueNames)),
     writeOnly: change.writeOnly,

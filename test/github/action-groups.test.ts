@@ -62,12 +62,12 @@ describe('the job log, phase by phase', () => {
     expect(order).toEqual([
       'Load the configuration',
       'Read the live state and plan',
-      'Plan: 1 to create, 0 to update, 0 to replace, 0 to delete',
+      'postureops: plan: 1 to create, 0 to update, 0 to replace, 0 to delete',
       'Apply 1 change(s)',
-      'Apply report: 1 done, 0 failed, 0 skipped',
+      'postureops: apply report: 1 done, 0 failed, 0 skipped',
     ]);
-    expect(inside.get('Plan: 1 to create, 0 to update, 0 to replace, 0 to delete')!.join('\n')).toMatch(/\+ create AlertChannel ops-hook/);
-    expect(inside.get('Apply report: 1 done, 0 failed, 0 skipped')!.join('\n')).toMatch(/done +\+ create AlertChannel ops-hook/);
+    expect(inside.get('postureops: plan: 1 to create, 0 to update, 0 to replace, 0 to delete')!.join('\n')).toMatch(/\+ create AlertChannel ops-hook/);
+    expect(inside.get('postureops: apply report: 1 done, 0 failed, 0 skipped')!.join('\n')).toMatch(/done +\+ create AlertChannel ops-hook/);
     // The run's own opening line stays outside every group.
     const opening = r.stdout.indexOf('postureops: apply of');
     expect(opening).toBeGreaterThanOrEqual(0);

@@ -106,19 +106,18 @@ describe('shards and mode merge', () => {
 });
 
 describe('changed-since defaults', () => {
-  it('auto: the base of a pull request, the range of a push that applies, everything for drift and merge; none and a ref as given', async () => {
+  it('auto: the base of a pull request, every change since the last successful apply for an apply, everything for drift and merge; none and a ref as given', async () => {
     const { changedSinceFor } = await import('../../src/github/settings.js');
     const base = 'a'.repeat(40);
-    const before = 'b'.repeat(40);
     const pull = { base: { sha: base } };
-    expect(changedSinceFor('auto', 'plan', pull, undefined)).toBe(base);
-    expect(changedSinceFor('', 'plan', pull, undefined)).toBe(base);
-    expect(changedSinceFor('auto', 'apply', undefined, before)).toBe(before);
-    expect(changedSinceFor('auto', 'apply', undefined, '0'.repeat(40))).toBeUndefined(); // a new branch: no range
-    expect(changedSinceFor('auto', 'plan', undefined, before)).toBeUndefined();
-    expect(changedSinceFor('auto', 'drift', pull, before)).toBeUndefined();
-    expect(changedSinceFor('auto', 'merge', pull, before)).toBeUndefined();
-    expect(changedSinceFor('none', 'plan', pull, undefined)).toBeUndefined();
-    expect(changedSinceFor('origin/main', 'drift', undefined, undefined)).toBe('origin/main');
+    expect(changedSinceFor('auto', 'plan', pull)).toBe(base);
+    expect(changedSinceFor('', 'plan', pull)).toBe(base);
+    // Not the push's own range: a cancelled run's range would be lost (action-interleavings.test.ts).
+    expect(changedSinceFor('auto', 'apply', undefined)).toBe('last-applied');
+    expect(changedSinceFor('auto', 'plan', undefined)).toBeUndefined();
+    expect(changedSinceFor('auto', 'drift', pull)).toBeUndefined();
+    expect(changedSinceFor('auto', 'merge', pull)).toBeUndefined();
+    expect(changedSinceFor('none', 'apply', pull)).toBeUndefined();
+    expect(changedSinceFor('origin/main', 'drift', undefined)).toBe('origin/main');
   });
 });

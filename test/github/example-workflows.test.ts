@@ -51,18 +51,21 @@ describe('example workflows', () => {
 
   it('apply: push to the default branch, one apply at a time, never cancelled', () => {
     const w = load('postureops-apply.yml');
-    expect(w.on).toEqual({ push: { branches: ['main'], paths: ['posture/**'] } });
+    expect(w.on).toEqual({ push: { branches: ['main'], paths: ['posture/**'] }, workflow_dispatch: {} });
     expect(w.concurrency).toEqual({ group: 'postureops-apply-posture', 'cancel-in-progress': false });
     expect(w.permissions).toEqual({ contents: 'read' });
     expect(step(w).with?.mode).toBe('apply');
+    // changed-since: auto (every account changed since its last successful apply) makes a cancelled pending run harmless.
+    expect(step(w).with?.['changed-since'] ?? 'auto').toBe('auto');
   });
 
-  it('drift: nightly, issues: write, mode drift, not alongside an apply', () => {
+  it('drift: nightly, issues: write, mode drift, in a group of its own (never cancelling a pending apply)', () => {
     const w = load('postureops-drift.yml');
     expect(Object.keys(w.on)).toContain('schedule');
     expect(w.permissions).toEqual({ contents: 'read', issues: 'write' });
     expect(step(w).with?.mode).toBe('drift');
-    expect(w.concurrency?.group).toBe(load('postureops-apply.yml').concurrency?.group);
+    expect(w.concurrency).toEqual({ group: 'postureops-drift-posture', 'cancel-in-progress': false });
+    expect(w.concurrency?.group).not.toBe(load('postureops-apply.yml').concurrency?.group);
   });
 
   it('sharded: a matrix of shards, each with its own key, uploading its plan; one merge job posts the result', () => {

@@ -52,6 +52,7 @@ export function writeChange(decision: Decision, children: readonly Decision[], r
     ...(allRefs.length > 0 ? { refs: allRefs } : {}),
     dependsOn: [],
     ...(decision.renamedFrom !== undefined ? { renamedFrom: decision.renamedFrom } : {}),
+    ...(kind.issuedNote !== undefined && (action === 'create' || action === 'replace') ? { issued: kind.issuedNote } : {}),
     ...(decision.reason ? { reason: decision.reason } : {}),
     ...(d.source ? { source: d.source } : {}),
     liveDigest: liveDigest(action === 'create' ? undefined : live),

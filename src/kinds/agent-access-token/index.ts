@@ -58,6 +58,8 @@ export const AgentAccessToken: Kind = {
   renameRefusal: "an agent access token's alias cannot be changed: the service has no request that renames a token",
   secretIds: true,
   deleteMeans: 'disabled: agent access tokens cannot be deleted',
+  issuedNote:
+    'the service issues its value on create: `apply --credentials-out FILE` keeps it in FILE (JSON keyed by account/AgentAccessToken/name, mode 0600), the GitHub Action in its masked output `credentials`; without either it is not kept. Later: GET /api/v2/AgentAccessTokens lists each token with its accessToken, the value, which is also its id (GET /api/v2/AgentAccessTokens/{id})',
 
   setPointers: () => [],
   // `os` is compared only where a file declares it; the live one is carried otherwise.

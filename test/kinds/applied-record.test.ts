@@ -1,0 +1,46 @@
+// The record of an account's last successful apply: read back exactly, an edited one unreadable
+// (never trusted), written as a PATCH when it exists and as a create extending a predefined profile
+// otherwise, and owned (hidden) with its template.
+
+import { describe, expect, it } from 'vitest';
+import { APPLIED_ID, appliedRecord } from '../../src/kinds/applied-record.js';
+import type { RequestContext } from '../../src/kinds/types.js';
+
+const ctx: RequestContext = {
+  account: 'prod',
+  orgAccess: false,
+  resolve: () => {
+    throw new Error('the record refers to nothing');
+  },
+};
+const commit = 'ab'.repeat(20);
+const predefined = { alertProfileId: 'SVC_CSA_DEFAULT', alerts: [{ name: 'x', description: 'y' }] };
+
+describe('appliedRecord', () => {
+  it('writes a record that reads back as written; PATCH when it exists', () => {
+    const create = appliedRecord.writeRequest({ commit, stamp: 1_700_000_000_000 }, { data: [predefined] }, ctx);
+    expect(create.method).toBe('POST');
+    const body = create.body as { alertProfileId: string; extends: string; alerts: unknown[] };
+    expect(body).toMatchObject({ alertProfileId: APPLIED_ID, extends: 'SVC_CSA_DEFAULT' });
+    expect(JSON.stringify(body)).not.toMatch(/\{\{/);
+    const listed = { data: [predefined, { alertProfileId: APPLIED_ID, extends: 'SVC_CSA_DEFAULT', alerts: body.alerts }] };
+    expect(appliedRecord.read(listed)).toEqual({ commit, stamp: 1_700_000_000_000 });
+    expect(appliedRecord.writeRequest({ commit, stamp: 1 }, listed, ctx).method).toBe('PATCH');
+  });
+
+  it('absent is undefined; an edited record is unreadable, not a commit', () => {
+    expect(appliedRecord.read({ data: [predefined] })).toBeUndefined();
+    const edited = (description: string) => ({ data: [{ alertProfileId: APPLIED_ID, alerts: [{ name: 'Applied', description }] }] });
+    expect(appliedRecord.read(edited(`postureops-applied/1 commit=${commit} stamp=1 extra`))).toBe('unreadable');
+    expect(appliedRecord.read(edited('postureops-applied/1 commit=HEAD stamp=1'))).toBe('unreadable');
+    expect(appliedRecord.read(edited(`postureops-applied/1 commit=${commit} stamp=1`))).toEqual({ commit, stamp: 1 });
+  });
+
+  it('owns the profile and its template, nothing else', () => {
+    const live = (kind: string, name: string, parent?: string) => ({ kind, account: 'prod', name, id: name, spec: {}, ...(parent ? { parent } : {}) });
+    expect(appliedRecord.owns(live('AlertProfile', APPLIED_ID))).toBe(true);
+    expect(appliedRecord.owns(live('AlertTemplate', 'Applied', APPLIED_ID))).toBe(true);
+    expect(appliedRecord.owns(live('AlertProfile', 'MINE'))).toBe(false);
+    expect(appliedRecord.owns(live('AlertTemplate', 'Applied', 'MINE'))).toBe(false);
+  });
+});
