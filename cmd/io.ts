@@ -1,6 +1,9 @@
 // What a command needs from the process, injectable so tests can drive commands in-process.
 
+import { appendFileSync, chmodSync } from 'node:fs';
+import { resolve as resolvePath } from 'node:path';
 import type { ClientOptions } from '../src/api/options.js';
+import { credentialRedactor } from '../src/api/redact.js';
 import { inertLog } from '../src/model/inert.js';
 
 export interface Io {
@@ -81,4 +84,55 @@ export function useColor(stream: { isTTY?: boolean }, env: Io['env']): boolean {
 export function write(stream: NodeJS.WritableStream, text: string, options: { commands?: boolean } = {}): void {
   const safe = inertLog(text, { colour: true, ...options });
   stream.write(safe.endsWith('\n') || safe === '' ? safe : safe + '\n');
+}
+
+/** How much the CLI says on stderr (as TF_LOG): `--log-level`, else POSTUREOPS_LOG, else `warn`. */
+export const LOG_LEVELS = ['error', 'warn', 'info', 'debug'] as const;
+export type LogLevel = (typeof LOG_LEVELS)[number];
+export const LOG_VARIABLE = 'POSTUREOPS_LOG';
+export const LOG_FILE_VARIABLE = 'POSTUREOPS_LOG_FILE';
+
+/** The run's level; `--verbose` asks for at least `info` (every request). An unknown value is an error. */
+export function logLevel(io: Pick<Io, 'env'>, verbose?: boolean): LogLevel {
+  const raw = io.env[LOG_VARIABLE];
+  const given = raw === undefined || raw === '' ? 'warn' : raw.toLowerCase();
+  if (!(LOG_LEVELS as readonly string[]).includes(given)) {
+    throw new ExitError(EXIT.error, `${LOG_VARIABLE}=${JSON.stringify(raw)}: expected one of ${LOG_LEVELS.join(', ')}`);
+  }
+  const level = given as LogLevel;
+  return verbose && LOG_LEVELS.indexOf(level) < LOG_LEVELS.indexOf('info') ? 'info' : level;
+}
+
+export function logs(level: LogLevel, at: LogLevel): boolean {
+  return LOG_LEVELS.indexOf(at) <= LOG_LEVELS.indexOf(level);
+}
+
+const chmodded = new Set<string>();
+
+/**
+ * A log line at `at`, when the run's level lets it through: to POSTUREOPS_LOG_FILE (appended, mode
+ * 0600, timestamped, credentials of the environment redacted) when that is set, else through `line`
+ * (stderr, above the status line).
+ */
+export function logLine(io: Pick<Io, 'env' | 'cwd'>, level: LogLevel, at: LogLevel, text: string, line: (text: string) => void): void {
+  if (!logs(level, at)) return;
+  const file = io.env[LOG_FILE_VARIABLE];
+  if (file === undefined || file === '') {
+    line(text);
+    return;
+  }
+  const path = resolvePath(io.cwd, file);
+  const secrets = ['SVC_API_SECRET', 'SVC_API_KEY_ID', 'POSTUREOPS_PLAN_KEY'].map((n) => io.env[n]).filter((v): v is string => v !== undefined && v !== '');
+  const safe = credentialRedactor(secrets).redact(inertLog(text));
+  appendFileSync(path, `${new Date().toISOString()} [${at.toUpperCase()}] ${safe}\n`, { mode: 0o600 });
+  // An existing file keeps its mode on append: narrow it once per run.
+  if (!chmodded.has(path)) {
+    chmodSync(path, 0o600);
+    chmodded.add(path);
+  }
+}
+
+/** Quiet by default: bookkeeping in the renderings only at info level (--verbose) or above. */
+export function quiet(io: Pick<Io, 'env'>, flags: { verbose?: boolean }): boolean {
+  return !logs(logLevel(io, flags.verbose), 'info');
 }

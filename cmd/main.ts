@@ -5,7 +5,7 @@ import { parseShard, type Shard } from '../src/engine/shard.js';
 import { DURATION_EXPECTED, parseDuration } from '../src/model/duration.js';
 import { inertText } from '../src/model/inert.js';
 import { packageRoot } from '../src/util/package-root.js';
-import { EXIT, ExitError, type Io, processIo, withoutColor, write } from './io.js';
+import { EXIT, ExitError, type Io, LOG_LEVELS, logLevel, logLine, logs, processIo, withoutColor, write } from './io.js';
 
 function packageVersion(): string {
   return (JSON.parse(readFileSync(join(packageRoot(), 'package.json'), 'utf8')) as { version: string }).version;
@@ -55,7 +55,7 @@ const formatOption = () =>
 const clientOptions = (cmd: Command) =>
   cmd
     .option('--base-url <url>', 'service address (default: $SVC_BASE_URL)')
-    .option('--verbose', 'log every request (method, path, status, time, bucket budget) to stderr')
+    .option('--verbose', 'log every request (method, path, status, time, bucket budget) and the rate-limit bookkeeping: --log-level info')
     .option('--max-wait <seconds>', 'longest wait for a rate-limit bucket to refill (default 900, or --max-duration when longer)', intArg('--max-wait', 0))
     .option('--concurrency <n>', 'requests in flight at once', intArg('--concurrency', 1, 32))
     .option('--max-response-size <size>', 'largest response (and list, over its pages) read from the service, e.g. 64M (default 32M, or $POSTUREOPS_MAX_RESPONSE_BYTES)')
@@ -90,6 +90,7 @@ export function buildProgram(programIo: Io, setCode: (code: number) => void): Co
     .description('Security Posture Service configuration as code: validate, plan, apply, export')
     .version(packageVersion(), '--version')
     .option('--no-color', 'no ANSI colours in any output (as NO_COLOR=1 does; wins over FORCE_COLOR)')
+    .addOption(new Option('--log-level <level>', 'how much goes to stderr, or to $POSTUREOPS_LOG_FILE: error, warn (default), info (every request, as --verbose), debug (stack traces too); default $POSTUREOPS_LOG').choices(LOG_LEVELS))
     .configureHelp({ showGlobalOptions: true })
     .showHelpAfterError('(run with --help for usage)')
     .configureOutput({
@@ -99,6 +100,11 @@ export function buildProgram(programIo: Io, setCode: (code: number) => void): Co
     .exitOverride()
     .hook('preAction', () => {
       io = program.opts().color === false ? withoutColor(programIo) : programIo;
+      // --log-level wins over POSTUREOPS_LOG, and travels with the environment every command reads.
+      const level = program.opts().logLevel as string | undefined;
+      if (level !== undefined) io = { ...io, env: { ...io.env, POSTUREOPS_LOG: level } };
+      logLevel(io);
+      debugIo = io;
     })
     .addHelpText(
       'after',
@@ -300,6 +306,27 @@ export function buildProgram(programIo: Io, setCode: (code: number) => void): Co
       setCode(await mergeCommand(io, files, opts));
     });
 
+  program
+    .command('show')
+    .description('render a saved plan (plan --out, a shard\'s, a merged one) without reading the service')
+    .argument('<plan>', 'the saved plan file')
+    .addOption(formatOption())
+    .addHelpText(
+      'after',
+      helpAfter(
+        ['postureops show plan.json', 'postureops show plan.json --format markdown  # for a review comment', 'POSTUREOPS_PLAN_KEY=... postureops show plan.json  # verifies its signature too'],
+        [
+          [EXIT.ok, 'shown'],
+          [EXIT.error, 'not a plan file: unreadable, not JSON, another format version, damaged'],
+          [EXIT.refused, 'the file was edited after it was saved (its checksum, or its signature with POSTUREOPS_PLAN_KEY): not shown'],
+        ],
+      ),
+    )
+    .action(async (file: string, opts) => {
+      const { showCommand } = await import('./commands/show.js');
+      setCode(await showCommand(io, file, opts));
+    });
+
   clientOptions(
     program
       .command('export')
@@ -417,6 +444,7 @@ export function buildProgram(programIo: Io, setCode: (code: number) => void): Co
 /** Runs the CLI and returns the exit code. Every expected failure becomes a message, never a stack trace. */
 export async function run(argv: string[], io: Io = processIo()): Promise<number> {
   let code: number = EXIT.ok;
+  debugIo = io;
   const program = buildProgram(io, (c) => {
     code = c;
   });
@@ -432,9 +460,12 @@ export async function run(argv: string[], io: Io = processIo()): Promise<number>
       write(io.stderr, `postureops: ${inertText(err.message)}`);
       return err.code;
     }
-    return reportUnexpected(io, err);
+    return reportUnexpected(debugIo ?? io, err);
   }
 }
+
+/** The io of the running command (its --log-level folded into the environment): where a stack goes. */
+let debugIo: Io | undefined;
 
 /** API errors, file errors and the like carry a message made for people; a stack only on request. */
 async function reportUnexpected(io: Io, err: unknown): Promise<number> {
@@ -450,6 +481,16 @@ async function reportUnexpected(io: Io, err: unknown): Promise<number> {
     err instanceof ServiceUnreachable ? errors?.explainUnreachable(err) : err instanceof ApiError ? errors?.explainApiError(err) : undefined;
   // One line: the message may quote the service (src/model/inert.ts).
   write(io.stderr, `postureops: ${inertText(explained ?? (err instanceof Error ? err.message : String(err)))}`);
-  if (io.env.POSTUREOPS_DEBUG && err instanceof Error && err.stack) write(io.stderr, err.stack);
+  // The stack only at debug (--log-level debug, POSTUREOPS_LOG=debug), to the log file when one is set.
+  if (err instanceof Error && err.stack && logs(safeLevel(io), 'debug')) logLine(io, 'debug', 'debug', err.stack, (t) => write(io.stderr, t));
   return EXIT.error;
+}
+
+/** The level for the last word on an error: an unusable POSTUREOPS_LOG is not a second error. */
+function safeLevel(io: Io) {
+  try {
+    return logLevel(io);
+  } catch {
+    return 'warn' as const;
+  }
 }

@@ -9,10 +9,10 @@ import type { JsonObject } from '../src/model/json.js';
 import { type Diagnostic, hasErrors } from '../src/model/diagnostics.js';
 import type { LiveState } from '../src/engine/types.js';
 import type { Plan } from '../src/model/plan.js';
-import { EXIT, ExitError, type Io, useColor, write } from './io.js';
+import { EXIT, ExitError, type Io, logLevel, logLine, logs, useColor, write } from './io.js';
 import type { Interruption } from './interrupt.js';
 import type { RequestGroup } from '../src/engine/preflight.js';
-import { consoleOf, WaitReporter } from './terminal.js';
+import { consoleOf, Progress, WaitReporter } from './terminal.js';
 
 export interface ClientFlags {
   baseUrl?: string;
@@ -28,9 +28,19 @@ export interface ClientFlags {
   maxTotalSize?: string;
 }
 
-/** Progress lines appear only on a terminal (stderr), never in pipes or CI logs. */
+/** A phase starting (`Reading live state…`): one line on stderr, on a terminal and in CI logs alike (not with --log-level error). */
 export function progress(io: Io, message: string): void {
-  if (io.stderr.isTTY) consoleOf(io).line(message);
+  if (logs(logLevel(io), 'warn')) consoleOf(io).line(message);
+}
+
+/** A phase's live count (terminal) or its throttled lines (CI); `undefined` with --log-level error. */
+export function phaseProgress(io: Io, phase: string, total: number, now: () => number = Date.now, unit?: string): Progress | undefined {
+  return logs(logLevel(io), 'warn') ? new Progress(consoleOf(io), phase, total, now, unit) : undefined;
+}
+
+/** The clock of a client's run: a test's virtual one, else the system's. */
+export function clockOf(client: ApiClient): () => number {
+  return clocks.get(client) ?? Date.now;
 }
 
 export async function printDiagnostics(io: Io, diagnostics: Diagnostic[]): Promise<void> {
@@ -39,9 +49,24 @@ export async function printDiagnostics(io: Io, diagnostics: Diagnostic[]): Promi
   write(io.stderr, renderDiagnostics(diagnostics, 'text', { color: useColor(io.stderr, io.env) }));
 }
 
+/**
+ * Loading the files (10,000 resources take seconds): a live mark on a terminal, one line in CI logs
+ * (`ciLine`: not for validate, whose whole output is the verdict).
+ */
+export function whileLoading<T>(io: Io, dir: string, loading: Promise<T>, ciLine = true): Promise<T> {
+  if (!logs(logLevel(io), 'warn')) return loading;
+  if (!io.stderr.isTTY) {
+    if (!ciLine) return loading;
+    consoleOf(io).line(`Loading the files in ${dir}`);
+    return loading;
+  }
+  consoleOf(io).setStatus(`Loading the files in ${dir}…`, 'progress');
+  return loading.finally(() => consoleOf(io).setStatus(undefined, 'progress'));
+}
+
 export async function loadDesired(io: Io, dir: string): Promise<DesiredState> {
   const { loadConfig } = await import('../src/config/load.js');
-  const result = await loadConfig(resolve(io.cwd, dir), { env: io.env });
+  const result = await whileLoading(io, dir, loadConfig(resolve(io.cwd, dir), { env: io.env }));
   await printDiagnostics(io, result.diagnostics);
   if (!result.state || hasErrors(result.diagnostics)) {
     throw new ExitError(EXIT.error, 'the configuration has errors; nothing was sent to the service');
@@ -82,6 +107,7 @@ export async function openClient(io: Io, flags: ClientFlags, interruption?: Inte
   }
   const out = consoleOf(io);
   const waits = new WaitReporter(out);
+  const level = logLevel(io, flags.verbose);
   const adjust = io.clientOptions ?? ((o: ClientOptions) => o);
   const adjusted = adjust({
     ...options,
@@ -89,11 +115,16 @@ export async function openClient(io: Io, flags: ClientFlags, interruption?: Inte
     // A run allowed to take longer than the default wait may wait as long for one bucket.
     maxWaitSeconds: flags.maxWait ?? Math.max(DEFAULT_MAX_WAIT_SECONDS, flags.maxDuration ?? 0),
     ...(interruption ? { stopSignal: interruption.stop, abortSignal: interruption.abort } : {}),
-    log: flags.verbose
+    // --verbose / info: one line per request (to POSTUREOPS_LOG_FILE when that is set).
+    log: logs(level, 'info')
       ? (e) =>
-          out.line(
+          logLine(
+            io,
+            level,
+            'info',
             `${e.method} ${e.path}${e.account ? ` [${e.account}]` : ''} → ${e.status} ${e.ms} ms` +
               ` (${e.bucket}${e.remaining !== undefined ? `: ${e.remaining} left` : ''}${e.attempt > 1 ? `, attempt ${e.attempt}` : ''})`,
+            (t) => out.line(t),
           )
       : undefined,
     onWait: waits.onWait,
@@ -147,8 +178,12 @@ export async function preflightCheck(io: Io, client: ApiClient, groups: RequestG
     const so = spent >= 1 ? ` more after ${durationText(spent)} spent` : '';
     throw new ExitError(EXIT.refused, `refused by --max-duration ${durationText(flags.maxDuration)}: the run would take about ${durationText(estimate.seconds)}${so}; ${done}`);
   }
+  // Said when a wait is coming or a bound was asked for; otherwise bookkeeping, at info (--verbose).
   if (estimate.seconds > 0 || flags.maxDuration !== undefined) write(io.stderr, line);
-  else progress(io, line);
+  else {
+    const level = logLevel(io, flags.verbose);
+    logLine(io, level, 'info', line, (t) => consoleOf(io).line(t));
+  }
   const reporter = waited.get(client);
   if (reporter && estimate.seconds > 0) {
     const { budgetAt } = await import('../src/engine/budget.js');
@@ -191,8 +226,13 @@ export async function fetchLiveState(
     import('../src/kinds/index.js'),
     import('../src/engine/needed-kinds.js'),
   ]);
-  progress(io, `Reading live state of ${accounts.map((a) => a.name).join(', ')}…`);
-  const reading = fetchLive(client, accounts, KINDS, { settings, ...(needs ? { kindsOf: neededKinds(needs, KINDS) } : {}) });
+  const shown = accounts.length > 3 ? `${accounts.length} accounts` : accounts.map((a) => a.name).join(', ');
+  const count = phaseProgress(io, `Reading live state of ${shown}`, accounts.length, clockOf(client), 'account');
+  const reading = fetchLive(client, accounts, KINDS, {
+    settings,
+    ...(needs ? { kindsOf: neededKinds(needs, KINDS) } : {}),
+    onAccountRead: () => count?.step(),
+  }).finally(() => count?.end());
   return interruption ? interruption.race(reading, 'the live state was not read completely; nothing was planned or written') : reading;
 }
 

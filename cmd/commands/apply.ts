@@ -5,12 +5,12 @@ import type { Plan } from '../../src/model/plan.js';
 import { planKey } from '../plan-key.js';
 import type { AccountConfig } from '../../src/model/account.js';
 import type { RequestGroup } from '../../src/engine/preflight.js';
-import { EXIT, ExitError, type Io, useColor, write } from '../io.js';
+import { EXIT, ExitError, type Io, quiet, useColor, write } from '../io.js';
 import { Interruption } from '../interrupt.js';
 import type { LiteralSource } from '../../src/model/env-markers.js';
 import type { DesiredState } from '../../src/model/account.js';
 import { hasErrors } from '../../src/model/diagnostics.js';
-import { computePlan, fetchLiveState, loadDesired, openClient, type PlanFlags, preflightCheck, printDiagnostics, progress, waitedSeconds } from '../pipeline.js';
+import { clockOf, computePlan, fetchLiveState, loadDesired, openClient, phaseProgress, type PlanFlags, preflightCheck, printDiagnostics, waitedSeconds } from '../pipeline.js';
 import type { OutputFormat } from './plan.js';
 
 export interface ApplyOptions extends PlanFlags {
@@ -76,33 +76,6 @@ async function savedPlanLiterals(io: Io, desired: DesiredState, file: string, di
 }
 
 /**
- * The saved plan file, its MAC checked with POSTUREOPS_PLAN_KEY when that is set. A file that is not
- * the one saved (checksum or MAC) is refused (exit 3); one that cannot be read is an error (exit 1).
- */
-async function readSavedPlan(io: Io, file: string): Promise<Plan> {
-  const [{ readPlan, PLAN_KEY_VARIABLE, TAMPERED_CODES }, { DiagnosticsError }] = await Promise.all([
-    import('../../src/engine/plan-file.js'),
-    import('../../src/model/diagnostics.js'),
-  ]);
-  const key = await planKey(io);
-  try {
-    const { plan, signature } = await readPlan(resolve(io.cwd, file), key);
-    if (signature === 'unsigned') {
-      write(io.stderr, `warning: the saved plan ${file} is unsigned (${PLAN_KEY_VARIABLE} was not set when it was saved, and is not set now): it is checked against the repository and the live state only`);
-    } else if (signature === 'unverifiable') {
-      write(io.stderr, `warning: the saved plan ${file} is signed, but ${PLAN_KEY_VARIABLE} is not set, so its signature cannot be checked: it is checked against the repository and the live state only`);
-    }
-    return plan;
-  } catch (err) {
-    if (err instanceof DiagnosticsError && err.diagnostics.some((d) => TAMPERED_CODES.includes(d.code ?? ''))) {
-      await printDiagnostics(io, err.diagnostics);
-      throw new ExitError(EXIT.refused, `refused: the saved plan ${file} is not the plan that was saved; nothing was sent to the service`);
-    }
-    throw err;
-  }
-}
-
-/**
  * A saved plan is untrusted input. Its changes are derived again from the repository in `dir` and the
  * live state, with the plan's targets, in every account the plan changes, and the plan is refused
  * (exit 3) unless it holds exactly those changes: one edited, added or left out names the difference.
@@ -111,7 +84,11 @@ async function readSavedPlan(io: Io, file: string): Promise<Plan> {
  * `--account` leaves it out (reading every account would cost a list per collection each).
  */
 async function loadSavedPlan(io: Io, dir: string, file: string, opts: ApplyOptions, interruption: Interruption): Promise<Planned> {
-  const saved = await readSavedPlan(io, file);
+  const { readSavedPlan } = await import('./show.js');
+  const saved = await readSavedPlan(io, file, {
+    unchecked: 'it is checked against the repository and the live state only',
+    refused: 'nothing was sent to the service',
+  });
   const { existsSync } = await import('node:fs');
   if (!['postureops.yaml', 'postureops.yml'].some((name) => existsSync(resolve(io.cwd, dir, name)))) {
     throw new ExitError(EXIT.error, `no postureops.yaml in ${dir}: apply --plan derives the plan's changes again from the repository, so run it in the repository's folder or give that folder as DIR`);
@@ -221,9 +198,9 @@ async function applyInterruptibly(io: Io, dir: string, opts: ApplyOptions, inter
     // Text: the plan, then the report, on stdout. With json/markdown stdout holds the report alone; the
     // plan goes to stderr only when someone is asked to confirm it.
     if (opts.format === 'text') {
-      write(io.stdout, renderPlan(plan, 'text', { color: useColor(io.stdout, io.env) }));
+      write(io.stdout, renderPlan(plan, 'text', { color: useColor(io.stdout, io.env), quiet: quiet(io, opts) }));
     } else if (!opts.autoApprove) {
-      write(io.stderr, renderPlan(plan, 'text', { color: useColor(io.stderr, io.env) }));
+      write(io.stderr, renderPlan(plan, 'text', { color: useColor(io.stderr, io.env), quiet: quiet(io, opts) }));
     }
     await printDiagnostics(io, plan.diagnostics);
     if (plan.refusal?.code === 'prevent-destroy') {
@@ -265,6 +242,8 @@ async function applyInterruptibly(io: Io, dir: string, opts: ApplyOptions, inter
     }
     const issued = new Map<string, string>();
     if (interruption.signal) throw interruption.error('nothing was applied');
+    // A live count on a terminal, a line at most every 30 s elsewhere; the report lists every result.
+    const count = phaseProgress(io, 'Applying', plan.changes.length, clockOf(client), 'change');
     const report = await apply(plan, client, {
       ...(opts.lease === false
         ? {}
@@ -285,10 +264,10 @@ async function applyInterruptibly(io: Io, dir: string, opts: ApplyOptions, inter
       signal: interruption.stop,
       waited: () => waitedSeconds(client),
       hooks: {
-        onChangeStart: (c) => progress(io, `${c.action} ${c.kind} ${c.account}/${c.name}…`),
+        onChangeDone: (r) => count?.step(r.status !== 'failed'),
         onCredential: (c, value) => issued.set(c.key, value),
       },
-    }).catch((err: unknown) => {
+    }).finally(() => count?.end()).catch((err: unknown) => {
       if (!(err instanceof LeaseHeldError)) throw err;
       throw new ExitError(
         EXIT.leaseHeld,
@@ -296,7 +275,7 @@ async function applyInterruptibly(io: Io, dir: string, opts: ApplyOptions, inter
       );
     });
     // The report first: a credentials file that cannot be written must not hide what was applied.
-    write(io.stdout, renderApplyReport(report, opts.format, { color: useColor(io.stdout, io.env) }));
+    write(io.stdout, renderApplyReport(report, opts.format, { color: useColor(io.stdout, io.env), quiet: quiet(io, opts) }));
     await handOutCredentials(io, opts, issued);
     if (report.stopped?.cause === 'lease-lost') {
       // The report above says what was done; no write was sent after the lease was found lost.

@@ -2,7 +2,7 @@ import { rm } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import type { Plan } from '../../src/model/plan.js';
 import { planKey, signedNote } from '../plan-key.js';
-import { EXIT, type Io, useColor, write } from '../io.js';
+import { EXIT, type Io, quiet, useColor, write } from '../io.js';
 import { Interruption } from '../interrupt.js';
 import { computePlan, hasChanges, type PlanFlags } from '../pipeline.js';
 
@@ -55,7 +55,7 @@ async function planInterruptibly(io: Io, dir: string, opts: PlanOptions, interru
   try {
     await unlessInterrupted();
     const { renderPlan } = await import('../../src/render/index.js');
-    const rendered = renderPlan(plan, opts.format, { color: useColor(io.stdout, io.env) });
+    const rendered = renderPlan(plan, opts.format, { color: useColor(io.stdout, io.env), quiet: quiet(io, opts) });
     if (out) {
       const { savePlan } = await import('../../src/engine/plan-file.js');
       await savePlan(out, plan, key);

@@ -19,7 +19,8 @@ export async function validateCommand(io: Io, dir: string, opts: ValidateOptions
     import('../../src/render/diagnostics.js'),
   ]);
   const noEnv = opts.env === false;
-  const result = await loadConfig(resolve(io.cwd, dir), { env: io.env, ...(noEnv ? { missingEnv: 'skip' as const } : {}) });
+  const { whileLoading } = await import('../pipeline.js');
+  const result = await whileLoading(io, dir, loadConfig(resolve(io.cwd, dir), { env: io.env, ...(noEnv ? { missingEnv: 'skip' as const } : {}) }), false);
   // --no-env: every use of an unset variable is one line together, not a warning per use.
   const skipped = [...new Set(result.diagnostics.filter((d) => d.code === ENV_SKIPPED).map((d) => /variable (\S+)/.exec(d.message)?.[1] ?? '?'))].sort();
   const diagnostics = result.diagnostics.filter((d) => d.code !== ENV_SKIPPED);

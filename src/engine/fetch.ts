@@ -31,6 +31,8 @@ export interface FetchOptions {
   readPaths?: ReadPaths;
   /** The kinds to read in an account (default: all of `kinds`); see neededKinds. */
   kindsOf?: (account: AccountConfig) => readonly Kind[];
+  /** Progress hook (display only): an account's lists have all been read. */
+  onAccountRead?: (account: AccountConfig) => void;
 }
 
 export const DEFAULT_FETCH_CONCURRENCY = 4;
@@ -44,7 +46,14 @@ export async function fetchLive(
   const before = client.stats();
   const reads = readsOf(kinds, options.readPaths);
   const perAccount = await mapBounded(accounts, options.concurrency ?? DEFAULT_FETCH_CONCURRENCY, (account) =>
-    fetchAccount(client, account, options.kindsOf ? options.kindsOf(account) : kinds, reads, options.settings),
+    fetchAccount(client, account, options.kindsOf ? options.kindsOf(account) : kinds, reads, options.settings).then((live) => {
+      try {
+        options.onAccountRead?.(account);
+      } catch {
+        // a display hook must not fail the read
+      }
+      return live;
+    }),
   );
   const raw = perAccount.flat();
   const unread = options.kindsOf ? unreadKinds(accounts, kinds, options.kindsOf) : [];

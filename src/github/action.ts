@@ -68,22 +68,24 @@ export async function runAction(env: NodeJS.ProcessEnv = process.env): Promise<v
   let planned: Planned;
   let annotations = 0;
   try {
-    const loaded = await load(s.dir, env);
+    const loaded = await log.group('Load the configuration', () => load(s.dir, env));
     annotations += annotate(loaded.diagnostics, s.workspace, guard);
     const desired = loadedState(loaded);
-    const say = (line: string) => log.info(guard(line));
-    run.head = s.changedSince === LAST_APPLIED || s.mode === 'apply' ? await headCommit(s.dir) : undefined;
-    const sinceApplied = s.changedSince === LAST_APPLIED && run.head !== undefined ? run.head : undefined;
-    if (s.changedSince === LAST_APPLIED && sinceApplied === undefined) say('postureops: not a git checkout: planning every account, and no apply is recorded');
-    const changed = s.changedSince !== undefined && s.changedSince !== LAST_APPLIED ? await changedSince(s.dir, desired, s.changedSince, say) : undefined;
-    planned = await planAgainstService(desired, env, s.accounts, { ...(changed ? { changed } : {}), ...(s.shard ? { shard: s.shard } : {}) }, {
-      ...(s.maxDuration !== undefined ? { maxDurationSeconds: s.maxDuration } : {}),
-      onPreflight: say,
-      ...(sinceApplied !== undefined
-        ? { changedFrom: async (client, selected) => changedSinceApplied(s.dir, desired, await readApplied(client, KINDS, selected), sinceApplied, say) }
-        : {}),
+    planned = await log.group('Read the live state and plan', async () => {
+      const say = (line: string) => log.info(guard(line));
+      run.head = s.changedSince === LAST_APPLIED || s.mode === 'apply' ? await headCommit(s.dir) : undefined;
+      const sinceApplied = s.changedSince === LAST_APPLIED && run.head !== undefined ? run.head : undefined;
+      if (s.changedSince === LAST_APPLIED && sinceApplied === undefined) say('postureops: not a git checkout: planning every account, and no apply is recorded');
+      const changed = s.changedSince !== undefined && s.changedSince !== LAST_APPLIED ? await changedSince(s.dir, desired, s.changedSince, say) : undefined;
+      const result = await planAgainstService(desired, env, s.accounts, { ...(changed ? { changed } : {}), ...(s.shard ? { shard: s.shard } : {}) }, {
+        ...(s.maxDuration !== undefined ? { maxDurationSeconds: s.maxDuration } : {}),
+        onPreflight: say,
+        ...(sinceApplied !== undefined
+          ? { changedFrom: async (client, selected) => changedSinceApplied(s.dir, desired, await readApplied(client, KINDS, selected), sinceApplied, say) }
+          : {}),
+      });
+      return s.mode === 'drift' && s.attribute ? attributeDrift(result, Date.now()) : result;
     });
-    if (s.mode === 'drift' && s.attribute) planned = await attributeDrift(planned, Date.now());
   } catch (err) {
     if (!(err instanceof RunFailure)) throw err;
     const f = err.failure;
@@ -155,8 +157,10 @@ async function mergeRun(run: Run): Promise<void> {
     const inputs: ShardPlan[] = [];
     // With POSTUREOPS_PLAN_KEY set, a shard's plan without a valid MAC fails the merge.
     const key = planKeyFrom(run.env);
-    for (const file of await planFiles(s.plans)) inputs.push({ file: path.relative(s.workspace, file) || file, plan: await loadPlan(file, key) });
-    plan = mergePlans(inputs);
+    plan = await log.group("Merge the shards' plans", async () => {
+      for (const file of await planFiles(s.plans)) inputs.push({ file: path.relative(s.workspace, file) || file, plan: await loadPlan(file, key) });
+      return mergePlans(inputs);
+    });
   } catch (err) {
     if (!(err instanceof MergeError || err instanceof DiagnosticsError || err instanceof PlanKeyError)) throw err;
     const message = err instanceof DiagnosticsError ? err.diagnostics.map((d) => d.message).join('; ') : err.message;
@@ -177,7 +181,7 @@ function withStamp(run: Run, markdown: string): string {
 /** A pull request from a fork: no secrets, a read-only token. Validate offline; pass or fail on that alone. */
 async function forkRun(run: Run): Promise<void> {
   const { s, guard } = run;
-  const loaded = await load(s.dir, run.env, 'skip');
+  const loaded = await log.group('Validate the configuration (no secrets)', () => load(s.dir, run.env, 'skip'));
   const skipped = [...new Set(loaded.diagnostics.filter((d) => d.code === ENV_SKIPPED).map((d) => /variable (\S+)/.exec(d.message)?.[1] ?? '?'))].sort();
   const diagnostics = loaded.diagnostics.filter((d) => d.code !== ENV_SKIPPED);
   // Routing requirements and route tests, as `validate` checks them (offline).
@@ -206,7 +210,7 @@ async function applyRun(run: Run, planned: Planned): Promise<void> {
     issued[key] = value;
   };
   try {
-    report = await applyPlan(planned, run.env, onCredential, run.head);
+    report = await log.group(`Apply ${planned.plan.changes.length} change(s)`, () => applyPlan(planned, run.env, onCredential, run.head));
   } catch (err) {
     return fail(run, { kind: 'service', message: err instanceof Error ? err.message : String(err) }, 0);
   }

@@ -37,3 +37,8 @@ export function notice(message: string, properties?: core.AnnotationProperties):
 export function setFailed(message: string): void {
   core.setFailed(inertLog(message));
 }
+
+/** A phase of the run folded in the job log (`::group::`); its title is one neutralised line. */
+export function group<T>(title: string, phase: () => Promise<T>): Promise<T> {
+  return core.group(inertText(title), phase);
+}

@@ -24,7 +24,7 @@ export function stopLine(stop: ApplyStop): string {
   return `${what}: ${rest}; ${next}.`;
 }
 
-export function renderApplyText(report: ApplyReport, options: { color: boolean }): string {
+export function renderApplyText(report: ApplyReport, options: { color: boolean; quiet?: boolean }): string {
   const c = palette(options.color);
   const out: string[] = [];
   for (const [account, results] of groupByAccount(report.results, report.accounts ?? [])) {
@@ -32,8 +32,9 @@ export function renderApplyText(report: ApplyReport, options: { color: boolean }
     for (const r of results) out.push(...resultLines(r, c));
     out.push('');
   }
-  out.push(`API calls made: ${callsText(report.apiCalls)}`);
-  out.push(`Waited for rate limits: ${report.waitedSeconds > 0 ? duration(report.waitedSeconds) : 'no'}`);
+  // Quiet (the CLI's default): the calls only with --verbose, the waits only when there were some.
+  if (!options.quiet) out.push(`API calls made: ${callsText(report.apiCalls)}`);
+  if (!options.quiet || report.waitedSeconds > 0) out.push(`Waited for rate limits: ${report.waitedSeconds > 0 ? duration(report.waitedSeconds) : 'no'}`);
   if (report.lease) out.push(v(leaseText(report.lease)));
   out.push('');
   if (report.stopped) out.push(c.red(c.bold(stopLine(report.stopped))));

@@ -12,6 +12,8 @@ export type RenderFormat = 'text' | 'json' | 'markdown';
 export interface RenderOptions {
   /** ANSI colour (text only). */
   color: boolean;
+  /** Text only: leave out the bookkeeping (API calls made, the rate-limit budget) unless a wait is coming. */
+  quiet?: boolean;
 }
 
 export function renderPlan(plan: Plan, format: RenderFormat, options: RenderOptions): string {

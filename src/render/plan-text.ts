@@ -29,7 +29,7 @@ import { auditSection, lastChangeText } from './attribution.js';
 import type { Attribution } from '../model/plan.js';
 import { planRoutingLines } from './routing-text.js';
 
-export function renderPlanText(plan: Plan, options: { color: boolean }): string {
+export function renderPlanText(plan: Plan, options: { color: boolean; quiet?: boolean }): string {
   const c = palette(options.color);
   const out: string[] = [];
 
@@ -79,12 +79,14 @@ export function renderPlanText(plan: Plan, options: { color: boolean }): string 
     out.push('');
   }
 
-  if (plan.unread && plan.unread.length > 0) {
+  // Quiet (the CLI's default): the bookkeeping only when apply will have to wait for a bucket.
+  const bookkeeping = !options.quiet || longestWait(plan.budget) > 0;
+  if (bookkeeping && plan.unread && plan.unread.length > 0) {
     out.push(c.dim(`Not read (${UNREAD_REASON}):`));
     for (const line of unreadLines(plan.unread)) out.push(c.dim(`  ${v(line)}`));
   }
-  out.push(`API calls made: ${callsText(plan.apiCalls)}`);
-  if (plan.budget.length > 0) {
+  if (bookkeeping) out.push(`API calls made: ${callsText(plan.apiCalls)}`);
+  if (bookkeeping && plan.budget.length > 0) {
     out.push('Requests apply needs, per rate-limit bucket:');
     const width = Math.max(...plan.budget.map((b) => v(b.bucket).length));
     for (const b of plan.budget) out.push(`  ${v(b.bucket).padEnd(width)}  ${budgetText(b)}`);

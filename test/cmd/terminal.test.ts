@@ -52,11 +52,13 @@ describe('rate-limit waits on stderr', () => {
     reporter.onWait('GET AlertRules', 89, { now: T0 + 1000, limit: 120 });
     reporter.onWait('GET AlertRules', 0, { now: T0 + 2000, limit: 120 });
     const status = 'rate limit: waiting: GET AlertRules refills 1 request every 30 s, next request in 1m 30s';
+    // readline's erase-line and column-1 moves, not hand-written sequences.
+    const erase = '\x1b[2K\x1b[1G';
     expect(text()).toBe(
-      `\r\x1b[K${status}` +
-        `\r\x1b[Kupdate AlertRule prod/critical…\n${status}` +
-        `\r\x1b[K${status.replace('1m 30s', '1m 29s')}` +
-        '\r\x1b[K',
+      `${erase}${status}` +
+        `${erase}update AlertRule prod/critical…\n${status}` +
+        `${erase}${status.replace('1m 30s', '1m 29s')}` +
+        erase,
     );
     // Every log line starts on a clean line: never appended to the countdown.
     expect(text().split('\n').slice(1).every((l) => !l.includes('update'))).toBe(true);
@@ -74,7 +76,7 @@ describe('outside text on stderr and stdout', () => {
     const { out, text } = capture(true);
     out.setStatus('waiting for \u001b]0;title\u0007 x\ny');
     out.line('update AlertChannel evil\r\n::warning::x\u001b[2J\u202e');
-    const raw = text().replaceAll('\r\u001b[K', '');
+    const raw = text().replaceAll('\u001b[2K\u001b[1G', '');
     expect(raw).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u202e]/);
     expect(raw).toContain('update AlertChannel evil\\r\\n::warning::x\\x1b[2J\\u202e\n');
     expect(raw).toContain('waiting for \\x1b]0;title\\x07 x\\ny');

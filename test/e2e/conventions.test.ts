@@ -138,7 +138,7 @@ describe('--no-color on every command', () => {
   });
 
   it('--no-color may come before the command too', async () => {
-    const res = await cli(['--no-color', 'plan', dir], { env });
+    const res = await cli(['--no-color', 'plan', dir, '--verbose'], { env });
     expect(res.code, res.stderr).toBe(0);
     expect(res.stdout).toMatch(/API calls made/);
     expect(res.stdout).not.toMatch(ANSI);

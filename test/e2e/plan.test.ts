@@ -141,7 +141,7 @@ describe('plan against seeded live state in two accounts', () => {
     const read = ['AlertChannel', 'AlertRule', 'ResourceGroup'];
     const unread = KINDS.map((k) => k.kind).filter((k) => !read.includes(k));
     expect(doc.unread).toEqual([{ account: 'prod', kinds: unread }, { account: 'staging', kinds: unread }].map((u) => ({ ...u, kinds: expect.arrayContaining(u.kinds) })));
-    const text = await cli(['plan', dir, '--no-color'], { env });
+    const text = await cli(['plan', dir, '--no-color', '--verbose'], { env });
     expect(text.stdout).toMatch(/Not read \(nothing of them is declared there, pruned, or referred to\):\n  .*CloudAccount.* in prod, staging/);
   });
 

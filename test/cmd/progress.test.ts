@@ -1,0 +1,114 @@
+// The progress of a long phase on stderr (issue 24): on a terminal one status line redrawn in place
+// with readline's cursor calls (done/total, failures, elapsed, time left), beside a rate-limit wait;
+// off a terminal one line at the start and at most one every 30 s of the given (virtual) clock.
+import { PassThrough } from 'node:stream';
+import { describe, expect, it } from 'vitest';
+import { Progress, PROGRESS_INTERVAL_MS, StatusConsole, WaitReporter } from '../../cmd/terminal.js';
+
+const ERASE = '\x1b[2K\x1b[1G';
+const T0 = Date.UTC(2026, 2, 1);
+
+function capture(tty: boolean, columns?: number) {
+  const stream = new PassThrough() as PassThrough & { columns?: number };
+  if (columns !== undefined) stream.columns = columns;
+  let text = '';
+  stream.on('data', (c: Buffer) => (text += c.toString('utf8')));
+  return { out: new StatusConsole(stream, tty), text: () => text };
+}
+
+function clock() {
+  let now = T0;
+  return { now: () => now, advance: (ms: number) => (now += ms) };
+}
+
+describe('the status line of a phase on a terminal', () => {
+  it('redraws in place with the count, the failures, the elapsed and the remaining time', () => {
+    const { out, text } = capture(true);
+    const c = clock();
+    const p = new Progress(out, 'Applying', 4, c.now, 'change');
+    c.advance(10_000);
+    p.step();
+    c.advance(10_000);
+    p.step(false);
+    p.end();
+    expect(text()).toBe(
+      `${ERASE}Applying: 0/4 done, 0s elapsed` +
+        `${ERASE}Applying: 1/4 done, 10s elapsed, about 30s left` +
+        `${ERASE}Applying: 2/4 done, 1 failed, 20s elapsed, about 20s left` +
+        ERASE,
+    );
+    // Never a line break: the count is one line, redrawn.
+    expect(text()).not.toContain('\n');
+  });
+
+  it('a log line goes above the count, which is drawn again below it; a wait shows beside it', () => {
+    const { out, text } = capture(true);
+    const c = clock();
+    const p = new Progress(out, 'Reading live state of prod, staging', 2, c.now, 'account');
+    const waits = new WaitReporter(out);
+    waits.onWait('GET AlertRules', 30, { now: c.now(), limit: 120 });
+    out.line('note: something');
+    p.step();
+    waits.onWait('GET AlertRules', 0, { now: c.now(), limit: 120 });
+    const both = 'Reading live state of prod, staging: 0/2 done, 0s elapsed · rate limit: waiting: GET AlertRules refills 1 request every 30 s, next request in 30s';
+    expect(text()).toBe(
+      `${ERASE}Reading live state of prod, staging: 0/2 done, 0s elapsed` +
+        `${ERASE}${both}` +
+        `${ERASE}note: something\n${both}` +
+        `${ERASE}Reading live state of prod, staging: 1/2 done, 0s elapsed, about 0s left · rate limit: waiting: GET AlertRules refills 1 request every 30 s, next request in 30s` +
+        `${ERASE}Reading live state of prod, staging: 1/2 done, 0s elapsed, about 0s left`,
+    );
+  });
+
+  it('outside text in a phase name is one escaped line', () => {
+    const { out, text } = capture(true);
+    new Progress(out, 'Reading \x1b]0;t\x07 evil\n', 1, clock().now).end();
+    expect(text().replaceAll(ERASE, '')).toBe('Reading \\x1b]0;t\\x07 evil\\n: 0/1 done, 0s elapsed');
+  });
+});
+
+describe('off a terminal', () => {
+  it('one line when the phase starts, then at most one progress line every 30 s of the clock', () => {
+    const { out, text } = capture(false);
+    const c = clock();
+    const p = new Progress(out, 'Applying', 100, c.now, 'change');
+    // 100 steps, one every 1.5 s of virtual time: 150 s in all.
+    for (let i = 0; i < 100; i++) {
+      c.advance(1500);
+      p.step(i % 10 !== 0);
+    }
+    p.end();
+    const lines = text().split('\n').filter((l) => l !== '');
+    expect(lines[0]).toBe('Applying: 100 changes');
+    expect(lines.slice(1)).toEqual([
+      'Applying: 20/100 done, 2 failed, 30s elapsed, about 2m 0s left',
+      'Applying: 40/100 done, 4 failed, 1m 0s elapsed, about 1m 30s left',
+      'Applying: 60/100 done, 6 failed, 1m 30s elapsed, about 1m 0s left',
+      'Applying: 80/100 done, 8 failed, 2m 0s elapsed, about 30s left',
+    ]);
+    expect(text()).not.toContain('\x1b');
+    expect(PROGRESS_INTERVAL_MS).toBe(30_000);
+  });
+
+  it('a phase shorter than 30 s logs its one line only', () => {
+    const { out, text } = capture(false);
+    const c = clock();
+    const p = new Progress(out, 'Reading live state of prod', 1, c.now, 'account');
+    c.advance(29_000);
+    p.step();
+    p.end();
+    expect(text()).toBe('Reading live state of prod: 1 account\n');
+  });
+});
+
+describe('a narrow terminal', () => {
+  it('cuts the status line to its width, so that it can be erased in place', () => {
+    const { out, text } = capture(true, 30);
+    const p = new Progress(out, 'Reading live state of prod, staging, dev', 3, clock().now);
+    p.step();
+    const draws = text().split(ERASE).filter((d) => d !== '');
+    // The second draw cuts to the same text: not drawn again.
+    expect(draws).toEqual(['Reading live state of prod, …']);
+    expect(draws.every((d) => d.length < 30)).toBe(true);
+  });
+});
