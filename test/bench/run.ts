@@ -6,6 +6,7 @@
 //   npm run bench -- --scale    the scale simulation only (scale.ts)
 //   npm run bench -- --response-size   peak RSS of plan against lists past and just under each limit, one or 12 at once (response-size.ts)
 //   npm run bench -- --routing  the routing map and requirements of 1,000 rules only (routing.ts)
+//   npm run bench -- --signals  Ctrl-C at 20 moments of plan --out: exit code and plan file (signals.ts)
 
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
@@ -26,6 +27,7 @@ import { curve, curveTable } from './curve.js';
 import { responseSize, responseSizeTable } from './response-size.js';
 import { routingBench } from './routing.js';
 import { scale } from './scale.js';
+import { signalTable, signalTries } from './signals.js';
 
 const HOOK_ENV = { HOOK_TOKEN: 'bench-token' };
 const rows: [string, string][] = [];
@@ -151,6 +153,10 @@ async function main(): Promise<void> {
     process.stdout.write('\n' + responseSizeTable(await responseSize(undefined, (line) => process.stderr.write(line + '\n'))));
   };
   if (process.argv.includes('--response-size')) return sizes();
+  if (process.argv.includes('--signals')) {
+    process.stdout.write(signalTable(await signalTries()));
+    return;
+  }
   if (process.argv.includes('--routing')) {
     routingBench(note);
     return;
