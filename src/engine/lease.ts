@@ -204,13 +204,15 @@ export class Leases {
       now: options.now ?? Date.now,
     });
     const sorted = [...accounts].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    // The heartbeat runs from the first lease on: taking the others may wait (--lease-wait, a
+    // rate-limited bucket) longer than a lease lives without renewal.
+    leases.stopBeat = leases.opts.heartbeat(() => leases.beat(), LEASE_HEARTBEAT_MS);
     try {
       for (const account of sorted) await leases.acquireOne(account);
     } catch (err) {
       await leases.release();
       throw err;
     }
-    leases.stopBeat = leases.opts.heartbeat(() => leases.beat(), LEASE_HEARTBEAT_MS);
     return leases;
   }
 

@@ -471,6 +471,48 @@ describe('a holder that is gone', () => {
     await held!.release();
     expect(await leaseRecords(client, 'prod')).toEqual([]);
   });
+
+  it('the heartbeat runs from the first lease on: a run waiting for its second account keeps its first', async () => {
+    let local = 0;
+    let otherBeat: (() => Promise<void>) | undefined;
+    // The holder of staging lives and renews all along.
+    const other = await Leases.acquire(open(), KINDS, [accounts[1]], lease('staging run', { now: () => local, heartbeat: (b) => ((otherBeat = b), () => undefined) }));
+    let beat: (() => Promise<void>) | undefined;
+    let waited = 0;
+    let released = false;
+    const third: unknown[] = [];
+    // While it waits for staging, five minutes of service time pass, a minute a look, beating as a timer would.
+    const waiting = Leases.acquire(
+      open(),
+      KINDS,
+      [accounts[0], accounts[1]],
+      lease('two-account run', {
+        now: () => local,
+        waitMs: 600_000,
+        pollMs: 60_000,
+        heartbeat: (b) => ((beat = b), () => undefined),
+        sleep: async (ms) => {
+          clock.advance(ms);
+          local += ms;
+          waited += ms;
+          await otherBeat?.();
+          await beat?.();
+          if (waited >= 180_000 && third.length === 0) third.push(await Leases.acquire(open(), KINDS, [accounts[0]], lease('third run')).catch((e: unknown) => e));
+          if (waited >= 300_000 && !released) {
+            released = true;
+            await other.release();
+          }
+        },
+      }),
+    );
+    const held = await waiting;
+    expect(beat).toBeDefined();
+    // Three minutes into the wait, prod was still this run's: renewed by the heartbeat, not stale.
+    expect(third[0]).toBeInstanceOf(LeaseHeldError);
+    expect((third[0] as Error).message).toContain('two-account run');
+    await held.release();
+    expect(await leaseRecords(open(), 'prod')).toEqual([]);
+  });
 });
 
 describe('a run that fails or is interrupted frees every lease it took', () => {
