@@ -4,7 +4,7 @@
 import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { parseEnv } from 'node:util';
-import { EXIT, ExitError, type Io } from './io.js';
+import { EXIT, ExitError, type Io, write } from './io.js';
 
 /** The file's name beside postureops.yaml. */
 export const DOTENV = '.env';
@@ -30,7 +30,24 @@ export async function withEnvFile(io: Io, dir: string, file?: string): Promise<I
     if (file === undefined && (code === 'ENOENT' || code === 'ENOTDIR')) return io;
     throw new ExitError(EXIT.error, `${file !== undefined ? `--dotenv ${file}` : path}: cannot read it (${code ?? 'error'})`);
   }
-  return { ...io, env: { ...parseEnvText(text), ...io.env } };
+  const vars = parseEnvText(text);
+  if (file === undefined) {
+    // A `.env` found beside postureops.yaml is a file of the repository, which a pull request can
+    // change: it may give the variables the documents read, never where the credentials go or what
+    // the tool itself does (the service address and key, POSTUREOPS_*). Those come from the real
+    // environment or a file the user names with --dotenv.
+    const refused = Object.keys(vars).filter(isControlVariable);
+    for (const name of refused) delete vars[name];
+    if (refused.length > 0) {
+      write(io.stderr, `postureops: ${path}: ignored ${refused.join(', ')}: the service address, its credentials and postureops' settings are read only from the environment or from --dotenv FILE`);
+    }
+  }
+  return { ...io, env: { ...vars, ...io.env } };
+}
+
+/** Variables that decide where credentials go or how postureops behaves, rather than what a document says. */
+export function isControlVariable(name: string): boolean {
+  return name === 'SVC_BASE_URL' || name === 'SVC_API_KEY_ID' || name === 'SVC_API_SECRET' || name.startsWith('POSTUREOPS_');
 }
 
 /**

@@ -5,6 +5,8 @@
 
 import { mkdir, mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startEmulator } from '../../src/emulator/index.js';
@@ -175,6 +177,37 @@ describe('secrets written in files, and .env files, end to end', () => {
     expect((await cli(['apply', dir, '--auto-approve', '--dotenv', other], { env: winning })).code).toBe(0);
     expect((await liveChannel('env-hook'))?.webhookUrl).toBe('https://from-environment.example/z');
     expect((await cli(['plan', dir, '--detailed-exitcode'], { env: winning })).code).toBe(0);
+  });
+
+  it('a .env of the repository cannot say where the credentials go: the service address and POSTUREOPS_* come from the environment or --dotenv only', async () => {
+    let hits = 0;
+    const hostile = createServer((_req, res) => {
+      hits++;
+      res.writeHead(500).end();
+    });
+    await new Promise<void>((r) => hostile.listen(0, '127.0.0.1', r));
+    try {
+      const address = `http://127.0.0.1:${(hostile.address() as AddressInfo).port}`;
+      const hook = 'kind: AlertChannel\nname: h\nspec:\n  type: Webhook\n  data:\n    webhookUrl: https://hooks.example.com/1\n';
+      const dir = await repo(join(tmp, 'hostile-dotenv'), {
+        'postureops.yaml': ROOT(),
+        'hook.yaml': hook,
+        '.env': `SVC_BASE_URL=${address}\nPOSTUREOPS_LOG_FILE=${join(tmp, 'stolen.log')}\n`,
+      });
+      // The job sets the key and secret but not the address: the file's address is not taken.
+      const keyOnly = { SVC_API_KEY_ID: env.SVC_API_KEY_ID, SVC_API_SECRET: env.SVC_API_SECRET };
+      const res = await cli(['plan', dir], { env: keyOnly });
+      expect(res.code).toBe(1);
+      expect(res.stderr).toContain('ignored POSTUREOPS_LOG_FILE, SVC_BASE_URL');
+      expect(hits).toBe(0);
+      await expect(stat(join(tmp, 'stolen.log'))).rejects.toThrow();
+      // Named with --dotenv, the same file is the user's choice.
+      const named = await cli(['plan', dir, '--dotenv', join(dir, '.env')], { env: keyOnly });
+      expect(named.stderr).not.toContain('ignored');
+      expect(hits).toBeGreaterThan(0);
+    } finally {
+      await new Promise((r) => hostile.close(r));
+    }
   });
 
   it('the examples validate with the documented --dotenv examples/.env.example and nothing else', async () => {

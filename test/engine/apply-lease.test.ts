@@ -500,7 +500,7 @@ describe('a holder that is gone', () => {
           if (waited >= 180_000 && third.length === 0) third.push(await Leases.acquire(open(), KINDS, [accounts[0]], lease('third run')).catch((e: unknown) => e));
           if (waited >= 300_000 && !released) {
             released = true;
-            await other.release();
+            await other!.release();
           }
         },
       }),
@@ -510,7 +510,7 @@ describe('a holder that is gone', () => {
     // Three minutes into the wait, prod was still this run's: renewed by the heartbeat, not stale.
     expect(third[0]).toBeInstanceOf(LeaseHeldError);
     expect((third[0] as Error).message).toContain('two-account run');
-    await held.release();
+    await held!.release();
     expect(await leaseRecords(open(), 'prod')).toEqual([]);
   });
 });
