@@ -47,9 +47,11 @@ async function planInterruptibly(io: Io, dir: string, opts: PlanOptions, interru
   // The last check and the "Plan saved" line run in one turn of the event loop (writes to a pipe or
   // a terminal are synchronous), so no signal is handled between them: once the line is out, the
   // plan is complete.
+  // Only a file this run wrote is removed: an older plan at that path stays when the signal came first.
+  let written = false;
   const unlessInterrupted = async (): Promise<void> => {
     if (!interruption.signal) return;
-    if (out) await rm(out, { force: true });
+    if (out && written) await rm(out, { force: true });
     throw interruption.error(notSaved);
   };
   try {
@@ -59,6 +61,7 @@ async function planInterruptibly(io: Io, dir: string, opts: PlanOptions, interru
     if (out) {
       const { savePlan } = await import('../../src/engine/plan-file.js');
       await savePlan(out, plan, key);
+      written = true;
       await unlessInterrupted();
     }
     write(io.stdout, rendered);

@@ -7,6 +7,7 @@ import { planKey } from '../plan-key.js';
 import { printDiagnostics } from '../pipeline.js';
 import { EXIT, ExitError, type Io, quiet, useColor, write } from '../io.js';
 import type { OutputFormat } from './plan.js';
+import { inertText } from '../../src/model/inert.js';
 
 export interface ShowOptions {
   format: OutputFormat;
@@ -47,6 +48,6 @@ export async function showCommand(io: Io, file: string, opts: ShowOptions): Prom
   });
   const { renderPlan } = await import('../../src/render/index.js');
   write(io.stdout, renderPlan(plan, opts.format, { color: useColor(io.stdout, io.env), quiet: quiet(io, {}) }));
-  if (opts.format !== 'text' && plan.refusal) write(io.stderr, `Refused: ${plan.refusal.message}`);
+  if (opts.format !== 'text' && plan.refusal) write(io.stderr, `Refused: ${inertText(plan.refusal.message)}`);
   return EXIT.ok;
 }

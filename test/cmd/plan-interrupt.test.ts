@@ -2,7 +2,7 @@
 // the plan is written to stdout, after the file was saved. Exit 130/143 and no plan file; once the
 // plan says it is saved, it is complete.
 import { existsSync } from 'node:fs';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
@@ -54,6 +54,23 @@ describe('plan --out: a signal in the last moments', () => {
     expect(existsSync(out)).toBe(false);
     expect(target.err()).toContain(`interrupted by ${signal}: the plan was not saved to ${out}`);
     expect(target.err()).not.toContain('Plan saved');
+  });
+
+  it('a signal before this run wrote its file leaves an older plan at that path as it was', async () => {
+    const out = join(dir, 'older.json');
+    await writeFile(out, '{"an": "older plan"}\n');
+    const signals = manualSignals();
+    const target = io(signals);
+    let sent = false;
+    target.stderr.on('data', () => {
+      if (sent) return;
+      sent = true;
+      signals.send('SIGINT');
+    });
+    const code = await run(['node', 'postureops', 'plan', dir, '--out', out], target);
+    expect(sent).toBe(true);
+    expect(code).toBe(130);
+    expect(await readFile(out, 'utf8')).toBe('{"an": "older plan"}\n');
   });
 
   it('without a signal the plan is saved and the exit code is left alone', async () => {
