@@ -27,6 +27,12 @@ export interface ResourceDiff {
   unreturned?: string[];
   /** A member of `kind.replaceOn` changed. */
   replace: boolean;
+  /**
+   * Live members the service showed masked or empty that the file does not set: an update leaves
+   * them out (a mask sent back would overwrite the secret), so a service that replaces `data` whole
+   * drops them. The plan says so.
+   */
+  withheld: string[];
 }
 
 export interface DesiredView {
@@ -75,7 +81,8 @@ export function diffResource(kind: Kind, desired: DesiredResource, live: LiveRes
   const d = withoutNulls(desired.spec, open);
   const l = declaredLive(live.spec, desired.spec, open);
   // The live rest never carries what the service showed masked or empty: that would overwrite the secret.
-  const full = withoutWithheld(carriedSpec(live.spec, desired.spec, open), live.spec, d, open);
+  const withheld: string[] = [];
+  const full = withoutWithheld(carriedSpec(live.spec, desired.spec, open), live.spec, d, open, withheld);
   const sets = setPointersOf(kind, [d, l, full]);
   const envPointers = Object.keys(desired.envRefs);
   // A member the service shows empty and the file takes from the environment is a hidden secret
@@ -128,6 +135,7 @@ export function diffResource(kind: Kind, desired: DesiredResource, live: LiveRes
     sensitive,
     unreturned,
     replace: changedList.some((m) => kind.replaceOn.includes(m)),
+    withheld,
   };
 }
 

@@ -77,6 +77,8 @@ export interface Change {
   dependsOn: string[];
   /** The kind's word on a credential the service issues for this change (a token's value): where it goes, how to read it later. */
   issued?: string;
+  /** An update: live members the service shows masked or empty that the file does not set, which it leaves out (see ResourceDiff.withheld). */
+  withheld?: string[];
   /** An update that renames the live resource (same id): its name before (`previousNames`). */
   renamedFrom?: string;
   /** A create and a delete of one resource moving between accounts: the key of the other change. */

@@ -254,8 +254,9 @@ function holdingMember(pointer: string, root: JsonObject): string {
  * gives. Every member below `open` that the live record holds masked or empty, at any depth, and
  * that the file does not set, is left out: sending it back would overwrite the real value with the
  * mask. A list holding a mask is left out whole (sending it shorter would drop the hidden items).
+ * `left` receives the pointers of the members left out.
  */
-export function withoutWithheld(carried: JsonObject, live: JsonObject, declared: JsonObject, open: readonly string[]): JsonObject {
+export function withoutWithheld(carried: JsonObject, live: JsonObject, declared: JsonObject, open: readonly string[], left: string[] = []): JsonObject {
   let out = carried;
   const withheld = open.flatMap((p) => {
     const held = p === '' ? live : getAt(live, p);
@@ -267,7 +268,9 @@ export function withoutWithheld(carried: JsonObject, live: JsonObject, declared:
     // Only what came from the live record: the file's own value at this place is its choice.
     if (JSON.stringify(getAt(out, pointer)) !== JSON.stringify(getAt(live, pointer))) continue;
     out = removeAt(out, pointer);
+    left.push(pointer);
   }
+  left.sort();
   return out;
 }
 

@@ -132,6 +132,11 @@ export function partialText(targets: readonly string[] | undefined): string | un
 export function linkNotes(change: Change): string[] {
   const out: string[] = [];
   if (change.issued !== undefined) out.push(change.issued);
+  if (change.withheld !== undefined && change.withheld.length > 0) {
+    out.push(
+      `leaves out ${change.withheld.join(', ')}, which the service shows hidden (masked or empty) and the file does not set: sending the mask back would overwrite the secret, and a service that replaces \`data\` whole drops what is left out; give ${change.withheld.length === 1 ? 'it' : 'them'} as \${env:NAME} to keep ${change.withheld.length === 1 ? 'it' : 'them'}`,
+    );
+  }
   if (change.renamedFrom !== undefined) out.push(`renamed from ${change.renamedFrom} (same id)`);
   if (change.movedFrom !== undefined) out.push(`moved from ${change.movedFrom}: created here first, then deleted there`);
   if (change.movedTo !== undefined) out.push(`moved to ${change.movedTo}: deleted here once it is created there`);

@@ -55,6 +55,7 @@ function changeJson(change: Change) {
     movedTo: change.movedTo,
     sameSpecAs: change.sameSpecAs,
     issued: change.issued,
+    withheld: change.withheld,
     changed: change.changed,
     diff: change.diff?.map((op) => nameOp(maskOp(op, pointers), change.valueNames)),
     writeOnly: change.writeOnly,

@@ -165,6 +165,12 @@ describe('an account holding every type and shape, through export, validate, pla
     const doc = docs.find((d) => d.name === 'never-seen-cloud');
     doc.spec.data = { region: 'eu-2', credentials: { clientId: 'client-9', keyId: 'kid-9' }, signing: { tokenUrl: 'https://login.example.com/t' }, serviceAccount: { user: 'svc' } };
     await writeFile(file, docs.map((d) => stringify(d)).join('---\n'));
+    // The plan says which hidden members the update leaves out, and how to keep them.
+    const edited = JSON.parse((await run(['plan', out, '--format', 'json'], env)).stdout);
+    const update = edited.changes.find((c: { name: string }) => c.name === 'never-seen-cloud');
+    expect(update.action).toBe('update');
+    expect(update.withheld).toEqual(expect.arrayContaining(['/data/API_KEY', '/data/credentials/client_secret', '/data/passphrase', '/data/serviceAccount/password']));
+    expect((await run(['plan', out], env)).stdout).toMatch(/leaves out .*\/data\/passphrase.*give them as \$\{env:NAME\} to keep them/);
     received.length = 0;
     const applied = await run(['apply', out, '--auto-approve'], env);
     expect(applied.code, applied.stdout + applied.stderr).toBe(0);

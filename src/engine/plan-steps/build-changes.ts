@@ -53,6 +53,7 @@ export function writeChange(decision: Decision, children: readonly Decision[], r
     dependsOn: [],
     ...(decision.renamedFrom !== undefined ? { renamedFrom: decision.renamedFrom } : {}),
     ...(kind.issuedNote !== undefined && (action === 'create' || action === 'replace') ? { issued: kind.issuedNote } : {}),
+    ...(diff && action === 'update' && diff.withheld.length > 0 ? { withheld: diff.withheld } : {}),
     ...(decision.reason ? { reason: decision.reason } : {}),
     ...(d.source ? { source: d.source } : {}),
     liveDigest: liveDigest(action === 'create' ? undefined : live),

@@ -5,7 +5,7 @@ import type { ResourceDiff } from '../../../src/engine/diff.js';
 import { desired } from '../plan-fakes.js';
 import { decisionOf, decisionsOf } from './helpers.js';
 
-const diffWith = (changed: string[]): ResourceDiff => ({ changed, diff: [], before: {}, after: {}, writeOnly: [], sensitive: [], replace: false });
+const diffWith = (changed: string[]): ResourceDiff => ({ changed, diff: [], before: {}, after: {}, writeOnly: [], sensitive: [], replace: false, withheld: [] });
 const rule = desired('Rule', 'r', { channels: ['a', 'b'], severity: [1] });
 
 describe('re-point', () => {
