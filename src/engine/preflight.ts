@@ -178,7 +178,8 @@ export function leaseGroups(accounts: readonly AccountConfig[], kinds: readonly 
     const bucket = bucketOf(req.method, req.path);
     count.set(bucket, (count.get(bucket) ?? 0) + n);
   };
-  add({ method: 'GET', path: hook.listPath }, 2 * accounts.length + writes + renewals);
+  // A renewal reads the records before and after its PATCH (Leases.renew then confirm): two lists.
+  add({ method: 'GET', path: hook.listPath }, 2 * accounts.length + writes + 2 * renewals);
   // A create goes to the list's path (its body needs a list answer to be built).
   add({ method: 'POST', path: hook.listPath }, accounts.length);
   add(hook.deleteRequest(hook.recordId(1), ctx), 2 * accounts.length);

@@ -88,9 +88,9 @@ describe('preflight', () => {
 
   it('counts the lease of every account with changes: taking, a fence read per write, renewals for the run, freeing', () => {
     const groups = leaseGroups(accounts(3), KINDS);
-    // Per account: a list and a create, a delete of the generation replaced, a list and a delete to free it, one renewal (PATCH and list).
+    // Per account: a list and a create, a delete of the generation replaced, a list and a delete to free it, one renewal (a PATCH and two lists).
     expect(groups).toEqual([
-      { buckets: ['GET AlertProfiles'], requests: 9 },
+      { buckets: ['GET AlertProfiles'], requests: 12 },
       { buckets: ['POST AlertProfiles'], requests: 3 },
       { buckets: ['DELETE AlertProfiles'], requests: 6 },
       { buckets: ['PATCH AlertProfiles'], requests: 3 },
@@ -101,7 +101,7 @@ describe('preflight', () => {
       ({ key: `${account}/AlertChannel/${name}`, action: 'create', kind: 'AlertChannel', account, name, after: { type: 'Webhook', enabled: true, data: { webhookUrl: 'https://x.example' } }, dependsOn: [] }) as unknown as Change;
     // Two writes in leased accounts (one fence read each, at most), one in an account without a lease; a 10-minute run renews 10 more times per account.
     const busy = leaseGroups(accounts(2), KINDS, [change('a0', 'x'), change('a1', 'y'), change('a9', 'z')], 600);
-    expect(busy.find((g) => g.buckets[0] === 'GET AlertProfiles')?.requests).toBe(2 * 2 + 2 + 2 * 11);
+    expect(busy.find((g) => g.buckets[0] === 'GET AlertProfiles')?.requests).toBe(2 * 2 + 2 + 2 * 2 * 11);
     expect(busy.find((g) => g.buckets[0] === 'PATCH AlertProfiles')?.requests).toBe(2 * 11);
   });
 
