@@ -343,7 +343,7 @@ export function buildProgram(programIo: Io, setCode: (code: number) => void): Co
           [
             'postureops export --out live --account prod --account staging',
             'postureops export --out live --account prod --kind AlertRule',
-            'postureops export --out live --account prod --dotenv-out live/.env',
+            'postureops export --out live --account prod --dotenv-out live.env   # outside the folder that goes to git',
           ],
           [
             [EXIT.ok, 'exported'],
