@@ -7,7 +7,7 @@ import type { Diagnostic } from '../../model/diagnostics.js';
 import type { JsonObject } from '../../model/json.js';
 import { getAt, isWithin, removeAt, setAt } from '../../model/json-pointer.js';
 import { at, type Match } from './shared.js';
-import { withoutMasks } from '../../model/secret-detection.js';
+import { emptyPointers, isMaskedValue, maskedPointers } from '../../model/secret-detection.js';
 
 export interface Ignored {
   readonly matches: readonly Match[];
@@ -36,10 +36,11 @@ export function ignoreChanges(matches: readonly Match[]): Ignored {
     let spec: JsonObject = m.desired.spec;
     for (const pointer of pointers) {
       if (pointer === '') continue;
-      // What the service showed masked is not its value: left out rather than sent back.
+      // What the service showed masked or empty is not its value: the member is left out whole rather
+      // than sent back (the rule of the live rest, withoutWithheld: never a list or object with a hole).
       const live = getAt(m.live.spec, pointer);
-      const value = live === undefined ? undefined : withoutMasks(live);
-      spec = value === undefined ? removeAt(spec, pointer) : setAt(spec, pointer, structuredClone(value));
+      const hidden = live === undefined || live === '' || isMaskedValue(live) || maskedPointers(live, pointer).length > 0 || emptyPointers(live, pointer).length > 0;
+      spec = hidden ? removeAt(spec, pointer) : setAt(spec, pointer, structuredClone(live));
     }
     const envRefs = Object.fromEntries(Object.entries(m.desired.envRefs).filter(([p]) => !pointers.some((i) => isWithin(p, i))));
     return { ...m, desired: { ...m.desired, spec, envRefs } };

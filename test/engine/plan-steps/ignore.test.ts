@@ -19,11 +19,21 @@ describe('ignoreChanges', () => {
     expect(r.matches[0].desired.envRefs).toEqual({});
   });
 
-  it('a live value shown masked is not taken: the member is left out, masks inside an object dropped', () => {
-    const d = withIgnore(desired('Channel', 'c', { type: 'Slack', data: { token: 'mine', auth: { id: 'a' } } }), ['/data/token', '/data/auth']);
-    const l = live('Channel', 'c', 'C1', { type: 'Slack', data: { token: '****', auth: { id: 'b', secret: '*****xyz' } } });
+  it('a live value holding anything shown masked or empty is not taken: the member is left out whole, never sent with a hole', () => {
+    const d = withIgnore(desired('Channel', 'c', { type: 'Slack', data: { token: 'mine', auth: { id: 'a' }, headers: [], key: { v: 'k' }, plain: 'p' } }), [
+      '/data/token',
+      '/data/auth',
+      '/data/headers',
+      '/data/key',
+      '/data/plain',
+    ]);
+    const l = live('Channel', 'c', 'C1', {
+      type: 'Slack',
+      data: { token: '****', auth: { id: 'b', secret: '*****xyz' }, headers: [{ name: 'Authorization', value: '****' }], key: { v: '' }, plain: 'theirs' },
+    });
     const r = ignoreChanges(frozen([matchOf(d, l)]));
-    expect(r.matches[0].desired.spec).toEqual({ type: 'Slack', data: { auth: { id: 'b' } } });
+    // A header without its value, or an object with an empty secret, would overwrite what the service holds.
+    expect(r.matches[0].desired.spec).toEqual({ type: 'Slack', data: { plain: 'theirs' } });
   });
 
   it('a create has no live value: the file value stays', () => {
