@@ -5,6 +5,7 @@ import { resolve as resolvePath } from 'node:path';
 import type { ClientOptions } from '../src/api/options.js';
 import { credentialRedactor } from '../src/api/redact.js';
 import { inertLog } from '../src/model/inert.js';
+import { isSecretName } from '../src/model/secret-detection.js';
 
 export interface Io {
   stdout: NodeJS.WritableStream & { isTTY?: boolean };
@@ -122,7 +123,9 @@ export function logLine(io: Pick<Io, 'env' | 'cwd'>, level: LogLevel, at: LogLev
     return;
   }
   const path = resolvePath(io.cwd, file);
-  const secrets = ['SVC_API_SECRET', 'SVC_API_KEY_ID', 'POSTUREOPS_PLAN_KEY'].map((n) => io.env[n]).filter((v): v is string => v !== undefined && v !== '');
+  // The credentials postureops holds, and every variable whose name says it is a secret (GITHUB_TOKEN, ...).
+  const names = Object.keys(io.env).filter((n) => n === 'SVC_API_SECRET' || n === 'SVC_API_KEY_ID' || n === 'POSTUREOPS_PLAN_KEY' || isSecretName(n));
+  const secrets = names.map((n) => io.env[n]).filter((v): v is string => v !== undefined && v !== '');
   const safe = credentialRedactor(secrets).redact(inertLog(text));
   appendFileSync(path, `${new Date().toISOString()} [${at.toUpperCase()}] ${safe}\n`, { mode: 0o600 });
   // An existing file keeps its mode on append: narrow it once per run.

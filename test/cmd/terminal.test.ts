@@ -91,3 +91,18 @@ describe('outside text on stderr and stdout', () => {
     expect(text).toBe('\u001b[1mAccount\u001b[22m prod\n  name\\x1b[8mhidden\\x9b\n  \\x3a:set-output name=x::y\nv1 ##\\x5berror]x\n::error file=a.yaml::ours\n');
   });
 });
+
+describe('the log file', () => {
+  it('redacts the credentials and every variable whose name says it is a secret, whatever the line holds', async () => {
+    const { mkdtempSync, readFileSync } = await import('node:fs');
+    const { tmpdir } = await import('node:os');
+    const { join } = await import('node:path');
+    const { logLine } = await import('../../cmd/io.js');
+    const dir = mkdtempSync(join(tmpdir(), 'postureops-logfile-'));
+    const env = { POSTUREOPS_LOG_FILE: join(dir, 'log'), SVC_API_SECRET: 'sv-secret-1234', GITHUB_TOKEN: 'ghs_abcdefgh1234', DB_PASSWORD: 'pw-5678-xyz', REGION: 'eu-central-9' };
+    logLine({ env, cwd: dir }, 'info', 'info', 'echo: sv-secret-1234 ghs_abcdefgh1234 pw-5678-xyz eu-central-9', () => undefined);
+    const text = readFileSync(join(dir, 'log'), 'utf8');
+    for (const secret of ['sv-secret-1234', 'ghs_abcdefgh1234', 'pw-5678-xyz']) expect(text).not.toContain(secret);
+    expect(text).toContain('eu-central-9');
+  });
+});
