@@ -87,6 +87,29 @@ describe('Redactor: echo forms, each on its own', () => {
     }
   });
 
+  it('the forms of a plain 8-character value: itself and its base64 at the three byte alignments', () => {
+    // Fragments under 8 base64 characters are left out: they would match unrelated encoded text.
+    expect(echoForms('abcdefgh').sort()).toEqual(['FiY2RlZmdo', 'YWJjZGVmZ2', 'abcdefgh', 'hYmNkZWZna']);
+    expect(echoForms('s3cr3t').filter((f) => f !== 's3cr3t')).toEqual([Buffer.from('s3cr3t').toString('base64')]);
+  });
+
+  it('a value is hidden as written even when every other form of it differs', () => {
+    const v = 'a"b c/d';
+    expect(echoForms(v)).toContain(v);
+    expect(mask([v]).redact(`<${v}>`)).toBe('<***>');
+  });
+
+  it('a single-line value JSON-escaped twice is hidden', () => {
+    const v = 'pa"ss/wd';
+    const text = JSON.stringify(JSON.stringify({ k: v }));
+    expect(mask([v]).redact(text)).toBe(JSON.stringify(JSON.stringify({ k: '***' })));
+  });
+
+  it('a multi-byte secret of 3 characters (6 bytes) is hidden in base64', () => {
+    const v = 'ééé';
+    expect(mask([v]).redact(Buffer.from(v).toString('base64'))).toBe('***');
+  });
+
   it('no form is empty (an empty form would mask between every character)', () => {
     expect(echoForms('')).toEqual([]);
     expect(echoForms('abcd').every((f) => f !== '')).toBe(true);
@@ -140,6 +163,17 @@ describe('Redactor: values and labels', () => {
     expect(r.size).toBe(1);
     r.add('secret-1', 'A');
     expect(r.size).toBe(2);
+  });
+
+  it('a redactor made without values hides nothing until one is added', () => {
+    const r = new Redactor({ mask: '***' });
+    expect(r.size).toBe(0);
+    expect(r.redact('Stryker was here')).toBe('Stryker was here');
+  });
+
+  it('a short value containing another short value is removed whole, in any order of adding', () => {
+    expect(mask(['b', 'a-b']).redact('a-b')).toBe('***');
+    expect(mask(['a-b', 'b']).redact('a-b b')).toBe('*** ***');
   });
 
   it('a value added after redacting is hidden from then on', () => {
