@@ -119,15 +119,12 @@ const MAX_NAME = 128;
 
 /** `hecToken` → [hec, token]; `x_api_key` → [x, api, key]; `APIKey` → [api, key]. */
 export function nameWords(name: string): string[] {
-  return name
-    .slice(-MAX_NAME)
-    .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
-    // Stryker disable next-line Regex: `([A-Z])` splits the same place: the last capital before a lowercase.
-    .replace(/([A-Z]+)([A-Z][a-z])/g, '$1 $2')
-    // Stryker disable next-line Regex: without `+` the extra empty words are filtered out below.
-    .split(/[^A-Za-z0-9]+/)
-    .filter((w) => w !== '')
-    .map((w) => w.toLowerCase());
+  const humps = name.slice(-MAX_NAME).replace(/([a-z0-9])([A-Z])/g, '$1 $2');
+  // Stryker disable next-line Regex: `([A-Z])` splits at the same place, the last capital before a lowercase.
+  const acronyms = humps.replace(/([A-Z]+)([A-Z][a-z])/g, '$1 $2');
+  // Stryker disable next-line Regex: without `+` the extra empty words are dropped by the filter.
+  const words = acronyms.split(/[^A-Za-z0-9]+/);
+  return words.filter((w) => w !== '').map((w) => w.toLowerCase());
 }
 
 const endsWithNoun = (word: string): boolean => CREDENTIAL_NOUNS.some((n) => word.endsWith(n) || word === n + 's');
@@ -144,9 +141,11 @@ export function isSecretName(name: string): boolean {
   const all = nameWords(name)
     .map((w) => (ENCODING_WORDS.has(w) ? w : /^v\d+$/.test(w) ? '' : w.replace(/\d+$/, '')))
     .filter((w) => w !== '');
+  // Stryker disable next-line ConditionalExpression: a shortcut; no rule below matches no words.
   if (all.length === 0) return false;
   if (FLAG_WORDS.has(all[0]!)) return false;
   let end = all.length;
+  // Stryker disable next-line ConditionalExpression,EqualityOperator: a name of encoding words alone is no secret either way.
   while (end > 1 && ENCODING_WORDS.has(all[end - 1])) end--;
   const words = all.slice(0, end);
   const head = words[words.length - 1]!;

@@ -95,6 +95,10 @@ describe('the secret-name rule at its edges', () => {
     expect(isSecretName('sshkeys')).toBe(true);
   });
 
+  it('leading and trailing separators make no empty words', () => {
+    expect(nameWords('_api__key_')).toEqual(['api', 'key']);
+  });
+
   it('only the last 128 characters of a name are read', () => {
     expect(nameWords(`a_${'b'.repeat(200)}`)).toEqual(['b'.repeat(128)]);
   });
@@ -180,5 +184,6 @@ describe('withoutWithheld and withoutMasks at their edges', () => {
     expect(withoutMasks({ a: '****', b: { c: 'x' }, d: [1] })).toEqual({ b: { c: 'x' }, d: [1] });
     expect(withoutMasks(5)).toBe(5);
     expect(withoutMasks(null)).toBeNull();
+    expect(Object.keys(withoutMasks({ a: '****', b: 1 }) as object)).toEqual(['b']);
   });
 });
