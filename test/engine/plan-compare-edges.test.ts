@@ -54,6 +54,11 @@ describe('planDifferences: each message form', () => {
   it('a changed account or name is shown with both values', () => {
     expect(diff({ account: 'dev' })).toEqual([`${WHERE}: account is "dev" in the saved plan, "prod" when derived again`]);
     expect(diff({ name: 'b' })).toEqual([`${WHERE}: name is "b" in the saved plan, "a" when derived again`]);
+    expect(diff({ kind: 'Other' })).toEqual([`${WHERE}: kind is "Other" in the saved plan, "AlertChannel" when derived again`]);
+  });
+
+  it('a shown name has its controls escaped as the terminal shows them (\\x01), not as JSON would (\\u0001)', () => {
+    expect(diff({ name: 'b\x01' })).toEqual([`${WHERE}: name is "b\\x01" in the saved plan, "a" when derived again`]);
   });
 
   it('an identity member absent, or not a string, is shown as absent or as JSON', () => {
