@@ -11,18 +11,10 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { type Diagnostic, DiagnosticsError } from '../../src/model/diagnostics.js';
 import { macMatches, PLAN_KEY_MIN_LENGTH, planMac, readPlan, savePlan, TAMPERED_CODES } from '../../src/engine/plan-file.js';
 import type { Plan } from '../../src/model/plan.js';
+import { emptyPlan } from '../render/fixtures.js';
 
 const KEY = 'k'.repeat(PLAN_KEY_MIN_LENGTH);
-const plan: Plan = {
-  formatVersion: 1,
-  accounts: [{ name: 'prod', orgAccess: false }],
-  changes: [],
-  summary: { create: 0, update: 0, replace: 0, delete: 0, unmanaged: 0 },
-  unmanaged: [],
-  diagnostics: [],
-  apiCalls: { total: 0, byBucket: {} },
-  budget: [],
-};
+const plan: Plan = emptyPlan();
 
 let dir: string;
 beforeEach(async () => {
