@@ -12,13 +12,21 @@ export default {
   disableTypeChecks: false,
   concurrency: 2,
   timeoutMS: 20_000,
+  // The safety core (issue 25): what hides secrets, neutralises outside text or authenticates plans
+  // (target 95 %), and what refuses or orders a dangerous plan and holds the lease (target 90 %).
   mutate: [
     'src/model/masking.ts',
     'src/api/redact.ts',
+    'src/model/inert.ts',
+    'src/model/secret-detection.ts',
+    'src/engine/plan-file.ts',
+    'src/engine/plan-compare.ts',
     'src/engine/safety.ts',
     'src/engine/order.ts',
     'src/engine/diff.ts',
     'src/engine/plan-steps/*.ts',
+    'src/engine/lease.ts',
+    'src/kinds/lease-record.ts',
   ],
   reporters: ['clear-text', 'progress', 'json', 'html'],
   jsonReporter: { fileName: 'reports/mutation/mutation.json' },

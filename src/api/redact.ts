@@ -24,15 +24,12 @@ export function serviceMessage(redactor: Redactor, text: string): string | undef
   try {
     parsed = JSON.parse(trimmed);
   } catch {
-    return cut(redactor.redact(trimmed).replace(/\s+/g, ' '), MAX_TEXT);
+    return redactor.redact(trimmed).replace(/\s+/g, ' ').slice(0, MAX_TEXT);
   }
   if (parsed !== null && typeof parsed === 'object' && 'message' in parsed) {
     const message = (parsed as { message: unknown }).message;
-    if (typeof message === 'string' && message.trim() !== '') return cut(redactor.redact(message.trim()), MAX_MESSAGE);
+    if (typeof message === 'string' && message.trim() !== '') return redactor.redact(message.trim()).slice(0, MAX_MESSAGE);
   }
   return undefined;
 }
 
-function cut(text: string, max: number): string {
-  return text.length > max ? text.slice(0, max) : text;
-}

@@ -70,9 +70,12 @@ function accountDifferences(saved: readonly AccountConfig[], declared: readonly 
   const byName = new Map(declared.map((a) => [a.name, a]));
   for (const a of saved) {
     const twin = byName.get(a.name);
-    const pointers = twin ? differingPointers(a, { name: twin.name, orgAccess: twin.orgAccess }) : [];
-    if (!twin) out.push(`account ${quote(a.name)} is in the saved plan, but the repository does not declare it`);
-    else if (pointers.length > 0) out.push(`account ${quote(a.name)}: its settings in the saved plan differ from the repository's (${pointers.join(', ')})`);
+    if (!twin) {
+      out.push(`account ${quote(a.name)} is in the saved plan, but the repository does not declare it`);
+      continue;
+    }
+    const pointers = differingPointers(a, { name: twin.name, orgAccess: twin.orgAccess });
+    if (pointers.length > 0) out.push(`account ${quote(a.name)}: its settings in the saved plan differ from the repository's (${pointers.join(', ')})`);
   }
   return out;
 }
