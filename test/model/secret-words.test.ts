@@ -8,7 +8,6 @@ import {
   maskedPointers,
   nameWords,
   secretNamePointers,
-  withoutMasks,
   withoutWithheld,
 } from '../../src/model/secret-detection.js';
 
@@ -167,7 +166,7 @@ describe('pointers at their edges', () => {
   });
 });
 
-describe('withoutWithheld and withoutMasks at their edges', () => {
+describe('withoutWithheld at its edges', () => {
   it('a member whose carried value is not the live one is kept even where the live record held a mask', () => {
     const out = withoutWithheld({ data: { password: 'new' } }, { data: { password: '****' } }, { data: {} }, ['/data']);
     expect(out).toEqual({ data: { password: 'new' } });
@@ -175,15 +174,5 @@ describe('withoutWithheld and withoutMasks at their edges', () => {
 
   it('the whole record is open with the pointer ""', () => {
     expect(withoutWithheld({ a: '****', b: 1 }, { a: '****', b: 1 }, {}, [''])).toEqual({ b: 1 });
-  });
-
-  it('withoutMasks drops masked members at any depth, and a list holding a mask whole', () => {
-    expect(withoutMasks('****')).toBeUndefined();
-    expect(withoutMasks(['a', '****'])).toBeUndefined();
-    expect(withoutMasks(['a', 0, { p: '****', q: 1 }])).toEqual(['a', 0, { q: 1 }]);
-    expect(withoutMasks({ a: '****', b: { c: 'x' }, d: [1] })).toEqual({ b: { c: 'x' }, d: [1] });
-    expect(withoutMasks(5)).toBe(5);
-    expect(withoutMasks(null)).toBeNull();
-    expect(Object.keys(withoutMasks({ a: '****', b: 1 }) as object)).toEqual(['b']);
   });
 });
