@@ -156,8 +156,8 @@ function toDiffOp(op: { op: string; path: string; value?: unknown }, shownAfter:
 }
 
 function setPointersOf(kind: Kind, specs: JsonObject[]): string[] {
-  // Deepest first, so an outer set is ordered by already ordered members.
-  return uniqueSorted(specs.flatMap((s) => kind.setPointers(s))).sort((a, b) => b.length - a.length || (a < b ? -1 : 1));
+  // Deepest first, so an outer set is ordered by already ordered members (a stable sort: by name within a depth).
+  return uniqueSorted(specs.flatMap((s) => kind.setPointers(s))).sort((a, b) => b.length - a.length);
 }
 
 /**

@@ -120,7 +120,12 @@ function withChecksum(plan: Record<string, unknown>): string {
 }
 
 describe('checkStale', () => {
-  const p = makePlan();
+  // Planned inside each test, not while collecting: mutation testing attributes a plan made outside a
+  // test to no test, and then reruns every test for each mutant of the engine.
+  let p: Plan;
+  beforeEach(() => {
+    p = makePlan();
+  });
   const fresh = () => [{ ...liveRecords[0], spec: { type: 'Slack', data: { url: 'old' } } }, ...liveRecords.slice(1)];
 
   it('the live state the plan came from is not stale', () => {

@@ -1,7 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { plan } from '../../src/engine/plan.js';
 import type { DesiredResource, LiveResource } from '../../src/model/resource.js';
-import { SAFETY_DEFAULTS, thresholdsFor } from '../../src/engine/safety.js';
+import { inUseRefusal, SAFETY_DEFAULTS, safetyRefusal, thresholdsFor } from '../../src/engine/safety.js';
+import type { PlannedChange } from '../../src/engine/order.js';
+import type { Change } from '../../src/model/plan.js';
 import type { SafetySettings } from '../../src/model/account.js';
 import { desired, desiredState, FAKE_KINDS, live, liveState } from './plan-fakes.js';
 
@@ -219,5 +221,92 @@ describe('resources still in use', () => {
     const d = desiredState([desired('Channel', 'ops', hook('u'))]);
     expect(plan(d, state, { kinds: FAKE_KINDS }).plan!.refusal?.details).toEqual(['prod/Channel/ops (replace) is still used by Rule legacy (not declared in this configuration)']);
     expect(plan(d, state, { kinds: FAKE_KINDS, force: true }).plan!.refusal).toBeUndefined();
+  });
+});
+
+/** A change as the planner records it; only what the safety checks read. */
+function change(action: Change['action'], account: string, kind: string, name: string): Change {
+  return { key: `${account}/${kind}/${name}`, action, kind, account, name, writeOnly: [], sensitive: [], dependsOn: [], liveDigest: 'absent' } as Change;
+}
+
+/** `n` live resources of one kind and account, and a change of `action` for the first `changed` of them. */
+function lot(account: string, kind: string, n: number, changed: number, action: Change['action']): { l: LiveResource[]; c: Change[] } {
+  const l = Array.from({ length: n }, (_, i) => live(kind, `${kind}-${i}`, `${account}-${kind}-${i}`, {}, { account }));
+  return { l, c: l.slice(0, changed).map((r) => change(action, account, kind, r.name)) };
+}
+
+describe('safety thresholds: edges', () => {
+  it('exactly deletePercent deleted is allowed, per kind and per account ("more than", not "as many as")', () => {
+    const { d, l } = world('prod', 10, 7);
+    const p = planned(d, l, undefined, { Channel: true });
+    expect(p.summary.delete).toBe(3);
+    expect(p.refusal).toBeUndefined();
+  });
+
+  it('a kind or account with nothing live that counts is never refused for its share, even with minResources 0', () => {
+    // Updates of what the service manages: nothing counted live, so no share to exceed (and no 1 of 0).
+    const managed = [live('Profile', 'SVC_A', 'SVC_A', {}, { managedByService: true }), live('Profile', 'SVC_B', 'SVC_B', {}, { managedByService: true })];
+    const changes = managed.map((r) => change('update', 'prod', 'Profile', r.name));
+    expect(safetyRefusal(changes, managed, ['prod'], FAKE_KINDS, { minResources: 0 })).toBeUndefined();
+    expect(safetyRefusal([change('delete', 'prod', 'Profile', 'SVC_A')], managed, ['prod'], FAKE_KINDS, { minResources: 0 })).toBeUndefined();
+  });
+
+  it('lists the thresholds passed by account order, then the account before its kinds, then kind order; the message counts them', () => {
+    // Listed against that order: staging before prod, rules before channels.
+    const sr = lot('staging', 'Rule', 10, 10, 'update');
+    const sc = lot('staging', 'Channel', 10, 10, 'update');
+    const pr = lot('prod', 'Rule', 10, 10, 'update');
+    const pc = lot('prod', 'Channel', 10, 10, 'delete');
+    const refusal = safetyRefusal([...sr.c, ...sc.c, ...pr.c, ...pc.c], [...sr.l, ...sc.l, ...pr.l, ...pc.l], ['prod', 'staging'], FAKE_KINDS);
+    expect(refusal?.message).toBe(
+      'the plan changes more of what exists than the safety thresholds allow (5 thresholds); review it and use --force to apply',
+    );
+    expect(refusal?.details.map((line) => line.split(':')[0])).toEqual(['prod', 'prod/Channel', 'prod/Rule', 'staging/Channel', 'staging/Rule']);
+    const one = lot('prod', 'Channel', 10, 4, 'update');
+    expect(safetyRefusal(one.c, one.l, ['prod'], FAKE_KINDS)?.message).toBe(
+      'the plan changes more of what exists than the safety thresholds allow (one threshold); review it and use --force to apply',
+    );
+  });
+});
+
+describe('resources still in use: edges', () => {
+  const ruleTo = (name: string, channels: string[], account = 'prod') => live('Rule', name, `${account}-R-${name}`, { channels, severity: [1] }, { account });
+  const deleting = (account: string, kind: string, name: string): PlannedChange => ({ change: change('delete', account, kind, name), live: live(kind, name, `${account}-${name}`, {}, { account }) });
+
+  it('a rule in another account that routes to a channel of the same name does not hold it (in use is per account)', () => {
+    const refusal = inUseRefusal([deleting('prod', 'Channel', 'ops')], [ruleTo('r', ['ops'], 'staging')], FAKE_KINDS, new Set());
+    expect(refusal).toBeUndefined();
+    // the same rule in the deleting account does
+    expect(inUseRefusal([deleting('prod', 'Channel', 'ops')], [ruleTo('r', ['ops'])], FAKE_KINDS, new Set())?.details).toEqual([
+      'prod/Channel/ops (delete) is still used by Rule r (not declared in this configuration)',
+    ]);
+  });
+
+  it('a reference to another kind of the same name does not hold a resource', () => {
+    expect(inUseRefusal([deleting('prod', 'Profile', 'ops')], [ruleTo('r', ['ops'])], FAKE_KINDS, new Set())).toBeUndefined();
+  });
+
+  it('a live resource of a kind this run does not know holds nothing (and does not stop the check)', () => {
+    const stranger = live('Stranger', 's', 'S1', { channels: ['ops'] });
+    expect(inUseRefusal([deleting('prod', 'Channel', 'ops')], [stranger], FAKE_KINDS, new Set())).toBeUndefined();
+  });
+
+  it('names every blocked resource once, sorted, and says "a resource" or "resources"', () => {
+    const items = [deleting('prod', 'Channel', 'zeta'), deleting('prod', 'Channel', 'alpha')];
+    const refusal = inUseRefusal(items, [ruleTo('r', ['zeta', 'alpha', 'zeta'])], FAKE_KINDS, new Set(['prod/Rule/r']));
+    expect(refusal?.message).toBe('the plan removes resources that other resources still reference; change or delete those first, or use --force');
+    expect(refusal?.details).toEqual(['prod/Channel/alpha (delete) is still used by Rule r', 'prod/Channel/zeta (delete) is still used by Rule r']);
+    const single = inUseRefusal([items[0]], [ruleTo('r', ['zeta'])], FAKE_KINDS, new Set(['prod/Rule/r']));
+    expect(single?.message).toBe('the plan removes a resource that other resources still reference; change or delete those first, or use --force');
+  });
+
+  it('a referrer changed without a desired spec still refers (only a delete or a new spec lets go)', () => {
+    const r = ruleTo('r', ['ops']);
+    const updatedBlind: PlannedChange = { change: change('update', 'prod', 'Rule', 'r'), live: r };
+    expect(inUseRefusal([deleting('prod', 'Channel', 'ops'), updatedBlind], [r], FAKE_KINDS, new Set(['prod/Rule/r']))?.details).toEqual([
+      'prod/Channel/ops (delete) is still used by Rule r',
+    ]);
+    const repointed: PlannedChange = { ...updatedBlind, desired: desired('Rule', 'r', { channels: ['other'], severity: [1] }) };
+    expect(inUseRefusal([deleting('prod', 'Channel', 'ops'), repointed], [r], FAKE_KINDS, new Set(['prod/Rule/r']))).toBeUndefined();
   });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { combine, refuse, type RefuseInput } from '../../../src/engine/plan-steps/refuse.js';
+import { combine, preventDestroyRefusal, refuse, type RefuseInput } from '../../../src/engine/plan-steps/refuse.js';
 import type { Refusal } from '../../../src/model/plan.js';
 import { deleteChange } from '../../../src/engine/plan-steps/build-changes.js';
 import { Channel, FAKE_KINDS, live } from '../plan-fakes.js';
@@ -77,5 +77,20 @@ describe('refuse: lifecycle.preventDestroy', () => {
     expect(r.code).toBe('prevent-destroy');
     expect(r.details[0]).toBe('prod/Channel/c1 (delete)');
     expect(r.details.length).toBe(4); // preventDestroy, in use, the account and the kind thresholds
+  });
+});
+
+describe('refuse: preventDestroy only guards against losing the resource', () => {
+  it('creating or updating a preventDestroy resource is not refused; deleting two says "2 resources", one "a resource"', () => {
+    const updated = { ...deleteChange(channels[0], Channel, 'x'), action: 'update' as const };
+    const created = { ...deleteChange(channels[1], Channel, 'x'), action: 'create' as const };
+    const keys = new Set(['prod/Channel/c0', 'prod/Channel/c1']);
+    expect(preventDestroyRefusal([updated, created], keys)).toBeUndefined();
+    const two = preventDestroyRefusal([deleteChange(channels[0], Channel, 'x'), { ...deleteChange(channels[1], Channel, 'x'), action: 'replace' }], keys)!;
+    expect(two.message).toBe('the plan deletes or replaces 2 resources whose lifecycle says preventDestroy; --force does not override this');
+    expect(two.details).toEqual(['prod/Channel/c0 (delete)', 'prod/Channel/c1 (replace)']);
+    expect(preventDestroyRefusal([deleteChange(channels[0], Channel, 'x')], keys)!.message).toBe(
+      'the plan deletes or replaces a resource whose lifecycle says preventDestroy; --force does not override this',
+    );
   });
 });
