@@ -12,6 +12,11 @@ export default defineConfig({
     // no test mocks modules or keeps state in them (clocks come in through options, e.g.
     // Io.clientOptions), and `vitest run --sequence.shuffle` is kept passing to prove it.
     isolate: false,
+    // Two workers on the 2-core CI machine (vitest's default there is one): many tests wait on child
+    // processes and loopback HTTP rather than on the CPU, so two files at a time finish sooner. Tests
+    // share no file, port or cache folder (each makes its own temporary ones), which
+    // `vitest run --sequence.shuffle` keeps honest.
+    maxWorkers: 2,
     reporters: ['default'],
   },
 });

@@ -21,7 +21,7 @@ const env = () => ({ ...serviceEnv(emu), SLACK_URL: SLACK });
 const dirs: string[] = [];
 
 beforeAll(async () => {
-  emu = await startEmulator({ accounts: ['hx1', 'hx2'], rateLimit: 100_000 });
+  emu = await startEmulator({ accounts: ['hx0', 'hx1', 'hx2'], rateLimit: 100_000 });
 });
 afterAll(async () => {
   await emu.close();
@@ -72,15 +72,17 @@ function expectInert(r: CliResult, what: string, colour: boolean): void {
 const COLOUR = { NO_COLOR: undefined, FORCE_COLOR: '1' };
 
 describe('hostile names through plan and apply', () => {
+  // The plans read an account of their own: the applies change theirs, in whatever order tests run.
+  let dir0: string;
   let dir1: string;
   let dir2: string;
   beforeAll(async () => {
-    [dir1, dir2] = await Promise.all([hostileAccount('hx1'), hostileAccount('hx2')]);
+    [dir0, dir1, dir2] = await Promise.all([hostileAccount('hx0'), hostileAccount('hx1'), hostileAccount('hx2')]);
   });
 
   it('plan, without and with colour: every name shown escaped, nothing raw', async () => {
     // Refused (exit 3): it deletes most channels, one of them still used; the refusal names them too.
-    const plain = await cli(['plan', dir1], { env: env() });
+    const plain = await cli(['plan', dir0], { env: env() });
     expect(plain.code, plain.stderr).toBe(3);
     expectInert(plain, 'plan NO_COLOR', false);
     expect(plain.stdout).toContain('esc-\\x1b[31mred\\x1b[0m');
@@ -88,14 +90,14 @@ describe('hostile names through plan and apply', () => {
     expect(plain.stdout).toContain('bidi-\\u202eevil');
     expect(plain.stdout).toContain('file-\\x1b[2J-\\u202e-@octocat');
     expect(plain.stdout).not.toContain('\u001b');
-    const coloured = await cli(['plan', dir1], { env: { ...env(), ...COLOUR } });
+    const coloured = await cli(['plan', dir0], { env: { ...env(), ...COLOUR } });
     expect(coloured.code, coloured.stderr).toBe(3);
     expect(coloured.stdout).toContain('\u001b[31m'); // colour is on, and ours survives
     expectInert(coloured, 'plan colour', true);
   });
 
   it('plan --format json gives back every live name exactly', async () => {
-    const r = await cli(['plan', dir1, '--format', 'json'], { env: env() });
+    const r = await cli(['plan', dir0, '--format', 'json'], { env: env() });
     expect(r.code, r.stderr).toBe(3);
     expectInert(r, 'plan json', false);
     const names = JSON.parse(r.stdout).changes.map((c: { name: string }) => c.name);

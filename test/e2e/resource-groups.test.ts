@@ -123,12 +123,18 @@ describe('resource groups and report rules by name', () => {
     env = serviceEnv(emu);
     dir = await makeRepo({ 'postureops.yaml': 'accounts:\n  - name: prod\n', 'groups.yaml': GROUPS, 'rules.yaml': RULES });
   });
+  // One story, in order: each step builds on the state the one before left (a test per step would
+  // depend on the order tests run in).
+  const steps: [string, () => Promise<void>][] = [];
+  const step = (name: string, fn: () => Promise<void>): void => {
+    steps.push([name, fn]);
+  };
   afterAll(async () => {
     await emu?.close();
     await rm(dir, { recursive: true, force: true });
   });
 
-  it('applies groups and the rules that use them in one run, then plans clean', async () => {
+  step('applies groups and the rules that use them in one run, then plans clean', async () => {
     const valid = await cli(['validate', dir]);
     expect(valid.code, valid.stdout + valid.stderr).toBe(0);
     expect(valid.stdout + valid.stderr).not.toContain('warning');
@@ -153,7 +159,7 @@ describe('resource groups and report rules by name', () => {
     expect(again.code, again.stdout + again.stderr).toBe(0);
   });
 
-  it('exports to itself: names, no GUID, default groups only as references; validate and plan clean', async () => {
+  step('exports to itself: names, no GUID, default groups only as references; validate and plan clean', async () => {
     const out = join(dir, '..', `${dir.split('/').pop()}-export`);
     const res = await cli(['export', '--out', out, '--account', 'prod'], { env });
     expect(res.code, res.stderr).toBe(0);
@@ -173,7 +179,7 @@ describe('resource groups and report rules by name', () => {
     await rm(out, { recursive: true, force: true });
   });
 
-  it('renames a group with previousNames: same GUID, its rules keep it', async () => {
+  step('renames a group with previousNames: same GUID, its rules keep it', async () => {
     const before = await guidOf('aws-eu');
     await writeFile(join(dir, 'groups.yaml'), GROUPS.replace('name: aws-eu\n', 'name: aws-europe\npreviousNames: [aws-eu]\n'));
     await writeFile(join(dir, 'rules.yaml'), RULES.replaceAll('aws-eu', 'aws-europe'));
@@ -188,7 +194,7 @@ describe('resource groups and report rules by name', () => {
     expect((await cli(['plan', dir, '--detailed-exitcode'], { env })).code).toBe(0);
   });
 
-  it('shows a report unticked in the service as a change, and ticks it again', async () => {
+  step('shows a report unticked in the service as a change, and ticks it again', async () => {
     const weekly = (await rawApi(emu, 'GET', '/api/v2/ReportRules', { account: 'prod' })).body.data.find((r: any) => r.filters.name === 'weekly');
     const patched = await rawApi(emu, 'PATCH', `/api/v2/ReportRules/${weekly.mcGuid}`, { account: 'prod', body: { reportNotificationTypes: { pci: false } } });
     expect(patched.status).toBe(200);
@@ -201,7 +207,7 @@ describe('resource groups and report rules by name', () => {
     expect((await cli(['plan', dir, '--detailed-exitcode'], { env })).code).toBe(0);
   });
 
-  it('takes a GUID in place of a name with a warning naming the group, and plans no change', async () => {
+  step('takes a GUID in place of a name with a warning naming the group, and plans no change', async () => {
     const guid = await guidOf('clusters');
     await writeFile(join(dir, 'rules.yaml'), RULES.replaceAll('aws-eu', 'aws-europe').replace('[aws-europe, clusters, All Machines]', `[aws-europe, "${guid}", All Machines]`));
     const plan = await cli(['plan', dir, '--detailed-exitcode'], { env });
@@ -211,7 +217,7 @@ describe('resource groups and report rules by name', () => {
     await writeFile(join(dir, 'rules.yaml'), RULES.replaceAll('aws-eu', 'aws-europe'));
   });
 
-  it('does not delete a group a live rule outside the repository still uses', async () => {
+  step('does not delete a group a live rule outside the repository still uses', async () => {
     const channels = (await rawApi(emu, 'GET', '/api/v2/AlertChannels', { account: 'prod' })).body.data;
     const other = await rawApi(emu, 'POST', '/api/v2/AlertRules', {
       account: 'prod',
@@ -229,7 +235,7 @@ describe('resource groups and report rules by name', () => {
     expect(JSON.stringify(body.changes)).not.toContain('All ');
   });
 
-  it('deletes groups after the rules stop using them, in one apply', async () => {
+  step('deletes groups after the rules stop using them, in one apply', async () => {
     const made = (await rawApi(emu, 'GET', '/api/v2/AlertRules', { account: 'prod' })).body.data.find((r: any) => r.filters.name === 'console-made');
     expect((await rawApi(emu, 'DELETE', `/api/v2/AlertRules/${made.mcGuid}`, { account: 'prod' })).status).toBe(204);
     const without = (text: string, name: string) => text.split('---\n').filter((d) => !d.startsWith(`kind: ResourceGroup\nname: ${name}\n`)).join('---\n');
@@ -242,6 +248,16 @@ describe('resource groups and report rules by name', () => {
     expect(results).toEqual(['delete ResourceGroup hosts done', 'update ReportRule weekly done', 'delete ResourceGroup clusters done']);
     expect((await groups()).map((g) => g.name ?? g.resourceName)).not.toContain('clusters');
     expect((await cli(['plan', dir, '--detailed-exitcode'], { env })).code).toBe(0);
+  });
+
+  it('in one story: apply, export, rename, a report unticked, a GUID for a name, a group in use, deletes once the rules let go', async () => {
+    for (const [name, fn] of steps) {
+      try {
+        await fn();
+      } catch (err) {
+        throw new Error(`step "${name}": ${err instanceof Error ? err.message : String(err)}`);
+      }
+    }
   });
 });
 
