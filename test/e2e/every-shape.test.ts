@@ -8,7 +8,7 @@
 // and remove its secret members from the file: the update the service receives carries no secret
 // member, no canary and no masked or empty value. No canary appears in any file or output.
 
-import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -18,7 +18,7 @@ import { startEmulator, type ReceivedRequest, type RunningEmulator } from '../..
 import { getAt } from '../../src/model/json-pointer.js';
 import { CASES } from '../emulator/cloud-account-cases.js';
 import { seedService } from '../engine/export-seed.js';
-import { cli, rawApi, serviceEnv, type CliResult } from './harness.js';
+import { cli, filesBelow, memberNames, rawApi, serviceEnv, stringsIn, type CliResult } from './harness.js';
 
 const CANARY = /CANARY-[\w-]+/;
 const OLDER = { 'X-Emulator-Spelling': 'older' };
@@ -40,21 +40,8 @@ const UNKNOWN_CLOUD = {
 const UNKNOWN_CHANNEL = { name: 'never-seen-pager', type: 'NeverSeenPager', enabled: 1, data: { routing: { apiToken: 'CANARY-u8', team: 'sec' } } };
 const UNKNOWN_REGISTRY = { name: 'never-seen-registry', type: 'ContVulnCfg', enabled: 1, data: { registryType: 'NEVER_SEEN', credentials: { username: 'robot', accessToken: 'CANARY-u9' } } };
 
-async function filesBelow(dir: string): Promise<string[]> {
-  return (await readdir(dir, { withFileTypes: true, recursive: true })).filter((e) => e.isFile()).map((e) => join(e.parentPath, e.name));
-}
 
-function names(value: unknown): string[] {
-  if (Array.isArray(value)) return value.flatMap(names);
-  if (value === null || typeof value !== 'object') return [];
-  return Object.entries(value).flatMap(([k, v]) => [k, ...names(v)]);
-}
 
-function strings(value: unknown): string[] {
-  if (typeof value === 'string') return [value];
-  if (value === null || typeof value !== 'object') return [];
-  return Object.values(value).flatMap(strings);
-}
 
 describe('an account holding every type and shape, through export, validate, plan and apply', () => {
   let emu: RunningEmulator;
@@ -178,8 +165,8 @@ describe('an account holding every type and shape, through export, validate, pla
     expect(writes).toHaveLength(1);
     const body = writes[0].body as { data: Record<string, unknown> };
     expect(body.data.region).toBe('eu-2');
-    for (const secretName of ['client_secret', 'signing-key', 'privateKeyPem', 'API_KEY', 'passphrase', 'insertKey', 'password']) expect(names(body), secretName).not.toContain(secretName);
-    for (const value of strings(body)) {
+    for (const secretName of ['client_secret', 'signing-key', 'privateKeyPem', 'API_KEY', 'passphrase', 'insertKey', 'password']) expect(memberNames(body), secretName).not.toContain(secretName);
+    for (const value of stringsIn(body)) {
       expect(value).not.toMatch(CANARY);
       expect(value).not.toMatch(/^\*+$/);
       expect(value).not.toBe('');

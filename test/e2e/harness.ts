@@ -208,3 +208,23 @@ export async function forwardingProxy(target: string, intercept: (req: IncomingM
     },
   };
 }
+
+/** Every member name at any depth of a JSON value (what a request body carries, by name). */
+export function memberNames(value: unknown): string[] {
+  if (Array.isArray(value)) return value.flatMap(memberNames);
+  if (value === null || typeof value !== 'object') return [];
+  return Object.entries(value).flatMap(([k, v]) => [k, ...memberNames(v)]);
+}
+
+/** Every string at any depth of a JSON value. */
+export function stringsIn(value: unknown): string[] {
+  if (typeof value === 'string') return [value];
+  if (value === null || typeof value !== 'object') return [];
+  return Object.values(value).flatMap(stringsIn);
+}
+
+/** Every file below `dir`, at any depth. */
+export async function filesBelow(dir: string): Promise<string[]> {
+  const { readdir } = await import('node:fs/promises');
+  return (await readdir(dir, { withFileTypes: true, recursive: true })).filter((e) => e.isFile()).map((e) => join(e.parentPath, e.name));
+}

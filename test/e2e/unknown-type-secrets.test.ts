@@ -6,13 +6,13 @@
 // plans to no change; and an update of the unknown-type record, after its secret members are removed
 // from the file, sends no secret member and no masked or empty value (the emulator records the bodies).
 
-import { cp, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { cp, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseAllDocuments } from 'yaml';
 import { startEmulator, type ReceivedRequest, type RunningEmulator } from '../../src/emulator/index.js';
-import { cli, rawApi, serviceEnv, type CliResult } from './harness.js';
+import { cli, filesBelow, memberNames, rawApi, serviceEnv, stringsIn, type CliResult } from './harness.js';
 
 const CANARY = /CANARY-\d+/;
 
@@ -44,24 +44,8 @@ const REGISTRY = {
   data: { registryType: 'QUAY_IO', registryDomain: 'quay.io', credentials: { username: 'robot', robotToken: 'CANARY-7-robot-token' } },
 };
 
-/** Every member name at any depth of a JSON value. */
-function memberNames(value: unknown): string[] {
-  if (Array.isArray(value)) return value.flatMap(memberNames);
-  if (value === null || typeof value !== 'object') return [];
-  return Object.entries(value).flatMap(([k, v]) => [k, ...memberNames(v)]);
-}
 
-/** Every string at any depth of a JSON value. */
-function strings(value: unknown): string[] {
-  if (typeof value === 'string') return [value];
-  if (value === null || typeof value !== 'object') return [];
-  return Object.values(value).flatMap(strings);
-}
 
-async function filesBelow(dir: string): Promise<string[]> {
-  const entries = await readdir(dir, { withFileTypes: true, recursive: true });
-  return entries.filter((e) => e.isFile()).map((e) => join(e.parentPath, e.name));
-}
 
 function expectNoCanary(result: CliResult, what: string): void {
   expect(result.stdout, `${what} stdout`).not.toMatch(CANARY);
@@ -205,7 +189,7 @@ describe('secrets of unknown types, end to end', () => {
     });
     const names = memberNames(data);
     for (const secret of ['clientSecret', 'hecToken', 'x_api_key', 'DB_PASSWD', 'opaque', 'note']) expect(names).not.toContain(secret);
-    for (const value of strings(data)) expect(value).not.toMatch(/^$|\*\*\*|CANARY/);
+    for (const value of stringsIn(data)) expect(value).not.toMatch(/^$|\*\*\*|CANARY/);
     // Nothing sent during plan or apply carries a canary or a mask.
     for (const r of received) expect(JSON.stringify(r.body ?? null)).not.toMatch(/CANARY|\*\*\*\*/);
 
