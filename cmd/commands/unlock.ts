@@ -8,7 +8,7 @@ import type { AccountConfig } from '../../src/model/account.js';
 import { hasErrors } from '../../src/model/diagnostics.js';
 import { EXIT, ExitError, type Io, write } from '../io.js';
 import { Interruption } from '../interrupt.js';
-import { type ClientFlags, openClient, printDiagnostics, scopeAccounts } from '../pipeline.js';
+import { type ClientFlags, openRun, printDiagnostics, scopeAccounts } from '../pipeline.js';
 import { confirm } from './apply.js';
 import { inertText } from '../../src/model/inert.js';
 
@@ -30,11 +30,12 @@ export async function unlockCommand(io: Io, dir: string, opts: UnlockOptions): P
     await printDiagnostics(io, errors);
     throw new ExitError(EXIT.error, 'the configuration has errors; nothing was sent to the service');
   }
-  const accounts: AccountConfig[] = scopeAccounts(loaded.state.root.accounts, opts.account);
+  const accounts: AccountConfig[] = await scopeAccounts(io, loaded.state.root.accounts, opts.account);
   const hook = lease.leaseHookOf(KINDS);
   if (!hook) throw new ExitError(EXIT.error, 'no resource kind holds an apply lease');
   const interruption = new Interruption(io);
-  const client = await openClient(io, opts, interruption);
+  const run = await openRun(io, opts, interruption);
+  const client = run.client;
   try {
     const found: { account: AccountConfig; id: string; line: string }[] = [];
     for (const account of accounts) {
@@ -65,7 +66,7 @@ export async function unlockCommand(io: Io, dir: string, opts: UnlockOptions): P
     }
     return interruption.exitCode() ?? EXIT.ok;
   } finally {
-    await client.close();
+    await run.close();
     interruption.dispose();
   }
 }
