@@ -107,18 +107,20 @@ export async function openRun(io: Io, flags: ClientFlags, interruption?: Interru
 }
 
 /** The live state's read as the CLI shows it: a count per account, raced with a signal. */
-export function readHooks(io: Io, interruption?: Interruption, what = 'the live state was not read completely; nothing was planned or written'): ReadHooks {
+export function readHooks(io: Io, interruption?: Interruption): ReadHooks {
   return {
     reading: (accounts, run) => {
       const shown = accounts.length > 3 ? `${accounts.length} accounts` : accounts.map((a) => a.name).join(', ');
       return phaseProgress(io, `Reading live state of ${shown}`, accounts.length, run.now, 'account');
     },
-    ...(interruption ? { race: <T>(reading: Promise<T>) => interruption.race(reading, what) } : {}),
+    ...(interruption ? { race: <T>(reading: Promise<T>) => interruption.race(reading, 'the live state was not read completely; nothing was planned or written') } : {}),
   };
 }
 
-/** A run's problem in the CLI's words: the exit code and the line on stderr. */
-export async function exitFor(io: Io, problem: RunProblem): Promise<ExitError> {
+/** A run's problem in the CLI's words: the exit code and the lines on stderr. `saved`: the plan file apply --plan read, and its repository. */
+export async function exitFor(io: Io, problem: RunProblem, saved?: { file: string; dir: string }): Promise<ExitError> {
+  const file = saved?.file ?? 'the saved plan';
+  const dir = saved?.dir ?? '.';
   switch (problem.kind) {
     case 'client-config':
     case 'scope':
@@ -132,10 +134,26 @@ export async function exitFor(io: Io, problem: RunProblem): Promise<ExitError> {
     }
     case 'no-plan':
       await printDiagnostics(io, problem.diagnostics);
+      if (problem.saved) return new ExitError(EXIT.error, `the plan's changes cannot be derived again from the repository in ${dir}: fix the problems above`);
       return new ExitError(EXIT.error, 'no plan: fix the problems above');
-    default:
-      // The saved plan's problems are rendered by apply, which knows the file's name.
-      return new ExitError(EXIT.error, problem.kind);
+    case 'saved-literals':
+      write(io.stderr, [problem.message, ...problem.details.map((d) => `  - ${d}`)].join('\n'));
+      return new ExitError(EXIT.refused, `the saved plan ${file} takes values from the repository in ${dir} that changed: run postureops plan again`);
+    case 'saved-foreign': {
+      const { inertText } = await import('../src/model/inert.js');
+      const names = problem.names.map((n) => inertText(JSON.stringify(n))).join(', ');
+      return new ExitError(EXIT.refused, `refused: the saved plan ${file} names accounts the repository in ${dir} does not declare: ${names}; nothing was sent to the service`);
+    }
+    case 'saved-differs': {
+      const { stale, differences } = problem;
+      if (stale) write(io.stderr, [stale.message, ...stale.details.map((d) => `  - ${d}`)].join('\n'));
+      if (differences.length > 0) {
+        const n = `${differences.length} difference${differences.length === 1 ? '' : 's'}`;
+        write(io.stderr, [`The saved plan ${file} differs from what the repository in ${dir} and the live state ask for (${n}):`, ...differences.map((d) => `  - ${d}`)].join('\n'));
+      }
+      const why = stale && differences.length > 0 ? 'is stale and differs from what the repository asks for' : stale ? 'is stale' : 'is not the plan the repository asks for';
+      return new ExitError(EXIT.refused, `refused: the saved plan ${file} ${why}; nothing was written: run postureops plan again`);
+    }
   }
 }
 
@@ -168,26 +186,23 @@ export async function computePlan(io: Io, dir: string, flags: PlanFlags, interru
   const desired = await loadDesired(io, dir);
   const { planRun } = await import('../src/run/plan-run.js');
   const setup = await runSetup(io, flags, interruption);
+  const request = {
+    desired,
+    dir: resolve(io.cwd, dir),
+    accounts: flags.account,
+    force: flags.force,
+    rotate: flags.rotate,
+    targets: flags.target,
+    attribute: flags.attribute,
+    ...(flags.changedSince !== undefined ? { changedSince: flags.changedSince } : {}),
+    ...(flags.shard ? { shard: flags.shard } : {}),
+  };
   return withExit(io, () =>
-      planRun(
-        setup,
-        {
-          desired,
-          dir: resolve(io.cwd, dir),
-          accounts: flags.account,
-          force: flags.force,
-          rotate: flags.rotate,
-          targets: flags.target,
-          attribute: flags.attribute,
-          ...(flags.changedSince !== undefined ? { changedSince: flags.changedSince } : {}),
-          ...(flags.shard ? { shard: flags.shard } : {}),
-        },
-        {
-          ...readHooks(io, interruption),
-          diagnostics: (d) => printDiagnostics(io, d),
-          attributing: () => progress(io, 'Reading the audit log of the accounts with drift…'),
-        },
-      ),
+    planRun(setup, request, {
+      ...readHooks(io, interruption),
+      diagnostics: (d) => printDiagnostics(io, d),
+      attributing: () => progress(io, 'Reading the audit log of the accounts with drift…'),
+    }),
   );
 }
 

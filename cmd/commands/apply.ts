@@ -1,7 +1,6 @@
 import { resolve } from 'node:path';
 import { createInterface } from 'node:readline/promises';
 import type { Planned } from '../../src/run/plan-run.js';
-import type { RunProblem } from '../../src/run/errors.js';
 import { planKey } from '../plan-key.js';
 import { EXIT, ExitError, type Io, quiet, useColor, write } from '../io.js';
 import { Interruption } from '../interrupt.js';
@@ -56,33 +55,6 @@ export async function confirm(io: Io, interruption: Interruption, question = "Ap
   }
 }
 
-/** A saved plan's refusal in the CLI's words: what differs on stderr, then the exit (3, or 1 when nothing can be derived). */
-async function savedPlanExit(io: Io, dir: string, file: string, problem: RunProblem): Promise<ExitError> {
-  switch (problem.kind) {
-    case 'saved-literals':
-      write(io.stderr, [problem.message, ...problem.details.map((d) => `  - ${d}`)].join('\n'));
-      return new ExitError(EXIT.refused, `the saved plan ${file} takes values from the repository in ${dir} that changed: run postureops plan again`);
-    case 'saved-foreign': {
-      const { inertText } = await import('../../src/model/inert.js');
-      return new ExitError(EXIT.refused, `refused: the saved plan ${file} names accounts the repository in ${dir} does not declare: ${problem.names.map((n) => inertText(JSON.stringify(n))).join(', ')}; nothing was sent to the service`);
-    }
-    case 'saved-differs': {
-      const { stale, differences } = problem;
-      if (stale) write(io.stderr, [stale.message, ...stale.details.map((d) => `  - ${d}`)].join('\n'));
-      if (differences.length > 0) {
-        write(io.stderr, [`The saved plan ${file} differs from what the repository in ${dir} and the live state ask for (${differences.length} difference${differences.length === 1 ? '' : 's'}):`, ...differences.map((d) => `  - ${d}`)].join('\n'));
-      }
-      const why = stale && differences.length > 0 ? 'is stale and differs from what the repository asks for' : stale ? 'is stale' : 'is not the plan the repository asks for';
-      return new ExitError(EXIT.refused, `refused: the saved plan ${file} ${why}; nothing was written: run postureops plan again`);
-    }
-    case 'no-plan':
-      await printDiagnostics(io, problem.diagnostics);
-      return new ExitError(EXIT.error, `the plan's changes cannot be derived again from the repository in ${dir}: fix the problems above`);
-    default:
-      return exitFor(io, problem);
-  }
-}
-
 /**
  * A saved plan is untrusted input: the run layer derives its changes again from the repository in
  * `dir` and the live state and refuses it (exit 3) unless it holds exactly those (deriveSavedPlan).
@@ -103,7 +75,7 @@ async function loadSavedPlan(io: Io, dir: string, file: string, opts: ApplyOptio
   try {
     return await deriveSavedPlan(setup, { desired, saved, force: opts.force, lease: opts.lease !== false }, readHooks(io, interruption));
   } catch (err) {
-    if (err instanceof RunError) throw await savedPlanExit(io, dir, file, err.problem);
+    if (err instanceof RunError) throw await exitFor(io, err.problem, { file, dir });
     throw err;
   }
 }

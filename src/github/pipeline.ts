@@ -94,9 +94,13 @@ export function failureOf(problem: RunProblem): Failure {
     }
     case 'no-plan':
       return { kind: 'no-plan', diagnostics: problem.diagnostics };
-    default:
-      // Saved plans are the CLI's (apply --plan); the Action applies what it planned.
-      return { kind: 'service', message: problem.kind };
+    // The Action applies what it planned itself; these come from `apply --plan` (a saved plan).
+    case 'saved-literals':
+      return { kind: 'service', message: `the saved plan takes values from the repository that changed: ${problem.message}` };
+    case 'saved-foreign':
+      return { kind: 'service', message: `the saved plan names ${problem.names.length} account(s) the repository does not declare` };
+    case 'saved-differs':
+      return { kind: 'service', message: `the saved plan ${problem.stale ? 'is stale' : 'is not the plan the repository asks for'}` };
   }
 }
 
