@@ -3,7 +3,7 @@
 // recalls before its first request and fills when it closes, and a maximum duration bounds the whole
 // run on the run's own clock.
 
-import { mkdtemp, readdir, rm } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -140,6 +140,14 @@ describe('budget memory', () => {
     expect(await kept.recall()).toEqual(seen);
     expect((await readdir(join(temp, 'postureops'))).filter((f) => f.startsWith('rate-limits-'))).toHaveLength(1);
     expect(actionBudgetMemory({})('https://svc.example', 'KEY')).toBe(NO_BUDGET_MEMORY);
+    // The Action's plan run keeps what it saw there for the next step of the job.
+    const job = await mkdtemp(join(tmpdir(), 'postureops-runner-'));
+    cleanup.push(() => rm(job, { recursive: true, force: true }));
+    const planned = await planAgainstService(await desiredOf(small), { ...serviceEnv(emu), RUNNER_TEMP: job }, { dir: small, accounts: [] });
+    await planned.run.close();
+    const [file] = await readdir(join(job, 'postureops'));
+    const savedFile = JSON.parse(await readFile(join(job, 'postureops', file), 'utf8')) as { buckets: BucketBudget[] };
+    expect(savedFile.buckets.map((b) => b.bucket)).toContain('GET AlertChannels');
   });
 });
 
