@@ -3,6 +3,7 @@
 // code: JSON carries it, the terminal paints it by its tone, Markdown shows the message (and lists a
 // done change with a warning outside the fold).
 
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { ApiError, RequestInterrupted } from '../../src/api/types.js';
 import { plan as buildPlan } from '../../src/engine/plan.js';
@@ -256,6 +257,13 @@ describe('reason codes: every one is made and rendered', () => {
     for (const text of Object.values(REASON_CODES)) expect(text.length).toBeGreaterThan(10);
     // The plan's and apply's codes are apart: a change never carries a result's code.
     expect(Object.keys(CHANGE_REASON_CODES).filter((c) => c in RESULT_REASON_CODES)).toEqual([]);
+  });
+
+  it('docs/commands.md lists exactly the codes, in the order of the union', () => {
+    const docs = readFileSync(new URL('../../docs/commands.md', import.meta.url), 'utf8');
+    const section = docs.slice(docs.indexOf('### Reason codes'));
+    const listed = [...section.matchAll(/^\| `([a-z-]+)` \|/gm)].map((m) => m[1]);
+    expect(listed).toEqual(Object.keys(REASON_CODES));
   });
 
   for (const [code, s] of Object.entries(CHANGE_SCENARIOS) as [ChangeReasonCode, (typeof CHANGE_SCENARIOS)[ChangeReasonCode]][]) {
