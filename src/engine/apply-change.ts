@@ -9,8 +9,10 @@ import type { JsonObject } from '../model/json.js';
 import type { Env } from '../model/env.js';
 import { parsePointer } from '../model/json-pointer.js';
 import type { Redactor } from '../model/masking.js';
-import { type LiteralSource, resolveEnv } from '../model/env-markers.js';
+import { type LiteralSource, MissingEnvError, MissingLiteralError, PlaceholderEnvError, resolveEnv } from '../model/env-markers.js';
 import type { Change, ChangeResult } from '../model/plan.js';
+import { because, type ResultReasonCode } from '../model/reasons.js';
+import { LeaseLostError } from './lease.js';
 
 /** Attempts of one create, the first included, when its outcome stays unknown. */
 export const MAX_CREATE_ATTEMPTS = 3;
@@ -62,14 +64,31 @@ export interface ChangeRunner {
 }
 
 /** The reason of a change the run stopped before it could start. */
-export function notStartedReason(why: string): string {
-  return `not started: ${why}`;
+export function notStarted(why: string): { status: 'skipped'; reasonCode: 'not-started'; reason: string } {
+  return { status: 'skipped', ...because('not-started', `not started: ${why}`) };
 }
 
-export type ChangeOutcome = Pick<ChangeResult, 'status' | 'reason' | 'liveId' | 'test'>;
+export type ChangeOutcome = Pick<ChangeResult, 'status' | 'reason' | 'reasonCode' | 'liveId' | 'test'>;
 
-/** A change that cannot be carried out, for a reason worth showing as it is. */
-class ChangeError extends Error {}
+/** A change that cannot be carried out, for a reason worth showing as it is, with its code. */
+class ChangeError extends Error {
+  constructor(
+    readonly code: ResultReasonCode,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+/** The code of what made a change fail: by the error's type, never by its message. */
+function failureCode(err: unknown): ResultReasonCode {
+  if (err instanceof ChangeError) return err.code;
+  if (err instanceof ApiError) return err.kind === 'outcome-unknown' ? 'outcome-unknown' : 'request-failed';
+  // The run stopped under this change after one of its requests may have landed.
+  if (err instanceof RequestInterrupted || err instanceof ServiceUnreachable || err instanceof LeaseLostError) return 'interrupted';
+  if (err instanceof MissingEnvError || err instanceof MissingLiteralError || err instanceof PlaceholderEnvError) return 'missing-value';
+  return 'change-failed';
+}
 
 /** Whether any request of a change may have reached the service, and what stopped it, if anything did. */
 interface Track {
@@ -84,14 +103,14 @@ export async function runChange(change: Change, runner: ChangeRunner): Promise<C
   } catch (err) {
     // Stopped before any of its requests reached the service: as if it had never started.
     const why = runner.stopReason?.();
-    if (track.stopped && !track.reached && why !== undefined) return { status: 'skipped', reason: notStartedReason(why) };
-    return { status: 'failed', reason: runner.redactor.redact(describe(err)) };
+    if (track.stopped && !track.reached && why !== undefined) return notStarted(why);
+    return { status: 'failed', ...because(failureCode(err), runner.redactor.redact(describe(err))) };
   }
 }
 
 async function execute(change: Change, runner: ChangeRunner, track: Track): Promise<ChangeOutcome> {
   const kind = runner.kinds.find((k) => k.kind === change.kind);
-  if (!kind) throw new ChangeError(`no resource kind named ${change.kind} is registered`);
+  if (!kind) throw new ChangeError('invalid-change', `no resource kind named ${change.kind} is registered`);
   const orgAccess = runner.accounts.find((a) => a.name === change.account)?.orgAccess ?? false;
   const secrets = runner.secretValues ?? [];
   const send = async <T>(req: ApiRequest): Promise<ApiResponse<T>> => {
@@ -133,7 +152,7 @@ async function execute(change: Change, runner: ChangeRunner, track: Track): Prom
       // A resource created in this run is the current one, even when the plan knew an older id (replace).
       const id = runner.created.get(change.account, refKind, name) ?? change.refs?.find((r) => r.kind === refKind && r.name === name)?.id;
       if (id === undefined) {
-        throw new ChangeError(`${refKind} "${name}" in account ${change.account} has no live id: it is neither live nor created in this run`);
+        throw new ChangeError('missing-value', `${refKind} "${name}" in account ${change.account} has no live id: it is neither live nor created in this run`);
       }
       return id;
     },
@@ -152,7 +171,7 @@ async function execute(change: Change, runner: ChangeRunner, track: Track): Prom
       const desired = buildDesired(step, kind.kind, change.name, change.parent, change.after);
       const changed = change.changed ?? [...new Set((change.diff ?? []).map((op) => parsePointer(op.path)[0]).filter((m) => m !== undefined))];
       const serviceId = await serviceIdOf(step, liveId);
-      if (serviceId === undefined) throw new ChangeError(`${kind.kind} ${change.name} is no longer live`);
+      if (serviceId === undefined) throw new ChangeError('no-longer-live', `${kind.kind} ${change.name} is no longer live`);
       const options = change.renamedFrom !== undefined ? { rename: true } : undefined;
       for (const req of kind.updateRequests(serviceId, desired, changed, ctx, options)) await send(withSecretId(step, req, serviceId));
       outcome = { status: 'done', liveId };
@@ -170,7 +189,7 @@ async function execute(change: Change, runner: ChangeRunner, track: Track): Prom
       try {
         outcome = await guardedCreate(step, desired, request, liveId);
       } catch (err) {
-        throw new ChangeError(`deleted ${liveId}, but creating its replacement failed: ${describe(err)}`);
+        throw new ChangeError('replacement-failed', `deleted ${liveId}, but creating its replacement failed: ${describe(err)}`);
       }
       break;
     }
@@ -191,13 +210,13 @@ interface Step {
 }
 
 function requireLiveId(change: Change): string {
-  if (change.liveId === undefined || change.liveId === '') throw new ChangeError(`the plan gives no live id for this ${change.action}`);
+  if (change.liveId === undefined || change.liveId === '') throw new ChangeError('invalid-change', `the plan gives no live id for this ${change.action}`);
   return change.liveId;
 }
 
 function buildDesired(step: Step, kind: string, name: string, parent: string | undefined, after: JsonObject | undefined): DesiredResource {
   const { change } = step;
-  if (after === undefined) throw new ChangeError(`the plan gives no desired spec for this ${change.action}`);
+  if (after === undefined) throw new ChangeError('invalid-change', `the plan gives no desired spec for this ${change.action}`);
   const desired: DesiredResource = { kind, account: change.account, name, spec: resolveEnv(after, step.runner.env, step.runner.literals), envRefs: {} };
   if (parent !== undefined) desired.parent = parent;
   return desired;
@@ -208,7 +227,7 @@ function buildCreate(step: Step): { desired: DesiredResource; request: ApiReques
   const desired = buildDesired(step, kind.kind, change.name, change.parent, change.after);
   const children = (change.children ?? []).map((child) => {
     const childKind = runner.kinds.find((k) => k.parentKind === kind.kind);
-    if (!childKind) throw new ChangeError(`the plan gives children, but no kind is owned by ${kind.kind}`);
+    if (!childKind) throw new ChangeError('invalid-change', `the plan gives children, but no kind is owned by ${kind.kind}`);
     return buildDesired(step, childKind.kind, child.name, change.name, child.after);
   });
   return { desired, request: step.kind.createRequest(desired, children, step.ctx) };
@@ -220,7 +239,7 @@ async function guardedCreate(step: Step, desired: DesiredResource, request: ApiR
   const found = await runner.guard?.existing(change, kind, except);
   if (found) {
     runner.created.set(change.account, kind.kind, change.name, found.id);
-    return { status: 'done', liveId: found.id, reason: ALREADY_LIVE_REASON };
+    return { status: 'done', liveId: found.id, ...because('already-live', ALREADY_LIVE_REASON) };
   }
   const outcome = await createConfirmed(step, desired, request);
   runner.guard?.created(change, kind, outcome.liveId as string);
@@ -244,10 +263,10 @@ async function createConfirmed(step: Step, desired: DesiredResource, request: Ap
       // Repeating blindly could create a duplicate (names are not unique in the service): look first.
       const found = await lookUp(step, desired);
       if (found.length > 1) {
-        throw new ChangeError(`duplicate names after unknown outcome: ids ${found.map((r) => r.id).sort().join(', ')}`);
+        throw new ChangeError('outcome-unknown', `duplicate names after unknown outcome: ids ${found.map((r) => r.id).sort().join(', ')}`);
       }
       if (found.length === 1) {
-        outcome = { status: 'done', liveId: found[0].id, reason: CONFIRMED_REASON };
+        outcome = { status: 'done', liveId: found[0].id, ...because('created-after-unknown-outcome', CONFIRMED_REASON) };
         // The answer that carried an issued credential was lost; a kind whose id is that credential
         // still has it in the record found.
         const id = found[0].serviceId;
@@ -256,7 +275,7 @@ async function createConfirmed(step: Step, desired: DesiredResource, request: Ap
           runner.onCredential?.(change, id);
         }
       } else if (attempt >= MAX_CREATE_ATTEMPTS) {
-        throw new ChangeError(`create outcome unknown ${attempt} times and not found by name: ${describe(err)}`);
+        throw new ChangeError('outcome-unknown', `create outcome unknown ${attempt} times and not found by name: ${describe(err)}`);
       } else {
         continue;
       }
@@ -268,11 +287,11 @@ async function createConfirmed(step: Step, desired: DesiredResource, request: Ap
 
 /** One fresh list of the kind in the change's account (never the plan's cached live state). */
 async function lookUp(step: Step, desired: DesiredResource): Promise<LiveResource[]> {
-  const live = await listFresh(step, 'create outcome unknown, and looking it up');
+  const live = await listFresh(step, 'create outcome unknown, and looking it up', 'outcome-unknown');
   return live.filter((r) => r.kind === step.kind.kind && r.name === desired.name && (desired.parent === undefined || r.parent === desired.parent));
 }
 
-async function listFresh(step: Step, what: string): Promise<LiveResource[]> {
+async function listFresh(step: Step, what: string, code: ResultReasonCode): Promise<LiveResource[]> {
   const { change, kind } = step;
   // Memoised only within this one lookup, so a kind that reads a path twice costs one request.
   const seen = new Map<string, Promise<unknown>>();
@@ -291,7 +310,7 @@ async function listFresh(step: Step, what: string): Promise<LiveResource[]> {
   try {
     return await kind.list(fetch);
   } catch (err) {
-    throw new ChangeError(`${what} failed: ${describe(err)}`);
+    throw new ChangeError(code, `${what} failed: ${describe(err)}`);
   }
 }
 
@@ -301,7 +320,7 @@ async function listFresh(step: Step, what: string): Promise<LiveResource[]> {
  */
 async function serviceIdOf(step: Step, liveId: string): Promise<string | undefined> {
   if (!step.kind.secretIds) return liveId;
-  const live = await listFresh(step, 'finding the resource');
+  const live = await listFresh(step, 'finding the resource', 'request-failed');
   const found = live.find((r) => r.kind === step.kind.kind && r.id === liveId)?.serviceId;
   if (found !== undefined) step.runner.redactor.add(found);
   return found;
@@ -313,12 +332,12 @@ function withSecretId(step: Step, req: ApiRequest, serviceId: string): ApiReques
 
 async function deleteLive(step: Step, liveId: string): Promise<ChangeOutcome> {
   const serviceId = await serviceIdOf(step, liveId);
-  if (serviceId === undefined) return { status: 'done', liveId, reason: ALREADY_GONE_REASON };
+  if (serviceId === undefined) return { status: 'done', liveId, ...because('already-gone', ALREADY_GONE_REASON) };
   try {
     await step.send(withSecretId(step, step.kind.deleteRequest(serviceId, step.ctx), serviceId));
     return { status: 'done', liveId };
   } catch (err) {
-    if (err instanceof ApiError && err.status === 404) return { status: 'done', liveId, reason: ALREADY_GONE_REASON };
+    if (err instanceof ApiError && err.status === 404) return { status: 'done', liveId, ...because('already-gone', ALREADY_GONE_REASON) };
     throw err;
   }
 }

@@ -8,6 +8,7 @@
 
 import type { Kind, LiveResource, FetchContext } from '../kinds/types.js';
 import type { Change, ChangeResult } from '../model/plan.js';
+import { because } from '../model/reasons.js';
 import type { Leases } from './lease.js';
 
 interface Made {
@@ -36,7 +37,7 @@ export class CreateGuard {
 
   /** The last check: results of this run's creates, amended where a twin was found. */
   async settle(results: ChangeResult[]): Promise<ChangeResult[]> {
-    const amended = new Map<string, Pick<ChangeResult, 'reason' | 'liveId'>>();
+    const amended = new Map<string, Pick<ChangeResult, 'reason' | 'reasonCode' | 'liveId'>>();
     const contexts = new Map<string, FetchContext | undefined>();
     // Dependents first: a rule is settled before the channel it routes to.
     for (const made of [...this.made].reverse()) {
@@ -55,19 +56,26 @@ export class CreateGuard {
       const lowest = twins.reduce((a, b) => (b.id < a.id ? b : a));
       const ids = twins.map((t) => t.id).sort().join(', ');
       if (lowest.id > id || kind.deleteMeans !== undefined || kind.secretIds) {
-        amended.set(change.key, {
-          reason: `another apply created ${change.name} as well (${ids}): this run's ${id} is kept${lowest.id > id ? ' (lowest id); the other run removes its own' : `; a delete of ${kind.kind} is not a deletion`}`,
-        });
+        amended.set(
+          change.key,
+          because(
+            'duplicate-kept',
+            `another apply created ${change.name} as well (${ids}): this run's ${id} is kept${lowest.id > id ? ' (lowest id); the other run removes its own' : `; a delete of ${kind.kind} is not a deletion`}`,
+          ),
+        );
         continue;
       }
       try {
         await this.leases.request(change.account, kind.deleteRequest(id, this.leases.requestContextOf(change.account)!));
         amended.set(change.key, {
           liveId: lowest.id,
-          reason: `another apply created ${change.name} as well (${ids}): removed this run's ${id}, kept ${lowest.id} (lowest id)`,
+          ...because('duplicate-removed', `another apply created ${change.name} as well (${ids}): removed this run's ${id}, kept ${lowest.id} (lowest id)`),
         });
       } catch (err) {
-        amended.set(change.key, { reason: `another apply created ${change.name} as well (${ids}); removing this run's ${id} failed: ${err instanceof Error ? err.message : String(err)}` });
+        amended.set(
+          change.key,
+          because('duplicate-not-removed', `another apply created ${change.name} as well (${ids}); removing this run's ${id} failed: ${err instanceof Error ? err.message : String(err)}`),
+        );
       }
     }
     return results.map((r) => (amended.has(r.key) ? { ...r, ...amended.get(r.key) } : r));

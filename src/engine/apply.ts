@@ -6,7 +6,8 @@ import type { ApiClient } from '../api/types.js';
 import { type AppliedRecordReport, type CallStats, ACTIONS, type ApplyReport, type ApplyStop, type ApplySummary, type Change, type ChangeResult, PLAN_FORMAT_VERSION, type Plan } from '../model/plan.js';
 import { KINDS } from '../kinds/index.js';
 import type { Kind } from '../kinds/types.js';
-import { type ChangeOutcome, CreatedIds, notStartedReason, runChange } from './apply-change.js';
+import { type ChangeOutcome, CreatedIds, notStarted, runChange } from './apply-change.js';
+import { because } from '../model/reasons.js';
 import { Semaphore } from '../model/concurrency.js';
 import { planRedactor, planSecretValues } from './apply-redact.js';
 import type { LiteralSource } from '../model/env-markers.js';
@@ -130,19 +131,19 @@ export async function apply(plan: Plan, client: ApiClient, options: ApplyOptions
     pending = (async () => {
       if (cyclic.has(change.key)) {
         const waiting = change.dependsOn.filter((d) => cyclic.has(d));
-        return { result: settle(change, { status: 'failed', reason: `not started: its dependencies form a cycle (${waiting.join(', ')})` }) };
+        return { result: settle(change, { status: 'failed', ...because('dependency-cycle', `not started: its dependencies form a cycle (${waiting.join(', ')})`) }) };
       }
       // A dependency outside the plan is not ours to wait for.
       const deps = await Promise.all(change.dependsOn.filter((d) => keys.has(d)).map((d) => run(byKey.get(d)!)));
-      if (stop) return { result: settle(change, { status: 'skipped', reason: notStartedReason(stop.message) }), failedAt: change.key };
+      if (stop) return { result: settle(change, notStarted(stop.message)), failedAt: change.key };
       const blocked = deps.find((d) => d.result.status !== 'done');
       if (blocked) {
         const failedAt = blocked.failedAt ?? blocked.result.key;
-        return { result: settle(change, { status: 'skipped', reason: `depends on ${failedAt}, which failed` }), failedAt };
+        return { result: settle(change, { status: 'skipped', ...because('dependency-failed', `depends on ${failedAt}, which failed`) }), failedAt };
       }
       const outcome = await slots.run(async () => {
         // Waiting for a slot may outlast the run.
-        if (stop) return { status: 'skipped' as const, reason: notStartedReason(stop.message) };
+        if (stop) return notStarted(stop.message);
         notify(() => hooks.onChangeStart?.(change));
         return runChange(change, runner);
       });
@@ -165,12 +166,11 @@ export async function apply(plan: Plan, client: ApiClient, options: ApplyOptions
     options.signal?.removeEventListener('abort', interrupted);
     await leases?.release();
   }
-  const notStarted = ordered.filter((r) => r.status === 'skipped' && r.reason?.startsWith(notStartedReason(''))).length;
   return {
     formatVersion: PLAN_FORMAT_VERSION,
     accounts: plan.accounts.map((a) => a.name),
     results: ordered,
-    ...(stop ? { stopped: { ...stop, notStarted } } : {}),
+    ...(stop ? { stopped: { ...stop, notStarted: countNotStarted(ordered) } } : {}),
     summary: summarize(ordered),
     apiCalls: statsDelta(statsBefore, client.stats()),
     waitedSeconds: Math.max(0, (options.waited?.() ?? 0) - waitedBefore),
@@ -218,6 +218,11 @@ function inCycles(changes: readonly Change[], keys: ReadonlySet<string>): Set<st
 
 function identity(change: Change): Pick<ChangeResult, 'key' | 'action' | 'kind' | 'account' | 'name'> {
   return { key: change.key, action: change.action, kind: change.kind, account: change.account, name: change.name };
+}
+
+/** Changes the run never started because it stopped: by the code, whatever the message says. */
+export function countNotStarted(results: readonly ChangeResult[]): number {
+  return results.filter((r) => r.status === 'skipped' && r.reasonCode === 'not-started').length;
 }
 
 /** Every result counted once per action and once per status (the plan's changes, by outcome). */

@@ -15,6 +15,7 @@ import { renameLive } from './plan-steps/rename.js';
 import { KINDS } from '../kinds/index.js';
 import type { Kind } from '../kinds/types.js';
 import { ACTIONS, type Plan, PLAN_FORMAT_VERSION, type Refusal } from '../model/plan.js';
+import { CHANGE_REASON_CODES, isChangeReasonCode } from '../model/reasons.js';
 import { type LiveState } from './types.js';
 
 /** sha256 of the plan's JSON: catches a damaged file; not an authenticity check (see `planMac`). */
@@ -131,10 +132,12 @@ export async function readPlan(path: string, key?: string): Promise<SavedPlan> {
     throw problem(path, 'plan-file-foreign', `${path} is not a postureops plan file (no formatVersion)`);
   }
   if (value.formatVersion !== PLAN_FORMAT_VERSION) {
+    // An older plan lacks what this version's apply and comparison rely on (version 1: reason codes).
+    const older = typeof value.formatVersion === 'number' && value.formatVersion < PLAN_FORMAT_VERSION;
     throw problem(
       path,
       'plan-file-version',
-      `plan file ${path} has format version ${JSON.stringify(value.formatVersion)}; this postureops reads version ${PLAN_FORMAT_VERSION}`,
+      `plan file ${path} has format version ${JSON.stringify(value.formatVersion)}; this postureops reads version ${PLAN_FORMAT_VERSION}${older ? ' only (the file was saved by an older postureops)' : ''}`,
       'create the plan again with this version',
     );
   }
@@ -233,6 +236,11 @@ function shapeProblems(plan: Record<string, unknown>): string[] {
       if (!isStringArray(c[member])) out.push(`${where}.${member} must be a list of strings`);
     }
     if (c.action !== 'delete' && !isObject(c.after)) out.push(`${where}.after is missing`);
+    // A reason comes with its code, and the code is one this version knows (renderings and counts key on it).
+    if (c.reasonCode !== undefined && !isChangeReasonCode(c.reasonCode)) out.push(`${where}.reasonCode must be one of ${Object.keys(CHANGE_REASON_CODES).join(', ')}`);
+    if ((c.reason === undefined) !== (c.reasonCode === undefined) || (c.reason !== undefined && typeof c.reason !== 'string')) {
+      out.push(`${where}.reason and reasonCode go together (a text and a code)`);
+    }
     if (c.action !== 'create' && typeof c.liveId !== 'string') out.push(`${where}.liveId is missing`);
     if (typeof c.key === 'string') {
       if (keys.has(c.key)) out.push(`${where}.key ${c.key} appears twice`);

@@ -3,7 +3,7 @@
 
 import { describe, expect, it } from 'vitest';
 import { differingPointers, planDifferences } from '../../src/engine/plan-compare.js';
-import type { Change, Plan } from '../../src/model/plan.js';
+import { type Change, type Plan, PLAN_FORMAT_VERSION } from '../../src/model/plan.js';
 
 function change(name: string, over: Partial<Change> = {}): Change {
   return {
@@ -24,7 +24,7 @@ function change(name: string, over: Partial<Change> = {}): Change {
 
 function planOf(changes: Change[]): Plan {
   return {
-    formatVersion: 1,
+    formatVersion: PLAN_FORMAT_VERSION,
     accounts: [{ name: 'prod', orgAccess: false }],
     changes,
     summary: { create: 0, update: changes.length, replace: 0, delete: 0, unmanaged: 0 },

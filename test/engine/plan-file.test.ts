@@ -92,7 +92,7 @@ describe('plan files', () => {
     { name: 'future.json', content: '{"formatVersion": 99}', code: 'plan-file-version', text: /format version 99/ },
     {
       name: 'damaged.json',
-      content: withChecksum({ formatVersion: 1, accounts: [], summary: {}, unmanaged: [], diagnostics: [], apiCalls: {}, budget: [], changes: [{ key: 'k', action: 'explode' }] }),
+      content: withChecksum({ formatVersion: 2, accounts: [], summary: {}, unmanaged: [], diagnostics: [], apiCalls: {}, budget: [], changes: [{ key: 'k', action: 'explode' }] }),
       code: 'plan-file-corrupt',
       text: /changes\[0\]\.action must be one of create, update, replace, delete/,
     },

@@ -354,7 +354,7 @@ describe('plan: output', () => {
     const p = planOf(d, l, { apiCalls: { total: 3, byBucket: { 'GET AlertChannels': 3 } } });
     expect(p.summary).toEqual({ create: 3, update: 1, replace: 0, delete: 0, unmanaged: 1 });
     expect(p.apiCalls).toEqual({ total: 3, byBucket: { 'GET AlertChannels': 3 } });
-    expect(p.formatVersion).toBe(1);
+    expect(p.formatVersion).toBe(2);
     for (const c of p.changes) expect(c.liveDigest).toMatch(c.action === 'create' ? /^absent$/ : /^[0-9a-f]{64}$/);
   });
 });

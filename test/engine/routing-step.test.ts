@@ -96,7 +96,7 @@ describe('a saved plan with routing', () => {
   it('is refused when its routing is damaged', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'postureops-routing-plan-'));
     try {
-      const body = { formatVersion: 1, accounts: [], summary: {}, unmanaged: [], diagnostics: [], apiCalls: {}, budget: [], changes: [], routing: { accounts: ['prod'], changes: [{ account: 'prod', before: 'x' }] } };
+      const body = { formatVersion: 2, accounts: [], summary: {}, unmanaged: [], diagnostics: [], apiCalls: {}, budget: [], changes: [], routing: { accounts: ['prod'], changes: [{ account: 'prod', before: 'x' }] } };
       const file = join(dir, 'plan.json');
       await writeFile(file, JSON.stringify({ ...body, checksum: createHash('sha256').update(JSON.stringify(body)).digest('hex') }));
       const err = await loadPlan(file).then(

@@ -3,6 +3,7 @@
 // masked here: the views from diff.ts never carry a secret value, only env markers.
 
 import type { Change } from '../../model/plan.js';
+import { because, type ChangeReasonCode } from '../../model/reasons.js';
 import type { LiveResource } from '../../model/resource.js';
 import type { Kind } from '../../kinds/types.js';
 import { liveDigest } from '../digest.js';
@@ -21,7 +22,7 @@ export function buildChanges(decisions: Decisions, refs: ReadonlyMap<string, rea
   const writes = [...decisions.values()]
     .filter((d) => d.action !== undefined && d.foldedInto === undefined)
     .map((d) => ({ change: writeChange(d, children.get(d.key) ?? [], refs), desired: d.desired, live: d.live }));
-  const deletes = deletions.map((x) => ({ change: deleteChange(x.live, x.kind, x.reason), live: x.live }));
+  const deletes = deletions.map((x) => ({ change: deleteChange(x.live, x.kind, x.reason, x.reasonCode), live: x.live }));
   return [...writes, ...deletes];
 }
 
@@ -54,14 +55,14 @@ export function writeChange(decision: Decision, children: readonly Decision[], r
     ...(decision.renamedFrom !== undefined ? { renamedFrom: decision.renamedFrom } : {}),
     ...(kind.issuedNote !== undefined && (action === 'create' || action === 'replace') ? { issued: kind.issuedNote } : {}),
     ...(diff && action === 'update' && diff.withheld.length > 0 ? { withheld: diff.withheld } : {}),
-    ...(decision.reason ? { reason: decision.reason } : {}),
+    ...(decision.reasonCode !== undefined ? because(decision.reasonCode, decision.reason ?? '') : {}),
     ...(d.source ? { source: d.source } : {}),
     liveDigest: liveDigest(action === 'create' ? undefined : live),
     ...(action !== 'create' && live?.lastChange ? { lastChange: { ...live.lastChange } } : {}),
   };
 }
 
-export function deleteChange(live: LiveResource, kind: Kind, reason: string): Change {
+export function deleteChange(live: LiveResource, kind: Kind, reason: string, code: ChangeReasonCode): Change {
   const view = liveView(kind, live);
   return {
     key: resourceKey(live.account, live.kind, live.name),
@@ -76,7 +77,7 @@ export function deleteChange(live: LiveResource, kind: Kind, reason: string): Ch
     sensitive: view.sensitive,
     ...valueNamesOf(kind),
     dependsOn: [],
-    reason,
+    ...because(code, reason),
     liveDigest: liveDigest(live),
     ...(live.lastChange ? { lastChange: { ...live.lastChange } } : {}),
   };

@@ -4,6 +4,7 @@
 // a rename (`previousNames`) even when the spec is unchanged.
 
 import { diffResource } from '../diff.js';
+import { because } from '../../model/reasons.js';
 import type { Decision, Decisions, Match } from './shared.js';
 
 export function decide(matches: readonly Match[], rotating: ReadonlySet<string>): Decisions {
@@ -24,7 +25,7 @@ function compare(m: Match, rotate: boolean): Decision {
   const diff = diffResource(m.kind, m.desired, m.live!, rotate);
   if (diff.replace) {
     const fixed = diff.changed.filter((member) => m.kind.replaceOn.includes(member));
-    return { ...m, diff, action: 'replace', rotate: false, reason: `${fixed.join(', ')} cannot be changed in place` };
+    return { ...m, diff, action: 'replace', rotate: false, ...because('replace-because-cannot-update', `${fixed.join(', ')} cannot be changed in place`) };
   }
   if (diff.changed.length > 0) return { ...m, diff, action: 'update', rotate };
   // A rename is an update of the name alone: same id, so whatever refers to it keeps doing so.

@@ -6,6 +6,7 @@
 
 import type { Diagnostic } from '../../model/diagnostics.js';
 import type { UnmanagedResource } from '../../model/plan.js';
+import type { ChangeReasonCode } from '../../model/reasons.js';
 import type { LiveResource } from '../../model/resource.js';
 import type { Kind } from '../../kinds/types.js';
 import { resourceKey } from '../order.js';
@@ -45,6 +46,11 @@ export function deletionReason(live: LiveResource, kind: Kind, cause: DeletionCa
   return kind.deleteMeans ? `${why}; ${kind.deleteMeans}` : why;
 }
 
+const DELETION_CODE: Readonly<Record<DeletionCause['why'], ChangeReasonCode>> = {
+  prune: 'delete-because-not-declared',
+  'not-in-parent': 'delete-because-not-in-parent',
+};
+
 export function prune(input: PruneInput): Pruned {
   const kindOf = kindsByName(input.kinds);
   const deletions: Deletion[] = [];
@@ -52,7 +58,7 @@ export function prune(input: PruneInput): Pruned {
   const diagnostics: Diagnostic[] = [];
   const reported = new Set<string>();
   const remove = (live: LiveResource, kind: Kind, cause: DeletionCause): void => {
-    deletions.push({ live, kind, reason: deletionReason(live, kind, cause) });
+    deletions.push({ live, kind, reason: deletionReason(live, kind, cause), reasonCode: DELETION_CODE[cause.why] });
   };
   const protect = (input.protect ?? []).map(parseSelector);
   for (const r of input.live) {

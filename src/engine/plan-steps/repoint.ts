@@ -3,6 +3,7 @@
 // The referring member is marked changed, so apply sends it; the ops stay what the diff found.
 
 import { parsePointer } from '../../model/json-pointer.js';
+import { because } from '../../model/reasons.js';
 import { referencedNames, resourceKey } from '../order.js';
 import type { Decision, Decisions } from './shared.js';
 
@@ -25,7 +26,8 @@ function repointOne(decision: Decision, replaced: (key: string) => boolean): Dec
       ...out,
       diff: { ...out.diff!, changed },
       action: 'update',
-      reason: out.reason ?? `refers to ${ref.kind} ${names.join(', ')}, which is replaced`,
+      // The first reason stays (one per change): its own, or the first replaced reference.
+      ...(out.reasonCode !== undefined ? {} : because('update-because-reference-replaced', `refers to ${ref.kind} ${names.join(', ')}, which is replaced`)),
     };
   }
   return out;

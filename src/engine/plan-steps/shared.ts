@@ -2,6 +2,7 @@
 // changes what an earlier step returned, so each step can be read and tested on its own.
 
 import type { Action, Change } from '../../model/plan.js';
+import type { ChangeReasonCode } from '../../model/reasons.js';
 import type { Diagnostic } from '../../model/diagnostics.js';
 import type { DesiredResource, LiveResource } from '../../model/resource.js';
 import type { Kind } from '../../kinds/types.js';
@@ -23,7 +24,9 @@ export interface Decision extends Match {
   readonly diff?: ResourceDiff;
   /** Write-only secrets are pushed on purpose (`--rotate`). */
   readonly rotate: boolean;
+  /** Why, when the action alone does not say (set together with `reasonCode`). */
   readonly reason?: string;
+  readonly reasonCode?: ChangeReasonCode;
   /** Key of the parent whose create or replace carries this resource in its request. */
   readonly foldedInto?: string;
 }
@@ -36,6 +39,7 @@ export interface Deletion {
   readonly live: LiveResource;
   readonly kind: Kind;
   readonly reason: string;
+  readonly reasonCode: ChangeReasonCode;
 }
 
 /** A reference of a change's request: the live id when the target keeps one through this plan. */

@@ -7,7 +7,7 @@ import { Channel, desired, FAKE_KINDS, live } from '../plan-fakes.js';
 import { decisionOf, frozen } from './helpers.js';
 
 const create = (d: DesiredResource): PlannedChange => ({ change: writeChange(decisionOf(d, { action: 'create' }), [], new Map()), desired: d });
-const remove = (l: LiveResource): PlannedChange => ({ change: deleteChange(l, Channel, 'not declared; prune is on for Channel'), live: l });
+const remove = (l: LiveResource): PlannedChange => ({ change: deleteChange(l, Channel, 'not declared; prune is on for Channel', 'delete-because-not-declared'), live: l });
 const spec = { type: 'Slack', data: { url: 'https://x' } };
 
 describe('link', () => {

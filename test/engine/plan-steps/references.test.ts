@@ -23,7 +23,7 @@ describe('resolve references', () => {
   ];
   for (const c of cases) {
     it(c.name, () => {
-      const deletions = c.pruned ? [{ live: c.live[0], kind: Channel, reason: 'x' }] : [];
+      const deletions = c.pruned ? [{ live: c.live[0], kind: Channel, reason: 'x', reasonCode: 'delete-because-not-declared' as const }] : [];
       const r = resolveReferences(decisionsOf([...(c.target ? [c.target] : []), rule]), indexLive(frozen(c.live)), frozen(deletions));
       if (c.code) {
         expect(r.refs.get(rule.key)).toEqual([]);
