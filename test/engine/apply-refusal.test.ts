@@ -8,7 +8,6 @@ import { startEmulator, type RunningEmulator } from '../../src/emulator/index.js
 import { apply } from '../../src/engine/apply.js';
 import { PlanRefusedError, refuseUnlessForced } from '../../src/engine/apply-refusal.js';
 import type { Plan, Refusal } from '../../src/model/plan.js';
-import { applyPlan, readyForApply, RunFailure } from '../../src/github/pipeline.js';
 import { NO_BUDGET_MEMORY } from '../../src/run/budget-memory.js';
 import { planRun, type Planned } from '../../src/run/plan-run.js';
 import { rawApi, serviceEnv, webhookRepo } from '../e2e/harness.js';
@@ -54,23 +53,6 @@ describe('apply of a refused plan', () => {
       expect(err).toBeInstanceOf(PlanRefusedError);
       expect((err as PlanRefusedError).refusal).toEqual(OVER);
       expect((err as PlanRefusedError).overridable).toBe(true);
-      expect(emu.requestCount()).toBe(before);
-      expect(await channels()).toBe(0);
-    } finally {
-      await planned.run.close();
-    }
-  });
-
-  it("the Action's apply of a refused plan is its `refused` failure, before its apply group, and writes nothing", async () => {
-    const planned = await fresh();
-    try {
-      const refused: Planned = { ...planned, plan: { ...planned.plan, refusal: OVER } };
-      const before = emu.requestCount();
-      const early = await readyForApply(refused).catch((e: unknown) => e);
-      expect(early).toBeInstanceOf(RunFailure);
-      expect((early as RunFailure).failure).toEqual({ kind: 'refused', plan: refused.plan });
-      const late = await applyPlan(refused, {}).catch((e: unknown) => e);
-      expect((late as RunFailure).failure.kind).toBe('refused');
       expect(emu.requestCount()).toBe(before);
       expect(await channels()).toBe(0);
     } finally {

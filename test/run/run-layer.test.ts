@@ -3,20 +3,20 @@
 // recalls before its first request and fills when it closes, and a maximum duration bounds the whole
 // run on the run's own clock.
 
-import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import { appendFile, mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BucketBudget } from '../../src/api/types.js';
 import { loadConfig } from '../../src/config/load.js';
 import { manualClock, startEmulator, type RunningEmulator } from '../../src/emulator/index.js';
-import { actionBudgetMemory, planAgainstService, RunFailure } from '../../src/github/pipeline.js';
+import { actionBudgetMemory, applyPlan, planAgainstService, readyForApply, RunFailure } from '../../src/github/pipeline.js';
 import type { DesiredState } from '../../src/model/account.js';
 import { type BudgetMemory, NO_BUDGET_MEMORY } from '../../src/run/budget-memory.js';
 import { RunError } from '../../src/run/errors.js';
 import { planRun } from '../../src/run/plan-run.js';
 import { Run, type RunSetup } from '../../src/run/run.js';
-import { cli, serviceEnv, webhookRepo } from '../e2e/harness.js';
+import { cli, rawApi, serviceEnv, webhookRepo } from '../e2e/harness.js';
 
 const ACCOUNTS = Array.from({ length: 300 }, (_, i) => `acct-${String(i).padStart(3, '0')}`);
 let emu: RunningEmulator;
@@ -101,6 +101,42 @@ describe('one pre-flight for both adapters', () => {
     const none = await planAgainstService(await desiredOf(small), serviceEnv(emu), { dir: small, accounts: [], targets: ['acct-000/AlertChannel/nope'] }).catch((e: unknown) => e);
     expect(none).toBeInstanceOf(RunFailure);
     expect((none as RunFailure).failure.kind).toBe('no-plan');
+  });
+});
+
+describe('one refusal for both adapters', () => {
+  it('the CLI and the Action stop a plan over the safety threshold before any write; --force applies it', async () => {
+    const own = await startEmulator({ accounts: ['prod'] });
+    cleanup.push(() => own.close());
+    const env = { ...serviceEnv(own), POSTUREOPS_CACHE_DIR: cache };
+    const twelve = await webhookRepo(['prod'], 12, cleanup);
+    expect((await cli(['apply', twelve, '--auto-approve'], { env })).code).toBe(0);
+    // The same account with two of the twelve left and prune on: ten deletions of twelve, over 30 %.
+    const two = await webhookRepo(['prod'], 2, cleanup);
+    await appendFile(join(two, 'postureops.yaml'), 'prune: true\n');
+    const count = async () => ((await rawApi(own, 'GET', '/api/v2/AlertChannels', { account: 'prod' })).body.data as unknown[]).length;
+
+    const byCli = await cli(['apply', two, '--auto-approve'], { env });
+    expect(byCli.code).toBe(3);
+    expect(byCli.stderr).toMatch(/refused: .* \(use --force to override\)/);
+    expect(await count()).toBe(12);
+
+    const planned = await planAgainstService(await desiredOf(two), serviceEnv(own), { dir: two, accounts: [] });
+    try {
+      expect(planned.plan.refusal?.code).toBe('safety-threshold');
+      expect(byCli.stderr).toContain(planned.plan.refusal!.message);
+      const before = own.requestCount();
+      expect(((await readyForApply(planned).catch((e: unknown) => e)) as RunFailure).failure.kind).toBe('refused');
+      expect(((await applyPlan(planned, {}).catch((e: unknown) => e)) as RunFailure).failure.kind).toBe('refused');
+      expect(own.requestCount()).toBe(before);
+    } finally {
+      await planned.run.close();
+    }
+    expect(await count()).toBe(12);
+
+    const forced = await cli(['apply', two, '--auto-approve', '--force'], { env });
+    expect(forced.code, forced.stderr).toBe(0);
+    expect(await count()).toBe(2);
   });
 });
 
