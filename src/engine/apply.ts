@@ -15,6 +15,7 @@ import { type EngineHooks } from './types.js';
 import { type LeaseOptions, Leases, LeaseLostError } from './lease.js';
 import { CreateGuard } from './apply-guard.js';
 import { writeApplied } from './applied.js';
+import { refuseUnlessForced } from './apply-refusal.js';
 
 export interface ApplyOptions {
   /** Values for the plan's `${env:...}` markers. */
@@ -48,11 +49,15 @@ export interface ApplyOptions {
    * Every account of the plan is then leased, with or without changes.
    */
   record?: { commit: string };
+  /** Apply a refused plan anyway (`--force`); `prevent-destroy` is refused whatever this says. */
+  force?: boolean;
 }
 
 export const DEFAULT_CONCURRENCY = 4;
 
 export async function apply(plan: Plan, client: ApiClient, options: ApplyOptions): Promise<ApplyReport> {
+  // Before the lease and the first write: a refused plan writes nothing (PlanRefusedError).
+  refuseUnlessForced(plan, options.force);
   const changes = plan.changes;
   const keys = new Set<string>();
   for (const c of changes) {

@@ -13,6 +13,8 @@ interface Rules {
   parts: Record<string, { holds: string; may: string[] }>;
   never: { from: string; to: string; except?: string[]; why: string }[];
   exceptions?: { from: string; file: string; why: string }[];
+  /** Files (or folders, ending in `/`) that some parts never import, whatever `may` says. */
+  neverFiles?: { from: string[]; to: string[]; why: string }[];
 }
 
 /** The layer rules, as docs/layers.yaml writes them down. */
@@ -89,6 +91,28 @@ describe('layers', () => {
       for (const name of names) if (new RegExp(`\\b${name}\\b`).test(code)) named.push(`${file}: ${name}`);
     }
     expect(named).toEqual([]);
+  });
+
+  it('no part imports a file its `neverFiles` rule names (the adapters create no client, read nothing, plan nothing)', () => {
+    const rules = RULES.neverFiles ?? [];
+    expect(rules.length).toBeGreaterThan(0);
+    const bad: string[] = [];
+    for (const file of FILES) {
+      for (const rule of rules.filter((r) => r.from.includes(layerOf(file)))) {
+        for (const dep of importsOf(file)) {
+          if (rule.to.some((t) => (t.endsWith('/') ? dep.startsWith(t) : dep === t))) bad.push(`${file} → ${dep} (never: ${rule.why})`);
+        }
+      }
+    }
+    expect(bad).toEqual([]);
+  });
+
+  it('every file a `neverFiles` rule names exists (a moved file takes its rule along)', () => {
+    const named = (RULES.neverFiles ?? []).flatMap((r) => r.to);
+    const missing = named.filter((t) => (t.endsWith('/') ? !FILES.some((f) => f.startsWith(t)) : !FILES.includes(t)));
+    expect(missing).toEqual([]);
+    const parts = Object.keys(RULES.parts);
+    expect((RULES.neverFiles ?? []).flatMap((r) => r.from).filter((p) => !parts.includes(p))).toEqual([]);
   });
 
   it('the rules file is consistent: every part named exists, no allowed arrow is a forbidden one', () => {
