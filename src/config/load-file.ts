@@ -8,7 +8,7 @@ import type { Kind } from '../kinds/types.js';
 import type { Json, JsonObject } from '../model/json.js';
 import { interpolateDocument } from './interpolate.js';
 import { checkSchema, positionAt } from './schema-check.js';
-import { checkDocument, secretPointers } from './semantic.js';
+import { checkDocument, secretFacts } from './semantic.js';
 import { didYouMean } from '../model/suggest.js';
 import type { LoadOptions } from './types.js';
 import type { RootConfig } from '../model/account.js';
@@ -86,13 +86,13 @@ export function readDocument(parsed: ParsedDocument, root: RootConfig | undefine
   const kind = kindForDocument(kindValue)!;
   const interpolated = interpolateDocument(parsed.value, options.env, (p) => where(p), out, options.missingEnv ?? 'error');
   const value = interpolated.value as JsonObject;
-  const secrets = secretPointers(kind, value.spec);
+  const secrets = secretFacts(kind, value.spec);
   const schemaFile = kind.schema ?? '';
   out.push(
     ...checkSchema(schemaFile, value, {
       file,
       positions,
-      quiet: (p) => p in interpolated.refs || secrets.includes(p),
+      quiet: (p) => p in interpolated.refs || secrets.all.includes(p),
       // A placeholder export wrote stands for a value still to be set: its shape is not checked.
       ignore: [...interpolated.missing, ...interpolated.placeholders],
     }),
@@ -104,6 +104,7 @@ export function readDocument(parsed: ParsedDocument, root: RootConfig | undefine
       envProblems: interpolated.missing,
       literals: root?.secretLiterals,
       settings: root?.settings,
+      secrets,
     }),
   );
 

@@ -46,8 +46,12 @@ export function inertText(text: string): string {
   return UNSAFE.test(text) ? text.replace(UNSAFE_ALL, escapeChar) : text;
 }
 
-/** Exactly the SGR sequences src/render/ansi.ts and diagnostics.ts write (colours, bold, dim, reset), or one unsafe character. */
-const OWN_SGR_OR_UNSAFE = new RegExp(`\u001b\\[(?:0|1|2|22|31|32|33|36|39)m|${UNSAFE.source}`, 'gu');
+/**
+ * Exactly the SGR sequences src/render/ansi.ts and diagnostics.ts write (colours, bold, dim, reset),
+ * or one unsafe character other than the line feed (lines stay lines; a match per line would be a
+ * call per line of a large plan).
+ */
+const OWN_SGR_OR_UNSAFE = new RegExp(`\u001b\\[(?:0|1|2|22|31|32|33|36|39)m|(?!\n)${UNSAFE.source}`, 'gu');
 
 export interface LogOptions {
   /** Keep our own colour codes (the text was rendered with colour). */
@@ -68,7 +72,6 @@ export interface LogOptions {
  */
 export function inertLog(text: string, options: LogOptions = {}): string {
   const out = text.replace(OWN_SGR_OR_UNSAFE, (m) => {
-    if (m === '\n') return m;
     if (m.length > 2) return options.colour ? m : [...m].map((c) => (UNSAFE.test(c) ? escapeChar(c) : c)).join('');
     return escapeChar(m);
   });
