@@ -71,16 +71,20 @@ export interface LogOptions {
  * `::stop-commands::` state that one lost token or one missed end marker would undo.
  */
 export function inertLog(text: string, options: LogOptions = {}): string {
-  const out = text.replace(OWN_SGR_OR_UNSAFE, (m) => {
-    if (m.length > 2) return options.colour ? m : [...m].map((c) => (UNSAFE.test(c) ? escapeChar(c) : c)).join('');
-    return escapeChar(m);
-  });
+  // Printable ASCII and line feeds hold no colour code and nothing unsafe: only the commands remain.
+  const out = !NOT_PLAIN.test(text)
+    ? text
+    : text.replace(OWN_SGR_OR_UNSAFE, (m) => {
+        if (m.length > 2) return options.colour ? m : [...m].map((c) => (UNSAFE.test(c) ? escapeChar(c) : c)).join('');
+        return escapeChar(m);
+      });
   if (options.commands) return out;
   // `[^\S\n]`: the whitespace TrimStart skips (what is left of it once controls are escaped).
   return out.replace(COMMAND_START, '$1\\x3a:').replaceAll('##[', '##\\x5b');
 }
 
 const COMMAND_START = /^([^\S\n]*)::/gm;
+const NOT_PLAIN = /[^\n\x20-\x7e]/;
 
 /** Workflow command data: `%`, CR and LF escaped (GitHub's toolkit rules). */
 export function escapeCommandData(s: string): string {
