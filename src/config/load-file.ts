@@ -150,6 +150,8 @@ function resolveAccounts(
   where: (pointer: string) => SourcePosition,
   out: Diagnostic[],
 ): string[] {
+  // Most documents name one account: its check needs no list of the declared ones.
+  if (typeof account === 'string' && account !== '*' && account.trim() !== '' && root.accounts.some((a) => a.name === account)) return [account];
   const declared = root.accounts.map((a) => a.name);
   if (account === undefined) {
     if (root.defaultAccount !== undefined) return [root.defaultAccount];

@@ -39,13 +39,14 @@ export interface Located {
   file: string;
 }
 
-/** The schema a `$ref` names, resolved as a URI against the file it is written in (once per ref). */
-const resolved = new Map<string, Located>();
+/** The schema a `$ref` names, resolved as a URI against the file it is written in (once per ref and file). */
+const resolved = new Map<string, Map<string, Located>>();
 
 export function resolveRef(ref: string, file: string): Located {
-  const key = `${file}\n${ref}`;
-  let found = resolved.get(key);
-  if (!found) resolved.set(key, (found = lookUp(ref, file)));
+  let inFile = resolved.get(file);
+  if (!inFile) resolved.set(file, (inFile = new Map()));
+  let found = inFile.get(ref);
+  if (!found) inFile.set(ref, (found = lookUp(ref, file)));
   return found;
 }
 
