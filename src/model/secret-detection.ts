@@ -175,7 +175,11 @@ const MAYBE_MASKED = /[*•●∙·]{3}|[xX]{4}|[[(<{]|redacted/i;
  * (the last digits some services leave). Not the empty string: that is ambiguous (isEmptyValue).
  */
 export function isMaskedValue(value: Json | undefined): boolean {
-  if (typeof value !== 'string' || !MAYBE_MASKED.test(value)) return false;
+  return typeof value === 'string' && MAYBE_MASKED.test(value) && maskedByDefinition(value);
+}
+
+/** isMaskedValue of a string without the pre-filter (exported for the test comparing the two). */
+export function maskedByDefinition(value: string): boolean {
   const text = value.trim();
   if (BRACKETED.test(text) || /^redacted$/i.test(text)) return true;
   const visible = text.replace(/[\s\-_.:/]/g, '');

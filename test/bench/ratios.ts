@@ -12,7 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startEmulator } from '../../src/emulator/index.js';
 import { packageRoot } from '../../src/util/package-root.js';
-import { measure, type Usage } from './curve.js';
+import { emulatorEnv, measure, type Usage } from './curve.js';
 import { writeRepository } from './generate.js';
 
 export interface RatioOptions {
@@ -51,12 +51,7 @@ export async function ratios(options: RatioOptions = {}, log: (line: string) => 
   const repo = await writeRepository(dir, { accounts, resources });
   const emu = await startEmulator({ accounts: repo.accounts, rateLimit: 1_000_000 });
   try {
-    const env = {
-      SVC_BASE_URL: emu.url,
-      SVC_API_KEY_ID: emu.keyId,
-      SVC_API_SECRET: emu.secret,
-      POSTUREOPS_CACHE_DIR: join(dir, '.cache'),
-    };
+    const env = emulatorEnv(emu, dir);
     const runs: Record<'validate' | 'parse' | 'plan' | 'pipeline', string[]> = {
       validate: [bin, 'validate', '.'],
       parse: [naive, 'parse', dir],
