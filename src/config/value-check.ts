@@ -121,6 +121,34 @@ export function holds(schema: SchemaObject | boolean, value: Json, file: string)
   return true;
 }
 
+/** Per schema object (and the file its `$ref`s are read against): whether a value below it can meet an annotation. */
+const annotating = new WeakMap<SchemaObject, Map<string, boolean>>();
+
+/**
+ * Whether walking `schema` can reach a closed set or a format guess, through every keyword the walk
+ * follows. A schema met again while it is being answered (a recursive `$ref`) counts as reaching one:
+ * the walk is skipped only where it provably finds nothing.
+ */
+function annotates(schema: SchemaObject, file: string): boolean {
+  let inFile = annotating.get(schema);
+  if (!inFile) annotating.set(schema, (inFile = new Map()));
+  const known = inFile.get(file);
+  if (known !== undefined) return known;
+  inFile.set(file, true);
+  const sub = (s: unknown, f = file): boolean => isObject(s as Json) && annotates(s as SchemaObject, f);
+  const found =
+    schema[CLOSED_SET_KEYWORD] !== undefined ||
+    schema[FORMAT_KEYWORD] !== undefined ||
+    (typeof schema.$ref === 'string' && ((target) => sub(target.schema, target.file))(resolveRef(schema.$ref, file))) ||
+    Object.values((schema.properties ?? {}) as Record<string, unknown>).some((s) => sub(s)) ||
+    sub(schema.additionalProperties) ||
+    sub(schema.items) ||
+    [schema.allOf, schema.anyOf, schema.oneOf].some((list) => Array.isArray(list) && list.some((s) => sub(s))) ||
+    (schema.if !== undefined && (sub(schema.then) || sub(schema.else)));
+  inFile.set(file, found);
+  return found;
+}
+
 /** A string of a document that its schema annotates: a closed set's value or a guessed format's. */
 export interface AnnotatedValue {
   pointer: string;
@@ -140,7 +168,7 @@ export function annotatedValues(schemaFile: string, value: Json, skip: (pointer:
   const sets = new Set<string>();
   const formats = new Set<string>();
   const walk = (schema: SchemaObject | boolean | undefined, file: string, v: Json, pointer: string): void => {
-    if (schema === undefined || typeof schema === 'boolean' || skip(pointer)) return;
+    if (schema === undefined || typeof schema === 'boolean' || !annotates(schema, file) || skip(pointer)) return;
     if (typeof schema.$ref === 'string') {
       const target = resolveRef(schema.$ref, file);
       walk(target.schema, target.file, v, pointer);
