@@ -136,10 +136,11 @@ function annotates(schema: SchemaObject, file: string): boolean {
   if (known !== undefined) return known;
   inFile.set(file, true);
   const sub = (s: unknown, f = file): boolean => isObject(s as Json) && annotates(s as SchemaObject, f);
+  const ref = typeof schema.$ref === 'string' ? resolveRef(schema.$ref, file) : undefined;
   const found =
     schema[CLOSED_SET_KEYWORD] !== undefined ||
     schema[FORMAT_KEYWORD] !== undefined ||
-    (typeof schema.$ref === 'string' && ((target) => sub(target.schema, target.file))(resolveRef(schema.$ref, file))) ||
+    (ref !== undefined && sub(ref.schema, ref.file)) ||
     Object.values((schema.properties ?? {}) as Record<string, unknown>).some((s) => sub(s)) ||
     sub(schema.additionalProperties) ||
     sub(schema.items) ||
