@@ -110,12 +110,10 @@ export function sortChanges(
 ): OrderResult {
   const accountIdx = new Map(accountOrder.map((a, i) => [a, i]));
   const kindIdx = new Map(kinds.map((k, i) => [k.kind, i]));
-  const ranks = new Map(changes.map((c) => [c, [accountIdx.get(c.account) ?? accountOrder.length, kindIdx.get(c.kind) ?? kinds.length] as const]));
-  const compare = (a: Change, b: Change): number => {
-    const [aa, ak] = ranks.get(a)!;
-    const [ba, bk] = ranks.get(b)!;
-    return aa - ba || ak - bk || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0) || (a.key < b.key ? -1 : a.key > b.key ? 1 : 0);
-  };
+  // Account, then kind, as one number (a kind's index is at most kinds.length).
+  const ranks = new Map(changes.map((c) => [c, (accountIdx.get(c.account) ?? accountOrder.length) * (kinds.length + 1) + (kindIdx.get(c.kind) ?? kinds.length)]));
+  const compare = (a: Change, b: Change): number =>
+    ranks.get(a)! - ranks.get(b)! || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0) || (a.key < b.key ? -1 : a.key > b.key ? 1 : 0);
 
   const preds = new Map<string, Set<string>>(changes.map((c) => [c.key, new Set()]));
   const succs = new Map<string, Set<string>>(changes.map((c) => [c.key, new Set()]));

@@ -163,13 +163,23 @@ const MASK_CHARS = /[*•●∙·]/gu;
 const BRACKETED = /^[[(<{]\s*(redacted|masked|hidden|sensitive|secret|filtered|removed|encrypted)\s*[\])>}]$/i;
 
 /**
+ * What every mask below contains (a run of 3 mask characters or 4 x's, an opening bracket, `redacted`):
+ * a value without any of them is no mask, decided without the trimming and counting below.
+ */
+const MAYBE_MASKED = /[*•●∙·]{3}|[xX]{4}|[[(<{]|redacted/i;
+
+/**
  * Whether a value is a mask the service shows instead of a secret: `****`, `*****abc`, `••••`,
  * `xxxx`, `XXXXXXXX1234`, `[redacted]`, `(sensitive)`. A run of at least 3 mask characters (4 for
  * `x`, a letter) that makes up at least half of the text, with at most 6 other visible characters
  * (the last digits some services leave). Not the empty string: that is ambiguous (isEmptyValue).
  */
 export function isMaskedValue(value: Json | undefined): boolean {
-  if (typeof value !== 'string') return false;
+  return typeof value === 'string' && MAYBE_MASKED.test(value) && maskedByDefinition(value);
+}
+
+/** isMaskedValue of a string without the pre-filter (exported for the test comparing the two). */
+export function maskedByDefinition(value: string): boolean {
   const text = value.trim();
   if (BRACKETED.test(text) || /^redacted$/i.test(text)) return true;
   const visible = text.replace(/[\s\-_.:/]/g, '');
