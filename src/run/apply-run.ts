@@ -3,14 +3,14 @@
 // plan unless forced); it is checked here before the write pre-flight too, so an adapter learns it
 // before it asks anyone to confirm.
 
-import { apply, type ApplyOptions } from '../engine/apply.js';
-import { refuseUnlessForced } from '../engine/apply-refusal.js';
-import { checkLiterals, literalSource, planLiteralRefs } from '../engine/literals.js';
-import { neededKinds } from '../engine/needed-kinds.js';
-import { plan as derivePlan } from '../engine/plan.js';
-import { planDifferences } from '../engine/plan-compare.js';
-import { checkStale } from '../engine/plan-file.js';
-import { leaseGroups, preflight, type RequestGroup, readGroups, writeGroups } from '../engine/preflight.js';
+import { apply, type ApplyOptions } from '../engine/apply/apply.js';
+import { refuseUnlessForced } from '../engine/apply/apply-refusal.js';
+import { checkLiterals, literalSource, planLiteralRefs } from '../engine/apply/literals.js';
+import { neededKinds } from '../engine/live/needed-kinds.js';
+import { plan as derivePlan } from '../engine/plan/plan.js';
+import { planDifferences } from '../engine/saved/plan-compare.js';
+import { checkStale } from '../engine/saved/plan-file.js';
+import { leaseGroups, preflight, type RequestGroup, readGroups, writeGroups } from '../engine/live/preflight.js';
 import { KINDS } from '../kinds/index.js';
 import type { AccountConfig, DesiredState } from '../model/account.js';
 import { hasErrors } from '../model/diagnostics.js';

@@ -3,7 +3,7 @@
 // it where the user said.
 
 import { documentChecker } from '../config/document-check.js';
-import { exportConfig, type ExportResult } from '../engine/export.js';
+import { exportConfig, type ExportResult } from '../engine/export/export.js';
 import type { LiveState } from '../engine/types.js';
 import type { AccountConfig } from '../model/account.js';
 import { type ReadHooks, readLive } from './read.js';

@@ -3,9 +3,9 @@
 
 import type { ApiClient } from '../api/types.js';
 import { changedSinceRef } from '../config/changed.js';
-import { fetchLive } from '../engine/fetch.js';
-import { type ChangedAccounts, type NarrowedScope, narrowScope } from '../engine/plan-scope.js';
-import type { Shard } from '../engine/shard.js';
+import { fetchLive } from '../engine/live/fetch.js';
+import { type ChangedAccounts, type NarrowedScope, narrowScope } from '../engine/plan/plan-scope.js';
+import type { Shard } from '../engine/plan/shard.js';
 import type { LiveState } from '../engine/types.js';
 import type { Kind } from '../kinds/types.js';
 import { KINDS } from '../kinds/index.js';

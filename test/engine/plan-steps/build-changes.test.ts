@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { buildChanges } from '../../../src/engine/plan-steps/build-changes.js';
-import { decide } from '../../../src/engine/plan-steps/decide.js';
-import type { Ref } from '../../../src/engine/plan-steps/shared.js';
+import { buildChanges } from '../../../src/engine/plan/steps/build-changes.js';
+import { decide } from '../../../src/engine/plan/steps/decide.js';
+import type { Ref } from '../../../src/engine/plan/steps/shared.js';
 import { literalDigest, MASK } from '../../../src/model/env-markers.js';
 import { Channel, desired, live } from '../plan-fakes.js';
 import { decisionOf, decisionsOf, frozen, matchOf } from './helpers.js';
