@@ -235,6 +235,14 @@ describe('withoutWithheld (the live rest of an update)', () => {
     const out = withoutWithheld(carried, live, declared, ['/data']);
     expect(out.data).toMatchObject({ password: 'from-env', note: '' });
   });
+  it('names every member it leaves out, sorted, for the plan to warn about (and needs no list to be given)', () => {
+    const declared = { type: 'FutureCfg', data: { region: 'us' } };
+    const carried = { type: 'FutureCfg', data: { ...structuredClone(live.data), region: 'us' } };
+    const left: string[] = [];
+    withoutWithheld(carried, live, declared, ['/data'], left);
+    expect(left).toEqual(['/data/credentials/clientSecret', '/data/deep/a/b', '/data/keys', '/data/note', '/data/password']);
+    expect(withoutWithheld(carried, live, declared, ['/data'])).toEqual(withoutWithheld(carried, live, declared, ['/data'], []));
+  });
   it('touches nothing outside the open objects', () => {
     const spec = { data: {}, top: '****' };
     expect(withoutWithheld(spec, { data: {}, top: '****' }, { data: {} }, ['/data'])).toEqual(spec);
