@@ -56,6 +56,7 @@ export function dependencyEdges(items: readonly PlannedChange[], kinds: readonly
     }
     // One resource changing place (a move, a rename without previousNames): the new one first, no gap.
     const linked = change.movedFrom ?? (change.action === 'create' ? change.sameSpecAs : undefined);
+    // Stryker disable next-line ConditionalExpression: an undefined link names no change (byKey has no `undefined` key), so no edge either way
     if (linked !== undefined && byKey.get(linked)?.action === 'delete') edges.push([change.key, linked]);
     // Parents before their children; on deletion children go first.
     // Stryker disable next-line ConditionalExpression,LogicalOperator: without a parent kind or a parent the key has an `undefined` part and names no change: no edge either way
@@ -113,7 +114,10 @@ export function sortChanges(
   // Account, then kind, as one number (a kind's index is at most kinds.length).
   const ranks = new Map(changes.map((c) => [c, (accountIdx.get(c.account) ?? accountOrder.length) * (kinds.length + 1) + (kindIdx.get(c.kind) ?? kinds.length)]));
   const compare = (a: Change, b: Change): number =>
-    ranks.get(a)! - ranks.get(b)! || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0) || (a.key < b.key ? -1 : a.key > b.key ? 1 : 0);
+    ranks.get(a)! - ranks.get(b)! ||
+    (a.name < b.name ? -1 : a.name > b.name ? 1 : 0) ||
+    // Stryker disable next-line EqualityOperator,ConditionalExpression: keys are unique in a plan: once `a.key < b.key` is false, `a.key > b.key` is true, so the form of this last test cannot matter
+    (a.key < b.key ? -1 : a.key > b.key ? 1 : 0);
 
   const preds = new Map<string, Set<string>>(changes.map((c) => [c.key, new Set()]));
   const succs = new Map<string, Set<string>>(changes.map((c) => [c.key, new Set()]));
