@@ -2,10 +2,11 @@
 // become line:column only when a diagnostic or a resource asks for one (positionOf).
 // Hostile input (alias bombs, alias cycles, prototype keys, non-JSON scalars) becomes diagnostics.
 
-import { isAlias, isMap, isPair, isScalar, isSeq, parseAllDocuments, type Document, type Node } from 'yaml';
+import type { Document, Node } from 'yaml';
 import type { Diagnostic, SourcePosition } from '../model/diagnostics.js';
 import type { Json, JsonObject } from '../model/json.js';
 import { escapePointerSegment } from '../model/json-pointer.js';
+import { yamlLib } from '../model/yaml-lib.js';
 import { parseSimpleYaml } from './yaml-simple.js';
 
 /** Aliases expanded per document (yaml's maxAliasCount idea): enough for real files, far below a bomb. */
@@ -90,6 +91,7 @@ export function parseYamlDocuments(file: string, text: string, diagnostics: Diag
 /** parseYamlDocuments through yaml, whatever the text (exported for the tests comparing both ways). */
 export function parseWithYaml(file: string, text: string, diagnostics: Diagnostic[], lines = lineStarts(text)): ParsedDocument[] {
   const pos = (offset: number): SourcePosition => ({ file, ...lineColumn(lines, offset) });
+  const { isScalar, parseAllDocuments } = yamlLib();
   const docs = parseAllDocuments(text, { uniqueKeys: true, prettyErrors: false, strict: true });
   const list: Document[] = Array.isArray(docs) ? (docs as Document[]) : [docs as unknown as Document];
   if (list.length === 0) {
@@ -150,6 +152,7 @@ function toJson(
   pos: (offset: number) => SourcePosition,
   diagnostics: Diagnostic[],
 ): Json | undefined {
+  const { isAlias, isMap, isPair, isScalar, isSeq } = yamlLib();
   const { values, keys } = positions;
   const active = new Set<Node>();
   let aliases = 0;
