@@ -33,34 +33,33 @@ export function writeChange(decision: Decision, children: readonly Decision[], r
   // Folded children travel in this change's request: their references are this change's too.
   const allRefs = [decision, ...children].flatMap((part) => refs.get(part.key) ?? []);
   const carried = children.length > 0 ? children.map((c) => ({ name: c.desired.name, after: desiredView(c.kind, c.desired).after })) : undefined;
-  // Members set one by one, in the order a plan file shows them (a literal of twenty conditional
-  // spreads was slower: docs/performance.md); the required ones are all set below.
-  const out = { key: resourceKey(d.account, d.kind, d.name), action, kind: d.kind, account: d.account, name: d.name } as Change;
-  if (d.parent !== undefined) out.parent = d.parent;
-  if (live) out.liveId = live.id;
-  if (view.before) out.before = view.before;
-  out.after = view.after;
-  if (diff && action !== 'create') {
-    out.diff = diff.diff;
-    out.changed = diff.changed;
-  }
-  out.writeOnly = view.writeOnly;
-  out.sensitive = view.sensitive;
-  const valueNames = kind.valueNames?.() ?? [];
-  if (valueNames.length > 0) out.valueNames = valueNames;
-  if (view.unreturned && view.unreturned.length > 0) out.unreturned = view.unreturned;
-  if (decision.rotate) out.rotate = true;
-  if (carried) out.children = carried;
-  if (allRefs.length > 0) out.refs = allRefs;
-  out.dependsOn = [];
-  if (decision.renamedFrom !== undefined) out.renamedFrom = decision.renamedFrom;
-  if (kind.issuedNote !== undefined && (action === 'create' || action === 'replace')) out.issued = kind.issuedNote;
-  if (diff && action === 'update' && diff.withheld.length > 0) out.withheld = diff.withheld;
-  if (decision.reasonCode !== undefined) Object.assign(out, because(decision.reasonCode, decision.reason ?? ''));
-  if (d.source) out.source = d.source;
-  out.liveDigest = liveDigest(action === 'create' ? undefined : live);
-  if (action !== 'create' && live?.lastChange) out.lastChange = { ...live.lastChange };
-  return out;
+  return {
+    key: resourceKey(d.account, d.kind, d.name),
+    action,
+    kind: d.kind,
+    account: d.account,
+    name: d.name,
+    ...(d.parent !== undefined ? { parent: d.parent } : {}),
+    ...(live ? { liveId: live.id } : {}),
+    ...(view.before ? { before: view.before } : {}),
+    after: view.after,
+    ...(diff && action !== 'create' ? { diff: diff.diff, changed: diff.changed } : {}),
+    writeOnly: view.writeOnly,
+    sensitive: view.sensitive,
+    ...valueNamesOf(kind),
+    ...(view.unreturned && view.unreturned.length > 0 ? { unreturned: view.unreturned } : {}),
+    ...(decision.rotate ? { rotate: true } : {}),
+    ...(carried ? { children: carried } : {}),
+    ...(allRefs.length > 0 ? { refs: allRefs } : {}),
+    dependsOn: [],
+    ...(decision.renamedFrom !== undefined ? { renamedFrom: decision.renamedFrom } : {}),
+    ...(kind.issuedNote !== undefined && (action === 'create' || action === 'replace') ? { issued: kind.issuedNote } : {}),
+    ...(diff && action === 'update' && diff.withheld.length > 0 ? { withheld: diff.withheld } : {}),
+    ...(decision.reasonCode !== undefined ? because(decision.reasonCode, decision.reason ?? '') : {}),
+    ...(d.source ? { source: d.source } : {}),
+    liveDigest: liveDigest(action === 'create' ? undefined : live),
+    ...(action !== 'create' && live?.lastChange ? { lastChange: { ...live.lastChange } } : {}),
+  };
 }
 
 export function deleteChange(live: LiveResource, kind: Kind, reason: string, code: ChangeReasonCode): Change {
