@@ -42,7 +42,7 @@ const liveBox = (spec: JsonObject) => live('Box', 'b', 'B1', spec);
 
 describe('diff: set arrays', () => {
   it('sortSets leaves sets already in order as they are, twins included (no copy)', () => {
-    const docs = [{ tags: ['a', 'b', 'b', 'c'], n: { x: 1 } }, { tags: ['1', '2', '3', '4'] }];
+    const docs: JsonObject[] = [{ tags: ['a', 'b', 'b', 'c'], n: { x: 1 } }, { tags: ['1', '2', '3', '4'] }];
     const out = sortSets(docs, ['/tags']);
     expect(out).toEqual(docs);
     expect(out[0]).toBe(docs[0]);
