@@ -174,6 +174,9 @@ export function sortSets(docs: JsonObject[], pointers: readonly string[]): JsonO
       .map((v, i) => ({ key: canonicalJson(v), i }))
       .sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : a.i - b.i))
       .map((x) => x.i);
+    // Already in order (the loader writes sets in canonical order): nothing to copy, as for a
+    // pointer that holds no array.
+    if (order.every((i, k) => i === k)) continue;
     out = out.map((doc) => {
       const arr = getAtPath(doc, path);
       if (!Array.isArray(arr) || arr.length !== base.length) return doc;
