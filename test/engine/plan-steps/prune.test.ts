@@ -49,7 +49,18 @@ describe('prune', () => {
     const r = run([live('Channel', 'dup', 'C2', {}), live('Channel', 'dup', 'C1', {}), live('Channel', 'dup', 'C3', {})], { prune: { Channel: true } });
     expect(r.deletions).toEqual([]);
     expect(r.diagnostics.map((d) => [d.severity, d.code])).toEqual([['error', 'ambiguous-live-name']]);
-    expect(r.diagnostics[0].message).toContain('ids C1, C2, C3');
+    expect(r.diagnostics[0].message).toBe(
+      'prune would delete 3 live Channel resources named dup in account prod (ids C1, C2, C3); names must be unique to be managed',
+    );
+    expect(r.diagnostics[0].hint).toBe('rename or delete them in the service');
+  });
+
+  it('a resource of a child kind listed without a parent is pruned like any other, not kept as if an owner held it', () => {
+    const orphan = live('Template', 'T', 'T1', {});
+    expect(run([orphan], { prune: { Template: true } }).deletions.map((x) => [x.live.id, x.reason])).toEqual([
+      ['T1', 'not declared; prune is on for Template'],
+    ]);
+    expect(run([orphan]).unmanaged.map((u) => u.id)).toEqual(['T1']);
   });
 
   it('lists unmanaged resources by account order, kind order, name, then id', () => {
