@@ -32,7 +32,7 @@ describe('resolve references', () => {
         return;
       }
       expect(r.diagnostics).toEqual([]);
-      expect(r.refs.get(rule.key)).toEqual([{ kind: 'Channel', name: 'ops', ...(c.id ? { id: c.id } : {}) }]);
+      expect(r.refs.get(rule.key)).toStrictEqual([{ kind: 'Channel', name: 'ops', ...(c.id ? { id: c.id } : {}) }]);
     });
   }
 
@@ -72,7 +72,7 @@ describe('resolve references: what the errors say', () => {
   it('a name several live resources share lists their ids, sorted', () => {
     const [d] = resolve([live('Channel', 'ops', 'C9', {}), live('Channel', 'ops', 'C1', {}), live('Channel', 'ops', 'C5', {})]);
     expect(d.message).toBe('Rule r refers to Channel ops, a name 3 live resources share in account prod (ids C1, C5, C9)');
-    expect(d.hint).toBeUndefined();
+    expect([d.severity, d.hint]).toEqual(['error', undefined]);
   });
 
   it('a prune that deletes a resource of the same name in another account is no reference to it', () => {
