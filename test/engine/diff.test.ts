@@ -125,5 +125,8 @@ describe('diff: a secret inside an element of a set array', () => {
     const diff = diffResource(Creds, box({ creds: [{ name: 'a', token: 'x' }], url: 'u' }, { ...env, '/url': '${env:URL}' }), liveBox({ url: 'echoed-url' }));
     expect(diff.before).toEqual({ url: MASK });
     expect(diff.changed).toEqual(['creds', 'url']);
+    const both = diffResource(Creds, box({ creds: [{ name: 'a', token: 'x' }], url: 'u' }, { ...env, '/url': '${env:URL}' }), liveBox({ creds: [{ name: 'a', token: 't' }], url: 'echoed-url' }));
+    expect(JSON.stringify(both)).not.toContain('echoed-url');
+    expect(both.before).toEqual({ creds: [{ name: 'a', token: MASK }], url: MASK });
   });
 });

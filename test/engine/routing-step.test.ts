@@ -110,3 +110,44 @@ describe('a saved plan with routing', () => {
     }
   });
 });
+
+describe('the routing step: the state after each kind of change', () => {
+  const pruneRules = { ...prune, AlertRule: true };
+  const prunedOf = (resources: Omit<DesiredResource, 'envRefs'>[], requirements: RoutingRequirement[] = []): DesiredState => {
+    const d = desiredOf(resources, requirements);
+    return { ...d, root: { ...d.root, prune: pruneRules } };
+  };
+
+  it('a live rule the plan deletes no longer routes: its cell loses every channel', () => {
+    const result = plan(prunedOf(declared([]).slice(0, 2)), liveOf(live), {});
+    expect(result.plan!.changes.map((c) => [c.action, c.key])).toEqual([['delete', 'prod/AlertRule/crit']]);
+    expect(result.plan!.routing!.changes).toEqual([{ account: 'prod', eventCategory: 'Cloud', severity: 'critical', before: ['pager', 'slack'], after: [], gained: [], lost: ['pager', 'slack'] }]);
+  });
+
+  it('a rule the plan creates routes in the state after, beside the live one', () => {
+    const resources = [...declared(['pager', 'slack']), { kind: 'AlertRule', account: 'prod', name: 'high', spec: ruleSpec(['slack'], { severity: [2] }) }];
+    const result = plan(desiredOf(resources), liveOf(live), {});
+    expect(result.plan!.routing!.changes).toEqual([{ account: 'prod', eventCategory: 'Cloud', severity: 'high', before: [], after: ['slack'], gained: ['slack'], lost: [] }]);
+  });
+
+  it('a live rule in an account whose routing kinds were not read is neither compared nor changed', () => {
+    const elsewhere: LiveResource = { ...live[2], account: 'staging', id: 'R5' };
+    const result = plan(prunedOf(declared(['pager', 'slack'])), liveOf([...live, elsewhere], [{ account: 'staging', kinds: ['AlertChannel', 'AlertRule'] }]), {});
+    expect(result.plan!.routing!.accounts).toEqual(['prod']);
+    expect(result.plan!.routing!.changes).toEqual([]);
+  });
+
+  it('the refusal counts the requirements that fail, in words for one', () => {
+    const slackToo: RoutingRequirement = { ...pages, name: 'chat', reach: { types: ['SlackChannel'] } };
+    const one = plan(desiredOf(declared(['slack']), [pages]), liveOf(live), {}).plan!.refusal!;
+    expect(one.message).toBe('after this plan, a routing requirement fails (postureops.yaml `routing.requirements`)');
+    const two = plan(desiredOf(declared(['pager']).map((r) => (r.kind === 'AlertRule' ? { ...r, spec: ruleSpec([], { enabled: false }) } : r)), [pages, slackToo]), liveOf(live), {}).plan!.refusal!;
+    expect(two.message).toBe('after this plan, 2 routing requirements fail (postureops.yaml `routing.requirements`)');
+    expect(two.details).toHaveLength(2);
+  });
+
+  it('no accounts to compare, or kinds without routing → no routing at all', () => {
+    const unread = plan(desiredOf(declared(['slack'])), liveOf(live, ACCOUNTS.map((a) => ({ account: a.name, kinds: ['AlertChannel', 'AlertRule'] }))), {});
+    expect(unread.plan!.routing).toBeUndefined();
+  });
+});

@@ -94,3 +94,19 @@ describe('ignoreChanges: the edges', () => {
     ]);
   });
 });
+
+describe('ignoreChanges: untouched and several secrets', () => {
+  it('a match without ignoreChanges is passed on as it is', () => {
+    const m = matchOf(desired('Channel', 'c', { type: 'Slack' }), live('Channel', 'c', 'C1', { type: 'Slack' }));
+    expect(ignoreChanges([m]).matches[0]).toBe(m);
+  });
+
+  it('every secret member ignored is named', () => {
+    const d = withIgnore(desired('Channel', 'c', { type: 'Pager', data: { apiKey: 'k', token: 't' } }), ['/data/apiKey', '/data/token']);
+    const base = matchOf(d, live('Channel', 'c', 'C1', { type: 'Pager', data: {} }));
+    const m = { ...base, kind: { ...base.kind, secretMembers: () => [{ pointer: '/data/apiKey', writeOnly: true }, { pointer: '/data/token', writeOnly: true }] } };
+    expect(ignoreChanges([m]).diagnostics[0].message).toBe(
+      'Channel c: lifecycle.ignoreChanges names the secret member /data/apiKey, /data/token, whose live value a plan may not carry',
+    );
+  });
+});

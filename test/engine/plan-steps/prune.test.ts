@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { indexLive } from '../../../src/engine/plan-steps/live-index.js';
-import { deletionReason, prune } from '../../../src/engine/plan-steps/prune.js';
+import { deletionReason, prune, sortUnmanaged } from '../../../src/engine/plan-steps/prune.js';
 import type { Decision } from '../../../src/engine/plan-steps/shared.js';
 import type { Action } from '../../../src/model/plan.js';
 import type { LiveResource } from '../../../src/model/resource.js';
@@ -133,5 +133,18 @@ describe('prune: who last changed it', () => {
   });
   it('a record that says nothing gives nothing', () => {
     expect(run([live('Rule', 'r', 'R1', {})]).unmanaged[0]).not.toHaveProperty('lastChange');
+  });
+});
+
+describe('sortUnmanaged: names, then ids', () => {
+  const u = (name: string, id: string) => ({ kind: 'Rule', account: 'prod', name, id });
+  it.each([
+    [[u('b', 'A1'), u('a', 'Z9')], ['a/Z9', 'b/A1']],
+    [[u('a', 'Z9'), u('b', 'A1')], ['a/Z9', 'b/A1']],
+    [[u('a', 'R2'), u('a', 'R1')], ['a/R1', 'a/R2']],
+    [[u('a', 'R1'), u('a', 'R2')], ['a/R1', 'a/R2']],
+    [[u('c', 'R1'), u('a', 'R3'), u('b', 'R2'), u('a', 'R0')], ['a/R0', 'a/R3', 'b/R2', 'c/R1']],
+  ])('%# sorts by name before id, whatever the input order', (list, expected) => {
+    expect(sortUnmanaged(frozen(list), ['prod'], FAKE_KINDS).map((x) => `${x.name}/${x.id}`)).toEqual(expected);
   });
 });
