@@ -70,8 +70,10 @@ export function prune(input: PruneInput): Pruned {
       if (parent) {
         if (parentKind.ownsChildren && parent.action === 'replace') continue;
         if (guarded) leave();
-        // Stryker disable next-line StringLiteral: deletionReason tells only 'prune' apart from the rest
-        else remove(r, kind, { why: 'not-in-parent', parentKind: parentKind.kind });
+        else {
+          // Stryker disable next-line StringLiteral: deletionReason tells only 'prune' apart from the rest
+          remove(r, kind, { why: 'not-in-parent', parentKind: parentKind.kind });
+        }
         continue;
       }
       if (parentKind.ownsChildren) continue;

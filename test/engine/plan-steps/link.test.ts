@@ -71,6 +71,21 @@ describe('link: only unambiguous pairs of top-level creates and deletes of one k
     ]);
   });
 
+  it('a create of the same spec that is no move candidate does not stand in the way of the move', () => {
+    expect(moved([create(desired('Channel', 'c', spec, { account: 'staging' })), create(desired('Channel', 'new2', spec)), remove(live('Channel', 'c', 'C1', spec))])).toEqual([
+      ['staging/Channel/c', 'prod/Channel/c'],
+      ['prod/Channel/new2', null],
+      ['prod/Channel/c', 'staging/Channel/c'],
+    ]);
+  });
+
+  it('a child is never paired with a top-level resource of the same spec', () => {
+    const childCreate = (d: DesiredResource) => ({ ...create(d), change: { ...create(d).change, parent: 'P' } });
+    const childDelete = (l: LiveResource) => ({ ...remove(l), change: { ...remove(l).change, parent: 'P' } });
+    expect(moved([childCreate(desired('Channel', 'new', spec)), remove(live('Channel', 'old', 'C1', spec))]).map(([, to]) => to)).toEqual([null, null]);
+    expect(moved([create(desired('Channel', 'new', spec)), childDelete(live('Channel', 'old', 'C1', spec))]).map(([, to]) => to)).toEqual([null, null]);
+  });
+
   it('two creates that could each be the move of one delete → no guess', () => {
     const r = moved([create(desired('Channel', 'c', spec, { account: 'staging' })), create(desired('Channel', 'c', spec, { account: 'dev' })), remove(live('Channel', 'c', 'C1', spec))]);
     expect(r.map(([, to]) => to)).toEqual([null, null, null]);
@@ -79,7 +94,7 @@ describe('link: only unambiguous pairs of top-level creates and deletes of one k
   it('children, updates, other kinds and kinds not registered are never paired', () => {
     const child = (l: LiveResource) => ({ ...remove(l), change: { ...remove(l).change, parent: 'P' } });
     const childCreate = (d: DesiredResource) => ({ ...create(d), change: { ...create(d).change, parent: 'P' } });
-    const update = (l: LiveResource): PlannedChange => ({ change: { ...remove(l).change, action: 'update' }, live: l });
+    const update = (l: LiveResource): PlannedChange => ({ change: { ...remove(l).change, action: 'update' }, live: l, desired: desired('Channel', l.name, l.spec) });
     const rule = (l: LiveResource): PlannedChange => ({ change: deleteChange(l, Rule, 'x'), live: l });
     const nope = (l: LiveResource): PlannedChange => ({ change: { ...remove(l).change, kind: 'Nope', key: `prod/Nope/${l.name}` }, live: l });
     const nopeCreate = (d: DesiredResource): PlannedChange => ({ ...create(d), change: { ...create(d).change, kind: 'Nope', key: `staging/Nope/${d.name}` } });
