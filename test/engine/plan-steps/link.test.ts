@@ -100,6 +100,7 @@ describe('link: only unambiguous pairs of top-level creates and deletes of one k
     const nopeCreate = (d: DesiredResource): PlannedChange => ({ ...create(d), change: { ...create(d).change, kind: 'Nope', key: `staging/Nope/${d.name}` } });
     expect(moved([childCreate(desired('Channel', 'P.a', spec)), child(live('Channel', 'P.b', 'C1', spec))]).map(([, to]) => to)).toEqual([null, null]);
     expect(moved([create(desired('Channel', 'new', spec)), update(live('Channel', 'old', 'C1', spec))]).map(([, to]) => to)).toEqual([null, null]);
+    expect(moved([update(live('Channel', 'c', 'C1', spec, { account: 'staging' })), remove(live('Channel', 'c', 'C2', spec))]).map(([, to]) => to)).toEqual([null, null]);
     expect(moved([create(desired('Channel', 'c', {}, { account: 'staging' })), rule(live('Rule', 'c', 'R1', {}))]).map(([, to]) => to)).toEqual([null, null]);
     expect(moved([nopeCreate(desired('Channel', 'n', {}, { account: 'staging' })), nope(live('Channel', 'n', 'N1', {}))]).map(([, to]) => to)).toEqual([null, null]);
   });
