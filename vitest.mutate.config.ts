@@ -1,12 +1,11 @@
 // The vitest configuration StrykerJS runs (npm run mutate). It is the suite's own, less the tests
 // that cannot run on instrumented sources: the committed Action bundle is built from src/ and
-// compared byte for byte, which an instrumented file never matches. Tests that spawn dist/ stay:
-// they kill no mutant (Stryker mutates src/ in place, not dist/), and per-test coverage keeps them
-// out of every mutant's run once the first run has seen that.
+// compared byte for byte, which an instrumented file never matches.
 //
-// MUTATE_TESTS (comma-separated globs) narrows the suite for a quick look at one file: a mutant that
-// touches code run at import time ("static") reruns every test, so with the whole suite one file can
-// take an hour on two cores. A narrowed score is a lower bound of the whole suite's.
+// MUTATE_TESTS (comma-separated globs) narrows the suite to the tests a run needs: .ci/mutate.mjs
+// sets it to each group's in-process tests (stryker.config.mjs). Without it every test runs, and a
+// mutant reached from an e2e `beforeAll` hook (which Stryker cannot attribute to a test) reruns all
+// of them. A narrowed score is a lower bound of the whole suite's.
 import { defineConfig, mergeConfig } from 'vitest/config';
 import base from './vitest.config.js';
 

@@ -119,3 +119,27 @@ describe('diff: members not compared', () => {
     expect(diff.diff).toEqual([{ op: 'replace', path: '/data/url', value: MASK }]);
   });
 });
+
+describe('diff: a secret inside an element of a set array', () => {
+  // The service lists set elements in an order of its own: a pointer found on the desired side
+  // (here a value the file takes from the environment) may sit at another index on the live side.
+  const Creds = boxKind({ setPointers: (s) => (Array.isArray(s.creds) ? ['/creds'] : []) });
+  const env = { '/creds/0/token': '${env:TOKEN_A}' };
+  const file = box({ creds: [{ name: 'a', token: 'new-a' }, { name: 'b', token: 'plain-b' }] }, env);
+
+  it('the live value the service echoes is masked in the plan whichever element holds it', () => {
+    const diff = diffResource(Creds, file, liveBox({ creds: [{ name: 'b', token: 'plain-b' }, { name: 'a', token: 'echoed-secret-a' }] }));
+    expect(JSON.stringify(diff)).not.toContain('echoed-secret-a');
+    expect(diff.before).toEqual({ creds: [{ name: 'a', token: MASK }, { name: 'b', token: MASK }] });
+    expect(diff.after).toEqual({ creds: [{ name: 'a', token: { $env: '${env:TOKEN_A}' } }, { name: 'b', token: 'plain-b' }] });
+  });
+
+  it('a live spec without the set array keeps the pointer as it is, and one outside any set is masked where it is', () => {
+    const diff = diffResource(Creds, box({ creds: [{ name: 'a', token: 'x' }], url: 'u' }, { ...env, '/url': '${env:URL}' }), liveBox({ url: 'echoed-url' }));
+    expect(diff.before).toEqual({ url: MASK });
+    expect(diff.changed).toEqual(['creds', 'url']);
+    const both = diffResource(Creds, box({ creds: [{ name: 'a', token: 'x' }], url: 'u' }, { ...env, '/url': '${env:URL}' }), liveBox({ creds: [{ name: 'a', token: 't' }], url: 'echoed-url' }));
+    expect(JSON.stringify(both)).not.toContain('echoed-url');
+    expect(both.before).toEqual({ creds: [{ name: 'a', token: MASK }], url: MASK });
+  });
+});

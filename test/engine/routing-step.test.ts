@@ -9,6 +9,8 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadPlan } from '../../src/engine/saved/plan-file.js';
 import { plan } from '../../src/engine/plan/plan.js';
+import { routing } from '../../src/engine/plan/steps/routing.js';
+import { FAKE_KINDS } from './plan-fakes.js';
 import type { LiveState } from '../../src/engine/types.js';
 import { KINDS } from '../../src/kinds/index.js';
 import type { DesiredState } from '../../src/model/account.js';
@@ -108,5 +110,72 @@ describe('a saved plan with routing', () => {
     } finally {
       await rm(dir, { recursive: true, force: true });
     }
+  });
+});
+
+describe('the routing step: the state after each kind of change', () => {
+  const pruneRules = { ...prune, AlertRule: true };
+  const prunedOf = (resources: Omit<DesiredResource, 'envRefs'>[], requirements: RoutingRequirement[] = []): DesiredState => {
+    const d = desiredOf(resources, requirements);
+    return { ...d, root: { ...d.root, prune: pruneRules } };
+  };
+
+  it('a live rule the plan deletes no longer routes: its cell loses every channel', () => {
+    const result = plan(prunedOf(declared([]).slice(0, 2)), liveOf(live), {});
+    expect(result.plan!.changes.map((c) => [c.action, c.key])).toEqual([['delete', 'prod/AlertRule/crit']]);
+    expect(result.plan!.routing!.changes).toEqual([{ account: 'prod', eventCategory: 'Cloud', severity: 'critical', before: ['pager', 'slack'], after: [], gained: [], lost: ['pager', 'slack'] }]);
+    // The cell a requirement asks for is checked even when no rule is left to route it.
+    const checked = plan(prunedOf(declared([]).slice(0, 2), [pages]), liveOf(live), {}).plan!;
+    expect(checked.routing!.failing).toEqual([{ requirement: 'pages', accounts: [{ account: 'prod', cells: ['Cloud/critical'] }] }]);
+  });
+
+  it('rules the plan creates route in the state after, each beside the other and the live one', () => {
+    const resources = [
+      ...declared(['pager', 'slack']),
+      { kind: 'AlertRule', account: 'prod', name: 'high', spec: ruleSpec(['slack'], { severity: [2] }) },
+      { kind: 'AlertRule', account: 'prod', name: 'medium', spec: ruleSpec(['pager'], { severity: [3] }) },
+    ];
+    const result = plan(desiredOf(resources), liveOf(live), {});
+    expect(result.plan!.routing!.changes).toEqual([
+      { account: 'prod', eventCategory: 'Cloud', severity: 'high', before: [], after: ['slack'], gained: ['slack'], lost: [] },
+      { account: 'prod', eventCategory: 'Cloud', severity: 'medium', before: [], after: ['pager'], gained: ['pager'], lost: [] },
+    ]);
+    expect(result.plan!.routing).not.toHaveProperty('failing');
+  });
+
+  it('an update keeps the live members the file leaves out: the rule still routes only the categories it had', () => {
+    const { eventCategory: _left, ...partial } = ruleSpec(['slack']);
+    const resources = [...declared(['pager', 'slack']).slice(0, 2), { kind: 'AlertRule', account: 'prod', name: 'crit', spec: partial }];
+    const result = plan(desiredOf(resources), liveOf(live), {});
+    expect(result.plan!.routing!.changes).toEqual([{ account: 'prod', eventCategory: 'Cloud', severity: 'critical', before: ['pager', 'slack'], after: ['slack'], gained: [], lost: ['pager'] }]);
+  });
+
+  it('a live rule in an account whose routing kinds were not read is neither compared nor changed', () => {
+    const elsewhere: LiveResource = { ...live[2], account: 'staging', id: 'R5' };
+    const result = plan(prunedOf(declared(['pager', 'slack'])), liveOf([...live, elsewhere], [{ account: 'staging', kinds: ['AlertChannel', 'AlertRule'] }]), {});
+    expect(result.plan!.routing!.accounts).toEqual(['prod']);
+    expect(result.plan!.routing!.changes).toEqual([]);
+  });
+
+  it('the refusal counts the requirements that fail, in words for one', () => {
+    const slackToo: RoutingRequirement = { ...pages, name: 'chat', reach: { types: ['SlackChannel'] } };
+    const one = plan(desiredOf(declared(['slack']), [pages]), liveOf(live), {}).plan!.refusal!;
+    expect(one.message).toBe('after this plan, a routing requirement fails (postureops.yaml `routing.requirements`)');
+    const two = plan(desiredOf(declared(['pager']).map((r) => (r.kind === 'AlertRule' ? { ...r, spec: ruleSpec([], { enabled: false }) } : r)), [pages, slackToo]), liveOf(live), {}).plan!.refusal!;
+    expect(two.message).toBe('after this plan, 2 routing requirements fail (postureops.yaml `routing.requirements`)');
+    expect(two.details).toHaveLength(2);
+  });
+
+  it('a requirement on a category no rule names is checked on a row of its own, and fails', () => {
+    const custom: RoutingRequirement = { ...pages, name: 'custom', eventCategories: ['CustomCategory'] };
+    const result = plan(desiredOf(declared(['pager', 'slack']), [custom]), liveOf(live), {});
+    expect(result.plan!.routing!.failing).toEqual([{ requirement: 'custom', accounts: [{ account: 'prod', cells: ['CustomCategory/critical'] }] }]);
+  });
+
+  it('no accounts to compare, or kinds without routing → no routing at all', () => {
+    const unread = plan(desiredOf(declared(['slack'])), liveOf(live, ACCOUNTS.map((a) => ({ account: a.name, kinds: ['AlertChannel', 'AlertRule'] }))), {});
+    expect(unread.plan!.routing).toBeUndefined();
+    // Kinds without routing (the planner's fakes): nothing to compare, whatever lives.
+    expect(routing({ accounts: ACCOUNTS, live, decisions: new Map(), changes: [], kinds: FAKE_KINDS, requirements: [pages], force: false })).toEqual({});
   });
 });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { assemble, type AssembleInput } from '../../../src/engine/plan/steps/assemble.js';
-import type { Change } from '../../../src/model/plan.js';
+import { type Change, PLAN_FORMAT_VERSION } from '../../../src/model/plan.js';
 import { frozen } from './helpers.js';
 
 const change = (action: Change['action'], name: string): Change =>
@@ -52,5 +52,39 @@ describe('assemble', () => {
   it('a refusal is carried only when there is one', () => {
     expect('refusal' in assemble(base).plan!).toBe(false);
     expect(assemble({ ...base, refusal: { code: 'in-use', message: 'm', details: [] } }).plan!.refusal?.code).toBe('in-use');
+  });
+});
+
+describe('assemble: what the plan carries', () => {
+  it('counts updates too, and carries the accounts, changes and unmanaged resources as given', () => {
+    const changes = [...base.changes, change('update', 'e'), change('update', 'f')];
+    const plan = assemble(frozen({ ...base, changes })).plan!;
+    expect(plan.summary).toEqual({ create: 2, update: 2, replace: 1, delete: 1, unmanaged: 1 });
+    expect(plan.formatVersion).toBe(PLAN_FORMAT_VERSION);
+    expect(plan.accounts).toEqual(base.accounts);
+    expect(plan.changes.map((c) => c.name)).toEqual(['a', 'b', 'c', 'd', 'e', 'f']);
+    expect(plan.unmanaged).toEqual(base.unmanaged);
+    expect(plan.budget).toEqual([]);
+  });
+
+  it('a partial plan names its --target selectors (apply refuses to treat it as whole); a whole plan has none', () => {
+    expect(assemble(frozen({ ...base, targets: ['prod/Channel/a'] })).plan!.targets).toEqual(['prod/Channel/a']);
+    expect(assemble(frozen({ ...base })).plan).not.toHaveProperty('targets');
+  });
+
+  it('carries the scope of a shard or --changed-since plan, and the routing before and after', () => {
+    const scope = { shard: { index: 1, count: 2 }, skipped: [] };
+    const routing = { accounts: ['prod'], changes: [] };
+    const plan = assemble(frozen({ ...base, scope, routing })).plan!;
+    expect(plan.scope).toEqual(scope);
+    expect(plan.routing).toEqual(routing);
+    expect(assemble(frozen({ ...base })).plan).not.toHaveProperty('scope');
+    expect(assemble(frozen({ ...base })).plan).not.toHaveProperty('routing');
+  });
+
+  it('names the kinds the read left out per account, and says nothing when it left none out', () => {
+    const unread = [{ account: 'prod', kinds: ['Rule'] }];
+    expect(assemble(frozen({ ...base, unread })).plan!.unread).toEqual(unread);
+    expect(assemble(frozen({ ...base, unread: [] })).plan).not.toHaveProperty('unread');
   });
 });

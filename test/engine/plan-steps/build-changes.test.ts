@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { buildChanges } from '../../../src/engine/plan/steps/build-changes.js';
 import { decide } from '../../../src/engine/plan/steps/decide.js';
-import type { Ref } from '../../../src/engine/plan/steps/shared.js';
+import type { Decision, Ref } from '../../../src/engine/plan/steps/shared.js';
+import type { Kind } from '../../../src/kinds/types.js';
 import { literalDigest, MASK } from '../../../src/model/env-markers.js';
 import { Channel, desired, live } from '../plan-fakes.js';
 import { decisionOf, decisionsOf, frozen, matchOf } from './helpers.js';
@@ -13,7 +14,8 @@ describe('build changes', () => {
     const d = desired('Channel', 'slack', { type: 'Slack', data: { url: 'secret-url' } }, { line: 3 });
     const [item] = buildChanges(decisionsOf([decisionOf(d, { action: 'create' })]), noRefs, []);
     expect(item.desired).toBe(d);
-    expect(item.change).toEqual({
+    // Strict: a member the change does not have is absent, not present as undefined.
+    expect(item.change).toStrictEqual({
       key: 'prod/Channel/slack',
       action: 'create',
       kind: 'Channel',
@@ -85,5 +87,64 @@ describe('build changes: who last changed the live record', () => {
     expect(del.change.lastChange).toEqual(lastChange);
     const [create] = buildChanges(decisionsOf([decisionOf(desired('Channel', 'new', { type: 'Webhook', data: { url: 'b' } }), { action: 'create' })]), noRefs, []);
     expect(create.change).not.toHaveProperty('lastChange');
+  });
+});
+
+describe('build changes: what each action carries', () => {
+  const hook = (url: string) => ({ type: 'Webhook', data: { url } });
+  const l = { ...live('Channel', 'ops', 'C1', hook('a')), lastChange: { by: 'x@example.com', at: '2026-11-22T10:00:00.000Z' } };
+  const updated = (): Decision => decide([matchOf(desired('Channel', 'ops', hook('b')), l)], new Set()).get('prod/Channel/ops')!;
+
+  it('a create writes the desired spec whole even when a live twin and its diff ride along: no before, ops, live digest or last change', () => {
+    const u = updated();
+    const [item] = buildChanges(decisionsOf([{ ...u, action: 'create' }]), noRefs, []);
+    expect(item.change.after).toEqual(hook('b'));
+    for (const member of ['before', 'diff', 'changed', 'lastChange']) expect(item.change).not.toHaveProperty(member);
+    expect(item.change.liveDigest).toBe('absent');
+  });
+
+  it('a replace or update decided without a diff shows the desired spec (nothing to compare it with)', () => {
+    const [item] = buildChanges(decisionsOf([decisionOf(desired('Channel', 'ops', hook('b')), { action: 'replace', live: l })]), noRefs, []);
+    expect(item.change).toMatchObject({ action: 'replace', liveId: 'C1', after: hook('b') });
+    expect(item.change).not.toHaveProperty('before');
+    expect(item.change).not.toHaveProperty('diff');
+  });
+
+  it('a kind whose create issues a credential says so on a create and a replace only', () => {
+    const Issued: Kind = { ...Channel, issuedNote: 'the service issues a new secret' };
+    const note = (action: 'create' | 'replace' | 'update', kind: Kind = Issued) => {
+      const u = updated();
+      const [item] = buildChanges(decisionsOf([{ ...u, kind, action }]), noRefs, []);
+      return item.change.issued;
+    };
+    expect([note('create'), note('replace'), note('update'), note('create', Channel)]).toEqual(['the service issues a new secret', 'the service issues a new secret', undefined, undefined]);
+  });
+
+  it('an update names the members it withholds (shown masked or empty, never sent back); a replace or an update withholding nothing does not', () => {
+    const u = updated();
+    const withheld = { ...u, diff: { ...u.diff!, withheld: ['/data/token'] } };
+    const change = (d: Decision) => buildChanges(decisionsOf([d]), noRefs, [])[0].change;
+    expect(change(withheld).withheld).toEqual(['/data/token']);
+    expect(change({ ...withheld, action: 'replace' })).not.toHaveProperty('withheld');
+    expect(change(u)).not.toHaveProperty('withheld');
+  });
+
+  it('carries the reason a decision gives, the old name of a rename, the parent, and the names of coded values', () => {
+    const Coded = { ...Channel, valueNames: () => [{ pointer: '/type', names: { 1: 'one' } }] } as unknown as Kind;
+    const u = updated();
+    const child = decisionOf(desired('Template', 'P.t', {}, { parent: 'P' }), { action: 'create' });
+    const items = buildChanges(decisionsOf([{ ...u, kind: Coded, reason: 'why', reasonCode: 'replace-because-cannot-update', renamedFrom: 'old' }, child]), noRefs, []);
+    expect(items[0].change).toMatchObject({ reason: 'why', reasonCode: 'replace-because-cannot-update', renamedFrom: 'old', valueNames: [{ pointer: '/type', names: { 1: 'one' } }] });
+    expect(items[1].change.parent).toBe('P');
+    expect(items[1].change).not.toHaveProperty('valueNames');
+    expect(items[1].change).not.toHaveProperty('reason');
+    expect(items[1].change).not.toHaveProperty('reasonCode');
+  });
+
+  it('a delete has no parent member unless its live resource has a parent', () => {
+    const [del] = buildChanges(decisionsOf([]), noRefs, [{ live: live('Channel', 'old', 'C9', {}), kind: Channel, reason: 'r', reasonCode: 'delete-because-not-declared' }]);
+    expect(del.change).not.toHaveProperty('parent');
+    const [child] = buildChanges(decisionsOf([]), noRefs, [{ live: live('Template', 'P.t', 'T1', {}, { parent: 'P' }), kind: Channel, reason: 'r', reasonCode: 'delete-because-not-declared' }]);
+    expect(child.change.parent).toBe('P');
   });
 });

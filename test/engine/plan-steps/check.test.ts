@@ -24,3 +24,12 @@ describe('check against live', () => {
     });
   }
 });
+
+describe('check against live: an account nothing lives in', () => {
+  it('the kind checks against an empty live list, and gets the root settings', () => {
+    const seen: unknown[] = [];
+    const kinds = FAKE_KINDS.map((k) => (k.kind === 'Channel' ? { ...k, check: (_d: unknown, lives: unknown, settings: unknown) => (seen.push(lives, settings), []) } : k));
+    checkAgainstLive([desired('Channel', 'c', {}, { account: 'empty' })], kinds, indexLive([]), { prefix: 'X' });
+    expect(seen).toEqual([[], { prefix: 'X' }]);
+  });
+});

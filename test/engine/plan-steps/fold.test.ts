@@ -36,3 +36,17 @@ describe('fold', () => {
     expect(fold(decisionsOf([other, template]), FAKE_KINDS).get(template.key)!.foldedInto).toBeUndefined();
   });
 });
+
+describe('fold: a child that names no parent', () => {
+  it('a resource of a child kind without a parent stays a change of its own, whatever the parents are called', () => {
+    const orphan = decisionOf(desired('Template', 'T', { subject: 's' }), { action: 'create' });
+    const odd = decisionOf(desired('Profile', 'undefined', {}), { action: 'create' });
+    expect(fold(decisionsOf([odd, orphan]), FAKE_KINDS).get(orphan.key)!.foldedInto).toBeUndefined();
+  });
+
+  it('a parent kind that is not registered folds nothing', () => {
+    const parent = decisionOf(desired('Profile', 'P', {}), { action: 'create' });
+    const kinds = FAKE_KINDS.filter((k) => k !== Profile);
+    expect(fold(decisionsOf([parent, template]), kinds).get(template.key)!.foldedInto).toBeUndefined();
+  });
+});

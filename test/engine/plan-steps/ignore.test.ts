@@ -50,3 +50,63 @@ describe('ignoreChanges', () => {
     expect(r.matches[0].desired.spec).toEqual(d.spec);
   });
 });
+
+describe('ignoreChanges: the edges', () => {
+  const l = live('Channel', 'c', 'C1', { type: 'Slack', data: { channel: '#theirs', team: 'b', empty: '' } });
+
+  it('a member live lacks is left out of the spec, not kept as an undefined member; one the service shows empty too', () => {
+    const d = withIgnore(desired('Channel', 'c', { type: 'Slack', data: { channel: '#mine', extra: 1, empty: 'mine' } }), ['/data/extra', '/data/empty']);
+    expect(ignoreChanges([matchOf(d, l)]).matches[0].desired.spec).toStrictEqual({ type: 'Slack', data: { channel: '#mine' } });
+  });
+
+  it('the empty pointer (the whole spec) is no member to ignore: the file spec stays', () => {
+    const d = withIgnore(desired('Channel', 'c', { type: 'Slack', data: { channel: '#mine' } }), ['']);
+    expect(ignoreChanges([matchOf(d, l)]).matches[0].desired.spec).toStrictEqual(d.spec);
+  });
+
+  it('env references of the members not ignored stay', () => {
+    const d = withIgnore(desired('Channel', 'c', { type: 'Slack', data: { channel: '#mine', team: 't' } }, { envRefs: { '/data/channel': '${env:C}', '/data/team': '${env:T}' } }), [
+      '/data/channel',
+    ]);
+    expect(ignoreChanges([matchOf(d, l)]).matches[0].desired.envRefs).toEqual({ '/data/team': '${env:T}' });
+  });
+
+  it('ignoring a member beside a secret is allowed; one inside a secret is refused, saying where and what to do instead', () => {
+    const d = (ignore: string[]) => withIgnore(desired('Channel', 'c', { type: 'Pager', data: { apiKey: { v: 'k' }, team: 't' } }, { line: 5 }), ignore);
+    const m = (ignore: string[]) => {
+      const base = matchOf(d(ignore), live('Channel', 'c', 'C1', { type: 'Pager', data: { team: 'theirs' } }));
+      return { ...base, kind: { ...base.kind, secretMembers: () => [{ pointer: '/data/apiKey', writeOnly: true }] } };
+    };
+    const beside = ignoreChanges([m(['/data/team'])]);
+    expect(beside.diagnostics).toEqual([]);
+    expect(beside.matches[0].desired.spec).toEqual({ type: 'Pager', data: { apiKey: { v: 'k' }, team: 'theirs' } });
+    expect(ignoreChanges([m(['/data/apiKey/v'])]).diagnostics).toEqual([
+      {
+        severity: 'error',
+        code: 'ignore-secret',
+        message: 'Channel c: lifecycle.ignoreChanges names the secret member /data/apiKey/v, whose live value a plan may not carry',
+        file: 'config/resources.yaml',
+        line: 5,
+        column: 1,
+        field: '/lifecycle/ignoreChanges',
+        hint: 'give the secret as ${env:NAME} instead, or ignore the members next to it',
+      },
+    ]);
+  });
+});
+
+describe('ignoreChanges: untouched and several secrets', () => {
+  it('a match without ignoreChanges is passed on as it is', () => {
+    const m = matchOf(desired('Channel', 'c', { type: 'Slack' }), live('Channel', 'c', 'C1', { type: 'Slack' }));
+    expect(ignoreChanges([m]).matches[0]).toBe(m);
+  });
+
+  it('every secret member ignored is named', () => {
+    const d = withIgnore(desired('Channel', 'c', { type: 'Pager', data: { apiKey: 'k', token: 't' } }), ['/data/apiKey', '/data/token']);
+    const base = matchOf(d, live('Channel', 'c', 'C1', { type: 'Pager', data: {} }));
+    const m = { ...base, kind: { ...base.kind, secretMembers: () => [{ pointer: '/data/apiKey', writeOnly: true }, { pointer: '/data/token', writeOnly: true }] } };
+    expect(ignoreChanges([m]).diagnostics[0].message).toBe(
+      'Channel c: lifecycle.ignoreChanges names the secret member /data/apiKey, /data/token, whose live value a plan may not carry',
+    );
+  });
+});

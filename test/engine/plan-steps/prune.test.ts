@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { indexLive } from '../../../src/engine/plan/steps/live-index.js';
-import { deletionReason, prune } from '../../../src/engine/plan/steps/prune.js';
+import { deletionReason, prune, sortUnmanaged } from '../../../src/engine/plan/steps/prune.js';
 import type { Decision } from '../../../src/engine/plan/steps/shared.js';
 import type { Action } from '../../../src/model/plan.js';
 import type { LiveResource } from '../../../src/model/resource.js';
@@ -49,7 +49,18 @@ describe('prune', () => {
     const r = run([live('Channel', 'dup', 'C2', {}), live('Channel', 'dup', 'C1', {}), live('Channel', 'dup', 'C3', {})], { prune: { Channel: true } });
     expect(r.deletions).toEqual([]);
     expect(r.diagnostics.map((d) => [d.severity, d.code])).toEqual([['error', 'ambiguous-live-name']]);
-    expect(r.diagnostics[0].message).toContain('ids C1, C2, C3');
+    expect(r.diagnostics[0].message).toBe(
+      'prune would delete 3 live Channel resources named dup in account prod (ids C1, C2, C3); names must be unique to be managed',
+    );
+    expect(r.diagnostics[0].hint).toBe('rename or delete them in the service');
+  });
+
+  it('a resource of a child kind listed without a parent is pruned like any other, not kept as if an owner held it', () => {
+    const orphan = live('Template', 'T', 'T1', {});
+    expect(run([orphan], { prune: { Template: true } }).deletions.map((x) => [x.live.id, x.reason])).toEqual([
+      ['T1', 'not declared; prune is on for Template'],
+    ]);
+    expect(run([orphan]).unmanaged.map((u) => u.id)).toEqual(['T1']);
   });
 
   it('lists unmanaged resources by account order, kind order, name, then id', () => {
@@ -122,5 +133,18 @@ describe('prune: who last changed it', () => {
   });
   it('a record that says nothing gives nothing', () => {
     expect(run([live('Rule', 'r', 'R1', {})]).unmanaged[0]).not.toHaveProperty('lastChange');
+  });
+});
+
+describe('sortUnmanaged: names, then ids', () => {
+  const u = (name: string, id: string) => ({ kind: 'Rule', account: 'prod', name, id });
+  it.each([
+    [[u('b', 'A1'), u('a', 'Z9')], ['a/Z9', 'b/A1']],
+    [[u('a', 'Z9'), u('b', 'A1')], ['a/Z9', 'b/A1']],
+    [[u('a', 'R2'), u('a', 'R1')], ['a/R1', 'a/R2']],
+    [[u('a', 'R1'), u('a', 'R2')], ['a/R1', 'a/R2']],
+    [[u('c', 'R1'), u('a', 'R3'), u('b', 'R2'), u('a', 'R0')], ['a/R0', 'a/R3', 'b/R2', 'c/R1']],
+  ])('%# sorts by name before id, whatever the input order', (list, expected) => {
+    expect(sortUnmanaged(frozen(list), ['prod'], FAKE_KINDS).map((x) => `${x.name}/${x.id}`)).toEqual(expected);
   });
 });

@@ -6,6 +6,7 @@ import { indexLive } from '../../../src/engine/plan/steps/live-index.js';
 import { namesForIds } from '../../../src/engine/plan/steps/reference-ids.js';
 import { resolveReferences } from '../../../src/engine/plan/steps/references.js';
 import type { Kind } from '../../../src/kinds/types.js';
+import type { JsonObject } from '../../../src/model/json.js';
 import { Channel, desired, FAKE_KINDS, live, Rule } from '../plan-fakes.js';
 import { decisionOf, decisionsOf } from './helpers.js';
 
@@ -45,5 +46,36 @@ describe('a reference that takes only some resources of its kind', () => {
     const r = resolveReferences(decisionsOf([declaredEmail, rule]), indexLive([live('Channel', 'ops', 'C1', { type: 'Webhook' })]), []);
     expect(r.diagnostics).toEqual([]);
     expect(r.refs.get(rule.key)).toEqual([{ kind: 'Channel', name: 'ops', id: 'C1' }]);
+  });
+});
+
+describe('ids for names: one reference, other kinds and accounts', () => {
+  // A rule that names one channel (a scalar reference), beside the fake Rule's list.
+  const OneChannel: Kind = { ...Rule, references: [{ kind: 'Channel', pointer: '/channel' }] };
+  const kinds = FAKE_KINDS.map((k) => (k === Rule ? OneChannel : k));
+  const lives = indexLive([live('Channel', 'ops', 'C1', {}), live('Rule', 'other', 'R7', {})]);
+
+  it('a single id is read as its name, with a warning that says what to write instead', () => {
+    const r = namesForIds([desired('Rule', 'r', { channel: 'C1' })], kinds, lives);
+    expect(r.desired[0].spec).toEqual({ channel: 'ops' });
+    expect(r.diagnostics.map((d) => d.hint)).toEqual(['write the name "ops" instead of the id']);
+  });
+
+  it('a single name, an absent reference and an id of another kind are left as they are, the resource itself unchanged', () => {
+    for (const spec of [{ channel: 'ops' }, {}, { channel: 'R7' }, { channel: 3 }] as JsonObject[]) {
+      const d = desired('Rule', 'r', spec);
+      const r = namesForIds([d], kinds, lives);
+      expect(r.desired[0]).toBe(d);
+      expect(r.diagnostics).toEqual([]);
+    }
+  });
+
+  it('an account nothing lives in and a kind not registered are passed through', () => {
+    const elsewhere = desired('Rule', 'r', { channel: 'C1' }, { account: 'empty' });
+    const unknown = desired('Nope', 'n', { channel: 'C1' });
+    const r = namesForIds([elsewhere, unknown], kinds, lives);
+    expect(r.desired[0]).toBe(elsewhere);
+    expect(r.desired[1]).toBe(unknown);
+    expect(r.diagnostics).toEqual([]);
   });
 });

@@ -1,10 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { indexLive } from '../../../src/engine/plan/steps/live-index.js';
 import { resolveReferences } from '../../../src/engine/plan/steps/references.js';
-import type { Decision } from '../../../src/engine/plan/steps/shared.js';
+import type { Decision, Deletion } from '../../../src/engine/plan/steps/shared.js';
 import type { Action } from '../../../src/model/plan.js';
+import type { JsonObject } from '../../../src/model/json.js';
 import type { LiveResource } from '../../../src/model/resource.js';
-import { Channel, desired, live } from '../plan-fakes.js';
+import { Channel, desired, live, Rule } from '../plan-fakes.js';
 import { decisionOf, decisionsOf, frozen } from './helpers.js';
 
 const rule = decisionOf(desired('Rule', 'r', { channels: ['ops'] }, { line: 4 }));
@@ -31,7 +32,7 @@ describe('resolve references', () => {
         return;
       }
       expect(r.diagnostics).toEqual([]);
-      expect(r.refs.get(rule.key)).toEqual([{ kind: 'Channel', name: 'ops', ...(c.id ? { id: c.id } : {}) }]);
+      expect(r.refs.get(rule.key)).toStrictEqual([{ kind: 'Channel', name: 'ops', ...(c.id ? { id: c.id } : {}) }]);
     });
   }
 
@@ -40,5 +41,88 @@ describe('resolve references', () => {
     const r = resolveReferences(decisionsOf([ops(), r2]), indexLive([live('Channel', 'a', 'C1', {}), live('Channel', 'b', 'C2', {})]), []);
     expect(r.refs.get('prod/Channel/ops')).toEqual([]);
     expect(r.refs.get(r2.key)?.map((x) => x.name)).toEqual(['b', 'a']);
+  });
+});
+
+describe('resolve references: what the errors say', () => {
+  const resolve = (lives: LiveResource[], deletions: Deletion[] = []) =>
+    resolveReferences(decisionsOf([rule]), indexLive(frozen(lives)), frozen(deletions)).diagnostics;
+
+  it('each error names the resource, the target and the account, with a hint where one helps', () => {
+    expect(resolve([])).toEqual([
+      {
+        severity: 'error',
+        code: 'unknown-reference',
+        message: 'Rule r refers to Channel ops, which is neither declared nor live in account prod',
+        field: '/channels',
+        file: 'config/resources.yaml',
+        line: 4,
+        column: 1,
+        hint: 'declare the Channel or remove it from the Rule',
+      },
+    ]);
+    const gone = live('Channel', 'ops', 'C1', {});
+    const [deleted] = resolve([gone], [{ live: gone, kind: Channel, reason: 'x', reasonCode: 'delete-because-not-declared' }]);
+    expect([deleted.message, deleted.hint]).toEqual([
+      'Rule r refers to Channel ops, which this plan deletes (not declared, prune is on)',
+      'declare the Channel or remove it from the Rule',
+    ]);
+  });
+
+  it('a name several live resources share lists their ids, sorted', () => {
+    const [d] = resolve([live('Channel', 'ops', 'C9', {}), live('Channel', 'ops', 'C1', {}), live('Channel', 'ops', 'C5', {})]);
+    expect(d.message).toBe('Rule r refers to Channel ops, a name 3 live resources share in account prod (ids C1, C5, C9)');
+    expect([d.severity, d.hint]).toEqual(['error', undefined]);
+  });
+
+  it('a prune that deletes a resource of the same name in another account is no reference to it', () => {
+    const elsewhere = live('Channel', 'ops', 'C2', {}, { account: 'staging' });
+    expect(resolve([live('Channel', 'ops', 'C1', {}), elsewhere], [{ live: elsewhere, kind: Channel, reason: 'x', reasonCode: 'delete-because-not-declared' }])).toEqual([]);
+  });
+
+  it('a declared target whose name two live resources share gets no id: either would be a guess', () => {
+    const r = resolveReferences(decisionsOf([ops(), rule]), indexLive([live('Channel', 'ops', 'C1', {}), live('Channel', 'ops', 'C2', {})]), []);
+    expect(r.diagnostics).toEqual([]);
+    expect(r.refs.get(rule.key)).toEqual([{ kind: 'Channel', name: 'ops' }]);
+  });
+});
+
+describe('resolve references: a reference that takes only some of its kind (EmailUser channels)', () => {
+  // A Rule whose channels must be of type Email, as an alert profile's EmailUser routes.
+  const EmailRule = { ...Rule, kind: 'EmailRule', references: [{ kind: 'Channel', pointer: '/channels', only: { member: '/type', values: ['Email', 'Mail'] } }] };
+  const emailRule: Decision = { ...decisionOf(desired('Rule', 'er', { channels: ['ops'] }, { line: 7 })), kind: EmailRule };
+  const channel = (type: unknown, action?: Action): Decision =>
+    decisionOf(desired('Channel', 'ops', type === undefined ? {} : { type } as JsonObject), action ? { action } : {});
+  const run = (decisions: Decision[], lives: LiveResource[]) => resolveReferences(decisionsOf([...decisions, emailRule]), indexLive(frozen(lives)), []);
+
+  it('a declared target of another type is refused, saying which type it has and which are taken', () => {
+    const r = run([channel('Slack')], [live('Channel', 'ops', 'C1', { type: 'Email' })]);
+    expect(r.refs.get(emailRule.key)).toEqual([]);
+    expect(r.diagnostics).toEqual([
+      {
+        severity: 'error',
+        code: 'reference-not-allowed',
+        message: 'Rule er refers to Channel ops, whose type is Slack; a Rule takes only Email, Mail',
+        field: '/channels',
+        file: 'config/resources.yaml',
+        line: 7,
+        column: 1,
+        hint: 'name a Channel whose type is Email or Mail',
+      },
+    ]);
+  });
+
+  it('an undeclared target is judged as live; a declared one as declared, whatever the live one is', () => {
+    expect(run([], [live('Channel', 'ops', 'C1', { type: 'Slack' })]).diagnostics.map((d) => d.code)).toEqual(['reference-not-allowed']);
+    expect(run([], [live('Channel', 'ops', 'C1', { type: 'Mail' })]).refs.get(emailRule.key)).toEqual([{ kind: 'Channel', name: 'ops', id: 'C1' }]);
+    expect(run([channel('Email', 'update')], [live('Channel', 'ops', 'C1', { type: 'Slack' })]).refs.get(emailRule.key)).toEqual([
+      { kind: 'Channel', name: 'ops', id: 'C1' },
+    ]);
+  });
+
+  it('a target without the member, or with a value that is not text, is not refused here (the schema checks it)', () => {
+    expect(run([channel(undefined, 'create')], []).diagnostics).toEqual([]);
+    expect(run([channel(3, 'create')], []).diagnostics).toEqual([]);
+    expect(run([channel(3, 'create')], []).refs.get(emailRule.key)).toEqual([{ kind: 'Channel', name: 'ops' }]);
   });
 });

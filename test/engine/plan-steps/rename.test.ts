@@ -68,3 +68,65 @@ describe('rename', () => {
     ]);
   });
 });
+
+describe('rename: what it skips and what it says', () => {
+  it('a document with an empty previousNames, or of a kind not registered, asks for nothing', () => {
+    const r = rename([{ ...desired('Profile', 'P2', {}), previousNames: [] }, { ...desired('Nope', 'n', {}), previousNames: ['m'] }], [live('Nope', 'm', 'N1', {})], KINDS);
+    expect(r.diagnostics).toEqual([]);
+    expect(r.renamedFrom.size).toBe(0);
+  });
+
+  it('a kind that cannot rename and gives no reason gets the general one, at the previousNames field', () => {
+    const r = rename([{ ...desired('Rule', 'r2', {}, { line: 4 }), previousNames: ['r'] }], [live('Rule', 'r', 'R1', {})], KINDS);
+    expect(r.diagnostics).toEqual([
+      {
+        severity: 'error',
+        code: 'rename-unsupported',
+        message: 'Rule r2 gives previousNames, but the service cannot rename a Rule in place',
+        file: 'config/resources.yaml',
+        line: 4,
+        column: 1,
+        field: '/previousNames',
+      },
+    ]);
+  });
+
+  it('several candidates are listed sorted, with what to do; an old name claimed twice names both documents', () => {
+    const two = rename([named('new', ['b', 'a'])], [live('Channel', 'b', 'C2', {}), live('Channel', 'a', 'C1', {})], KINDS).diagnostics;
+    expect(two.map((d) => [d.severity, d.field, d.message, d.hint])).toEqual([
+      [
+        'error',
+        '/previousNames',
+        'Channel new in account prod: 2 live resources have one of its previousNames (a C1, b C2); which one is it?',
+        'keep only the old name of the one to rename, or delete the others in the service',
+      ],
+    ]);
+    const twice = rename([named('n1', ['old']), named('n2', ['old'])], [live('Channel', 'old', 'C1', {})], KINDS).diagnostics;
+    expect(twice.map((d) => [d.severity, d.field, d.message])).toEqual([['error', '/previousNames', 'Channel old in account prod is a previous name of both n1 and n2']]);
+  });
+});
+
+describe('renameLive: a single reference, and what it leaves alone', () => {
+  const OneChannel: Kind = { ...Rule, references: [{ kind: 'Channel', pointer: '/channel' }] };
+  const kinds = [Channel, OneChannel, Profile, Template];
+  const renames = [{ account: 'prod', kind: 'Channel', from: 'old', to: 'new' }];
+
+  it('a single reference to the old name follows the rename', () => {
+    const [, rule] = renameLive([live('Channel', 'old', 'C1', {}), live('Rule', 'r', 'R1', { channel: 'old' })], renames, kinds);
+    expect(rule.spec).toEqual({ channel: 'new' });
+  });
+
+  it('a resource the rename does not touch is the same object: other names, lists without the old name, children of other parents, unknown kinds', () => {
+    const untouched = [
+      live('Rule', 'r', 'R1', { channel: 'other' }),
+      live('Rule', 'r3', 'R3', { channel: 7 }),
+      live('Rule', 's', 'R2', { channels: ['x', 'y'] }),
+      live('Template', 'P.t', 'T1', {}, { parent: 'P' }),
+      live('Nope', 'n', 'N1', { channel: 'old' }),
+    ];
+    const out = renameLive(untouched, renames, [...kinds, { ...Rule, kind: 'Rule2' }]);
+    out.forEach((r, i) => expect(r).toBe(untouched[i]));
+    const list = live('Rule', 's', 'R2', { channels: ['x', 'y'] });
+    expect(renameLive([list], renames, FAKE_KINDS)[0]).toBe(list);
+  });
+});

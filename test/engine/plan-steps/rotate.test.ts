@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { selectRotations } from '../../../src/engine/plan/steps/rotate.js';
 import { desired } from '../plan-fakes.js';
+import type { Match } from '../../../src/engine/plan/steps/shared.js';
 import { frozen, matchOf } from './helpers.js';
 
 const pager = matchOf(desired('Channel', 'pd', { type: 'Pager', data: { apiKey: 'k' } }));
@@ -24,4 +25,24 @@ describe('rotate', () => {
       for (const [i, text] of c.unused.entries()) expect(r.diagnostics[i].message).toContain(text);
     });
   }
+});
+
+describe('rotate: what counts as a secret to push', () => {
+  const withUnreturned = (m: Match, unreturned: string[]): Match => ({ ...m, kind: { ...m.kind, unreturned: () => unreturned } });
+
+  it('a member the service never returns is pushed on --rotate like a write-only one, alone or beside one', () => {
+    expect([...selectRotations([withUnreturned(hook, ['/data/role'])], ['Channel/hook']).keys]).toEqual(['prod/Channel/hook']);
+    expect([...selectRotations([withUnreturned(pager, ['/data/role'])], ['Channel/pd']).keys]).toEqual(['prod/Channel/pd']);
+    expect([...selectRotations([withUnreturned(hook, [])], ['Channel/hook']).keys]).toEqual([]);
+  });
+
+  it('a selector that selects nothing to rotate says so, with the form selectors take', () => {
+    const [d] = selectRotations([hook], ['Channel/hook']).diagnostics;
+    expect(d).toEqual({
+      severity: 'warning',
+      code: 'rotate-no-match',
+      message: '--rotate Channel/hook selects no declared resource with write-only secrets',
+      hint: 'selectors look like [account/]Kind/name; * matches within a part',
+    });
+  });
 });

@@ -56,3 +56,27 @@ describe('target', () => {
     ]);
   });
 });
+
+describe('target: through a parent, and what it leaves out', () => {
+  it('a child is targeted through its parent only when it has one and its kind has a parent kind', () => {
+    const orphan = frozen([change('prod/Template/T'), change('prod/Channel/c', [], 'P')]);
+    const t = target(orphan, [], ['Profile/*', '*/P'], FAKE_KINDS);
+    expect(t.changes).toEqual([]);
+    expect(t.diagnostics.map((d) => d.code)).toEqual(['target-no-match', 'target-no-match']);
+  });
+
+  it('a dependency that is no change of this plan is left out, and a change of a kind not registered is targeted by its own name', () => {
+    const t = target(frozen([change('prod/Rule/r', ['prod/Channel/gone']), change('prod/Other/o')]), [], ['Rule/r', 'Other/o'], FAKE_KINDS);
+    expect(t.changes.map((c) => c.key)).toEqual(['prod/Rule/r', 'prod/Other/o']);
+    expect([...t.keys]).toEqual(['prod/Rule/r', 'prod/Other/o']);
+  });
+
+  it('with nothing to plan and no resource named, even a selector of everything names nothing', () => {
+    expect(target([], [], ['*/*'], FAKE_KINDS).diagnostics.map((d) => d.code)).toEqual(['target-no-match']);
+  });
+
+  it('a selector that names nothing says how selectors look', () => {
+    const [d] = target(changes, [], ['Nope/x'], FAKE_KINDS).diagnostics;
+    expect(d.hint).toBe('selectors look like [account/]Kind/name; * matches within a part; check the spelling and --account');
+  });
+});

@@ -14,6 +14,7 @@ import type { Decision, Decisions, Deletion, Ref } from './shared.js';
 export function buildChanges(decisions: Decisions, refs: ReadonlyMap<string, readonly Ref[]>, deletions: readonly Deletion[]): PlannedChange[] {
   const children = new Map<string, Decision[]>();
   for (const d of decisions.values()) {
+    // Stryker disable next-line ConditionalExpression: children are looked up by a parent's key, never by undefined
     if (d.foldedInto === undefined) continue;
     const list = children.get(d.foldedInto);
     if (list) list.push(d);
@@ -58,6 +59,7 @@ export function writeChange(decision: Decision, children: readonly Decision[], r
     ...(decision.reasonCode !== undefined ? because(decision.reasonCode, decision.reason ?? '') : {}),
     ...(d.source ? { source: d.source } : {}),
     liveDigest: liveDigest(action === 'create' ? undefined : live),
+    // Stryker disable next-line OptionalChaining: an update or a replace always has its live twin (decide.ts)
     ...(action !== 'create' && live?.lastChange ? { lastChange: { ...live.lastChange } } : {}),
   };
 }

@@ -22,9 +22,11 @@ export function namesForIds(desired: readonly DesiredResource[], kinds: readonly
     for (const ref of kindOf.get(d.kind)?.references ?? []) {
       const value = getAt(spec, ref.pointer);
       const nameFor = (v: Json): Json => {
+        // Stryker disable next-line ConditionalExpression: a value that is not text names no key and is no live id
         if (typeof v !== 'string') return v;
         const key = resourceKey(d.account, ref.kind, v);
         if (declared.has(key) || livesAt(index, key).length > 0) return v;
+        // Stryker disable next-line ArrayDeclaration: a text is no live resource with the kind and id asked for
         const owners = (index.byAccount.get(d.account) ?? []).filter((l) => l.kind === ref.kind && l.id === v);
         if (owners.length !== 1) return v;
         diagnostics.push({

@@ -65,6 +65,7 @@ function refsOf(decision: Decision, decisions: Decisions, index: LiveIndex, dele
       }
       // A reference that takes only some of its kind's resources (EmailUser channels): the target as declared, else as live.
       const only = ref.only;
+      // Stryker disable next-line OptionalChaining: without a declared target, the checks above left exactly one live resource
       const targetSpec = target ? target.desired.spec : lives[0]?.spec;
       const actual = only && targetSpec ? getAt(targetSpec, only.member) : undefined;
       if (only && typeof actual === 'string' && !only.values.includes(actual)) {

@@ -64,6 +64,7 @@ export function target(
   const kept = unmanaged.filter((u) => picks(u.account, u.kind, u.name));
   const unused = selectors.filter((s) => !used.has(s.text));
   const named = new Set<string>();
+  // Stryker disable next-line ConditionalExpression,EqualityOperator: a shortcut; with no unused selector the loop adds nothing
   if (unused.length > 0) {
     for (const r of resources) for (const s of unused) if (selects(s, r.account, r.kind, r.name)) named.add(s.text);
   }
