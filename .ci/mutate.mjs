@@ -58,7 +58,8 @@ function testsFor(files) {
 }
 
 // Merge the groups' reports (mutation-testing-report-schema): files are disjoint between groups;
-// mutant ids are numbered per run, so each is prefixed with its group's name.
+// mutant and test ids are numbered per run, so each is prefixed with its group's name (and so are the
+// test ids a mutant names as killing or covering it).
 function merge() {
   const found = existsSync(GROUPS_DIR)
     ? readdirSync(GROUPS_DIR).filter((name) => existsSync(`${GROUPS_DIR}/${name}/mutation.json`))
@@ -70,13 +71,18 @@ function merge() {
     merged ??= { ...report, files: {}, testFiles: {} };
     for (const [file, result] of Object.entries(report.files)) {
       if (merged.files[file]) fail(`${file} is in two groups`);
-      const mutants = result.mutants.map((m) => ({ ...m, id: `${name}-${m.id}` }));
+      const ours = (ids) => ids?.map((id) => `${name}-${id}`);
+      const mutants = result.mutants.map((m) => ({
+        ...m,
+        id: `${name}-${m.id}`,
+        ...(m.killedBy ? { killedBy: ours(m.killedBy) } : {}),
+        ...(m.coveredBy ? { coveredBy: ours(m.coveredBy) } : {}),
+      }));
       merged.files[file] = { ...result, mutants };
     }
     for (const [file, result] of Object.entries(report.testFiles ?? {})) {
       const known = merged.testFiles[file]?.tests ?? [];
-      const ids = new Set(known.map((t) => t.id));
-      merged.testFiles[file] = { ...result, tests: [...known, ...result.tests.filter((t) => !ids.has(t.id))] };
+      merged.testFiles[file] = { ...result, tests: [...known, ...result.tests.map((t) => ({ ...t, id: `${name}-${t.id}` }))] };
     }
   }
   writeFileSync(`${OUT}/mutation.json`, JSON.stringify(merged));
