@@ -74,6 +74,9 @@ const failure = (p: Promise<unknown>): Promise<unknown> => p.then(
   (e: unknown) => e,
 );
 
+/** 'pending' once every promise chain that needs no timer has run (a real macrotask later). */
+const settled = () => new Promise<string>((r) => setImmediate(() => r('pending')));
+
 afterEach(() => {
   local = 0;
   vi.useRealTimers();
@@ -359,7 +362,7 @@ describe('the fence before each write', () => {
     service.sent.length = 0;
     const held = gate(service, isLook);
     const first = leases.fence('prod');
-    await held.reached;
+    await Promise.race([held.reached, first]);
     const second = leases.fence('prod');
     held.open();
     await Promise.all([first, second]);
@@ -428,6 +431,16 @@ describe('the fence before each write', () => {
     expect(service.profiles('prod').has('MY_PROFILE')).toBe(false);
   });
 
+  it('a takeover names the holder of the stale lease it took over, not of older records left over', async () => {
+    const service = new LeaseService(START);
+    service.put('prod', 1, { ...OTHER, holder: 'older run' });
+    service.put('prod', 2, OTHER);
+    service.advance(LEASE_STALE_MS);
+    const leases = await take(service);
+    expect(leases.report().notes).toEqual(['took over the lease of account prod from other run (not renewed for 120s)']);
+    expect(service.records('prod').map((r) => r.id)).toEqual(['POSTUREOPS_LEASE_3']);
+  });
+
   it('an older record left over (its deletion failed at the takeover) does not make the lease look lost', async () => {
     const service = new LeaseService(START);
     service.put('prod', 1, OTHER);
@@ -483,7 +496,7 @@ describe('the fence before each write', () => {
     service.sent.length = 0;
     const held = gate(service, isLook);
     const first = failure(leases.fence('prod'));
-    await held.reached;
+    await Promise.race([held.reached, first]);
     const second = failure(leases.fence('prod'));
     held.open();
     expect(await first).toBeInstanceOf(LeaseLostError);
@@ -492,7 +505,7 @@ describe('the fence before each write', () => {
   });
 });
 
-describe('the heartbeat', () => {
+describe('the heartbeat, and the timers behind it and the waits', () => {
   it('starts with the first lease, every 60 s, and stops at release', async () => {
     const service = new LeaseService(START);
     const { leases, periods, stops } = await beating(service);
@@ -528,8 +541,9 @@ describe('the heartbeat', () => {
     local += LEASE_HEARTBEAT_MS;
     const held = gate(service, isLook);
     const first = beat();
-    await held.reached;
-    await beat();
+    await Promise.race([held.reached, first]);
+    const second = beat().then(() => 'returned');
+    expect(await Promise.race([second, settled()])).toBe('returned');
     held.open();
     await first;
     expect(service.sent.map((r) => r.method)).toEqual(['GET']);
@@ -550,6 +564,23 @@ describe('the heartbeat', () => {
     await beat();
     expect(leases.report().notes).toHaveLength(1);
     expect(await failure(leases.request('prod', write))).toEqual(new LeaseLostError('prod', 'its lease record was deleted'));
+  });
+
+  it('waits through the injected sleep only, never a timer of its own', async () => {
+    vi.useFakeTimers({ now: START, toFake: ['setTimeout', 'clearTimeout', 'setInterval', 'clearInterval', 'Date'] });
+    const service = new LeaseService(START);
+    service.put('prod', 1, OTHER);
+    const pauses: number[] = [];
+    const taking = take(service, [prod], {
+      waitMs: 600_000,
+      sleep: async (ms) => {
+        pauses.push(ms);
+        service.advance(ms);
+      },
+    }).then(() => 'taken');
+    expect(await Promise.race([taking, settled()])).toBe('taken');
+    expect(pauses).toEqual([30_000, 30_000, 30_000, 30_000]);
+    expect(vi.getTimerCount()).toBe(0);
   });
 
   it("without injected timers: the default sleep waits on the clock's timer, the default heartbeat is an interval release clears", async () => {
