@@ -77,7 +77,8 @@ describe('the lease record', () => {
 
 describe('reading the lease records of a list answer', () => {
   it('reads them bare or wrapped in data, in generation order by number, and nothing else of the list', () => {
-    const list = [BASE, written(10), 'not a profile', null, { alertProfileId: 7 }, written(9), written(2), { alertProfileId: 'MY_PROFILE', alerts: [] }];
+    // An id that is not text is no record, even a list whose text would be a lease id.
+    const list = [BASE, written(10), 'not a profile', null, { alertProfileId: 7 }, { ...written(3), alertProfileId: ['POSTUREOPS_LEASE_3'] }, written(9), written(2), { alertProfileId: 'MY_PROFILE', alerts: [] }];
     const expected = [2, 9, 10].map((g) => ({ id: `POSTUREOPS_LEASE_${g}`, generation: g, data: DATA }));
     expect(profileLease.records(list)).toEqual(expected);
     expect(profileLease.records({ data: list })).toEqual(expected);
@@ -141,7 +142,7 @@ describe('the base a lease record extends', () => {
     ];
     expect(baseOf(profiles)).toBe('SVC_A');
     expect(baseOf({ data: profiles })).toBe('SVC_A');
-    expect(baseOf([{ alertProfileId: 'SVC_0', alerts: [] }, 'junk', { alerts: [1] }])).toBeUndefined();
+    expect(baseOf([{ alertProfileId: 'SVC_0', alerts: [] }, 'junk', null, { alerts: [1] }])).toBeUndefined();
   });
 
   it("takes the vendor prefix from the account itself (LW_ on the real service), a profile extending '' or a non-text counting as a root", () => {
