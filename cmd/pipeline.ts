@@ -1,31 +1,21 @@
-// The steps commands share: load the configuration, open the client, fetch, plan. Each step turns
-// expected failures into an ExitError with a message; nothing here exits.
+// What the commands share: loading the configuration, and the run layer (src/run) set up and shown
+// as the CLI shows it: its flags, its wait line, its progress, its problems as exits. Each expected
+// failure becomes an ExitError with a message; nothing here exits.
 
-import type { ClientOptions } from '../src/api/options.js';
 import { resolve } from 'node:path';
-import type { ApiClient, BucketBudget } from '../src/api/types.js';
 import type { AccountConfig, DesiredState } from '../src/model/account.js';
-import type { JsonObject } from '../src/model/json.js';
 import { type Diagnostic, hasErrors } from '../src/model/diagnostics.js';
-import type { LiveState } from '../src/engine/types.js';
 import type { Plan } from '../src/model/plan.js';
+import type { RunProblem } from '../src/run/errors.js';
+import type { Planned } from '../src/run/plan-run.js';
+import type { ReadHooks } from '../src/run/read.js';
+import type { Run, RunFlags, RunSetup } from '../src/run/run.js';
 import { EXIT, ExitError, type Io, logLevel, logLine, logs, useColor, write } from './io.js';
 import type { Interruption } from './interrupt.js';
-import type { RequestGroup } from '../src/engine/preflight.js';
 import { consoleOf, Progress, WaitReporter } from './terminal.js';
 
-export interface ClientFlags {
-  baseUrl?: string;
+export interface ClientFlags extends RunFlags {
   verbose?: boolean;
-  maxWait?: number;
-  concurrency?: number;
-  /** `--max-duration`, in seconds: a run the rate-limit budget cannot finish within it is refused. */
-  maxDuration?: number;
-  /** `--max-response-size`, as given (checked with the environment's POSTUREOPS_MAX_RESPONSE_BYTES). */
-  maxResponseSize?: string;
-  /** `--max-records` and `--max-total-size`, as given (checked like maxResponseSize). */
-  maxRecords?: string;
-  maxTotalSize?: string;
 }
 
 /** A phase starting (`Reading live state…`): one line on stderr, on a terminal and in CI logs alike (not with --log-level error). */
@@ -36,11 +26,6 @@ export function progress(io: Io, message: string): void {
 /** A phase's live count (terminal) or its throttled lines (CI); `undefined` with --log-level error. */
 export function phaseProgress(io: Io, phase: string, total: number, now: () => number = Date.now, unit?: string): Progress | undefined {
   return logs(logLevel(io), 'warn') ? new Progress(consoleOf(io), phase, total, now, unit) : undefined;
-}
-
-/** The clock of a client's run: a test's virtual one, else the system's. */
-export function clockOf(client: ApiClient): () => number {
-  return clocks.get(client) ?? Date.now;
 }
 
 export async function printDiagnostics(io: Io, diagnostics: Diagnostic[]): Promise<void> {
@@ -75,165 +60,112 @@ export async function loadDesired(io: Io, dir: string): Promise<DesiredState> {
 }
 
 /** The accounts in scope: all declared ones, or those named with --account (each must be declared). */
-export function scopeAccounts(declared: AccountConfig[], names: string[] | undefined): AccountConfig[] {
-  if (!names || names.length === 0) return declared;
-  const unknown = names.filter((n) => !declared.some((a) => a.name === n));
-  if (unknown.length > 0) {
-    const known = declared.map((a) => a.name).join(', ');
-    throw new ExitError(EXIT.error, `--account ${unknown.join(', ')}: not declared in postureops.yaml (declared: ${known})`);
-  }
-  return declared.filter((a) => names.includes(a.name));
+export async function scopeAccounts(io: Io, declared: AccountConfig[], names: string[] | undefined): Promise<AccountConfig[]> {
+  const { selectAccounts } = await import('../src/run/read.js');
+  return withExit(io, async () => selectAccounts(declared, names));
 }
 
-/** Seconds each client has spent waiting for rate-limit buckets, by the client's clock. */
-const waited = new WeakMap<ApiClient, WaitReporter>();
-
-export function waitedSeconds(client: ApiClient): number {
-  return waited.get(client)?.waitedSeconds() ?? 0;
-}
-
-export async function openClient(io: Io, flags: ClientFlags, interruption?: Interruption): Promise<ApiClient> {
-  const [{ createClient }, { clientOptionsFromEnv }, { ClientConfigError }] = await Promise.all([
-    import('../src/api/client.js'),
-    import('../src/api/options.js'),
-    import('../src/api/types.js'),
-  ]);
-  let options;
-  try {
-    options = clientOptionsFromEnv(io.env, flags);
-  } catch (err) {
-    if (err instanceof ClientConfigError) throw new ExitError(EXIT.error, err.message);
-    throw err;
-  }
+/** The run's settings as the CLI gives them: its flags, its wait line, its budget memory (the user's cache folder). */
+export async function runSetup(io: Io, flags: ClientFlags, interruption?: Interruption): Promise<RunSetup> {
+  const { cacheDir, fileBudgetMemory } = await import('../src/run/budget-memory.js');
   const out = consoleOf(io);
-  const waits = new WaitReporter(out);
   const level = logLevel(io, flags.verbose);
-  const adjust = io.clientOptions ?? ((o: ClientOptions) => o);
-  const adjusted = adjust({
-    ...options,
-    ...(flags.concurrency !== undefined ? { concurrency: flags.concurrency } : {}),
-    // A run allowed to take longer than the default wait may wait as long for one bucket.
-    maxWaitSeconds: flags.maxWait ?? Math.max(DEFAULT_MAX_WAIT_SECONDS, flags.maxDuration ?? 0),
-    ...(interruption ? { stopSignal: interruption.stop, abortSignal: interruption.abort } : {}),
+  return {
+    env: io.env,
+    flags,
+    memory: (baseUrl, keyId) => fileBudgetMemory(cacheDir(io.env), baseUrl, keyId),
+    waits: new WaitReporter(out),
+    ...(interruption ? { signals: { stop: interruption.stop, abort: interruption.abort } } : {}),
+    ...(io.clientOptions ? { adjust: io.clientOptions } : {}),
     // --verbose / info: one line per request (to POSTUREOPS_LOG_FILE when that is set).
-    log: logs(level, 'info')
-      ? (e) =>
-          logLine(
-            io,
-            level,
-            'info',
-            `${e.method} ${e.path}${e.account ? ` [${e.account}]` : ''} → ${e.status} ${e.ms} ms` +
-              ` (${e.bucket}${e.remaining !== undefined ? `: ${e.remaining} left` : ''}${e.attempt > 1 ? `, attempt ${e.attempt}` : ''})`,
-            (t) => out.line(t),
-          )
-      : undefined,
-    onWait: waits.onWait,
-  });
-  const client = createClient(adjusted);
-  const { baseUrl, keyId } = options;
-  // What this run learnt of the buckets is kept for the next one (see budget-memory.ts).
-  const remembering: ApiClient = {
-    request: (req) => client.request(req),
-    budget: () => client.budget(),
-    stats: () => client.stats(),
-    close: async () => {
-      const { rememberBudget } = await import('./budget-memory.js');
-      await rememberBudget(io.env, baseUrl, keyId, client.budget());
-      await client.close();
+    ...(logs(level, 'info')
+      ? {
+          log: (e) =>
+            logLine(
+              io,
+              level,
+              'info',
+              `${e.method} ${e.path}${e.account ? ` [${e.account}]` : ''} → ${e.status} ${e.ms} ms` +
+                ` (${e.bucket}${e.remaining !== undefined ? `: ${e.remaining} left` : ''}${e.attempt > 1 ? `, attempt ${e.attempt}` : ''})`,
+              (t) => out.line(t),
+            ),
+        }
+      : {}),
+    // Said when a wait is coming or a bound was asked for; otherwise bookkeeping, at info (--verbose).
+    onPreflight: (note) => {
+      if (note.seconds > 0 || note.bounded) write(io.stderr, note.line);
+      else logLine(io, level, 'info', note.line, (t) => out.line(t));
     },
   };
-  remembered.set(remembering, () => import('./budget-memory.js').then((m) => m.recallBudget(io.env, baseUrl, keyId)));
-  waited.set(remembering, waits);
-  clocks.set(remembering, adjusted.now ?? Date.now);
-  return remembering;
 }
 
-const remembered = new WeakMap<ApiClient, () => Promise<BucketBudget[]>>();
-/** `--max-wait` when it is not given (and --max-duration is not longer). */
-const DEFAULT_MAX_WAIT_SECONDS = 900;
-/** When each client's run passed its first pre-flight, on the client's clock. */
-const runStart = new WeakMap<ApiClient, number>();
-/** Each client's clock (a test's virtual one, else the system's): the budget's times are on it. */
-const clocks = new WeakMap<ApiClient, () => number>();
+/** Opens a run (its client) for commands that drive the service themselves (unlock). */
+export async function openRun(io: Io, flags: ClientFlags, interruption?: Interruption): Promise<Run> {
+  const { Run } = await import('../src/run/run.js');
+  const setup = await runSetup(io, flags, interruption);
+  return withExit(io, async () => Run.open(setup));
+}
 
-/**
- * Pre-flight, before the first request of a run: the requests per bucket and how long the budget the
- * service last reported makes them take. Over `--max-duration` the run is refused (exit 3) with the
- * estimate; a run that will wait says so up front, and its waits then show the time left.
- */
-export async function preflightCheck(io: Io, client: ApiClient, groups: RequestGroup[], flags: ClientFlags, what: string): Promise<void> {
-  const { preflight, preflightLine, durationText, groupWaitSeconds, TOKEN_GROUP } = await import('../src/engine/preflight.js');
-  const all = client.stats().total === 0 ? [TOKEN_GROUP, ...groups] : groups;
-  const reported = (await remembered.get(client)?.()) ?? [];
-  const now = (clocks.get(client) ?? Date.now)();
-  const estimate = preflight(all, [...reported, ...client.budget()], now);
-  const line = `Pre-flight (${what}): ${preflightLine(estimate)}`;
-  // --max-duration bounds the whole run: a later check (apply's writes) counts the time already spent.
-  const started = runStart.get(client) ?? now;
-  runStart.set(client, started);
-  const spent = Math.max(0, (now - started) / 1000);
-  if (flags.maxDuration !== undefined && spent + estimate.seconds > flags.maxDuration) {
-    write(io.stderr, line);
-    const done = client.stats().total === 0 ? 'nothing was sent' : 'nothing was written';
-    const so = spent >= 1 ? ` more after ${durationText(spent)} spent` : '';
-    throw new ExitError(EXIT.refused, `refused by --max-duration ${durationText(flags.maxDuration)}: the run would take about ${durationText(estimate.seconds)}${so}; ${done}`);
-  }
-  // Said when a wait is coming or a bound was asked for; otherwise bookkeeping, at info (--verbose).
-  if (estimate.seconds > 0 || flags.maxDuration !== undefined) write(io.stderr, line);
-  else {
-    const level = logLevel(io, flags.verbose);
-    logLine(io, level, 'info', line, (t) => consoleOf(io).line(t));
-  }
-  const reporter = waited.get(client);
-  if (reporter && estimate.seconds > 0) {
-    const { budgetAt } = await import('../src/engine/budget.js');
-    const start = client.stats();
-    // While waiting: the slowest group's requests not sent yet, against the budget as now known.
-    reporter.setEstimate((now) => {
-      const slow = estimate.slowest!;
-      const sent = slow.buckets.reduce((n, b) => n + (client.stats().byBucket[b] ?? 0) - (start.byBucket[b] ?? 0), 0);
-      const states = slow.buckets.map((b) => client.budget().find((x) => x.bucket === b)).filter((b): b is BucketBudget => b !== undefined);
-      return states.length === 0 ? undefined : groupWaitSeconds(Math.max(0, slow.requests - sent), states.map((b) => budgetAt(b, now)), now);
-    });
+/** The live state's read as the CLI shows it: a count per account, raced with a signal. */
+export function readHooks(io: Io, interruption?: Interruption): ReadHooks {
+  return {
+    reading: (accounts, run) => {
+      const shown = accounts.length > 3 ? `${accounts.length} accounts` : accounts.map((a) => a.name).join(', ');
+      return phaseProgress(io, `Reading live state of ${shown}`, accounts.length, run.now, 'account');
+    },
+    ...(interruption ? { race: <T>(reading: Promise<T>) => interruption.race(reading, 'the live state was not read completely; nothing was planned or written') } : {}),
+  };
+}
+
+/** A run's problem in the CLI's words: the exit code and the lines on stderr. `saved`: the plan file apply --plan read, and its repository. */
+export async function exitFor(io: Io, problem: RunProblem, saved?: { file: string; dir: string }): Promise<ExitError> {
+  const file = saved?.file ?? 'the saved plan';
+  const dir = saved?.dir ?? '.';
+  switch (problem.kind) {
+    case 'client-config':
+    case 'scope':
+      return new ExitError(EXIT.error, problem.message);
+    case 'unknown-account':
+      return new ExitError(EXIT.error, `--account ${problem.unknown.join(', ')}: not declared in postureops.yaml (declared: ${problem.declared.join(', ')})`);
+    case 'too-long': {
+      const t = problem.too;
+      const so = t.spentSeconds >= 1 ? ` more after ${t.text.spent} spent` : '';
+      return new ExitError(EXIT.refused, `refused by --max-duration ${t.text.maxDuration}: the run would take about ${t.text.seconds}${so}; ${t.nothingSent ? 'nothing was sent' : 'nothing was written'}`);
+    }
+    case 'no-plan':
+      await printDiagnostics(io, problem.diagnostics);
+      if (problem.saved) return new ExitError(EXIT.error, `the plan's changes cannot be derived again from the repository in ${dir}: fix the problems above`);
+      return new ExitError(EXIT.error, 'no plan: fix the problems above');
+    case 'saved-literals':
+      write(io.stderr, [problem.message, ...problem.details.map((d) => `  - ${d}`)].join('\n'));
+      return new ExitError(EXIT.refused, `the saved plan ${file} takes values from the repository in ${dir} that changed: run postureops plan again`);
+    case 'saved-foreign': {
+      const { inertText } = await import('../src/model/inert.js');
+      const names = problem.names.map((n) => inertText(JSON.stringify(n))).join(', ');
+      return new ExitError(EXIT.refused, `refused: the saved plan ${file} names accounts the repository in ${dir} does not declare: ${names}; nothing was sent to the service`);
+    }
+    case 'saved-differs': {
+      const { stale, differences } = problem;
+      if (stale) write(io.stderr, [stale.message, ...stale.details.map((d) => `  - ${d}`)].join('\n'));
+      if (differences.length > 0) {
+        const n = `${differences.length} difference${differences.length === 1 ? '' : 's'}`;
+        write(io.stderr, [`The saved plan ${file} differs from what the repository in ${dir} and the live state ask for (${n}):`, ...differences.map((d) => `  - ${d}`)].join('\n'));
+      }
+      const why = stale && differences.length > 0 ? 'is stale and differs from what the repository asks for' : stale ? 'is stale' : 'is not the plan the repository asks for';
+      return new ExitError(EXIT.refused, `refused: the saved plan ${file} ${why}; nothing was written: run postureops plan again`);
+    }
   }
 }
 
-/**
- * The budget a plan is estimated against: the buckets this client has seen, and those only earlier
- * runs saw (the writes of the last apply), brought forward to the time of this client's last answer.
- */
-async function planBudget(client: ApiClient): Promise<BucketBudget[]> {
-  const seen = client.budget();
-  const earlier = (await remembered.get(client)?.()) ?? [];
-  const unseen = earlier.filter((b) => !seen.some((s) => s.bucket === b.bucket));
-  if (unseen.length === 0) return seen;
-  const { budgetAt } = await import('../src/engine/budget.js');
-  const now = seen.length > 0 ? Math.max(...seen.map((b) => b.observedAt)) : Date.now();
-  return [...seen, ...unseen.map((b) => budgetAt(b, now))];
-}
-
-export async function fetchLiveState(
-  io: Io,
-  client: ApiClient,
-  accounts: AccountConfig[],
-  settings?: JsonObject,
-  interruption?: Interruption,
-  /** What decides the kinds read per account (default: every kind): a desired state, or a saved plan's changes. */
-  needs?: Pick<DesiredState, 'root' | 'resources'>,
-): Promise<LiveState> {
-  const [{ fetchLive }, { KINDS }, { neededKinds }] = await Promise.all([
-    import('../src/engine/fetch.js'),
-    import('../src/kinds/index.js'),
-    import('../src/engine/needed-kinds.js'),
-  ]);
-  const shown = accounts.length > 3 ? `${accounts.length} accounts` : accounts.map((a) => a.name).join(', ');
-  const count = phaseProgress(io, `Reading live state of ${shown}`, accounts.length, clockOf(client), 'account');
-  const reading = fetchLive(client, accounts, KINDS, {
-    settings,
-    ...(needs ? { kindsOf: neededKinds(needs, KINDS) } : {}),
-    onAccountRead: () => count?.step(),
-  }).finally(() => count?.end());
-  return interruption ? interruption.race(reading, 'the live state was not read completely; nothing was planned or written') : reading;
+/** Runs `work`, turning a run's problem into the CLI's exit. */
+export async function withExit<T>(io: Io, work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (err) {
+    const { RunError } = await import('../src/run/errors.js');
+    if (err instanceof RunError) throw await exitFor(io, err.problem);
+    throw err;
+  }
 }
 
 export interface PlanFlags extends ClientFlags {
@@ -246,55 +178,32 @@ export interface PlanFlags extends ClientFlags {
   /** `--changed-since REF`: only the accounts whose documents changed since REF. */
   changedSince?: string;
   /** `--shard I/N`: this run's share of the accounts. */
-  shard?: import('../src/engine/shard.js').Shard;
+  shard?: import('../src/engine/plan/shard.js').Shard;
 }
 
-export interface Planned {
-  plan: Plan;
-  client: ApiClient;
-  desired: DesiredState;
-}
-
-/** Load, fetch, plan. The caller closes `client`. */
+/** Load, scope, read, plan: the run layer's plan run, shown as the CLI shows it. The caller closes `planned.run`. */
 export async function computePlan(io: Io, dir: string, flags: PlanFlags, interruption?: Interruption): Promise<Planned> {
   const desired = await loadDesired(io, dir);
-  const { narrowAccounts } = await import('./scope.js');
-  const { accounts, scope } = await narrowAccounts(io, dir, desired, scopeAccounts(desired.root.accounts, flags.account), flags);
-  const client = await openClient(io, flags, interruption);
-  try {
-    const [{ neededKinds }, { readGroups }, { KINDS }] = await Promise.all([
-      import('../src/engine/needed-kinds.js'),
-      import('../src/engine/preflight.js'),
-      import('../src/kinds/index.js'),
-    ]);
-    await preflightCheck(io, client, readGroups(accounts, neededKinds(desired, KINDS)), flags, 'read');
-    const live = await fetchLiveState(io, client, accounts, desired.root.settings, interruption, desired);
-    const { plan } = await import('../src/engine/plan.js');
-    const result = plan(desired, live, {
-      accounts: accounts.map((a) => a.name),
-      force: flags.force,
-      rotate: flags.rotate,
-      targets: flags.target,
-      budget: await planBudget(client),
-      apiCalls: live.calls,
-      ...(scope ? { scope } : {}),
-    });
-    await printDiagnostics(io, result.diagnostics);
-    if (!result.plan || hasErrors(result.diagnostics)) {
-      throw new ExitError(EXIT.error, 'no plan: fix the problems above');
-    }
-    if (flags.attribute) {
-      const { attribute } = await import('../src/engine/attribute.js');
-      progress(io, 'Reading the audit log of the accounts with drift…');
-      const attributed = await attribute(result.plan, client, { now: Date.now() });
-      await printDiagnostics(io, attributed.diagnostics);
-      return { plan: attributed.plan, client, desired };
-    }
-    return { plan: result.plan, client, desired };
-  } catch (err) {
-    await client.close();
-    throw err;
-  }
+  const { planRun } = await import('../src/run/plan-run.js');
+  const setup = await runSetup(io, flags, interruption);
+  const request = {
+    desired,
+    dir: resolve(io.cwd, dir),
+    accounts: flags.account,
+    force: flags.force,
+    rotate: flags.rotate,
+    targets: flags.target,
+    attribute: flags.attribute,
+    ...(flags.changedSince !== undefined ? { changedSince: flags.changedSince } : {}),
+    ...(flags.shard ? { shard: flags.shard } : {}),
+  };
+  return withExit(io, () =>
+    planRun(setup, request, {
+      ...readHooks(io, interruption),
+      diagnostics: (d) => printDiagnostics(io, d),
+      attributing: () => progress(io, 'Reading the audit log of the accounts with drift…'),
+    }),
+  );
 }
 
 export function hasChanges(plan: Plan): boolean {

@@ -1,10 +1,10 @@
 // `--changed-since REF` and `--shard I/N`: the accounts a plan reads, after --account. What changed
-// is read and decided in src/config/changed.ts, the shard in src/engine/shard.ts.
+// is read and decided in src/config/changed.ts, the shard in src/engine/plan/shard.ts.
 
 import { resolve } from 'node:path';
 import type { AccountConfig, DesiredState } from '../src/model/account.js';
 import type { PlanScope } from '../src/model/plan.js';
-import type { Shard } from '../src/engine/shard.js';
+import type { Shard } from '../src/engine/plan/shard.js';
 import { EXIT, ExitError, type Io } from './io.js';
 
 export interface ScopeFlags {
@@ -23,7 +23,7 @@ export async function narrowAccounts(
   flags: ScopeFlags,
 ): Promise<{ accounts: AccountConfig[]; scope?: PlanScope }> {
   if (flags.changedSince === undefined && flags.shard === undefined) return { accounts: selected };
-  const { narrowScope } = await import('../src/engine/plan-scope.js');
+  const { narrowScope } = await import('../src/engine/plan/plan-scope.js');
   let changed;
   if (flags.changedSince !== undefined) {
     const [{ GitError }, { changedSinceRef }] = await Promise.all([import('../src/util/git.js'), import('../src/config/changed.js')]);

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { parseEnvText } from '../env-file.js';
 import { packageRoot } from '../../src/util/package-root.js';
 import { EXIT, type Io, write } from '../io.js';
-import { loadDesired } from '../pipeline.js';
+import { loadDesired, openRun } from '../pipeline.js';
 import { applyCommand } from './apply.js';
 import { planCommand } from './plan.js';
 
@@ -50,12 +50,9 @@ export async function demoCommand(io: Io, opts: { examples?: string }): Promise<
  * (drift), and one channel nobody declared (unmanaged). Built through the kinds, like apply does.
  */
 async function seedDrift(io: Io, desired: Awaited<ReturnType<typeof loadDesired>>): Promise<string[]> {
-  const [{ kindOf }, { createClient }, { clientOptionsFromEnv }] = await Promise.all([
-    import('../../src/kinds/index.js'),
-    import('../../src/api/client.js'),
-    import('../../src/api/options.js'),
-  ]);
-  const client = createClient(clientOptionsFromEnv(io.env, {}));
+  const { kindOf } = await import('../../src/kinds/index.js');
+  const run = await openRun(io, {});
+  const { client } = run;
   const seeded: string[] = [];
   try {
     const channels = desired.resources.filter((r) => r.kind === 'AlertChannel' && r.account === 'prod');
@@ -74,6 +71,6 @@ async function seedDrift(io: Io, desired: Awaited<ReturnType<typeof loadDesired>
     }
     return seeded;
   } finally {
-    await client.close();
+    await run.close();
   }
 }

@@ -1,11 +1,11 @@
 import { resolve } from 'node:path';
 import type { AccountConfig } from '../../src/model/account.js';
 import { hasErrors } from '../../src/model/diagnostics.js';
-import type { ExportedSecret } from '../../src/engine/export.js';
+import type { ExportedSecret } from '../../src/engine/export/export.js';
 import type { LiveState } from '../../src/engine/types.js';
 import { EXIT, ExitError, type Io, write } from '../io.js';
 import { Interruption } from '../interrupt.js';
-import { type ClientFlags, fetchLiveState, openClient, printDiagnostics } from '../pipeline.js';
+import { type ClientFlags, printDiagnostics, readHooks, runSetup, withExit } from '../pipeline.js';
 
 export interface ExportOptions extends ClientFlags {
   out: string;
@@ -19,7 +19,7 @@ export interface ExportOptions extends ClientFlags {
 
 /** The values of the exported secrets the service returns in clear, to a .env file; never printed. */
 async function writeExportEnv(io: Io, file: string, live: LiveState, secrets: readonly ExportedSecret[], force: boolean): Promise<void> {
-  const [{ envFileText, exportEnvEntries }, { writeEnvFile }] = await Promise.all([import('../../src/engine/export-env.js'), import('../env-file.js')]);
+  const [{ envFileText, exportEnvEntries }, { writeEnvFile }] = await Promise.all([import('../../src/engine/export/export-env.js'), import('../env-file.js')]);
   const entries = exportEnvEntries(live, secrets);
   const { text, unwritable } = envFileText(entries);
   await writeEnvFile(resolve(io.cwd, file), text, force);
@@ -52,16 +52,23 @@ export async function exportCommand(io: Io, opts: ExportOptions): Promise<number
     throw new ExitError(EXIT.error, `--kind ${unknownKinds.join(', ')}: unknown kind (expected one of: ${known.join(', ')})`);
   }
   const interruption = new Interruption(io);
-  const client = await openClient(io, opts, interruption);
   try {
-    // Every kind is read, whatever --kind says: rules need the channels to name them.
-    const live = await fetchLiveState(io, client, accounts, undefined, interruption);
-    // The export is written all at once (a temp folder renamed into place): before that, nothing.
-    if (interruption.signal) throw interruption.error(`nothing was written to ${opts.out}`);
-    const { exportConfig, writeExport } = await import('../../src/engine/export.js');
-    // Every exported document validates: what the schema refuses is left out with a warning.
-    const { documentChecker } = await import('../../src/config/document-check.js');
-    const result = exportConfig(live, { accounts, kindNames: opts.kind, check: await documentChecker() });
+    const { exportRun } = await import('../../src/run/export-run.js');
+    const setup = await runSetup(io, opts, interruption);
+    const { result, live } = await withExit(io, () =>
+      exportRun(
+        setup,
+        { accounts, kindNames: opts.kind },
+        {
+          ...readHooks(io, interruption),
+          // The export is written all at once (a temp folder renamed into place): before that, nothing.
+          read: () => {
+            if (interruption.signal) throw interruption.error(`nothing was written to ${opts.out}`);
+          },
+        },
+      ),
+    );
+    const { writeExport } = await import('../../src/engine/export/export.js');
     await printDiagnostics(io, result.diagnostics);
     await writeExport(resolve(io.cwd, opts.out), result, { force: opts.force });
     const vars = result.secrets.length;
@@ -73,7 +80,6 @@ export async function exportCommand(io: Io, opts: ExportOptions): Promise<number
     if (opts.dotenvOut !== undefined) await writeExportEnv(io, opts.dotenvOut, live, result.secrets, opts.force === true);
     return interruption.exitCode() ?? (hasErrors(result.diagnostics) ? EXIT.error : EXIT.ok);
   } finally {
-    await client.close();
     interruption.dispose();
   }
 }

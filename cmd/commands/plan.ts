@@ -39,7 +39,7 @@ export async function planCommand(io: Io, dir: string, opts: PlanOptions): Promi
 async function planInterruptibly(io: Io, dir: string, opts: PlanOptions, interruption: Interruption): Promise<number> {
   // An unusable plan key is refused before anything is read.
   const key = opts.out ? await planKey(io) : undefined;
-  const { plan, client } = await computePlan(io, dir, opts, interruption);
+  const { plan, run } = await computePlan(io, dir, opts, interruption);
   const out = opts.out ? resolve(io.cwd, opts.out) : undefined;
   const notSaved = opts.out ? `the plan was not saved to ${opts.out}` : 'the plan was not shown';
   // A signal at any point until the plan says it is saved ends the run with 130/143 and no plan
@@ -59,7 +59,7 @@ async function planInterruptibly(io: Io, dir: string, opts: PlanOptions, interru
     const { renderPlan } = await import('../../src/render/index.js');
     const rendered = renderPlan(plan, opts.format, { color: useColor(io.stdout, io.env), quiet: quiet(io, opts) });
     if (out) {
-      const { savePlan } = await import('../../src/engine/plan-file.js');
+      const { savePlan } = await import('../../src/engine/saved/plan-file.js');
       await savePlan(out, plan, key);
       written = true;
       await unlessInterrupted();
@@ -72,7 +72,7 @@ async function planInterruptibly(io: Io, dir: string, opts: PlanOptions, interru
       if (plan.refusal) write(io.stderr, `Refused: ${plan.refusal.message}`);
     }
   } finally {
-    await client.close();
+    await run.close();
   }
   await unlessInterrupted();
   // apply --plan reads the repository again (its .env, its literal secrets): name it in the hint.

@@ -4,13 +4,12 @@
 // set differs (as `amtool config routes test --verify.receivers` does).
 
 import { resolve } from 'node:path';
-import type { ApiClient } from '../../src/api/types.js';
 import { hasErrors } from '../../src/model/diagnostics.js';
 import type { DesiredState } from '../../src/model/account.js';
 import type { RoutingMap } from '../../src/model/routing.js';
 import { EXIT, ExitError, type Io, useColor, write } from '../io.js';
 import { Interruption } from '../interrupt.js';
-import { type ClientFlags, openClient, preflightCheck, printDiagnostics, progress, scopeAccounts } from '../pipeline.js';
+import { type ClientFlags, printDiagnostics, progress, runSetup, scopeAccounts, withExit } from '../pipeline.js';
 
 export type RoutesFormat = 'text' | 'json' | 'markdown';
 
@@ -40,7 +39,7 @@ async function loadForRoutes(io: Io, dir: string): Promise<DesiredState> {
 /** The routing map of the accounts asked for, from the configuration or the live state. */
 async function routingMap(io: Io, dir: string, opts: RoutesOptions, asked: string[] = []): Promise<RoutingMap> {
   const desired = await loadForRoutes(io, dir);
-  const accounts = scopeAccounts(desired.root.accounts, opts.account);
+  const accounts = await scopeAccounts(io, desired.root.accounts, opts.account);
   const [{ routeAll }, { routingDimensions, routingInputs, routingReads }, { KINDS }] = await Promise.all([
     import('../../src/model/routing.js'),
     import('../../src/kinds/routing.js'),
@@ -49,19 +48,26 @@ async function routingMap(io: Io, dir: string, opts: RoutesOptions, asked: strin
   const names = accounts.map((a) => a.name);
   if (!opts.live) return routeAll(routingInputs(desired.resources, names, KINDS), routingDimensions(KINDS), 'configuration', undefined, asked);
   const interruption = new Interruption(io);
-  let client: ApiClient | undefined;
   try {
-    client = await openClient(io, opts, interruption);
-    const [{ readGroups }, { fetchLive }] = await Promise.all([import('../../src/engine/preflight.js'), import('../../src/engine/fetch.js')]);
+    const { readRun } = await import('../../src/run/read-run.js');
     // Only the lists routing needs, one each per account: channels, rules, and what rules name (resource groups).
-    const kinds = routingReads(KINDS);
-    await preflightCheck(io, client, readGroups(accounts, () => kinds), opts, 'read');
-    progress(io, `Reading channels and rules of ${names.join(', ')}…`);
-    const live = await interruption.race(fetchLive(client, accounts, KINDS, { settings: desired.root.settings, kindsOf: () => kinds }), 'the live state was not read completely');
+    const setup = await runSetup(io, opts, interruption);
+    const live = await withExit(io, () =>
+      readRun(
+        setup,
+        { accounts, kinds: routingReads(KINDS), ...(desired.root.settings ? { settings: desired.root.settings } : {}) },
+        {
+          reading: () => {
+            progress(io, `Reading channels and rules of ${names.join(', ')}…`);
+            return undefined;
+          },
+          race: (reading) => interruption.race(reading, 'the live state was not read completely'),
+        },
+      ),
+    );
     await printDiagnostics(io, live.diagnostics ?? []);
     return routeAll(routingInputs(live.resources, names, KINDS), routingDimensions(KINDS), 'live', undefined, asked);
   } finally {
-    await client?.close();
     interruption.dispose();
   }
 }

@@ -8,8 +8,9 @@ import type { AccountConfig } from '../../src/model/account.js';
 import { hasErrors } from '../../src/model/diagnostics.js';
 import { EXIT, ExitError, type Io, write } from '../io.js';
 import { Interruption } from '../interrupt.js';
-import { type ClientFlags, openClient, printDiagnostics, scopeAccounts } from '../pipeline.js';
+import { type ClientFlags, printDiagnostics, runSetup, scopeAccounts, withExit } from '../pipeline.js';
 import { confirm } from './apply.js';
+import type { UnlockRun as UnlockRunType } from '../../src/run/unlock-run.js';
 import { inertText } from '../../src/model/inert.js';
 
 export interface UnlockOptions extends ClientFlags {
@@ -18,11 +19,7 @@ export interface UnlockOptions extends ClientFlags {
 }
 
 export async function unlockCommand(io: Io, dir: string, opts: UnlockOptions): Promise<number> {
-  const [{ loadConfig }, { KINDS }, lease] = await Promise.all([
-    import('../../src/config/load.js'),
-    import('../../src/kinds/index.js'),
-    import('../../src/engine/lease.js'),
-  ]);
+  const [{ loadConfig }, { UnlockRun }] = await Promise.all([import('../../src/config/load.js'), import('../../src/run/unlock-run.js')]);
   // Only the accounts are needed: variables the documents read may be unset.
   const loaded = await loadConfig(resolve(io.cwd, dir), { env: io.env, missingEnv: 'skip' });
   const errors = loaded.diagnostics.filter((d) => d.severity === 'error');
@@ -30,25 +27,18 @@ export async function unlockCommand(io: Io, dir: string, opts: UnlockOptions): P
     await printDiagnostics(io, errors);
     throw new ExitError(EXIT.error, 'the configuration has errors; nothing was sent to the service');
   }
-  const accounts: AccountConfig[] = scopeAccounts(loaded.state.root.accounts, opts.account);
-  const hook = lease.leaseHookOf(KINDS);
-  if (!hook) throw new ExitError(EXIT.error, 'no resource kind holds an apply lease');
+  const accounts: AccountConfig[] = await scopeAccounts(io, loaded.state.root.accounts, opts.account);
   const interruption = new Interruption(io);
-  const client = await openClient(io, opts, interruption);
+  let unlock: UnlockRunType | undefined;
   try {
-    const found: { account: AccountConfig; id: string; line: string }[] = [];
-    for (const account of accounts) {
-      const look = await lease.lookAt(client, hook, account);
-      for (const record of look.records) {
-        const age = lease.leaseAge(record, look.date);
-        const holder = record.data ? inertText(record.data.holder.slice(0, 200)) || 'unknown holder' : 'unreadable record (edited?)';
-        const state =
-          age === undefined
-            ? ''
-            : `, renewed ${Math.round(age / 1000)}s ago by the service's clock${age >= lease.LEASE_STALE_MS ? ' (stale: free for the next apply already)' : ''}`;
-        found.push({ account, id: record.id, line: `account ${account.name}: lease ${inertText(record.id)} held by ${holder}${state}` });
-      }
-    }
+    const setup = await runSetup(io, opts, interruption);
+    unlock = await withExit(io, async () => UnlockRun.open(setup));
+    if (!unlock) throw new ExitError(EXIT.error, 'no resource kind holds an apply lease');
+    const found = (await unlock.held(accounts)).map((f) => {
+      const holder = f.holder !== undefined ? inertText(f.holder.slice(0, 200)) || 'unknown holder' : 'unreadable record (edited?)';
+      const state = f.ageMs === undefined ? '' : `, renewed ${Math.round(f.ageMs / 1000)}s ago by the service's clock${f.stale ? ' (stale: free for the next apply already)' : ''}`;
+      return { lease: f, line: `account ${f.account.name}: lease ${inertText(f.id)} held by ${holder}${state}` };
+    });
     if (found.length === 0) {
       write(io.stderr, `No apply lease is held in ${accounts.map((a) => a.name).join(', ')}.`);
       return EXIT.ok;
@@ -59,13 +49,13 @@ export async function unlockCommand(io: Io, dir: string, opts: UnlockOptions): P
       if (interruption.signal) throw interruption.error('no lease was freed');
       throw new ExitError(EXIT.error, io.stdin.isTTY ? 'unlock cancelled: no lease was freed' : 'unlock needs confirmation: run it on a terminal or pass --auto-approve');
     }
-    for (const f of found) {
-      await lease.removeLease(client, hook, f.account, f.id);
-      write(io.stderr, `Freed the lease of account ${f.account.name} (${inertText(f.id)}).`);
+    for (const { lease } of found) {
+      await unlock.free(lease);
+      write(io.stderr, `Freed the lease of account ${lease.account.name} (${inertText(lease.id)}).`);
     }
     return interruption.exitCode() ?? EXIT.ok;
   } finally {
-    await client.close();
+    await unlock?.close();
     interruption.dispose();
   }
 }

@@ -8,7 +8,7 @@ import type { Kind } from '../kinds/types.js';
 import type { Json, JsonObject } from '../model/json.js';
 import { interpolateDocument } from './interpolate.js';
 import { checkSchema, positionAt } from './schema-check.js';
-import { checkDocument, secretPointers } from './semantic.js';
+import { checkDocument, secretFacts } from './semantic.js';
 import { didYouMean } from '../model/suggest.js';
 import type { LoadOptions } from './types.js';
 import type { RootConfig } from '../model/account.js';
@@ -86,13 +86,13 @@ export function readDocument(parsed: ParsedDocument, root: RootConfig | undefine
   const kind = kindForDocument(kindValue)!;
   const interpolated = interpolateDocument(parsed.value, options.env, (p) => where(p), out, options.missingEnv ?? 'error');
   const value = interpolated.value as JsonObject;
-  const secrets = secretPointers(kind, value.spec);
+  const secrets = secretFacts(kind, value.spec);
   const schemaFile = kind.schema ?? '';
   out.push(
     ...checkSchema(schemaFile, value, {
       file,
       positions,
-      quiet: (p) => p in interpolated.refs || secrets.includes(p),
+      quiet: (p) => p in interpolated.refs || secrets.all.includes(p),
       // A placeholder export wrote stands for a value still to be set: its shape is not checked.
       ignore: [...interpolated.missing, ...interpolated.placeholders],
     }),
@@ -104,6 +104,7 @@ export function readDocument(parsed: ParsedDocument, root: RootConfig | undefine
       envProblems: interpolated.missing,
       literals: root?.secretLiterals,
       settings: root?.settings,
+      secrets,
     }),
   );
 
@@ -149,6 +150,8 @@ function resolveAccounts(
   where: (pointer: string) => SourcePosition,
   out: Diagnostic[],
 ): string[] {
+  // Most documents name one account: its check needs no list of the declared ones.
+  if (typeof account === 'string' && account !== '*' && account.trim() !== '' && root.accounts.some((a) => a.name === account)) return [account];
   const declared = root.accounts.map((a) => a.name);
   if (account === undefined) {
     if (root.defaultAccount !== undefined) return [root.defaultAccount];

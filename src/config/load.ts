@@ -5,6 +5,7 @@ import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import { type Diagnostic, hasErrors, type SourcePosition, sortDiagnostics } from '../model/diagnostics.js';
 import { DOCUMENT_KINDS, KINDS, kindForDocument } from '../kinds/index.js';
+import { clone } from '../kinds/common.js';
 import type { DesiredResource, Lifecycle, ResourceDocument } from '../model/resource.js';
 import type { Kind, Reference } from '../kinds/types.js';
 import type { Json, JsonObject } from '../model/json.js';
@@ -305,7 +306,7 @@ class StampedDocument implements ResourceDocument {
     this.kind = doc.kind;
     this.name = doc.name;
     this.account = account;
-    this.spec = structuredClone(doc.value.spec as JsonObject);
+    this.spec = clone(doc.value.spec as JsonObject);
     this.envRefs = envRefs;
     this.source = doc.source;
     this.#doc = doc;

@@ -10,15 +10,27 @@ import { isObject, type Json, type JsonObject } from '../model/json.js';
 import { getAt } from '../model/json-pointer.js';
 import { isMaskedValue } from '../model/secret-detection.js';
 
-/**
- * Secret pointers of a document (document-relative: `/spec/data/...`): every secret member its kind
- * names for this spec as a file holds it (Kind.secretMembers), and whatever it declares write-only
- * or sensitive.
- */
-export function secretPointers(kind: Kind, spec: Json | undefined): string[] {
-  if (!isObject(spec)) return [];
-  const pointers = [...kind.secretMembers(spec).map((m) => m.pointer), ...kind.writeOnly(spec), ...kind.sensitive(spec)];
-  return [...new Set(pointers)].map((p) => '/spec' + p);
+/** Where a document's secrets are (document-relative pointers: `/spec/data/...`). */
+export interface SecretFacts {
+  /**
+   * Every secret member its kind names for this spec as a file holds it (Kind.secretMembers), and
+   * whatever it declares write-only or sensitive.
+   */
+  all: string[];
+  /** The write-only ones among them. */
+  writeOnly: Set<string>;
+}
+
+/** The secret pointers of a document, asking the kind once for each list. */
+export function secretFacts(kind: Kind, spec: Json | undefined): SecretFacts {
+  if (!isObject(spec)) return { all: [], writeOnly: new Set() };
+  const members = kind.secretMembers(spec);
+  const writeOnly = kind.writeOnly(spec);
+  const pointers = [...members.map((m) => m.pointer), ...writeOnly, ...kind.sensitive(spec)];
+  return {
+    all: [...new Set(pointers)].map((p) => '/spec' + p),
+    writeOnly: new Set([...members.filter((m) => m.writeOnly).map((m) => m.pointer), ...writeOnly].map((p) => '/spec' + p)),
+  };
 }
 
 export interface SemanticContext {
@@ -31,22 +43,19 @@ export interface SemanticContext {
   literals?: SecretLiteralPolicy;
   /** The root file's kind settings (Kind.rootSettings). */
   settings?: JsonObject;
-}
-
-/** Document-relative pointers of the write-only secrets of a spec (as a file holds it). */
-function writeOnlyPointers(kind: Kind, spec: Json | undefined): Set<string> {
-  if (!isObject(spec)) return new Set();
-  return new Set([...kind.secretMembers(spec).filter((m) => m.writeOnly).map((m) => m.pointer), ...kind.writeOnly(spec)].map((p) => '/spec' + p));
+  /** secretFacts of the document, when the caller has them already. */
+  secrets?: SecretFacts;
 }
 
 export function checkDocument(kind: Kind, doc: JsonObject, ctx: SemanticContext): Diagnostic[] {
   const out: Diagnostic[] = [];
   const at = (pointer: string): Pick<Diagnostic, 'file' | 'line' | 'column' | 'field'> => ({ ...ctx.where(pointer), field: pointer });
   const spec = doc.spec;
-  const writeOnly = writeOnlyPointers(kind, spec);
+  const secrets = ctx.secrets ?? secretFacts(kind, spec);
+  const writeOnly = secrets.writeOnly;
   const policy = ctx.literals ?? 'warn';
 
-  for (const pointer of secretPointers(kind, spec)) {
+  for (const pointer of secrets.all) {
     // Absent, or `null` (the file removes the member): no value to judge.
     const value = getAt(doc, pointer);
     if (value === undefined || value === null || pointer in ctx.envRefs || ctx.envProblems.includes(pointer)) continue;

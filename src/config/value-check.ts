@@ -39,13 +39,14 @@ export interface Located {
   file: string;
 }
 
-/** The schema a `$ref` names, resolved as a URI against the file it is written in (once per ref). */
-const resolved = new Map<string, Located>();
+/** The schema a `$ref` names, resolved as a URI against the file it is written in (once per ref and file). */
+const resolved = new Map<string, Map<string, Located>>();
 
 export function resolveRef(ref: string, file: string): Located {
-  const key = `${file}\n${ref}`;
-  let found = resolved.get(key);
-  if (!found) resolved.set(key, (found = lookUp(ref, file)));
+  let inFile = resolved.get(file);
+  if (!inFile) resolved.set(file, (inFile = new Map()));
+  let found = inFile.get(ref);
+  if (!found) inFile.set(ref, (found = lookUp(ref, file)));
   return found;
 }
 
@@ -74,14 +75,21 @@ const TYPE_TESTS: Record<string, (v: Json) => boolean> = {
   null: (v) => v === null,
 };
 
+/** A condition's keywords that say something, once per schema object (the catalog does not change). */
+const conditions = new WeakMap<SchemaObject, [string, unknown][]>();
+function conditionsOf(schema: SchemaObject): [string, unknown][] {
+  let list = conditions.get(schema);
+  if (!list) conditions.set(schema, (list = Object.entries(schema).filter(([key]) => !ANNOTATIONS.has(key))));
+  return list;
+}
+
 /**
  * Whether `value` matches an `if` condition. The conditions of the catalog use const, enum, type,
  * required, properties and $ref; any other keyword is a programming error (a test walks them all).
  */
 export function holds(schema: SchemaObject | boolean, value: Json, file: string): boolean {
   if (typeof schema === 'boolean') return schema;
-  for (const [key, arg] of Object.entries(schema)) {
-    if (ANNOTATIONS.has(key)) continue;
+  for (const [key, arg] of conditionsOf(schema)) {
     switch (key) {
       case 'const':
         if (!jsonEqual(value, arg as Json)) return false;
@@ -113,6 +121,35 @@ export function holds(schema: SchemaObject | boolean, value: Json, file: string)
   return true;
 }
 
+/** Per schema object (and the file its `$ref`s are read against): whether a value below it can meet an annotation. */
+const annotating = new WeakMap<SchemaObject, Map<string, boolean>>();
+
+/**
+ * Whether walking `schema` can reach a closed set or a format guess, through every keyword the walk
+ * follows. A schema met again while it is being answered (a recursive `$ref`) counts as reaching one:
+ * the walk is skipped only where it provably finds nothing.
+ */
+function annotates(schema: SchemaObject, file: string): boolean {
+  let inFile = annotating.get(schema);
+  if (!inFile) annotating.set(schema, (inFile = new Map()));
+  const known = inFile.get(file);
+  if (known !== undefined) return known;
+  inFile.set(file, true);
+  const sub = (s: unknown, f = file): boolean => isObject(s as Json) && annotates(s as SchemaObject, f);
+  const ref = typeof schema.$ref === 'string' ? resolveRef(schema.$ref, file) : undefined;
+  const found =
+    schema[CLOSED_SET_KEYWORD] !== undefined ||
+    schema[FORMAT_KEYWORD] !== undefined ||
+    (ref !== undefined && sub(ref.schema, ref.file)) ||
+    Object.values((schema.properties ?? {}) as Record<string, unknown>).some((s) => sub(s)) ||
+    sub(schema.additionalProperties) ||
+    sub(schema.items) ||
+    [schema.allOf, schema.anyOf, schema.oneOf].some((list) => Array.isArray(list) && list.some((s) => sub(s))) ||
+    (schema.if !== undefined && (sub(schema.then) || sub(schema.else)));
+  inFile.set(file, found);
+  return found;
+}
+
 /** A string of a document that its schema annotates: a closed set's value or a guessed format's. */
 export interface AnnotatedValue {
   pointer: string;
@@ -127,9 +164,12 @@ export interface AnnotatedValue {
  */
 export function annotatedValues(schemaFile: string, value: Json, skip: (pointer: string) => boolean = () => false): AnnotatedValue[] {
   catalog ??= schemaCatalog();
-  const found = new Map<string, AnnotatedValue>();
+  // First one per pointer and annotation, in the order reached.
+  const found: AnnotatedValue[] = [];
+  const sets = new Set<string>();
+  const formats = new Set<string>();
   const walk = (schema: SchemaObject | boolean | undefined, file: string, v: Json, pointer: string): void => {
-    if (schema === undefined || typeof schema === 'boolean' || skip(pointer)) return;
+    if (schema === undefined || typeof schema === 'boolean' || !annotates(schema, file) || skip(pointer)) return;
     if (typeof schema.$ref === 'string') {
       const target = resolveRef(schema.$ref, file);
       walk(target.schema, target.file, v, pointer);
@@ -137,25 +177,33 @@ export function annotatedValues(schemaFile: string, value: Json, skip: (pointer:
     if (typeof v === 'string') {
       const set = schema[CLOSED_SET_KEYWORD] as ClosedSet | undefined;
       const format = schema[FORMAT_KEYWORD] as FormatGuess | undefined;
-      if (set && !found.has(`${pointer}|set`)) found.set(`${pointer}|set`, { pointer, value: v, set });
-      if (format && !found.has(`${pointer}|format`)) found.set(`${pointer}|format`, { pointer, value: v, format });
-    }
-    if (isObject(v)) {
-      const props = (schema.properties ?? {}) as Record<string, SchemaObject>;
-      for (const [m, sub] of Object.entries(v)) {
-        const child = `${pointer}/${m.replace(/~/g, '~0').replace(/\//g, '~1')}`;
-        if (Object.hasOwn(props, m)) walk(props[m], file, sub, child);
-        else if (isObject(schema.additionalProperties as Json)) walk(schema.additionalProperties as SchemaObject, file, sub, child);
+      if (set && !sets.has(pointer)) {
+        sets.add(pointer);
+        found.push({ pointer, value: v, set });
       }
+      if (format && !formats.has(pointer)) {
+        formats.add(pointer);
+        found.push({ pointer, value: v, format });
+      }
+    } else if (isObject(v)) {
+      const props = schema.properties as Record<string, SchemaObject> | undefined;
+      const extra = isObject(schema.additionalProperties as Json) ? (schema.additionalProperties as SchemaObject) : undefined;
+      for (const m in v) {
+        const sub = props !== undefined && Object.hasOwn(props, m) ? props[m] : extra;
+        if (sub === undefined) continue;
+        const segment = m.includes('~') || m.includes('/') ? m.replace(/~/g, '~0').replace(/\//g, '~1') : m;
+        walk(sub, file, v[m], `${pointer}/${segment}`);
+      }
+    } else if (Array.isArray(v) && schema.items !== undefined) {
+      for (let i = 0; i < v.length; i++) walk(schema.items as SchemaObject, file, v[i], `${pointer}/${i}`);
     }
-    if (Array.isArray(v) && schema.items !== undefined) v.forEach((item, i) => walk(schema.items as SchemaObject, file, item, `${pointer}/${i}`));
-    for (const branch of [...((schema.allOf ?? []) as SchemaObject[]), ...((schema.anyOf ?? []) as SchemaObject[]), ...((schema.oneOf ?? []) as SchemaObject[])]) {
-      walk(branch, file, v, pointer);
+    for (const branches of [schema.allOf, schema.anyOf, schema.oneOf]) {
+      if (branches !== undefined) for (const branch of branches as SchemaObject[]) walk(branch, file, v, pointer);
     }
     if (schema.if !== undefined) walk((holds(schema.if as SchemaObject, v, file) ? schema.then : schema.else) as SchemaObject | undefined, file, v, pointer);
   };
   walk(catalog[schemaFile], schemaFile, value, '');
-  return [...found.values()];
+  return found;
 }
 
 /** Every closed set and format guess the schema reaches in `value`, judged. */

@@ -52,14 +52,14 @@ interface Line {
  * The documents of `text`, or undefined when it is not simple enough (then yaml must read it).
  * `maxNodes` bounds the nodes of one document as yaml-source.ts does (beyond it: undefined).
  */
-export function parseSimpleYaml(text: string, maxNodes: number): SimpleDocument[] | undefined {
+export function parseSimpleYaml(text: string, maxNodes: number, positions = true): SimpleDocument[] | undefined {
   // Printable ASCII and line feeds only. YAML's white space is the space and the tab, and its line
   // breaks LF and CR; JavaScript's trim and String#split know others (NBSP, U+2028, U+3000, the
   // BOM, vertical tab, form feed...) that would make this reader see indentation, ends of values or
   // lines where yaml sees text or an error. Outside this alphabet yaml reads the file.
   if (NOT_SIMPLE_ALPHABET.test(text)) return undefined;
   try {
-    return new Reader(text, maxNodes).documents();
+    return new Reader(text, maxNodes, positions).documents();
   } catch (err) {
     if (err === GIVE_UP) return undefined;
     throw err;
@@ -80,6 +80,8 @@ class Reader {
   constructor(
     private readonly text: string,
     private readonly maxNodes: number,
+    /** Whether node offsets are recorded: without, `values` and `keys` stay empty (and no pointer is spelt). */
+    private readonly record: boolean,
   ) {}
 
   documents(): SimpleDocument[] {
@@ -111,7 +113,7 @@ class Reader {
       this.keys = new Map();
       const first = lines[0];
       if (first.indent !== 0 || !KEY.test(first.text)) giveUp();
-      this.values.set('', first.at);
+      if (this.record) this.values.set('', first.at);
       this.count();
       const value = this.map(0, '');
       if (this.i < lines.length) giveUp();
@@ -142,7 +144,7 @@ class Reader {
       if (SPECIAL_KEYS.has(key) || BOOLEANS.has(key) || NULLS.has(key) || Object.prototype.hasOwnProperty.call(obj, key)) giveUp();
       first = false;
       const keyAt = line.at + (column - line.indent);
-      const p = `${pointer}/${escapePointerSegment(key)}`;
+      const p = this.record ? `${pointer}/${escapePointerSegment(key)}` : '';
       const rest = text.slice(key.length + 1);
       this.i++;
       this.count();
@@ -152,16 +154,20 @@ class Reader {
         if (next === undefined) giveUp();
         const isSeq = next.text.startsWith('- ') || next.text === '-';
         if (isSeq ? next.indent < indent : next.indent <= indent) giveUp();
-        this.keys.set(p, keyAt);
-        this.values.set(p, next.at);
+        if (this.record) {
+          this.keys.set(p, keyAt);
+          this.values.set(p, next.at);
+        }
         obj[key] = isSeq ? this.seq(next.indent, p) : this.map(next.indent, p);
         continue;
       }
       if (rest[0] !== ' ') giveUp();
       const valueColumn = rest.length - rest.trimStart().length;
       const valueAt = keyAt + key.length + 1 + valueColumn;
-      this.keys.set(p, keyAt);
-      this.values.set(p, valueAt);
+      if (this.record) {
+        this.keys.set(p, keyAt);
+        this.values.set(p, valueAt);
+      }
       obj[key] = this.inline(rest.slice(valueColumn), valueAt, p);
       this.endOfValue(indent);
     }
@@ -180,10 +186,10 @@ class Reader {
       const pad = rest.length - rest.trimStart().length;
       const itemColumn = indent + 2 + pad;
       const itemAt = line.at + 2 + pad;
-      const p = `${pointer}/${arr.length}`;
+      const p = this.record ? `${pointer}/${arr.length}` : '';
       const body = rest.slice(pad);
       if (body === '' || body[0] === '#' || body.startsWith('- ') || body === '-') giveUp();
-      this.values.set(p, itemAt);
+      if (this.record) this.values.set(p, itemAt);
       this.count();
       if (KEY.test(body)) {
         // `- key: value`: a mapping whose keys are at the item's column.
@@ -225,8 +231,7 @@ class Reader {
     if (text[k] === ']') return ends(text, k + 1) ? arr : giveUp();
     for (;;) {
       skip();
-      const p = `${pointer}/${arr.length}`;
-      this.values.set(p, at + k);
+      if (this.record) this.values.set(`${pointer}/${arr.length}`, at + k);
       this.count();
       let value: Json;
       if (text[k] === '"' || text[k] === "'") {

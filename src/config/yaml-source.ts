@@ -2,11 +2,12 @@
 // become line:column only when a diagnostic or a resource asks for one (positionOf).
 // Hostile input (alias bombs, alias cycles, prototype keys, non-JSON scalars) becomes diagnostics.
 
-import { isAlias, isMap, isPair, isScalar, isSeq, parseAllDocuments, type Document, type Node } from 'yaml';
+import type { Document, Node } from 'yaml';
 import type { Diagnostic, SourcePosition } from '../model/diagnostics.js';
 import type { Json, JsonObject } from '../model/json.js';
 import { escapePointerSegment } from '../model/json-pointer.js';
-import { parseSimpleYaml } from './yaml-simple.js';
+import { yamlLib } from '../model/yaml-lib.js';
+import { parseSimpleYaml, type SimpleDocument } from './yaml-simple.js';
 
 /** Aliases expanded per document (yaml's maxAliasCount idea): enough for real files, far below a bomb. */
 export const MAX_ALIAS_COUNT = 100;
@@ -80,16 +81,39 @@ export function parseYamlDocuments(file: string, text: string, diagnostics: Diag
   const lines = lineStarts(text);
   const pos = (offset: number): SourcePosition => ({ file, ...lineColumn(lines, offset) });
   // Most files are simple YAML: read fast, with the same result; any other file goes through yaml.
-  const simple = parseSimpleYaml(text, MAX_NODES);
+  // Node offsets are not recorded on this first reading: most documents never need one, and
+  // recording them was a tenth of validate's allocations. The first position asked of a file's
+  // documents reads the file again with them, by the same reader: the same offsets as recorded.
+  const simple = parseSimpleYaml(text, MAX_NODES, false);
   if (simple) {
-    return simple.map((d, index) => ({ file, index, value: d.value, positions: { file, lines, values: d.values, keys: d.keys }, start: pos(d.start) }));
+    let offsets: SimpleDocument[] | undefined;
+    const offsetsOf = (index: number): SimpleDocument => (offsets ??= parseSimpleYaml(text, MAX_NODES)!)[index];
+    return simple.map((d, index) => ({ file, index, value: d.value, positions: lazyPositions(file, lines, () => offsetsOf(index)), start: pos(d.start) }));
   }
   return parseWithYaml(file, text, diagnostics, lines);
+}
+
+/**
+ * A PositionIndex whose maps are made on first use. Its getters are own and enumerable, so that the
+ * structured clone taking it to another thread (parallel-load.ts) copies the maps themselves.
+ */
+function lazyPositions(file: string, lines: readonly number[], offsets: () => SimpleDocument): PositionIndex {
+  return {
+    file,
+    lines,
+    get values() {
+      return offsets().values;
+    },
+    get keys() {
+      return offsets().keys;
+    },
+  };
 }
 
 /** parseYamlDocuments through yaml, whatever the text (exported for the tests comparing both ways). */
 export function parseWithYaml(file: string, text: string, diagnostics: Diagnostic[], lines = lineStarts(text)): ParsedDocument[] {
   const pos = (offset: number): SourcePosition => ({ file, ...lineColumn(lines, offset) });
+  const { isScalar, parseAllDocuments } = yamlLib();
   const docs = parseAllDocuments(text, { uniqueKeys: true, prettyErrors: false, strict: true });
   const list: Document[] = Array.isArray(docs) ? (docs as Document[]) : [docs as unknown as Document];
   if (list.length === 0) {
@@ -150,6 +174,7 @@ function toJson(
   pos: (offset: number) => SourcePosition,
   diagnostics: Diagnostic[],
 ): Json | undefined {
+  const { isAlias, isMap, isPair, isScalar, isSeq } = yamlLib();
   const { values, keys } = positions;
   const active = new Set<Node>();
   let aliases = 0;

@@ -9,8 +9,8 @@ import { mkdir, readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { ENV_SKIPPED } from '../config/interpolate.js';
 import { checkRouting } from '../config/routing.js';
-import { mergePlans, MergeError, type ShardPlan } from '../engine/merge-plans.js';
-import { loadPlan, planKeyFrom, PlanKeyError, savePlan } from '../engine/plan-file.js';
+import { mergePlans, MergeError, type ShardPlan } from '../engine/saved/merge-plans.js';
+import { loadPlan, planKeyFrom, PlanKeyError, savePlan } from '../engine/saved/plan-file.js';
 import { DiagnosticsError, hasErrors } from '../model/diagnostics.js';
 import type { AppliedRecordReport, Plan } from '../model/plan.js';
 import { renderApplyReport, renderPlan } from '../render/index.js';
@@ -19,9 +19,9 @@ import { escapeMd, inertText } from '../model/inert.js';
 import { applyBody, type Body, describeFailure, driftBody, driftTitle, failureBody, failureMarkdown, forkBody, forkMarkdown, planBody, type Stamp } from './bodies.js';
 import { closeDriftIssue, createOctokit, type Octokit, statusOf, syncDeleteLabel, upsertComment, upsertDriftIssue } from './github-api.js';
 import { changedSince, changedSinceApplied, headCommit, LAST_APPLIED } from './changes.js';
-import { readApplied } from '../engine/applied.js';
+import { readApplied } from '../engine/apply/applied.js';
 import { KINDS } from '../kinds/index.js';
-import { applyPlan, attributeDrift, type Failure, load, loadedState, planAgainstService, type Planned, RunFailure } from './pipeline.js';
+import { applyPlan, readyForApply, type Failure, load, loadedState, planAgainstService, type Planned, RunFailure } from './pipeline.js';
 import { type Guard, secretGuard } from './redact.js';
 import { annotate, applyCounts, folded, planCounts, planHasChanges, relativeTo, setOutputs, type Status, writeSummary } from './report.js';
 import { maskForms, maskSecrets } from './secrets.js';
@@ -77,14 +77,18 @@ export async function runAction(env: NodeJS.ProcessEnv = process.env): Promise<v
       const sinceApplied = s.changedSince === LAST_APPLIED && run.head !== undefined ? run.head : undefined;
       if (s.changedSince === LAST_APPLIED && sinceApplied === undefined) say('postureops: not a git checkout: planning every account, and no apply is recorded');
       const changed = s.changedSince !== undefined && s.changedSince !== LAST_APPLIED ? await changedSince(s.dir, desired, s.changedSince, say) : undefined;
-      const result = await planAgainstService(desired, env, s.accounts, { ...(changed ? { changed } : {}), ...(s.shard ? { shard: s.shard } : {}) }, {
+      return planAgainstService(desired, env, {
+        dir: s.dir,
+        accounts: s.accounts,
+        ...(changed ? { changed } : {}),
+        ...(sinceApplied !== undefined ? { changed: async (client, selected) => changedSinceApplied(s.dir, desired, await readApplied(client, KINDS, selected), sinceApplied, say) } : {}),
+        ...(s.shard ? { shard: s.shard } : {}),
+        targets: s.targets,
+        rotate: s.rotate,
+        attribute: s.mode === 'drift' && s.attribute,
         ...(s.maxDuration !== undefined ? { maxDurationSeconds: s.maxDuration } : {}),
         onPreflight: say,
-        ...(sinceApplied !== undefined
-          ? { changedFrom: async (client, selected) => changedSinceApplied(s.dir, desired, await readApplied(client, KINDS, selected), sinceApplied, say) }
-          : {}),
       });
-      return s.mode === 'drift' && s.attribute ? attributeDrift(result, Date.now()) : result;
     });
   } catch (err) {
     if (!(err instanceof RunFailure)) throw err;
@@ -98,11 +102,12 @@ export async function runAction(env: NodeJS.ProcessEnv = process.env): Promise<v
     folded(planTitle(plan), guard(renderPlan(plan, 'text', { color: false })));
     if (s.planOut && !(await savePlanOut(run, plan))) return;
     if (s.mode === 'drift') return await driftRun(run, plan);
+    // Apply: the engine refuses a refused plan (applyRun reports it); a plan shows its refusal.
+    if (s.mode === 'apply') return await applyRun(run, planned, annotations);
     if (plan.refusal) return await fail(run, { kind: 'refused', plan }, annotations);
-    if (s.mode === 'apply') return await applyRun(run, planned);
     await planRun(run, plan);
   } finally {
-    await planned.client.close();
+    await planned.run.close();
   }
 }
 
@@ -199,7 +204,7 @@ async function forkRun(run: Run): Promise<void> {
   if (!valid) log.setFailed(`the configuration is invalid (${annotations} annotation${annotations === 1 ? '' : 's'}); validated without secrets, as this pull request comes from a fork`);
 }
 
-async function applyRun(run: Run, planned: Planned): Promise<void> {
+async function applyRun(run: Run, planned: Planned, annotations: number): Promise<void> {
   const { guard } = run;
   let report;
   // Issued credentials are masked before anything could print them, and handed out in one masked
@@ -210,8 +215,10 @@ async function applyRun(run: Run, planned: Planned): Promise<void> {
     issued[key] = value;
   };
   try {
+    await readyForApply(planned);
     report = await log.group(`Apply ${planned.plan.changes.length} change(s)`, () => applyPlan(planned, run.env, onCredential, run.head));
   } catch (err) {
+    if (err instanceof RunFailure) return fail(run, err.failure, annotations);
     return fail(run, { kind: 'service', message: err instanceof Error ? err.message : String(err) }, 0);
   }
   // The changeset in the job log, as the CLI prints it, and in the summary.

@@ -58,6 +58,22 @@ function prebuiltValidators(root: string): Plugin {
   };
 }
 
+/**
+ * yaml loaded on first use (src/model/yaml-lib.ts) goes through createRequire, which esbuild leaves
+ * to the runtime: in the bundle the module is a static import instead, so that yaml is bundled.
+ */
+function bundledYaml(): Plugin {
+  return {
+    name: 'bundled-yaml',
+    setup(b) {
+      b.onLoad({ filter: /[\\/]src[\\/]model[\\/]yaml-lib\.ts$/ }, () => ({
+        contents: "import * as yaml from 'yaml';\nexport const yamlLib = () => yaml;\nexport const yamlLoaded = () => true;\n",
+        loader: 'ts',
+      }));
+    },
+  };
+}
+
 /** Options of the committed bundle; `root` is the repository (paths in the output are relative to it). */
 export function bundleOptions(root: string, outfile: string): BuildOptions {
   return {
@@ -73,7 +89,7 @@ export function bundleOptions(root: string, outfile: string): BuildOptions {
     minifyWhitespace: true,
     legalComments: 'none',
     logLevel: 'warning',
-    plugins: [oneUndici(root), prebuiltValidators(root)],
+    plugins: [oneUndici(root), prebuiltValidators(root), bundledYaml()],
     // Some bundled CommonJS dependencies require() Node's built-in modules.
     banner: { js: "import { createRequire as __postureopsRequire } from 'node:module'; const require = __postureopsRequire(import.meta.url);" },
   };

@@ -1,25 +1,25 @@
-// The steps of a run against the service, as the CLI takes them (load, open the client, read the
-// live state, plan, apply), returning values or typed failures for the Action to report. Nothing
-// here prints or talks to GitHub.
+// The Action's side of a run: the run layer (src/run) does the work the CLI's commands also do
+// (accounts, scope, client, pre-flight, read, plan, apply); this turns its problems into the typed
+// failures the Action reports. Nothing here prints or talks to GitHub.
 
-import { literalSource } from '../engine/literals.js';
-import { createClient } from '../api/client.js';
-import { clientOptionsFromEnv } from '../api/options.js';
+import { join } from 'node:path';
 import type { ApiClient } from '../api/types.js';
 import { loadConfig } from '../config/load.js';
 import type { LoadResult } from '../config/types.js';
-import { apply } from '../engine/apply.js';
-import { attribute } from '../engine/attribute.js';
-import { fetchLive } from '../engine/fetch.js';
-import { neededKinds } from '../engine/needed-kinds.js';
-import { durationText, preflight, preflightLine, readGroups, TOKEN_GROUP } from '../engine/preflight.js';
-import { defaultHolder } from '../engine/lease.js';
-import { plan as computePlan } from '../engine/plan.js';
-import { type ChangedAccounts, narrowScope, type ScopeRequest } from '../engine/plan-scope.js';
-import { KINDS } from '../kinds/index.js';
+import { PlanRefusedError } from '../engine/apply/apply-refusal.js';
+import { defaultHolder } from '../engine/lease/lease.js';
+import type { ChangedAccounts } from '../engine/plan/plan-scope.js';
+import type { Shard } from '../engine/plan/shard.js';
 import type { AccountConfig, DesiredState } from '../model/account.js';
 import { type Diagnostic, hasErrors } from '../model/diagnostics.js';
 import type { ApplyReport, Plan } from '../model/plan.js';
+import { applyRun, readyToApply } from '../run/apply-run.js';
+import { type BudgetMemory, fileBudgetMemory, NO_BUDGET_MEMORY } from '../run/budget-memory.js';
+import { RunError, type RunProblem } from '../run/errors.js';
+import { planRun, type Planned } from '../run/plan-run.js';
+import type { RunSetup } from '../run/run.js';
+
+export type { Planned } from '../run/plan-run.js';
 
 /** Why a run produced no plan; each has its own remedy in the comment. */
 export type Failure =
@@ -50,106 +50,119 @@ export function loadedState(result: LoadResult): DesiredState {
   return result.state;
 }
 
-export interface Planned {
-  plan: Plan;
-  client: ApiClient;
-  /** What was planned from: apply takes the values of secrets written literally from here. */
-  desired: DesiredState;
+/**
+ * The Action keeps the buckets in the job's RUNNER_TEMP: the steps of one job (several folders, or a
+ * plan and then an apply) share the key's budget, and the runner empties the folder when the job
+ * ends, so nothing outlives it or reaches another workflow. Outside a runner: no memory.
+ */
+export function actionBudgetMemory(env: NodeJS.ProcessEnv): (baseUrl: string, keyId: string) => BudgetMemory {
+  const temp = env.RUNNER_TEMP;
+  return temp ? (baseUrl, keyId) => fileBudgetMemory(join(temp, 'postureops'), baseUrl, keyId) : () => NO_BUDGET_MEMORY;
 }
 
-/** Reads the live state of the accounts in scope and plans; the caller closes the client. */
-/** What the run may take: `max-duration` (seconds), and where the pre-flight line goes. */
-export interface RunLimits {
+/** What the run is asked for: the inputs that shape the plan. */
+export interface PlanInputs {
+  dir: string;
+  accounts: string[];
+  /** Changed accounts found with git (changed-since), or with the client (last-applied). */
+  changed?: ChangedAccounts | ((client: ApiClient, selected: readonly AccountConfig[]) => Promise<ChangedAccounts>);
+  shard?: Shard;
+  targets?: string[];
+  rotate?: string[];
+  attribute?: boolean;
+  /** `max-duration`, in seconds. */
   maxDurationSeconds?: number;
+  /** Where the pre-flight line goes (the log). */
   onPreflight?: (line: string) => void;
-  /** Finds the changed accounts with the client (the records of the last apply), before the scope is narrowed. */
-  changedFrom?: (client: ApiClient, selected: readonly AccountConfig[]) => Promise<ChangedAccounts>;
 }
 
-export async function planAgainstService(
-  desired: DesiredState,
-  env: NodeJS.ProcessEnv,
-  accounts: string[],
-  request: ScopeRequest = {},
-  limits: RunLimits = {},
-): Promise<Planned> {
-  const declared = desired.root.accounts;
-  const unknown = accounts.filter((a) => !declared.some((d) => d.name === a));
-  if (unknown.length > 0) {
-    throw new RunFailure({
-      kind: 'no-plan',
-      diagnostics: [{ severity: 'error', code: 'unknown-account', message: `input accounts names ${unknown.join(', ')}, not declared in postureops.yaml (declared: ${declared.map((d) => d.name).join(', ')})` }],
-    });
-  }
-  const selected = accounts.length === 0 ? declared : declared.filter((d) => accounts.includes(d.name));
-  let client: ApiClient;
-  try {
-    client = createClient(clientOptionsFromEnv(env, {}));
-  } catch (err) {
-    throw new RunFailure({ kind: 'service', message: messageOf(err) });
-  }
-  if (limits.changedFrom) {
-    try {
-      request = { ...request, changed: await limits.changedFrom(client, selected) };
-    } catch (err) {
-      await client.close();
-      if (err instanceof RunFailure) throw err;
-      throw new RunFailure({ kind: 'service', message: messageOf(err) });
+/** A run problem as the Action's failure (its comment, annotation and outputs). */
+export function failureOf(problem: RunProblem): Failure {
+  switch (problem.kind) {
+    case 'client-config':
+      return { kind: 'service', message: problem.message };
+    case 'scope':
+      return { kind: 'scope', message: problem.message };
+    case 'unknown-account':
+      return {
+        kind: 'no-plan',
+        diagnostics: [{ severity: 'error', code: 'unknown-account', message: `input accounts names ${problem.unknown.join(', ')}, not declared in postureops.yaml (declared: ${problem.declared.join(', ')})` }],
+      };
+    case 'too-long': {
+      const t = problem.too;
+      return { kind: 'too-long', message: `the ${t.what} would take about ${t.text.seconds} (${t.line}), more than max-duration ${t.text.maxDuration}; ${t.nothingSent ? 'nothing was sent' : 'nothing was written'}.` };
     }
+    case 'no-plan':
+      return { kind: 'no-plan', diagnostics: problem.diagnostics };
+    // The Action applies what it planned itself; these come from `apply --plan` (a saved plan).
+    case 'saved-literals':
+      return { kind: 'service', message: `the saved plan takes values from the repository that changed: ${problem.message}` };
+    case 'saved-foreign':
+      return { kind: 'service', message: `the saved plan names ${problem.names.length} account(s) the repository does not declare` };
+    case 'saved-differs':
+      return { kind: 'service', message: `the saved plan ${problem.stale ? 'is stale' : 'is not the plan the repository asks for'}` };
   }
-  const narrowed = narrowScope(desired, selected, request);
-  const scope = narrowed.accounts;
-  const kindsOf = neededKinds(desired, KINDS);
-  // Pre-flight, before the first request: a runner keeps no budget from earlier runs, so every
-  // bucket is taken to be full.
-  const estimate = preflight([TOKEN_GROUP, ...readGroups(scope, kindsOf)], [], Date.now());
-  limits.onPreflight?.(`Pre-flight (read): ${preflightLine(estimate)}`);
-  if (limits.maxDurationSeconds !== undefined && estimate.seconds > limits.maxDurationSeconds) {
-    await client.close();
-    throw new RunFailure({
-      kind: 'too-long',
-      message: `the read would take about ${durationText(estimate.seconds)} (${preflightLine(estimate)}), more than max-duration ${durationText(limits.maxDurationSeconds)}; nothing was sent.`,
-    });
-  }
+}
+
+/** Reads the live state of the accounts in scope and plans; the caller closes `planned.run`. */
+export async function planAgainstService(desired: DesiredState, env: NodeJS.ProcessEnv, inputs: PlanInputs): Promise<Planned> {
+  const setup: RunSetup = {
+    env,
+    flags: inputs.maxDurationSeconds !== undefined ? { maxDuration: inputs.maxDurationSeconds } : {},
+    memory: actionBudgetMemory(env),
+    ...(inputs.onPreflight ? { onPreflight: (note) => inputs.onPreflight?.(note.line) } : {}),
+  };
   try {
-    const live = await fetchLive(client, scope, KINDS, { settings: desired.root.settings, kindsOf });
-    const result = computePlan(desired, live, {
-      accounts: scope.map((a) => a.name),
-      budget: client.budget(),
-      apiCalls: live.calls,
-      ...(narrowed.scope ? { scope: narrowed.scope } : {}),
+    return await planRun(setup, {
+      desired,
+      dir: inputs.dir,
+      accounts: inputs.accounts,
+      ...(inputs.changed ? { changed: inputs.changed } : {}),
+      ...(inputs.shard ? { shard: inputs.shard } : {}),
+      ...(inputs.targets && inputs.targets.length > 0 ? { targets: inputs.targets } : {}),
+      ...(inputs.rotate && inputs.rotate.length > 0 ? { rotate: inputs.rotate } : {}),
+      attribute: inputs.attribute,
     });
-    if (!result.plan || hasErrors(result.diagnostics)) throw new RunFailure({ kind: 'no-plan', diagnostics: result.diagnostics });
-    return { plan: result.plan, client, desired };
   } catch (err) {
-    await client.close();
+    if (err instanceof RunError) throw new RunFailure(failureOf(err.problem));
     if (err instanceof RunFailure) throw err;
     throw new RunFailure({ kind: 'service', message: messageOf(err) });
   }
 }
 
 /**
- * Applies the plan. A credential the service issues (an agent access token's value) goes to
- * `onCredential` and nowhere else: never into the report.
+ * Before the apply starts: the engine's refusal (the Action never forces), and with max-duration the
+ * writes' pre-flight, as the CLI's apply runs them. Throws RunFailure (`refused`, `too-long`).
  */
-export async function applyPlan(planned: Planned, env: NodeJS.ProcessEnv, onCredential?: (key: string, value: string) => void, commit?: string): Promise<ApplyReport> {
-  return apply(planned.plan, planned.client, {
-    env,
-    // Each account that converged records the commit: the next apply starts from there (applied.ts).
-    ...(commit !== undefined ? { record: { commit } } : {}),
-    literals: literalSource(planned.desired),
-    // The workflow's `concurrency` group keeps its own runs apart; the lease, anything else (README).
-    lease: { holder: defaultHolder(env) },
-    hooks: onCredential ? { onCredential: (change, value) => onCredential(change.key, value) } : {},
-  });
+export async function readyForApply(planned: Planned): Promise<void> {
+  try {
+    await readyToApply(planned, { lease: true });
+  } catch (err) {
+    if (err instanceof PlanRefusedError) throw new RunFailure({ kind: 'refused', plan: planned.plan });
+    if (err instanceof RunError) throw new RunFailure(failureOf(err.problem));
+    throw err;
+  }
 }
 
 /**
- * The drift issue says who made the drift: the records' last change is always in the plan; this adds
- * the audit log entries of the drifted accounts. Its problems are warnings in the plan.
+ * Applies the plan; the engine refuses a refused plan (a `refused` failure). A credential the
+ * service issues (an agent access token's value) goes to `onCredential` and nowhere else: never into
+ * the report.
  */
-export async function attributeDrift(planned: Planned, now: number): Promise<Planned> {
-  return { ...planned, plan: (await attribute(planned.plan, planned.client, { now })).plan };
+export async function applyPlan(planned: Planned, env: NodeJS.ProcessEnv, onCredential?: (key: string, value: string) => void, commit?: string): Promise<ApplyReport> {
+  try {
+    return await applyRun(planned, {
+      env,
+      // Each account that converged records the commit: the next apply starts from there (applied.ts).
+      ...(commit !== undefined ? { record: { commit } } : {}),
+      // The workflow's `concurrency` group keeps its own runs apart; the lease, anything else (README).
+      lease: { holder: defaultHolder(env) },
+      hooks: onCredential ? { onCredential: (change, value) => onCredential(change.key, value) } : {},
+    });
+  } catch (err) {
+    if (err instanceof PlanRefusedError) throw new RunFailure({ kind: 'refused', plan: planned.plan });
+    throw err;
+  }
 }
 
 function messageOf(err: unknown): string {

@@ -4,7 +4,7 @@
 import * as core from '@actions/core';
 import { context } from '@actions/github';
 import path from 'node:path';
-import { parseShard, type Shard } from '../engine/shard.js';
+import { parseShard, type Shard } from '../engine/plan/shard.js';
 import { DURATION_EXPECTED, parseDuration } from '../model/duration.js';
 import { LAST_APPLIED } from './changes.js';
 
@@ -18,6 +18,10 @@ export interface Settings {
   /** Absolute path of the folder. */
   dir: string;
   accounts: string[];
+  /** `target`: plan (and apply) only these `[account/]Kind/name` selectors and what they depend on (`--target`). */
+  targets: string[];
+  /** `rotate`: push the write-only secrets of these selectors again (`--rotate`). */
+  rotate: string[];
   token: string;
   comment: boolean;
   labels: boolean;
@@ -118,6 +122,15 @@ export function normalizeFolder(folder: string): string {
   return n === '' ? '.' : n;
 }
 
+/** Selectors, one per line (a name may hold a comma); blank lines are ignored. */
+function linesInput(name: string): string[] {
+  return core
+    .getInput(name)
+    .split('\n')
+    .map((l) => l.trim())
+    .filter((l) => l !== '');
+}
+
 export function readSettings(env: NodeJS.ProcessEnv = process.env): Settings {
   const modeInput = choiceInput('mode', MODES, 'auto');
   const payload = context.payload as { pull_request?: PullPayload; repository?: { default_branch?: string } };
@@ -156,6 +169,8 @@ export function readSettings(env: NodeJS.ProcessEnv = process.env): Settings {
       .split(',')
       .map((a) => a.trim())
       .filter((a) => a !== ''),
+    targets: linesInput('target'),
+    rotate: linesInput('rotate'),
     token: core.getInput('github-token') || env.GITHUB_TOKEN || '',
     comment: boolInput('comment', true),
     labels: boolInput('labels', false),

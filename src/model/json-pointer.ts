@@ -2,11 +2,25 @@
 
 import type { Json, JsonObject } from './json.js';
 
-export function parsePointer(pointer: string): string[] {
-  if (pointer === '') return [];
-  if (!pointer.startsWith('/')) throw new Error(`invalid JSON pointer: ${pointer}`);
-  const segs = pointer.slice(1).split('/');
-  return pointer.includes('~') ? segs.map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~')) : segs;
+/**
+ * The pointers a run uses are few (the kinds' pointers, a document's members) and parsed again and
+ * again: each is split once and its frozen segments shared. Bounded: emptied when full.
+ */
+const PARSED_MAX = 4096;
+const parsed = new Map<string, readonly string[]>();
+
+export function parsePointer(pointer: string): readonly string[] {
+  let segs = parsed.get(pointer);
+  if (segs !== undefined) return segs;
+  if (pointer === '') segs = [];
+  else if (!pointer.startsWith('/')) throw new Error(`invalid JSON pointer: ${pointer}`);
+  else {
+    const split = pointer.slice(1).split('/');
+    segs = pointer.includes('~') ? split.map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~')) : split;
+  }
+  if (parsed.size >= PARSED_MAX) parsed.clear();
+  parsed.set(pointer, Object.freeze(segs));
+  return segs;
 }
 
 export function toPointer(segments: readonly (string | number)[]): string {

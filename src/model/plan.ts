@@ -6,6 +6,7 @@ import type { Diagnostic, SourcePosition } from './diagnostics.js';
 import type { JsonObject } from './json.js';
 import type { LastChange } from './resource.js';
 import type { PlanRouting } from './routing.js';
+import type { ChangeReasonCode, ResultReasonCode } from './reasons.js';
 
 export type { LastChange };
 
@@ -17,7 +18,8 @@ export interface CallStats {
   byBucket: Record<string, number>;
 }
 
-export const PLAN_FORMAT_VERSION = 1;
+/** 2: changes and results carry `reasonCode` beside `reason` (a version 1 plan file is refused). */
+export const PLAN_FORMAT_VERSION = 2;
 
 export type Action = 'create' | 'update' | 'replace' | 'delete';
 export const ACTIONS: readonly Action[] = ['create', 'update', 'replace', 'delete'];
@@ -86,8 +88,10 @@ export interface Change {
   movedTo?: string;
   /** A create and a delete in one account with equal specs (a rename without `previousNames`?): the other change. */
   sameSpecAs?: string;
-  /** Why this change exists when not obvious, e.g. `not declared; prune is on for AlertRule`. */
+  /** Why this change exists when not obvious, e.g. `not declared; prune is on for AlertRule`: set with `reasonCode`. */
   reason?: string;
+  /** The reason as a code (src/model/reasons.ts): what counts and renderings key on. */
+  reasonCode?: ChangeReasonCode;
   source?: SourcePosition;
   /** Digest of the live record this change was computed from; `absent` when there was none. */
   liveDigest: string;
@@ -242,8 +246,10 @@ export interface ChangeResult {
   account: string;
   name: string;
   status: ResultStatus;
-  /** Why it failed or was skipped; for done, notes such as `found after an unknown outcome`. */
+  /** Why it failed or was skipped; for done, notes such as `already gone`: set with `reasonCode`. */
   reason?: string;
+  /** The reason as a code (src/model/reasons.ts): what counts and renderings key on. */
+  reasonCode?: ResultReasonCode;
   liveId?: string;
   /** Outcome of the kind's test request (`--test-channels`). */
   test?: { ok: boolean; message?: string };
@@ -260,7 +266,7 @@ export interface ApplyStop {
   cause: 'interrupted' | 'unreachable' | 'lease-lost';
   /** For people: what happened, naming the signal or the service's address. */
   message: string;
-  /** Changes never started because of it (status `skipped`, reason starting with `not started:`). */
+  /** Changes never started because of it (status `skipped`, reasonCode `not-started`). */
   notStarted: number;
 }
 

@@ -25,6 +25,7 @@ export function renderApplyJson(report: ApplyReport): string {
       status: r.status,
       key: r.key,
       reason: r.reason,
+      reasonCode: r.reasonCode,
       liveId: r.liveId,
       test: r.test,
     })),

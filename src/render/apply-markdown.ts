@@ -1,10 +1,12 @@
 // The apply report as a pull-request comment or job summary: status table, failures with their
-// reasons first, then skipped and done. Over the size limit done and skipped lines go; failures stay.
+// reasons first, then what is done but needs a look (by reason code), skipped and done. Over the size
+// limit done and skipped lines go; failures and warnings stay.
 
 import type { ApplyReport, ChangeResult } from '../model/plan.js';
 import { applySummaryLine, stopLine } from './apply-text.js';
 import { ACTION_SIGN, ACTION_WORD, callsText, duration, groupByAccount, leaseText } from './common.js';
 import { escapeMd, inlineCode, largestFitting, MARKDOWN_LIMIT, table } from './markdown.js';
+import { reasonTone } from './reasons.js';
 
 export const APPLY_MARKER = '<!-- postureops-apply -->';
 
@@ -12,6 +14,8 @@ export function renderApplyMarkdown(report: ApplyReport, limit = MARKDOWN_LIMIT)
   const failed = report.results.filter((r) => r.status === 'failed');
   const skipped = report.results.filter((r) => r.status === 'skipped');
   const done = report.results.filter((r) => r.status === 'done');
+  // Done, but leaving something a person should look at (two records of one name): shown, not folded.
+  const warned = done.filter((r) => reasonTone(r.reasonCode) === 'warning');
 
   const head: string[] = [APPLY_MARKER, '## postureops apply', `**${escapeMd(applySummaryLine(report))}**`];
   if (report.stopped) head.push(`> [!WARNING]\n> ${escapeMd(stopLine(report.stopped))}`);
@@ -28,6 +32,7 @@ export function renderApplyMarkdown(report: ApplyReport, limit = MARKDOWN_LIMIT)
   const render = (shownSkipped: number, shownDone: number): string => {
     const parts = [...head];
     if (failed.length > 0) parts.push(`### Failed (${failed.length})\n\n${failed.map(resultLine).join('\n')}`);
+    if (warned.length > 0) parts.push(`### Done, with a warning (${warned.length})\n\n${warned.map(resultLine).join('\n')}`);
     if (skipped.length > 0 && shownSkipped > 0) parts.push(`### Skipped (${skipped.length})\n\n${skipped.slice(0, shownSkipped).map(resultLine).join('\n')}`);
     if (done.length > 0 && shownDone > 0) {
       parts.push(`<details><summary>Done (${done.length})</summary>\n\n${done.slice(0, shownDone).map(resultLine).join('\n')}\n\n</details>`);

@@ -6,6 +6,7 @@ import { inertText as v } from '../model/inert.js';
 import type { ApplyReport, ApplyStop, ChangeResult, ResultStatus } from '../model/plan.js';
 import { palette, type Palette } from './ansi.js';
 import { ACTION_SIGN, ACTION_WORD, callsText, duration, groupByAccount, leaseText } from './common.js';
+import { reasonPaint } from './reasons.js';
 
 export function applySummaryLine(report: ApplyReport): string {
   const s = report.summary;
@@ -50,7 +51,7 @@ function resultLines(r: ChangeResult, c: Palette): string[] {
   const id = r.liveId ? ' ' + c.dim(`[${v(r.liveId)}]`) : '';
   const out = [`  ${paint(STATUS_WORD[r.status])} ${ACTION_SIGN[r.action]} ${ACTION_WORD[r.action]} ${c.bold(`${v(r.kind)} ${v(r.name)}`)}${id}`];
   const pad = '            ';
-  if (r.reason) out.push(pad + (r.status === 'failed' ? c.red(v(r.reason)) : c.dim(v(r.reason))));
+  if (r.reason) out.push(pad + reasonPaint(r.reasonCode, c)(v(r.reason)));
   if (r.test) {
     const msg = r.test.message ? `: ${v(r.test.message)}` : '';
     out.push(pad + (r.test.ok ? c.green(`test ok${msg}`) : c.red(`test failed${msg}`)));

@@ -2,7 +2,7 @@
 // the template they came from (a variable name, never its value), and a line diff of stable YAML.
 
 import { structuredPatch } from 'diff';
-import { stringify } from 'yaml';
+import { yamlLib } from '../model/yaml-lib.js';
 import { isEnvMarker, maskAt, ENV_MARKER, MASK } from '../model/env-markers.js';
 import { type Change, type DiffOp, type ValueNames } from '../model/plan.js';
 import type { Json, JsonObject } from '../model/json.js';
@@ -116,7 +116,7 @@ export function displayPair(change: Change): { before?: Json; after?: Json } {
 /** Stable YAML: sorted keys, no line folding, '' for nothing. */
 export function toYaml(value: Json | undefined): string {
   if (value === undefined) return '';
-  return plainYaml(value) ?? stringify(value, { sortMapEntries: true, lineWidth: 0, minContentWidth: 0 });
+  return plainYaml(value) ?? yamlLib().stringify(value, { sortMapEntries: true, lineWidth: 0, minContentWidth: 0 });
 }
 
 export type DiffLineKind = 'add' | 'remove' | 'context' | 'gap';

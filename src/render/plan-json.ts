@@ -50,6 +50,7 @@ function changeJson(change: Change) {
     parent: change.parent,
     liveId: change.liveId,
     reason: change.reason,
+    reasonCode: change.reasonCode,
     renamedFrom: change.renamedFrom,
     movedFrom: change.movedFrom,
     movedTo: change.movedTo,

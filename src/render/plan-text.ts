@@ -28,6 +28,7 @@ import { changeDiff, diffLines, pointerNotes, showEnvMarkers, toYaml, type DiffL
 import { auditSection, lastChangeText } from './attribution.js';
 import type { Attribution } from '../model/plan.js';
 import { planRoutingLines } from './routing-text.js';
+import { reasonPaint } from './reasons.js';
 
 export function renderPlanText(plan: Plan, options: { color: boolean; quiet?: boolean }): string {
   const c = palette(options.color);
@@ -110,7 +111,7 @@ function changeLines(change: Change, c: Palette, attribution?: Attribution): str
   const src = v(sourceText(change.source));
   const out = [`  ${paint(`${ACTION_SIGN[change.action]} ${ACTION_WORD[change.action]}`)} ${c.bold(`${v(change.kind)} ${v(change.name)}`)}${id}${src ? ' ' + c.dim(`(${src})`) : ''}`];
   const pad = '      ';
-  if (change.reason) out.push(pad + c.dim(v(change.reason)));
+  if (change.reason) out.push(pad + reasonPaint(change.reasonCode, c)(v(change.reason)));
   for (const note of linkNotes(change)) out.push(pad + c.cyan(v(note)));
   const who = lastChangeText(change.lastChange);
   if (who) out.push(pad + c.cyan(v(who)));

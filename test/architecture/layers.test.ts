@@ -10,9 +10,11 @@ import { parse } from 'yaml';
 const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
 interface Rules {
-  parts: Record<string, { holds: string; may: string[] }>;
+  parts: Record<string, { holds: string; may: string[]; folders?: Record<string, string>; top?: string[] }>;
   never: { from: string; to: string; except?: string[]; why: string }[];
   exceptions?: { from: string; file: string; why: string }[];
+  /** Files (or folders, ending in `/`) that some parts never import, whatever `may` says. */
+  neverFiles?: { from: string[]; to: string[]; why: string }[];
 }
 
 /** The layer rules, as docs/layers.yaml writes them down. */
@@ -91,6 +93,42 @@ describe('layers', () => {
     expect(named).toEqual([]);
   });
 
+  it('no part imports a file its `neverFiles` rule names (the adapters create no client, read nothing, plan nothing)', () => {
+    const rules = RULES.neverFiles ?? [];
+    expect(rules.length).toBeGreaterThan(0);
+    const bad: string[] = [];
+    for (const file of FILES) {
+      for (const rule of rules.filter((r) => r.from.includes(layerOf(file)))) {
+        for (const dep of importsOf(file)) {
+          if (rule.to.some((t) => (t.endsWith('/') ? dep.startsWith(t) : dep === t))) bad.push(`${file} → ${dep} (never: ${rule.why})`);
+        }
+      }
+    }
+    expect(bad).toEqual([]);
+  });
+
+  it('a part grouped by job keeps every file in one of its folders, and names no folder it lacks', () => {
+    const grouped = Object.entries(RULES.parts).filter(([, p]) => p.folders);
+    expect(grouped.map(([part]) => part)).toContain('engine');
+    for (const [part, p] of grouped) {
+      const base = `src/${part}/`;
+      const stray = sourceFiles(base.slice(0, -1))
+        .map((f) => f.slice(base.length))
+        .filter((f) => (f.includes('/') ? !Object.keys(p.folders!).includes(f.split('/')[0]) : !(p.top ?? []).includes(f)));
+      expect(stray, `files of src/${part} outside its folders (docs/layers.yaml)`).toEqual([]);
+      const present = readdirSync(path.join(REPO, base), { withFileTypes: true }).filter((e) => e.isDirectory()).map((e) => e.name);
+      expect(present.sort()).toEqual(Object.keys(p.folders!).sort());
+    }
+  });
+
+  it('every file a `neverFiles` rule names exists (a moved file takes its rule along)', () => {
+    const named = (RULES.neverFiles ?? []).flatMap((r) => r.to);
+    const missing = named.filter((t) => (t.endsWith('/') ? !FILES.some((f) => f.startsWith(t)) : !FILES.includes(t)));
+    expect(missing).toEqual([]);
+    const parts = Object.keys(RULES.parts);
+    expect((RULES.neverFiles ?? []).flatMap((r) => r.from).filter((p) => !parts.includes(p))).toEqual([]);
+  });
+
   it('the rules file is consistent: every part named exists, no allowed arrow is a forbidden one', () => {
     const parts = Object.keys(RULES.parts);
     expect(parts.length).toBeGreaterThan(8);
@@ -103,7 +141,7 @@ describe('layers', () => {
 
   it('finds the imports it checks', () => {
     // A parser that found nothing would pass every rule above.
-    expect(importsOf('src/engine/plan.ts').some((d) => d.startsWith('src/model/'))).toBe(true);
+    expect(importsOf('src/engine/plan/plan.ts').some((d) => d.startsWith('src/model/'))).toBe(true);
     expect(importsOf('cmd/main.ts').length).toBeGreaterThan(0);
   });
 });

@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { pathToFileURL } from 'node:url';
-import { startEmulator } from '../../src/emulator/index.js';
+import { type RunningEmulator, startEmulator } from '../../src/emulator/index.js';
 import { packageRoot } from '../../src/util/package-root.js';
 import { writeRepository } from './generate.js';
 
@@ -41,6 +41,11 @@ export interface CurvePoint {
   runs: number;
   validate: Usage;
   plan: Usage;
+}
+
+/** The variables a child run needs to reach `emu`; what it learns of the rate-limit buckets stays in `dir`. */
+export function emulatorEnv(emu: Pick<RunningEmulator, 'url' | 'keyId' | 'secret'>, dir: string): Record<string, string> {
+  return { SVC_BASE_URL: emu.url, SVC_API_KEY_ID: emu.keyId, SVC_API_SECRET: emu.secret, POSTUREOPS_CACHE_DIR: join(dir, '.cache') };
 }
 
 /** Runs `node <args>` in `cwd` with `env` added; what it used. Its output is discarded, but for the end of stderr. */
@@ -88,13 +93,7 @@ export async function curve(options: CurveOptions = {}, log: (line: string) => v
     const repo = await writeRepository(dir, { accounts, resources });
     const emu = await startEmulator({ accounts: repo.accounts, rateLimit: 1_000_000 });
     try {
-      const env = {
-        SVC_BASE_URL: emu.url,
-        SVC_API_KEY_ID: emu.keyId,
-        SVC_API_SECRET: emu.secret,
-        // What a run learns of the rate-limit buckets stays in the temporary folder.
-        POSTUREOPS_CACHE_DIR: join(dir, '.cache'),
-      };
+      const env = emulatorEnv(emu, dir);
       const runs = runsFor(resources);
       const measureRuns = async (args: string[]): Promise<Usage> => {
         const all: Usage[] = [];

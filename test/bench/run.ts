@@ -1,7 +1,8 @@
-// `npm run bench`: start-up, planning and applying, measured against the emulator on loopback, then
-// the scaling curve (curve.ts) and the scale simulation (scale.ts). Speed is measured here, never asserted in tests. Numbers go to stdout
+// `npm run bench`: the two speed ratios (ratios.ts), start-up, planning and applying, measured
+// against the emulator on loopback, then the scaling curve (curve.ts) and the scale simulation (scale.ts). Speed is measured here, never asserted in tests. Numbers go to stdout
 // as tables, progress to stderr.
 //   npm run bench               everything below
+//   npm run bench -- --ratios   the ratios only: validate / yaml's parse and plan / a naive pipeline at 10,000 resources
 //   npm run bench -- --curve    the curve only
 //   npm run bench -- --scale    the scale simulation only (scale.ts)
 //   npm run bench -- --response-size   peak RSS of plan against lists past and just under each limit, one or 12 at once (response-size.ts)
@@ -18,12 +19,13 @@ import { parseEnvText } from '../../cmd/env-file.js';
 import { createClient } from '../../src/api/client.js';
 import { loadConfig } from '../../src/config/load.js';
 import { startEmulator } from '../../src/emulator/index.js';
-import { apply } from '../../src/engine/apply.js';
-import { fetchLive } from '../../src/engine/fetch.js';
-import { plan } from '../../src/engine/plan.js';
+import { apply } from '../../src/engine/apply/apply.js';
+import { fetchLive } from '../../src/engine/live/fetch.js';
+import { plan } from '../../src/engine/plan/plan.js';
 import { KINDS } from '../../src/kinds/index.js';
 import { packageRoot } from '../../src/util/package-root.js';
 import { curve, curveTable } from './curve.js';
+import { ratios, ratiosTable } from './ratios.js';
 import { responseSize, responseSizeTable } from './response-size.js';
 import { routingBench } from './routing.js';
 import { scale } from './scale.js';
@@ -161,8 +163,16 @@ async function main(): Promise<void> {
     routingBench(note);
     return;
   }
+  const speedRatios = async (): Promise<void> => {
+    process.stderr.write('ratios: validate against yaml\'s bare parse, plan against a naive pipeline (child processes, interleaved)\n');
+    process.stdout.write('\n' + ratiosTable(await ratios({}, (line) => process.stderr.write(line + '\n'))));
+  };
+  if (process.argv.includes('--ratios')) return speedRatios();
   const curveOnly = process.argv.includes('--curve');
-  if (!curveOnly) await basics();
+  if (!curveOnly) {
+    await speedRatios();
+    await basics();
+  }
   process.stderr.write('curve: validate and plan (all creates) of generated repositories, each in a child process\n');
   // Other work on the machine slows every measurement: the load is printed with the numbers.
   const before = loadavg()[0];

@@ -5,7 +5,7 @@
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { lineColumn, lineStarts, MAX_NODES, parseWithYaml, type ParsedDocument } from '../../src/config/yaml-source.js';
+import { lineColumn, lineStarts, MAX_NODES, parseWithYaml, parseYamlDocuments, type ParsedDocument } from '../../src/config/yaml-source.js';
 import { parseSimpleYaml, type SimpleDocument } from '../../src/config/yaml-simple.js';
 import type { Diagnostic } from '../../src/model/diagnostics.js';
 import { EXAMPLES } from './helpers.js';
@@ -89,12 +89,20 @@ function same(text: string, simple: SimpleDocument[], full: ParsedDocument[]): v
 /** Whether the fast reader takes `text`; when it does, its result must be exactly yaml's, with no problem yaml reports. */
 function readsAsYaml(text: string): boolean {
   const simple = parseSimpleYaml(text, MAX_NODES);
-  if (!simple) return false;
+  // The loader's first reading records no offsets: it takes the same files, with the same values.
+  const unrecorded = parseSimpleYaml(text, MAX_NODES, false);
+  if (!simple || !unrecorded) {
+    if (simple !== unrecorded) throw new Error(`text ${JSON.stringify(text)}: read with offsets ${simple ? 'taken' : 'left'}, without ${unrecorded ? 'taken' : 'left'}`);
+    return false;
+  }
   const diagnostics: Diagnostic[] = [];
   const full = parseWithYaml('f.yaml', text, diagnostics);
   try {
     expect(diagnostics).toEqual([]);
     same(text, simple, full);
+    expect(unrecorded.map((d) => [d.value, d.start, d.values.size, d.keys.size])).toEqual(simple.map((d) => [d.value, d.start, 0, 0]));
+    // What the loader gets (offsets worked out when first asked for) is what yaml gives.
+    same(text, simple, parseYamlDocuments('f.yaml', text, []));
   } catch (err) {
     throw new Error(`text ${JSON.stringify(text)}: ${(err as Error).message}`);
   }

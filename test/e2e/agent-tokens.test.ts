@@ -95,6 +95,7 @@ describe('AgentAccessToken against the emulator', () => {
     expect(deletion).toHaveLength(1);
     expect(deletion[0]).toMatchObject({ action: 'delete', kind: 'AgentAccessToken', name: 'k8s-prod' });
     expect(deletion[0].reason).toContain('disabled: agent access tokens cannot be deleted');
+    expect(deletion[0].reasonCode).toBe('delete-because-not-declared');
     // It removes every live resource of the account: refused without --force, whatever the count.
     expect(JSON.parse(pruning.stdout).refusal).toMatchObject({ code: 'safety-threshold', details: ['prod: all 1 live resources of the account deleted (1 delete, 0 update, 0 replace)'] });
     const refused = await cli(['apply', root, '--auto-approve'], { env });

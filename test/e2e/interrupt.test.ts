@@ -78,7 +78,7 @@ describe('SIGINT during apply', () => {
     expect(done).toEqual(await liveChannels(emu, 'prod'));
     expect(done).toHaveLength(5);
     const rest = report.results.filter((r: any) => r.status !== 'done');
-    expect(rest.map((r: any) => [r.status, r.reason])).toEqual(Array(3).fill(['skipped', 'not started: interrupted by SIGINT']));
+    expect(rest.map((r: any) => [r.status, r.reasonCode, r.reason])).toEqual(Array(3).fill(['skipped', 'not-started', 'not started: interrupted by SIGINT']));
 
     virtual.onWait = undefined;
     const second = await cli(['apply', dir, '--no-lease', '--auto-approve', '--format', 'json'], { env: envOf(emu) });

@@ -105,7 +105,7 @@ describe('plan against seeded live state in two accounts', () => {
     const res = await cli(['plan', dir, '--format', 'json', '--detailed-exitcode'], { env });
     expect(res.code, res.stderr).toBe(2);
     const plan = JSON.parse(res.stdout);
-    expect(plan.formatVersion).toBe(1);
+    expect(plan.formatVersion).toBe(2);
     const brief = plan.changes.map((c: any) => `${c.action} ${c.account}/${c.kind}/${c.name}`);
     expect(brief.sort()).toEqual(
       ['create staging/AlertChannel/audit-webhook', 'update prod/AlertChannel/audit-webhook', 'update prod/AlertRule/critical-cloud'].sort(),

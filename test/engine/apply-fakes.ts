@@ -2,7 +2,7 @@
 // Kind interface and of ApiClient to observe order, parallelism, faults and request bodies.
 
 import { ApiError, type ApiClient, type ApiRequest, type ApiResponse, type BucketBudget } from '../../src/api/types.js';
-import { type CallStats, type Change, type Plan } from '../../src/model/plan.js';
+import { type CallStats, type Change, type Plan, PLAN_FORMAT_VERSION } from '../../src/model/plan.js';
 import type { DesiredResource, LiveResource } from '../../src/model/resource.js';
 import type { Kind, Reference, RequestContext } from '../../src/kinds/types.js';
 import type { Json, JsonObject } from '../../src/model/json.js';
@@ -215,7 +215,7 @@ export function change(init: ChangeInit): Change {
 export function planOf(changes: Change[], accounts = [{ name: 'prod', orgAccess: false }]): Plan {
   const count = (a: string) => changes.filter((c) => c.action === a).length;
   return {
-    formatVersion: 1,
+    formatVersion: PLAN_FORMAT_VERSION,
     accounts,
     changes,
     summary: { create: count('create'), update: count('update'), replace: count('replace'), delete: count('delete'), unmanaged: 0 },

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { apply } from '../../src/engine/apply.js';
+import { apply } from '../../src/engine/apply/apply.js';
 import type { ChangeResult } from '../../src/model/plan.js';
 import { change, FakeService, fakeKind, permanent, planOf } from './apply-fakes.js';
 
@@ -254,7 +254,7 @@ describe('apply: test channels and the report', () => {
     });
     expect(report.apiCalls).toEqual({ total: 2, byBucket: { 'POST Widgets': 1, 'POST Widgets/test': 1 } });
     expect(report.waitedSeconds).toBe(7);
-    expect(report.formatVersion).toBe(1);
+    expect(report.formatVersion).toBe(2);
   });
 
   it('refuses a concurrency that is not a positive integer', async () => {

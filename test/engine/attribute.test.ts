@@ -2,9 +2,9 @@
 // rate-limit budget respected, a failed search a warning, entries matched by the live id.
 
 import { describe, expect, it } from 'vitest';
-import { attribute, driftedAccounts, entriesNaming } from '../../src/engine/attribute.js';
+import { attribute, driftedAccounts, entriesNaming } from '../../src/engine/live/attribute.js';
 import { ApiError, type ApiClient, type ApiRequest, type BucketBudget } from '../../src/api/types.js';
-import type { AuditEntry, Change, Plan } from '../../src/model/plan.js';
+import { type AuditEntry, type Change, type Plan, PLAN_FORMAT_VERSION } from '../../src/model/plan.js';
 
 const NOW = Date.parse('2026-11-22T12:00:00.400Z');
 
@@ -14,7 +14,7 @@ function change(account: string, action: Change['action'], name: string, liveId?
 
 function planOf(changes: Change[], unmanaged: Plan['unmanaged'] = []): Plan {
   return {
-    formatVersion: 1,
+    formatVersion: PLAN_FORMAT_VERSION,
     accounts: ['prod', 'staging', 'dev'].map((name) => ({ name, orgAccess: false })),
     changes,
     summary: { create: 0, update: 0, replace: 0, delete: 0, unmanaged: unmanaged.length },

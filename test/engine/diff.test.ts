@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { desiredView, diffResource, liveView, sortSets } from '../../src/engine/diff.js';
+import { desiredView, diffResource, liveView, sortSets } from '../../src/engine/plan/diff.js';
 import type { Kind } from '../../src/kinds/types.js';
 import type { JsonObject } from '../../src/model/json.js';
 import { MASK } from '../../src/model/env-markers.js';
@@ -41,6 +41,19 @@ const box = (spec: JsonObject, envRefs?: Record<string, string>) => desired('Box
 const liveBox = (spec: JsonObject) => live('Box', 'b', 'B1', spec);
 
 describe('diff: set arrays', () => {
+  it('sortSets leaves sets already in order as they are, twins included (no copy)', () => {
+    const docs: JsonObject[] = [{ tags: ['a', 'b', 'b', 'c'], n: { x: 1 } }, { tags: ['1', '2', '3', '4'] }];
+    const out = sortSets(docs, ['/tags']);
+    expect(out).toEqual(docs);
+    expect(out[0]).toBe(docs[0]);
+    expect(out[1]).toBe(docs[1]);
+    // One set out of order among ordered ones: only that one moves.
+    expect(sortSets([{ a: ['x', 'y'], b: ['2', '1'] }, { a: ['p', 'q'], b: ['s', 't'] }], ['/a', '/b'])).toEqual([
+      { a: ['x', 'y'], b: ['1', '2'] },
+      { a: ['p', 'q'], b: ['t', 's'] },
+    ]);
+  });
+
   it('sortSets orders each set by canonical JSON, equal members by their place, and moves the twins alike; a twin of another shape is left', () => {
     expect(sortSets([{ tags: ['b', 'a', 'b', 'c'] }, { tags: ['1', '2', '3', '4'] }, { tags: 'x' }, { tags: ['only'] }], ['/tags'])).toEqual([
       { tags: ['a', 'b', 'b', 'c'] },

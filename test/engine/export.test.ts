@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { parseAllDocuments, parse } from 'yaml';
-import { exportConfig } from '../../src/engine/export.js';
-import { baseVariable, upperSnake } from '../../src/engine/export-secrets.js';
-import { kindFileStem } from '../../src/engine/export-yaml.js';
+import { exportConfig } from '../../src/engine/export/export.js';
+import { baseVariable, upperSnake } from '../../src/engine/export/export-secrets.js';
+import { kindFileStem } from '../../src/engine/export/export-yaml.js';
 import type { LiveState } from '../../src/engine/types.js';
 import type { LiveResource } from '../../src/model/resource.js';
 import { fakeKind } from './apply-fakes.js';

@@ -2,8 +2,8 @@
 // anything else is named by change and member, never with a value from the file.
 
 import { describe, expect, it } from 'vitest';
-import { differingPointers, planDifferences } from '../../src/engine/plan-compare.js';
-import type { Change, Plan } from '../../src/model/plan.js';
+import { differingPointers, planDifferences } from '../../src/engine/saved/plan-compare.js';
+import { type Change, type Plan, PLAN_FORMAT_VERSION } from '../../src/model/plan.js';
 
 function change(name: string, over: Partial<Change> = {}): Change {
   return {
@@ -24,7 +24,7 @@ function change(name: string, over: Partial<Change> = {}): Change {
 
 function planOf(changes: Change[]): Plan {
   return {
-    formatVersion: 1,
+    formatVersion: PLAN_FORMAT_VERSION,
     accounts: [{ name: 'prod', orgAccess: false }],
     changes,
     summary: { create: 0, update: changes.length, replace: 0, delete: 0, unmanaged: 0 },

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { type Diagnostic, DiagnosticsError } from '../../src/model/diagnostics.js';
-import { macMatches, PLAN_KEY_MIN_LENGTH, planMac, readPlan, savePlan, TAMPERED_CODES } from '../../src/engine/plan-file.js';
+import { macMatches, PLAN_KEY_MIN_LENGTH, planMac, readPlan, savePlan, TAMPERED_CODES } from '../../src/engine/saved/plan-file.js';
 import type { Plan } from '../../src/model/plan.js';
 import { emptyPlan } from '../render/fixtures.js';
 
@@ -64,7 +64,7 @@ describe('saved plan files', () => {
     expect(fds()).toBe(before);
     const text = await readFile(file, 'utf8');
     expect(text.endsWith('}\n')).toBe(true);
-    expect(text).toContain('\n  "formatVersion": 1,');
+    expect(text).toContain('\n  "formatVersion": 2,');
   });
 
   it('a plan that cannot be written says which file and why, as an error', async () => {
@@ -129,17 +129,17 @@ describe('saved plan files', () => {
   });
 
   it('a damaged plan lists its first 5 problems and counts the rest', async () => {
-    const seven = await withChecksum('seven.json', { formatVersion: 1 });
+    const seven = await withChecksum('seven.json', { formatVersion: 2 });
     const d = await refusal(readPlan(seven));
     expect(d.code).toBe('plan-file-corrupt');
     expect(d.message).toBe(
       `plan file ${seven} is damaged: accounts must be a list of {name, orgAccess}; summary is missing; unmanaged must be a list; diagnostics must be a list; apiCalls is missing (and 2 more)`,
     );
-    const five = await withChecksum('five.json', { formatVersion: 1, accounts: [], summary: {} });
+    const five = await withChecksum('five.json', { formatVersion: 2, accounts: [], summary: {} });
     expect((await refusal(readPlan(five))).message).toBe(
       `plan file ${five} is damaged: unmanaged must be a list; diagnostics must be a list; apiCalls is missing; budget must be a list; changes must be a list`,
     );
-    const six = await withChecksum('six.json', { formatVersion: 1, accounts: [] });
+    const six = await withChecksum('six.json', { formatVersion: 2, accounts: [] });
     expect((await refusal(readPlan(six))).message).toMatch(/apiCalls is missing; budget must be a list \(and 1 more\)$/);
   });
 });

@@ -4,9 +4,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { DiagnosticsError } from '../../src/model/diagnostics.js';
-import { canonicalJson, liveDigest } from '../../src/engine/digest.js';
-import { plan } from '../../src/engine/plan.js';
-import { checkStale, loadPlan, savePlan } from '../../src/engine/plan-file.js';
+import { canonicalJson, liveDigest } from '../../src/engine/saved/digest.js';
+import { plan } from '../../src/engine/plan/plan.js';
+import { checkStale, loadPlan, savePlan } from '../../src/engine/saved/plan-file.js';
 import type { Plan } from '../../src/model/plan.js';
 import { desired, desiredState, FAKE_KINDS, live, liveState } from './plan-fakes.js';
 
@@ -92,7 +92,7 @@ describe('plan files', () => {
     { name: 'future.json', content: '{"formatVersion": 99}', code: 'plan-file-version', text: /format version 99/ },
     {
       name: 'damaged.json',
-      content: withChecksum({ formatVersion: 1, accounts: [], summary: {}, unmanaged: [], diagnostics: [], apiCalls: {}, budget: [], changes: [{ key: 'k', action: 'explode' }] }),
+      content: withChecksum({ formatVersion: 2, accounts: [], summary: {}, unmanaged: [], diagnostics: [], apiCalls: {}, budget: [], changes: [{ key: 'k', action: 'explode' }] }),
       code: 'plan-file-corrupt',
       text: /changes\[0\]\.action must be one of create, update, replace, delete/,
     },

@@ -7,14 +7,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { DiagnosticsError } from '../../src/model/diagnostics.js';
-import { macMatches, PLAN_KEY_MIN_LENGTH, planKeyFrom, PlanKeyError, planMac, readPlan, savePlan } from '../../src/engine/plan-file.js';
-import type { Plan } from '../../src/model/plan.js';
+import { macMatches, PLAN_KEY_MIN_LENGTH, planKeyFrom, PlanKeyError, planMac, readPlan, savePlan } from '../../src/engine/saved/plan-file.js';
+import { type Plan, PLAN_FORMAT_VERSION } from '../../src/model/plan.js';
 
 const KEY = 'a'.repeat(PLAN_KEY_MIN_LENGTH);
 const OTHER = 'b'.repeat(PLAN_KEY_MIN_LENGTH);
 
 const plan: Plan = {
-  formatVersion: 1,
+  formatVersion: PLAN_FORMAT_VERSION,
   accounts: [{ name: 'prod', orgAccess: false }],
   changes: [
     {

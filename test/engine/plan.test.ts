@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { plan, type PlanOptions } from '../../src/engine/plan.js';
+import { plan, type PlanOptions } from '../../src/engine/plan/plan.js';
 import { isLiteralMarker, literalDigest, literalRefs, MASK } from '../../src/model/env-markers.js';
 import { type Plan } from '../../src/model/plan.js';
 import type { DesiredResource, LiveResource } from '../../src/model/resource.js';
@@ -354,7 +354,7 @@ describe('plan: output', () => {
     const p = planOf(d, l, { apiCalls: { total: 3, byBucket: { 'GET AlertChannels': 3 } } });
     expect(p.summary).toEqual({ create: 3, update: 1, replace: 0, delete: 0, unmanaged: 1 });
     expect(p.apiCalls).toEqual({ total: 3, byBucket: { 'GET AlertChannels': 3 } });
-    expect(p.formatVersion).toBe(1);
+    expect(p.formatVersion).toBe(2);
     for (const c of p.changes) expect(c.liveDigest).toMatch(c.action === 'create' ? /^absent$/ : /^[0-9a-f]{64}$/);
   });
 });

@@ -7,8 +7,8 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { loadPlan } from '../../src/engine/plan-file.js';
-import { plan } from '../../src/engine/plan.js';
+import { loadPlan } from '../../src/engine/saved/plan-file.js';
+import { plan } from '../../src/engine/plan/plan.js';
 import type { LiveState } from '../../src/engine/types.js';
 import { KINDS } from '../../src/kinds/index.js';
 import type { DesiredState } from '../../src/model/account.js';
@@ -96,7 +96,7 @@ describe('a saved plan with routing', () => {
   it('is refused when its routing is damaged', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'postureops-routing-plan-'));
     try {
-      const body = { formatVersion: 1, accounts: [], summary: {}, unmanaged: [], diagnostics: [], apiCalls: {}, budget: [], changes: [], routing: { accounts: ['prod'], changes: [{ account: 'prod', before: 'x' }] } };
+      const body = { formatVersion: 2, accounts: [], summary: {}, unmanaged: [], diagnostics: [], apiCalls: {}, budget: [], changes: [], routing: { accounts: ['prod'], changes: [{ account: 'prod', before: 'x' }] } };
       const file = join(dir, 'plan.json');
       await writeFile(file, JSON.stringify({ ...body, checksum: createHash('sha256').update(JSON.stringify(body)).digest('hex') }));
       const err = await loadPlan(file).then(

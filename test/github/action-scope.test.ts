@@ -74,6 +74,24 @@ describe('changed-since on a pull request', () => {
   });
 });
 
+describe('target', () => {
+  it('plans only the selected resources and what they depend on, one selector per line, as plan --target does', async () => {
+    const { ws } = workspace();
+    const r = await pr(ws, 64, undefined, { 'changed-since': 'none', target: 'sc1/AlertChannel/second\nsc2/AlertChannel/hook-sc2\n' });
+    expect(r.code, r.stdout).toBe(0);
+    expect(r.outputs).toMatchObject({ status: 'planned', 'count-create': '2' });
+    const [c] = commentsOf(64);
+    expect(c.body).toContain('second');
+    expect(c.body).toContain('hook-sc2');
+    expect(c.body).not.toContain('hook-sc3');
+    // A selector that names nothing fails the run, as --target does.
+    const none = await pr(ws, 65, undefined, { 'changed-since': 'none', target: 'sc1/AlertChannel/nope' });
+    expect(none.code).not.toBe(0);
+    expect(none.outputs.failed).toBe('true');
+    expect(none.stdout).toContain('sc1/AlertChannel/nope names no declared or live resource');
+  });
+});
+
 describe('shards and mode merge', () => {
   it('shards post nothing; the merge job posts the comment an unsharded run posts, and on a schedule keeps one drift issue', async () => {
     const { ws } = workspace();

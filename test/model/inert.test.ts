@@ -32,6 +32,12 @@ describe('inertLog', () => {
   it('a v1 command (##[ anywhere in a line) is broken by showing its [ as \\x5b', () => {
     expect(inertLog('x ##[error] y')).toBe('x ##\\x5berror] y');
   });
+
+  it('lines stay lines, plain ASCII or not, and a v2 command at a line start is broken either way', () => {
+    // Printable ASCII only (nothing but the commands to look for) and the same text with a control.
+    expect(inertLog('plan\n  ::error::x\nend\n')).toBe('plan\n  \\x3a:error::x\nend\n');
+    expect(inertLog('plan\x07\n  ::error::x\n\u202eend\n')).toBe('plan\\x07\n  \\x3a:error::x\n\\u202eend\n');
+  });
 });
 
 describe('escapeMd and escapeHtml', () => {

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import {
   emptyPointers,
   isMaskedValue,
+  maskedByDefinition,
   isSecretName,
   maskedPointers,
   nameWords,
@@ -155,6 +156,27 @@ describe('isMaskedValue', () => {
   it('only strings are masks', () => {
     for (const v of [null, true, 0, 1234, [], {}, undefined]) expect(isMaskedValue(v as never)).toBe(false);
   });
+
+  it('the pre-filter changes no verdict (20,000 strings of mask characters, brackets and words)', () => {
+    const pieces = ['*', '•', '●', '∙', '·', 'x', 'X', 'a', '1', ' ', '\u00a0', '-', '.', '[', ']', '(', ')', '<', '>', '{', '}', 'redacted', 'REDACTED', 'masked', 'secret'];
+    let seed = 21;
+    const next = (n: number): number => {
+      seed = (seed * 1103515245 + 12345) % 2147483648;
+      return Math.floor(seed / 65536) % n;
+    };
+    let masks = 0;
+    for (let i = 0; i < 20_000; i++) {
+      let v = '';
+      for (let k = next(12); k >= 0; k--) v += pieces[next(pieces.length)];
+      // A bracketed word now and then: `[redacted]`, `( secret )`.
+      if (next(4) === 0) v = ['[', '(', '<', '{', ' ['][next(5)] + pieces[21 + next(4)] + [']', ')', '>', '}', '] '][next(5)];
+      const expected = maskedByDefinition(v);
+      if (expected) masks++;
+      expect(isMaskedValue(v), JSON.stringify(v)).toBe(expected);
+    }
+    // The strings reach both verdicts often enough for the comparison to mean something.
+    expect(masks).toBeGreaterThan(500);
+  });
 });
 
 describe('pointers of secrets, masks and empties', () => {
@@ -212,6 +234,14 @@ describe('withoutWithheld (the live rest of an update)', () => {
     const carried = { type: 'FutureCfg', data: { ...structuredClone(live.data), password: 'from-env' } };
     const out = withoutWithheld(carried, live, declared, ['/data']);
     expect(out.data).toMatchObject({ password: 'from-env', note: '' });
+  });
+  it('names every member it leaves out, sorted, for the plan to warn about (and needs no list to be given)', () => {
+    const declared = { type: 'FutureCfg', data: { region: 'us' } };
+    const carried = { type: 'FutureCfg', data: { ...structuredClone(live.data), region: 'us' } };
+    const left: string[] = [];
+    withoutWithheld(carried, live, declared, ['/data'], left);
+    expect(left).toEqual(['/data/credentials/clientSecret', '/data/deep/a/b', '/data/keys', '/data/note', '/data/password']);
+    expect(withoutWithheld(carried, live, declared, ['/data'])).toEqual(withoutWithheld(carried, live, declared, ['/data'], []));
   });
   it('touches nothing outside the open objects', () => {
     const spec = { data: {}, top: '****' };

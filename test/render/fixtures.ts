@@ -1,7 +1,7 @@
 // Hand-built plans and reports covering every action, a template change, an unmanaged resource,
 // a warning, a refusal, write-only and sensitive fields (env markers and masked values).
 
-import type { ApplyReport, Change, Plan } from '../../src/model/plan.js';
+import { type ApplyReport, type Change, type Plan, PLAN_FORMAT_VERSION } from '../../src/model/plan.js';
 import { MASK } from '../../src/model/env-markers.js';
 
 const base = { writeOnly: [] as string[], sensitive: [] as string[], dependsOn: [] as string[], liveDigest: 'absent' };
@@ -135,6 +135,7 @@ export const fixtureChanges: Change[] = [
     name: 'ecr',
     liveId: 'PROD_2A1B2C3D4E5F60718293A4B5C6D7E8F9',
     reason: 'type cannot be changed in place',
+    reasonCode: 'replace-because-cannot-update',
     before: {
       type: 'ContVulnCfg',
       enabled: true,
@@ -165,6 +166,7 @@ export const fixtureChanges: Change[] = [
     liveId: 'PROD_3A1B2C3D4E5F60718293A4B5C6D7E8F9',
     before: { type: 'EmailUser', enabled: true, data: { channelProps: { recipients: ['ops@example.net'] } } },
     reason: 'not declared; prune is on for AlertChannel',
+    reasonCode: 'delete-because-not-declared',
     dependsOn: ['prod/AlertRule/critical-cloud'],
     liveDigest: 'sha256:6666',
     lastChange: { by: 'ops@example.com', at: '2026-10-02T08:00:00.000Z' },
@@ -201,6 +203,7 @@ export const fixtureChanges: Change[] = [
     before: { channels: ['x'], severity: [3], eventCategory: [], resourceGroups: [], description: '', enabled: false },
     valueNames: [{ pointer: '/severity', names: { '1': 'critical', '2': 'high', '3': 'medium', '4': 'low', '5': 'info' } }],
     reason: 'not declared; prune is on for AlertRule',
+    reasonCode: 'delete-because-not-declared',
     liveDigest: 'sha256:7777',
     lastChange: { by: 'old-admin@example.com' },
   },
@@ -208,7 +211,7 @@ export const fixtureChanges: Change[] = [
 
 export function fixturePlan(): Plan {
   return {
-    formatVersion: 1,
+    formatVersion: PLAN_FORMAT_VERSION,
     accounts: [{ name: 'prod', orgAccess: false }, { name: 'staging', orgAccess: false }],
     changes: fixtureChanges,
     summary: { create: 4, update: 4, replace: 1, delete: 2, unmanaged: 1 },
@@ -258,7 +261,7 @@ export function fixtureRefusedPlan(): Plan {
 
 export function emptyPlan(): Plan {
   return {
-    formatVersion: 1,
+    formatVersion: PLAN_FORMAT_VERSION,
     accounts: [{ name: 'prod', orgAccess: false }],
     changes: [],
     summary: { create: 0, update: 0, replace: 0, delete: 0, unmanaged: 0 },
@@ -271,7 +274,7 @@ export function emptyPlan(): Plan {
 
 export function fixtureApplyReport(): ApplyReport {
   return {
-    formatVersion: 1,
+    formatVersion: PLAN_FORMAT_VERSION,
     results: [
       { key: 'prod/AlertChannel/ops-slack', action: 'create', kind: 'AlertChannel', account: 'prod', name: 'ops-slack', status: 'done', liveId: 'PROD_5A1B2C3D4E5F60718293A4B5C6D7E8F9', test: { ok: true } },
       {
@@ -293,6 +296,7 @@ export function fixtureApplyReport(): ApplyReport {
         status: 'failed',
         liveId: '3f2b8c1e-5d4a-4b6c-9e7f-0a1b2c3d4e5f',
         reason: 'PATCH /api/v2/AlertRules/3f2b8c1e-5d4a-4b6c-9e7f-0a1b2c3d4e5f failed (permanent): 400: Invalid data: #1: [filters/severity]',
+        reasonCode: 'request-failed',
       },
       {
         key: 'prod/AlertChannel/old-email',
@@ -302,8 +306,9 @@ export function fixtureApplyReport(): ApplyReport {
         name: 'old-email',
         status: 'skipped',
         reason: 'depends on prod/AlertRule/critical-cloud, which failed',
+        reasonCode: 'dependency-failed',
       },
-      { key: 'staging/CloudAccount/aws-config', action: 'create', kind: 'CloudAccount', account: 'staging', name: 'aws-config', status: 'done', liveId: 'STAGING_6A1B2C3D4E5F60718293A4B5C6D7E8F9', reason: 'found after an unknown outcome' },
+      { key: 'staging/CloudAccount/aws-config', action: 'create', kind: 'CloudAccount', account: 'staging', name: 'aws-config', status: 'done', liveId: 'STAGING_6A1B2C3D4E5F60718293A4B5C6D7E8F9', reason: 'found after an unknown outcome', reasonCode: 'created-after-unknown-outcome' },
       { key: 'staging/AlertRule/legacy', action: 'delete', kind: 'AlertRule', account: 'staging', name: 'legacy|<b>', status: 'done', liveId: '9a8b7c6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d' },
     ],
     summary: { create: 2, update: 2, replace: 0, delete: 2, done: 4, failed: 1, skipped: 1 },

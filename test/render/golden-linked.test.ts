@@ -6,7 +6,7 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import type { Change, Plan } from '../../src/model/plan.js';
+import { type Change, type Plan, PLAN_FORMAT_VERSION } from '../../src/model/plan.js';
 import { renderPlan } from '../../src/render/index.js';
 
 const goldenDir = join(dirname(fileURLToPath(import.meta.url)), 'golden');
@@ -61,6 +61,7 @@ const changes: Change[] = [
     before: hook('https://audit.example.com'),
     dependsOn: ['prod/AlertChannel/audit-2'],
     reason: 'not declared; prune is on for AlertChannel',
+    reasonCode: 'delete-because-not-declared',
     sameSpecAs: 'prod/AlertChannel/audit-2',
     liveDigest: 'sha256:2',
   },
@@ -87,6 +88,7 @@ const changes: Change[] = [
     before: hook('https://roaming.example.com'),
     dependsOn: ['staging/AlertChannel/roaming'],
     reason: 'not declared; prune is on for AlertChannel',
+    reasonCode: 'delete-because-not-declared',
     movedTo: 'staging/AlertChannel/roaming',
     liveDigest: 'sha256:3',
   },
@@ -94,7 +96,7 @@ const changes: Change[] = [
 
 function linkedPlan(): Plan {
   return {
-    formatVersion: 1,
+    formatVersion: PLAN_FORMAT_VERSION,
     accounts: [
       { name: 'prod', orgAccess: false },
       { name: 'staging', orgAccess: false },

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { Change, Plan } from '../../src/model/plan.js';
+import { type Change, type Plan, PLAN_FORMAT_VERSION } from '../../src/model/plan.js';
 import { MARKDOWN_LIMIT, renderApplyReport, renderPlan } from '../../src/render/index.js';
 import { escapeMd, fenced, inlineCode } from '../../src/render/markdown.js';
 import { emptyPlan, fixtureApplyReport, fixturePlan, fixtureRefusedPlan } from './fixtures.js';
@@ -131,12 +131,13 @@ function hugePlan(changes: number, deletions: number): Plan {
       sensitive: [],
       dependsOn: [],
       reason: del ? 'not declared; prune is on for AlertChannel' : undefined,
+      reasonCode: del ? ('delete-because-not-declared' as const) : undefined,
       liveDigest: 'x',
     });
   }
   const count = (a: string) => list.filter((c) => c.action === a).length;
   return {
-    formatVersion: 1,
+    formatVersion: PLAN_FORMAT_VERSION,
     accounts: [{ name: 'prod', orgAccess: false }, { name: 'staging', orgAccess: false }],
     changes: list,
     summary: { create: count('create'), update: count('update'), replace: 0, delete: count('delete'), unmanaged: 0 },

@@ -43,7 +43,7 @@ describe('scope in renderings', () => {
   it('json: a scope member without the merge bookkeeping; none for a whole plan', () => {
     const doc = JSON.parse(renderPlan(scoped(), 'json', { color: false }));
     expect(doc.scope).toEqual({ changedSince: scoped().scope!.changedSince, shard: { index: 1, count: 2 }, skipped: scoped().scope!.skipped });
-    expect(doc.formatVersion).toBe(1);
+    expect(doc.formatVersion).toBe(2);
     expect(JSON.parse(renderPlan(fixturePlan(), 'json', { color: false })).scope).toBeUndefined();
   });
 });

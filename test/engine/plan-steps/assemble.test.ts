@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { assemble, type AssembleInput } from '../../../src/engine/plan-steps/assemble.js';
+import { assemble, type AssembleInput } from '../../../src/engine/plan/steps/assemble.js';
 import type { Change } from '../../../src/model/plan.js';
 import { frozen } from './helpers.js';
 

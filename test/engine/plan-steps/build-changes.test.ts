@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { buildChanges } from '../../../src/engine/plan-steps/build-changes.js';
-import { decide } from '../../../src/engine/plan-steps/decide.js';
-import type { Ref } from '../../../src/engine/plan-steps/shared.js';
+import { buildChanges } from '../../../src/engine/plan/steps/build-changes.js';
+import { decide } from '../../../src/engine/plan/steps/decide.js';
+import type { Ref } from '../../../src/engine/plan/steps/shared.js';
 import { literalDigest, MASK } from '../../../src/model/env-markers.js';
 import { Channel, desired, live } from '../plan-fakes.js';
 import { decisionOf, decisionsOf, frozen, matchOf } from './helpers.js';
@@ -64,13 +64,13 @@ describe('build changes', () => {
 
   it('deletions come after the writes, with the masked live spec and their reason', () => {
     const gone = live('Channel', 'old', 'C9', { type: 'Slack', data: { url: 'secret-url' } });
-    const items = buildChanges(decisionsOf([decisionOf(desired('Channel', 'new', {}), { action: 'create' })]), noRefs, frozen([{ live: gone, kind: Channel, reason: 'because' }]));
+    const items = buildChanges(decisionsOf([decisionOf(desired('Channel', 'new', {}), { action: 'create' })]), noRefs, frozen([{ live: gone, kind: Channel, reason: 'because', reasonCode: 'delete-because-not-in-parent' as const }]));
     expect(items.map((i) => [i.change.action, i.change.key])).toEqual([
       ['create', 'prod/Channel/new'],
       ['delete', 'prod/Channel/old'],
     ]);
     expect(items[1].live).toBe(gone);
-    expect(items[1].change).toMatchObject({ liveId: 'C9', before: { type: 'Slack', data: { url: MASK } }, reason: 'because', dependsOn: [] });
+    expect(items[1].change).toMatchObject({ liveId: 'C9', before: { type: 'Slack', data: { url: MASK } }, reason: 'because', reasonCode: 'delete-because-not-in-parent', dependsOn: [] });
     expect(items[1].change.after).toBeUndefined();
   });
 });
@@ -81,7 +81,7 @@ describe('build changes: who last changed the live record', () => {
     const l = { ...live('Channel', 'ops', 'C1', { type: 'Webhook', data: { url: 'a' } }), lastChange };
     const [update] = buildChanges(decide([matchOf(desired('Channel', 'ops', { type: 'Webhook', data: { url: 'b' } }), l)], new Set()), noRefs, []);
     expect(update.change.lastChange).toEqual(lastChange);
-    const [del] = buildChanges(decisionsOf([]), noRefs, [{ live: { ...l, name: 'old' }, kind: Channel, reason: 'not declared' }]);
+    const [del] = buildChanges(decisionsOf([]), noRefs, [{ live: { ...l, name: 'old' }, kind: Channel, reason: 'not declared', reasonCode: 'delete-because-not-declared' }]);
     expect(del.change.lastChange).toEqual(lastChange);
     const [create] = buildChanges(decisionsOf([decisionOf(desired('Channel', 'new', { type: 'Webhook', data: { url: 'b' } }), { action: 'create' })]), noRefs, []);
     expect(create.change).not.toHaveProperty('lastChange');

@@ -1,13 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { link } from '../../../src/engine/plan-steps/link.js';
-import { deleteChange, writeChange } from '../../../src/engine/plan-steps/build-changes.js';
-import type { PlannedChange } from '../../../src/engine/order.js';
+import { link } from '../../../src/engine/plan/steps/link.js';
+import { deleteChange, writeChange } from '../../../src/engine/plan/steps/build-changes.js';
+import type { PlannedChange } from '../../../src/engine/plan/order.js';
 import type { DesiredResource, LiveResource } from '../../../src/model/resource.js';
 import { Channel, desired, FAKE_KINDS, live } from '../plan-fakes.js';
 import { decisionOf, frozen } from './helpers.js';
 
 const create = (d: DesiredResource): PlannedChange => ({ change: writeChange(decisionOf(d, { action: 'create' }), [], new Map()), desired: d });
-const remove = (l: LiveResource): PlannedChange => ({ change: deleteChange(l, Channel, 'not declared; prune is on for Channel'), live: l });
+const remove = (l: LiveResource): PlannedChange => ({ change: deleteChange(l, Channel, 'not declared; prune is on for Channel', 'delete-because-not-declared'), live: l });
 const spec = { type: 'Slack', data: { url: 'https://x' } };
 
 describe('link', () => {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { indexLive } from '../../../src/engine/plan-steps/live-index.js';
-import { resolveReferences } from '../../../src/engine/plan-steps/references.js';
-import type { Decision } from '../../../src/engine/plan-steps/shared.js';
+import { indexLive } from '../../../src/engine/plan/steps/live-index.js';
+import { resolveReferences } from '../../../src/engine/plan/steps/references.js';
+import type { Decision } from '../../../src/engine/plan/steps/shared.js';
 import type { Action } from '../../../src/model/plan.js';
 import type { LiveResource } from '../../../src/model/resource.js';
 import { Channel, desired, live } from '../plan-fakes.js';
@@ -23,7 +23,7 @@ describe('resolve references', () => {
   ];
   for (const c of cases) {
     it(c.name, () => {
-      const deletions = c.pruned ? [{ live: c.live[0], kind: Channel, reason: 'x' }] : [];
+      const deletions = c.pruned ? [{ live: c.live[0], kind: Channel, reason: 'x', reasonCode: 'delete-because-not-declared' as const }] : [];
       const r = resolveReferences(decisionsOf([...(c.target ? [c.target] : []), rule]), indexLive(frozen(c.live)), frozen(deletions));
       if (c.code) {
         expect(r.refs.get(rule.key)).toEqual([]);

@@ -1,14 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { combine, preventDestroyRefusal, refuse, type RefuseInput } from '../../../src/engine/plan-steps/refuse.js';
+import { combine, preventDestroyRefusal, refuse, type RefuseInput } from '../../../src/engine/plan/steps/refuse.js';
 import type { Refusal } from '../../../src/model/plan.js';
-import { deleteChange } from '../../../src/engine/plan-steps/build-changes.js';
+import { deleteChange } from '../../../src/engine/plan/steps/build-changes.js';
 import { Channel, FAKE_KINDS, live } from '../plan-fakes.js';
 
 const channels = Array.from({ length: 10 }, (_, i) => live('Channel', `c${i}`, `C${i}`, {}));
 const rule = live('Rule', 'r', 'R1', { channels: ['c0'] });
 
 function input(deleted: number, force = false): RefuseInput {
-  const items = channels.slice(0, deleted).map((l) => ({ change: deleteChange(l, Channel, 'x'), live: l }));
+  const items = channels.slice(0, deleted).map((l) => ({ change: deleteChange(l, Channel, 'x', 'delete-because-not-declared'), live: l }));
   return { items, changes: items.map((i) => i.change), live: [...channels, rule], declared: new Set(), kinds: FAKE_KINDS, accountOrder: ['prod'], force };
 }
 
@@ -62,7 +62,7 @@ describe('refuse: lifecycle.preventDestroy', () => {
   });
 
   it('the delete of a move or of a look-alike create whose document says preventDestroy is refused too', () => {
-    const change = { ...deleteChange(channels[0], Channel, 'x'), movedTo: 'staging/Channel/c0' };
+    const change = { ...deleteChange(channels[0], Channel, 'x', 'delete-because-not-declared'), movedTo: 'staging/Channel/c0' };
     const r = refuse(one({ items: [{ change, live: channels[0] }], changes: [change], force: true, preventDestroy: new Set(['staging/Channel/c0']) }))!;
     expect(r.details).toEqual(['prod/Channel/c0 (delete; its document is now staging/Channel/c0)']);
   });
@@ -82,14 +82,14 @@ describe('refuse: lifecycle.preventDestroy', () => {
 
 describe('refuse: preventDestroy only guards against losing the resource', () => {
   it('creating or updating a preventDestroy resource is not refused; deleting two says "2 resources", one "a resource"', () => {
-    const updated = { ...deleteChange(channels[0], Channel, 'x'), action: 'update' as const };
-    const created = { ...deleteChange(channels[1], Channel, 'x'), action: 'create' as const };
+    const updated = { ...deleteChange(channels[0], Channel, 'x', 'delete-because-not-declared'), action: 'update' as const };
+    const created = { ...deleteChange(channels[1], Channel, 'x', 'delete-because-not-declared'), action: 'create' as const };
     const keys = new Set(['prod/Channel/c0', 'prod/Channel/c1']);
     expect(preventDestroyRefusal([updated, created], keys)).toBeUndefined();
-    const two = preventDestroyRefusal([deleteChange(channels[0], Channel, 'x'), { ...deleteChange(channels[1], Channel, 'x'), action: 'replace' }], keys)!;
+    const two = preventDestroyRefusal([deleteChange(channels[0], Channel, 'x', 'delete-because-not-declared'), { ...deleteChange(channels[1], Channel, 'x', 'delete-because-not-declared'), action: 'replace' }], keys)!;
     expect(two.message).toBe('the plan deletes or replaces 2 resources whose lifecycle says preventDestroy; --force does not override this');
     expect(two.details).toEqual(['prod/Channel/c0 (delete)', 'prod/Channel/c1 (replace)']);
-    expect(preventDestroyRefusal([deleteChange(channels[0], Channel, 'x')], keys)!.message).toBe(
+    expect(preventDestroyRefusal([deleteChange(channels[0], Channel, 'x', 'delete-because-not-declared')], keys)!.message).toBe(
       'the plan deletes or replaces a resource whose lifecycle says preventDestroy; --force does not override this',
     );
   });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { selectRotations } from '../../../src/engine/plan-steps/rotate.js';
+import { selectRotations } from '../../../src/engine/plan/steps/rotate.js';
 import { desired } from '../plan-fakes.js';
 import { frozen, matchOf } from './helpers.js';
 

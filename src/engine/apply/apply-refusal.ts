@@ -1,0 +1,25 @@
+// A refused plan (over a safety threshold, stale, a protected delete...) is not applied unless the
+// caller forces it, and `prevent-destroy` not even then. The rule lives here, next to apply(), so no
+// caller can forget it: every adapter gets the same typed error and renders it in its own words.
+
+import type { Plan, Refusal } from '../../model/plan.js';
+
+export class PlanRefusedError extends Error {
+  constructor(
+    readonly refusal: Refusal,
+    /** Force would override it (every refusal but `prevent-destroy`). */
+    readonly overridable: boolean,
+  ) {
+    super(`refused: ${refusal.message}`);
+    this.name = 'PlanRefusedError';
+  }
+}
+
+/** Throws PlanRefusedError when `plan` is refused and `force` does not override the refusal. */
+export function refuseUnlessForced(plan: Pick<Plan, 'refusal'>, force: boolean | undefined): void {
+  const refusal = plan.refusal;
+  if (!refusal) return;
+  const overridable = refusal.code !== 'prevent-destroy';
+  if (overridable && force === true) return;
+  throw new PlanRefusedError(refusal, overridable);
+}

@@ -1,0 +1,43 @@
+// Why a run stopped before it wrote anything, as data: each adapter renders its own words (the CLI
+// an exit code and a line on stderr, the Action a comment and an annotation) from the same problem.
+
+import type { Diagnostic } from '../model/diagnostics.js';
+
+export type RunProblem =
+  /** The service address or credentials are missing or malformed (no value is echoed). */
+  | { kind: 'client-config'; message: string }
+  /** Accounts asked for that postureops.yaml does not declare. */
+  | { kind: 'unknown-account'; unknown: string[]; declared: string[] }
+  /** What changed could not be found (changed-since: git, a missing commit). */
+  | { kind: 'scope'; message: string }
+  /** The pre-flight estimate is over the run's maximum duration. */
+  | { kind: 'too-long'; too: TooLong }
+  /** The plan has errors (or, for a saved plan, its changes cannot be derived again). */
+  | { kind: 'no-plan'; diagnostics: Diagnostic[]; saved?: true }
+  /** A saved plan names accounts the repository does not declare (names as the file has them: untrusted). */
+  | { kind: 'saved-foreign'; names: string[] }
+  /** A saved plan takes literal values from the repository that changed since. */
+  | { kind: 'saved-literals'; message: string; details: string[] }
+  /** A saved plan is stale, or not the plan the repository and the live state ask for. */
+  | { kind: 'saved-differs'; stale?: { message: string; details: string[] }; differences: string[] };
+
+/** The pre-flight refusal: the estimate, the bound, and what was spent before it (all in seconds, and as text). */
+export interface TooLong {
+  /** `read`, `apply`, `read and apply`. */
+  what: string;
+  /** The estimate as one line (requests, buckets, the wait). */
+  line: string;
+  seconds: number;
+  maxDuration: number;
+  spentSeconds: number;
+  /** Nothing at all was sent (else: nothing written). */
+  nothingSent: boolean;
+  text: { seconds: string; maxDuration: string; spent: string };
+}
+
+export class RunError extends Error {
+  constructor(readonly problem: RunProblem) {
+    super(problem.kind);
+    this.name = 'RunError';
+  }
+}

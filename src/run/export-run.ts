@@ -1,0 +1,39 @@
+// The export run: the live state of the accounts asked for, read whole (rules need the channels to
+// name them), turned into a configuration folder whose every document validates. The adapter writes
+// it where the user said.
+
+import { documentChecker } from '../config/document-check.js';
+import { exportConfig, type ExportResult } from '../engine/export/export.js';
+import type { LiveState } from '../engine/types.js';
+import type { AccountConfig } from '../model/account.js';
+import { type ReadHooks, readLive } from './read.js';
+import { Run, type RunSetup } from './run.js';
+
+export interface ExportRequest {
+  accounts: AccountConfig[];
+  /** Kinds to export; every document kind when absent. */
+  kindNames?: string[];
+}
+
+export interface Exported {
+  result: ExportResult;
+  /** What was read: the .env the adapter may write takes the secrets' current values from here. */
+  live: LiveState;
+}
+
+export interface ExportHooks extends ReadHooks {
+  /** After the read, before the export is computed: the CLI stops here on a signal. */
+  read?(): void;
+}
+
+export async function exportRun(setup: RunSetup, request: ExportRequest, hooks: ExportHooks = {}): Promise<Exported> {
+  const run = Run.open(setup);
+  try {
+    const live = await readLive(run, request.accounts, {}, hooks);
+    hooks.read?.();
+    const result = exportConfig(live, { accounts: request.accounts, kindNames: request.kindNames, check: await documentChecker() });
+    return { result, live };
+  } finally {
+    await run.close();
+  }
+}

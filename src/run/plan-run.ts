@@ -1,0 +1,90 @@
+// The plan run the CLI's plan and apply and the Action's every mode share: the accounts asked for,
+// narrowed (changed-since, shard), the run opened, the read's pre-flight and its refusal, the live
+// state read, the plan built, and (on request) who made the drift.
+
+import { attribute } from '../engine/live/attribute.js';
+import { literalSource } from '../engine/apply/literals.js';
+import { neededKinds } from '../engine/live/needed-kinds.js';
+import { plan as buildPlan } from '../engine/plan/plan.js';
+import { readGroups } from '../engine/live/preflight.js';
+import { KINDS } from '../kinds/index.js';
+import type { AccountConfig, DesiredState } from '../model/account.js';
+import { type Diagnostic, hasErrors } from '../model/diagnostics.js';
+import type { LiteralSource } from '../model/env-markers.js';
+import type { Plan } from '../model/plan.js';
+import { RunError } from './errors.js';
+import { changedOffline, narrow, type ReadHooks, readLive, type ScopeInput, selectAccounts } from './read.js';
+import { Run, type RunSetup } from './run.js';
+
+export interface PlanRequest extends ScopeInput {
+  desired: DesiredState;
+  /** The repository folder (git is read there for `changedSince`). */
+  dir: string;
+  /** Accounts asked for (`--account`, the `accounts` input); every declared one when empty. */
+  accounts?: string[];
+  force?: boolean;
+  rotate?: string[];
+  targets?: string[];
+  /** Read the audit log of the accounts with drift (`plan --attribute`). */
+  attribute?: boolean;
+}
+
+export interface PlanHooks extends ReadHooks {
+  /** The plan's diagnostics, and then those of the attribution. */
+  diagnostics?(diagnostics: Diagnostic[]): void | Promise<void>;
+  /** The audit log is about to be read. */
+  attributing?(): void;
+}
+
+/** A plan and the run it came from: the caller applies it or closes the run. */
+export interface Planned {
+  plan: Plan;
+  run: Run;
+  desired: DesiredState;
+  /** Values of the secrets the repository writes literally: apply takes them from here. */
+  literals: LiteralSource;
+  /** The writes were in the run's first pre-flight already (a saved plan's). */
+  writesEstimated?: true;
+}
+
+/** Accounts, scope, run, pre-flight, read, plan. A RunError says why there is no plan. */
+export async function planRun(setup: RunSetup, request: PlanRequest, hooks: PlanHooks = {}): Promise<Planned> {
+  const { desired } = request;
+  const selected = selectAccounts(desired.root.accounts, request.accounts);
+  // Git first: a ref that names nothing fails before anything is sent.
+  const offline = await changedOffline(request.dir, desired, request);
+  const run = Run.open(setup);
+  try {
+    const { accounts, scope } = await narrow(run, desired, selected, request, offline);
+    const kindsOf = neededKinds(desired, KINDS);
+    await run.preflight(readGroups(accounts, kindsOf), 'read');
+    const live = await readLive(run, accounts, { settings: desired.root.settings, kindsOf }, hooks);
+    const result = buildPlan(desired, live, {
+      accounts: accounts.map((a) => a.name),
+      force: request.force,
+      rotate: request.rotate,
+      targets: request.targets,
+      budget: await run.planBudget(),
+      apiCalls: live.calls,
+      ...(scope ? { scope } : {}),
+    });
+    await hooks.diagnostics?.(result.diagnostics);
+    if (!result.plan || hasErrors(result.diagnostics)) throw new RunError({ kind: 'no-plan', diagnostics: result.diagnostics });
+    let plan = result.plan;
+    if (request.attribute) {
+      hooks.attributing?.();
+      const attributed = await attribute(plan, run.client, { now: Date.now() });
+      await hooks.diagnostics?.(attributed.diagnostics);
+      plan = attributed.plan;
+    }
+    return { plan, run, desired, literals: literalSource(desired) };
+  } catch (err) {
+    await run.close();
+    throw err;
+  }
+}
+
+/** The accounts of `plan` with changes. */
+export function changedAccounts(plan: Plan): AccountConfig[] {
+  return plan.accounts.filter((a) => plan.changes.some((c) => c.account === a.name));
+}

@@ -1,0 +1,165 @@
+// One run against the service: the client and everything that belongs to this run and to no other
+// (its clock, the wait reporting hook, when it started, what earlier runs remembered of the
+// buckets). The CLI and the Action both open runs here; nothing about a run lives in module state.
+
+import { createClient } from '../api/client.js';
+import { clientOptionsFromEnv, type ClientOptions } from '../api/options.js';
+import { type ApiClient, type BucketBudget, ClientConfigError } from '../api/types.js';
+import { budgetAt } from '../engine/live/budget.js';
+import { durationText, groupWaitSeconds, preflight, preflightLine, type RequestGroup, TOKEN_GROUP } from '../engine/live/preflight.js';
+import type { BudgetMemory } from './budget-memory.js';
+import { RunError } from './errors.js';
+
+/** What the user may set about the client and the run's length (CLI flags, Action inputs). */
+export interface RunFlags {
+  baseUrl?: string;
+  maxWait?: number;
+  concurrency?: number;
+  /** In seconds: a run the rate-limit budget cannot finish within it is refused. */
+  maxDuration?: number;
+  /** Size limits as given (checked with the environment's POSTUREOPS_* variables). */
+  maxResponseSize?: string;
+  maxRecords?: string;
+  maxTotalSize?: string;
+}
+
+/** Shows rate-limit waits (the CLI's status line); told the run's estimate once the pre-flight knows it. */
+export interface WaitHook {
+  onWait: NonNullable<ClientOptions['onWait']>;
+  setEstimate?(left: (now: number) => number | undefined): void;
+  waitedSeconds?(): number;
+}
+
+/** A pre-flight estimate, for the adapter to show (the CLI only when it matters, the Action always). */
+export interface PreflightNote {
+  /** `Pre-flight (read): 7 requests in 3 rate-limit buckets; ...`. */
+  line: string;
+  /** Seconds of waiting the budget imposes. */
+  seconds: number;
+  /** A maximum duration was asked for. */
+  bounded: boolean;
+}
+
+export interface RunSetup {
+  env: Record<string, string | undefined>;
+  flags: RunFlags;
+  /** Where this adapter keeps the buckets between runs (per service address and key id). */
+  memory: (baseUrl: string, keyId: string) => BudgetMemory;
+  waits?: WaitHook;
+  log?: ClientOptions['log'];
+  onPreflight?: (note: PreflightNote) => void;
+  /** An interruption: `stop` ends waits, `abort` cuts requests off. */
+  signals?: { stop: AbortSignal; abort: AbortSignal };
+  /** A last word on the client's options (tests: a virtual clock). */
+  adjust?: (options: ClientOptions) => ClientOptions;
+}
+
+/** `--max-wait` when it is not given (and the maximum duration is not longer). */
+export const DEFAULT_MAX_WAIT_SECONDS = 900;
+
+export class Run {
+  /** When the run passed its first pre-flight, on its clock: a maximum duration bounds the whole run. */
+  private started: number | undefined;
+
+  private constructor(
+    readonly client: ApiClient,
+    /** The run's clock (a test's virtual one, else the system's): the budget's times are on it. */
+    readonly now: () => number,
+    private readonly memory: BudgetMemory,
+    private readonly setup: RunSetup,
+  ) {}
+
+  /** Creates the client; bad service settings are a RunError (`client-config`). */
+  static open(setup: RunSetup): Run {
+    let options: ClientOptions;
+    try {
+      options = clientOptionsFromEnv(setup.env, setup.flags);
+    } catch (err) {
+      if (err instanceof ClientConfigError) throw new RunError({ kind: 'client-config', message: err.message });
+      throw err;
+    }
+    const { flags } = setup;
+    const adjusted = (setup.adjust ?? ((o: ClientOptions) => o))({
+      ...options,
+      ...(flags.concurrency !== undefined ? { concurrency: flags.concurrency } : {}),
+      // A run allowed to take longer than the default wait may wait as long for one bucket.
+      maxWaitSeconds: flags.maxWait ?? Math.max(DEFAULT_MAX_WAIT_SECONDS, flags.maxDuration ?? 0),
+      ...(setup.signals ? { stopSignal: setup.signals.stop, abortSignal: setup.signals.abort } : {}),
+      ...(setup.log ? { log: setup.log } : {}),
+      ...(setup.waits ? { onWait: setup.waits.onWait } : {}),
+    });
+    return new Run(createClient(adjusted), adjusted.now ?? Date.now, setup.memory(options.baseUrl, options.keyId), setup);
+  }
+
+  /** A maximum duration bounds this run. */
+  bounded(): boolean {
+    return this.setup.flags.maxDuration !== undefined;
+  }
+
+  /** Seconds spent waiting for rate-limit buckets so far, by the run's clock. */
+  waitedSeconds(): number {
+    return this.setup.waits?.waitedSeconds?.() ?? 0;
+  }
+
+  /**
+   * Pre-flight, before the requests of `groups`: how long the budget the service last reported makes
+   * them take. Over the maximum duration (counting what the run already spent) it throws a RunError
+   * (`too-long`); a run that will wait gets its wait hook told the time left as it goes.
+   */
+  async preflight(groups: readonly RequestGroup[], what: string): Promise<void> {
+    const { client } = this;
+    const all = client.stats().total === 0 ? [TOKEN_GROUP, ...groups] : [...groups];
+    const reported = await this.memory.recall();
+    const now = this.now();
+    const estimate = preflight(all, [...reported, ...client.budget()], now);
+    const max = this.setup.flags.maxDuration;
+    this.started ??= now;
+    const spent = Math.max(0, (now - this.started) / 1000);
+    this.setup.onPreflight?.({ line: `Pre-flight (${what}): ${preflightLine(estimate)}`, seconds: estimate.seconds, bounded: max !== undefined });
+    if (max !== undefined && spent + estimate.seconds > max) {
+      throw new RunError({
+        kind: 'too-long',
+        too: {
+          what,
+          line: preflightLine(estimate),
+          seconds: estimate.seconds,
+          maxDuration: max,
+          spentSeconds: spent,
+          nothingSent: client.stats().total === 0,
+          text: { seconds: durationText(estimate.seconds), maxDuration: durationText(max), spent: durationText(spent) },
+        },
+      });
+    }
+    const waits = this.setup.waits;
+    if (!waits?.setEstimate || estimate.seconds === 0 || !estimate.slowest) return;
+    const slow = estimate.slowest;
+    const start = client.stats();
+    // While waiting: the slowest group's requests not sent yet, against the budget as now known.
+    waits.setEstimate((at) => {
+      const sent = slow.buckets.reduce((n, b) => n + (client.stats().byBucket[b] ?? 0) - (start.byBucket[b] ?? 0), 0);
+      const states = slow.buckets.map((b) => client.budget().find((x) => x.bucket === b)).filter((b): b is BucketBudget => b !== undefined);
+      return states.length === 0 ? undefined : groupWaitSeconds(Math.max(0, slow.requests - sent), states.map((b) => budgetAt(b, at)), at);
+    });
+  }
+
+  /**
+   * The budget a plan is estimated against: the buckets this run has seen, and those only earlier
+   * runs saw (the writes of the last apply), brought forward to the time of this run's last answer.
+   */
+  async planBudget(): Promise<BucketBudget[]> {
+    const seen = this.client.budget();
+    const unseen = (await this.memory.recall()).filter((b) => !seen.some((s) => s.bucket === b.bucket));
+    if (unseen.length === 0) return seen;
+    const now = seen.length > 0 ? Math.max(...seen.map((b) => b.observedAt)) : Date.now();
+    return [...seen, ...unseen.map((b) => budgetAt(b, now))];
+  }
+
+  /** Keeps what this run learnt of the buckets for the next one, and closes the client. */
+  async close(): Promise<void> {
+    try {
+      await this.memory.remember(this.client.budget());
+    } finally {
+      await this.client.close();
+    }
+  }
+}
