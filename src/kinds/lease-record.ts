@@ -52,12 +52,13 @@ function readTemplate(alerts: unknown): LeaseData | undefined {
   try {
     parsed = JSON.parse(t.description.slice(TEXT_TAG.length));
   } catch {
-    return undefined;
+    // Not JSON (edited): `parsed` stays undefined, which is unreadable below.
   }
   if (!isObject(parsed)) return undefined;
   const { owner, holder, stamp } = parsed;
-  if (typeof owner !== 'string' || owner === '' || typeof holder !== 'string' || typeof stamp !== 'number' || !Number.isFinite(stamp)) return undefined;
-  return { owner, holder, stamp };
+  // Number.isFinite holds for finite numbers only (it converts nothing): a stamp as text is unreadable too.
+  if (typeof owner !== 'string' || owner === '' || typeof holder !== 'string' || !Number.isFinite(stamp)) return undefined;
+  return { owner, holder, stamp: stamp as number };
 }
 
 /** Profiles of a list answer, bare or wrapped in `data` (api-facts: both occur). */

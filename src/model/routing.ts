@@ -6,6 +6,8 @@
 // matches every value; resource groups and the newer category/subCategory/source filters narrow a
 // route to part of a cell, which the route carries as its scope.
 
+import { compareText } from './compare.js';
+
 /** A destination of alerts, as its kind reads it. */
 export interface RoutingChannel {
   name: string;
@@ -114,7 +116,7 @@ export interface RoutingWork {
 
 export const ROUTING_FORMAT_VERSION = 1;
 
-const byText = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
+const byText = compareText;
 const sortedUnique = (items: Iterable<string>): string[] => [...new Set(items)].sort(byText);
 
 /** `cat\u0000sev`: a cell's key within an account. */

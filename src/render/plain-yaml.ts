@@ -6,6 +6,7 @@
 // gives (a test compares the two over many values).
 
 import type { Json } from '../model/json.js';
+import { compareText } from '../model/compare.js';
 
 /** Words the YAML 1.2 core schema reads as null or a boolean: yaml quotes them. */
 const NOT_STRINGS = new Set(['null', 'Null', 'NULL', 'true', 'True', 'TRUE', 'false', 'False', 'FALSE']);
@@ -47,7 +48,7 @@ function scalar(v: Json): string | undefined {
 /** Thrown (not an Error: no stack to capture) when a value is not one this module writes. */
 const NOT_PLAIN = Symbol('not plain');
 
-const byKey = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
+const byKey = compareText;
 
 /** A collection's lines at `indent`; the first line without its indent when `first` is false. */
 function collection(v: Json, indent: string, out: string[], inline: boolean): void {

@@ -2,7 +2,8 @@
 // and SECRETS.md tells the user which variables to provide.
 
 import { parsePointer } from '../../model/json-pointer.js';
-import { compareText, ROOT_FILE } from './export-yaml.js';
+import { compareText } from '../../model/compare.js';
+import { ROOT_FILE } from './export-yaml.js';
 
 export interface ExportedSecret {
   /** Environment variable the exported file references as `${env:VARIABLE}`. */

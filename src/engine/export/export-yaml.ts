@@ -4,6 +4,7 @@
 import { stringify } from 'yaml';
 import type { AccountConfig } from '../../model/account.js';
 import type { Json, JsonObject } from '../../model/json.js';
+import { compareText } from '../../model/compare.js';
 
 export const ROOT_FILE = 'postureops.yaml';
 export const SECRETS_FILE = 'SECRETS.md';
@@ -15,11 +16,6 @@ export interface FileDocument {
   name: string;
   account: string;
   spec: JsonObject;
-}
-
-/** Code-unit order: the same on every machine, whatever its locale. */
-export function compareText(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0;
 }
 
 /** Object keys sorted at every depth; arrays keep their order. */

@@ -21,6 +21,7 @@ import type { LeaseReport } from '../../model/plan.js';
 import type { FetchContext, Kind, LeaseData, LeaseHook, LeaseRecord, LiveResource, RequestContext } from '../../kinds/types.js';
 import { fetchContext } from '../live/fetch.js';
 import { inertText } from '../../model/inert.js';
+import { compareText } from '../../model/compare.js';
 
 /** A lease not renewed for this long (service time) is free. */
 export const LEASE_STALE_MS = 2 * 60_000;
@@ -83,11 +84,12 @@ function holderText(holder: string | undefined): string {
   return holder ? inertText(holder.slice(0, 200)) : 'unknown holder';
 }
 
-export function defaultHolder(env: Record<string, string | undefined>): string {
+/** `userName` is the system's (a parameter so that a system without one can be tested). */
+export function defaultHolder(env: Record<string, string | undefined>, userName: () => string = () => userInfo().username): string {
   if (env.GITHUB_RUN_ID) return `GitHub run ${env.GITHUB_REPOSITORY ? `${env.GITHUB_REPOSITORY} ` : ''}#${env.GITHUB_RUN_ID}`;
   let user = 'unknown';
   try {
-    user = userInfo().username;
+    user = userName();
   } catch {
     // no user name on this system: keep "unknown"
   }
@@ -140,7 +142,8 @@ export function leaseAge(record: LeaseRecord, date: number): number | undefined 
 function isFree(look: LeaseLook): boolean {
   if (!look.top) return true;
   const age = leaseAge(look.top, look.date);
-  return age !== undefined && age >= LEASE_STALE_MS;
+  // An unreadable record has no age: never free (postureops unlock frees it).
+  return (age ?? 0) >= LEASE_STALE_MS;
 }
 
 /** Deletes a lease record; gone already is fine. */
@@ -203,7 +206,7 @@ export class Leases {
       onWait: options.onWait,
       now: options.now ?? Date.now,
     });
-    const sorted = [...accounts].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    const sorted = [...accounts].sort((a, b) => compareText(a.name, b.name));
     // The heartbeat runs from the first lease on: taking the others may wait (--lease-wait, a
     // rate-limited bucket) longer than a lease lives without renewal.
     leases.stopBeat = leases.opts.heartbeat(() => leases.beat(), LEASE_HEARTBEAT_MS);
@@ -254,10 +257,11 @@ export class Leases {
   async fence(account: string, renewAfterMs = LEASE_RENEW_MS): Promise<void> {
     const held = this.held.get(account);
     if (!held) return;
-    if (held.lost) throw new LeaseLostError(account, held.lost);
+    // A lost lease: the confirmation below throws without a look (`confirm` checks `lost` first).
     held.renewAfterMs = Math.min(held.renewAfterMs ?? renewAfterMs, renewAfterMs);
     if (!held.queued) {
-      // One confirmation at a time per account: renewals never cross, so the record holds the stamp we last wrote.
+      // One confirmation at a time per account: renewals never cross, so the record holds the stamp we
+      // last wrote. `running` keeps the last confirmation once it has settled: chaining on it costs a tick.
       const queued: Promise<void> = (held.running ?? Promise.resolve())
         .catch(() => undefined)
         .then(() => {
@@ -266,9 +270,6 @@ export class Leases {
           const renewAfter = held.renewAfterMs ?? LEASE_RENEW_MS;
           held.renewAfterMs = undefined;
           return this.confirm(held, renewAfter);
-        })
-        .finally(() => {
-          if (held.running === queued) held.running = undefined;
         });
       held.queued = queued;
     }
@@ -336,7 +337,7 @@ export class Leases {
         else if (err instanceof ApiError && err.kind === 'outcome-unknown') {
           // Created or not: the records tell.
           const again = await lookAt(this.client, this.hook, account);
-          won = again.records.some((r) => r.generation === generation && r.data?.owner === opts.owner);
+          won = again.records.find((r) => r.generation === generation)?.data?.owner === opts.owner;
         } else throw err;
       }
       if (!won) {
