@@ -63,6 +63,16 @@ describe('diff: set arrays', () => {
     ]);
   });
 
+  it('sortSets orders a large set with its twin, equal members by their place', () => {
+    // 200 members, 50 values each four times, in a scrambled order; the twin records each member's place.
+    const members = Array.from({ length: 200 }, (_, i) => `v${String((i * 37) % 50).padStart(2, '0')}`);
+    const places = members.map((_, i) => i);
+    const [sorted, twin] = sortSets([{ tags: members }, { tags: places }], ['/tags']);
+    const expected = places.map((i) => ({ v: members[i], i })).sort((a, b) => (a.v < b.v ? -1 : a.v > b.v ? 1 : a.i - b.i));
+    expect(sorted.tags).toEqual(expected.map((x) => x.v));
+    expect(twin.tags).toEqual(expected.map((x) => x.i));
+  });
+
   it('a nested set is ordered before the set that holds it: the same members in another order are no change', () => {
     const Nested = boxKind({
       setPointers: (s) => ['/groups', ...((s.groups as JsonObject[] | undefined) ?? []).map((_g, i) => `/groups/${i}/tags`)],

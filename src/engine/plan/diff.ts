@@ -13,6 +13,7 @@ import { resourceKey } from './order.js';
 import { type DiffOp } from '../../model/plan.js';
 import { carriedSpec, declaredLive, withoutNulls } from './declared.js';
 import { withoutWithheld } from '../../model/secret-detection.js';
+import { compareText } from '../../model/compare.js';
 
 export interface ResourceDiff {
   /** Top-level members that differ (plus the members holding write-only secrets when rotating). */
@@ -172,8 +173,8 @@ export function sortSets(docs: JsonObject[], pointers: readonly string[]): JsonO
     if (!Array.isArray(base)) continue;
     const order = base
       .map((v, i) => ({ key: canonicalJson(v), i }))
-      // Stryker disable next-line ConditionalExpression,EqualityOperator,ArithmeticOperator: past `a.key < b.key` only equal keys differ in the tie-break, and equal keys are equal values (canonical JSON), so their order changes no document
-      .sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : a.i - b.i))
+      // Stable (ES2019): equal members keep their order.
+      .sort((a, b) => compareText(a.key, b.key))
       .map((x) => x.i);
     // Already in order (the loader writes sets in canonical order): nothing to copy, as for a
     // pointer that holds no array.
