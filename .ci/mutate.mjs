@@ -17,7 +17,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
-import { groups } from '../stryker.config.mjs';
+import { groups, strict } from '../stryker.config.mjs';
 
 const OUT = 'reports/mutation';
 const GROUPS_DIR = `${OUT}/groups`;
@@ -113,14 +113,28 @@ function html(report) {
 }
 
 // Per file: the score Stryker prints (detected among valid mutants; ignored ones left out).
+// Each file's score against its target (95 % for the strict files, 90 % for the rest), and the total.
+// A file under its target makes the run fail (exit 1) once the reports are written.
 function printScores(report, found) {
   console.log(`\nmerged ${found.join(', ')} into ${OUT}/mutation.json and mutation.html`);
-  for (const [file, result] of Object.entries(report.files).sort(([a], [b]) => a.localeCompare(b))) {
+  const total = { detected: 0, valid: 0 };
+  const under = [];
+  for (const [file, result] of Object.entries(report.files).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
     const count = (...states) => result.mutants.filter((m) => states.includes(m.status)).length;
     const detected = count('Killed', 'Timeout');
     const valid = detected + count('Survived', 'NoCoverage');
-    const score = valid === 0 ? 'n/a' : `${((100 * detected) / valid).toFixed(1)} %`;
-    console.log(`${score.padStart(8)}  ${file} (${detected} detected, ${count('Survived')} survived, ${count('NoCoverage')} not covered, ${count('Ignored')} ignored)`);
+    total.detected += detected;
+    total.valid += valid;
+    const target = strict.includes(file) ? 95 : 90;
+    const score = valid === 0 ? 100 : (100 * detected) / valid;
+    if (score < target) under.push(`${file} (${score.toFixed(1)} %, target ${target} %)`);
+    console.log(`${`${score.toFixed(1)} %`.padStart(8)}  ${file} (target ${target} %; ${detected} detected, ${count('Survived')} survived, ${count('NoCoverage')} not covered, ${count('Ignored')} ignored)`);
+  }
+  const all = total.valid === 0 ? 100 : (100 * total.detected) / total.valid;
+  console.log(`${`${all.toFixed(1)} %`.padStart(8)}  all files (${total.detected} of ${total.valid} mutants detected)`);
+  if (under.length > 0) {
+    console.error(`mutate: under target: ${under.join('; ')}`);
+    process.exitCode = 1;
   }
 }
 
