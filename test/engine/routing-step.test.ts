@@ -13,6 +13,10 @@ import { routing } from '../../src/engine/plan/steps/routing.js';
 import { FAKE_KINDS } from './plan-fakes.js';
 import type { LiveState } from '../../src/engine/types.js';
 import { KINDS } from '../../src/kinds/index.js';
+import type { Kind } from '../../src/kinds/types.js';
+import type { Decision } from '../../src/engine/plan/steps/shared.js';
+import type { Change } from '../../src/model/plan.js';
+import type { JsonObject } from '../../src/model/json.js';
 import type { DesiredState } from '../../src/model/account.js';
 import { DiagnosticsError } from '../../src/model/diagnostics.js';
 import type { DesiredResource, LiveResource } from '../../src/model/resource.js';
@@ -177,5 +181,44 @@ describe('the routing step: the state after each kind of change', () => {
     expect(unread.plan!.routing).toBeUndefined();
     // Kinds without routing (the planner's fakes): nothing to compare, whatever lives.
     expect(routing({ accounts: ACCOUNTS, live, decisions: new Map(), changes: [], kinds: FAKE_KINDS, requirements: [pages], force: false })).toEqual({});
+  });
+});
+
+describe('the routing step: the spec a change leaves in the state after', () => {
+  const RULE = KINDS.find((k) => k.kind === 'AlertRule')!;
+  const decisionFor = (kind: Kind, name: string, spec: Record<string, unknown>, action: Change['action']): Decision => ({
+    key: `prod/AlertRule/${name}`,
+    desired: { kind: 'AlertRule', account: 'prod', name, spec: spec as JsonObject, envRefs: {} },
+    kind,
+    rotate: false,
+    action,
+  });
+  const changeOf = (d: Decision, liveId?: string): Change =>
+    ({ key: d.key, action: d.action!, kind: 'AlertRule', account: 'prod', name: d.desired.name, ...(liveId ? { liveId } : {}) }) as unknown as Change;
+  const step = (kinds: readonly Kind[], decisions: Decision[], changes: Change[]) =>
+    routing({ accounts: ACCOUNTS.slice(0, 1), live, decisions: new Map(decisions.map((d) => [d.key, d])), changes, kinds, requirements: [], force: false }).routing!.changes;
+
+  it('a replace takes the desired spec whole: a filter the file leaves out is not carried over from the live rule', () => {
+    // Without its event category the new rule matches every category (an empty filter matches all).
+    const { eventCategory: _left, ...partial } = ruleSpec(['pager']);
+    const replaced = decisionFor(RULE, 'crit', partial, 'replace');
+    const changes = step(KINDS, [replaced], [changeOf(replaced, 'R1')]);
+    const cloud = changes.find((c) => c.eventCategory === 'Cloud')!;
+    expect(cloud).toEqual({ account: 'prod', eventCategory: 'Cloud', severity: 'critical', before: ['pager', 'slack'], after: ['pager'], gained: [], lost: ['slack'] });
+    // Every other category gains the channel: an update would have kept the rule on Cloud alone.
+    expect(changes.length).toBeGreaterThan(1);
+    expect(changes.filter((c) => c.eventCategory !== 'Cloud').every((c) => c.before.length === 0 && c.gained.join() === 'pager')).toBe(true);
+  });
+
+  it('works with a routing kind that declares no open members: its creates, replaces and updates take the desired spec', () => {
+    const { openMembers: _open, ...closedRule } = RULE;
+    const Closed: Kind = closedRule;
+    const updated = decisionFor(Closed, 'crit', ruleSpec(['slack']), 'update');
+    const created = decisionFor(Closed, 'high', ruleSpec(['pager'], { severity: [2] }), 'create');
+    const changes = step([...KINDS.filter((k) => k.kind !== 'AlertRule'), Closed], [updated, created], [changeOf(updated, 'R1'), changeOf(created)]);
+    expect(changes).toEqual([
+      { account: 'prod', eventCategory: 'Cloud', severity: 'critical', before: ['pager', 'slack'], after: ['slack'], gained: [], lost: ['pager'] },
+      { account: 'prod', eventCategory: 'Cloud', severity: 'high', before: [], after: ['pager'], gained: ['pager'], lost: [] },
+    ]);
   });
 });

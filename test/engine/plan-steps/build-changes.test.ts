@@ -141,6 +141,11 @@ describe('build changes: what each action carries', () => {
     expect(items[1].change).not.toHaveProperty('reasonCode');
   });
 
+  it('a decision with a reason code but no message carries the code and an empty reason, never an invented one', () => {
+    const [item] = buildChanges(decisionsOf([{ ...updated(), reasonCode: 'update-because-reference-replaced' }]), noRefs, []);
+    expect(item.change).toMatchObject({ reasonCode: 'update-because-reference-replaced', reason: '' });
+  });
+
   it('a delete has no parent member unless its live resource has a parent', () => {
     const [del] = buildChanges(decisionsOf([]), noRefs, [{ live: live('Channel', 'old', 'C9', {}), kind: Channel, reason: 'r', reasonCode: 'delete-because-not-declared' }]);
     expect(del.change).not.toHaveProperty('parent');

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { decide, unmatched } from '../../../src/engine/plan/steps/decide.js';
 import type { DesiredResource, LiveResource } from '../../../src/model/resource.js';
-import { desired, live } from '../plan-fakes.js';
+import { Channel, desired, live } from '../plan-fakes.js';
 import { frozen, matchOf } from './helpers.js';
 
 const hook = (url: string) => ({ type: 'Webhook', data: { url } });
@@ -79,5 +79,20 @@ describe('decide: renames', () => {
     const m = { ...matchOf(desired('Channel', 'new', hook('b')), live('Channel', 'new', 'C1', hook('a'))), renamedFrom: 'old' };
     const [d] = [...decide([m], new Set()).values()];
     expect([d.action, d.diff?.changed]).toEqual(['update', ['data']]);
+  });
+
+  it('a rename-only update never rotates, even when rotation is asked for it', () => {
+    const m = { ...matchOf(desired('Channel', 'new', hook('a')), live('Channel', 'new', 'C1', hook('a'))), renamedFrom: 'old' };
+    const [d] = [...decide(frozen([m]), frozen(new Set([m.key]))).values()];
+    expect([d.action, d.diff?.changed, d.rotate]).toEqual(['update', [], false]);
+  });
+});
+
+describe('decide: the reason of a replace', () => {
+  it('names every member that cannot change in place, separated by commas', () => {
+    const Fixed = { ...Channel, replaceOn: ['data', 'type'] };
+    const m = { ...matchOf(desired('Channel', 'ops', hook('b')), live('Channel', 'ops', 'C1', { type: 'Slack', data: { url: 'a' } })), kind: Fixed };
+    const [d] = [...decide(frozen([m]), new Set()).values()];
+    expect([d.action, d.reasonCode, d.reason]).toEqual(['replace', 'replace-because-cannot-update', 'data, type cannot be changed in place']);
   });
 });

@@ -59,4 +59,28 @@ describe('match: renames', () => {
       ['prod/Channel/fresh', undefined],
     ]);
   });
+
+  it('a match without a live twin carries no old name, even when the rename step names one', () => {
+    const result = match([desired('Channel', 'fresh', {})], FAKE_KINDS, indexLive([]), new Map([['prod/Channel/fresh', 'ghost']]));
+    expect(result.matches[0]).not.toHaveProperty('renamedFrom');
+    expect(result.matches[0]).not.toHaveProperty('live');
+  });
+});
+
+describe('match: what each error says', () => {
+  it('an unknown kind names the kind', () => {
+    const [diag] = match([desired('Nope', 'x', {})], FAKE_KINDS, indexLive([])).diagnostics;
+    expect(diag.message).toBe('Nope is not a registered kind');
+  });
+
+  it('an ambiguous name says where, which ids, and what to do', () => {
+    const [diag] = match([desired('Channel', 'ops', {})], FAKE_KINDS, indexLive([live('Channel', 'ops', 'C2', {}), live('Channel', 'ops', 'C1', {})])).diagnostics;
+    expect(diag.message).toBe('Channel ops in account prod matches 2 live resources (ids C1, C2); names must be unique to be managed');
+    expect(diag.hint).toBe('rename or delete all but one of them in the service');
+  });
+
+  it('a resource the service predefines is named with its account', () => {
+    const [diag] = match([desired('Channel', 'ops', {})], FAKE_KINDS, indexLive([live('Channel', 'ops', 'C1', {}, { managedByService: true })])).diagnostics;
+    expect(diag.message).toBe('Channel ops in account prod is predefined by the service and cannot be managed');
+  });
 });

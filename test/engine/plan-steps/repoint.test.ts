@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { repoint } from '../../../src/engine/plan/steps/repoint.js';
 import type { Action } from '../../../src/model/plan.js';
 import type { ResourceDiff } from '../../../src/engine/plan/diff.js';
-import { desired } from '../plan-fakes.js';
+import { desired, Rule } from '../plan-fakes.js';
 import { decisionOf, decisionsOf } from './helpers.js';
 
 const diffWith = (changed: string[]): ResourceDiff => ({ changed, diff: [], before: {}, after: {}, writeOnly: [], sensitive: [], replace: false, withheld: [] });
@@ -69,5 +69,32 @@ describe('re-point', () => {
     const channel = decisionOf(desired('Channel', 'a', {}), { action: 'replace' });
     const out = repoint(decisionsOf([channel, decisionOf(rule, { diff: diffWith([]) })]));
     expect(out.get(channel.key)).toBe(channel);
+  });
+
+  it('a create or a replace that refers to a replaced resource stays what it is, even with a diff beside it', () => {
+    const channel = decisionOf(desired('Channel', 'a', {}), { action: 'replace' });
+    for (const action of ['create', 'replace'] as const) {
+      const referrer = decisionOf(rule, { action, diff: diffWith(['severity']) });
+      const after = repoint(decisionsOf([channel, referrer])).get(referrer.key)!;
+      // It sends every member anyway: no update, no member added, no reason of its own.
+      expect(after).toBe(referrer);
+      expect([after.action, after.diff?.changed, after.reasonCode]).toEqual([action, ['severity'], undefined]);
+    }
+  });
+
+  it('the first reason stays: two reference pointers naming replaced resources give the reason of the first', () => {
+    const TwoRefs = { ...Rule, references: [...Rule.references, { kind: 'Channel', pointer: '/backup' }] };
+    const referrer = { ...decisionOf(desired('Rule', 'r', { channels: ['a'], backup: ['b'] }), { diff: diffWith([]) }), kind: TwoRefs };
+    const channels = ['a', 'b'].map((n) => decisionOf(desired('Channel', n, {}), { action: 'replace' }));
+    const after = repoint(decisionsOf([...channels, referrer])).get(referrer.key)!;
+    expect(after.diff?.changed).toEqual(['backup', 'channels']);
+    expect([after.reasonCode, after.reason]).toEqual(['update-because-reference-replaced', 'refers to Channel a, which is replaced']);
+  });
+
+  it('an update that already has a reason code keeps its reason', () => {
+    const channel = decisionOf(desired('Channel', 'a', {}), { action: 'replace' });
+    const referrer = decisionOf(rule, { action: 'update', diff: diffWith(['severity']), reasonCode: 'update-because-reference-replaced', reason: 'its own' });
+    const after = repoint(decisionsOf([channel, referrer])).get(referrer.key)!;
+    expect([after.action, after.diff?.changed, after.reasonCode, after.reason]).toEqual(['update', ['channels', 'severity'], 'update-because-reference-replaced', 'its own']);
   });
 });

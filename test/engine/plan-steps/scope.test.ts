@@ -36,4 +36,11 @@ describe('scope', () => {
     expect(s.diagnostics[0]).toMatchObject({ severity: 'error', file: 'postureops.yaml', hint: 'expected one of: prod, staging' });
     expect(s.diagnostics[0].message).toContain('nope');
   });
+
+  it('an account without live data is an error that names the account', () => {
+    const ls = liveState(l);
+    ls.accounts = ls.accounts.filter((a) => a.name === 'prod');
+    const s = scope(desiredState(d), ls, undefined);
+    expect(s.diagnostics).toEqual([{ severity: 'error', code: 'account-not-fetched', message: 'the live state holds no data of account staging' }]);
+  });
 });
