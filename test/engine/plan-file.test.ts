@@ -166,6 +166,10 @@ describe('checkStale', () => {
     expect(checkStale(p, liveState([live('Channel', 'ops', 'C9', hook('other')), ...fresh()]))).toBeUndefined();
   });
 
+  it('only changes that rename are renames: a live record named "undefined" is no change\'s old name', () => {
+    expect(checkStale(p, liveState([...fresh(), live('Channel', 'undefined', 'C8', hook('x'))]))).toBeUndefined();
+  });
+
   it('a referenced id that disappeared makes the plan stale', () => {
     const q = structuredClone(p);
     const rule = q.changes.find((c) => c.kind === 'Rule')!;
