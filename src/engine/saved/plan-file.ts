@@ -135,8 +135,10 @@ export async function readPlan(path: string, key?: string): Promise<SavedPlan> {
   }
   if (value.formatVersion !== PLAN_FORMAT_VERSION) {
     // An older plan lacks what this version's apply and comparison rely on (version 1: reason codes).
-    // Stryker disable next-line EqualityOperator: the current version never gets here, so `<` and `<=` agree
-    const older = typeof value.formatVersion === 'number' && value.formatVersion < PLAN_FORMAT_VERSION;
+    const older =
+      typeof value.formatVersion === 'number' &&
+      // Stryker disable next-line EqualityOperator: the current version never gets here, so `<` and `<=` agree (`>=` shares the line; the older-version test kills it)
+      value.formatVersion < PLAN_FORMAT_VERSION;
     throw problem(
       path,
       'plan-file-version',
