@@ -146,6 +146,30 @@ describe('checkStale', () => {
     ]);
   });
 
+  it('the refusal counts what moved and says to plan again', () => {
+    const refusal = checkStale(p, liveState(fresh().filter((r) => r.name !== 'gone')));
+    expect(refusal).toEqual({
+      code: 'stale',
+      message: 'the saved plan is stale: 1 of its changes no longer match the live state; create a new plan',
+      details: ['prod/Channel/gone: its live record (id C2) is gone or renamed'],
+    });
+  });
+
+  it('a record deleted and created again under its name (a new id, the same spec) is not the record planned', () => {
+    const recreated = fresh().map((r) => (r.name === 'gone' ? { ...r, id: 'C2-NEW' } : r));
+    expect(checkStale(p, liveState(recreated))?.details).toEqual(['prod/Channel/gone: its live record (id C2) is gone or renamed']);
+  });
+
+  it('a second record of a planned name created since does not hide the planned one: the plan names its record by id', () => {
+    // A fresh plan would refuse the ambiguous name; the saved one still changes exactly the record it was reviewed for.
+    expect(checkStale(p, liveState([...fresh(), live('Channel', 'ops', 'C9', hook('other'))]))).toBeUndefined();
+    expect(checkStale(p, liveState([live('Channel', 'ops', 'C9', hook('other')), ...fresh()]))).toBeUndefined();
+  });
+
+  it('only changes that rename are renames: a live record named "undefined" is no change\'s old name', () => {
+    expect(checkStale(p, liveState([...fresh(), live('Channel', 'undefined', 'C8', hook('x'))]))).toBeUndefined();
+  });
+
   it('a referenced id that disappeared makes the plan stale', () => {
     const q = structuredClone(p);
     const rule = q.changes.find((c) => c.kind === 'Rule')!;

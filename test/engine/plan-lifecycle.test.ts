@@ -48,6 +48,12 @@ describe('plan: renames', () => {
     const moved = liveNow.map((r) => (r.name === 'old' ? { ...r, name: 'renamed-by-hand' } : r));
     expect(checkStale(p, liveState(moved), KINDS)?.details).toEqual(['prod/Channel/new: its live record (id C1) is gone or renamed']);
   });
+
+  it('a saved rename whose new name was taken since is stale: the rename is not made, and the planned record is not found under it', () => {
+    const p = planOf([{ ...desired('Channel', 'new', hook('u')), previousNames: ['old'] }, desired('Rule', 'r', rule(['new']))], liveNow);
+    const taken = [...liveNow, live('Channel', 'new', 'C5', hook('u'))];
+    expect(checkStale(p, liveState(taken), KINDS)?.details).toEqual(['prod/Channel/new: its live record (id C1) is gone or renamed']);
+  });
 });
 
 describe('plan: lifecycle and protect', () => {
