@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Diagnostic, DiagnosticsError } from '../../src/model/diagnostics.js';
-import { readPlan } from '../../src/engine/saved/plan-file.js';
+import { readPlan, shown } from '../../src/engine/saved/plan-file.js';
 import { PLAN_FORMAT_VERSION } from '../../src/model/plan.js';
 import { CHANGE_REASON_CODES } from '../../src/model/reasons.js';
 
@@ -152,6 +152,12 @@ describe('top-level members of the wrong type are refused', () => {
     ['orgAccess as text', (p) => (p.accounts[0].orgAccess = 'false'), ['accounts must be a list of {name, orgAccess}']],
     ['a summary that is a list', (p) => (p.summary = [1, 1, 0, 1, 0]), ['summary is missing']],
     ['apiCalls that is a list', (p) => (p.apiCalls = []), ['apiCalls is missing']],
+    // A crafted file is as long as it likes: what it says is quoted and cut, never echoed whole.
+    [
+      'a dependency named by a megabyte of text',
+      (p) => change(p, 1).dependsOn.push('x'.repeat(1_000_000)),
+      [`changes[1] depends on unknown change "${'x'.repeat(78)}…`],
+    ],
   ];
   for (const [name, edit, problems] of cases) it(name, () => expectDamaged(edit, problems));
 });
@@ -177,6 +183,12 @@ describe('a scope of the wrong shape is refused, naming scope', () => {
     ['root accounts as text', (p) => (p.scope.rootAccounts = 'prod,dev'), ['scope.rootAccounts must be a list of strings']],
     ['root accounts holding a number', (p) => p.scope.rootAccounts.push(4), ['scope.rootAccounts must be a list of strings']],
     ['a wrong shard and wrong root accounts: both named', (p) => Object.assign(p.scope, { shard: {}, rootAccounts: null }), ['scope.shard must be {index, count}', 'scope.rootAccounts must be a list of strings']],
+    // A crafted file is as long as it likes: what it says is quoted and cut, never echoed whole.
+    [
+      'a dependency named by a megabyte of text',
+      (p) => change(p, 1).dependsOn.push('x'.repeat(1_000_000)),
+      [`changes[1] depends on unknown change "${'x'.repeat(78)}…`],
+    ],
   ];
   for (const [name, edit, problems] of cases) it(name, () => expectDamaged(edit, problems));
 });
@@ -242,8 +254,8 @@ describe('changes of the wrong shape are refused, naming the change and the memb
     ['a reason code without its reason', (p) => delete change(p, 2).reason, ['changes[2].reason and reasonCode go together (a text and a code)']],
     ['a reason without its code', (p) => delete change(p, 2).reasonCode, ['changes[2].reason and reasonCode go together (a text and a code)']],
     ['a reason that is no text, beside a known code', (p) => (change(p, 2).reason = 42), ['changes[2].reason and reasonCode go together (a text and a code)']],
-    ['a key that appears twice', (p) => (change(p, 2).key = 'prod/Channel/new'), ['changes[2].key prod/Channel/new appears twice']],
-    ['a dependency on a change the plan does not hold', (p) => change(p, 1).dependsOn.push('prod/Channel/nope'), ['changes[1] depends on unknown change prod/Channel/nope']],
+    ['a key that appears twice', (p) => (change(p, 2).key = 'prod/Channel/new'), ['changes[2].key "prod/Channel/new" appears twice']],
+    ['a dependency on a change the plan does not hold', (p) => change(p, 1).dependsOn.push('prod/Channel/nope'), ['changes[1] depends on unknown change "prod/Channel/nope"']],
     // Keys that are no text are never counted as duplicates nor as the changes others depend on.
     [
       'two numeric keys',
@@ -251,8 +263,25 @@ describe('changes of the wrong shape are refused, naming the change and the memb
         change(p, 0).key = 5;
         change(p, 1).key = 5;
       },
-      ['changes[0].key must be a string', 'changes[1].key must be a string', 'changes[1] depends on unknown change prod/Channel/new', 'changes[2] depends on unknown change prod/Rule/r'],
+      ['changes[0].key must be a string', 'changes[1].key must be a string', 'changes[1] depends on unknown change "prod/Channel/new"', 'changes[2] depends on unknown change "prod/Rule/r"'],
+    ],
+    // A crafted file is as long as it likes: what it says is quoted and cut, never echoed whole.
+    [
+      'a dependency named by a megabyte of text',
+      (p) => change(p, 1).dependsOn.push('x'.repeat(1_000_000)),
+      [`changes[1] depends on unknown change "${'x'.repeat(78)}…`],
     ],
   ];
   for (const [name, edit, problems] of cases) it(name, () => expectDamaged(edit, problems));
+});
+
+describe('a value of the file in a message', () => {
+  it('is quoted as JSON, whole up to 80 characters and cut with an ellipsis past them', () => {
+    expect(shown(3)).toBe('3');
+    expect(shown('a"b')).toBe('"a\\"b"');
+    expect(shown(undefined)).toBe('undefined');
+    const eighty = 'y'.repeat(78);
+    expect(shown(eighty)).toBe(`"${eighty}"`);
+    expect(shown(`${eighty}z`)).toBe(`"${eighty}…`);
+  });
 });

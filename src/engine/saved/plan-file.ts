@@ -142,7 +142,7 @@ export async function readPlan(path: string, key?: string): Promise<SavedPlan> {
     throw problem(
       path,
       'plan-file-version',
-      `plan file ${path} has format version ${JSON.stringify(value.formatVersion)}; this postureops reads version ${PLAN_FORMAT_VERSION}${older ? ' only (the file was saved by an older postureops)' : ''}`,
+      `plan file ${path} has format version ${shown(value.formatVersion)}; this postureops reads version ${PLAN_FORMAT_VERSION}${older ? ' only (the file was saved by an older postureops)' : ''}`,
       'create the plan again with this version',
     );
   }
@@ -248,13 +248,13 @@ function shapeProblems(plan: Record<string, unknown>): string[] {
     }
     if (c.action !== 'create' && typeof c.liveId !== 'string') out.push(`${where}.liveId is missing`);
     if (typeof c.key === 'string') {
-      if (keys.has(c.key)) out.push(`${where}.key ${c.key} appears twice`);
+      if (keys.has(c.key)) out.push(`${where}.key ${shown(c.key)} appears twice`);
       keys.add(c.key);
     }
   });
   plan.changes.forEach((c, i) => {
     if (isObject(c) && Array.isArray(c.dependsOn)) {
-      for (const dep of c.dependsOn) if (typeof dep === 'string' && !keys.has(dep)) out.push(`changes[${i}] depends on unknown change ${dep}`);
+      for (const dep of c.dependsOn) if (typeof dep === 'string' && !keys.has(dep)) out.push(`changes[${i}] depends on unknown change ${shown(dep)}`);
     }
   });
   return out;
@@ -308,4 +308,10 @@ export function checkStale(plan: Plan, live: LiveState, kinds: readonly Kind[] =
     message: `the saved plan is stale: ${details.length} of its changes no longer match the live state; create a new plan`,
     details,
   };
+}
+
+/** A value of the file in a message: as JSON, cut at 80 characters (a crafted file is as long as it likes). */
+export function shown(value: unknown): string {
+  const text = String(JSON.stringify(value));
+  return text.length > 80 ? `${text.slice(0, 79)}…` : text;
 }
