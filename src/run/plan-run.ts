@@ -68,8 +68,9 @@ export async function planRun(setup: RunSetup, request: PlanRequest, hooks: Plan
       apiCalls: live.calls,
       ...(scope ? { scope } : {}),
     });
-    await hooks.diagnostics?.(result.diagnostics);
+    // Problems go with the error (the adapter shows them once); a plan's warnings go to the hook.
     if (!result.plan || hasErrors(result.diagnostics)) throw new RunError({ kind: 'no-plan', diagnostics: result.diagnostics });
+    await hooks.diagnostics?.(result.diagnostics);
     let plan = result.plan;
     if (request.attribute) {
       hooks.attributing?.();

@@ -210,6 +210,8 @@ describe('--target', () => {
       const typo = await cli([command, dir, '--target', 'AlertRule/r-aa', ...(command === 'apply' ? ['--auto-approve'] : [])], { env });
       expect(typo.code, typo.stderr).toBe(1);
       expect(typo.stderr).toContain('--target AlertRule/r-aa names no declared or live resource');
+      // Said once: the problems of a plan that cannot be made are printed by one hand only.
+      expect(typo.stderr.split('names no declared or live resource').length - 1, typo.stderr).toBe(1);
     }
     expect((await rules('tgt')).map((r) => r.filters.name)).toEqual(['r-a']);
     // One that names an up-to-date resource plans no change, with a warning.
