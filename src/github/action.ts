@@ -215,7 +215,7 @@ async function applyRun(run: Run, planned: Planned, annotations: number): Promis
     issued[key] = value;
   };
   try {
-    await readyForApply(planned);
+    await readyForApply(planned, run.head);
     report = await log.group(`Apply ${planned.plan.changes.length} change(s)`, () => applyPlan(planned, run.env, onCredential, run.head));
   } catch (err) {
     if (err instanceof RunFailure) return fail(run, err.failure, annotations);

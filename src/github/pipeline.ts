@@ -134,9 +134,10 @@ export async function planAgainstService(desired: DesiredState, env: NodeJS.Proc
  * Before the apply starts: the engine's refusal (the Action never forces), and with max-duration the
  * writes' pre-flight, as the CLI's apply runs them. Throws RunFailure (`refused`, `too-long`).
  */
-export async function readyForApply(planned: Planned): Promise<void> {
+export async function readyForApply(planned: Planned, commit?: string): Promise<void> {
   try {
-    await readyToApply(planned, { lease: true });
+    // With a commit, apply records it in every account of the plan (applyPlan): counted too.
+    await readyToApply(planned, { lease: true, record: commit !== undefined });
   } catch (err) {
     if (err instanceof PlanRefusedError) throw new RunFailure({ kind: 'refused', plan: planned.plan });
     if (err instanceof RunError) throw new RunFailure(failureOf(err.problem));

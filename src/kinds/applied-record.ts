@@ -43,13 +43,13 @@ export const appliedRecord: AppliedHook = {
   },
 
   writeRequest(data: AppliedData, listBody: unknown, ctx: RequestContext) {
-    if (profilesOf(listBody).some((x) => isObject(x) && x.alertProfileId === APPLIED_ID)) {
-      return request(ctx, 'PATCH', apiPath(PROFILES_COLLECTION, APPLIED_ID), { alerts: [template(data)] });
-    }
+    if (profilesOf(listBody).some((x) => isObject(x) && x.alertProfileId === APPLIED_ID)) return appliedRecord.replaceRequest(data, ctx);
     const base = baseOf(listBody);
     if (base === undefined) throw new Error('the account has no predefined alert profile with templates for the applied record to extend');
     return request(ctx, 'POST', PROFILES_PATH, { alertProfileId: APPLIED_ID, extends: base, alerts: [template(data)] });
   },
+
+  replaceRequest: (data: AppliedData, ctx: RequestContext) => request(ctx, 'PATCH', apiPath(PROFILES_COLLECTION, APPLIED_ID), { alerts: [template(data)] }),
 
   // The profile and its template (a resource of its own, whose parent is the profile).
   owns: (live: LiveResource) => (live.parent !== undefined ? live.parent === APPLIED_ID : live.kind === 'AlertProfile' && live.name === APPLIED_ID),

@@ -152,6 +152,8 @@ export interface AppliedHook {
   read(body: unknown): AppliedData | 'unreadable' | undefined;
   /** Writes the record (created or replaced); `listBody`: the list answer it follows. */
   writeRequest(data: AppliedData, listBody: unknown, ctx: RequestContext): ApiRequest;
+  /** Replaces the record that exists (every apply but an account's first): what the pre-flight counts. */
+  replaceRequest(data: AppliedData, ctx: RequestContext): ApiRequest;
   owns(live: LiveResource): boolean;
 }
 

@@ -10,7 +10,7 @@ import { neededKinds } from '../engine/live/needed-kinds.js';
 import { plan as derivePlan } from '../engine/plan/plan.js';
 import { planDifferences } from '../engine/saved/plan-compare.js';
 import { checkStale } from '../engine/saved/plan-file.js';
-import { leaseGroups, preflight, type RequestGroup, readGroups, writeGroups } from '../engine/live/preflight.js';
+import { leaseGroups, preflight, recordGroups, type RequestGroup, readGroups, writeGroups } from '../engine/live/preflight.js';
 import { KINDS } from '../kinds/index.js';
 import type { AccountConfig, DesiredState } from '../model/account.js';
 import { hasErrors } from '../model/diagnostics.js';
@@ -24,6 +24,11 @@ export interface ApplyChecks {
   force?: boolean;
   /** The apply takes the service-side lease (its requests count in the pre-flight). */
   lease: boolean;
+  /**
+   * The apply records the commit in every account of the plan (the Action): each account is leased
+   * and written then, changes or not, so the pre-flight counts them all.
+   */
+  record?: boolean;
 }
 
 /**
@@ -33,9 +38,13 @@ export interface ApplyChecks {
 export async function readyToApply(planned: Planned, checks: ApplyChecks): Promise<void> {
   const { plan, run } = planned;
   refuseUnlessForced(plan, checks.force);
-  if (plan.changes.length === 0 || !run.bounded() || planned.writesEstimated) return;
-  const leased = checks.lease ? leaseRequests(run, changedAccounts(plan), plan) : [];
-  await run.preflight([...writeGroups(plan.changes, KINDS, plan.accounts), ...leased], 'apply');
+  if (!run.bounded() || planned.writesEstimated) return;
+  if (plan.changes.length === 0 && !checks.record) return;
+  // Apply leases every account of the plan when it records the commit, else those with changes.
+  const leasedAccounts = checks.record ? plan.accounts : changedAccounts(plan);
+  const leased = checks.lease ? leaseRequests(run, leasedAccounts, plan) : [];
+  const recorded = checks.record && checks.lease ? recordGroups(plan.accounts, KINDS) : [];
+  await run.preflight([...writeGroups(plan.changes, KINDS, plan.accounts), ...leased, ...recorded], 'apply');
 }
 
 /** Applies the planned changes through the engine (which refuses a refused plan unless `force`). */

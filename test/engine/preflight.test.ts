@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { durationText, leaseGroups, preflight, preflightLine, readGroups, TOKEN_GROUP, writeGroups } from '../../src/engine/live/preflight.js';
+import { durationText, leaseGroups, preflight, preflightLine, readGroups, recordGroups, TOKEN_GROUP, writeGroups } from '../../src/engine/live/preflight.js';
 import { KINDS } from '../../src/kinds/index.js';
 import type { AccountConfig } from '../../src/model/account.js';
 import type { Change } from '../../src/model/plan.js';
@@ -103,6 +103,15 @@ describe('preflight', () => {
     const busy = leaseGroups(accounts(2), KINDS, [change('a0', 'x'), change('a1', 'y'), change('a9', 'z')], 600);
     expect(busy.find((g) => g.buckets[0] === 'GET AlertProfiles')?.requests).toBe(2 * 2 + 2 + 2 * 2 * 11);
     expect(busy.find((g) => g.buckets[0] === 'PATCH AlertProfiles')?.requests).toBe(2 * 11);
+  });
+
+  it('counts recording the applied commit in every account: a list, the fence look and the write each', () => {
+    expect(recordGroups(accounts(3), KINDS)).toEqual([
+      { buckets: ['GET AlertProfiles'], requests: 6 },
+      { buckets: ['PATCH AlertProfiles'], requests: 3 },
+    ]);
+    expect(recordGroups([], KINDS)).toEqual([]);
+    expect(recordGroups(accounts(3), kinds('AlertChannel'))).toEqual([]);
   });
 
   it('says durations as people do', () => {

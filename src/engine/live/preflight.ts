@@ -12,6 +12,7 @@ import type { Kind } from '../../kinds/types.js';
 import { budgetAt, changeRequests, PLACEHOLDER_ID, waitSecondsFor } from './budget.js';
 import type { ReadPaths } from './fetch.js';
 import { LEASE_HEARTBEAT_MS, leaseHookOf } from '../lease/lease.js';
+import { appliedHookOf } from '../apply/applied.js';
 
 /** The service's documented budget per functionality: 120 requests per hour. */
 export const DOCUMENTED_LIMIT = 120;
@@ -184,6 +185,25 @@ export function leaseGroups(accounts: readonly AccountConfig[], kinds: readonly 
   add({ method: 'POST', path: hook.listPath }, accounts.length);
   add(hook.deleteRequest(hook.recordId(1), ctx), 2 * accounts.length);
   add(hook.renewRequest(hook.recordId(1), data, ctx), renewals);
+  return [...count].map(([bucket, requests]) => ({ buckets: [bucket], requests }));
+}
+
+/**
+ * What recording the applied commit sends (apply with `record`, the Action's apply): per account, a
+ * list of the records, the fence's look under the lease, and the write.
+ */
+export function recordGroups(accounts: readonly AccountConfig[], kinds: readonly Kind[]): RequestGroup[] {
+  const hook = appliedHookOf(kinds);
+  if (!hook || accounts.length === 0) return [];
+  const ctx = { account: accounts[0].name, orgAccess: accounts[0].orgAccess, resolve: () => PLACEHOLDER_ID };
+  const write = hook.replaceRequest({ commit: 'preflight', stamp: 0 }, ctx);
+  const count = new Map<string, number>();
+  const add = (req: { method: string; path: string }, n: number) => {
+    const bucket = bucketOf(req.method, req.path);
+    count.set(bucket, (count.get(bucket) ?? 0) + n);
+  };
+  add({ method: 'GET', path: hook.listPath }, 2 * accounts.length);
+  add(write, accounts.length);
   return [...count].map(([bucket, requests]) => ({ buckets: [bucket], requests }));
 }
 
