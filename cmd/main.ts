@@ -83,7 +83,8 @@ function helpAfter(examples: readonly string[], codes: readonly [number, string]
   return ['', 'Examples:', ...lines, '', 'Exit codes:', ...codes.map(([code, meaning]) => `  ${code}  ${meaning}`)].join('\n');
 }
 
-export function buildProgram(programIo: Io, setCode: (code: number) => void): Command {
+/** `onIo`: the io of the command about to run (its --log-level folded in): where an unexpected error goes. */
+export function buildProgram(programIo: Io, setCode: (code: number) => void, onIo: (io: Io) => void = () => {}): Command {
   // --no-color is read before any command runs; every command prints through `io`.
   let io = programIo;
   const program = new Command('postureops')
@@ -104,7 +105,7 @@ export function buildProgram(programIo: Io, setCode: (code: number) => void): Co
       const level = program.opts().logLevel as string | undefined;
       if (level !== undefined) io = { ...io, env: { ...io.env, POSTUREOPS_LOG: level } };
       logLevel(io);
-      debugIo = io;
+      onIo(io);
     })
     .addHelpText(
       'after',
@@ -444,10 +445,17 @@ export function buildProgram(programIo: Io, setCode: (code: number) => void): Co
 /** Runs the CLI and returns the exit code. Every expected failure becomes a message, never a stack trace. */
 export async function run(argv: string[], io: Io = processIo()): Promise<number> {
   let code: number = EXIT.ok;
-  debugIo = io;
-  const program = buildProgram(io, (c) => {
-    code = c;
-  });
+  // The io of the running command (its --log-level folded into the environment): where a stack goes.
+  let commandIo = io;
+  const program = buildProgram(
+    io,
+    (c) => {
+      code = c;
+    },
+    (used) => {
+      commandIo = used;
+    },
+  );
   try {
     await program.parseAsync(argv);
     return code;
@@ -460,12 +468,9 @@ export async function run(argv: string[], io: Io = processIo()): Promise<number>
       write(io.stderr, `postureops: ${inertText(err.message)}`);
       return err.code;
     }
-    return reportUnexpected(debugIo ?? io, err);
+    return reportUnexpected(commandIo, err);
   }
 }
-
-/** The io of the running command (its --log-level folded into the environment): where a stack goes. */
-let debugIo: Io | undefined;
 
 /** API errors, file errors and the like carry a message made for people; a stack only on request. */
 async function reportUnexpected(io: Io, err: unknown): Promise<number> {

@@ -59,7 +59,7 @@ export async function applyRun(planned: Planned, options: Omit<ApplyOptions, 'li
  */
 export function leaseRequests(run: Run, accounts: readonly AccountConfig[], plan: Pick<Plan, 'changes' | 'accounts'>): RequestGroup[] {
   const writes = writeGroups(plan.changes, KINDS, plan.accounts);
-  const { seconds } = preflight([...writes, ...leaseGroups(accounts, KINDS, plan.changes)], run.client.budget(), Date.now());
+  const { seconds } = preflight([...writes, ...leaseGroups(accounts, KINDS, plan.changes)], run.client.budget(), run.now());
   return leaseGroups(accounts, KINDS, plan.changes, seconds);
 }
 

@@ -74,7 +74,7 @@ export async function planRun(setup: RunSetup, request: PlanRequest, hooks: Plan
     let plan = result.plan;
     if (request.attribute) {
       hooks.attributing?.();
-      const attributed = await attribute(plan, run.client, { now: Date.now() });
+      const attributed = await attribute(plan, run.client, { now: run.now() });
       await hooks.diagnostics?.(attributed.diagnostics);
       plan = attributed.plan;
     }

@@ -150,7 +150,7 @@ export class Run {
     const seen = this.client.budget();
     const unseen = (await this.memory.recall()).filter((b) => !seen.some((s) => s.bucket === b.bucket));
     if (unseen.length === 0) return seen;
-    const now = seen.length > 0 ? Math.max(...seen.map((b) => b.observedAt)) : Date.now();
+    const now = seen.length > 0 ? Math.max(...seen.map((b) => b.observedAt)) : this.now();
     return [...seen, ...unseen.map((b) => budgetAt(b, now))];
   }
 

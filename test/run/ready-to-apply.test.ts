@@ -10,7 +10,7 @@ import type { Run } from '../../src/run/run.js';
 
 function planned(bounded: boolean): { planned: Planned; asked: RequestGroup[][] } {
   const asked: RequestGroup[][] = [];
-  const run = { bounded: () => bounded, preflight: async (groups: RequestGroup[]) => void asked.push(groups), client: { budget: () => [] } } as unknown as Run;
+  const run = { now: () => 0, bounded: () => bounded, preflight: async (groups: RequestGroup[]) => void asked.push(groups), client: { budget: () => [] } } as unknown as Run;
   const plan = { changes: [], accounts: [{ name: 'a0', orgAccess: false }, { name: 'a1', orgAccess: false }] } as unknown as Plan;
   return { planned: { plan, run } as unknown as Planned, asked };
 }

@@ -1,11 +1,11 @@
 // plan(desired, live) → Plan: pure and deterministic, read as a list of named steps (as octoDNS's
 // plan reads as numbered steps and Terraform builds its graph from small transformers). Each step
-// lives in plan-steps/ (or order, safety, budget), takes values and returns new ones, and is tested
+// lives in steps/ (or order, safety, budget), takes values and returns new ones, and is tested
 // alone. Nothing here switches on a kind's name: what a kind means comes through the Kind interface.
 //
 // Two decisions have one small home each: what a declared resource with no live twin means
-// (`unmatched` in plan-steps/decide.ts) and how a deletion is explained (`deletionReason` in
-// plan-steps/prune.ts).
+// (`unmatched` in steps/decide.ts) and how a deletion is explained (`deletionReason` in
+// steps/prune.ts).
 
 import type { BucketBudget } from '../../api/types.js';
 import type { CallStats, PlanScope } from '../../model/plan.js';
