@@ -174,18 +174,26 @@ export function leaseGroups(accounts: readonly AccountConfig[], kinds: readonly 
   const renewals = accounts.length * (1 + Math.ceil((seconds * 1000) / LEASE_HEARTBEAT_MS));
   const ctx = { account: accounts[0].name, orgAccess: accounts[0].orgAccess, resolve: () => PLACEHOLDER_ID };
   const data = { owner: 'preflight', holder: 'preflight', stamp: 0 };
-  const count = new Map<string, number>();
-  const add = (req: { method: string; path: string }, n: number) => {
-    const bucket = bucketOf(req.method, req.path);
-    count.set(bucket, (count.get(bucket) ?? 0) + n);
-  };
+  const { add, groups } = tally();
   // A renewal reads the records before and after its PATCH (Leases.renew then confirm): two lists.
   add({ method: 'GET', path: hook.listPath }, 2 * accounts.length + writes + 2 * renewals);
   // A create goes to the list's path (its body needs a list answer to be built).
   add({ method: 'POST', path: hook.listPath }, accounts.length);
   add(hook.deleteRequest(hook.recordId(1), ctx), 2 * accounts.length);
   add(hook.renewRequest(hook.recordId(1), data, ctx), renewals);
-  return [...count].map(([bucket, requests]) => ({ buckets: [bucket], requests }));
+  return groups();
+}
+
+/** Requests counted per bucket (`add`), then as one group per bucket, in the order first seen. */
+function tally(): { add: (req: { method: string; path: string }, n: number) => void; groups: () => RequestGroup[] } {
+  const count = new Map<string, number>();
+  return {
+    add: (req, n) => {
+      const bucket = bucketOf(req.method, req.path);
+      count.set(bucket, (count.get(bucket) ?? 0) + n);
+    },
+    groups: () => [...count].map(([bucket, requests]) => ({ buckets: [bucket], requests })),
+  };
 }
 
 /**
@@ -197,14 +205,10 @@ export function recordGroups(accounts: readonly AccountConfig[], kinds: readonly
   if (!hook || accounts.length === 0) return [];
   const ctx = { account: accounts[0].name, orgAccess: accounts[0].orgAccess, resolve: () => PLACEHOLDER_ID };
   const write = hook.replaceRequest({ commit: 'preflight', stamp: 0 }, ctx);
-  const count = new Map<string, number>();
-  const add = (req: { method: string; path: string }, n: number) => {
-    const bucket = bucketOf(req.method, req.path);
-    count.set(bucket, (count.get(bucket) ?? 0) + n);
-  };
+  const { add, groups } = tally();
   add({ method: 'GET', path: hook.listPath }, 2 * accounts.length);
   add(write, accounts.length);
-  return [...count].map(([bucket, requests]) => ({ buckets: [bucket], requests }));
+  return groups();
 }
 
 /**
