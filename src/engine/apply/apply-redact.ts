@@ -20,7 +20,7 @@ export function planRedactor(plan: Plan, env: Env, literals?: LiteralSource): Re
  */
 export function planSecretValues(plan: Plan, env: Env, literals?: LiteralSource): string[] {
   const found = new Set<string>();
-  const afters = plan.changes.flatMap((c) => [c.after, ...(c.children ?? []).map((child) => child.after)]);
+  const afters = aftersOf(plan);
   for (const template of afters.flatMap(envTemplates)) {
     found.add(interpolate(template, env).value);
     for (const name of envNames(template)) {
@@ -30,19 +30,27 @@ export function planSecretValues(plan: Plan, env: Env, literals?: LiteralSource)
   }
   for (const ref of afters.flatMap(literalRefs)) {
     const value = literals?.(ref);
-    for (const text of value === undefined ? [] : stringsIn(value)) found.add(text);
+    for (const text of stringsIn(value)) found.add(text);
   }
   return [...found];
 }
 
-function stringsIn(value: Json): string[] {
+/** What a change writes: its own spec and its children's. */
+function aftersOf(plan: Plan): (Json | undefined)[] {
+  // Stryker disable next-line ArrayDeclaration: a made-up child has no `after`, so it adds nothing
+  return plan.changes.flatMap((c) => [c.after, ...(c.children ?? []).map((child) => child.after)]);
+}
+
+/** Every string inside a value (none in a number, a boolean, null or nothing). */
+function stringsIn(value: Json | undefined): string[] {
   if (typeof value === 'string') return [value];
-  if (value === null || typeof value !== 'object') return [];
+  // Object.values of a number or a boolean is empty too: only null and undefined need the check.
+  if (value === null || value === undefined) return [];
   return (Array.isArray(value) ? value : Object.values(value)).flatMap(stringsIn);
 }
 
 /** Names of the variables the plan's env markers read, sorted. */
 export function planEnvNames(plan: Plan): string[] {
-  const afters = plan.changes.flatMap((c) => [c.after, ...(c.children ?? []).map((child) => child.after)]);
+  const afters = aftersOf(plan);
   return [...new Set(afters.flatMap(envTemplates).flatMap(envNames))].sort();
 }
