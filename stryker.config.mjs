@@ -38,6 +38,12 @@ export const groups = [
   },
   { name: 'plan-steps', mutate: ['src/engine/plan/steps/*.ts'], tests: ENGINE_TESTS },
   { name: 'lease', mutate: ['src/engine/lease/lease.ts', 'src/kinds/lease-record.ts'], tests: ENGINE_TESTS },
+  // What apply keeps out of the texts it stores, and what export writes instead of a secret.
+  {
+    name: 'written-secrets',
+    mutate: ['src/engine/apply/apply-redact.ts', 'src/engine/export/export-secrets.ts'],
+    tests: [...ENGINE_TESTS, 'test/model/**/*.test.ts'],
+  },
 ];
 
 /** The files held to 95 % (they hide secrets, neutralise outside text or authenticate plans); the rest of the core to 90 %. */
@@ -48,6 +54,8 @@ export const strict = [
   'src/model/secret-detection.ts',
   'src/engine/saved/plan-file.ts',
   'src/engine/saved/plan-compare.ts',
+  'src/engine/apply/apply-redact.ts',
+  'src/engine/export/export-secrets.ts',
 ];
 
 // .ci/mutate.mjs writes each group's report in a folder of its own before merging them.
