@@ -3,6 +3,7 @@
 import { appendFileSync, chmodSync } from 'node:fs';
 import { resolve as resolvePath } from 'node:path';
 import type { ClientOptions } from '../src/api/options.js';
+import type { LeaseClock } from '../src/engine/lease/lease.js';
 import { credentialRedactor } from '../src/api/redact.js';
 import { inertLog } from '../src/model/inert.js';
 import { isSecretName } from '../src/model/secret-detection.js';
@@ -20,6 +21,8 @@ export interface Io {
    * (`now`, `sleep`) and watch its waits. The CLI itself sets none.
    */
   clientOptions?: (options: ClientOptions) => ClientOptions;
+  /** The apply lease's clocks (tests: virtual ones, so that its waits take no real time). The CLI sets none. */
+  leaseClock?: LeaseClock;
 }
 
 export type StopSignal = 'SIGINT' | 'SIGTERM';

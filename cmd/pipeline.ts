@@ -154,6 +154,13 @@ export async function exitFor(io: Io, problem: RunProblem, saved?: { file: strin
       const why = stale && differences.length > 0 ? 'is stale and differs from what the repository asks for' : stale ? 'is stale' : 'is not the plan the repository asks for';
       return new ExitError(EXIT.refused, `refused: the saved plan ${file} ${why}; nothing was written: run postureops plan again`);
     }
+    case 'lease-held':
+      return new ExitError(
+        EXIT.leaseHeld,
+        `${problem.message}. Run apply again when it has finished, pass --lease-wait SECONDS to wait for it, or, when its holder is gone, free it with postureops unlock.`,
+      );
+    case 'lease-wait-stopped':
+      return new ExitError(EXIT.error, problem.message);
   }
 }
 
@@ -182,11 +189,12 @@ export interface PlanFlags extends ClientFlags {
 }
 
 /** Load, scope, read, plan: the run layer's plan run, shown as the CLI shows it. The caller closes `planned.run`. */
-export async function computePlan(io: Io, dir: string, flags: PlanFlags, interruption?: Interruption): Promise<Planned> {
+export async function computePlan(io: Io, dir: string, flags: PlanFlags, interruption?: Interruption, lease?: LeaseFlags): Promise<Planned> {
   const desired = await loadDesired(io, dir);
   const { planRun } = await import('../src/run/plan-run.js');
-  const setup = await runSetup(io, flags, interruption);
+  const setup = { ...(await runSetup(io, flags, interruption)), ...(lease ? { lease: await leaseSetup(io, lease) } : {}) };
   const request = {
+    lease: lease !== undefined,
     desired,
     dir: resolve(io.cwd, dir),
     accounts: flags.account,
@@ -204,6 +212,36 @@ export async function computePlan(io: Io, dir: string, flags: PlanFlags, interru
       attributing: () => progress(io, 'Reading the audit log of the accounts with drift…'),
     }),
   );
+}
+
+/** `--lease-wait`, in seconds. */
+export interface LeaseFlags {
+  leaseWait?: number;
+}
+
+/** The apply lease as the CLI takes it: its holder, its wait with a countdown on stderr, the clock (a test's). */
+export async function leaseSetup(io: Io, flags: LeaseFlags): Promise<NonNullable<RunSetup['lease']>> {
+  const { defaultHolder } = await import('../src/engine/lease/lease.js');
+  const out = consoleOf(io);
+  const waitS = flags.leaseWait ?? 0;
+  let said: string | undefined;
+  return {
+    holder: defaultHolder(io.env),
+    waitMs: waitS * 1000,
+    ...(io.leaseClock ? { clock: io.leaseClock } : {}),
+    onWait: (wait) => {
+      const what =
+        wait.why === 'held'
+          ? `another apply holds the lease (${wait.holder || 'unknown holder'}): waiting up to ${waitS}s`
+          : 'no lease record, or a freed or edited one: nobody can tell when its holder last wrote, so the lease is taken after its lifetime and margin';
+      // The reason once, then a countdown (a line that refreshes on a terminal).
+      if (said !== what) write(io.stderr, what);
+      said = what;
+      if (out.tty) out.setStatus(`waiting for the apply lease: ${wait.secondsLeft}s left`);
+      else if (wait.secondsLeft % 30 === 0) out.line(`waiting for the apply lease: ${wait.secondsLeft}s left`);
+      if (wait.secondsLeft <= 1) out.setStatus(undefined);
+    },
+  };
 }
 
 export function hasChanges(plan: Plan): boolean {

@@ -4,7 +4,7 @@ import type { Planned } from '../../src/run/plan-run.js';
 import { planKey } from '../plan-key.js';
 import { EXIT, ExitError, type Io, quiet, useColor, write } from '../io.js';
 import { Interruption } from '../interrupt.js';
-import { computePlan, exitFor, loadDesired, phaseProgress, type PlanFlags, printDiagnostics, readHooks, runSetup, withExit } from '../pipeline.js';
+import { computePlan, exitFor, leaseSetup, loadDesired, phaseProgress, type PlanFlags, printDiagnostics, readHooks, runSetup, withExit } from '../pipeline.js';
 import type { OutputFormat } from './plan.js';
 
 export interface ApplyOptions extends PlanFlags {
@@ -71,9 +71,10 @@ async function loadSavedPlan(io: Io, dir: string, file: string, opts: ApplyOptio
   }
   const desired = await loadDesired(io, dir);
   const [{ deriveSavedPlan }, { RunError }] = await Promise.all([import('../../src/run/apply-run.js'), import('../../src/run/errors.js')]);
-  const setup = await runSetup(io, opts, interruption);
+  const lease = leaseWanted(io, opts);
+  const setup = { ...(await runSetup(io, opts, interruption)), ...(lease ? { lease: await leaseSetup(io, opts) } : {}) };
   try {
-    return await deriveSavedPlan(setup, { desired, saved, force: opts.force, lease: opts.lease !== false }, readHooks(io, interruption));
+    return await deriveSavedPlan(setup, { desired, saved, force: opts.force, lease }, readHooks(io, interruption));
   } catch (err) {
     if (err instanceof RunError) throw await exitFor(io, err.problem, { file, dir });
     throw err;
@@ -99,9 +100,20 @@ export async function applyCommand(io: Io, dir: string, opts: ApplyOptions): Pro
   }
 }
 
+/**
+ * The lease is taken before the live state is read, and held while someone is asked: unless
+ * --no-lease, or no one can say yes (no terminal and no --auto-approve: nothing will be written).
+ */
+function leaseWanted(io: Io, opts: ApplyOptions): boolean {
+  return opts.lease !== false && (opts.autoApprove === true || io.stdin.isTTY === true);
+}
+
 async function applyInterruptibly(io: Io, dir: string, opts: ApplyOptions, interruption: Interruption): Promise<number> {
-  const planned = opts.plan ? await loadSavedPlan(io, dir, opts.plan, opts, interruption) : await computePlan(io, dir, opts, interruption);
+  const planned = opts.plan
+    ? await loadSavedPlan(io, dir, opts.plan, opts, interruption)
+    : await computePlan(io, dir, opts, interruption, leaseWanted(io, opts) ? { leaseWait: opts.leaseWait } : undefined);
   const { plan, run } = planned;
+  let reported = false;
   try {
     const { renderPlan, renderApplyReport } = await import('../../src/render/index.js');
     // Text: the plan, then the report, on stdout. With json/markdown stdout holds the report alone; the
@@ -119,7 +131,9 @@ async function applyInterruptibly(io: Io, dir: string, opts: ApplyOptions, inter
       throw new ExitError(EXIT.refused, `refused: ${err.refusal.message}${err.overridable ? ' (use --force to override)' : ''}`);
     });
     if (plan.changes.length === 0) {
-      if (opts.format !== 'text') write(io.stdout, renderApplyReport(await applyRun(planned, { env: io.env, force: opts.force }), opts.format, { color: false }));
+      const report = await applyRun(planned, { env: io.env, force: opts.force });
+      if (opts.format !== 'text') write(io.stdout, renderApplyReport(report, opts.format, { color: false }));
+      reported = opts.format !== 'text';
       return EXIT.ok;
     }
     if (!opts.autoApprove && !(await confirm(io, interruption))) {
@@ -129,10 +143,7 @@ async function applyInterruptibly(io: Io, dir: string, opts: ApplyOptions, inter
         io.stdin.isTTY ? 'apply cancelled' : 'apply needs confirmation: run it on a terminal or pass --auto-approve',
       );
     }
-    const [{ defaultHolder, LeaseHeldError }, { planEnvNames }] = await Promise.all([
-      import('../../src/engine/lease/lease.js'),
-      import('../../src/engine/apply/apply-redact.js'),
-    ]);
+    const { planEnvNames } = await import('../../src/engine/apply/apply-redact.js');
     // Every variable the plan reads is set before the lease and the first write, not found missing
     // half-way through (a change done, the next one failing).
     const unset = planEnvNames(plan).filter((name) => io.env[name] === undefined);
@@ -145,18 +156,6 @@ async function applyInterruptibly(io: Io, dir: string, opts: ApplyOptions, inter
     const count = phaseProgress(io, 'Applying', plan.changes.length, run.now, 'change');
     const report = await applyRun(planned, {
       force: opts.force,
-      ...(opts.lease === false
-        ? {}
-        : {
-            lease: {
-              holder: defaultHolder(io.env),
-              // A signal ends a wait for another apply's lease at once.
-              sleep: (ms: number) => interruption.sleep(ms, 'nothing was applied while waiting for another apply'),
-              waitMs: (opts.leaseWait ?? 0) * 1000,
-              onWait: (account: string, other: { holder: string }) =>
-                write(io.stderr, `another apply holds the lease of account ${account} (${other.holder || 'unknown holder'}): waiting up to ${opts.leaseWait ?? 0}s`),
-            },
-          }),
       env: io.env,
       testResources: opts.testChannels,
       concurrency: opts.concurrency,
@@ -165,15 +164,10 @@ async function applyInterruptibly(io: Io, dir: string, opts: ApplyOptions, inter
         onChangeDone: (r) => count?.step(r.status !== 'failed'),
         onCredential: (c, value) => issued.set(c.key, value),
       },
-    }).finally(() => count?.end()).catch((err: unknown) => {
-      if (!(err instanceof LeaseHeldError)) throw err;
-      throw new ExitError(
-        EXIT.leaseHeld,
-        `${err.message}. Run apply again when it has finished (it plans afresh), pass --lease-wait SECONDS to wait for it, or, when its holder is gone, free it with postureops unlock.`,
-      );
-    });
+    }).finally(() => count?.end());
     // The report first: a credentials file that cannot be written must not hide what was applied.
     write(io.stdout, renderApplyReport(report, opts.format, { color: useColor(io.stdout, io.env), quiet: quiet(io, opts) }));
+    reported = true;
     await handOutCredentials(io, opts, issued);
     if (report.stopped?.cause === 'lease-lost') {
       // The report above says what was done; no write was sent after the lease was found lost.
@@ -181,6 +175,10 @@ async function applyInterruptibly(io: Io, dir: string, opts: ApplyOptions, inter
     }
     return interruption.exitCode() ?? (report.summary.failed > 0 || report.stopped ? EXIT.error : EXIT.ok);
   } finally {
+    const lease = run.lease;
     await run.close();
+    // Stopped before the report (interrupted at the prompt, a refusal): what became of the lease.
+    const said = lease?.report().notes.at(-1);
+    if (lease && !reported && said !== undefined) write(io.stderr, `apply lease: ${said}`);
   }
 }

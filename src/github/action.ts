@@ -81,13 +81,15 @@ export async function runAction(env: NodeJS.ProcessEnv = process.env): Promise<v
         dir: s.dir,
         accounts: s.accounts,
         ...(changed ? { changed } : {}),
-        ...(sinceApplied !== undefined ? { changed: async (client, selected) => changedSinceApplied(s.dir, desired, await readApplied(client, KINDS, selected), sinceApplied, say) } : {}),
+        ...(sinceApplied !== undefined ? { changed: async (client, selected) => changedSinceApplied(s.dir, desired, await readApplied(client, selected), sinceApplied, say) } : {}),
         ...(s.shard ? { shard: s.shard } : {}),
         targets: s.targets,
         rotate: s.rotate,
         attribute: s.mode === 'drift' && s.attribute,
         ...(s.maxDuration !== undefined ? { maxDurationSeconds: s.maxDuration } : {}),
         onPreflight: say,
+        // The lease first: an apply reads the live state it plans from under it.
+        lease: s.mode === 'apply',
       });
     });
   } catch (err) {

@@ -10,7 +10,7 @@ import { neededKinds } from '../engine/live/needed-kinds.js';
 import { plan as derivePlan } from '../engine/plan/plan.js';
 import { planDifferences } from '../engine/saved/plan-compare.js';
 import { checkStale } from '../engine/saved/plan-file.js';
-import { leaseGroups, preflight, recordGroups, type RequestGroup, readGroups, writeGroups } from '../engine/live/preflight.js';
+import { leaseRestGroups, leaseTakeGroups, preflight, recordGroups, type RequestGroup, readGroups, writeGroups } from '../engine/live/preflight.js';
 import { KINDS } from '../kinds/index.js';
 import type { AccountConfig, DesiredState } from '../model/account.js';
 import { hasErrors } from '../model/diagnostics.js';
@@ -40,27 +40,38 @@ export async function readyToApply(planned: Planned, checks: ApplyChecks): Promi
   refuseUnlessForced(plan, checks.force);
   if (!run.bounded() || planned.writesEstimated) return;
   if (plan.changes.length === 0 && !checks.record) return;
-  // Apply leases every account of the plan when it records the commit, else those with changes.
-  const leasedAccounts = checks.record ? plan.accounts : changedAccounts(plan);
-  const leased = checks.lease ? leaseRequests(run, leasedAccounts, plan) : [];
-  const recorded = checks.record && checks.lease ? recordGroups(plan.accounts, KINDS) : [];
-  await run.preflight([...writeGroups(plan.changes, KINDS, plan.accounts), ...leased, ...recorded], 'apply');
+  const recorded = checks.record && checks.lease ? recordGroups(plan.accounts) : [];
+  const writes = [...writeGroups(plan.changes, KINDS, plan.accounts), ...recorded];
+  const leased = checks.lease ? leaseRest(run, writes) : [];
+  await run.preflight([...writes, ...leased], 'apply');
 }
 
 /** Applies the planned changes through the engine (which refuses a refused plan unless `force`). */
-export async function applyRun(planned: Planned, options: Omit<ApplyOptions, 'literals' | 'waited'>): Promise<ApplyReport> {
+export async function applyRun(planned: Planned, options: Omit<ApplyOptions, 'literals' | 'waited' | 'leases' | 'now'>): Promise<ApplyReport> {
   const { run } = planned;
-  return apply(planned.plan, run.client, { ...options, literals: planned.literals, waited: () => run.waitedSeconds() });
+  const leases = run.lease;
+  try {
+    const report = await apply(planned.plan, run.client, { ...options, literals: planned.literals, waited: () => run.waitedSeconds(), now: run.now, ...(leases ? { leases } : {}) });
+    // Released once its writes are answered, so that the report says so.
+    if (leases) {
+      await leases.release();
+      return { ...report, lease: leases.report() };
+    }
+    return report;
+  } finally {
+    await leases?.release();
+  }
 }
 
+
 /**
- * The apply lease's requests for the pre-flight: taking, fencing each write, freeing, and renewals
- * for as long as the writes (with the lease's own) take by the budget as the client knows it.
+ * What the lease still sends once taken, for the pre-flight: a renewal (a list and a PATCH) per
+ * renewal period of the time the writes take by the budget as the client knows it, and the release.
  */
-export function leaseRequests(run: Run, accounts: readonly AccountConfig[], plan: Pick<Plan, 'changes' | 'accounts'>): RequestGroup[] {
-  const writes = writeGroups(plan.changes, KINDS, plan.accounts);
-  const { seconds } = preflight([...writes, ...leaseGroups(accounts, KINDS, plan.changes)], run.client.budget(), run.now());
-  return leaseGroups(accounts, KINDS, plan.changes, seconds);
+export function leaseRest(run: Run, writes: readonly RequestGroup[]): RequestGroup[] {
+  const bound = run.client.requestBoundMs?.();
+  const { seconds } = preflight(writes, run.client.budget(), run.now());
+  return leaseRestGroups(seconds, bound);
 }
 
 export interface SavedPlanRequest extends ApplyChecks {
@@ -90,8 +101,11 @@ export async function deriveSavedPlan(setup: RunSetup, request: SavedPlanRequest
   try {
     const kindsOf = neededKinds(desired, KINDS);
     // Before the first request: the read the derivation needs and the writes, against the budget last reported.
-    const leased = request.lease ? leaseRequests(run, accounts, saved) : [];
-    await run.preflight([...readGroups(accounts, kindsOf), ...writeGroups(saved.changes, KINDS, accounts), ...leased], 'read and apply');
+    const writes = writeGroups(saved.changes, KINDS, accounts);
+    const leased = request.lease ? [...leaseTakeGroups(), ...leaseRest(run, writes)] : [];
+    await run.preflight([...readGroups(accounts, kindsOf), ...writes, ...leased], 'read and apply');
+    // The lease first: the live state the derivation reads is read under it.
+    if (request.lease) await run.takeLease({ declared: desired.root.accounts, accounts });
     const live = await readLive(run, accounts, { settings: desired.root.settings, kindsOf }, hooks);
     // Rotation is asked for per change in the file; the derived plan rotates the same resources.
     const rotate = saved.changes.filter((c) => c.rotate === true).map((c) => `${c.account}/${c.kind}/${c.name}`);

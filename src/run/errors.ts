@@ -19,7 +19,11 @@ export type RunProblem =
   /** A saved plan takes literal values from the repository that changed since. */
   | { kind: 'saved-literals'; message: string; details: string[] }
   /** A saved plan is stale, or not the plan the repository and the live state ask for. */
-  | { kind: 'saved-differs'; stale?: { message: string; details: string[] }; differences: string[] };
+  | { kind: 'saved-differs'; stale?: { message: string; details: string[] }; differences: string[] }
+  /** Another apply holds the lease (checked before the live state is read): nothing was read or changed. */
+  | { kind: 'lease-held'; message: string; account: string }
+  /** A signal ended the wait for the lease: nothing was changed. */
+  | { kind: 'lease-wait-stopped'; message: string };
 
 /** The pre-flight refusal: the estimate, the bound, and what was spent before it (all in seconds, and as text). */
 export interface TooLong {

@@ -6,7 +6,7 @@ import { attribute } from '../engine/live/attribute.js';
 import { literalSource } from '../engine/apply/literals.js';
 import { neededKinds } from '../engine/live/needed-kinds.js';
 import { plan as buildPlan } from '../engine/plan/plan.js';
-import { readGroups } from '../engine/live/preflight.js';
+import { leaseTakeGroups, readGroups } from '../engine/live/preflight.js';
 import { KINDS } from '../kinds/index.js';
 import type { AccountConfig, DesiredState } from '../model/account.js';
 import { type Diagnostic, hasErrors } from '../model/diagnostics.js';
@@ -27,6 +27,8 @@ export interface PlanRequest extends ScopeInput {
   targets?: string[];
   /** Read the audit log of the accounts with drift (`plan --attribute`). */
   attribute?: boolean;
+  /** Take the apply lease before reading (apply): the plan is then read under it. */
+  lease?: boolean;
 }
 
 export interface PlanHooks extends ReadHooks {
@@ -57,7 +59,9 @@ export async function planRun(setup: RunSetup, request: PlanRequest, hooks: Plan
   try {
     const { accounts, scope } = await narrow(run, desired, selected, request, offline);
     const kindsOf = neededKinds(desired, KINDS);
-    await run.preflight(readGroups(accounts, kindsOf), 'read');
+    await run.preflight([...readGroups(accounts, kindsOf), ...(request.lease ? leaseTakeGroups() : [])], 'read');
+    // The lease first: the live state this plan comes from is read under it.
+    if (request.lease) await run.takeLease({ declared: desired.root.accounts, accounts });
     const live = await readLive(run, accounts, { settings: desired.root.settings, kindsOf }, hooks);
     const result = buildPlan(desired, live, {
       accounts: accounts.map((a) => a.name),
