@@ -32,8 +32,10 @@ export async function demoCommand(io: Io, opts: { examples?: string }): Promise<
     banner(io, 'postureops plan examples');
     await planCommand(demoIo, examples, { format: 'text' });
 
-    banner(io, 'postureops apply examples --auto-approve');
-    const applied = await applyCommand(demoIo, examples, { format: 'text', autoApprove: true });
+    // The demo's emulator is its own (no other apply can reach it): no lease, whose first taking
+    // waits its lifetime and margin (about 2.5 min) on a service that never had one.
+    banner(io, 'postureops apply examples --auto-approve --no-lease');
+    const applied = await applyCommand(demoIo, examples, { format: 'text', autoApprove: true, lease: false });
     if (applied !== EXIT.ok) return applied;
 
     banner(io, 'postureops plan examples --detailed-exitcode');

@@ -47,11 +47,11 @@ export async function readyToApply(planned: Planned, checks: ApplyChecks): Promi
 }
 
 /** Applies the planned changes through the engine (which refuses a refused plan unless `force`). */
-export async function applyRun(planned: Planned, options: Omit<ApplyOptions, 'literals' | 'waited' | 'leases' | 'now'>): Promise<ApplyReport> {
+export async function applyRun(planned: Planned, options: Omit<ApplyOptions, 'literals' | 'waited' | 'leases' | 'now' | 'sleep'>): Promise<ApplyReport> {
   const { run } = planned;
   const leases = run.lease;
   try {
-    const report = await apply(planned.plan, run.client, { ...options, literals: planned.literals, waited: () => run.waitedSeconds(), now: run.now, ...(leases ? { leases } : {}) });
+    const report = await apply(planned.plan, run.client, { ...options, literals: planned.literals, waited: () => run.waitedSeconds(), now: run.now, sleep: run.sleep, ...(leases ? { leases } : {}) });
     // Released once its writes are answered, so that the report says so.
     if (leases) {
       await leases.release();

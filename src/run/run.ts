@@ -79,6 +79,8 @@ export class Run {
     readonly client: ApiClient,
     /** The run's clock (a test's virtual one, else the system's): the budget's times are on it. */
     readonly now: () => number,
+    /** The run's sleep (a test's virtual one, else a timer): pauses between repeats of a write. */
+    readonly sleep: (ms: number) => Promise<void>,
     private readonly memory: BudgetMemory,
     private readonly setup: RunSetup,
   ) {}
@@ -102,7 +104,7 @@ export class Run {
       ...(setup.log ? { log: setup.log } : {}),
       ...(setup.waits ? { onWait: setup.waits.onWait } : {}),
     });
-    return new Run(createClient(adjusted), adjusted.now ?? Date.now, setup.memory(options.baseUrl, options.keyId), setup);
+    return new Run(createClient(adjusted), adjusted.now ?? Date.now, adjusted.sleep ?? ((ms) => new Promise<void>((r) => setTimeout(r, ms))), setup.memory(options.baseUrl, options.keyId), setup);
   }
 
   /** A maximum duration bounds this run. */

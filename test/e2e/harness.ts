@@ -13,6 +13,7 @@ import { manualClock, type ManualClock } from '../../src/emulator/index.js';
 import { virtualTime } from '../api/helpers.js';
 import type { ClientOptions } from '../../src/api/options.js';
 import type { RequestLogEntry } from '../../src/api/types.js';
+import type { LeaseClock } from '../../src/engine/lease/lease.js';
 import { run } from '../../cmd/main.js';
 import { packageRoot } from '../../src/util/package-root.js';
 
@@ -50,9 +51,27 @@ function sink(): { stream: PassThrough; text: () => string } {
   return { stream, text: () => Buffer.concat(chunks).toString('utf8') };
 }
 
+/**
+ * The apply lease's clocks for an in-process run: the system's, moved ahead by every wait of the
+ * lease, which then takes no real time (the first taking of a lease waits about 2.5 min). The
+ * service's clock is not moved: ages stay the service's.
+ */
+export function leapingLeaseClock(): LeaseClock & { leapt: () => number } {
+  let offset = 0;
+  return {
+    mono: () => performance.timeOrigin + performance.now() + offset,
+    wall: () => Date.now() + offset,
+    sleep: async (ms) => {
+      offset += ms;
+      await new Promise((r) => setImmediate(r));
+    },
+    leapt: () => offset,
+  };
+}
+
 export async function cli(
   args: string[],
-  opts: { env?: Record<string, string | undefined>; cwd?: string; signals?: Io['signals']; clientOptions?: Io['clientOptions'] } = {},
+  opts: { env?: Record<string, string | undefined>; cwd?: string; signals?: Io['signals']; clientOptions?: Io['clientOptions']; leaseClock?: LeaseClock } = {},
 ): Promise<CliResult> {
   const out = sink();
   const err = sink();
@@ -65,6 +84,7 @@ export async function cli(
     cwd: opts.cwd ?? packageRoot(),
     ...(opts.signals ? { signals: opts.signals } : {}),
     ...(opts.clientOptions ? { clientOptions: opts.clientOptions } : {}),
+    leaseClock: opts.leaseClock ?? leapingLeaseClock(),
   };
   const code = await run(['node', 'postureops', ...args], io);
   return { code, stdout: out.text(), stderr: err.text() };

@@ -255,6 +255,8 @@ async function createConfirmed(step: Step, desired: DesiredResource, request: Ap
       outcome = { status: 'done', liveId: kind.createdId(res.body, desired) };
     } catch (err) {
       if (!isUnknownOutcome(err)) throw err;
+      // The run stopped (interrupted, the service unreachable): no look, the outcome stays unknown.
+      if (runner.stopReason?.() !== undefined) throw err;
       // No answer at all: the request may still be on its way until the client's bound has passed.
       if (err instanceof ApiError && err.status === undefined && (err.networkCode !== undefined || err.timedOut === true || err.address !== undefined)) await sleep(runner.requestBoundMs ?? 0);
       // Repeating blindly could create a duplicate (names are not unique in the service): look first.
