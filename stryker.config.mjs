@@ -37,7 +37,7 @@ export const groups = [
     tests: ENGINE_TESTS,
   },
   { name: 'plan-steps', mutate: ['src/engine/plan/steps/*.ts'], tests: ENGINE_TESTS },
-  { name: 'lease', mutate: ['src/engine/lease/lease.ts', 'src/kinds/lease-record.ts'], tests: ENGINE_TESTS },
+  { name: 'lease', mutate: ['src/engine/lease/lease.ts', 'src/engine/lease/lease-record.ts'], tests: ENGINE_TESTS },
   // What apply keeps out of the texts it stores, and what export writes instead of a secret.
   {
     name: 'written-secrets',

@@ -248,3 +248,18 @@ export async function filesBelow(dir: string): Promise<string[]> {
   const { readdir } = await import('node:fs/promises');
   return (await readdir(dir, { withFileTypes: true, recursive: true })).filter((e) => e.isFile()).map((e) => join(e.parentPath, e.name));
 }
+
+/**
+ * A released apply lease in each of `accounts`, as an earlier apply leaves it: the next apply (the
+ * Action's, a child process on the real clock) takes it at once, where on a service that never had
+ * one it would wait the lease's lifetime and margin first.
+ */
+export async function releasedLeases(emu: { url: string; keyId: string; secret: string }, accounts: readonly string[]): Promise<void> {
+  const { createLeaseRequest } = await import('../../src/engine/lease/lease-record.js');
+  for (const account of accounts) {
+    const list = await rawApi(emu, 'GET', '/api/v2/AlertProfiles', { account });
+    const req = createLeaseRequest(1, { owner: 'seed', holder: 'an earlier apply', stamp: 0, state: 'released' }, list.body, { account, orgAccess: false, resolve: () => '' });
+    const res = await rawApi(emu, 'POST', req.path, { account, body: req.body });
+    if (res.status !== 201 && res.status !== 200) throw new Error(`seeding a released lease in ${account}: ${res.status}`);
+  }
+}

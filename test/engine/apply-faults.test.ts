@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ApiError } from '../../src/api/types.js';
+import { type ApiClient, type ApiRequest, ApiError } from '../../src/api/types.js';
 import { CONFIRMED_REASON } from '../../src/engine/apply/apply-change.js';
 import { apply } from '../../src/engine/apply/apply.js';
 import { change, FakeService, fakeKind, permanent, planOf, unknownOutcome } from './apply-fakes.js';
@@ -81,7 +81,13 @@ describe('apply: creates whose outcome is unknown', () => {
     svc.fault = (req, i) => (i === 0 ? { when: 'after', error: dropped } : undefined);
     let t = 0;
     const looked: number[] = [];
-    const client = { ...svc, request: (req: Parameters<FakeService['request']>[0]) => (req.method === 'GET' && looked.push(t), svc.request(req)), budget: () => [], stats: () => svc.stats(), close: async () => undefined, requestBoundMs: () => 12_000 };
+    const client: ApiClient = {
+      request: <T,>(req: ApiRequest) => (req.method === 'GET' && looked.push(t), svc.request<T>(req)),
+      budget: () => [],
+      stats: () => svc.stats(),
+      close: async () => undefined,
+      requestBoundMs: () => 12_000,
+    };
     const report = await apply(createW1(), client, { env: {}, kinds, now: () => t, sleep: async (ms) => void (t += ms) });
     expect(report.results[0]).toMatchObject({ status: 'done', reason: CONFIRMED_REASON });
     expect(looked).toEqual([12_000]);

@@ -6,7 +6,7 @@
 // property itself: no write of one holder is processed after another holder has started.
 
 import { describe, expect, it } from 'vitest';
-import { ApiError, type ApiRequest } from '../../src/api/types.js';
+import { ApiError, type ApiRequest, type ApiResponse } from '../../src/api/types.js';
 import {
   defaultHolder,
   LEASE_LIFETIME_MS,
@@ -47,8 +47,8 @@ class World {
       return res;
     };
     // Only lease records are the service's concern here; a channel write is answered as created.
-    const answer = this.service['answer'].bind(this.service) as (req: ApiRequest) => unknown;
-    this.service['answer'] = (req: ApiRequest) => (req.path.startsWith('/api/v2/AlertChannels') ? { status: 201, body: {}, date: this.service.clock() } : answer(req));
+    const answer = this.service['answer'].bind(this.service) as (req: ApiRequest) => ApiResponse;
+    this.service['answer'] = (req: ApiRequest): ApiResponse => (req.path.startsWith('/api/v2/AlertChannels') ? { status: 201, body: {}, date: this.service.clock() } : answer(req));
   }
 
   /** A run's clocks: monotonic from its own origin, wall `skewMs` away from the service's. */
@@ -73,7 +73,7 @@ class World {
 }
 
 function options(world: World, extra: LeaseOptions & { clock?: LeaseClock } = {}): LeaseOptions & { beat: () => Promise<void> } {
-  const out = {
+  const out: LeaseOptions & { beat: () => Promise<void> } = {
     holder: 'run A',
     owner: 'owner-a',
     clock: world.clock(),
@@ -81,7 +81,7 @@ function options(world: World, extra: LeaseOptions & { clock?: LeaseClock } = {}
       out.beat = b;
       return () => undefined;
     },
-    beat: async () => undefined,
+    beat: async () => {},
     ...extra,
   };
   return out;

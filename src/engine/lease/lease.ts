@@ -68,7 +68,7 @@ export function systemLeaseClock(): LeaseClock {
   return {
     mono: () => performance.timeOrigin + performance.now(),
     wall: Date.now,
-    sleep: (ms) => new Promise((r) => setTimeout(r, ms).unref?.()),
+    sleep: (ms) => new Promise((r) => setTimeout(r, ms)),
   };
 }
 
