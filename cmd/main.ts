@@ -397,16 +397,15 @@ export function buildProgram(programIo: Io, setCode: (code: number) => void, onI
   clientOptions(
     program
       .command('unlock')
-      .description("free the apply lease of accounts whose apply is gone (shows each holder, then asks)")
-      .argument('[dir]', 'configuration repository (its accounts)', '.')
-      .option('--account <name>', 'only this account (repeatable)', collect)
+      .description('free the apply lease whose apply is gone (shows its holder, then asks; marks it freed)')
+      .argument('[dir]', 'configuration repository (its first account by name holds the lease)', '.')
       .option('--auto-approve', 'do not ask for confirmation')
       .addHelpText(
         'after',
         helpAfter(
           [
             'postureops unlock config                               # shows the holders, asks for yes on a terminal',
-            'postureops unlock config --account prod --auto-approve  # in CI, after a cancelled job',
+            'postureops unlock config --auto-approve                 # in CI, after a job killed outright',
           ],
           [
             [EXIT.ok, 'freed (or no lease was held)'],

@@ -25,8 +25,16 @@ export function progress(io: Io, message: string): void {
 
 /** A phase's live count (terminal) or its throttled lines (CI); `undefined` with --log-level error. */
 export function phaseProgress(io: Io, phase: string, total: number, now: () => number = Date.now, unit?: string): Progress | undefined {
-  return logs(logLevel(io), 'warn') ? new Progress(consoleOf(io), phase, total, now, unit) : undefined;
+  if (!logs(logLevel(io), 'warn')) return undefined;
+  // The run's waits (its budget model, its countdown) move the line: elapsed and time left each second.
+  const waits = waitReporters.get(io.stderr);
+  const progress = new Progress(consoleOf(io), phase, total, now, unit, waits ? (at) => waits.left(at) : undefined);
+  if (waits) waits.onTick = () => progress.tick();
+  return progress;
 }
+
+/** The wait reporter of each stderr stream's run (runSetup), for the progress of its phases. */
+const waitReporters = new WeakMap<object, WaitReporter>();
 
 export async function printDiagnostics(io: Io, diagnostics: Diagnostic[]): Promise<void> {
   if (diagnostics.length === 0) return;
@@ -74,7 +82,7 @@ export async function runSetup(io: Io, flags: ClientFlags, interruption?: Interr
     env: io.env,
     flags,
     memory: (baseUrl, keyId) => fileBudgetMemory(cacheDir(io.env), baseUrl, keyId),
-    waits: new WaitReporter(out),
+    waits: waitReporter(io, out),
     ...(interruption ? { signals: { stop: interruption.stop, abort: interruption.abort } } : {}),
     ...(io.clientOptions ? { adjust: io.clientOptions } : {}),
     // --verbose / info: one line per request (to POSTUREOPS_LOG_FILE when that is set).
@@ -97,6 +105,12 @@ export async function runSetup(io: Io, flags: ClientFlags, interruption?: Interr
       else logLine(io, level, 'info', note.line, (t) => out.line(t));
     },
   };
+}
+
+function waitReporter(io: Io, out: ReturnType<typeof consoleOf>): WaitReporter {
+  const waits = new WaitReporter(out);
+  waitReporters.set(io.stderr, waits);
+  return waits;
 }
 
 /** Opens a run (its client) for commands that drive the service themselves (unlock). */
@@ -228,6 +242,8 @@ export async function leaseSetup(io: Io, flags: LeaseFlags): Promise<NonNullable
   return {
     holder: defaultHolder(io.env),
     waitMs: waitS * 1000,
+    // Whatever ended the run (done, refused, interrupted): what became of the lease.
+    onClosed: (said) => write(io.stderr, `apply lease: ${said}`),
     ...(io.leaseClock ? { clock: io.leaseClock } : {}),
     onWait: (wait) => {
       const what =

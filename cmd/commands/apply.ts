@@ -113,7 +113,6 @@ async function applyInterruptibly(io: Io, dir: string, opts: ApplyOptions, inter
     ? await loadSavedPlan(io, dir, opts.plan, opts, interruption)
     : await computePlan(io, dir, opts, interruption, leaseWanted(io, opts) ? { leaseWait: opts.leaseWait } : undefined);
   const { plan, run } = planned;
-  let reported = false;
   try {
     const { renderPlan, renderApplyReport } = await import('../../src/render/index.js');
     // Text: the plan, then the report, on stdout. With json/markdown stdout holds the report alone; the
@@ -133,7 +132,6 @@ async function applyInterruptibly(io: Io, dir: string, opts: ApplyOptions, inter
     if (plan.changes.length === 0) {
       const report = await applyRun(planned, { env: io.env, force: opts.force });
       if (opts.format !== 'text') write(io.stdout, renderApplyReport(report, opts.format, { color: false }));
-      reported = opts.format !== 'text';
       return EXIT.ok;
     }
     if (!opts.autoApprove && !(await confirm(io, interruption))) {
@@ -167,7 +165,6 @@ async function applyInterruptibly(io: Io, dir: string, opts: ApplyOptions, inter
     }).finally(() => count?.end());
     // The report first: a credentials file that cannot be written must not hide what was applied.
     write(io.stdout, renderApplyReport(report, opts.format, { color: useColor(io.stdout, io.env), quiet: quiet(io, opts) }));
-    reported = true;
     await handOutCredentials(io, opts, issued);
     if (report.stopped?.cause === 'lease-lost') {
       // The report above says what was done; no write was sent after the lease was found lost.
@@ -175,10 +172,7 @@ async function applyInterruptibly(io: Io, dir: string, opts: ApplyOptions, inter
     }
     return interruption.exitCode() ?? (report.summary.failed > 0 || report.stopped ? EXIT.error : EXIT.ok);
   } finally {
-    const lease = run.lease;
+    // Releases the lease (and says so: leaseSetup's onClosed).
     await run.close();
-    // Stopped before the report (interrupted at the prompt, a refusal): what became of the lease.
-    const said = lease?.report().notes.at(-1);
-    if (lease && !reported && said !== undefined) write(io.stderr, `apply lease: ${said}`);
   }
 }

@@ -4,11 +4,10 @@
 // apply waits the lease's lifetime and margin (about 2.5 min) before it takes a freed lease.
 
 import { resolve } from 'node:path';
-import type { AccountConfig } from '../../src/model/account.js';
 import { hasErrors } from '../../src/model/diagnostics.js';
 import { EXIT, ExitError, type Io, write } from '../io.js';
 import { Interruption } from '../interrupt.js';
-import { type ClientFlags, printDiagnostics, runSetup, scopeAccounts, withExit } from '../pipeline.js';
+import { type ClientFlags, printDiagnostics, runSetup, withExit } from '../pipeline.js';
 import { confirm } from './apply.js';
 import type { UnlockRun as UnlockRunType } from '../../src/run/unlock-run.js';
 import { inertText } from '../../src/model/inert.js';
@@ -17,7 +16,6 @@ import { inertText } from '../../src/model/inert.js';
 const LEASE_FREED_WAIT_MS = 151_000;
 
 export interface UnlockOptions extends ClientFlags {
-  account?: string[];
   autoApprove?: boolean;
 }
 
@@ -30,14 +28,12 @@ export async function unlockCommand(io: Io, dir: string, opts: UnlockOptions): P
     await printDiagnostics(io, errors);
     throw new ExitError(EXIT.error, 'the configuration has errors; nothing was sent to the service');
   }
-  const accounts: AccountConfig[] = await scopeAccounts(io, loaded.state.root.accounts, opts.account);
   const interruption = new Interruption(io);
   let unlock: UnlockRunType | undefined;
   try {
     const setup = await runSetup(io, opts, interruption);
     unlock = await withExit(io, async () => UnlockRun.open(setup));
-    // One lease for the configuration, in its home account (the first by name), whatever --account says.
-    void accounts;
+    // One lease for the configuration, in its home account (the first by name).
     const found = (await unlock.held(loaded.state.root.accounts)).map((f) => {
       const holder = f.holder !== undefined ? inertText(f.holder.slice(0, 200)) || 'unknown holder' : 'unreadable record (edited?)';
       const state = f.ageMs === undefined ? '' : `, renewed ${Math.round(f.ageMs / 1000)}s ago by the service's clock${f.stale ? ' (stale: free for the next apply already)' : ''}`;

@@ -55,7 +55,10 @@ export interface RunSetup {
   /** A last word on the client's options (tests: a virtual clock). */
   adjust?: (options: ClientOptions) => ClientOptions;
   /** The apply lease's clocks and countdown (tests: a virtual clock); see LeaseOptions. */
-  lease?: Pick<LeaseOptions, 'clock' | 'heartbeat' | 'onWait' | 'holder' | 'waitMs'>;
+  lease?: Pick<LeaseOptions, 'clock' | 'heartbeat' | 'onWait' | 'holder' | 'waitMs'> & {
+    /** Told what became of the lease when the run closes (released, or why not). */
+    onClosed?: (said: string) => void;
+  };
 }
 
 /** What a run asks of the apply lease: the configuration's accounts (its home is the first by name). */
@@ -178,8 +181,9 @@ export class Run {
     const home = leaseHome(request.declared);
     if (!home || request.accounts.length === 0) return undefined;
     try {
+      const { onClosed: _onClosed, ...lease } = this.setup.lease ?? {};
       this.lease = await Leases.acquire(this.client, home, request.accounts, {
-        ...this.setup.lease,
+        ...lease,
         ...(this.setup.signals ? { signal: this.setup.signals.stop } : {}),
       });
     } catch (err) {
@@ -192,10 +196,11 @@ export class Run {
 
   /** Keeps what this run learnt of the buckets for the next one, releases its lease, and closes the client. */
   async close(): Promise<void> {
-    try {
-      await this.lease?.release();
-    } catch {
-      // release never throws; a failure is in its notes
+    if (this.lease) {
+      await this.lease.release();
+      const notes = this.lease.report().notes;
+      const said = notes.filter((n) => n === 'released the lease' || n.startsWith('the lease ')).at(-1);
+      if (said !== undefined) this.setup.lease?.onClosed?.(said);
     }
     try {
       await this.memory.remember(this.client.budget());
