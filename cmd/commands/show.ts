@@ -20,7 +20,7 @@ export interface ShowOptions {
  */
 export async function readSavedPlan(io: Io, file: string, words: { unchecked: string; refused: string }): Promise<Plan> {
   const [{ readPlan, PLAN_KEY_VARIABLE, TAMPERED_CODES }, { DiagnosticsError }] = await Promise.all([
-    import('../../src/engine/saved/plan-file.js'),
+    import('../../src/plan/saved/plan-file.js'),
     import('../../src/model/diagnostics.js'),
   ]);
   const key = await planKey(io);

@@ -3,14 +3,14 @@
 // plan unless forced); it is checked here before the write pre-flight too, so an adapter learns it
 // before it asks anyone to confirm.
 
-import { apply, type ApplyOptions } from '../engine/apply/apply.js';
-import { refuseUnlessForced } from '../engine/apply/apply-refusal.js';
-import { checkLiterals, literalSource, planLiteralRefs } from '../engine/apply/literals.js';
-import { neededKinds } from '../engine/live/needed-kinds.js';
-import { plan as derivePlan } from '../engine/plan/plan.js';
-import { planDifferences } from '../engine/saved/plan-compare.js';
-import { checkStale } from '../engine/saved/plan-file.js';
-import { leaseGroups, preflight, recordGroups, type RequestGroup, readGroups, writeGroups } from '../engine/live/preflight.js';
+import { apply, type ApplyOptions } from '../ops/apply/apply.js';
+import { refuseUnlessForced } from '../ops/apply/apply-refusal.js';
+import { checkLiterals, literalSource, planLiteralRefs } from '../ops/apply/literals.js';
+import { neededKinds } from '../ops/live/needed-kinds.js';
+import { plan as derivePlan } from '../plan/steps/plan.js';
+import { planDifferences } from '../plan/saved/plan-compare.js';
+import { checkStale } from '../plan/saved/plan-file.js';
+import { leaseGroups, preflight, recordGroups, type RequestGroup, readGroups, writeGroups } from '../ops/budget/preflight.js';
 import { KINDS } from '../kinds/index.js';
 import type { AccountConfig, DesiredState } from '../model/account.js';
 import { hasErrors } from '../model/diagnostics.js';

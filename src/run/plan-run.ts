@@ -2,11 +2,11 @@
 // narrowed (changed-since, shard), the run opened, the read's pre-flight and its refusal, the live
 // state read, the plan built, and (on request) who made the drift.
 
-import { attribute } from '../engine/live/attribute.js';
-import { literalSource } from '../engine/apply/literals.js';
-import { neededKinds } from '../engine/live/needed-kinds.js';
-import { plan as buildPlan } from '../engine/plan/plan.js';
-import { readGroups } from '../engine/live/preflight.js';
+import { attribute } from '../ops/live/attribute.js';
+import { literalSource } from '../ops/apply/literals.js';
+import { neededKinds } from '../ops/live/needed-kinds.js';
+import { plan as buildPlan } from '../plan/steps/plan.js';
+import { readGroups } from '../ops/budget/preflight.js';
 import { KINDS } from '../kinds/index.js';
 import type { AccountConfig, DesiredState } from '../model/account.js';
 import { type Diagnostic, hasErrors } from '../model/diagnostics.js';

@@ -11,9 +11,9 @@ import { createClient } from '../../src/api/client.js';
 import type { RequestLogEntry } from '../../src/api/types.js';
 import { loadConfig } from '../../src/config/load.js';
 import { manualClock, startEmulator } from '../../src/emulator/index.js';
-import { apply } from '../../src/engine/apply/apply.js';
-import { fetchLive } from '../../src/engine/live/fetch.js';
-import { plan } from '../../src/engine/plan/plan.js';
+import { apply } from '../../src/ops/apply/apply.js';
+import { fetchLive } from '../../src/ops/live/fetch.js';
+import { plan } from '../../src/plan/steps/plan.js';
 import { KINDS } from '../../src/kinds/index.js';
 import { virtualTime } from '../api/helpers.js';
 

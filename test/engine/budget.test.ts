@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { BucketBudget } from '../../src/api/types.js';
-import { budgetAt, budgetNeeds, waitSecondsFor } from '../../src/engine/live/budget.js';
-import { plan } from '../../src/engine/plan/plan.js';
+import { budgetAt, budgetNeeds, waitSecondsFor } from '../../src/ops/budget/budget.js';
+import { plan } from '../../src/plan/steps/plan.js';
 import { desired, desiredState, FAKE_KINDS, live, liveState } from './plan-fakes.js';
 
 const hook = (url: string) => ({ type: 'Webhook', data: { url } });

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ApiError, type ApiRequest } from '../../src/api/types.js';
-import { fetchLive, readsOf } from '../../src/engine/live/fetch.js';
-import { neededKinds, planNeeds, unreadKinds } from '../../src/engine/live/needed-kinds.js';
+import { fetchLive, readsOf } from '../../src/ops/live/fetch.js';
+import { neededKinds, planNeeds, unreadKinds } from '../../src/ops/live/needed-kinds.js';
 import type { Kind } from '../../src/kinds/types.js';
 import type { DesiredResource } from '../../src/model/resource.js';
 import { ACCOUNTS, Channel, FAKE_KINDS, FakeClient, Profile, Rule, Template } from './plan-fakes.js';

@@ -2,9 +2,9 @@
 // unmanaged, summary, scope. Merging refuses what is not the shards of one plan.
 
 import { describe, expect, it } from 'vitest';
-import { mergePlans, MergeError, type ShardPlan } from '../../src/engine/saved/merge-plans.js';
-import { narrowScope, type ChangedAccounts } from '../../src/engine/plan/plan-scope.js';
-import { plan } from '../../src/engine/plan/plan.js';
+import { mergePlans, MergeError, type ShardPlan } from '../../src/plan/saved/merge-plans.js';
+import { narrowScope, type ChangedAccounts } from '../../src/plan/core/plan-scope.js';
+import { plan } from '../../src/plan/steps/plan.js';
 import type { DesiredState } from '../../src/model/account.js';
 import type { Plan } from '../../src/model/plan.js';
 import { desired, FAKE_KINDS, live } from './plan-fakes.js';
@@ -87,7 +87,7 @@ describe('mergePlans', () => {
 
 describe('configDigest', () => {
   it('takes values from the environment as their templates: jobs with other secret values agree; a changed file does not', async () => {
-    const { configDigest } = await import('../../src/engine/plan/plan-scope.js');
+    const { configDigest } = await import('../../src/plan/core/plan-scope.js');
     const withValue = (url: string, literal = 'https://y'): DesiredState => {
       const { d } = state();
       return {
