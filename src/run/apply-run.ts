@@ -8,6 +8,7 @@ import { refuseUnlessForced } from '../ops/apply/apply-refusal.js';
 import { checkLiterals, literalSource, planLiteralRefs } from '../ops/apply/literals.js';
 import { neededKinds } from '../ops/live/needed-kinds.js';
 import { plan as derivePlan } from '../plan/steps/plan.js';
+import { withBudget } from '../ops/budget/budget.js';
 import { planDifferences } from '../plan/saved/plan-compare.js';
 import { checkStale } from '../plan/saved/plan-file.js';
 import { leaseGroups, preflight, recordGroups, type RequestGroup, readGroups, writeGroups } from '../ops/budget/preflight.js';
@@ -95,15 +96,14 @@ export async function deriveSavedPlan(setup: RunSetup, request: SavedPlanRequest
     const live = await readLive(run, accounts, { settings: desired.root.settings, kindsOf }, hooks);
     // Rotation is asked for per change in the file; the derived plan rotates the same resources.
     const rotate = saved.changes.filter((c) => c.rotate === true).map((c) => `${c.account}/${c.kind}/${c.name}`);
-    const result = derivePlan(desired, live, {
+    const result = withBudget(derivePlan(desired, live, {
       accounts: accounts.map((a) => a.name),
       force: request.force,
       rotate,
       ...(saved.targets ? { targets: saved.targets } : {}),
       apiCalls: live.calls,
-      budget: run.client.budget(),
       ...(saved.scope ? { scope: saved.scope } : {}),
-    });
+    }), KINDS, run.client.budget());
     const derived = result.plan && !hasErrors(result.diagnostics) ? result.plan : undefined;
     // Stale (the world moved) and different (the file or the repository moved): both named, one refusal.
     const stale = checkStale(saved, live);

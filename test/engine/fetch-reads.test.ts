@@ -28,7 +28,7 @@ describe('fetchLive reads', () => {
     const client = new FakeClient({ prod: { '/api/v2/AlertChannels': { data: [{ intgGuid: 'P1', name: 'ops', type: 'Webhook', data: {} }] } } });
     await fetchLive(client, [ACCOUNTS[0]], [SearchableChannel]);
     expect(client.requests).toEqual([
-      { method: 'GET', path: '/api/v2/AlertChannels', account: 'prod', orgAccess: false, alternative: { method: 'POST', path: '/api/v2/AlertChannels/search', body: {} } },
+      { method: 'GET', path: '/api/v2/AlertChannels', account: 'prod', orgAccess: undefined, alternative: { method: 'POST', path: '/api/v2/AlertChannels/search', body: {} } },
     ]);
   });
 

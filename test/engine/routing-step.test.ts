@@ -7,7 +7,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { loadPlan } from '../../src/plan/saved/plan-file.js';
+import { loadPlan } from '../../src/run/plan-files.js';
 import { plan } from '../../src/plan/steps/plan.js';
 import { routing } from '../../src/plan/steps/routing.js';
 import { FAKE_KINDS } from './plan-fakes.js';

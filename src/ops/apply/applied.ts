@@ -7,6 +7,7 @@ import type { ApiClient } from '../../api/types.js';
 import type { AccountConfig } from '../../model/account.js';
 import type { AppliedData, AppliedHook, Kind } from '../../kinds/types.js';
 import type { Leases } from '../lease/lease.js';
+import { requestTarget } from '../../model/account.js';
 
 /** What an account's record says: its commit, none yet, or a record that cannot be read (edited). */
 export type AppliedState = { commit: string } | 'none' | 'unreadable';
@@ -16,7 +17,7 @@ export function appliedHookOf(kinds: readonly Kind[]): AppliedHook | undefined {
 }
 
 function send(client: ApiClient, account: AccountConfig, req: { method: 'GET'; path: string }) {
-  return client.request({ ...req, account: account.orgAccess ? undefined : account.name, orgAccess: account.orgAccess || undefined });
+  return client.request({ ...req, ...requestTarget(account) });
 }
 
 /** One list request per account: the accounts' records, in the order given. */

@@ -13,6 +13,7 @@ import { type LiteralSource, MissingEnvError, MissingLiteralError, PlaceholderEn
 import type { Change, ChangeResult } from '../../model/plan.js';
 import { because, type ResultReasonCode } from '../../model/reasons.js';
 import { LeaseLostError } from '../lease/lease.js';
+import { requestTarget } from '../../model/account.js';
 
 /** Attempts of one create, the first included, when its outcome stays unknown. */
 export const MAX_CREATE_ATTEMPTS = 3;
@@ -111,7 +112,8 @@ export async function runChange(change: Change, runner: ChangeRunner): Promise<C
 async function execute(change: Change, runner: ChangeRunner, track: Track): Promise<ChangeOutcome> {
   const kind = runner.kinds.find((k) => k.kind === change.kind);
   if (!kind) throw new ChangeError('invalid-change', `no resource kind named ${change.kind} is registered`);
-  const orgAccess = runner.accounts.find((a) => a.name === change.account)?.orgAccess ?? false;
+  const target = requestTarget(change.account, runner.accounts);
+  const orgAccess = target.orgAccess === true;
   const secrets = runner.secretValues ?? [];
   const send = async <T>(req: ApiRequest): Promise<ApiResponse<T>> => {
     if (runner.fence && !isRead(req)) {
@@ -126,8 +128,7 @@ async function execute(change: Change, runner: ChangeRunner, track: Track): Prom
     try {
       const res = await runner.client.request<T>({
         ...req,
-        account: orgAccess ? undefined : change.account,
-        orgAccess: orgAccess || undefined,
+        ...target,
         ...(req.body !== undefined && secrets.length > 0 ? { secrets: [...(req.secrets ?? []), ...secrets] } : {}),
       });
       track.reached = true;

@@ -7,7 +7,7 @@ import type { Json } from '../../model/json.js';
 import { getAt } from '../../model/json-pointer.js';
 import { type LiteralRef, type LiteralSource, literalDigest, literalRefs } from '../../model/env-markers.js';
 import type { Plan, Refusal } from '../../model/plan.js';
-import { resourceKey } from '../../plan/core/order.js';
+import { resourceKey } from '../../model/resource.js';
 
 /** Every literal marker of a plan's changes (and their children). */
 export function planLiteralRefs(plan: Plan): LiteralRef[] {

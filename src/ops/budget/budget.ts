@@ -3,11 +3,12 @@
 
 import type { ApiRequest, BucketBudget } from '../../api/types.js';
 import type { AccountConfig } from '../../model/account.js';
-import type { Diagnostic } from '../../model/diagnostics.js';
+import { type Diagnostic, sortDiagnostics } from '../../model/diagnostics.js';
 import { API_PREFIX, bucketOf } from '../../api/buckets.js';
 import type { DesiredResource } from '../../model/resource.js';
 import type { Kind, RequestContext } from '../../kinds/types.js';
-import type { BucketNeed, Change } from '../../model/plan.js';
+import type { BucketNeed, Change, PlanResult } from '../../model/plan.js';
+import { requestTarget } from '../../model/account.js';
 
 /** Stands in for ids that exist only once apply has created the resource. */
 export const PLACEHOLDER_ID = 'planned-id';
@@ -16,7 +17,7 @@ export const PLACEHOLDER_ID = 'planned-id';
 export function changeRequests(change: Change, kinds: readonly Kind[], accounts: readonly AccountConfig[]): ApiRequest[] {
   const kind = kinds.find((k) => k.kind === change.kind);
   if (!kind) throw new Error(`unknown kind ${change.kind}`);
-  const orgAccess = accounts.find((a) => a.name === change.account)?.orgAccess ?? false;
+  const orgAccess = requestTarget(change.account, accounts).orgAccess === true;
   const ctx: RequestContext = { account: change.account, orgAccess, resolve: () => PLACEHOLDER_ID };
   const id = change.liveId ?? PLACEHOLDER_ID;
   const desired = (): DesiredResource => ({
@@ -40,7 +41,7 @@ export function changeRequests(change: Change, kinds: readonly Kind[], accounts:
   };
   // A kind whose ids are credentials has its real id read afresh before an update or a delete.
   const lookUp = (): ApiRequest[] =>
-    kind.secretIds ? [{ method: 'GET', path: `${API_PREFIX}/${kind.collection}`, account: orgAccess ? undefined : change.account, orgAccess }] : [];
+    kind.secretIds ? [{ method: 'GET', path: `${API_PREFIX}/${kind.collection}`, ...requestTarget(change.account, accounts) }] : [];
   switch (change.action) {
     case 'create':
       return [kind.createRequest(desired(), children(), ctx)];
@@ -141,4 +142,17 @@ export function budgetNeeds(
     return { ...need(bucket, needed, assumed), estimated: true, drainedWaitSeconds: drained };
   });
   return { needs, diagnostics };
+}
+
+/**
+ * The plan with the requests its apply will send per bucket, against the budget the client knows
+ * (`client.budget()`): the run layer attaches it after the pure plan() (a request a kind cannot
+ * build is a warning, added to the plan's diagnostics).
+ */
+export function withBudget(result: PlanResult, kinds: readonly Kind[], budget: readonly BucketBudget[] = []): PlanResult {
+  if (!result.plan) return result;
+  const { needs, diagnostics } = budgetNeeds(result.plan.changes, kinds, result.plan.accounts, budget);
+  if (diagnostics.length === 0) return { ...result, plan: { ...result.plan, budget: needs } };
+  const all = sortDiagnostics([...result.diagnostics, ...diagnostics]);
+  return { diagnostics: all, plan: { ...result.plan, budget: needs, diagnostics: all } };
 }

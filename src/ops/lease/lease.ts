@@ -22,6 +22,7 @@ import type { FetchContext, Kind, LeaseData, LeaseHook, LeaseRecord, LiveResourc
 import { fetchContext } from '../live/fetch.js';
 import { inertText } from '../../model/inert.js';
 import { compareText } from '../../model/compare.js';
+import { requestTarget } from '../../model/account.js';
 
 /** A lease not renewed for this long (service time) is free. */
 export const LEASE_STALE_MS = 2 * 60_000;
@@ -117,7 +118,7 @@ function requestContext(account: AccountConfig): RequestContext {
 }
 
 function send(client: ApiClient, account: AccountConfig, req: ApiRequest) {
-  return client.request({ ...req, account: account.orgAccess ? undefined : account.name, orgAccess: account.orgAccess || undefined });
+  return client.request({ ...req, ...requestTarget(account) });
 }
 
 /** The lease hook of a registry (one kind offers it). */

@@ -10,6 +10,7 @@ import type { AccountConfig } from '../../model/account.js';
 import type { Diagnostic } from '../../model/diagnostics.js';
 import { isObject, type JsonObject } from '../../model/json.js';
 import type { AuditEntry, CallStats, Change, Plan, UnmanagedResource } from '../../model/plan.js';
+import { requestTarget } from '../../model/account.js';
 
 export const AUDIT_SEARCH_PATH = `${API_PREFIX}/AuditLogs/search`;
 /** The window searched: the searches of the service allow at most 7 days. */
@@ -64,7 +65,7 @@ export function entriesNaming(entries: readonly AuditEntry[], id: string): Audit
 }
 
 async function searchAccount(client: ApiClient, account: AccountConfig, start: string, end: string): Promise<AuditEntry[]> {
-  const target = { account: account.orgAccess ? undefined : account.name, orgAccess: account.orgAccess };
+  const target = requestTarget(account);
   let res = await client.request({ method: 'POST', path: AUDIT_SEARCH_PATH, ...target, body: { timeFilter: { startTime: start, endTime: end } } });
   const entries: AuditEntry[] = [];
   // The pages of one search count together against the client's response size limit.

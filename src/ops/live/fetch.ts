@@ -15,6 +15,7 @@ import { getAt, setAt } from '../../model/json-pointer.js';
 import type { LiveState } from '../../model/live.js';
 import { mapBounded } from '../../model/concurrency.js';
 import { unreadKinds } from './needed-kinds.js';
+import { requestTarget } from '../../model/account.js';
 
 /**
  * The functionalities lists are read with: `list` only (`GET <Collection>`), `search` wherever a kind
@@ -99,7 +100,7 @@ const MAX_PAGES = 100;
  */
 export function fetchContext(client: ApiClient, account: AccountConfig, settings?: KindSettings, reads: ListReads = new Map()): FetchContext {
   const memo = new Map<string, Promise<unknown>>();
-  const target = { account: account.orgAccess ? undefined : account.name, orgAccess: account.orgAccess };
+  const target = requestTarget(account);
   return {
     account: account.name,
     orgAccess: account.orgAccess,

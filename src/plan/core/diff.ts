@@ -9,7 +9,7 @@ import type { Json, JsonObject } from '../../model/json.js';
 import { getAt, getAtPath, hasAt, isWithin, parsePointer, removeAt, setAt, setAtPath } from '../../model/json-pointer.js';
 import { canonicalJson } from './digest.js';
 import { markEnv, markLiterals, maskAt, MASK } from '../../model/env-markers.js';
-import { resourceKey } from './order.js';
+import { resourceKey } from '../../model/resource.js';
 import { type DiffOp } from '../../model/plan.js';
 import { carriedSpec, declaredLive, withoutNulls } from './declared.js';
 import { withoutWithheld } from '../../model/secret-detection.js';

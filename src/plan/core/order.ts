@@ -3,7 +3,7 @@
 // them, and ties are broken by account order of the root, then kind order, then name.
 
 import type { Diagnostic } from '../../model/diagnostics.js';
-import type { DesiredResource, LiveResource } from '../../model/resource.js';
+import { type DesiredResource, type LiveResource, resourceKey } from '../../model/resource.js';
 import type { Kind } from '../../kinds/types.js';
 import type { Json } from '../../model/json.js';
 import { getAt } from '../../model/json-pointer.js';
@@ -20,10 +20,6 @@ export interface OrderResult {
   /** Changes in execution order with `dependsOn` filled (cycle members left out). */
   changes: Change[];
   diagnostics: Diagnostic[];
-}
-
-export function resourceKey(account: string, kind: string, name: string): string {
-  return `${account}/${kind}/${name}`;
 }
 
 /** Names held at a reference pointer (a string or an array of strings). */

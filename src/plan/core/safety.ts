@@ -5,7 +5,8 @@
 import type { Kind } from '../../kinds/types.js';
 import type { SafetySettings, SafetyThresholds } from '../../model/account.js';
 import type { LiveResource } from '../../model/resource.js';
-import { type PlannedChange, referencedNames, resourceKey } from './order.js';
+import { type PlannedChange, referencedNames } from './order.js';
+import { resourceKey } from '../../model/resource.js';
 import type { Change, Refusal } from '../../model/plan.js';
 
 /** The thresholds where postureops.yaml sets none. */

@@ -3,20 +3,18 @@
 // saved with a key (POSTUREOPS_PLAN_KEY) carries an HMAC-SHA256 that someone who edits the file
 // cannot recompute; the checksum beside it only catches accidents (anyone can recompute a sha256).
 
-import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
-import { open, readFile, rename, unlink } from 'node:fs/promises';
-import { basename, dirname, join } from 'node:path';
+import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
 import { type Diagnostic, DiagnosticsError } from '../../model/diagnostics.js';
 import type { LiveResource } from '../../model/resource.js';
 import { liveDigest } from '../core/digest.js';
 import { inertText as inert } from '../../model/inert.js';
-import { resourceKey } from '../core/order.js';
 import { renameLive } from '../steps/rename.js';
 import { KINDS } from '../../kinds/index.js';
 import type { Kind } from '../../kinds/types.js';
 import { ACTIONS, type Plan, PLAN_FORMAT_VERSION, type Refusal } from '../../model/plan.js';
 import { CHANGE_REASON_CODES, isChangeReasonCode } from '../../model/reasons.js';
 import { type LiveState } from '../../model/live.js';
+import { resourceKey } from '../../model/resource.js';
 
 /** sha256 of the plan's JSON: catches a damaged file; not an authenticity check (see `planMac`). */
 function checksumOf(plan: unknown): string {
@@ -73,57 +71,21 @@ export interface SavedPlan {
 /** Codes of plan-file problems that mean "not the plan that was saved" (refused, exit 3) rather than "unreadable". */
 export const TAMPERED_CODES: readonly string[] = ['plan-file-modified', 'plan-file-mac-missing', 'plan-file-mac-wrong'];
 
-/**
- * Writes the plan as JSON with a `checksum` member and, given a key, a `mac` member: a temp file in the
- * same folder (mode 0600), then a rename over `path`.
- */
-export async function savePlan(path: string, plan: Plan, key?: string): Promise<void> {
-  const text = JSON.stringify({ ...plan, checksum: checksumOf(plan), ...(key !== undefined ? { mac: planMac(plan, key) } : {}) }, null, 2) + '\n';
-  const temp = join(dirname(path), `.${basename(path)}.${randomBytes(6).toString('hex')}.tmp`);
-  try {
-    const handle = await open(temp, 'wx', 0o600);
-    try {
-      await handle.writeFile(text);
-      await handle.sync();
-    } finally {
-      await handle.close();
-    }
-    await rename(temp, path);
-  } catch (err) {
-    await unlink(temp).catch(() => undefined);
-    // Stryker disable next-line StringLiteral: Node's file functions give every error they throw a code; the text after it is a last resort never reached
-    const code = (err as NodeJS.ErrnoException).code ?? (err instanceof Error ? err.message : 'error');
-    throw problem(path, 'plan-file-unwritable', `cannot write plan file ${path} (${code})`);
-  }
+/** The text of a saved plan: JSON with a `checksum` member and, given a key, a `mac` member. */
+export function planFileText(plan: Plan, key?: string): string {
+  return JSON.stringify({ ...plan, checksum: checksumOf(plan), ...(key !== undefined ? { mac: planMac(plan, key) } : {}) }, null, 2) + '\n';
 }
 
-const problem = (file: string, code: string, message: string, hint?: string): DiagnosticsError =>
+export const planFileProblem = (file: string, code: string, message: string, hint?: string): DiagnosticsError =>
   new DiagnosticsError([{ severity: 'error', code, message, file, ...(hint ? { hint } : {}) } satisfies Diagnostic]);
-
-/** The plan of `path`, checked as `readPlan` checks it. */
-export async function loadPlan(path: string, key?: string): Promise<Plan> {
-  return (await readPlan(path, key)).plan;
-}
+const problem = planFileProblem;
 
 /**
- * Reads a saved plan: its shape, its checksum and, with a key, its MAC (a plan without one, or with a
- * wrong one, is refused: with a key set, every plan must be signed with it).
+ * Reads the text of a saved plan (`path` names it in messages): its shape, its checksum and, with a
+ * key, its MAC (a plan without one, or with a wrong one, is refused: with a key set, every plan must
+ * be signed with it). Reading the file is the run layer's (src/run/plan-files.ts).
  */
-export async function readPlan(path: string, key?: string): Promise<SavedPlan> {
-  let text: string;
-  try {
-    // Stryker disable next-line StringLiteral: without an encoding readFile gives a Buffer, which JSON.parse reads as UTF-8 too.
-    text = await readFile(path, 'utf8');
-  } catch (err) {
-    // Stryker disable next-line StringLiteral: Node's file functions give every error they throw a code; the fallback is never reached
-    const code = (err as NodeJS.ErrnoException).code ?? 'error';
-    throw problem(
-      path,
-      'plan-file-unreadable',
-      code === 'ENOENT' ? `plan file ${path} does not exist` : `cannot read plan file ${path} (${code})`,
-      'create one with `postureops plan --out FILE`',
-    );
-  }
+export function parsePlanFile(text: string, path: string, key?: string): SavedPlan {
   let value: unknown;
   try {
     value = JSON.parse(text);

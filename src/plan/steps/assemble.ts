@@ -5,7 +5,7 @@ import type { JsonObject } from '../../model/json.js';
 import type { PlanRouting } from '../../model/routing.js';
 import type { AccountConfig } from '../../model/account.js';
 import { type Diagnostic, hasErrors, sortDiagnostics } from '../../model/diagnostics.js';
-import { type Action, type BucketNeed, type CallStats, type Change, type Plan, PLAN_FORMAT_VERSION, type PlanScope, type Refusal, type UnmanagedResource, type UnreadKinds } from '../../model/plan.js';
+import { type Action, type BucketNeed, type CallStats, type Change, type Plan, PLAN_FORMAT_VERSION, type PlanResult, type PlanScope, type Refusal, type UnmanagedResource, type UnreadKinds } from '../../model/plan.js';
 
 export interface AssembleInput {
   readonly accounts: readonly AccountConfig[];
@@ -26,13 +26,6 @@ export interface AssembleInput {
   readonly scope?: PlanScope;
   /** Routing before and after the plan. */
   readonly routing?: PlanRouting;
-}
-
-export interface PlanResult {
-  /** Absent when an error diagnostic was found. */
-  plan?: Plan;
-  /** Errors and warnings, sorted. */
-  diagnostics: Diagnostic[];
 }
 
 export function assemble(input: AssembleInput): PlanResult {

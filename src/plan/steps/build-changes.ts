@@ -8,8 +8,9 @@ import type { LiveResource } from '../../model/resource.js';
 import type { Kind } from '../../kinds/types.js';
 import { liveDigest } from '../core/digest.js';
 import { desiredView, liveView } from '../core/diff.js';
-import { type PlannedChange, resourceKey } from '../core/order.js';
+import { type PlannedChange } from '../core/order.js';
 import type { Decision, Decisions, Deletion, Ref } from './shared.js';
+import { resourceKey } from '../../model/resource.js';
 
 export function buildChanges(decisions: Decisions, refs: ReadonlyMap<string, readonly Ref[]>, deletions: readonly Deletion[]): PlannedChange[] {
   const children = new Map<string, Decision[]>();

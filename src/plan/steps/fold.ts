@@ -3,8 +3,8 @@
 // own; it travels in the parent's change instead.
 
 import type { Kind } from '../../kinds/types.js';
-import { resourceKey } from '../core/order.js';
 import { type Decision, type Decisions, kindsByName } from './shared.js';
+import { resourceKey } from '../../model/resource.js';
 
 export function fold(decisions: Decisions, kinds: readonly Kind[]): Decisions {
   const kindOf = kindsByName(kinds);

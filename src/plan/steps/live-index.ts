@@ -3,7 +3,7 @@
 // than one live resource, so each key holds a list and the steps decide what that means.
 
 import type { LiveResource } from '../../model/resource.js';
-import { resourceKey } from '../core/order.js';
+import { resourceKey } from '../../model/resource.js';
 
 export interface LiveIndex {
   /** By `account/kind/name`, in the order of the live state. */

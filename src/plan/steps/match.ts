@@ -5,9 +5,9 @@
 import type { Diagnostic } from '../../model/diagnostics.js';
 import type { DesiredResource } from '../../model/resource.js';
 import type { Kind } from '../../kinds/types.js';
-import { resourceKey } from '../core/order.js';
 import { type LiveIndex, livesAt } from './live-index.js';
 import { at, kindsByName, type Match } from './shared.js';
+import { resourceKey } from '../../model/resource.js';
 
 export interface Matched {
   /** In the order of the desired state. */

@@ -1,21 +1,20 @@
 // plan(desired, live) → Plan: pure and deterministic, read as a list of named steps (as octoDNS's
 // plan reads as numbered steps and Terraform builds its graph from small transformers). Each step
-// lives in steps/ (or order, safety, budget), takes values and returns new ones, and is tested
-// alone. Nothing here switches on a kind's name: what a kind means comes through the Kind interface.
+// lives in steps/ (or core/: order, safety), takes values and returns new ones, and is tested
+// alone. The budget a plan needs is the run layer's to attach (src/ops/budget/budget.ts, withBudget):
+// it depends on the client's buckets, which a pure function never sees. Nothing here switches on a kind's name: what a kind means comes through the Kind interface.
 //
 // Two decisions have one small home each: what a declared resource with no live twin means
 // (`unmatched` in steps/decide.ts) and how a deletion is explained (`deletionReason` in
 // steps/prune.ts).
 
-import type { BucketBudget } from '../../api/types.js';
-import type { CallStats, PlanScope } from '../../model/plan.js';
+import type { CallStats, PlanResult, PlanScope } from '../../model/plan.js';
 import type { RoutingWork } from '../../model/routing.js';
 import type { DesiredState } from '../../model/account.js';
 import { KINDS } from '../../kinds/index.js';
 import type { Kind } from '../../kinds/types.js';
-import { budgetNeeds } from '../../ops/budget/budget.js';
-import { orderChanges, resourceKey } from '../core/order.js';
-import { assemble, type PlanResult } from './assemble.js';
+import { orderChanges } from '../core/order.js';
+import { assemble } from './assemble.js';
 import { buildChanges } from './build-changes.js';
 import { checkAgainstLive } from './check.js';
 import { decide } from './decide.js';
@@ -35,6 +34,7 @@ import { selectRotations } from './rotate.js';
 import { scope } from './scope.js';
 import { target } from './target.js';
 import { type LiveState } from '../../model/live.js';
+import { resourceKey } from '../../model/resource.js';
 
 export type { PlanResult };
 
@@ -49,8 +49,6 @@ export interface PlanOptions {
   rotate?: string[];
   /** `--target` selectors: only their changes and what those depend on (a partial plan). */
   targets?: string[];
-  /** Rate-limit budget known from the client (`client.budget()`). */
-  budget?: BucketBudget[];
   /** Requests made to compute the plan (`live.calls` or more). */
   apiCalls?: CallStats;
   /** `--changed-since` / `--shard`: what the caller left out of `accounts`, and why (carried into the plan). */
@@ -116,7 +114,6 @@ export function plan(desired: DesiredState, live: LiveState, options: PlanOption
     force: options.force ?? false,
     work: options.routingWork,
   });
-  const budget = budgetNeeds([...targeted.changes], kinds, scoped.accounts, options.budget);
   return assemble({
     accounts: scoped.accounts,
     changes: targeted.changes,
@@ -138,12 +135,11 @@ export function plan(desired: DesiredState, live: LiveState, options: PlanOption
       ...linked.diagnostics,
       ...ordered.diagnostics,
       ...targeted.diagnostics,
-      ...budget.diagnostics,
     ],
     ...(combine(refusal, routed.refusal) ? { refusal: combine(refusal, routed.refusal) } : {}),
     ...(routed.routing ? { routing: routed.routing } : {}),
     apiCalls: options.apiCalls,
-    budget: budget.needs,
+    budget: [],
     ...(live.unread ? { unread: live.unread.filter((u) => scoped.accounts.some((a) => a.name === u.account)) } : {}),
   });
 }

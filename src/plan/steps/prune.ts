@@ -9,10 +9,10 @@ import type { UnmanagedResource } from '../../model/plan.js';
 import type { ChangeReasonCode } from '../../model/reasons.js';
 import type { LiveResource } from '../../model/resource.js';
 import type { Kind } from '../../kinds/types.js';
-import { resourceKey } from '../core/order.js';
 import { parseSelector, selects } from '../core/selectors.js';
 import { type LiveIndex, livesAt } from './live-index.js';
 import { type Decisions, type Deletion, kindsByName } from './shared.js';
+import { resourceKey } from '../../model/resource.js';
 
 export interface PruneInput {
   readonly live: readonly LiveResource[];

@@ -9,9 +9,9 @@ import { getAt, setAt } from '../../model/json-pointer.js';
 import type { Json } from '../../model/json.js';
 import type { DesiredResource } from '../../model/resource.js';
 import type { Kind } from '../../kinds/types.js';
-import { resourceKey } from '../core/order.js';
 import { type LiveIndex, livesAt } from './live-index.js';
 import { at, kindsByName } from './shared.js';
+import { resourceKey } from '../../model/resource.js';
 
 export function namesForIds(desired: readonly DesiredResource[], kinds: readonly Kind[], index: LiveIndex): { desired: DesiredResource[]; diagnostics: Diagnostic[] } {
   const kindOf = kindsByName(kinds);

@@ -4,9 +4,10 @@
 
 import type { Diagnostic } from '../../model/diagnostics.js';
 import { getAt } from '../../model/json-pointer.js';
-import { referencedNames, resourceKey } from '../core/order.js';
+import { referencedNames } from '../core/order.js';
 import { type LiveIndex, livesAt } from './live-index.js';
 import { at, type Decision, type Decisions, type Deletion, type Ref } from './shared.js';
+import { resourceKey } from '../../model/resource.js';
 
 export interface Resolved {
   /** Per declared key, its references in the kind's order; empty when it names nothing. */

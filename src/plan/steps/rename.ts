@@ -10,9 +10,9 @@ import type { Json } from '../../model/json.js';
 import { getAt, setAt } from '../../model/json-pointer.js';
 import type { DesiredResource, LiveResource } from '../../model/resource.js';
 import type { Kind } from '../../kinds/types.js';
-import { resourceKey } from '../core/order.js';
 import { indexLive, livesAt } from './live-index.js';
 import { at, kindsByName } from './shared.js';
+import { resourceKey } from '../../model/resource.js';
 
 /** One live resource to be seen under another name. */
 export interface Rename {

@@ -4,8 +4,9 @@
 
 import { parsePointer } from '../../model/json-pointer.js';
 import { because } from '../../model/reasons.js';
-import { referencedNames, resourceKey } from '../core/order.js';
+import { referencedNames } from '../core/order.js';
 import type { Decision, Decisions } from './shared.js';
+import { resourceKey } from '../../model/resource.js';
 
 export function repoint(decisions: Decisions): Decisions {
   const replaced = (key: string): boolean => decisions.get(key)?.action === 'replace';

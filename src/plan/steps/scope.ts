@@ -5,8 +5,8 @@
 import type { AccountConfig, DesiredState } from '../../model/account.js';
 import type { Diagnostic } from '../../model/diagnostics.js';
 import type { DesiredResource, LiveResource } from '../../model/resource.js';
-import { resourceKey } from '../core/order.js';
 import type { LiveState } from '../../model/live.js';
+import { resourceKey } from '../../model/resource.js';
 
 export interface Scope {
   /** In the root's order: the order's tie-break. */

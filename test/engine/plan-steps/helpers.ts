@@ -3,8 +3,8 @@
 
 import type { DesiredResource, LiveResource } from '../../../src/model/resource.js';
 import type { Decision, Decisions, Match } from '../../../src/plan/steps/shared.js';
-import { resourceKey } from '../../../src/plan/core/order.js';
 import { FAKE_KINDS } from '../plan-fakes.js';
+import { resourceKey } from '../../../src/model/resource.js';
 
 export function frozen<T>(value: T): T {
   if (value && typeof value === 'object' && !Object.isFrozen(value)) {
