@@ -20,8 +20,6 @@ import { escapeMd, inertText } from '../model/inert.js';
 import { applyBody, type Body, describeFailure, driftBody, driftTitle, failureBody, failureMarkdown, forkBody, forkMarkdown, planBody, type Stamp } from './bodies.js';
 import { closeDriftIssue, createOctokit, type Octokit, statusOf, syncDeleteLabel, upsertComment, upsertDriftIssue } from './github-api.js';
 import { changedSince, changedSinceApplied, headCommit, LAST_APPLIED } from './changes.js';
-import { readApplied } from '../ops/apply/applied.js';
-import { KINDS } from '../kinds/index.js';
 import { applyPlan, readyForApply, type Failure, load, loadedState, planAgainstService, type Planned, RunFailure } from './pipeline.js';
 import { type Guard, secretGuard } from './redact.js';
 import { annotate, applyCounts, folded, planCounts, planHasChanges, relativeTo, setOutputs, type Status, writeSummary } from './report.js';
@@ -82,7 +80,7 @@ export async function runAction(env: NodeJS.ProcessEnv = process.env): Promise<v
         dir: s.dir,
         accounts: s.accounts,
         ...(changed ? { changed } : {}),
-        ...(sinceApplied !== undefined ? { changed: async (client, selected) => changedSinceApplied(s.dir, desired, await readApplied(client, KINDS, selected), sinceApplied, say) } : {}),
+        ...(sinceApplied !== undefined ? { changed: (applied) => changedSinceApplied(s.dir, desired, applied, sinceApplied, say) } : {}),
         ...(s.shard ? { shard: s.shard } : {}),
         targets: s.targets,
         rotate: s.rotate,
