@@ -1,8 +1,9 @@
-import { chmod, mkdir, mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, mkdtemp, readdir, readFile, rm, stat, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { writeExport } from '../../src/engine/export/export.js';
+import { MARKER_FILE, markerText, parseMarker } from '../../src/engine/export/export-marker.js';
 
 let root: string;
 beforeEach(async () => {
@@ -22,7 +23,7 @@ const result = {
 async function tree(dir: string): Promise<string[]> {
   const entries = await readdir(dir, { recursive: true, withFileTypes: true });
   return entries
-    .filter((e) => e.isFile())
+    .filter((e) => e.isFile() && e.name !== MARKER_FILE)
     .map((e) => join(e.parentPath, e.name).slice(dir.length + 1))
     .sort();
 }
@@ -43,22 +44,21 @@ describe('writeExport', () => {
     expect(await tree(out)).toEqual(['postureops.yaml', 'prod/alert-channels.yaml']);
   });
 
-  it('refuses a folder that is not empty unless forced, and then replaces its contents whole', async () => {
+  it('refuses a folder that is not empty unless forced; forced, replaces a previous export whole', async () => {
     const out = join(root, 'out');
-    await mkdir(join(out, 'old'), { recursive: true });
-    await writeFile(join(out, 'old', 'stale.yaml'), 'x');
-    await expect(writeExport(out, result)).rejects.toThrow(`cannot export to ${out}: the folder is not empty (use --force to replace its contents)`);
-    expect(await tree(out)).toEqual(['old/stale.yaml']);
+    await writeExport(out, { files: [...result.files, { path: 'old/stale.yaml', content: 'x' }] });
+    await expect(writeExport(out, result)).rejects.toThrow(`cannot export to ${out}: the folder is not empty (use --force to replace a previous export)`);
+    expect(await tree(out)).toEqual(['old/stale.yaml', 'postureops.yaml', 'prod/alert-channels.yaml']);
 
     await writeExport(out, result, { force: true });
     expect(await tree(out)).toEqual(['postureops.yaml', 'prod/alert-channels.yaml']);
+    expect(parseMarker(await readFile(join(out, MARKER_FILE), 'utf8'))).toEqual(parseMarker(markerText(result.files)));
     expect(await readdir(root)).toEqual(['out']);
   });
 
   it('leaves the target as it was and removes its temp folder when a write fails', async () => {
     const out = join(root, 'out');
-    await mkdir(out);
-    await writeFile(join(out, 'keep.yaml'), 'keep');
+    await writeExport(out, { files: [{ path: 'keep.yaml', content: 'keep' }] });
     const broken = { files: [...result.files, { path: 'prod/bad\0name.yaml', content: 'x' }] };
     await expect(writeExport(out, broken, { force: true })).rejects.toThrow(`cannot export to ${out}:`);
     expect(await tree(out)).toEqual(['keep.yaml']);
@@ -95,32 +95,30 @@ describe('writeExport into an existing folder (issue 11: never replace the folde
     expect(after.mode & 0o7777).toBe(0o750);
     expect(after.ino).toBe(before.ino);
     expect(await tree(out)).toEqual(['postureops.yaml', 'prod/alert-channels.yaml']);
-    expect(await readdir(out)).toEqual(['postureops.yaml', 'prod']);
+    expect(await readdir(out)).toEqual([MARKER_FILE, 'postureops.yaml', 'prod']);
   });
 
-  it('with force, replaces the contents (hidden entries too) and keeps the folder and its mode', async () => {
+  it('with force, replaces a previous export and keeps the folder and its mode', async () => {
     const out = join(root, 'full');
-    await mkdir(join(out, 'old'), { recursive: true });
-    await writeFile(join(out, 'old', 'stale.yaml'), 'x');
-    await writeFile(join(out, '.hidden'), 'x');
+    await mkdir(out);
+    await writeExport(out, { files: [{ path: 'old/stale.yaml', content: 'x' }] });
     await chmod(out, 0o711);
     const before = await stat(out);
     await writeExport(out, result, { force: true });
     const after = await stat(out);
     expect(after.mode & 0o7777).toBe(0o711);
     expect(after.ino).toBe(before.ino);
-    expect((await readdir(out)).sort()).toEqual(['postureops.yaml', 'prod']);
+    expect((await readdir(out)).sort()).toEqual([MARKER_FILE, 'postureops.yaml', 'prod']);
   });
 
   it('puts the old contents back and leaves nothing of its own when a file cannot be written', async () => {
     const out = join(root, 'out');
-    await mkdir(out);
-    await writeFile(join(out, 'keep.yaml'), 'keep');
+    await writeExport(out, { files: [{ path: 'keep.yaml', content: 'keep' }] });
     const broken = { files: [...result.files, { path: 'prod/bad\0name.yaml', content: 'x' }] };
     const err = await writeExport(out, broken, { force: true }).catch((e: Error) => e);
     expect(err).toBeInstanceOf(Error);
     expect((err as Error).message).toMatch(new RegExp(`^cannot export to ${out}: cannot write "prod/bad\\\\u0000name.yaml" \\(\\w+\\); nothing was written$`));
     expect((err as Error).message).not.toContain('postureops-tmp');
-    expect(await readdir(out)).toEqual(['keep.yaml']);
+    expect((await readdir(out)).sort()).toEqual([MARKER_FILE, 'keep.yaml']);
   });
 });
