@@ -122,3 +122,67 @@ describe('writeExport into an existing folder (issue 11: never replace the folde
     expect((await readdir(out)).sort()).toEqual([MARKER_FILE, 'keep.yaml']);
   });
 });
+
+describe('the export marker (issue 29: --force replaces only a previous export)', () => {
+  const good = (files: unknown) => JSON.stringify({ format: 'postureops-export', version: 1, files });
+  const entry = { path: 'prod/alert-rules.yaml', bytes: 3, sha256: 'a'.repeat(64) };
+
+  it('lists each file with its size and SHA-256, and reads back as written', () => {
+    const text = markerText(result.files);
+    const parsed = parseMarker(text);
+    expect(parsed).toEqual(result.files.map((f) => ({ path: f.path, bytes: Buffer.byteLength(f.content), sha256: expect.stringMatching(/^[0-9a-f]{64}$/) })));
+    expect(JSON.parse(text)).toMatchObject({ format: 'postureops-export', version: 1 });
+  });
+
+  it.each<[string, string]>([
+    ['it is not JSON', 'not JSON'],
+    ['it is not a JSON object', 'null'],
+    ['its files are not a list of at most 10000', good({})],
+    ['its files are not a list of at most 10000', good(Array.from({ length: 10_001 }, (_, i) => ({ ...entry, path: `f${i}.yaml` })))],
+    ['files[0].path is not a path export writes', good([{ ...entry, path: '../x.yaml' }])],
+    ['files[0].path is not a path export writes', good([{ ...entry, path: '/etc/passwd' }])],
+    ['files[0].path is not a path export writes', good([{ ...entry, path: 'prod/.hidden.yaml' }])],
+    ['files[0].path is not a path export writes', good([{ ...entry, path: '.postureops-export.json' }])],
+    ['files[0].path is not a path export writes', good([{ ...entry, path: 'a/b/c/d/e/f/g/h/i.yaml' }])],
+    ['files[0].path is not a path export writes', good([{ ...entry, path: 'prod//x.yaml' }])],
+    ['files[0].path is not a path export writes', good([{ ...entry, path: 7 }])],
+    ['files[0].path is not a path export writes', good([null])],
+    ['files[0].bytes is not a size', good([{ ...entry, bytes: -1 }])],
+    ['files[0].bytes is not a size', good([{ ...entry, bytes: 1.5 }])],
+    ['files[0].bytes is not a size', good([{ ...entry, bytes: '3' }])],
+    ['files[0].sha256 is not a SHA-256', good([{ ...entry, sha256: 'A'.repeat(64) }])],
+    ['files[0].sha256 is not a SHA-256', good([{ ...entry, sha256: 'a'.repeat(63) }])],
+    ['files[1].path "prod/alert-rules.yaml" is listed twice', good([entry, entry])],
+  ])('refuses a marker (case %#): %s', (why, text) => {
+    const got = parseMarker(text);
+    expect(typeof got).toBe('string');
+    expect((got as string).startsWith(why), String(got)).toBe(true);
+  });
+
+  it('accepts the deepest path it allows and the names export writes', () => {
+    expect(parseMarker(good([{ ...entry, path: 'a/b/c/d/e/f/g/h.yaml' }, { ...entry, path: 'SECRETS.md' }, { ...entry, path: '_x/a-b.c.yaml' }]))).toHaveLength(3);
+  });
+
+  it('refuses, untouched, a folder the marker does not account for: an extra folder, a symlinked folder', async () => {
+    const out = join(root, 'out');
+    await writeExport(out, result);
+    await mkdir(join(out, 'extra'));
+    await expect(writeExport(out, result, { force: true })).rejects.toThrow(`cannot export to ${out}: it holds "extra", a folder the previous export did not write: --force replaces only a previous export; nothing was written or removed`);
+    await rm(join(out, 'extra'), { recursive: true });
+    const elsewhere = join(root, 'elsewhere');
+    await mkdir(elsewhere);
+    await writeFile(join(elsewhere, 'alert-channels.yaml'), 'kind: AlertChannel\n');
+    await rm(join(out, 'prod'), { recursive: true });
+    await symlink(elsewhere, join(out, 'prod'));
+    await expect(writeExport(out, result, { force: true })).rejects.toThrow('it holds "prod", a symlink, which export never writes');
+    expect(await readdir(elsewhere)).toEqual(['alert-channels.yaml']);
+    // A file of the export that is gone is nothing to remove: the rest is replaced.
+    await rm(join(out, 'prod'));
+    await writeExport(out, result, { force: true });
+    expect(await tree(out)).toEqual(['postureops.yaml', 'prod/alert-channels.yaml']);
+  });
+
+  it('an export never lists a file named as the marker', async () => {
+    await expect(writeExport(join(root, 'm'), { files: [{ path: MARKER_FILE, content: '{}' }] })).rejects.toThrow(`invalid file path "${MARKER_FILE}"`);
+  });
+});
