@@ -252,6 +252,10 @@ export class RateLimitBudget {
       const now = this.opts.now();
       const resetSeconds = headers.reset ?? 0;
       const limit = headers.limit ?? known?.limit ?? headers.remaining ?? 0;
+      // No limit to go by (no plausible RateLimit-Limit, nothing known, nothing remaining): nothing to
+      // learn, unless it is a 429, whose Reset (within the hour) is still the wait. Never remembered:
+      // the memory keeps only limits of at least 1.
+      if (limit < 1 && !rateLimited) return;
       // Concurrent requests reach the service in any order. Those still out may be counted after
       // this one: subtract them. If others were answered while this one was out, the service may
       // have counted them after it too, so this answer may not raise the estimate, except to what

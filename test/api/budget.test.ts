@@ -43,6 +43,9 @@ describe('a 429 without figures (a proxy\'s)', () => {
     const known = budget.snapshot();
     budget.settle('GET AlertChannels', await budget.take('GET AlertChannels'), readRateLimit({ 'ratelimit-reset': '999999' }), true);
     expect(budget.snapshot().map((b) => b.limit)).toEqual(known.map((b) => b.limit));
+    // An answer whose only figures are a limit of 0 and none left teaches nothing either.
+    budget.settle('GET Policies', await budget.take('GET Policies'), readRateLimit({ 'ratelimit-limit': '0', 'ratelimit-remaining': '0' }));
+    expect(budget.snapshot().map((b) => b.bucket)).toEqual(['GET AlertChannels']);
     // A 429 with figures still empties the bucket.
     budget.settle('GET AlertChannels', await budget.take('GET AlertChannels'), readRateLimit({ 'ratelimit-limit': '120', 'ratelimit-reset': '30' }), true);
     expect(budget.remainingOf('GET AlertChannels')).toBe(0);
