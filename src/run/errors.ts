@@ -1,7 +1,7 @@
 // Why a run stopped before it wrote anything, as data: each adapter renders its own words (the CLI
 // an exit code and a line on stderr, the Action a comment and an annotation) from the same problem.
 
-import { durationText } from '../engine/live/preflight.js';
+import { durationText } from '../ops/budget/preflight.js';
 import type { Diagnostic } from '../model/diagnostics.js';
 
 export type RunProblem =

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startEmulator, type RunningEmulator } from '../../src/emulator/index.js';
-import { MARKER_FILE } from '../../src/engine/export/export-marker.js';
+import { MARKER_FILE } from '../../src/ops/export/export-marker.js';
 import { cli, rawApi, serviceEnv } from './harness.js';
 
 let emu: RunningEmulator;

@@ -2,8 +2,8 @@ import { chmod, mkdir, mkdtemp, readdir, readFile, rm, stat, symlink, writeFile 
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { writeExport } from '../../src/engine/export/export.js';
-import { MARKER_FILE, markerText, parseMarker } from '../../src/engine/export/export-marker.js';
+import { writeExport } from '../../src/ops/export/export.js';
+import { MARKER_FILE, markerText, parseMarker } from '../../src/ops/export/export-marker.js';
 
 let root: string;
 beforeEach(async () => {
