@@ -78,6 +78,7 @@ export function reportRuleResponse(r: ReportRuleRecord): Record<string, unknown>
   const types: Record<string, boolean> = Object.fromEntries(REPORTS.map((n) => [n, false]));
   for (const [n, v] of Object.entries(r.reportNotificationTypes)) types[n] = v;
   return {
+    ...structuredClone(r.carried ?? {}),
     mcGuid: r.mcGuid,
     type: r.type,
     intgGuidList: [...r.intgGuidList],
