@@ -183,6 +183,8 @@ function policy(r: Json, vendor: string): PolicyRecord {
   );
 }
 
+const INTEGRATION_KEYS = { AlertChannels: 'alertChannels', CloudAccounts: 'cloudAccounts', ContainerRegistries: 'containerRegistries' } as const;
+
 export interface SeedTarget {
   prefix: string;
   vendor: string;
@@ -203,13 +205,9 @@ export function seedScope(scope: ScopeData, lists: Readonly<Record<string, unkno
     const [collection, search] = path.split('?');
     switch (collection) {
       case 'AlertChannels':
-        scope.alertChannels = records.map(integration);
-        break;
       case 'CloudAccounts':
-        scope.cloudAccounts = records.map(integration);
-        break;
       case 'ContainerRegistries':
-        scope.containerRegistries = records.map(integration);
+        scope[INTEGRATION_KEYS[collection]] = records.map(integration);
         break;
       case 'AlertRules':
         scope.alertRules = records.map(alertRule);

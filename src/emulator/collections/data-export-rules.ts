@@ -10,6 +10,7 @@ import type { Route } from '../router.js';
 import { runSearch } from '../search.js';
 import { check, invalidData, type Schema } from '../validation.js';
 import { refuseMembers, withCarried } from './policy-data.js';
+import { newBaseFilters, patchRuleCore } from './rule-filters.js';
 
 const EXPORT_TYPE = 'Dataexport';
 const STRINGS: Schema = { type: 'array', items: { type: 'string', minLength: 1 } };
@@ -80,9 +81,7 @@ export function dataExportRuleRoutes(): Route[] {
       type: EXPORT_TYPE,
       intgGuidList: [...(body.intgGuidList as string[])],
       filters: {
-        name: f.name as string,
-        description: typeof f.description === 'string' ? f.description : '',
-        enabled: typeof f.enabled === 'number' ? f.enabled : 1,
+        ...newBaseFilters(f),
         ...(Array.isArray(f.profileVersions) ? { profileVersions: [...(f.profileVersions as string[])] } : {}),
       },
       createdOrUpdatedBy: ctx.user,
@@ -99,14 +98,8 @@ export function dataExportRuleRoutes(): Route[] {
     refuseMembers(body, ['mcGuid'], 'must not be sent on update');
     check(DATA_EXPORT_PATCH, body);
     checkChannels(ctx, body);
-    if (Array.isArray(body.intgGuidList)) r.intgGuidList = [...(body.intgGuidList as string[])];
-    const f = (body.filters ?? {}) as Record<string, unknown>;
-    if (typeof f.name === 'string') r.filters.name = f.name;
-    if (typeof f.description === 'string') r.filters.description = f.description;
-    if (typeof f.enabled === 'number') r.filters.enabled = f.enabled;
+    const f = patchRuleCore(r, body, ctx);
     if (Array.isArray(f.profileVersions)) r.filters.profileVersions = [...(f.profileVersions as string[])];
-    r.createdOrUpdatedBy = ctx.user;
-    r.createdOrUpdatedTime = ctx.now;
     ctx.committed('Update data export rule', `Updated data export rule ${r.filters.name} (${r.mcGuid})`);
     return { status: 200, body: { data: dataExportRuleView(r) } };
   };
