@@ -382,9 +382,8 @@ export function buildProgram(programIo: Io, setCode: (code: number) => void, onI
       helpAfter(
         [
           'postureops emulator --port 4010 --accounts prod,staging --key-id K --secret S',
-          'postureops emulator --state emu.json   # keeps its data across restarts',
+          'postureops emulator --state emu.json --fail-channel ops-pager   # keeps its data; that channel fails until started without it',
           'postureops emulator --faults 0.2 --rate-limit 30',
-          'postureops emulator --state emu.json --fail-channel ops-pager   # that channel fails until started without it',
         ],
         [
           [EXIT.ok, 'stopped with Ctrl-C'],
