@@ -57,6 +57,16 @@ export interface TemplateRecord {
   subject: string;
 }
 
+/** A predefined alert profile: the emulator's constants (predefined-profiles.ts), or those an account was seeded with. */
+export interface PredefinedProfile {
+  alertProfileId: string;
+  /** Absent on the root. */
+  extends?: string;
+  fields: { name: string }[];
+  descriptionKeys: { name: string; spec: string }[];
+  alerts: TemplateRecord[];
+}
+
 /** A custom alert profile; predefined ones are constants (predefined-profiles.ts). */
 export interface ProfileRecord {
   alertProfileId: string;
@@ -209,6 +219,8 @@ export interface ScopeData {
   containerRegistries: IntegrationRecord[];
   alertRules: RuleRecord[];
   alertProfiles: ProfileRecord[];
+  /** Seeded from a list body (seedFromLists): the account's own predefined profiles, instead of the emulator's. */
+  predefinedProfiles?: PredefinedProfile[];
   agentAccessTokens: AgentTokenRecord[];
   auditLogs: AuditRecord[];
   /** Created with the account's default groups on first use (state files from before have none). */

@@ -120,6 +120,12 @@ const RESOURCE_GROUP_MEMBERS = [
   'resourceGroupGuid', 'guid', 'name', 'resourceName', 'resourceType', 'description', 'enabled', 'query', 'props', 'isDefaultBoolean', 'createdTime', 'createdBy', 'updatedTime', 'updatedBy',
 ];
 
+function templates(profile: Json): TemplateRecord[] {
+  return (Array.isArray(profile.alerts) ? profile.alerts : [])
+    .filter(isObject)
+    .map((t) => ({ name: str(t.name), eventName: str(t.eventName), description: str(t.description), subject: str(t.subject) }));
+}
+
 function safeJson(text: string): unknown {
   try {
     return JSON.parse(text);
@@ -212,18 +218,19 @@ export function seedScope(scope: ScopeData, lists: Readonly<Record<string, unkno
       case 'AlertRules':
         scope.alertRules = records.map(alertRule);
         break;
-      case 'AlertProfiles':
-        // The predefined profiles are the emulator's own (its prefix); custom ones are kept with their templates.
-        scope.alertProfiles = records
-          .filter((r) => !str(r.alertProfileId).startsWith(target.prefix))
-          .map((r) => ({
-            alertProfileId: str(r.alertProfileId),
-            extends: str(r.extends),
-            alerts: (Array.isArray(r.alerts) ? r.alerts : []).filter(isObject).map(
-              (t): TemplateRecord => ({ name: str(t.name), eventName: str(t.eventName), description: str(t.description), subject: str(t.subject) }),
-            ),
-          }));
+      case 'AlertProfiles': {
+        // Profiles with the prefix are the service's: they replace the emulator's table for this account.
+        const isPredefined = (r: Json) => str(r.alertProfileId).startsWith(target.prefix);
+        scope.predefinedProfiles = records.filter(isPredefined).map((r) => ({
+          alertProfileId: str(r.alertProfileId),
+          ...(typeof r.extends === 'string' && r.extends !== '' ? { extends: r.extends } : {}),
+          fields: (Array.isArray(r.fields) ? r.fields : []).filter(isObject).map((f) => ({ name: str(f.name) })),
+          descriptionKeys: (Array.isArray(r.descriptionKeys) ? r.descriptionKeys : []).filter(isObject).map((k) => ({ name: str(k.name), spec: str(k.spec) })),
+          alerts: templates(r),
+        }));
+        scope.alertProfiles = records.filter((r) => !isPredefined(r)).map((r) => ({ alertProfileId: str(r.alertProfileId), extends: str(r.extends), alerts: templates(r) }));
         break;
+      }
       case 'AgentAccessTokens':
         scope.agentAccessTokens = records.map((r) => {
           const props = isObject(r.props) ? r.props : {};

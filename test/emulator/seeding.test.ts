@@ -90,6 +90,18 @@ const LISTS = {
   DataExportRules: [{ mcGuid: 'DX-1', type: 'Dataexport', intgGuidList: ['PROD_S3'], filters: { name: 'dx', enabled: 1 } }],
   AgentAccessTokens: { data: [{ accessToken: 'TOKEN1', tokenAlias: 'a', tokenEnabled: '1', props: { os: 'windows', description: 'd' }, version: '0.1', createdTime: '2024-01-01T00:00:00Z' }] },
   TeamMembers: { data: [{ userGuid: 'U1', userName: 'a@example.com' }] },
+  AlertProfiles: {
+    data: [
+      {
+        alertProfileId: 'LW_CloudTrail_Alerts',
+        extends: 'LW_BASE_PROFILE',
+        fields: [{ name: '_OCCURRENCE' }],
+        descriptionKeys: [{ name: '_OCCURRENCE', spec: '{{_OCCURRENCE}}' }],
+        alerts: [{ name: 'CloudTrailDefaultAlert_1', eventName: 'LW Cloud', description: '{{_OCCURRENCE}}', subject: 's' }],
+      },
+      { alertProfileId: 'MY_PROFILE', extends: 'LW_CloudTrail_Alerts', alerts: [{ name: 'Mine', eventName: 'e', description: '{{_OCCURRENCE}}', subject: 's' }] },
+    ],
+  },
 };
 
 const seeded = () => boot({ accounts: ['prod', 'staging'], predefinedPrefix: 'LW_', vendor: 'Lacework', seedFromLists: { prod: LISTS } });
@@ -141,7 +153,14 @@ describe('seedFromLists', () => {
     expect(ex.body.message).toBe('fieldKey: arns is not applicable to policy acme-mine-1. Valid fieldKey are [accountIds]');
     expect((await h.call('PATCH', 'Policies', { ...prod, body: [{ policyId: 'lacework-global-46', enabled: true }] })).body.data[0].enabled).toBe(true);
     expect((await h.call('PATCH', 'Policies/lacework-global-46', { ...prod, body: { title: 'x' } })).status).toBe(403);
-    expect((await h.call('DELETE', 'VulnerabilityExceptions/VE-1', prod)).status).toBe(204);
+    expect((await h.call('DELETE', 'VulnerabilityExceptions/VE-1', prod)).status).toBe(204);    // The account's own predefined profiles replace the emulator's: policies and custom profiles refer to them.
+    const profiles = (await h.call('GET', 'AlertProfiles', prod)).body.data.map((p: any) => p.alertProfileId);
+    expect(profiles).toEqual(['LW_CloudTrail_Alerts', 'MY_PROFILE']);
+    const policy = { policyType: 'Violation', queryId: 'my_query', title: 't', description: 'd', remediation: 'r', severity: 'low' };
+    expect((await h.call('POST', 'Policies', { ...prod, body: { ...policy, alertProfile: 'LW_CloudTrail_Alerts.CloudTrailDefaultAlert_1' } })).status).toBe(201);
+    expect((await h.call('POST', 'Policies', { ...prod, body: { ...policy, alertProfile: 'MY_PROFILE.Mine' } })).status).toBe(201);
+    expect((await h.call('POST', 'Policies', { ...prod, body: { ...policy, alertProfile: 'LW_HE_FILES_DEFAULT_PROFILE' } })).status).toBe(400);
+    expect((await h.call('PATCH', 'AlertProfiles/LW_CloudTrail_Alerts', { ...prod, body: { alerts: [] } })).status).toBe(403);
   });
 
   it('runs without rate limits or faults', async () => {

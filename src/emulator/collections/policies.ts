@@ -107,7 +107,7 @@ export function policyRoutes(vendor: Vendor): Route[] {
     }
     if (typeof body.alertProfile === 'string') {
       const [profileId, template, ...rest] = body.alertProfile.split('.');
-      const profile = profiles.find((p) => p.alertProfileId === profileId) ?? ctx.scope.alertProfiles.find((p) => p.alertProfileId === profileId);
+      const profile = (ctx.scope.predefinedProfiles ?? profiles).find((p) => p.alertProfileId === profileId) ?? ctx.scope.alertProfiles.find((p) => p.alertProfileId === profileId);
       if (rest.length > 0) errors.push(`alertProfile: expected <alertProfileId>.<alertTemplateName>, got ${JSON.stringify(body.alertProfile)}`);
       else if (profile === undefined) errors.push(`alertProfile: no alert profile ${profileId}`);
       else if (template !== undefined && !profile.alerts.some((t) => t.name === template)) errors.push(`alertProfile: alert profile ${profileId} has no template ${template}`);
