@@ -49,10 +49,9 @@ function integration(r: Json): IntegrationRecord {
   const state = isObject(r.state) ? r.state : {};
   const updated = timeOf(r.createdOrUpdatedTime);
   // props and state are rebuilt by the emulator; what props carried besides its own members is kept.
-  const carried = carriedOf(r, INTEGRATION_MEMBERS.filter((k) => k !== 'props' && k !== 'serverToken')) ?? {};
+  const carried = carriedOf(r, INTEGRATION_MEMBERS) ?? {};
   const extraProps = carriedOf(props, ['createdBy', 'createdTime', 'updatedBy']);
   if (extraProps !== undefined) carried.props = extraProps;
-  if (isObject(r.serverToken)) carried.serverToken = structuredClone(r.serverToken);
   return withCarried(
     {
       intgGuid: str(r.intgGuid),
@@ -65,6 +64,8 @@ function integration(r: Json): IntegrationRecord {
       createdOrUpdatedBy: str(r.createdOrUpdatedBy),
       createdOrUpdatedTime: updated,
       lastSuccessfulTime: timeOf(state.lastSuccessfulTime),
+      // The token the service issued: kept as it was (the emulator issues none to a seeded record).
+      ...(isObject(r.serverToken) ? { serverToken: structuredClone(r.serverToken) as IntegrationRecord['serverToken'] } : {}),
     },
     Object.keys(carried).length > 0 ? carried : undefined,
   );

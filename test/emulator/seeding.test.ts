@@ -46,6 +46,18 @@ const CHANNELS = {
 
 const LISTS = {
   AlertChannels: CHANNELS,
+  CloudAccounts: {
+    data: [
+      {
+        intgGuid: 'PROD_SCAN',
+        name: 'scanner',
+        type: 'AwsSidekick',
+        enabled: 1,
+        serverToken: { serverToken: 'issued-by-the-service', uri: 'https://example.com' },
+        data: { scanFrequency: 24, awsAccountId: '123456789012', crossAccountCredentials: { roleArn: 'arn:aws:iam::1:role/r', externalId: 'e' } },
+      },
+    ],
+  },
   AlertRules: {
     data: [
       {
@@ -112,6 +124,9 @@ describe('seedFromLists', () => {
     const prod = { account: 'prod' };
     const channels = (await h.call('GET', 'AlertChannels', prod)).body.data;
     expect(channels.map((c: any) => c.intgGuid)).toEqual(['PROD_AAAA', 'PROD_BBBB', 'PROD_S3']);
+    // A token the service issued is kept as it was.
+    const [scanner] = (await h.call('GET', 'CloudAccounts', prod)).body.data;
+    expect(scanner).toMatchObject({ intgGuid: 'PROD_SCAN', serverToken: { serverToken: 'issued-by-the-service', uri: 'https://example.com' } });
     expect(channels[0]).toMatchObject({ name: 'ops-slack', futureMember: { kept: true }, props: { isDefault: 1, createdBy: 'someone@example.com' }, data: CHANNELS.data[0].data });
     expect(channels[0].state.lastSuccessfulTime).toBe(1690000000000);
     expect(channels[1]).toMatchObject({ type: 'MicrosoftTeamsV2', data: { workflowUrl: 'https://example.com/wf' } });
