@@ -357,9 +357,13 @@ describe('every endpoint of the seeds', () => {
     expect(JSON.stringify(create.requestBody)).toContain('slackUrl');
     expect(create.responses['201']).toBeDefined();
     expect(r.body.paths['/api/v2/docs'].get.security).toEqual([]);
+    // The flat exceptions path names its policy as a query parameter on every verb.
+    for (const [path, ops] of Object.entries(r.body.paths as Record<string, Record<string, any>>).filter(([p]) => p.startsWith('/api/v2/Exceptions'))) {
+      for (const [method, op] of Object.entries(ops)) expect(op.parameters.map((x: any) => `${x.in}:${x.name}`), `${method} ${path}`).toContain('query:policyId');
+    }
     expect(r.body.paths['/api/v2/Configs/ComplianceEvaluations/search'].post.requestBody.content['application/json'].schema.required).toEqual(['dataset']);
     // Every record type it serves has a schema, the activity records too.
-    for (const t of ['ChangedFiles', 'DNSs', 'UserLogins', 'ComplianceEvaluations', 'CloudActivities', 'AuditLogs', 'AlertChannels']) {
+    for (const t of ['ChangedFiles', 'DNSs', 'UserLogins', 'ComplianceEvaluations', 'CloudActivities', 'AuditLogs', 'AlertChannels', 'Queries', 'Policies', 'Exceptions', 'VulnerabilityExceptions', 'DataExportRules']) {
       expect(r.body.components.schemas[t], t).toBeDefined();
     }
   });

@@ -4,6 +4,9 @@
 // PATCH with a bare array, the flat exceptions path with ?policyId=, and the service's texts.
 
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { manualClock, type ManualClock } from '../../src/emulator/index.js';
 import { boot, type Harness } from './helpers.js';
 
@@ -348,6 +351,29 @@ describe('policy Exceptions (?policyId=)', () => {
     // An exception is found through its own policy only.
     const eid = pre.body.data.exceptionId;
     expect((await h.call('GET', at(id, `/${eid}`), prod)).status).toBe(404);
+  });
+});
+
+describe('state file', () => {
+  it('keeps queries, policies with their counter and state, and exceptions across a restart', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'emu-policies-'));
+    const creds = { keyId: 'K', secret: 'S', statePath: join(dir, 'state.json') };
+    let first: Harness | undefined = await boot(creds);
+    try {
+      await first.call('POST', 'Queries', { body: query('my_query') });
+      const id = (await first.call('POST', 'Policies', { body: policy() })).body.data.policyId;
+      await first.call('POST', `Exceptions?policyId=${id}`, { body: { description: 'e', constraints: [{ fieldKey: 'arns', fieldValues: ['a'] }] } });
+      await first.call('PATCH', 'Policies', { body: [{ policyId: 'svc-global-1', enabled: false }] });
+      await first.close();
+      first = await boot(creds);
+      expect((await first.call('GET', 'Queries/my_query')).body.data.usedByPolicies).toEqual([id]);
+      expect((await first.call('GET', `Exceptions?policyId=${id}`)).body.data).toHaveLength(1);
+      expect((await first.call('GET', 'Policies/svc-global-1')).body.data.enabled).toBe(false);
+      expect((await first.call('POST', 'Policies', { body: policy() })).body.data.policyId).toBe('prod-default-2');
+    } finally {
+      await first?.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
 
