@@ -3,7 +3,7 @@
 import { appendFileSync, chmodSync } from 'node:fs';
 import { resolve as resolvePath } from 'node:path';
 import type { ClientOptions } from '../src/api/options.js';
-import type { LeaseClock } from '../src/engine/lease/lease.js';
+import type { LeaseClock } from '../src/ops/lease/lease.js';
 import { credentialRedactor } from '../src/api/redact.js';
 import { inertLog } from '../src/model/inert.js';
 import { isSecretName } from '../src/model/secret-detection.js';
@@ -52,7 +52,9 @@ export function processIo(): Io {
 }
 
 /** Exit codes (contract): documented in README.md. 128 + the signal's number after an interruption. */
-export const EXIT = { ok: 0, error: 1, changes: 2, refused: 3, leaseHeld: 4, sigint: 130, sigterm: 143 } as const;
+// The exit codes are the run layer's (src/run/outcome.ts): the Action reads the same verdicts.
+export { EXIT } from '../src/run/outcome.js';
+import { EXIT } from '../src/run/outcome.js';
 
 /** One error type the CLI catches at the top: a message for stderr and an exit code. */
 export class ExitError extends Error {

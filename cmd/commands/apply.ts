@@ -74,7 +74,7 @@ async function loadSavedPlan(io: Io, dir: string, file: string, opts: ApplyOptio
   const lease = leaseWanted(io, opts);
   const setup = { ...(await runSetup(io, opts, interruption)), ...(lease ? { lease: await leaseSetup(io, opts) } : {}) };
   try {
-    return await deriveSavedPlan(setup, { desired, saved, force: opts.force, lease }, readHooks(io, interruption));
+    return await deriveSavedPlan(setup, { desired, saved, ...(opts.force ? { force: true } : {}), lease }, readHooks(io, interruption));
   } catch (err) {
     if (err instanceof RunError) throw await exitFor(io, err.problem, { file, dir });
     throw err;
@@ -123,14 +123,12 @@ async function applyInterruptibly(io: Io, dir: string, opts: ApplyOptions, inter
       write(io.stderr, renderPlan(plan, 'text', { color: useColor(io.stderr, io.env), quiet: quiet(io, opts) }));
     }
     await printDiagnostics(io, plan.diagnostics);
-    const [{ applyRun, readyToApply }, { PlanRefusedError }] = await Promise.all([import('../../src/run/apply-run.js'), import('../../src/engine/apply/apply-refusal.js')]);
+    const { applyRun, readyToApply } = await import('../../src/run/apply-run.js');
     // The engine's refusal (unless --force), then the writes against the budget as the read left it.
-    await withExit(io, () => readyToApply(planned, { force: opts.force, lease: opts.lease !== false })).catch((err: unknown) => {
-      if (!(err instanceof PlanRefusedError)) throw err;
-      throw new ExitError(EXIT.refused, `refused: ${err.refusal.message}${err.overridable ? ' (use --force to override)' : ''}`);
-    });
+    await withExit(io, () => readyToApply(planned, { lease: opts.lease !== false }));
     if (plan.changes.length === 0) {
-      const report = await applyRun(planned, { env: io.env, force: opts.force });
+      // Releases the lease taken for the read (the report says so).
+      const report = await withExit(io, () => applyRun(planned, { env: io.env }));
       if (opts.format !== 'text') write(io.stdout, renderApplyReport(report, opts.format, { color: false }));
       return EXIT.ok;
     }
@@ -141,36 +139,34 @@ async function applyInterruptibly(io: Io, dir: string, opts: ApplyOptions, inter
         io.stdin.isTTY ? 'apply cancelled' : 'apply needs confirmation: run it on a terminal or pass --auto-approve',
       );
     }
-    const { planEnvNames } = await import('../../src/engine/apply/apply-redact.js');
-    // Every variable the plan reads is set before the lease and the first write, not found missing
-    // half-way through (a change done, the next one failing).
-    const unset = planEnvNames(plan).filter((name) => io.env[name] === undefined);
-    if (unset.length > 0) {
-      throw new ExitError(EXIT.error, `nothing was applied: the plan reads ${unset.length === 1 ? 'a variable that is' : 'variables that are'} not set: ${unset.join(', ')} (set ${unset.length === 1 ? 'it' : 'them'}, or give a .env file with --dotenv FILE)`);
-    }
     const issued = new Map<string, string>();
     if (interruption.signal) throw interruption.error('nothing was applied');
     // A live count on a terminal, a line at most every 30 s elsewhere; the report lists every result.
     const count = phaseProgress(io, 'Applying', plan.changes.length, run.now, 'change');
-    const report = await applyRun(planned, {
-      force: opts.force,
-      env: io.env,
-      testResources: opts.testChannels,
-      concurrency: opts.concurrency,
-      signal: interruption.stop,
-      hooks: {
-        onChangeDone: (r) => count?.step(r.status !== 'failed'),
-        onCredential: (c, value) => issued.set(c.key, value),
-      },
-    }).finally(() => count?.end());
+    // The run layer checks every variable the plan reads before the first write, and says why it
+    // stopped (unset variables, a refusal) as a problem. The lease was taken before the read.
+    const report = await withExit(io, () =>
+      applyRun(planned, {
+        env: io.env,
+        testResources: opts.testChannels,
+        concurrency: opts.concurrency,
+        signal: interruption.stop,
+        hooks: {
+          onChangeDone: (r) => count?.step(r.status !== 'failed'),
+          onCredential: (c, value) => issued.set(c.key, value),
+        },
+      }).finally(() => count?.end()),
+    );
     // The report first: a credentials file that cannot be written must not hide what was applied.
     write(io.stdout, renderApplyReport(report, opts.format, { color: useColor(io.stdout, io.env), quiet: quiet(io, opts) }));
     await handOutCredentials(io, opts, issued);
-    if (report.stopped?.cause === 'lease-lost') {
+    const { exitCodeOf, reportVerdict } = await import('../../src/run/outcome.js');
+    const verdict = reportVerdict(report);
+    if (verdict === 'lease-held' && report.stopped) {
       // The report above says what was done; no write was sent after the lease was found lost.
-      throw new ExitError(EXIT.leaseHeld, `${report.stopped.message}: run plan and apply again`);
+      throw new ExitError(exitCodeOf(verdict), `${report.stopped.message}: run plan and apply again`);
     }
-    return interruption.exitCode() ?? (report.summary.failed > 0 || report.stopped ? EXIT.error : EXIT.ok);
+    return interruption.exitCode() ?? exitCodeOf(verdict);
   } finally {
     // Releases the lease (and says so: leaseSetup's onClosed).
     await run.close();

@@ -36,7 +36,7 @@ export interface ApiRequest {
    */
   pagedBytes?: number;
   /**
-   * A write under a lease (src/engine/lease): asked as each attempt leaves, after its rate-limit
+   * A write under a lease (src/ops/lease): asked as each attempt leaves, after its rate-limit
    * wait, its token and its connection slot, and told how the attempt ended. `leaving` throws when
    * the attempt may not be sent (the error reaches the caller as it is; nothing was sent).
    */

@@ -3,20 +3,17 @@
 // failures the Action reports. Nothing here prints or talks to GitHub.
 
 import { join } from 'node:path';
-import type { ApiClient } from '../api/types.js';
-import { loadConfig } from '../config/load.js';
-import type { LoadResult } from '../config/types.js';
-import { PlanRefusedError } from '../engine/apply/apply-refusal.js';
-import { defaultHolder } from '../engine/lease/lease.js';
-import type { ChangedAccounts } from '../engine/plan/plan-scope.js';
-import type { Shard } from '../engine/plan/shard.js';
+import type { ChangedAccounts } from '../plan/core/plan-scope.js';
+import type { Shard } from '../plan/core/shard.js';
 import type { AccountConfig, DesiredState } from '../model/account.js';
-import { type Diagnostic, hasErrors } from '../model/diagnostics.js';
+import type { Diagnostic } from '../model/diagnostics.js';
 import type { ApplyReport, Plan } from '../model/plan.js';
-import { applyRun, readyToApply } from '../run/apply-run.js';
+import { applyRun, leasePolicy, readyToApply } from '../run/apply-run.js';
 import { type BudgetMemory, fileBudgetMemory, NO_BUDGET_MEMORY } from '../run/budget-memory.js';
-import { RunError, type RunProblem } from '../run/errors.js';
+import { rememberedNote, RunError, type RunProblem } from '../run/errors.js';
+import { desiredOf, loadConfiguration, type LoadResult } from '../run/load.js';
 import { planRun, type Planned } from '../run/plan-run.js';
+import type { AppliedState } from '../run/read.js';
 import type { RunSetup } from '../run/run.js';
 
 export type { Planned } from '../run/plan-run.js';
@@ -42,12 +39,16 @@ export class RunFailure extends Error {
 }
 
 export async function load(dir: string, env: NodeJS.ProcessEnv, missingEnv?: 'skip'): Promise<LoadResult> {
-  return loadConfig(dir, { env, ...(missingEnv ? { missingEnv } : {}) });
+  return loadConfiguration(dir, { env, ...(missingEnv ? { missingEnv } : {}) });
 }
 
 export function loadedState(result: LoadResult): DesiredState {
-  if (!result.state || hasErrors(result.diagnostics)) throw new RunFailure({ kind: 'invalid', diagnostics: result.diagnostics });
-  return result.state;
+  try {
+    return desiredOf(result);
+  } catch (err) {
+    if (err instanceof RunError) throw new RunFailure(failureOf(err.problem));
+    throw err;
+  }
 }
 
 /**
@@ -65,7 +66,7 @@ export interface PlanInputs {
   dir: string;
   accounts: string[];
   /** Changed accounts found with git (changed-since), or with the client (last-applied). */
-  changed?: ChangedAccounts | ((client: ApiClient, selected: readonly AccountConfig[]) => Promise<ChangedAccounts>);
+  changed?: ChangedAccounts | ((applied: ReadonlyMap<string, AppliedState>, selected: readonly AccountConfig[]) => Promise<ChangedAccounts>);
   shard?: Shard;
   targets?: string[];
   rotate?: string[];
@@ -81,6 +82,12 @@ export interface PlanInputs {
 /** A run problem as the Action's failure (its comment, annotation and outputs). */
 export function failureOf(problem: RunProblem): Failure {
   switch (problem.kind) {
+    case 'invalid':
+      return { kind: 'invalid', diagnostics: problem.diagnostics };
+    case 'refused':
+      return { kind: 'refused', plan: problem.plan };
+    case 'unset-env':
+      return { kind: 'service', message: `nothing was applied: the plan reads variables that are not set: ${problem.names.join(', ')} (set them as the job's env from secrets)` };
     case 'client-config':
       return { kind: 'service', message: problem.message };
     case 'scope':
@@ -92,7 +99,7 @@ export function failureOf(problem: RunProblem): Failure {
       };
     case 'too-long': {
       const t = problem.too;
-      return { kind: 'too-long', message: `the ${t.what} would take about ${t.text.seconds} (${t.line}), more than max-duration ${t.text.maxDuration}; ${t.nothingSent ? 'nothing was sent' : 'nothing was written'}.` };
+      return { kind: 'too-long', message: `the ${t.what} would take about ${t.text.seconds} (${t.line}), more than max-duration ${t.text.maxDuration}; ${t.nothingSent ? 'nothing was sent' : 'nothing was written'}${rememberedNote(t)}.` };
     }
     case 'no-plan':
       return { kind: 'no-plan', diagnostics: problem.diagnostics };
@@ -117,7 +124,7 @@ export async function planAgainstService(desired: DesiredState, env: NodeJS.Proc
     flags: inputs.maxDurationSeconds !== undefined ? { maxDuration: inputs.maxDurationSeconds } : {},
     memory: actionBudgetMemory(env),
     ...(inputs.onPreflight ? { onPreflight: (note) => inputs.onPreflight?.(note.line) } : {}),
-    ...(inputs.lease ? { lease: { holder: defaultHolder(env) } } : {}),
+    ...(inputs.lease ? { lease: leasePolicy(env) } : {}),
   };
   try {
     return await planRun(setup, {
@@ -147,7 +154,6 @@ export async function readyForApply(planned: Planned, commit?: string): Promise<
     // With a commit, apply records it in every account of the plan (applyPlan): counted too.
     await readyToApply(planned, { lease: true, record: commit !== undefined });
   } catch (err) {
-    if (err instanceof PlanRefusedError) throw new RunFailure({ kind: 'refused', plan: planned.plan });
     if (err instanceof RunError) throw new RunFailure(failureOf(err.problem));
     throw err;
   }
@@ -169,7 +175,7 @@ export async function applyPlan(planned: Planned, env: NodeJS.ProcessEnv, onCred
       hooks: onCredential ? { onCredential: (change, value) => onCredential(change.key, value) } : {},
     });
   } catch (err) {
-    if (err instanceof PlanRefusedError) throw new RunFailure({ kind: 'refused', plan: planned.plan });
+    if (err instanceof RunError) throw new RunFailure(failureOf(err.problem));
     throw err;
   }
 }

@@ -3,14 +3,17 @@
 // plan unless forced); it is checked here before the write pre-flight too, so an adapter learns it
 // before it asks anyone to confirm.
 
-import { apply, type ApplyOptions } from '../engine/apply/apply.js';
-import { refuseUnlessForced } from '../engine/apply/apply-refusal.js';
-import { checkLiterals, literalSource, planLiteralRefs } from '../engine/apply/literals.js';
-import { neededKinds } from '../engine/live/needed-kinds.js';
-import { plan as derivePlan } from '../engine/plan/plan.js';
-import { planDifferences } from '../engine/saved/plan-compare.js';
-import { checkStale } from '../engine/saved/plan-file.js';
-import { leaseRestGroups, leaseTakeGroups, preflight, recordGroups, type RequestGroup, readGroups, writeGroups } from '../engine/live/preflight.js';
+import { apply, type ApplyOptions } from '../ops/apply/apply.js';
+import { PlanRefusedError, refuseUnlessForced } from '../ops/apply/apply-refusal.js';
+import { planEnvNames } from '../ops/apply/apply-redact.js';
+import { defaultHolder, type LeaseOptions } from '../ops/lease/lease.js';
+import { checkLiterals, literalSource, planLiteralRefs } from '../ops/apply/literals.js';
+import { neededKinds } from '../ops/live/needed-kinds.js';
+import { plan as derivePlan } from '../plan/steps/plan.js';
+import { withBudget } from '../ops/budget/budget.js';
+import { planDifferences } from '../plan/saved/plan-compare.js';
+import { checkStale } from '../plan/saved/plan-file.js';
+import { leaseRestGroups, leaseTakeGroups, preflight, recordGroups, type RequestGroup, readGroups, writeGroups } from '../ops/budget/preflight.js';
 import { KINDS } from '../kinds/index.js';
 import type { AccountConfig, DesiredState } from '../model/account.js';
 import { hasErrors } from '../model/diagnostics.js';
@@ -20,8 +23,18 @@ import { changedAccounts, type Planned } from './plan-run.js';
 import { type ReadHooks, readLive } from './read.js';
 import { Run, type RunSetup } from './run.js';
 
+/**
+ * The lease an apply takes, as the lease itself defines it (holder, waiting, sleeping): passed
+ * through whole, so the adapters never spell the lease's options twice.
+ */
+export type LeasePolicy = LeaseOptions;
+
+/** The lease of this machine's user (POSTUREOPS_LEASE_HOLDER, or user@host), with the adapter's additions. */
+export function leasePolicy(env: Record<string, string | undefined>, more: Omit<LeasePolicy, 'holder'> = {}): LeasePolicy {
+  return { holder: defaultHolder(env), ...more };
+}
+
 export interface ApplyChecks {
-  force?: boolean;
   /** The apply takes the service-side lease (its requests count in the pre-flight). */
   lease: boolean;
   /**
@@ -37,7 +50,7 @@ export interface ApplyChecks {
  */
 export async function readyToApply(planned: Planned, checks: ApplyChecks): Promise<void> {
   const { plan, run } = planned;
-  refuseUnlessForced(plan, checks.force);
+  refused(() => refuseUnlessForced(plan, planned.force), plan);
   if (!run.bounded() || planned.writesEstimated) return;
   if (plan.changes.length === 0 && !checks.record) return;
   const recorded = checks.record && checks.lease ? recordGroups(plan.accounts) : [];
@@ -46,35 +59,63 @@ export async function readyToApply(planned: Planned, checks: ApplyChecks): Promi
   await run.preflight([...writes, ...leased], 'apply');
 }
 
-/** Applies the planned changes through the engine (which refuses a refused plan unless `force`). */
-export async function applyRun(planned: Planned, options: Omit<ApplyOptions, 'literals' | 'waited' | 'leases' | 'now' | 'sleep'>): Promise<ApplyReport> {
-  const { run } = planned;
+/** A refusal of the engine as the run's problem (`refused`). */
+function refused<T>(work: () => T, plan: Plan): T {
+  try {
+    return work();
+  } catch (err) {
+    if (err instanceof PlanRefusedError) throw new RunError({ kind: 'refused', plan, refusal: err.refusal, overridable: err.overridable });
+    throw err;
+  }
+}
+
+/** What an apply is asked for beyond its plan (whose `force` it keeps: one way in, the plan request). */
+export type ApplyRequest = Omit<ApplyOptions, 'literals' | 'waited' | 'leases' | 'force' | 'now' | 'sleep'>;
+
+/**
+ * Applies the planned changes through the engine, under the lease the run took before it read
+ * (planRun with `lease`), and releases the lease once its writes are answered, so that the report
+ * says so. Before the first write: every variable the plan reads is set (`unset-env`, not found
+ * missing half-way through), and a refused plan stops (`refused`, unless forced). Both are RunErrors.
+ */
+export async function applyRun(planned: Planned, request: ApplyRequest): Promise<ApplyReport> {
+  const { run, plan } = planned;
+  const unset = planEnvNames(plan).filter((name) => request.env[name] === undefined);
+  if (unset.length > 0 && plan.changes.length > 0) throw new RunError({ kind: 'unset-env', names: unset });
   const leases = run.lease;
   try {
-    const report = await apply(planned.plan, run.client, { ...options, literals: planned.literals, waited: () => run.waitedSeconds(), now: run.now, sleep: run.sleep, ...(leases ? { leases } : {}) });
-    // Released once its writes are answered, so that the report says so.
-    if (leases) {
-      await leases.release();
-      return { ...report, lease: leases.report() };
-    }
-    return report;
+    const report = await apply(plan, run.client, {
+      ...request,
+      ...(planned.force ? { force: true } : {}),
+      ...(leases ? { leases } : {}),
+      literals: planned.literals,
+      waited: () => run.waitedSeconds(),
+      now: run.now,
+      sleep: run.sleep,
+    });
+    if (!leases) return report;
+    await leases.release();
+    return { ...report, lease: leases.report() };
+  } catch (err) {
+    if (err instanceof PlanRefusedError) throw new RunError({ kind: 'refused', plan, refusal: err.refusal, overridable: err.overridable });
+    throw err;
   } finally {
     await leases?.release();
   }
 }
-
 
 /**
  * What the lease still sends once taken, for the pre-flight: a renewal (a list and a PATCH) per
  * renewal period of the time the writes take by the budget as the client knows it, and the release.
  */
 export function leaseRest(run: Run, writes: readonly RequestGroup[]): RequestGroup[] {
-  const bound = run.client.requestBoundMs?.();
   const { seconds } = preflight(writes, run.client.budget(), run.now());
-  return leaseRestGroups(seconds, bound);
+  return leaseRestGroups(seconds, run.client.requestBoundMs?.());
 }
 
 export interface SavedPlanRequest extends ApplyChecks {
+  /** Apply a refused plan anyway (`--force`); the derived plan and its apply keep it. */
+  force?: boolean;
   desired: DesiredState;
   /** The saved plan, as read (and its signature checked) by the adapter: untrusted. */
   saved: Plan;
@@ -109,15 +150,14 @@ export async function deriveSavedPlan(setup: RunSetup, request: SavedPlanRequest
     const live = await readLive(run, accounts, { settings: desired.root.settings, kindsOf }, hooks);
     // Rotation is asked for per change in the file; the derived plan rotates the same resources.
     const rotate = saved.changes.filter((c) => c.rotate === true).map((c) => `${c.account}/${c.kind}/${c.name}`);
-    const result = derivePlan(desired, live, {
+    const result = withBudget(derivePlan(desired, live, {
       accounts: accounts.map((a) => a.name),
       force: request.force,
       rotate,
       ...(saved.targets ? { targets: saved.targets } : {}),
       apiCalls: live.calls,
-      budget: run.client.budget(),
       ...(saved.scope ? { scope: saved.scope } : {}),
-    });
+    }), KINDS, run.client.budget());
     const derived = result.plan && !hasErrors(result.diagnostics) ? result.plan : undefined;
     // Stale (the world moved) and different (the file or the repository moved): both named, one refusal.
     const stale = checkStale(saved, live);
@@ -126,7 +166,7 @@ export async function deriveSavedPlan(setup: RunSetup, request: SavedPlanRequest
       throw new RunError({ kind: 'saved-differs', ...(stale ? { stale: { message: stale.message, details: stale.details } } : {}), differences });
     }
     if (!derived) throw new RunError({ kind: 'no-plan', diagnostics: result.diagnostics, saved: true });
-    return { plan: derived, run, desired, literals: literalSource(desired), writesEstimated: true };
+    return { plan: derived, run, desired, literals: literalSource(desired), writesEstimated: true, ...(request.force ? { force: true as const } : {}) };
   } catch (err) {
     await run.close();
     throw err;

@@ -1,9 +1,13 @@
 // Why a run stopped before it wrote anything, as data: each adapter renders its own words (the CLI
 // an exit code and a line on stderr, the Action a comment and an annotation) from the same problem.
 
+import { durationText } from '../ops/budget/preflight.js';
 import type { Diagnostic } from '../model/diagnostics.js';
+import type { Plan, Refusal } from '../model/plan.js';
 
 export type RunProblem =
+  /** The configuration has errors (shown as diagnostics): nothing was sent. */
+  | { kind: 'invalid'; diagnostics: Diagnostic[] }
   /** The service address or credentials are missing or malformed (no value is echoed). */
   | { kind: 'client-config'; message: string }
   /** Accounts asked for that postureops.yaml does not declare. */
@@ -20,8 +24,12 @@ export type RunProblem =
   | { kind: 'saved-literals'; message: string; details: string[] }
   /** A saved plan is stale, or not the plan the repository and the live state ask for. */
   | { kind: 'saved-differs'; stale?: { message: string; details: string[] }; differences: string[] }
+  /** The engine refuses the plan (a safety threshold, a resource in use, prevent-destroy); `overridable` by force. */
+  | { kind: 'refused'; plan: Plan; refusal: Refusal; overridable: boolean }
+  /** Variables the plan reads are not set: found before the lease and the first write, so nothing was applied. */
+  | { kind: 'unset-env'; names: string[] }
   /** Another apply holds the lease (checked before the live state is read): nothing was read or changed. */
-  | { kind: 'lease-held'; message: string; account: string }
+  | { kind: 'lease-held'; message: string; account?: string }
   /** A signal ended the wait for the lease: nothing was changed. */
   | { kind: 'lease-wait-stopped'; message: string };
 
@@ -37,6 +45,11 @@ export interface TooLong {
   /** Nothing at all was sent (else: nothing written). */
   nothingSent: boolean;
   text: { seconds: string; maxDuration: string; spent: string };
+  /**
+   * The refusal rests only on figures an earlier run remembered (this run's own would fit): where
+   * they are kept, and how old the oldest is. They expire an hour after they were seen.
+   */
+  remembered?: { file?: string; oldestSeconds: number };
 }
 
 export class RunError extends Error {
@@ -44,4 +57,17 @@ export class RunError extends Error {
     super(problem.kind);
     this.name = 'RunError';
   }
+}
+
+/**
+ * What a refusal that rests only on remembered figures adds (empty for any other): that it does,
+ * when they expire, and how to clear them. Not a probe: a request would spend the budget the
+ * refusal is about, and a figure at most an hour old may well be true (another run draining the key).
+ */
+export function rememberedNote(too: TooLong): string {
+  const r = too.remembered;
+  if (r === undefined) return '';
+  const where = r.file !== undefined ? `, kept in ${r.file}` : '';
+  const clear = r.file !== undefined ? `; if no other run uses this key meanwhile, delete that file and run again` : '';
+  return ` (this estimate rests only on rate-limit figures an earlier run saw ${durationText(r.oldestSeconds)} ago${where}: they expire an hour after they were seen${clear})`;
 }

@@ -2,11 +2,12 @@
 // narrowed (changed-since, shard), the run opened, the read's pre-flight and its refusal, the live
 // state read, the plan built, and (on request) who made the drift.
 
-import { attribute } from '../engine/live/attribute.js';
-import { literalSource } from '../engine/apply/literals.js';
-import { neededKinds } from '../engine/live/needed-kinds.js';
-import { plan as buildPlan } from '../engine/plan/plan.js';
-import { leaseTakeGroups, readGroups } from '../engine/live/preflight.js';
+import { attribute } from '../ops/live/attribute.js';
+import { literalSource } from '../ops/apply/literals.js';
+import { neededKinds } from '../ops/live/needed-kinds.js';
+import { plan as buildPlan } from '../plan/steps/plan.js';
+import { leaseTakeGroups, readGroups } from '../ops/budget/preflight.js';
+import { withBudget } from '../ops/budget/budget.js';
 import { KINDS } from '../kinds/index.js';
 import type { AccountConfig, DesiredState } from '../model/account.js';
 import { type Diagnostic, hasErrors } from '../model/diagnostics.js';
@@ -47,6 +48,8 @@ export interface Planned {
   literals: LiteralSource;
   /** The writes were in the run's first pre-flight already (a saved plan's). */
   writesEstimated?: true;
+  /** `--force` as the request gave it: the plan, the refusal check and the apply all read it here. */
+  force?: true;
 }
 
 /** Accounts, scope, run, pre-flight, read, plan. A RunError says why there is no plan. */
@@ -63,15 +66,15 @@ export async function planRun(setup: RunSetup, request: PlanRequest, hooks: Plan
     // The lease first: the live state this plan comes from is read under it.
     if (request.lease) await run.takeLease({ declared: desired.root.accounts, accounts });
     const live = await readLive(run, accounts, { settings: desired.root.settings, kindsOf }, hooks);
-    const result = buildPlan(desired, live, {
+    const built = buildPlan(desired, live, {
       accounts: accounts.map((a) => a.name),
       force: request.force,
       rotate: request.rotate,
       targets: request.targets,
-      budget: await run.planBudget(),
       apiCalls: live.calls,
       ...(scope ? { scope } : {}),
     });
+    const result = withBudget(built, KINDS, await run.planBudget());
     // Problems go with the error (the adapter shows them once); a plan's warnings go to the hook.
     if (!result.plan || hasErrors(result.diagnostics)) throw new RunError({ kind: 'no-plan', diagnostics: result.diagnostics });
     await hooks.diagnostics?.(result.diagnostics);
@@ -82,7 +85,7 @@ export async function planRun(setup: RunSetup, request: PlanRequest, hooks: Plan
       await hooks.diagnostics?.(attributed.diagnostics);
       plan = attributed.plan;
     }
-    return { plan, run, desired, literals: literalSource(desired) };
+    return { plan, run, desired, literals: literalSource(desired), ...(request.force ? { force: true as const } : {}) };
   } catch (err) {
     await run.close();
     throw err;

@@ -4,8 +4,8 @@
 // before it takes it (nobody can tell when a holder that is gone last wrote). Between the two the
 // adapter asks; the run (its client) stays open across the question.
 
-import { leaseAge, leaseHome, LEASE_LIFETIME_MS, lookAt, requestContext } from '../engine/lease/lease.js';
-import { type LeaseData, writeLeaseRequest } from '../engine/lease/lease-record.js';
+import { leaseAge, leaseHome, LEASE_LIFETIME_MS, lookAt, requestContext } from '../ops/lease/lease.js';
+import { type LeaseData, writeLeaseRequest } from '../ops/lease/lease-record.js';
 import type { AccountConfig } from '../model/account.js';
 import { Run, type RunSetup } from './run.js';
 

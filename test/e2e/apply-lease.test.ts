@@ -15,8 +15,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, expect, it } from 'vitest';
 import { manualClock, startEmulator } from '../../src/emulator/index.js';
-import { LEASE_LIFETIME_MS } from '../../src/engine/lease/lease.js';
-import { LEASE_ID_PREFIX, leaseRecords } from '../../src/engine/lease/lease-record.js';
+import { LEASE_LIFETIME_MS } from '../../src/ops/lease/lease.js';
+import { LEASE_ID_PREFIX, leaseRecords } from '../../src/ops/lease/lease-record.js';
 import { packageRoot } from '../../src/util/package-root.js';
 import { cli, EXAMPLES, exampleEnv, forwardingProxy, leapingLeaseClock, rawApi, serviceEnv, webhookRepo } from './harness.js';
 

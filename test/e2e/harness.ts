@@ -13,7 +13,7 @@ import { manualClock, type ManualClock } from '../../src/emulator/index.js';
 import { virtualTime } from '../api/helpers.js';
 import type { ClientOptions } from '../../src/api/options.js';
 import type { RequestLogEntry } from '../../src/api/types.js';
-import type { LeaseClock } from '../../src/engine/lease/lease.js';
+import type { LeaseClock } from '../../src/ops/lease/lease.js';
 import { run } from '../../cmd/main.js';
 import { packageRoot } from '../../src/util/package-root.js';
 
@@ -255,7 +255,7 @@ export async function filesBelow(dir: string): Promise<string[]> {
  * one it would wait the lease's lifetime and margin first.
  */
 export async function releasedLeases(emu: { url: string; keyId: string; secret: string }, accounts: readonly string[]): Promise<void> {
-  const { createLeaseRequest } = await import('../../src/engine/lease/lease-record.js');
+  const { createLeaseRequest } = await import('../../src/ops/lease/lease-record.js');
   for (const account of accounts) {
     const list = await rawApi(emu, 'GET', '/api/v2/AlertProfiles', { account });
     const req = createLeaseRequest(1, { owner: 'seed', holder: 'an earlier apply', stamp: 0, state: 'released' }, list.body, { account, orgAccess: false, resolve: () => '' });

@@ -3,7 +3,7 @@
 // otherwise, and owned (hidden) with its template.
 
 import { describe, expect, it } from 'vitest';
-import { APPLIED_ID, isAppliedRecord, readAppliedRecord, writeAppliedRequest } from '../../src/engine/apply/applied-record.js';
+import { APPLIED_ID, isAppliedRecord, readAppliedRecord, writeAppliedRequest } from '../../src/ops/apply/applied-record.js';
 import type { RequestContext } from '../../src/kinds/types.js';
 
 const ctx: RequestContext = {

@@ -1,9 +1,9 @@
-// The apply lease's record (src/engine/lease/lease-record.ts): a custom alert profile POSTUREOPS_LEASE_<n>
+// The apply lease's record (src/ops/lease/lease-record.ts): a custom alert profile POSTUREOPS_LEASE_<n>
 // whose one template holds owner, holder, stamp and state. What it reads back decides whose the lease is,
 // so anything else (an edit, a foreign id, a broken text) reads as unreadable, never as a lease.
 
 import { describe, expect, it } from 'vitest';
-import { baseOf, createLeaseRequest, isLeaseRecord, LEASE_ID_PREFIX, LEASE_LIST_PATH, type LeaseData, leaseId, leaseRecords, profilesOf, writeLeaseRequest } from '../../src/engine/lease/lease-record.js';
+import { baseOf, createLeaseRequest, isLeaseRecord, LEASE_ID_PREFIX, LEASE_LIST_PATH, type LeaseData, leaseId, leaseRecords, profilesOf, writeLeaseRequest } from '../../src/ops/lease/lease-record.js';
 import type { RequestContext } from '../../src/kinds/types.js';
 
 const ctx: RequestContext = { account: 'prod', orgAccess: false, resolve: () => '' };

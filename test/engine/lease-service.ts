@@ -5,7 +5,7 @@
 // the service applied it.
 
 import { ApiError, type ApiClient, type ApiRequest, type ApiResponse } from '../../src/api/types.js';
-import { createLeaseRequest, type LeaseData, leaseId, leaseRecords } from '../../src/engine/lease/lease-record.js';
+import { createLeaseRequest, type LeaseData, leaseId, leaseRecords } from '../../src/ops/lease/lease-record.js';
 
 const LIST = '/api/v2/AlertProfiles';
 /** Where organization-level requests (Org-Access, no account name) go. */

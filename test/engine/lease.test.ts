@@ -20,8 +20,8 @@ import {
   type LeaseWait,
   LeaseWaitStopped,
   RENEW_LEAD_MS,
-} from '../../src/engine/lease/lease.js';
-import type { LeaseData } from '../../src/engine/lease/lease-record.js';
+} from '../../src/ops/lease/lease.js';
+import type { LeaseData } from '../../src/ops/lease/lease-record.js';
 import { gate, LeaseService } from './lease-service.js';
 
 const START = Date.UTC(2026, 10, 26, 5, 0, 0);
