@@ -3,7 +3,7 @@
 import { appendFileSync, chmodSync } from 'node:fs';
 import { resolve as resolvePath } from 'node:path';
 import type { ClientOptions } from '../src/api/options.js';
-import type { LeaseClock } from '../src/ops/lease/lease.js';
+import type { LeaseClock } from '../src/run/run.js';
 import { credentialRedactor } from '../src/api/redact.js';
 import { inertLog } from '../src/model/inert.js';
 import { isSecretName } from '../src/model/secret-detection.js';

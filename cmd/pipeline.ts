@@ -27,14 +27,12 @@ export function progress(io: Io, message: string): void {
 export function phaseProgress(io: Io, phase: string, total: number, now: () => number = Date.now, unit?: string): Progress | undefined {
   if (!logs(logLevel(io), 'warn')) return undefined;
   // The run's waits (its budget model, its countdown) move the line: elapsed and time left each second.
-  const waits = waitReporters.get(io.stderr);
+  const waits = consoleOf(io).waits;
   const progress = new Progress(consoleOf(io), phase, total, now, unit, waits ? (at) => waits.left(at) : undefined);
   if (waits) waits.onTick = () => progress.tick();
   return progress;
 }
 
-/** The wait reporter of each stderr stream's run (runSetup), for the progress of its phases. */
-const waitReporters = new WeakMap<object, WaitReporter>();
 
 export async function printDiagnostics(io: Io, diagnostics: Diagnostic[]): Promise<void> {
   if (diagnostics.length === 0) return;
@@ -106,7 +104,8 @@ export async function runSetup(io: Io, flags: ClientFlags, interruption?: Interr
 
 function waitReporter(io: Io, out: ReturnType<typeof consoleOf>): WaitReporter {
   const waits = new WaitReporter(out);
-  waitReporters.set(io.stderr, waits);
+  // The run on this stream now: its phases' progress moves with its waits.
+  out.waits = waits;
   return waits;
 }
 
@@ -252,12 +251,12 @@ export interface LeaseFlags {
 
 /** The apply lease as the CLI takes it: its holder, its wait with a countdown on stderr, the clock (a test's). */
 export async function leaseSetup(io: Io, flags: LeaseFlags): Promise<NonNullable<RunSetup['lease']>> {
-  const { defaultHolder } = await import('../src/ops/lease/lease.js');
+  const { leasePolicy } = await import('../src/run/apply-run.js');
   const out = consoleOf(io);
   const waitS = flags.leaseWait ?? 0;
   let said: string | undefined;
   return {
-    holder: defaultHolder(io.env),
+    ...leasePolicy(io.env),
     waitMs: waitS * 1000,
     // Whatever ended the run (done, refused, interrupted): what became of the lease.
     onClosed: (said) => write(io.stderr, `apply lease: ${said}`),

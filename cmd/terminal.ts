@@ -14,6 +14,8 @@ export type StatusSlot = 'progress' | 'wait';
 
 export class StatusConsole {
   private status: string | undefined;
+  /** The waits of the run writing to this stream (its budget model and countdown move the progress). */
+  waits?: WaitReporter;
   /** Per slot, its text from the longest form to the shortest. */
   private readonly slots = new Map<StatusSlot, string[]>();
 

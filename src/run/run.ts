@@ -8,7 +8,9 @@ import { type ApiClient, type BucketBudget, ClientConfigError } from '../api/typ
 import { budgetAt } from '../ops/budget/budget.js';
 import { durationText, groupWaitSeconds, preflight, preflightLine, type RequestGroup, TOKEN_GROUP } from '../ops/budget/preflight.js';
 import type { BudgetMemory } from './budget-memory.js';
-import { LeaseHeldError, Leases, leaseHome, type LeaseOptions, LeaseWaitStopped } from '../ops/lease/lease.js';
+import { LeaseHeldError, Leases, leaseHome, type LeaseClock, type LeaseOptions, LeaseWaitStopped } from '../ops/lease/lease.js';
+
+export type { LeaseClock };
 import type { AccountConfig } from '../model/account.js';
 import { RunError } from './errors.js';
 
