@@ -199,7 +199,7 @@ export function buildProgram(programIo: Io, setCode: (code: number) => void, onI
       .option('--test-channels', 'test every created or changed alert channel through the service')
       .option('--credentials-out <file>', 'write credentials the service issues on create (agent access tokens) to this file, mode 0600')
       .option('--lease-wait <seconds>', 'wait this long for another apply of an account to finish (0: stop at once, exit 4)', intArg('--lease-wait', 0), 0)
-      .option('--no-lease', 'do not take the service-side lease (only when no other apply can run: it saves 5 requests per account, a read per write and the renewals)')
+      .option('--no-lease', 'do not take the service-side lease (only when no other apply can run: it saves the lease\'s 4 requests and a renewal a minute)')
       .addOption(maxDurationOption())
       .addOption(formatOption())
       .option(...envFileOption)

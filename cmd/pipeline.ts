@@ -225,6 +225,7 @@ export async function computePlan(io: Io, dir: string, flags: PlanFlags, interru
   const setup = { ...(await runSetup(io, flags, interruption)), ...(lease ? { lease: await leaseSetup(io, lease) } : {}) };
   const request = {
     lease: lease !== undefined,
+    ...((flags as { lease?: boolean }).lease === false ? { noLease: true } : {}),
     desired,
     dir: resolve(io.cwd, dir),
     accounts: flags.account,

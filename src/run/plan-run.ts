@@ -6,7 +6,7 @@ import { attribute } from '../ops/live/attribute.js';
 import { literalSource } from '../ops/apply/literals.js';
 import { neededKinds } from '../ops/live/needed-kinds.js';
 import { plan as buildPlan } from '../plan/steps/plan.js';
-import { leaseTakeGroups, readGroups } from '../ops/budget/preflight.js';
+import { leaseRestGroups, leaseTakeGroups, preflight, readGroups, writeGroups } from '../ops/budget/preflight.js';
 import { withBudget } from '../ops/budget/budget.js';
 import { KINDS } from '../kinds/index.js';
 import type { AccountConfig, DesiredState } from '../model/account.js';
@@ -30,6 +30,8 @@ export interface PlanRequest extends ScopeInput {
   attribute?: boolean;
   /** Take the apply lease before reading (apply): the plan is then read under it. */
   lease?: boolean;
+  /** The apply takes no lease (`--no-lease`): its estimate counts none. */
+  noLease?: boolean;
 }
 
 export interface PlanHooks extends ReadHooks {
@@ -74,7 +76,12 @@ export async function planRun(setup: RunSetup, request: PlanRequest, hooks: Plan
       apiCalls: live.calls,
       ...(scope ? { scope } : {}),
     });
-    const result = withBudget(built, KINDS, await run.planBudget());
+    // The apply's lease counts in the estimate: what it still sends once taken (renewals for as long
+    // as the writes take, its release), and taking it when this plan was read without it.
+    const budget = await run.planBudget();
+    const writes = built.plan ? writeGroups(built.plan.changes, KINDS, built.plan.accounts) : [];
+    const rest = leaseRestGroups(preflight(writes, budget, run.now()).seconds, run.client.requestBoundMs?.());
+    const result = withBudget(built, KINDS, budget, request.noLease ? [] : [...(request.lease ? [] : leaseTakeGroups()), ...rest]);
     // Problems go with the error (the adapter shows them once); a plan's warnings go to the hook.
     if (!result.plan || hasErrors(result.diagnostics)) throw new RunError({ kind: 'no-plan', diagnostics: result.diagnostics });
     await hooks.diagnostics?.(result.diagnostics);

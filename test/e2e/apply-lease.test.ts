@@ -250,3 +250,13 @@ it('takes the lease on an account whose predefined profiles carry another vendor
   expect(leaseRecords(profiles).map((r) => r.data?.state)).toEqual(['released']);
   expect(applied.stderr).not.toContain('no predefined alert profile');
 });
+
+it("plan's estimate counts the apply's lease: taking it and releasing it (a short apply renews nothing)", async () => {
+  const { env } = await setUp(['prod']);
+  const dir = await webhookRepo(['prod'], 3, cleanup as Array<() => Promise<void>>);
+  const budgetOf = async (args: string[]) => {
+    const res = await cli(['plan', dir, '--format', 'json', ...args], { env });
+    return Object.fromEntries((JSON.parse(res.stdout).budget as { bucket: string; needed: number }[]).map((b) => [b.bucket, b.needed]));
+  };
+  expect(await budgetOf([])).toEqual({ 'POST AlertChannels': 3, 'GET AlertProfiles': 1, 'POST AlertProfiles': 1, 'DELETE AlertProfiles': 1, 'PATCH AlertProfiles': 1 });
+});
