@@ -194,7 +194,7 @@ describe('a scope of the wrong shape is refused, naming scope', () => {
 });
 
 describe('routing of the wrong shape is refused, naming routing', () => {
-  const wrong = ['routing must be {accounts, changes: [{account, eventCategory, severity, before, after, gained, lost}], failing?}'];
+  const wrong = ['routing must be {accounts, changes: [{account, eventCategory, severity, before, after, gained, lost, causes?}], failing?, newChannels?, undeclaredChannels?}'];
   const cases: [string, (p: Json) => void][] = [
     ['routing as text', (p) => (p.routing = 'none')],
     ['routing as a list', (p) => (p.routing = [])],

@@ -55,7 +55,7 @@ describe('the routing step of plan', () => {
     const result = plan(desiredOf(declared(['slack'])), liveOf(live), { routingWork: work });
     const routing = result.plan!.routing!;
     expect(routing.accounts).toEqual(['prod', 'staging']);
-    expect(routing.changes).toEqual([{ account: 'prod', eventCategory: 'Cloud', severity: 'critical', before: ['pager', 'slack'], after: ['slack'], gained: [], lost: ['pager'] }]);
+    expect(routing.changes).toEqual([{ account: 'prod', eventCategory: 'Cloud', severity: 'critical', before: ['pager', 'slack'], after: ['slack'], gained: [], lost: ['pager'], causes: [{ key: 'prod/AlertRule/crit', action: 'update', role: 'rule', name: 'crit' }] }]);
     expect(result.plan!.refusal).toBeUndefined();
     // Two maps of one rule matching one cell each.
     expect(work.ruleCells).toBe(2);
@@ -88,7 +88,7 @@ describe('the routing step of plan', () => {
     resources[1] = { ...resources[1], spec: channelSpec('SlackChannel', false) };
     const result = plan(desiredOf(resources), liveOf(live), { targets: ['AlertChannel/slack'] });
     expect(result.plan!.changes.map((c) => c.key)).toEqual(['prod/AlertChannel/slack']);
-    expect(result.plan!.routing!.changes).toEqual([{ account: 'prod', eventCategory: 'Cloud', severity: 'critical', before: ['pager', 'slack'], after: ['pager'], gained: [], lost: ['slack'] }]);
+    expect(result.plan!.routing!.changes).toEqual([{ account: 'prod', eventCategory: 'Cloud', severity: 'critical', before: ['pager', 'slack'], after: ['pager'], gained: [], lost: ['slack'], causes: [{ key: 'prod/AlertChannel/slack', action: 'update', role: 'channel', name: 'slack' }] }]);
   });
 
   it('does not compare an account whose channels and rules were not read', () => {
@@ -127,7 +127,7 @@ describe('the routing step: the state after each kind of change', () => {
   it('a live rule the plan deletes no longer routes: its cell loses every channel', () => {
     const result = plan(prunedOf(declared([]).slice(0, 2)), liveOf(live), {});
     expect(result.plan!.changes.map((c) => [c.action, c.key])).toEqual([['delete', 'prod/AlertRule/crit']]);
-    expect(result.plan!.routing!.changes).toEqual([{ account: 'prod', eventCategory: 'Cloud', severity: 'critical', before: ['pager', 'slack'], after: [], gained: [], lost: ['pager', 'slack'] }]);
+    expect(result.plan!.routing!.changes).toEqual([{ account: 'prod', eventCategory: 'Cloud', severity: 'critical', before: ['pager', 'slack'], after: [], gained: [], lost: ['pager', 'slack'], causes: [{ key: 'prod/AlertRule/crit', action: 'delete', role: 'rule', name: 'crit' }] }]);
     // The cell a requirement asks for is checked even when no rule is left to route it.
     const checked = plan(prunedOf(declared([]).slice(0, 2), [pages]), liveOf(live), {}).plan!;
     expect(checked.routing!.failing).toEqual([{ requirement: 'pages', accounts: [{ account: 'prod', cells: ['Cloud/critical'] }] }]);
@@ -141,8 +141,8 @@ describe('the routing step: the state after each kind of change', () => {
     ];
     const result = plan(desiredOf(resources), liveOf(live), {});
     expect(result.plan!.routing!.changes).toEqual([
-      { account: 'prod', eventCategory: 'Cloud', severity: 'high', before: [], after: ['slack'], gained: ['slack'], lost: [] },
-      { account: 'prod', eventCategory: 'Cloud', severity: 'medium', before: [], after: ['pager'], gained: ['pager'], lost: [] },
+      { account: 'prod', eventCategory: 'Cloud', severity: 'high', before: [], after: ['slack'], gained: ['slack'], lost: [], causes: [{ key: 'prod/AlertRule/high', action: 'create', role: 'rule', name: 'high' }] },
+      { account: 'prod', eventCategory: 'Cloud', severity: 'medium', before: [], after: ['pager'], gained: ['pager'], lost: [], causes: [{ key: 'prod/AlertRule/medium', action: 'create', role: 'rule', name: 'medium' }] },
     ]);
     expect(result.plan!.routing).not.toHaveProperty('failing');
   });
@@ -151,7 +151,7 @@ describe('the routing step: the state after each kind of change', () => {
     const { eventCategory: _left, ...partial } = ruleSpec(['slack']);
     const resources = [...declared(['pager', 'slack']).slice(0, 2), { kind: 'AlertRule', account: 'prod', name: 'crit', spec: partial }];
     const result = plan(desiredOf(resources), liveOf(live), {});
-    expect(result.plan!.routing!.changes).toEqual([{ account: 'prod', eventCategory: 'Cloud', severity: 'critical', before: ['pager', 'slack'], after: ['slack'], gained: [], lost: ['pager'] }]);
+    expect(result.plan!.routing!.changes).toEqual([{ account: 'prod', eventCategory: 'Cloud', severity: 'critical', before: ['pager', 'slack'], after: ['slack'], gained: [], lost: ['pager'], causes: [{ key: 'prod/AlertRule/crit', action: 'update', role: 'rule', name: 'crit' }] }]);
   });
 
   it('a live rule in an account whose routing kinds were not read is neither compared nor changed', () => {
@@ -204,7 +204,7 @@ describe('the routing step: the spec a change leaves in the state after', () => 
     const replaced = decisionFor(RULE, 'crit', partial, 'replace');
     const changes = step(KINDS, [replaced], [changeOf(replaced, 'R1')]);
     const cloud = changes.find((c) => c.eventCategory === 'Cloud')!;
-    expect(cloud).toEqual({ account: 'prod', eventCategory: 'Cloud', severity: 'critical', before: ['pager', 'slack'], after: ['pager'], gained: [], lost: ['slack'] });
+    expect(cloud).toEqual({ account: 'prod', eventCategory: 'Cloud', severity: 'critical', before: ['pager', 'slack'], after: ['pager'], gained: [], lost: ['slack'], causes: [{ key: 'prod/AlertRule/crit', action: 'replace', role: 'rule', name: 'crit' }] });
     // Every other category gains the channel: an update would have kept the rule on Cloud alone.
     expect(changes.length).toBeGreaterThan(1);
     expect(changes.filter((c) => c.eventCategory !== 'Cloud').every((c) => c.before.length === 0 && c.gained.join() === 'pager')).toBe(true);
@@ -217,8 +217,8 @@ describe('the routing step: the spec a change leaves in the state after', () => 
     const created = decisionFor(Closed, 'high', ruleSpec(['pager'], { severity: [2] }), 'create');
     const changes = step([...KINDS.filter((k) => k.kind !== 'AlertRule'), Closed], [updated, created], [changeOf(updated, 'R1'), changeOf(created)]);
     expect(changes).toEqual([
-      { account: 'prod', eventCategory: 'Cloud', severity: 'critical', before: ['pager', 'slack'], after: ['slack'], gained: [], lost: ['pager'] },
-      { account: 'prod', eventCategory: 'Cloud', severity: 'high', before: [], after: ['pager'], gained: ['pager'], lost: [] },
+      { account: 'prod', eventCategory: 'Cloud', severity: 'critical', before: ['pager', 'slack'], after: ['slack'], gained: [], lost: ['pager'], causes: [{ key: 'prod/AlertRule/crit', action: 'update', role: 'rule', name: 'crit' }] },
+      { account: 'prod', eventCategory: 'Cloud', severity: 'high', before: [], after: ['pager'], gained: ['pager'], lost: [], causes: [{ key: 'prod/AlertRule/high', action: 'create', role: 'rule', name: 'high' }] },
     ]);
   });
 });
