@@ -336,7 +336,7 @@ function causesOf(account: string, was: readonly Route[], now: readonly Route[],
   for (const r of moved) {
     for (const c of [causeOf(account, 'rule', r.rule), causeOf(account, 'channel', r.channel)]) if (c) found.set(c.key, c);
   }
-  return [...found.values()].sort((a, b) => ROUTING_ACTIONS.indexOf(a.action) - ROUTING_ACTIONS.indexOf(b.action) || byText(a.role, b.role) || byText(a.name, b.name));
+  return [...found.values()].sort((a, b) => ROUTING_ACTIONS.indexOf(a.action) - ROUTING_ACTIONS.indexOf(b.action) || byText(b.role, a.role) || byText(a.name, b.name));
 }
 
 /** The named channels of a map with the cells and rules that reach them. */

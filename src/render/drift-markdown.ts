@@ -73,7 +73,10 @@ export function renderDriftMarkdown(plan: Plan, limit = MARKDOWN_LIMIT, options:
         : c.cells.length === 0
           ? 'receives nothing (no enabled rule sends to it)'
           : escapeMd(`receives ${plural(c.cells.length, 'cell')} (${cellsText(c.cells)}) through ${c.rules.length === 1 ? 'rule' : 'rules'} ${c.rules.join(', ')}`);
-      return `- ${escapeMd(c.account)} · **${escapeMd(c.name)}** (${escapeMd(c.type || 'unknown type')}): ${receives}`;
+      // A console rename leaves the old name only in the console: say so beside it.
+      const renamed = plan.changes.find((x) => x.action === 'delete' && x.account === c.account && x.name === c.name && x.sameSpecAs !== undefined);
+      const as = renamed ? ` (renamed in the console from the repository's ${escapeMd(plan.changes.find((x) => x.key === renamed.sameSpecAs)?.name ?? '?')})` : '';
+      return `- ${escapeMd(c.account)} · **${escapeMd(c.name)}** (${escapeMd(c.type || 'unknown type')})${as}: ${receives}`;
     });
     parts.push(`### Destinations only the console has (${consoleOnly.length})\n\nChannels in the service that no file declares: alerts may leave for somewhere nobody reviewed.\n\n${capped(lines, fullPlan).join('\n')}`);
   }

@@ -30,7 +30,8 @@ import { changeDiff, diffLines, displayPair, pointerNotes, showEnvMarkers, toYam
 import { escapeHtml, escapeMd, fenced, inlineCode, largestFitting, MARKDOWN_LIMIT, table } from './markdown.js';
 import { auditSection, type AuditedItem, lastChangeText } from './attribution.js';
 import type { Attribution, LastChange } from '../model/plan.js';
-import { type RoutingDetail, routingChangesMd, routingWarningMd } from './routing-markdown.js';
+import { listText, NAME_MAX, type RoutingDetail, routingChangesMd, routingWarningMd } from './routing-markdown.js';
+import { shortMiddle } from './names.js';
 
 export const PLAN_MARKER = '<!-- postureops-plan -->';
 
@@ -71,10 +72,10 @@ export interface PlanMarkdownOptions {
   nested?: boolean;
 }
 
-/** Risk of losing a change's details: plain creates first, then plain updates, then what changes routing, deletions last. */
+/** Risk of losing a change's details: plain creates first, then plain updates, then renames, moves and what changes routing, deletions last. */
 function riskRank(change: Change, routingKeys: ReadonlySet<string>): number {
   if (change.action === 'delete') return 3;
-  if (routingKeys.has(change.key)) return 2;
+  if (routingKeys.has(change.key) || change.renamedFrom !== undefined || change.sameSpecAs !== undefined || change.movedFrom !== undefined) return 2;
   return change.action === 'create' ? 0 : 1;
 }
 
@@ -129,7 +130,7 @@ export function renderPlanMarkdown(plan: Plan, limit = MARKDOWN_LIMIT, options: 
           const b = body(e, shown);
           items.push(b === '' ? e.line : `${e.line}\n\n${b}`);
         }
-        if (hidden > 0) items.push(`_… ${hidden} more change${hidden === 1 ? '' : 's'} of ${escapeMd(group.account)} not shown here (the least risky); ${fullPlan}_`);
+        if (hidden > 0) items.push(`_… ${hidden} more change${hidden === 1 ? '' : 's'} of ${escapeMd(group.account)} not shown here; ${fullPlan}_`);
         blocks.push(`<details><summary><b>${escapeHtml(group.account)}</b>: ${escapeHtml(countsText(group.entries))}</summary>\n\n${items.join('\n\n')}\n\n</details>`);
       }
       parts.push(`### Changes\n\n${blocks.join('\n\n')}`);
@@ -199,7 +200,7 @@ function dangerLine(plan: Plan): string {
     plan.summary.delete > 0 ? n(plan.summary.delete, 'deletion', 'deletions') : '',
     silenced > 0 ? n(silenced, 'cell loses every channel', 'cells lose every channel') : '',
     failing > 0 ? n(failing, 'routing requirement fails', 'routing requirements fail') : '',
-    fresh.length > 0 ? `${n(fresh.length, 'new destination', 'new destinations')} (${fresh.map((c) => c.name).join(', ')})` : '',
+    fresh.length > 0 ? `${n(fresh.length, 'new destination', 'new destinations')} (${listText(fresh.map((c) => shortMiddle(c.name, NAME_MAX)), 3)})` : '',
   ].filter((x) => x !== '');
   if (found.length === 0) return '**No deletion, no cell left without a channel, no failing routing requirement, no new destination.**';
   return `> [!CAUTION]\n> **Review: ${escapeMd(found.join(' · '))}.**`;

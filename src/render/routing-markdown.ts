@@ -109,14 +109,20 @@ export function renderRoutesMarkdown(map: RoutingMap): string {
   return parts.join('\n\n') + '\n';
 }
 
-/** The warning at the top of a plan's comment; '' when no cell is silenced. */
+/** The warning at the top of a plan's comment; '' when no cell is silenced. Names cut in the middle, three per cell at most. */
 export function routingWarningMd(routing: PlanRouting | undefined): string {
   const silenced = silencedCells(routing?.changes ?? []);
   if (silenced.length === 0) return '';
+  const short = shortNames(silenced.flatMap((s) => s.before), NAME_MAX);
   const lines = ['> [!WARNING]', `> **After this plan ${silenced.length} cell${silenced.length === 1 ? '' : 's'} that reached a channel reach${silenced.length === 1 ? 'es' : ''} none:**`];
-  for (const s of silenced.slice(0, LISTED_CELLS)) lines.push(`> - ${escapeMd(`${s.account} · ${s.eventCategory}/${s.severity} (was: ${s.before.join(', ')})`)}`);
+  for (const s of silenced.slice(0, LISTED_CELLS)) lines.push(`> - ${escapeMd(`${s.account} · ${s.eventCategory}/${s.severity} (was: ${listText(s.before.map((c) => short.get(c) ?? c), 3)})`)}`);
   if (silenced.length > LISTED_CELLS) lines.push(`> - … ${silenced.length - LISTED_CELLS} more`);
   return lines.join('\n');
+}
+
+/** `a, b, c and 4 more`. */
+export function listText(items: readonly string[], most: number): string {
+  return items.length <= most ? items.join(', ') : `${items.slice(0, most).join(', ')} and ${items.length - most} more`;
 }
 
 /** `deleted rule compliance-to-jira`: a change behind a cell, in words. */
@@ -166,8 +172,8 @@ function cellsText(cells: readonly string[]): string {
   return [...byCategory].map(([cat, sevs]) => `${cat}: ${sevs.join(', ')}`).join('; ');
 }
 
-function namesText(names: readonly string[], short: ReadonlyMap<string, string>, sign: string): string {
-  if (names.length > 3) return `${sign}${names.length} channels`;
+function namesText(names: readonly string[], short: ReadonlyMap<string, string>, sign: string, most = 3): string {
+  if (names.length > most) return `${sign}${names.length} channels`;
   return names.map((n) => `${sign}${escapeMd(short.get(n) ?? n)}`).join(' ');
 }
 
@@ -179,8 +185,10 @@ function causesText(causes: readonly RoutingCause[], short: ReadonlyMap<string, 
 }
 
 function groupLine(g: ChangeGroup, short: ReadonlyMap<string, string>, detail: RoutingDetail): string {
-  const what = [...g.gained.map((x) => `+${short.get(x) ?? x}`), ...g.lost.map((x) => `−${short.get(x) ?? x}`)].join(' ');
-  return `- ${escapeMd(`${g.cells.join(', ')}: ${what}`)}${g.silenced ? ' **(reach nothing)**' : ''}${causesText(g.causes, short, detail === 'compact' ? 2 : LISTED_CAUSES)}`;
+  // Past a few names a count: the table per channel names each.
+  const most = detail === 'compact' ? 2 : 5;
+  const what = [namesText(g.gained, short, '+', most), namesText(g.lost, short, '−', most)].filter((t) => t !== '').join(' ');
+  return `- ${escapeMd(g.cells.join(', '))}: ${what}${g.silenced ? ' **(reach nothing)**' : ''}${causesText(g.causes, short, detail === 'compact' ? 2 : LISTED_CAUSES)}`;
 }
 
 /** One account's changed cells: the matrix of changed rows and columns, what changes them, per channel, the diagram. */

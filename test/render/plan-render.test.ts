@@ -156,7 +156,7 @@ describe('markdown size limit', () => {
     expect(md).toContain('| **Total** | **1134** | **2266** | **0** | **600** |');
     for (const c of plan.changes.filter((x) => x.action === 'delete')) expect(md).toContain(`**${c.name.replace(/-/g, '-')}**`);
     // What is left out is said where it was: per account, the changes not shown at all.
-    const hidden = [...md.matchAll(/_… (\d+) more changes of (prod|staging) not shown here \(the least risky\); run `postureops plan` for the full plan_/g)];
+    const hidden = [...md.matchAll(/_… (\d+) more changes of (prod|staging) not shown here; run `postureops plan` for the full plan_/g)];
     expect(hidden.map((m) => m[2])).toEqual(['prod', 'staging']);
     const shown = (md.match(/^\*\*[+~] (create|update)\*\*/gm) ?? []).length;
     expect(shown + hidden.reduce((n, m) => n + Number(m[1]), 0)).toBe(3400);
