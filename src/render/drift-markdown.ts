@@ -31,16 +31,39 @@ function cellsText(cells: readonly string[]): string {
 
 const what = (c: { account: string; kind: string }, name: string) => `${escapeMd(c.account)} · ${escapeMd(c.kind)} **${escapeMd(name)}**`;
 
-/** One difference, said from both sides; '' for the second change of a pair already said. */
-function sideLine(c: Change, byKey: ReadonlyMap<string, Change>, said: Set<string>): string {
-  if (said.has(c.key)) return '';
-  const partner = c.sameSpecAs !== undefined ? byKey.get(c.sameSpecAs) : undefined;
-  if (partner && partner.action !== c.action) {
-    said.add(partner.key);
-    const inRepo = c.action === 'create' ? c : partner;
-    const inConsole = c.action === 'create' ? partner : c;
-    return `- ${escapeMd(c.account)} · ${escapeMd(c.kind)}: **renamed in the console**: the console has **${escapeMd(inConsole.name)}**, the repository **${escapeMd(inRepo.name)}** (same settings)`;
+/** A console rename: the name the console has and the one the repository has, with the same settings. */
+interface Rename {
+  account: string;
+  kind: string;
+  console: string;
+  repository: string;
+  /** The console's resource is unmanaged (prune off): apply would create the repository's beside it. */
+  kept: boolean;
+}
+
+/** Renames made in the console, by the key of the repository's create: paired deletions (prune on) and unmanaged twins (prune off). */
+function consoleRenames(plan: Plan): Map<string, Rename> {
+  const byKey = new Map(plan.changes.map((c) => [c.key, c]));
+  const out = new Map<string, Rename>();
+  for (const c of plan.changes) {
+    const partner = c.action === 'create' && c.sameSpecAs !== undefined ? byKey.get(c.sameSpecAs) : undefined;
+    if (partner?.action === 'delete') out.set(c.key, { account: c.account, kind: c.kind, console: partner.name, repository: c.name, kept: false });
   }
+  for (const u of plan.unmanaged) {
+    const c = u.sameSpecAs !== undefined ? byKey.get(u.sameSpecAs) : undefined;
+    if (c?.action === 'create' && !out.has(c.key)) out.set(c.key, { account: c.account, kind: c.kind, console: u.name, repository: c.name, kept: true });
+  }
+  return out;
+}
+
+/** One difference, said from both sides; '' for the console's half of a rename already said. */
+function sideLine(c: Change, renames: ReadonlyMap<string, Rename>, consoleHalves: ReadonlySet<string>): string {
+  const rename = renames.get(c.key);
+  if (rename) {
+    const after = rename.kept ? ' (no file declares it: an apply would create the repository\'s beside it)' : ' (same settings)';
+    return `- ${escapeMd(c.account)} · ${escapeMd(c.kind)}: **renamed in the console**: the console has **${escapeMd(rename.console)}**, the repository **${escapeMd(rename.repository)}**${after}`;
+  }
+  if (c.action === 'delete' && consoleHalves.has(JSON.stringify([c.account, c.kind, c.name]))) return '';
   switch (c.action) {
     case 'create':
       return `- ${what(c, c.name)}: the repository has it, the console does not`;
@@ -65,6 +88,8 @@ function capped(lines: readonly string[], fullPlan: string): string[] {
 export function renderDriftMarkdown(plan: Plan, limit = MARKDOWN_LIMIT, options: DriftMarkdownOptions = {}): string {
   const fullPlan = options.fullPlan ?? 'run `postureops plan` for the full plan';
   const parts: string[] = [];
+  const renames = consoleRenames(plan);
+  const consoleHalves = new Set([...renames.values()].map((r) => JSON.stringify([r.account, r.kind, r.console])));
   const consoleOnly = plan.routing?.undeclaredChannels ?? [];
   if (consoleOnly.length > 0) {
     const lines = consoleOnly.map((c) => {
@@ -73,23 +98,21 @@ export function renderDriftMarkdown(plan: Plan, limit = MARKDOWN_LIMIT, options:
         : c.cells.length === 0
           ? 'receives nothing (no enabled rule sends to it)'
           : escapeMd(`receives ${plural(c.cells.length, 'cell')} (${cellsText(c.cells)}) through ${c.rules.length === 1 ? 'rule' : 'rules'} ${c.rules.join(', ')}`);
-      // A console rename leaves the old name only in the console: say so beside it.
-      const renamed = plan.changes.find((x) => x.action === 'delete' && x.account === c.account && x.name === c.name && x.sameSpecAs !== undefined);
-      const as = renamed ? ` (renamed in the console from the repository's ${escapeMd(plan.changes.find((x) => x.key === renamed.sameSpecAs)?.name ?? '?')})` : '';
+      // A console rename leaves the new name only in the console: say so beside it.
+      const renamed = [...renames.values()].find((r) => r.account === c.account && r.console === c.name);
+      const as = renamed ? ` (renamed in the console from the repository's ${escapeMd(renamed.repository)})` : '';
       return `- ${escapeMd(c.account)} · **${escapeMd(c.name)}** (${escapeMd(c.type || 'unknown type')})${as}: ${receives}`;
     });
     parts.push(`### Destinations only the console has (${consoleOnly.length})\n\nChannels in the service that no file declares: alerts may leave for somewhere nobody reviewed.\n\n${capped(lines, fullPlan).join('\n')}`);
   }
-  const byKey = new Map(plan.changes.map((c) => [c.key, c]));
-  const said = new Set<string>();
   const lines: string[] = [];
   for (const [, changes] of groupByAccount(plan.changes, plan.accounts.map((a) => a.name))) {
     for (const c of changes) {
-      const line = sideLine(c, byKey, said);
+      const line = sideLine(c, renames, consoleHalves);
       if (line !== '') lines.push(line);
     }
   }
-  for (const u of plan.unmanaged) lines.push(`- ${what(u, u.name)}: the console has it, no file declares it (left alone${u.protected ? ', protected' : ''})`);
+  for (const u of plan.unmanaged) if (!consoleHalves.has(JSON.stringify([u.account, u.kind, u.name]))) lines.push(`- ${what(u, u.name)}: the console has it, no file declares it (left alone${u.protected ? ', protected' : ''})`);
   if (lines.length > 0) parts.push(`### What differs (${lines.length})\n\n${capped(lines, fullPlan).join('\n')}`);
   const text = parts.join('\n\n');
   const s = plan.summary;
