@@ -17,7 +17,7 @@ import type { AppliedRecordReport, Plan } from '../model/plan.js';
 import { renderApplyReport, renderPlan, renderPlanMarkdown } from '../render/index.js';
 import { inlineCode } from '../render/markdown.js';
 import { escapeMd, inertText } from '../model/inert.js';
-import { applyBody, type Body, describeFailure, driftBody, driftTitle, failureBody, failureMarkdown, forkBody, forkMarkdown, planBody, type Stamp } from './bodies.js';
+import { applyBody, type Body, SUMMARY_LIMIT, describeFailure, driftBody, driftTitle, failureBody, failureMarkdown, forkBody, forkMarkdown, planBody, type Stamp } from './bodies.js';
 import { closeDriftIssue, createOctokit, type Octokit, statusOf, syncDeleteLabel, upsertComment, upsertDriftIssue } from './github-api.js';
 import { changedSince, changedSinceApplied, headCommit, LAST_APPLIED } from './changes.js';
 import { readApplied } from '../ops/apply/applied.js';
@@ -179,12 +179,6 @@ async function mergeRun(run: Run): Promise<void> {
   if (plan.refusal) return fail(run, { kind: 'refused', plan }, annotations);
   await planRun(run, plan);
 }
-
-/**
- * The job summary holds the whole plan the comment links to. GitHub takes up to 1 MiB of it (bytes);
- * in UTF-16 code units, at most three bytes each, this stays under that with room for the rest.
- */
-const SUMMARY_LIMIT = 340_000;
 
 function withStamp(run: Run, markdown: string): string {
   const link = run.s.runUrl ? ` · [workflow run](${run.s.runUrl})` : '';

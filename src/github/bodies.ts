@@ -36,6 +36,12 @@ export interface Marker {
   deletes: boolean;
 }
 
+/**
+ * The job summary holds the whole plan the comment links to. GitHub takes up to 1 MiB of it (bytes);
+ * in UTF-16 code units, at most three bytes each, this stays under that with room for the rest.
+ */
+export const SUMMARY_LIMIT = 340_000;
+
 /** Room left for the marker, warning and footer within GitHub's 65536-character limit. */
 const CONTENT_LIMIT = MARKDOWN_LIMIT - 2_000;
 const MAX_LISTED = 20;

@@ -8,16 +8,21 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { marked } from 'marked';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { driftBody, failureBody, forkMarkdown, planBody } from '../../src/github/bodies.js';
+import { driftBody, failureBody, forkMarkdown, planBody, SUMMARY_LIMIT } from '../../src/github/bodies.js';
+import { renderPlanMarkdown } from '../../src/render/plan-markdown.js';
 import { KINDS } from '../../src/kinds/index.js';
 import { routingDimensions, routingInputs, type RoutedResource } from '../../src/kinds/routing.js';
 import { routeAll } from '../../src/model/routing.js';
 import { renderRoutesMarkdown } from '../../src/render/routing-markdown.js';
-import { checkMermaid, mermaidBlocks, openHtml, startBrowser, type BrowserSession } from '../browser/chromium.js';
+import { mermaidBlocks, mermaidIn, openHtml, startBrowser, type BrowserSession } from '../browser/chromium.js';
 import { expectMarkdownSafe } from '../fixtures/hostile.js';
-import { driftPlan, importPlan, largePlan } from './comment-scenarios.js';
+import { driftPlan, importPlan, largePlan, largeResources } from './comment-scenarios.js';
 
 const GITHUB_LIMIT = 65_536;
+/** Built once: the two tests that read it need the same plan. */
+let large: ReturnType<typeof largePlan> | undefined;
+const theLargePlan = () => (large ??= largePlan());
+
 const stamp = { folder: 'posture', sha: 'abcdef0123456789', runUrl: 'https://github.example/acme/posture/actions/runs/1' };
 const ALERTS = ['NOTE', 'TIP', 'IMPORTANT', 'WARNING', 'CAUTION'];
 
@@ -53,11 +58,21 @@ describe('comments, the drift issue and the routes map, rendered', () => {
     await session.close();
   });
 
-  /** Each Markdown as GFM HTML, all in one page of the browser: what a reader sees of alerts, tables and folds. */
-  async function rendered(mds: readonly string[]): Promise<Seen[]> {
+  /**
+   * Each Markdown as GFM HTML, all in one page of the browser: what a reader sees of alerts, tables
+   * and folds; then, in the same page, mermaid's answer for each diagram (null: it renders).
+   */
+  async function rendered(mds: readonly string[], diagrams: readonly string[]): Promise<{ seen: Seen[]; answers: Array<string | null> }> {
     const sections = await Promise.all(mds.map(async (md, i) => `<section id="s${i}">${await marked.parse(md, { gfm: true, async: true })}</section>`));
     const { page, errors } = await openHtml(session, `<!doctype html><meta charset="utf-8"><body>${sections.join('')}</body>`);
     const seen = await page.evaluate((n: number) => {
+      // The page's DOM, typed as far as used (the tests compile without the DOM library).
+      interface Node {
+        textContent: string | null;
+        innerText: string;
+        querySelectorAll(selector: string): ArrayLike<Node> & Iterable<Node>;
+      }
+      const document = (globalThis as unknown as { document: { getElementById(id: string): Node | null } }).document;
       return Array.from({ length: n }, (_, i) => {
         const root = document.getElementById(`s${i}`)!;
         const alerts = [...root.querySelectorAll('blockquote')]
@@ -67,19 +82,24 @@ describe('comments, the drift issue and the routes map, rendered', () => {
         return { alerts, tables: root.querySelectorAll('table').length, details: root.querySelectorAll('details').length, openDetails: root.querySelectorAll('details > summary').length, text: root.innerText };
       });
     }, mds.length);
-    await page.context().close();
     expect(errors).toEqual([]);
-    return seen;
+    const answers = await mermaidIn(page, diagrams);
+    await page.context().close();
+    return { seen, answers };
   }
 
   /** Checks texts together (one page, one Mermaid pass): a browser start per text would be slow on a busy machine. */
-  async function expectRendersWell(items: readonly (readonly [string, string])[]): Promise<Seen[]> {
-    for (const [what, md] of items) {
-      expect(md.length, `${what}: ${md.length} UTF-16 code units`).toBeLessThan(GITHUB_LIMIT - 4_000);
+  async function expectRendersWell(items: readonly (readonly [string, string, number?])[]): Promise<Seen[]> {
+    for (const [what, md, limit = GITHUB_LIMIT - 4_000] of items) {
+      expect(md.length, `${what}: ${md.length} UTF-16 code units`).toBeLessThan(limit);
       expect(alertProblems(md), what).toEqual([]);
       expectMarkdownSafe(md, what);
     }
-    const seen = await rendered(items.map(([, md]) => md));
+    const blocks = items.flatMap(([what, md]) => mermaidBlocks(md).map((b, i) => [`${what}: Mermaid block ${i + 1}`, b] as const));
+    const { seen, answers } = await rendered(
+      items.map(([, md]) => md),
+      blocks.map(([, b]) => b),
+    );
     items.forEach(([what, md], i) => {
       const s = seen[i]!;
       for (const a of s.alerts) expect(a.text.length, `${what}: an empty ${a.type} box`).toBeGreaterThan(10);
@@ -88,8 +108,6 @@ describe('comments, the drift issue and the routes map, rendered', () => {
       expect(s.details, `${what}: folds`).toBe((md.match(/<details>/g) ?? []).length);
       expect(s.openDetails, what).toBe(s.details);
     });
-    const blocks = items.flatMap(([what, md]) => mermaidBlocks(md).map((b, i) => [`${what}: Mermaid block ${i + 1}`, b] as const));
-    const answers = await checkMermaid(session, blocks.map(([, b]) => b));
     answers.forEach((a, i) => expect(a, blocks[i]![0]).toBeNull());
     return seen;
   }
@@ -97,7 +115,15 @@ describe('comments, the drift issue and the routes map, rendered', () => {
   it('the first import of an account (13 channels, a rule per cell: 520 edges over 40 cells): danger first, one legible diagram, the routes map says why it has none', async () => {
     const plan = importPlan(13);
     const body = planBody(stamp, plan).text;
-    const [seen] = await expectRendersWell([['import comment', body]]);
+    // Routes of the same account: 520 edges is past any legible diagram; one line says so.
+    const resources: RoutedResource[] = plan.changes.map((c) => ({ kind: c.kind, account: c.account, name: c.name, spec: c.after! }));
+    const routes = renderRoutesMarkdown(routeAll(routingInputs(resources, ['prod'], KINDS), routingDimensions(KINDS), 'configuration'));
+    expect(mermaidBlocks(routes)).toEqual([]);
+    expect(routes).toContain('No diagram: 520 rule → channel edges, more than the 100 a diagram keeps legible');
+    const [seen] = await expectRendersWell([
+      ['import comment', body],
+      ['routes map', routes],
+    ]);
     // Danger first: the first thing read under the title.
     const lines = seen.text.split('\n').filter((l) => l.trim() !== '');
     expect(lines[0]).toBe('postureops plan');
@@ -106,19 +132,16 @@ describe('comments, the drift issue and the routes map, rendered', () => {
     const [diagram] = mermaidBlocks(body);
     expect(diagram!.match(/==>/g)).toHaveLength(13);
     expect(body).toContain('— via created rule app-critical-to-everyone');
-    // Routes of the same account: 520 edges is past any legible diagram; one line says so.
-    const resources: RoutedResource[] = plan.changes.map((c) => ({ kind: c.kind, account: c.account, name: c.name, spec: c.after! }));
-    const routes = renderRoutesMarkdown(routeAll(routingInputs(resources, ['prod'], KINDS), routingDimensions(KINDS), 'configuration'));
-    expect(mermaidBlocks(routes)).toEqual([]);
-    expect(routes).toContain('No diagram: 520 rule → channel edges, more than the 100 a diagram keeps legible');
-    await expectRendersWell([['routes map', routes]]);
   });
 
   it('3 accounts × 50 channels × 250 rules, hostile names, refused: the refusal, then the whole plan folded, under the limit, every omission marked', async () => {
-    const plan = largePlan();
+    const plan = theLargePlan();
     const refused = failureBody(stamp, { kind: 'refused', plan }, 0, (f) => f).text;
     const accepted = planBody(stamp, { ...plan, refusal: undefined }).text;
-    const [seen, seenPlan] = await expectRendersWell([['refused comment', refused], ['large comment', accepted]]);
+    const [seen, seenPlan] = await expectRendersWell([
+      ['refused comment', refused],
+      ['large comment', accepted],
+    ]);
     expect(seen!.alerts[0]!.type).toBe('CAUTION');
     expect(seen!.alerts[0]!.text).toContain('No plan for this commit: the plan was refused (routing-requirement).');
     const folded = refused.slice(refused.indexOf('<details><summary>The refused plan:'));
@@ -139,9 +162,23 @@ describe('comments, the drift issue and the routes map, rendered', () => {
     expect(accepted.indexOf('> **Review:')).toBeLessThan(accepted.indexOf('| Account |'));
   });
 
+  it('at the same size, the job summary the comment links to holds the whole plan, and the routes map renders', async () => {
+    const plan = theLargePlan();
+    const summary = renderPlanMarkdown(plan, SUMMARY_LIMIT);
+    const routes = renderRoutesMarkdown(routeAll(routingInputs(largeResources(), plan.accounts.map((a) => a.name), KINDS), routingDimensions(KINDS), 'live'));
+    const [seenSummary] = await expectRendersWell([
+      ['job summary', summary, SUMMARY_LIMIT],
+      ['large routes map (routes --format markdown: no size limit)', routes, Infinity],
+    ]);
+    expect(summary).not.toContain('omitted');
+    expect(summary).not.toContain('not shown');
+    expect(seenSummary!.text).toContain('Deletions (150)');
+    expect(routes.match(/No diagram: \d+ rule → channel edges/g)).toHaveLength(3);
+  });
+
   it('the drift issue: which side is live, the console-only destination first, a console rename read as one', async () => {
     const body = driftBody(stamp, driftPlan()).text;
-    await expectRendersWell([['drift issue', body], ['large drift issue', driftBody(stamp, largePlan()).text]]);
+    await expectRendersWell([['drift issue', body], ['large drift issue', driftBody(stamp, theLargePlan()).text]]);
     const only = body.indexOf('### Destinations only the console has');
     const differs = body.indexOf('### What differs');
     expect(only).toBeGreaterThan(0);

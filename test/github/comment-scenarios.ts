@@ -100,6 +100,15 @@ const hostileChannel = (i: number): string => `${HOSTILE[i % HOSTILE.length]}-${
  * requirement the deletions break.
  */
 export function largePlan(): Plan {
+  return largeScenario().plan;
+}
+
+/** The live resources of the large plan (what `routes --live` maps). */
+export function largeResources(): RoutedResource[] {
+  return largeScenario().before;
+}
+
+function largeScenario(): { plan: Plan; before: RoutedResource[] } {
   const accounts = ['prod', 'staging', `eu-${HOSTILE[18]}`];
   const before: RoutedResource[] = [];
   const after: RoutedResource[] = [];
@@ -138,7 +147,7 @@ export function largePlan(): Plan {
   }
   const requirement: RoutingRequirement = { name: 'critical pages', accounts: '*', eventCategories: '*', severities: ['critical'], reach: { types: ['PagerDutyApi'] }, allResources: false };
   const plan = planOf(accounts, changes, routingOf(accounts, before, after, changes, [requirement]));
-  return { ...plan, refusal: { code: 'routing-requirement', message: 'after this plan, a routing requirement fails', details: ['routing requirement "critical pages" fails'] } };
+  return { plan: { ...plan, refusal: { code: 'routing-requirement', message: 'after this plan, a routing requirement fails', details: ['routing requirement "critical pages" fails'] } }, before };
 }
 
 /** A drift check: the console renamed a channel (ops-slack → ops-chat) and added a destination with a rule to it. */

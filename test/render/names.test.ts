@@ -2,7 +2,7 @@
 
 import { describe, expect, it } from 'vitest';
 import { KINDS } from '../../src/kinds/index.js';
-import { routingDimensions, routingInputs } from '../../src/kinds/routing.js';
+import { routingDimensions, routingInputs, type RoutedResource } from '../../src/kinds/routing.js';
 import { routeAll } from '../../src/model/routing.js';
 import { shortMiddle, shortNames } from '../../src/render/names.js';
 import { mermaidLabel, NAME_MAX, renderRoutesMarkdown } from '../../src/render/routing-markdown.js';
@@ -31,7 +31,7 @@ describe('names shortened in the middle', () => {
   it("a rule's scope is never cut in the routes diagram; two long channel names draw apart", () => {
     const groups = ['rg-production-eu-west-1-clusters-and-everything-else-that-matters', 'rg-payments-pci-scope'];
     const chan = (end: string) => `team-security-operations-${'y'.repeat(90)}-${end}`;
-    const resources = [
+    const resources: RoutedResource[] = [
       { kind: 'AlertChannel', account: 'prod', name: chan('slack'), spec: { type: 'SlackChannel', enabled: true, data: {} } },
       { kind: 'AlertChannel', account: 'prod', name: chan('jira'), spec: { type: 'Jira', enabled: true, data: {} } },
       { kind: 'AlertRule', account: 'prod', name: `scoped-${'z'.repeat(100)}`, spec: { enabled: true, channels: [chan('slack'), chan('jira')], severity: [1], eventCategory: ['Cloud'], resourceGroups: groups } },
