@@ -8,6 +8,7 @@ import type { Change, Plan } from '../model/plan.js';
 import { groupByAccount } from './common.js';
 import { escapeHtml, escapeMd, MARKDOWN_LIMIT } from './markdown.js';
 import { renderPlanMarkdown } from './plan-markdown.js';
+import { cellsText, listText, plural } from './routing-markdown.js';
 
 /** Most lines per list; the rest are counted (the plan below has them). */
 const LISTED = 200;
@@ -15,18 +16,6 @@ const LISTED = 200;
 export interface DriftMarkdownOptions {
   /** Where the whole plan is (Markdown), for what the text leaves out. */
   fullPlan?: string;
-}
-
-const plural = (n: number, one: string, many = `${one}s`): string => `${n} ${n === 1 ? one : many}`;
-
-/** `Cloud: critical, high; App: low`. */
-function cellsText(cells: readonly string[]): string {
-  const byCategory = new Map<string, string[]>();
-  for (const c of cells) {
-    const slash = c.lastIndexOf('/');
-    byCategory.set(c.slice(0, slash), [...(byCategory.get(c.slice(0, slash)) ?? []), c.slice(slash + 1)]);
-  }
-  return [...byCategory].map(([cat, sevs]) => `${cat}: ${sevs.join(', ')}`).join('; ');
 }
 
 const what = (c: { account: string; kind: string }, name: string) => `${escapeMd(c.account)} · ${escapeMd(c.kind)} **${escapeMd(name)}**`;
@@ -97,7 +86,7 @@ export function renderDriftMarkdown(plan: Plan, limit = MARKDOWN_LIMIT, options:
         ? 'disabled: receives nothing'
         : c.cells.length === 0
           ? 'receives nothing (no enabled rule sends to it)'
-          : escapeMd(`receives ${plural(c.cells.length, 'cell')} (${cellsText(c.cells)}) through ${c.rules.length === 1 ? 'rule' : 'rules'} ${c.rules.join(', ')}`);
+          : escapeMd(`receives ${plural(c.cells.length, 'cell')} (${cellsText(c.cells)}) through ${c.rules.length === 1 ? 'rule' : 'rules'} ${listText(c.rules, 5)}`);
       // A console rename leaves the new name only in the console: say so beside it.
       const renamed = [...renames.values()].find((r) => r.account === c.account && r.console === c.name);
       const as = renamed ? ` (renamed in the console from the repository's ${escapeMd(renamed.repository)})` : '';

@@ -44,7 +44,7 @@ export function mermaidLabel(text: string): string {
   return `"${out}"`;
 }
 
-const plural = (n: number, one: string, many = `${one}s`): string => `${n} ${n === 1 ? one : many}`;
+export const plural = (n: number, one: string, many = `${one}s`): string => `${n} ${n === 1 ? one : many}`;
 
 function accountGraph(acc: AccountRouting): string {
   const rules = new Map<string, { sev: Set<string>; cat: Set<string>; channels: Set<string>; scope: string }>();
@@ -162,7 +162,7 @@ export function routingChangesDiagram(acc: AccountRoutingChanges): string {
 }
 
 /** `Cloud: critical, high; App: low`: cells by category, each category once. */
-function cellsText(cells: readonly string[]): string {
+export function cellsText(cells: readonly string[]): string {
   const byCategory = new Map<string, string[]>();
   for (const c of cells) {
     const slash = c.lastIndexOf('/');
