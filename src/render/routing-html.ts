@@ -97,7 +97,7 @@ function cellHtml(cell: RoutingCell, change: RoutingCellChange | undefined): str
     const partial = !cell.unscoped.includes(channel);
     const via = routes.map((r) => {
       const scope = scopeWords(r);
-      return `<span class="via">via ${h(r.rule)}${scope ? ` (only ${h(scope)})` : ''}</span>`;
+      return `<span class="via">via rule ${h(r.rule)}${scope ? ` (only ${h(scope)})` : ''}</span>`;
     });
     const tags = `${partial ? '<span class="tag" title="only part of the cell’s alerts">part</span>' : ''}${gained ? '<span class="tag">gained</span>' : ''}`;
     items.push(`<li data-channel="${h(channel)}"${gained ? ' class="gained"' : ''}><span class="channel">${h(channel)}</span>${tags}${via.join('')}</li>`);
