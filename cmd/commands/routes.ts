@@ -46,13 +46,14 @@ async function loadForRoutes(io: Io, dir: string): Promise<DesiredState> {
 async function routingMap(io: Io, dir: string, opts: RoutesOptions, asked: string[] = []): Promise<RoutingMap> {
   const desired = await loadForRoutes(io, dir);
   const accounts = await scopeAccounts(io, desired.root.accounts, opts.account);
-  const [{ routeAll }, { routingDimensions, routingInputs, routingReads }, { KINDS }] = await Promise.all([
+  const [{ routeAll }, { routingDimensions, routingInputs, routingReads }, { KINDS }, { configurationRouting }] = await Promise.all([
     import('../../src/model/routing.js'),
     import('../../src/kinds/routing.js'),
     import('../../src/kinds/index.js'),
+    import('../../src/config/routing.js'),
   ]);
   const names = accounts.map((a) => a.name);
-  if (!opts.live) return routeAll(routingInputs(desired.resources, names, KINDS), routingDimensions(KINDS), 'configuration', undefined, asked);
+  if (!opts.live) return configurationRouting(desired, names, asked);
   const interruption = new Interruption(io);
   try {
     const { readRun } = await import('../../src/run/read-run.js');
@@ -80,30 +81,15 @@ async function routingMap(io: Io, dir: string, opts: RoutesOptions, asked: strin
 
 /** The routing of the configuration at a git ref, for the accounts of `map` that it declares. */
 async function baseMap(io: Io, dir: string, ref: string, map: RoutingMap): Promise<{ ref: string; commit: string; map: RoutingMap }> {
-  const [{ loadConfigAtCommit }, { ENV_SKIPPED }, { GitError }, { routeAll }, { routingDimensions, routingInputs }, { KINDS }] = await Promise.all([
-    import('../../src/config/at-commit.js'),
-    import('../../src/config/interpolate.js'),
-    import('../../src/util/git.js'),
-    import('../../src/model/routing.js'),
-    import('../../src/kinds/routing.js'),
-    import('../../src/kinds/index.js'),
-  ]);
-  let loaded;
-  try {
-    loaded = await loadConfigAtCommit(resolve(io.cwd, dir), ref, { env: io.env, missingEnv: 'skip' });
-  } catch (err) {
-    if (err instanceof GitError) throw new ExitError(EXIT.error, err.message);
-    throw err;
-  }
-  const diagnostics = loaded.result.diagnostics.filter((d) => d.code !== ENV_SKIPPED && d.severity === 'error');
-  const state = loaded.result.state;
-  if (!state || hasErrors(diagnostics)) {
-    await printDiagnostics(io, diagnostics);
+  const [{ routingAtCommit }, { GitError }] = await Promise.all([import('../../src/config/at-commit.js'), import('../../src/util/git.js')]);
+  const at = await routingAtCommit(resolve(io.cwd, dir), ref, map.accounts.map((a) => a.account), io.env).catch((err: unknown) => {
+    throw err instanceof GitError ? new ExitError(EXIT.error, err.message) : err;
+  });
+  if (!at.map) {
+    await printDiagnostics(io, at.errors);
     throw new ExitError(EXIT.error, `--base ${ref}: the configuration at that commit has errors, so there is nothing to compare with`);
   }
-  const declared = new Set(state.root.accounts.map((a) => a.name));
-  const names = map.accounts.map((a) => a.account).filter((a) => declared.has(a));
-  return { ref, commit: loaded.commit, map: routeAll(routingInputs(state.resources, names, KINDS), routingDimensions(KINDS), 'configuration') };
+  return { ref, commit: at.commit, map: at.map };
 }
 
 /** `--out FILE`: written whole or not at all (a temporary file beside it, renamed). */

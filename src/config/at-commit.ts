@@ -6,8 +6,12 @@
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { hasErrors, type Diagnostic } from '../model/diagnostics.js';
+import type { RoutingMap } from '../model/routing.js';
 import { readTree } from '../util/git.js';
+import { ENV_SKIPPED } from './interpolate.js';
 import { loadConfig } from './load.js';
+import { configurationRouting } from './routing.js';
 import type { LoadOptions, LoadResult } from './types.js';
 
 export async function loadConfigAtCommit(dir: string, ref: string, options: Omit<LoadOptions, 'cwd'>, what = '--base'): Promise<{ commit: string; result: LoadResult }> {
@@ -27,4 +31,19 @@ export async function loadConfigAtCommit(dir: string, ref: string, options: Omit
   } finally {
     await rm(tmp, { recursive: true, force: true });
   }
+}
+
+/** The routing the configuration had at a commit: the map of `accounts` it declared then (secrets not needed), or its errors. */
+export async function routingAtCommit(
+  dir: string,
+  ref: string,
+  accounts: readonly string[],
+  env: LoadOptions['env'],
+  what = '--base',
+): Promise<{ commit: string; map?: RoutingMap; errors: Diagnostic[] }> {
+  const { commit, result } = await loadConfigAtCommit(dir, ref, { env, missingEnv: 'skip' }, what);
+  const errors = result.diagnostics.filter((d) => d.code !== ENV_SKIPPED && d.severity === 'error');
+  if (!result.state || hasErrors(errors)) return { commit, errors };
+  const declared = new Set(result.state.root.accounts.map((a) => a.name));
+  return { commit, map: configurationRouting(result.state, accounts.filter((a) => declared.has(a))), errors: [] };
 }

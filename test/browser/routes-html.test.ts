@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { KINDS } from '../../src/kinds/index.js';
-import { routingDimensions, routingInputs } from '../../src/kinds/routing.js';
+import { routingDimensions, routingInputs, type RoutedResource } from '../../src/kinds/routing.js';
 import { routeAll } from '../../src/model/routing.js';
 import { renderRoutesHtml, ROUTES_HTML_CSP } from '../../src/render/routing-html.js';
 import { cli, EXAMPLES } from '../e2e/harness.js';
@@ -130,7 +130,7 @@ describe('routes --format html in a browser', () => {
 
   it('shows hostile names as text and runs nothing of them', async () => {
     const names = [...HOSTILE, '</script><script>window.pwned=1</script>', '"><img src=x onerror="window.pwned=2">', "' onmouseover='window.pwned=3", 'javascript:window.pwned=4', '<style>body{display:none}</style>'];
-    const resources = names.flatMap((name, i) => [
+    const resources: RoutedResource[] = names.flatMap((name, i): RoutedResource[] => [
       { kind: 'AlertChannel', account: name, name, spec: { type: 'Webhook', enabled: true } },
       { kind: 'AlertRule', account: name, name: `rule ${name}`, spec: { channels: [name], severity: [1], eventCategory: ['Cloud'], resourceGroups: [`<b>${i}</b>`] } },
     ]);
@@ -140,7 +140,7 @@ describe('routes --format html in a browser', () => {
     const { page } = loaded;
     expect(loaded.errors).toEqual([]);
     expect(loaded.requests).toEqual([]);
-    expect(await page.evaluate(() => (window as unknown as { pwned?: number }).pwned)).toBeUndefined();
+    expect(await page.evaluate(() => (globalThis as unknown as { pwned?: number }).pwned)).toBeUndefined();
     expect(await page.locator('script').count()).toBe(1);
     expect(await page.locator('img, style').count()).toBe(1);
     expect(await page.locator('section.account').count()).toBe(names.length);
@@ -158,7 +158,7 @@ describe('routes --format html in a browser', () => {
     expect(await page.locator('li[data-channel]:visible').count()).toBe(0);
     await page.selectOption('#f-account', '');
     expect(await page.locator('li[data-channel]:visible').count()).toBe(1);
-    expect(await page.evaluate(() => (window as unknown as { pwned?: number }).pwned)).toBeUndefined();
+    expect(await page.evaluate(() => (globalThis as unknown as { pwned?: number }).pwned)).toBeUndefined();
     await page.context().close();
   });
 });

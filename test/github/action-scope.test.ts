@@ -3,7 +3,7 @@
 // to an unsharded run's) and keeps the one drift issue.
 
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readdirSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -62,6 +62,21 @@ describe('changed-since on a pull request', () => {
     expect(c.body).toContain('Plan: 1 to create');
     expect(c.body).toMatch(/no document of it changed since [0-9a-f]{7} \(3\): sc1, sc2, sc4/);
 
+  });
+
+  it('writes the routing report against the base commit, offline, for the workflow to upload', async () => {
+    const { ws, base } = workspace();
+    writeFiles(join(ws, 'posture'), { 'rule.yaml': 'kind: AlertRule\nname: sc3-critical\naccount: sc3\nspec:\n  channels: [hook-sc3]\n  severity: [critical]\n  eventCategory: [Cloud]\n' });
+    git(ws, 'add', '-A');
+    git(ws, 'commit', '-qm', 'route sc3 Cloud/critical');
+    const r = await pr(ws, 64, base, {});
+    expect(r.code, r.stdout).toBe(0);
+    const file = r.outputs['routing-report'];
+    expect(file).toMatch(/postureops-routing-posture\.html$/);
+    const html = readFileSync(file, 'utf8');
+    expect(html).toContain('Compared with the pull request&#39;s base (commit ' + base.slice(0, 12) + ')');
+    expect(html.match(/<td class="cell changed[^"]*" data-cell="[^"]*"/g)).toEqual(['<td class="cell changed" data-cell="Cloud/critical"']);
+    expect(r.stdout).toContain('1 cell(s) change against the base');
   });
 
   it('a base commit the checkout lacks and cannot fetch fails the run with what to do', async () => {
