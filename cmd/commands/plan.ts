@@ -2,7 +2,7 @@ import { rm } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import type { Plan } from '../../src/model/plan.js';
 import { planKey, signedNote } from '../plan-key.js';
-import { EXIT, type Io, quiet, useColor, write } from '../io.js';
+import { EXIT, type Io, quiet, useColor, write, writeText } from '../io.js';
 import { Interruption } from '../interrupt.js';
 import { computePlan, hasChanges, type PlanFlags } from '../pipeline.js';
 
@@ -64,7 +64,8 @@ async function planInterruptibly(io: Io, dir: string, opts: PlanOptions, interru
       written = true;
       await unlessInterrupted();
     }
-    write(io.stdout, rendered);
+    if (opts.format === 'text') writeText(io.stdout, rendered);
+    else write(io.stdout, rendered);
     // The text rendering says all of this itself; with json/markdown on stdout, a person reads stderr.
     if (opts.format !== 'text') {
       const note = budgetNote(plan);
