@@ -10,6 +10,8 @@ import type { OutputFormat } from './plan.js';
 export interface ApplyOptions extends PlanFlags {
   plan?: string;
   autoApprove?: boolean;
+  /** Text: the plan not shown again, the report as its failures and summary (the demo, which showed the plan; no flag). */
+  brief?: boolean;
   format: OutputFormat;
   testChannels?: boolean;
   credentialsOut?: string;
@@ -106,7 +108,7 @@ async function applyInterruptibly(io: Io, dir: string, opts: ApplyOptions, inter
     const { renderPlan, renderApplyReport } = await import('../../src/render/index.js');
     // Text: the plan, then the report, on stdout. With json/markdown stdout holds the report alone; the
     // plan goes to stderr only when someone is asked to confirm it.
-    if (opts.format === 'text') {
+    if (opts.format === 'text' && !opts.brief) {
       writeText(io.stdout, renderPlan(plan, 'text', { color: useColor(io.stdout, io.env), quiet: quiet(io, opts) }));
     } else if (!opts.autoApprove) {
       writeText(io.stderr, renderPlan(plan, 'text', { color: useColor(io.stderr, io.env), quiet: quiet(io, opts) }));
@@ -173,7 +175,7 @@ async function applyInterruptibly(io: Io, dir: string, opts: ApplyOptions, inter
       );
     });
     // The report first: a credentials file that cannot be written must not hide what was applied.
-    const rendered = renderApplyReport(report, opts.format, { color: useColor(io.stdout, io.env), quiet: quiet(io, opts) });
+    const rendered = renderApplyReport(report, opts.format, { color: useColor(io.stdout, io.env), quiet: quiet(io, opts), ...(opts.brief ? { brief: true } : {}) });
     if (opts.format === 'text') writeText(io.stdout, rendered);
     else write(io.stdout, rendered);
     await handOutCredentials(io, opts, issued);

@@ -12,6 +12,8 @@ export interface PlanOptions extends PlanFlags {
   out?: string;
   format: OutputFormat;
   detailedExitcode?: boolean;
+  /** Text: one line per change, no diffs (the demo; no flag). */
+  brief?: boolean;
 }
 
 /** One line about the rate-limit budget on stderr; volatile numbers stay out of the JSON on stdout. */
@@ -57,7 +59,7 @@ async function planInterruptibly(io: Io, dir: string, opts: PlanOptions, interru
   try {
     await unlessInterrupted();
     const { renderPlan } = await import('../../src/render/index.js');
-    const rendered = renderPlan(plan, opts.format, { color: useColor(io.stdout, io.env), quiet: quiet(io, opts) });
+    const rendered = renderPlan(plan, opts.format, { color: useColor(io.stdout, io.env), quiet: quiet(io, opts), ...(opts.brief ? { brief: true } : {}) });
     if (out) {
       const { savePlan } = await import('../../src/engine/saved/plan-file.js');
       await savePlan(out, plan, key);
