@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseAllDocuments } from 'yaml';
 import { startEmulator, type ReceivedRequest, type RunningEmulator } from '../../src/emulator/index.js';
-import { cli, filesBelow, memberNames, rawApi, serviceEnv, stringsIn, type CliResult } from './harness.js';
+import { cli, type CliResult, filesBelow, memberNames, oneLine, rawApi, serviceEnv, stringsIn } from './harness.js';
 
 const CANARY = /CANARY-\d+/;
 
@@ -90,7 +90,7 @@ describe('secrets of unknown types, end to end', () => {
     expect(exported.code, exported.stderr).toBe(0);
     expectNoCanary(exported, 'export');
     // The empty member of the unknown type is left out, and export says so.
-    expect(exported.stderr).toMatch(/CloudAccount "future-cloud" in account prod: spec\/data\/note is empty/);
+    expect(oneLine(exported.stderr)).toMatch(/CloudAccount "future-cloud" in account prod: spec\/data\/note is empty/);
 
     for (const file of [...(await filesBelow(out)), dotenv]) expect(await readFile(file, 'utf8'), file).not.toMatch(CANARY);
     const clouds = parseAllDocuments(await readFile(join(out, 'prod', 'cloud-accounts.yaml'), 'utf8')).map((d) => d.toJS());

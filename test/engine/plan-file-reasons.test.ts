@@ -13,7 +13,7 @@ import { planDifferences } from '../../src/engine/saved/plan-compare.js';
 import { PLAN_KEY_MIN_LENGTH, planMac, readPlan, savePlan } from '../../src/engine/saved/plan-file.js';
 import { type Plan, PLAN_FORMAT_VERSION } from '../../src/model/plan.js';
 import { renderPlan } from '../../src/render/index.js';
-import { cli } from '../e2e/harness.js';
+import { cli, oneLine } from '../e2e/harness.js';
 import { desired, desiredState, FAKE_KINDS, live, liveState } from './plan-fakes.js';
 
 const KEY = 'r'.repeat(PLAN_KEY_MIN_LENGTH);
@@ -129,7 +129,7 @@ describe('reason codes in saved plans', () => {
 
     const shown = await cli(['show', file], { env: {} });
     expect(shown.code).toBe(1);
-    expect(shown.stderr).toContain('has format version 1; this postureops reads version 2 only');
+    expect(oneLine(shown.stderr)).toContain('has format version 1; this postureops reads version 2 only');
     expect(shown.stderr).not.toMatch(/\n\s+at /);
   });
 });
