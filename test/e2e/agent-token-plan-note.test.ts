@@ -30,7 +30,7 @@ describe('the plan of a new agent access token', () => {
     expect(text.stdout).toMatch(/create AgentAccessToken k8s-prod[^\n]*\n(?: {4}\S[^\n]*\n)?\s+the service issues its value on create:/);
     expect(oneLine(text.stdout)).toMatch(/create AgentAccessToken k8s-prod.* the service issues its value on create: `apply --credentials-out FILE` keeps it in FILE/);
     expect(oneLine(text.stdout)).toContain('without either it is not kept');
-    expect(text.stdout).toContain('GET /api/v2/AgentAccessTokens/{id}');
+    expect(oneLine(text.stdout)).toContain('GET /api/v2/AgentAccessTokens/{id}');
     expect(md.stdout).toContain('the service issues its value on create');
     const changes = (JSON.parse(json.stdout) as { changes: { kind: string; issued?: string }[] }).changes;
     const token = changes.find((c) => c.kind === 'AgentAccessToken');

@@ -74,7 +74,7 @@ describe('drift attribution', () => {
     expect(oneLine(res.stdout)).toMatch(
       new RegExp(`~ update AlertChannel ops-hook .* last changed by second@example\\.com.* audit log: \\S+ second@example\\.com update: Updated alert channel ops-hook \\(${changed.intgGuid}\\) \\S+ admin@example\\.com create: Created alert channel ops-hook \\(${changed.intgGuid}\\) `),
     );
-    expect(res.stdout).toContain(`        ${new Date(stray.createdOrUpdatedTime).toISOString()} second@example.com create: Created alert channel stray-hook (${stray.intgGuid})`);
+    expect(oneLine(res.stdout)).toContain(` ${new Date(stray.createdOrUpdatedTime).toISOString()} second@example.com create: Created alert channel stray-hook (${stray.intgGuid})`);
     // One search, for prod: staging has no drift.
     const searches = res.stderr.split('\n').filter((l) => l.startsWith('POST /api/v2/AuditLogs/search'));
     expect(searches).toHaveLength(1);

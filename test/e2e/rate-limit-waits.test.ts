@@ -57,7 +57,7 @@ describe('the estimate for a drained bucket', () => {
 
     // A plan without the last run's knowledge cannot know the bucket is empty, and says both ends.
     const blind = await cli(['plan', dir], { env: envOf(emu) });
-    expect(blind.stdout).toMatch(/POST AlertChannels\s+needs 7; not used yet: a full bucket holds 5; about 24 min: 2 requests at 1 per 12 min; up to 84 min if another run has just drained it/);
+    expect(oneLine(blind.stdout)).toMatch(/POST AlertChannels\s+needs 7; not used yet: a full bucket holds 5; about 24 min: 2 requests at 1 per 12 min; up to 84 min if another run has just drained it/);
 
     const before = clock.now();
     const second = await cli(['apply', dir, '--no-lease', '--auto-approve', '--format', 'json'], { env });

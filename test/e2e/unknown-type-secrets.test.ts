@@ -148,7 +148,7 @@ describe('secrets of unknown types, end to end', () => {
     await writeFile(literalFile, text.replace(/x_api_key: \$\{env:[A-Z0-9_]+\}/, 'x_api_key: CANARY-9-literal'));
     const refused = await cli(['validate', literal, '--no-env'], { env });
     expect(refused.code).toBe(1);
-    expect(refused.stdout + refused.stderr).toMatch(/cloud-accounts\.yaml:\d+.*secret-literal|secret-literal.*cloud-accounts\.yaml:\d+/);
+    expect(oneLine(refused.stdout + refused.stderr)).toMatch(/cloud-accounts\.yaml:\d+.*secret-literal|secret-literal.*cloud-accounts\.yaml:\d+/);
 
     // Edit one plain member of the unknown-type record and remove its secret members from the file.
     const file = join(out, 'prod', 'cloud-accounts.yaml');
