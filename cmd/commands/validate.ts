@@ -46,7 +46,7 @@ export async function validateCommand(io: Io, dir: string, opts: ValidateOptions
     // stdout holds exactly one JSON document with --format json; the note goes to stderr then.
     if (opts.format === 'json') write(io.stderr, line);
     else if (opts.format === 'github') write(io.stdout, `::notice title=postureops::${escapeCommandData(line)}`, { commands: true });
-    else write(io.stdout, line);
+    else writeText(io.stdout, line);
   }
   return invalid ? EXIT.error : EXIT.ok;
 }
