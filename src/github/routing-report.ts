@@ -59,3 +59,12 @@ export async function writeRoutingReport(s: Settings, desired: DesiredState, env
     return undefined;
   }
 }
+
+/**
+ * One line for the plan comment (the hook the comment uses; nothing calls it before that): where the
+ * page is and what it shows. The artifact's name is the example workflow's.
+ */
+export function routingReportMd(report: RoutingReport): string {
+  const changed = report.changedCells === undefined ? '' : report.changedCells === 0 ? ' No cell changes against the base.' : ` ${report.changedCells} cell${report.changedCells === 1 ? '' : 's'} change against the base, marked in it.`;
+  return `Routing report (every account's category × severity matrix, in a browser): the \`postureops-routing\` artifact of the [workflow run](${report.url}).${changed}`;
+}

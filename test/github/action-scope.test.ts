@@ -154,3 +154,15 @@ describe('changed-since defaults', () => {
     expect(changedSinceFor('origin/main', 'drift', undefined)).toBe('origin/main');
   });
 });
+
+describe('the routing report line for the comment', () => {
+  it('names the artifact, links the run and counts the changed cells', async () => {
+    const { routingReportMd } = await import('../../src/github/routing-report.js');
+    const url = 'https://github.example/acme/posture/actions/runs/777';
+    expect(routingReportMd({ path: '/tmp/r.html', url, changedCells: 3 })).toBe(
+      "Routing report (every account's category × severity matrix, in a browser): the `postureops-routing` artifact of the [workflow run](https://github.example/acme/posture/actions/runs/777). 3 cells change against the base, marked in it.",
+    );
+    expect(routingReportMd({ path: '/tmp/r.html', url, changedCells: 0 })).toContain('No cell changes against the base.');
+    expect(routingReportMd({ path: '/tmp/r.html', url })).not.toContain('cell');
+  });
+});
