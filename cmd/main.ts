@@ -1,7 +1,7 @@
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { parseShard, type Shard } from '../src/engine/plan/shard.js';
+import { parseShard, type Shard } from '../src/plan/core/shard.js';
 import { DURATION_EXPECTED, parseDuration } from '../src/model/duration.js';
 import { inertText } from '../src/model/inert.js';
 import { packageRoot } from '../src/util/package-root.js';
@@ -339,7 +339,7 @@ export function buildProgram(programIo: Io, setCode: (code: number) => void, onI
       .option('--account <name>', 'account to export (repeatable)', collect)
       .option('--org-account <name>', 'also export organization-level data under this name')
       .option('--kind <kind>', 'only this kind (repeatable)', collect)
-      .option('--force', 'replace the contents of a non-empty target folder (the folder, its owner and mode stay) and an existing --dotenv-out file')
+      .option('--force', 'replace a previous export in the target folder (nothing else: a folder holding .git or files export did not write is refused) and an existing --dotenv-out file')
       .option('--dotenv-out <file>', 'also write the current values of the secrets the service returns in clear to FILE (mode 0600)')
       .addHelpText(
         'after',
