@@ -3,7 +3,7 @@
 // account and channel, marks the cells that change against --base, and shows hostile names as text.
 
 import { execFileSync } from 'node:child_process';
-import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -11,7 +11,10 @@ import { KINDS } from '../../src/kinds/index.js';
 import { routingDimensions, routingInputs, type RoutedResource } from '../../src/kinds/routing.js';
 import { routeAll } from '../../src/model/routing.js';
 import { renderRoutesHtml, ROUTES_HTML_CSP } from '../../src/render/routing-html.js';
-import { cli, EXAMPLES } from '../e2e/harness.js';
+import { bareExamples, cli, EXAMPLES } from '../e2e/harness.js';
+
+/** The examples outside any git repository. */
+const EXAMPLES_COPY = bareExamples;
 import { HOSTILE } from '../fixtures/hostile.js';
 import { openHtml, startBrowser, type BrowserSession, type LoadedPage } from './chromium.js';
 
@@ -105,6 +108,19 @@ describe('routes --format html in a browser', () => {
     const result = await cli(['routes', dir, '--format', 'html', '--out', out, '--base', 'main']);
     expect(result.code, result.stderr).toBe(0);
     expect(result.stdout).toBe('');
+    // Bad input: said plainly, exit 1, no stack, nothing written.
+    const unknown = await cli(['routes', dir, '--format', 'html', '--out', join(dir, '..', 'x.html'), '--base', 'no-such-branch']);
+    expect(unknown.code).toBe(1);
+    expect(unknown.stderr).toContain('--base no-such-branch: no such commit in the repository at');
+    expect(unknown.stderr).not.toMatch(/\n\s+at /);
+    expect(existsSync(join(dir, '..', 'x.html'))).toBe(false);
+    const notGit = await cli(['routes', EXAMPLES_COPY(), '--format', 'html', '--base', 'main']);
+    expect(notGit.code).toBe(1);
+    expect(notGit.stderr).toContain('is not in a git repository');
+    expect((await cli(['routes', dir, '--format', 'json', '--base', 'main'])).stderr).toContain('--base: with --format html or text');
+    const noFolder = await cli(['routes', dir, '--format', 'html', '--out', join(dir, 'no', 'such', 'r.html')]);
+    expect(noFolder.code).toBe(1);
+    expect(noFolder.stderr).toContain('no such folder');
     const loaded = await openHtml(session, readFileSync(out, 'utf8'));
     const { page } = loaded;
     expect(loaded.errors).toEqual([]);
