@@ -6,6 +6,7 @@ import type { ClientOptions } from '../src/api/options.js';
 import { credentialRedactor } from '../src/api/redact.js';
 import { inertLog } from '../src/model/inert.js';
 import { isSecretName } from '../src/model/secret-detection.js';
+import { wrapText } from '../src/render/wrap.js';
 
 export interface Io {
   stdout: NodeJS.WritableStream & { isTTY?: boolean };
@@ -69,12 +70,31 @@ export function withoutColor(io: Io): Io {
   return { ...io, env: { ...io.env, NO_COLOR: '1' } };
 }
 
-/** Colour follows the terminal; NO_COLOR (any non-empty value) turns it off, FORCE_COLOR turns it on. */
-export function useColor(stream: { isTTY?: boolean }, env: Io['env']): boolean {
+/**
+ * Colour follows the terminal, as Node's `stream.hasColors()` reads it (TERM=dumb: none), with the
+ * house's order on top: NO_COLOR (any non-empty value, and --no-color) turns it off whatever
+ * FORCE_COLOR says; FORCE_COLOR turns it on, off a terminal too (FORCE_COLOR=0 or false: off).
+ */
+export function useColor(stream: { isTTY?: boolean; hasColors?: (env?: object) => boolean }, env: Io['env']): boolean {
   if (env.NO_COLOR) return false;
   const force = env.FORCE_COLOR;
   if (force !== undefined) return !(force === '0' || force === 'false');
-  return stream.isTTY === true;
+  if (stream.isTTY !== true || env.TERM === 'dumb') return false;
+  return typeof stream.hasColors === 'function' ? stream.hasColors(env) : true;
+}
+
+/** Columns assumed when the output is not a terminal (a pipe, a file, a CI log). */
+export const DEFAULT_WIDTH = 80;
+
+/** The width text output wraps to: the terminal's columns, or 80 when it is not one. */
+export function terminalWidth(stream: { isTTY?: boolean; columns?: number }): number {
+  const columns = stream.isTTY === true ? stream.columns : undefined;
+  return typeof columns === 'number' && Number.isInteger(columns) && columns > 0 ? columns : DEFAULT_WIDTH;
+}
+
+/** A text rendering for people: wrapped to the stream's width with a hanging indent, then written as `write` does. */
+export function writeText(stream: NodeJS.WritableStream & { isTTY?: boolean; columns?: number }, text: string): void {
+  write(stream, wrapText(text, terminalWidth(stream)));
 }
 
 /**

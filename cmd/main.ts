@@ -234,7 +234,9 @@ export function buildProgram(programIo: Io, setCode: (code: number) => void, onI
       .argument('[dir]', 'configuration repository', '.')
       .option('--live', 'from the live state (one list each of channels, alert rules, report rules and resource groups per account) instead of the configuration')
       .option('--account <name>', 'only this account (repeatable)', collect)
-      .addOption(formatOption())
+      .addOption(new Option('--format <format>', 'output format (html: one self-contained page, for a browser)').choices(['text', 'json', 'markdown', 'html']).default('text'))
+      .option('--out <file>', 'write the output to FILE instead of stdout (whole, or not at all)')
+      .option('--base <ref>', 'compare with the routing of the configuration at this git commit, branch or tag: the cells that change are marked (html, text)')
       .option(...envFileOption)
       .addHelpText(
         'after',
@@ -242,6 +244,7 @@ export function buildProgram(programIo: Io, setCode: (code: number) => void, onI
           [
             'postureops routes examples                    # the configuration, offline',
             'postureops routes examples --format markdown  # a Mermaid graph per account',
+            'postureops routes examples --format html --out routing.html --base origin/main  # a page for a browser, changes marked',
             'postureops routes examples --live --account prod --format json',
             'postureops routes test --help                 # one cell: its channels and rules',
           ],

@@ -1,7 +1,7 @@
 import { resolve } from 'node:path';
 import { hasErrors } from '../../src/model/diagnostics.js';
 import { escapeCommandData } from '../../src/model/inert.js';
-import { EXIT, type Io, useColor, write } from '../io.js';
+import { EXIT, type Io, useColor, write, writeText } from '../io.js';
 
 export type ValidateFormat = 'text' | 'json' | 'github';
 
@@ -34,18 +34,19 @@ export async function validateCommand(io: Io, dir: string, opts: ValidateOptions
   if (opts.format === 'text' && !invalid && result.state) {
     const n = result.state.resources.length;
     const accounts = result.state.root.accounts.length;
-    if (out.trim() !== '') write(io.stdout, out);
+    if (out.trim() !== '') writeText(io.stdout, out);
     write(io.stdout, `Valid: ${n} resource${n === 1 ? '' : 's'} in ${accounts} account${accounts === 1 ? '' : 's'}.`);
   } else if (out !== '') {
     // --format github: our own workflow commands, their data escaped by the renderer.
-    write(io.stdout, out, { commands: opts.format === 'github' });
+    if (opts.format === 'text') writeText(io.stdout, out);
+    else write(io.stdout, out, { commands: opts.format === 'github' });
   }
   if (skipped.length > 0) {
     const line = `Skipped (--no-env): not checked ${skipped.length} variable${skipped.length === 1 ? '' : 's'} that ${skipped.length === 1 ? 'is' : 'are'} unset or empty: ${skipped.join(', ')}`;
     // stdout holds exactly one JSON document with --format json; the note goes to stderr then.
     if (opts.format === 'json') write(io.stderr, line);
     else if (opts.format === 'github') write(io.stdout, `::notice title=postureops::${escapeCommandData(line)}`, { commands: true });
-    else write(io.stdout, line);
+    else writeText(io.stdout, line);
   }
   return invalid ? EXIT.error : EXIT.ok;
 }

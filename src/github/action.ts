@@ -25,6 +25,8 @@ import { type Guard, secretGuard } from './redact.js';
 import { annotate, applyCounts, folded, planCounts, planHasChanges, relativeTo, setOutputs, type Status, writeSummary } from './report.js';
 import { maskForms, maskSecrets } from './secrets.js';
 import { readSettings, type Settings } from './settings.js';
+import { type RoutingReport, writeRoutingReport } from './routing-report.js';
+import type { DesiredState } from '../model/account.js';
 
 interface Run {
   s: Settings;
@@ -34,6 +36,8 @@ interface Run {
   octokit?: Octokit;
   /** The checkout's commit: what an apply records as each converged account's last applied commit. */
   head?: string;
+  /** A pull request's routing report (HTML, for the workflow's upload step), for the comment to link. */
+  routingReport?: RoutingReport;
 }
 
 function say(run: Run, line: string): void {
@@ -67,11 +71,12 @@ export async function runAction(env: NodeJS.ProcessEnv = process.env): Promise<v
   if (s.mode === 'merge') return mergeRun(run);
 
   let planned: Planned;
+  let desired: DesiredState;
   let annotations = 0;
   try {
     const loaded = await log.group('Load the configuration', () => load(s.dir, env));
     annotations += annotate(loaded.diagnostics, s.workspace, guard);
-    const desired = loadedState(loaded);
+    desired = loadedState(loaded);
     planned = await log.group('Read the live state and plan', async () => {
       const say = (line: string) => log.info(guard(line));
       run.head = s.changedSince === LAST_APPLIED || s.mode === 'apply' ? await headCommit(s.dir) : undefined;
@@ -105,6 +110,8 @@ export async function runAction(env: NodeJS.ProcessEnv = process.env): Promise<v
     if (s.mode === 'drift') return await driftRun(run, plan);
     // Apply: the engine refuses a refused plan (applyRun reports it); a plan shows its refusal.
     if (s.mode === 'apply') return await applyRun(run, planned, annotations);
+    // Offline, from the checkout and the base commit: no request, whatever the plan says.
+    if (s.pullNumber !== undefined && !s.shard) run.routingReport = await writeRoutingReport(s, desired, env, (line) => say(run, line));
     if (plan.refusal) return await fail(run, { kind: 'refused', plan }, annotations);
     await planRun(run, plan);
   } finally {

@@ -45,6 +45,8 @@ export interface Settings {
   repo: { owner: string; repo: string };
   /** The pull request of this run, if any. */
   pullNumber?: number;
+  /** A pull request's base commit: what its routing report compares with. */
+  baseSha?: string;
   /** A pull request whose head lives in another repository: no secrets, a read-only token. */
   fork: boolean;
   sha: string;
@@ -267,6 +269,7 @@ export function readSettings(env: NodeJS.ProcessEnv = process.env): Settings {
     eventName: context.eventName ?? '',
     repo: context.repo,
     pullNumber: typeof pull?.number === 'number' ? pull.number : undefined,
+    ...(typeof pull?.base?.sha === 'string' && pull.base.sha !== '' ? { baseSha: pull.base.sha } : {}),
     fork: isForkPull(pull),
     // On pull_request events GITHUB_SHA is the merge commit; reviewers know the head commit.
     sha: (typeof pull?.head?.sha === 'string' && pull.head.sha !== '' ? pull.head.sha : context.sha) ?? '',

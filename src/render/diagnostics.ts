@@ -4,12 +4,11 @@
 
 import { type Diagnostic, formatLocation } from '../model/diagnostics.js';
 import { escapeCommandData, escapeCommandProperty, inertJson, inertText } from '../model/inert.js';
+import { palette } from './ansi.js';
 
 export type DiagnosticsFormat = 'text' | 'json' | 'github';
 
 export const DIAGNOSTICS_FORMAT_VERSION = 1;
-
-const ANSI = { red: '\u001b[31m', yellow: '\u001b[33m', bold: '\u001b[1m', dim: '\u001b[2m', reset: '\u001b[0m' };
 
 function plural(n: number, word: string): string {
   return `${n} ${word}${n === 1 ? '' : 's'}`;
@@ -25,7 +24,8 @@ export function summarize(diags: readonly Diagnostic[]): { errors: number; warni
 
 function renderText(diags: readonly Diagnostic[], color: boolean): string {
   if (diags.length === 0) return '';
-  const paint = (code: keyof typeof ANSI, s: string): string => (color ? `${ANSI[code]}${s}${ANSI.reset}` : s);
+  const c = palette(color);
+  const paint = (code: 'red' | 'yellow' | 'bold' | 'dim', s: string): string => c[code](s);
   const lines: string[] = [];
   for (const d of diags) {
     const where = inertText(formatLocation(d));

@@ -14,6 +14,8 @@ export interface RenderOptions {
   color: boolean;
   /** Text only: leave out the bookkeeping (API calls made, the rate-limit budget) unless a wait is coming. */
   quiet?: boolean;
+  /** Text only: one line per change or result, no diffs (failures keep their reason): the demo's screen. */
+  brief?: boolean;
 }
 
 export function renderPlan(plan: Plan, format: RenderFormat, options: RenderOptions): string {

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startEmulator } from '../../src/emulator/index.js';
-import { cli, rawApi, serviceEnv } from './harness.js';
+import { cli, oneLine, rawApi, serviceEnv } from './harness.js';
 
 const SLACK_URL = 'https://hooks.slack.com/services/T0/B0/open-world-live';
 const BAD_TIME = 'not a timestamp';
@@ -138,7 +138,7 @@ describe('open world: what the live service returns', () => {
     const exported = await cli(['export', '--out', out, '--account', 'prod'], { env: serviceEnv(emu) });
     expect(exported.code, exported.stderr).toBe(0);
     // What a file cannot hold is a warning naming the resource and the member.
-    expect(exported.stderr).toMatch(/AlertChannel "mail-team" in account prod: spec\/data\/deliveryMode/);
+    expect(oneLine(exported.stderr)).toMatch(/AlertChannel "mail-team" in account prod: spec\/data\/deliveryMode/);
 
     const channels = await readFile(join(out, 'prod', 'alert-channels.yaml'), 'utf8');
     expect(channels).toContain('type: MicrosoftSentinel');

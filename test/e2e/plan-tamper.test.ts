@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startEmulator } from '../../src/emulator/index.js';
-import { cli, type CliResult, forwardingProxy, rawApi } from './harness.js';
+import { cli, type CliResult, forwardingProxy, oneLine, rawApi } from './harness.js';
 
 type Emu = Awaited<ReturnType<typeof startEmulator>>;
 
@@ -154,7 +154,7 @@ describe('apply --plan of an edited plan', () => {
   function expectRefused(res: CliResult, ...named: string[]): void {
     const out = res.stdout + res.stderr;
     expect(res.code, out).toBe(3);
-    for (const n of named) expect(out).toContain(n);
+    for (const n of named) expect(oneLine(out)).toContain(n);
     expect(writes(proxy.seen), out).toEqual([]);
     for (const secret of [emu.secret, GITHUB_TOKEN, KEY, WRONG_KEY]) expect(out).not.toContain(secret);
     expect(out).not.toMatch(/\n\s+at .+:\d+:\d+/);

@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startEmulator } from '../../src/emulator/index.js';
-import { bareExamples, cli, exampleEnv, serviceEnv } from './harness.js';
+import { bareExamples, cli, exampleEnv, oneLine, serviceEnv } from './harness.js';
 
 const ROOT = `accounts:
   - name: prod
@@ -96,7 +96,7 @@ describe('routing against the emulator', () => {
     const res = await cli(['validate', dir], { env });
     expect(res.code).toBe(1);
     expect(res.stdout).toContain('postureops.yaml:8:7: error[routing-requirement]');
-    expect(res.stdout).toContain('routing requirement "prod-critical-pages" fails in 2 cells (none reaches a PagerDutyApi or VictorOps channel): prod: Cloud/critical, Compliance/critical');
+    expect(oneLine(res.stdout)).toContain('routing requirement "prod-critical-pages" fails in 2 cells (none reaches a PagerDutyApi or VictorOps channel): prod: Cloud/critical, Compliance/critical');
   });
 
   it('plan shows the lost route and is refused (exit 3) by the requirement; --force plans it', async () => {
@@ -119,7 +119,7 @@ describe('routing against the emulator', () => {
     const text = await cli(['plan', dir], { env });
     expect(text.code).toBe(3);
     expect(text.stdout).toContain('Routing changes (4 cells):');
-    expect(text.stdout).toContain('prod -oncall-pagerduty: Compliance/critical, Compliance/high, Cloud/critical, Cloud/high');
+    expect(oneLine(text.stdout)).toContain('prod -oncall-pagerduty: Compliance/critical, Compliance/high, Cloud/critical, Cloud/high');
     const forced = await cli(['plan', dir, '--force', '--format', 'json'], { env });
     expect(forced.code, forced.stderr).toBe(0);
     expect(JSON.parse(forced.stdout).refusal).toBeUndefined();

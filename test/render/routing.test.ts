@@ -49,7 +49,7 @@ describe('routes text', () => {
     const table = lines.slice(1, 2 + dims.categories.length);
     expect(table[0].trim().split(/\s+/)).toEqual(['critical', 'high', 'medium', 'low', 'info']);
     expect(Math.max(...table.map((l) => l.length))).toBeLessThanOrEqual(80);
-    expect(table.find((l) => l.trim().startsWith('Cloud'))).toMatch(/Cloud\s+B,C\*\s+-/);
+    expect(table.find((l) => l.trim().startsWith('Cloud'))).toMatch(/Cloud\s+B\*,C\*\s+-/);
     expect(text).toContain('Rules whose channels are all disabled: off');
     expect(text).toContain('crit → ');
     expect(text).toContain('(only resource groups prod-eu)');
