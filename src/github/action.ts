@@ -129,7 +129,7 @@ function refuseApply(why: string): void {
 async function planRun(run: Run, plan: Plan): Promise<void> {
   await writeSummary(withStamp(run, renderPlanMarkdown(plan, SUMMARY_LIMIT)), run.guard);
   setOutputs('plan', 'planned', planCounts(plan), { 'has-changes': String(planHasChanges(plan)), refused: 'false', failed: 'false', summary: JSON.stringify(plan.summary) });
-  await comment(run, planBody(run.stamp, plan));
+  await comment(run, planBody(run.stamp, plan, run.routingReport));
 }
 
 /** `plan-out`: the plan file a shard uploads for the merge job. False when it could not be written (the step failed). */
@@ -189,8 +189,22 @@ async function mergeRun(run: Run): Promise<void> {
   folded(planTitle(plan), guard(renderPlan(plan, 'text', { color: false })));
   if (s.planOut && !(await savePlanOut(run, plan))) return;
   if (s.pullNumber === undefined) return driftRun(run, plan);
+  run.routingReport = await offlineRoutingReport(run);
   if (plan.refusal) return fail(run, { kind: 'refused', plan }, annotations);
   await planRun(run, plan);
+}
+
+/**
+ * The merge job's routing report, as an unsharded run writes it: from the checkout, offline. The job
+ * has none of the shards' secrets, and routing reads no variable, so variables are left unread.
+ */
+async function offlineRoutingReport(run: Run): Promise<RoutingReport | undefined> {
+  const loaded = await load(run.s.dir, run.env, 'skip');
+  if (!loaded.state || hasErrors(loaded.diagnostics.filter((d) => d.code !== ENV_SKIPPED))) {
+    say(run, 'postureops: routing report not written: the configuration of this checkout does not load');
+    return undefined;
+  }
+  return writeRoutingReport(run.s, loaded.state, run.env, (line) => say(run, line));
 }
 
 function withStamp(run: Run, markdown: string): string {
@@ -301,7 +315,7 @@ async function fail(run: Run, failure: Failure, annotations: number): Promise<vo
   const rel = relativeTo(s.workspace);
   await writeSummary(withStamp(run, failureMarkdown(failure, annotations, rel, SUMMARY_LIMIT, 'run `postureops plan` for the full plan')), guard);
   setOutputs(s.mode, status, plan ? planCounts(plan) : {}, { 'has-changes': 'false', refused: String(refused), failed: String(!refused), summary: plan ? JSON.stringify(plan.summary) : '{}' });
-  await comment(run, failureBody(run.stamp, failure, annotations, rel));
+  await comment(run, failureBody(run.stamp, failure, annotations, rel, run.routingReport));
   // One annotation line: `what` quotes the service or the files.
   const message = guard(`${t.title}: ${inertText(t.what)} ${t.fix}`);
   if (refused && !s.failOnRefusal) log.notice(`${message} (fail-on-refusal is false, so the step passes)`, { title: 'postureops: refused' });

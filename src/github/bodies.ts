@@ -91,8 +91,33 @@ export function fullPlanAt(stamp: Stamp): string {
   return stamp.runUrl ? `see the [job summary][${RUN_REF}]` : 'see the job summary of this run';
 }
 
-export function planBody(stamp: Stamp, plan: Plan): Body {
-  return assemble('comment', stamp, renderPlanMarkdown(plan, CONTENT_LIMIT, { runStats: false, fullPlan: fullPlanAt(stamp) }), plan.summary.delete > 0);
+/** What the routing report of a pull request found: the cells that change against its base (undefined: no base to compare with). */
+export interface ReportSeen {
+  changedCells?: number;
+}
+
+/**
+ * The line that points at the routing report (`routes --format html` against the pull request's base)
+ * the workflow uploads as the run's `postureops-routing` artifact. Through the run's reference, like
+ * every other link: the digest ignores which run it was.
+ */
+export function routingReportLine(stamp: Stamp, report: ReportSeen): string {
+  const run = stamp.runUrl ? `[workflow run][${RUN_REF}]` : 'workflow run';
+  const n = report.changedCells;
+  const changed = n === undefined ? '' : n === 0 ? ' No cell changes against the base.' : ` ${n} cell${n === 1 ? '' : 's'} change against the base, marked in it.`;
+  return `Routing report (every account's category × severity matrix, in a browser): the \`postureops-routing\` artifact of the ${run}.${changed}`;
+}
+
+/** `content` with the routing report's line at its end, `content` made to leave room for it. */
+function withReport(stamp: Stamp, report: ReportSeen | undefined, content: (limit: number) => string): string {
+  if (!report) return content(CONTENT_LIMIT);
+  const line = routingReportLine(stamp, report);
+  return `${content(CONTENT_LIMIT - line.length - 2).trimEnd()}\n\n${line}`;
+}
+
+export function planBody(stamp: Stamp, plan: Plan, report?: ReportSeen): Body {
+  const content = withReport(stamp, report, (limit) => renderPlanMarkdown(plan, limit, { runStats: false, fullPlan: fullPlanAt(stamp) }));
+  return assemble('comment', stamp, content, plan.summary.delete > 0);
 }
 
 export function applyBody(stamp: Stamp, report: ApplyReport): Body {
@@ -197,8 +222,9 @@ function planCountsText(plan: Plan): string {
   return `${s.create} to create, ${s.update} to update, ${s.replace} to replace, ${s.delete} to delete`;
 }
 
-export function failureBody(stamp: Stamp, failure: Failure, annotations: number, relative: (file: string) => string): Body {
-  return assemble('comment', stamp, failureMarkdown(failure, annotations, relative, CONTENT_LIMIT, fullPlanAt(stamp)), false);
+export function failureBody(stamp: Stamp, failure: Failure, annotations: number, relative: (file: string) => string, report?: ReportSeen): Body {
+  const content = withReport(stamp, failure.kind === 'refused' ? report : undefined, (limit) => failureMarkdown(failure, annotations, relative, limit, fullPlanAt(stamp)));
+  return assemble('comment', stamp, content, false);
 }
 
 /** A fork's pull request: validated without secrets, not planned. */

@@ -2,7 +2,8 @@
 // computed offline from the checkout and the base commit (no request to the service), written to the
 // job's RUNNER_TEMP and handed to the workflow as the `routing-report` output, for its
 // actions/upload-artifact step (the Action does not bundle @actions/artifact: its storage client
-// would multiply the bundle). `url` is where a reviewer finds the artifact: the run's page.
+// would multiply the bundle). The comment links the run's page, whose artifacts list holds it
+// (bodies.ts, routingReportLine).
 // Best effort: a report that cannot be made is a log line, never a failed plan.
 
 import * as core from '@actions/core';
@@ -20,8 +21,6 @@ import type { Settings } from './settings.js';
 export interface RoutingReport {
   /** The HTML file (absolute). */
   path: string;
-  /** The workflow run's page, whose artifacts list holds the report once the workflow uploaded it. */
-  url: string;
   /** Cells whose channels differ from the base commit; undefined when there was no base to compare with. */
   changedCells?: number;
 }
@@ -51,20 +50,11 @@ export async function writeRoutingReport(s: Settings, desired: DesiredState, env
     const file = path.join(dir, reportFileName(s.folder));
     await writeFile(file, renderRoutesHtml(map, { title: s.folder === '.' ? s.repo.repo : s.folder, ...(base ? { base } : {}) }));
     core.setOutput('routing-report', file);
-    const report: RoutingReport = { path: file, url: s.runUrl, ...(base ? { changedCells: diffRouting(base.map, map).length } : {}) };
+    const report: RoutingReport = { path: file, ...(base ? { changedCells: diffRouting(base.map, map).length } : {}) };
     say(`postureops: routing report written to ${file}${report.changedCells !== undefined ? ` (${report.changedCells} cell(s) change against the base)` : ''}`);
     return report;
   } catch (err) {
     say(`postureops: routing report not written: ${err instanceof Error ? err.message : String(err)}`);
     return undefined;
   }
-}
-
-/**
- * One line for the plan comment (the hook the comment uses; nothing calls it before that): where the
- * page is and what it shows. The artifact's name is the example workflow's.
- */
-export function routingReportMd(report: RoutingReport): string {
-  const changed = report.changedCells === undefined ? '' : report.changedCells === 0 ? ' No cell changes against the base.' : ` ${report.changedCells} cell${report.changedCells === 1 ? '' : 's'} change against the base, marked in it.`;
-  return `Routing report (every account's category × severity matrix, in a browser): the \`postureops-routing\` artifact of the [workflow run](${report.url}).${changed}`;
 }

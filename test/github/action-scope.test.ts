@@ -77,6 +77,9 @@ describe('changed-since on a pull request', () => {
     expect(html).toContain('Compared with the pull request&#39;s base (commit ' + base.slice(0, 12) + ')');
     expect(html.match(/<td class="cell changed[^"]*" data-cell="[^"]*"/g)).toEqual(['<td class="cell changed" data-cell="Cloud/critical"']);
     expect(r.stdout).toContain('1 cell(s) change against the base');
+    // The comment points at the report: the run's artifact, through the run's reference.
+    const [c] = commentsOf(64);
+    expect(c.body).toContain('the `postureops-routing` artifact of the [workflow run][postureops-run]. 1 cell change against the base, marked in it.');
   });
 
   it('a base commit the checkout lacks and cannot fetch fails the run with what to do', async () => {
@@ -156,13 +159,14 @@ describe('changed-since defaults', () => {
 });
 
 describe('the routing report line for the comment', () => {
-  it('names the artifact, links the run and counts the changed cells', async () => {
-    const { routingReportMd } = await import('../../src/github/routing-report.js');
-    const url = 'https://github.example/acme/posture/actions/runs/777';
-    expect(routingReportMd({ path: '/tmp/r.html', url, changedCells: 3 })).toBe(
-      "Routing report (every account's category × severity matrix, in a browser): the `postureops-routing` artifact of the [workflow run](https://github.example/acme/posture/actions/runs/777). 3 cells change against the base, marked in it.",
+  it('names the artifact, links the run through its reference and counts the changed cells', async () => {
+    const { routingReportLine } = await import('../../src/github/bodies.js');
+    const stamp = { folder: 'posture', sha: 'a'.repeat(40), runUrl: 'https://github.example/acme/posture/actions/runs/777' };
+    expect(routingReportLine(stamp, { changedCells: 3 })).toBe(
+      "Routing report (every account's category × severity matrix, in a browser): the `postureops-routing` artifact of the [workflow run][postureops-run]. 3 cells change against the base, marked in it.",
     );
-    expect(routingReportMd({ path: '/tmp/r.html', url, changedCells: 0 })).toContain('No cell changes against the base.');
-    expect(routingReportMd({ path: '/tmp/r.html', url })).not.toContain('cell');
+    expect(routingReportLine(stamp, { changedCells: 0 })).toContain('No cell changes against the base.');
+    expect(routingReportLine(stamp, {})).not.toContain('cell');
+    expect(routingReportLine({ ...stamp, runUrl: '' }, {})).toContain('artifact of the workflow run.');
   });
 });
