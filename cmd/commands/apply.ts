@@ -107,9 +107,9 @@ async function applyInterruptibly(io: Io, dir: string, opts: ApplyOptions, inter
     // Text: the plan, then the report, on stdout. With json/markdown stdout holds the report alone; the
     // plan goes to stderr only when someone is asked to confirm it.
     if (opts.format === 'text') {
-      write(io.stdout, renderPlan(plan, 'text', { color: useColor(io.stdout, io.env), quiet: quiet(io, opts) }));
+      write(io.stdout, renderPlan(plan, 'text', { color: useColor(io.stdout, io.env), quiet: quiet(io, opts), secrets: io.secrets }));
     } else if (!opts.autoApprove) {
-      write(io.stderr, renderPlan(plan, 'text', { color: useColor(io.stderr, io.env), quiet: quiet(io, opts) }));
+      write(io.stderr, renderPlan(plan, 'text', { color: useColor(io.stderr, io.env), quiet: quiet(io, opts), secrets: io.secrets }));
     }
     await printDiagnostics(io, plan.diagnostics);
     const [{ applyRun, readyToApply }, { PlanRefusedError }] = await Promise.all([import('../../src/run/apply-run.js'), import('../../src/engine/apply/apply-refusal.js')]);
@@ -119,7 +119,7 @@ async function applyInterruptibly(io: Io, dir: string, opts: ApplyOptions, inter
       throw new ExitError(EXIT.refused, `refused: ${err.refusal.message}${err.overridable ? ' (use --force to override)' : ''}`);
     });
     if (plan.changes.length === 0) {
-      if (opts.format !== 'text') write(io.stdout, renderApplyReport(await applyRun(planned, { env: io.env, force: opts.force }), opts.format, { color: false }));
+      if (opts.format !== 'text') write(io.stdout, renderApplyReport(await applyRun(planned, { env: io.env, force: opts.force }), opts.format, { color: false, secrets: io.secrets }));
       return EXIT.ok;
     }
     if (!opts.autoApprove && !(await confirm(io, interruption))) {
@@ -173,7 +173,7 @@ async function applyInterruptibly(io: Io, dir: string, opts: ApplyOptions, inter
       );
     });
     // The report first: a credentials file that cannot be written must not hide what was applied.
-    write(io.stdout, renderApplyReport(report, opts.format, { color: useColor(io.stdout, io.env), quiet: quiet(io, opts) }));
+    write(io.stdout, renderApplyReport(report, opts.format, { color: useColor(io.stdout, io.env), quiet: quiet(io, opts), secrets: io.secrets }));
     await handOutCredentials(io, opts, issued);
     if (report.stopped?.cause === 'lease-lost') {
       // The report above says what was done; no write was sent after the lease was found lost.

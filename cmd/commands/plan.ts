@@ -57,10 +57,10 @@ async function planInterruptibly(io: Io, dir: string, opts: PlanOptions, interru
   try {
     await unlessInterrupted();
     const { renderPlan } = await import('../../src/render/index.js');
-    const rendered = renderPlan(plan, opts.format, { color: useColor(io.stdout, io.env), quiet: quiet(io, opts) });
+    const rendered = renderPlan(plan, opts.format, { color: useColor(io.stdout, io.env), quiet: quiet(io, opts), secrets: io.secrets });
     if (out) {
       const { savePlan } = await import('../../src/engine/saved/plan-file.js');
-      await savePlan(out, plan, key);
+      await savePlan(out, io.secrets?.maskData(plan) ?? plan, key);
       written = true;
       await unlessInterrupted();
     }

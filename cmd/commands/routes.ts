@@ -7,7 +7,7 @@ import { resolve } from 'node:path';
 import { hasErrors } from '../../src/model/diagnostics.js';
 import type { DesiredState } from '../../src/model/account.js';
 import type { RoutingMap } from '../../src/model/routing.js';
-import { EXIT, ExitError, type Io, useColor, write } from '../io.js';
+import { EXIT, ExitError, type Io, readInto, useColor, write } from '../io.js';
 import { Interruption } from '../interrupt.js';
 import { type ClientFlags, printDiagnostics, progress, runSetup, scopeAccounts, withExit } from '../pipeline.js';
 
@@ -29,7 +29,7 @@ export interface RouteTestOptions extends RoutesOptions {
 /** The configuration, read without needing its secrets (routing needs none). */
 async function loadForRoutes(io: Io, dir: string): Promise<DesiredState> {
   const [{ loadConfig }, { ENV_SKIPPED }] = await Promise.all([import('../../src/config/load.js'), import('../../src/config/interpolate.js')]);
-  const result = await loadConfig(resolve(io.cwd, dir), { env: io.env, missingEnv: 'skip' });
+  const result = await loadConfig(resolve(io.cwd, dir), { ...readInto(io), env: io.env, missingEnv: 'skip' });
   const diagnostics = result.diagnostics.filter((d) => d.code !== ENV_SKIPPED);
   await printDiagnostics(io, diagnostics.filter((d) => d.severity === 'error'));
   if (!result.state || hasErrors(diagnostics)) throw new ExitError(EXIT.error, 'the configuration has errors (postureops validate shows them all)');
@@ -76,13 +76,13 @@ export async function routesCommand(io: Io, dir: string, opts: RoutesOptions): P
   const map = await routingMap(io, dir, opts);
   if (opts.format === 'json') {
     const { renderRoutesJson } = await import('../../src/render/routing-json.js');
-    write(io.stdout, renderRoutesJson(map));
+    write(io.stdout, renderRoutesJson(map, { secrets: io.secrets }));
   } else if (opts.format === 'markdown') {
     const { renderRoutesMarkdown } = await import('../../src/render/routing-markdown.js');
-    write(io.stdout, renderRoutesMarkdown(map));
+    write(io.stdout, renderRoutesMarkdown(map, { secrets: io.secrets }));
   } else {
     const { renderRoutesText } = await import('../../src/render/routing-text.js');
-    write(io.stdout, renderRoutesText(map, { color: useColor(io.stdout, io.env) }));
+    write(io.stdout, renderRoutesText(map, { color: useColor(io.stdout, io.env), secrets: io.secrets }));
   }
   return EXIT.ok;
 }
@@ -108,10 +108,10 @@ export async function routeTestCommand(io: Io, dir: string, opts: RouteTestOptio
   };
   if (opts.format === 'json') {
     const { renderRouteTestJson } = await import('../../src/render/routing-json.js');
-    write(io.stdout, renderRouteTestJson(view));
+    write(io.stdout, renderRouteTestJson(view, { secrets: io.secrets }));
   } else {
     const { renderRouteTestText } = await import('../../src/render/routing-text.js');
-    write(io.stdout, renderRouteTestText(view, { color: useColor(io.stdout, io.env) }));
+    write(io.stdout, renderRouteTestText(view, { color: useColor(io.stdout, io.env), secrets: io.secrets }));
   }
   const failed = view.expect !== undefined && ((view.missing ?? []).length > 0 || (view.extra ?? []).length > 0);
   return failed ? EXIT.error : EXIT.ok;

@@ -24,17 +24,29 @@ import { KINDS } from '../kinds/index.js';
 import { applyPlan, readyForApply, type Failure, load, loadedState, planAgainstService, type Planned, RunFailure } from './pipeline.js';
 import { type Guard, secretGuard } from './redact.js';
 import { annotate, applyCounts, folded, planCounts, planHasChanges, relativeTo, setOutputs, type Status, writeSummary } from './report.js';
-import { maskForms, maskSecrets } from './secrets.js';
+import { maskCredentials, maskForms, registerValues } from './secrets.js';
+import { ReadValues } from '../model/read-values.js';
 import { readSettings, type Settings } from './settings.js';
 
 interface Run {
   s: Settings;
   env: NodeJS.ProcessEnv;
+  /** The values the configuration read (registered with the runner as read): masked in every output's data. */
+  secrets: ReadValues;
+  /** The net on every text that leaves for GitHub: the read values, then the credentials. */
   guard: Guard;
   stamp: Stamp;
   octokit?: Octokit;
   /** The checkout's commit: what an apply records as each converged account's last applied commit. */
   head?: string;
+}
+
+/** What the loader reads: registered with the runner and remembered for masking, as it is read. */
+function remember(run: Run): (values: readonly string[]) => void {
+  return (values) => {
+    registerValues(values);
+    run.secrets.add(values);
+  };
 }
 
 function say(run: Run, line: string): void {
@@ -56,10 +68,17 @@ function recordedLine(r: AppliedRecordReport): string {
 
 export async function runAction(env: NodeJS.ProcessEnv = process.env): Promise<void> {
   const s = readSettings(env);
-  // Before anything is printed: every value the configuration reads, and the credentials.
-  const masked = maskSecrets(s.dir, env);
-  const guard = secretGuard(env, masked, (names) => log.info(`postureops: the value of ${names.join(', ')} appeared in a report and was masked`));
-  const run: Run = { s, env, guard, stamp: { folder: s.folder, sha: s.sha, runUrl: s.runUrl } };
+  // Before anything is printed: the credentials; the values the configuration reads are registered
+  // by the loader as it reads them (load()).
+  const masked = maskCredentials(env);
+  const credentials = secretGuard(env, masked, (names) => log.info(`postureops: the value of ${names.join(', ')} appeared in a report and was masked`));
+  const secrets = new ReadValues();
+  const guard: Guard = (text) => {
+    const safe = secrets.maskText(text);
+    if (safe !== text) log.info('postureops: the value of a variable the configuration reads appeared in a report and was masked');
+    return credentials(safe);
+  };
+  const run: Run = { s, env, secrets, guard, stamp: { folder: s.folder, sha: s.sha, runUrl: s.runUrl } };
   log.info(guard(`postureops: ${s.fork ? 'validate (pull request from a fork)' : s.mode} of ${s.folder} (event ${s.eventName || 'unknown'})`));
 
   if (s.fork && s.pullNumber !== undefined) return forkRun(run);
@@ -68,7 +87,7 @@ export async function runAction(env: NodeJS.ProcessEnv = process.env): Promise<v
   let planned: Planned;
   let annotations = 0;
   try {
-    const loaded = await log.group('Load the configuration', () => load(s.dir, env));
+    const loaded = await log.group('Load the configuration', () => load(s.dir, env, remember(run)));
     annotations += annotate(loaded.diagnostics, s.workspace, guard);
     const desired = loadedState(loaded);
     planned = await log.group('Read the live state and plan', async () => {
@@ -97,7 +116,8 @@ export async function runAction(env: NodeJS.ProcessEnv = process.env): Promise<v
     return fail(run, f, annotations);
   }
   try {
-    const plan = planned.plan;
+    // What every output shows: the plan with the values read masked (apply executes planned.plan).
+    const plan = run.secrets.maskData(planned.plan);
     annotations += annotate(plan.diagnostics, s.workspace, guard);
     folded(planTitle(plan), guard(renderPlan(plan, 'text', { color: false })));
     if (s.planOut && !(await savePlanOut(run, plan))) return;
@@ -186,7 +206,7 @@ function withStamp(run: Run, markdown: string): string {
 /** A pull request from a fork: no secrets, a read-only token. Validate offline; pass or fail on that alone. */
 async function forkRun(run: Run): Promise<void> {
   const { s, guard } = run;
-  const loaded = await log.group('Validate the configuration (no secrets)', () => load(s.dir, run.env, 'skip'));
+  const loaded = await log.group('Validate the configuration (no secrets)', () => load(s.dir, run.env, remember(run), 'skip'));
   const skipped = [...new Set(loaded.diagnostics.filter((d) => d.code === ENV_SKIPPED).map((d) => /variable (\S+)/.exec(d.message)?.[1] ?? '?'))].sort();
   const diagnostics = loaded.diagnostics.filter((d) => d.code !== ENV_SKIPPED);
   // Routing requirements and route tests, as `validate` checks them (offline).
@@ -216,7 +236,7 @@ async function applyRun(run: Run, planned: Planned, annotations: number): Promis
   };
   try {
     await readyForApply(planned, run.head);
-    report = await log.group(`Apply ${planned.plan.changes.length} change(s)`, () => applyPlan(planned, run.env, onCredential, run.head));
+    report = run.secrets.maskData(await log.group(`Apply ${planned.plan.changes.length} change(s)`, () => applyPlan(planned, run.env, onCredential, run.head)));
   } catch (err) {
     if (err instanceof RunFailure) return fail(run, err.failure, annotations);
     return fail(run, { kind: 'service', message: err instanceof Error ? err.message : String(err) }, 0);
@@ -276,8 +296,9 @@ async function driftRun(run: Run, plan: Plan): Promise<void> {
 }
 
 /** The run failed before a plan could be shown: everywhere the plan would have been, the failure is. */
-async function fail(run: Run, failure: Failure, annotations: number): Promise<void> {
+async function fail(run: Run, given: Failure, annotations: number): Promise<void> {
   const { s, guard } = run;
+  const failure = run.secrets.maskData(given);
   const t = describeFailure(failure, annotations);
   // Over max-duration is a refusal, as the CLI's exit 3 says: fail-on-refusal decides the step.
   const refused = failure.kind === 'refused' || failure.kind === 'too-long';

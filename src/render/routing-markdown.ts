@@ -6,6 +6,7 @@
 // or a mention); node ids are generated, never names.
 
 import { type AccountRouting, groupChanges, type PlanRouting, type RoutingCellChange, type RoutingMap, scopeWords, silencedCells, unreachedCells } from '../model/routing.js';
+import { type ReadValues, renderMasked } from '../model/read-values.js';
 import { escapeMd, fenced, table } from './markdown.js';
 
 /** Longest label text kept from a name (the diagram stays readable and bounded). */
@@ -78,7 +79,11 @@ function accountSection(acc: AccountRouting, source: RoutingMap['source']): stri
   return parts.join('\n\n');
 }
 
-export function renderRoutesMarkdown(map: RoutingMap): string {
+export function renderRoutesMarkdown(shown: RoutingMap, options: { secrets?: ReadValues } = {}): string {
+  return renderMasked(options.secrets, shown, (map) => renderRoutesMarkdownOf(map));
+}
+
+function renderRoutesMarkdownOf(map: RoutingMap): string {
   const parts = ['## postureops routes', ...map.accounts.map((a) => accountSection(a, map.source))];
   return parts.join('\n\n') + '\n';
 }

@@ -11,7 +11,7 @@ import { getAt, setAt, toPointer } from '../../model/json-pointer.js';
 import { isMaskedValue } from '../../model/secret-detection.js';
 import { assignVariables, type ExportedSecret, type SecretSlot, secretsNote, type SkippedResource } from './export-secrets.js';
 import { compareText } from '../../model/compare.js';
-import { accountFolders, documentsFile, type FileDocument, kindFileStem, ROOT_FILE, rootFile, SECRETS_FILE } from './export-yaml.js';
+import { accountFolders, documentsFile, escapeLiveText, type FileDocument, kindFileStem, ROOT_FILE, rootFile, SECRETS_FILE } from './export-yaml.js';
 import type { LiveState } from '../types.js';
 import { type DocumentCheck, fitDocument } from './export-fit.js';
 import { liveSettings } from './export-settings.js';
@@ -150,7 +150,7 @@ export function exportConfig(live: LiveState, options: ExportOptions): ExportRes
 
   const folders = accountFolders(options.accounts);
   const files: { path: string; content: string }[] = [
-    { path: ROOT_FILE, content: rootFile(options.accounts, settings) },
+    { path: ROOT_FILE, content: rootFile(options.accounts, settings, exportedSecrets.map((s) => s.variable)) },
     { path: SECRETS_FILE, content: secretsNote(options.accounts.map((a) => a.name), exportedSecrets, skipped) },
   ];
   for (const account of options.accounts) {
@@ -208,6 +208,8 @@ function toEntry(kinds: readonly Kind[], kind: Kind, live: LiveResource, all: re
   );
   const exported = kind.toDocument(live, children);
   if (exported === null) return undefined;
+  // The service's text is never a reference: escaped before the secrets become references.
+  const spec = escapeLiveText(exported.spec) as JsonObject;
   // A member the service never returns is exported like a write-only secret: a variable to set.
   const writeOnly = new Set([...kind.writeOnly(live.spec), ...(kind.unreturned?.(live.spec) ?? [])]);
   const pointers = [...new Set([...writeOnly, ...kind.sensitive(live.spec)])].sort(compareText);
@@ -215,7 +217,7 @@ function toEntry(kinds: readonly Kind[], kind: Kind, live: LiveResource, all: re
     account: live.account,
     kind,
     live,
-    doc: { kind: exported.kind, name: live.name, account: live.account, spec: exported.spec },
+    doc: { kind: exported.kind, name: live.name, account: live.account, spec },
     slots: pointers.map((field) => ({ account: live.account, kind: kind.kind, name: live.name, field, writeOnly: writeOnly.has(field) })),
     notes: exported.notes ?? [],
   };
@@ -239,16 +241,16 @@ function leakedSecret(entry: Entry): string | undefined {
   return strings(entry.doc.spec).find(([, text]) => values.some((v) => text.includes(v)))?.[0];
 }
 
-/** A live value that looks like an env reference would be replaced when the folder is loaded. */
+/** A live value holding `${env:` is written escaped (`$${env:`): said, so the file is not a surprise. */
 function envLikeText(entry: Entry, secretFields: Set<string>): Diagnostic[] {
   return strings(entry.doc.spec)
-    .filter(([ptr, text]) => !secretFields.has(ptr) && text.includes('${env:'))
+    .filter(([ptr, text]) => !secretFields.has(ptr) && text.includes('$${env:'))
     .map(([ptr]) => ({
       severity: 'warning' as const,
       code: 'env-like-live-value',
-      message: `${entry.kind.kind} "${entry.live.name}" in account ${entry.account}: spec${ptr} holds the text "\${env:", which loading reads as an environment reference`,
+      message: `${entry.kind.kind} "${entry.live.name}" in account ${entry.account}: spec${ptr} holds the text "\${env:", written escaped as "$\${env:" (the literal text, never an environment reference)`,
       field: `/spec${ptr}`,
-      hint: 'check that file before planning on it',
+      hint: 'check that the service should hold that text: someone may have tried to make postureops send a secret',
     }));
 }
 

@@ -4,7 +4,7 @@
 // cannot recompute; the checksum beside it only catches accidents (anyone can recompute a sha256).
 
 import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
-import { open, readFile, rename, unlink } from 'node:fs/promises';
+import { open, rename, unlink } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { type Diagnostic, DiagnosticsError } from '../../model/diagnostics.js';
 import type { LiveResource } from '../../model/resource.js';
@@ -97,6 +97,51 @@ export async function savePlan(path: string, plan: Plan, key?: string): Promise<
   }
 }
 
+/** The largest plan file read: a plan of 10,000 changes is a few MB; a larger file is refused before it is read whole. */
+export const MAX_PLAN_BYTES = 64 * 1024 * 1024;
+/** Values nested at most this deep (a plan's own nesting is a few levels, a spec's a dozen). */
+export const MAX_PLAN_DEPTH = 100;
+
+/** The file's text, refused (a diagnostic naming the file and the limit) when larger than `limit` bytes, without reading more than that. */
+async function readBounded(path: string, limit: number): Promise<string> {
+  const handle = await open(path, 'r');
+  try {
+    const size = (await handle.stat()).size;
+    const tooLarge = () => problem(path, 'plan-file-too-large', `plan file ${path} is larger than ${limit / (1024 * 1024)} MB (${size} bytes): not read`, 'a saved plan is a few MB at most: is this the file `postureops plan --out` wrote?');
+    if (size > limit) throw tooLarge();
+    // The file may grow while it is read: never more than the limit and one byte.
+    const buffer = Buffer.alloc(Math.min(size, limit) + 1);
+    let length = 0;
+    for (;;) {
+      const { bytesRead } = await handle.read(buffer, length, buffer.length - length, length);
+      if (bytesRead === 0) break;
+      length += bytesRead;
+      if (length > limit) throw tooLarge();
+      if (length === buffer.length) break;
+    }
+    return buffer.subarray(0, length).toString('utf8');
+  } finally {
+    await handle.close();
+  }
+}
+
+/** Whether JSON text nests arrays and objects deeper than `max` (strings skipped), before it is parsed. */
+export function jsonTooDeep(text: string, max: number): boolean {
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === 0x5c) i++;
+      else if (c === 0x22) inString = false;
+    } else if (c === 0x22) inString = true;
+    else if (c === 0x5b || c === 0x7b) {
+      if (++depth > max) return true;
+    } else if (c === 0x5d || c === 0x7d) depth--;
+  }
+  return false;
+}
+
 const problem = (file: string, code: string, message: string, hint?: string): DiagnosticsError =>
   new DiagnosticsError([{ severity: 'error', code, message, file, ...(hint ? { hint } : {}) } satisfies Diagnostic]);
 
@@ -112,9 +157,9 @@ export async function loadPlan(path: string, key?: string): Promise<Plan> {
 export async function readPlan(path: string, key?: string): Promise<SavedPlan> {
   let text: string;
   try {
-    // Stryker disable next-line StringLiteral: without an encoding readFile gives a Buffer, which JSON.parse reads as UTF-8 too.
-    text = await readFile(path, 'utf8');
+    text = await readBounded(path, MAX_PLAN_BYTES);
   } catch (err) {
+    if (err instanceof DiagnosticsError) throw err;
     // Stryker disable next-line StringLiteral: Node's file functions give every error they throw a code; the fallback is never reached
     const code = (err as NodeJS.ErrnoException).code ?? 'error';
     throw problem(
@@ -123,6 +168,9 @@ export async function readPlan(path: string, key?: string): Promise<SavedPlan> {
       code === 'ENOENT' ? `plan file ${path} does not exist` : `cannot read plan file ${path} (${code})`,
       'create one with `postureops plan --out FILE`',
     );
+  }
+  if (jsonTooDeep(text, MAX_PLAN_DEPTH)) {
+    throw problem(path, 'plan-file-too-deep', `plan file ${path} nests values more than ${MAX_PLAN_DEPTH} deep: not a plan postureops wrote`, 'create a new plan with `postureops plan --out FILE`');
   }
   let value: unknown;
   try {
