@@ -195,6 +195,8 @@ function tooDeep(at: SourcePosition): Diagnostic {
  * indentation is bounded by the file's size and the node limit.
  */
 export function tooDeepAt(text: string, max: number): number | undefined {
+  // Most texts cannot nest that deep at all: fewer openings than the limit.
+  if ((text.match(/[[{-]/g)?.length ?? 0) <= max) return undefined;
   let depth = 0;
   let quote: string | undefined;
   let lineDashes = 0;

@@ -58,7 +58,13 @@ describe('exportConfig', () => {
       'staging/alert-channels.yaml',
     ]);
     const files = fileMap(result.files);
-    expect(parse(files['postureops.yaml'])).toEqual({ accounts: [{ name: 'prod' }, { name: 'staging' }], defaults: { account: 'prod' }, prune: false });
+    expect(parse(files['postureops.yaml'])).toEqual({
+      accounts: [{ name: 'prod' }, { name: 'staging' }],
+      defaults: { account: 'prod' },
+      prune: false,
+      // The variables its documents read, declared.
+      variables: ['SECRET_PROD_DD_API_KEY', 'SECRET_PROD_OPS_SLACK_SLACK_URL', 'SECRET_STAGING_OPS_SLACK_SLACK_URL'],
+    });
     const channels = parseAllDocuments(files['prod/alert-channels.yaml']).map((d) => d.toJSON());
     expect(channels).toEqual([
       { kind: 'AlertChannel', name: 'dd', account: 'prod', spec: { data: { apiKey: '${env:SECRET_PROD_DD_API_KEY}', datadogSite: 'com', datadogType: 'Logs Detail' }, enabled: false, type: 'Datadog' } },
