@@ -1,6 +1,6 @@
-// One run of the Action: secrets masked first, then by mode. A pull request gets a plan comment (or,
-// from a fork, an offline validation); a push to the default branch applies; a schedule checks for
-// drift and keeps one issue per folder. Any failure replaces the comment with what failed and how to
+// One run of the Action: an apply off the reviewed branches refused, secrets masked, then by mode. A
+// pull request gets a plan comment (or, from a fork, an offline validation); a push to the default
+// branch applies; a schedule checks for drift and keeps one issue per folder. Any failure replaces the comment with what failed and how to
 // fix it, so a pull request never shows a plan older than its last commit.
 
 import * as core from '@actions/core';
@@ -9,8 +9,9 @@ import { mkdir, readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { ENV_SKIPPED } from '../config/interpolate.js';
 import { checkRouting } from '../config/routing.js';
-import { mergePlans, MergeError, type ShardPlan } from '../engine/saved/merge-plans.js';
-import { loadPlan, planKeyFrom, PlanKeyError, savePlan } from '../engine/saved/plan-file.js';
+import { mergePlans, MergeError, type ShardPlan } from '../plan/saved/merge-plans.js';
+import { planKeyFrom, PlanKeyError } from '../plan/saved/plan-file.js';
+import { loadPlan, savePlan } from '../run/plan-files.js';
 import { DiagnosticsError, hasErrors } from '../model/diagnostics.js';
 import type { AppliedRecordReport, Plan } from '../model/plan.js';
 import { renderApplyReport, renderPlan } from '../render/index.js';
@@ -19,7 +20,7 @@ import { escapeMd, inertText } from '../model/inert.js';
 import { applyBody, type Body, describeFailure, driftBody, driftTitle, failureBody, failureMarkdown, forkBody, forkMarkdown, planBody, type Stamp } from './bodies.js';
 import { closeDriftIssue, createOctokit, type Octokit, statusOf, syncDeleteLabel, upsertComment, upsertDriftIssue } from './github-api.js';
 import { changedSince, changedSinceApplied, headCommit, LAST_APPLIED } from './changes.js';
-import { readApplied } from '../engine/apply/applied.js';
+import { readApplied } from '../ops/apply/applied.js';
 import { KINDS } from '../kinds/index.js';
 import { applyPlan, readyForApply, type Failure, load, loadedState, planAgainstService, type Planned, RunFailure } from './pipeline.js';
 import { type Guard, secretGuard } from './redact.js';
@@ -68,6 +69,8 @@ function recordedLine(r: AppliedRecordReport): string {
 
 export async function runAction(env: NodeJS.ProcessEnv = process.env): Promise<void> {
   const s = readSettings(env);
+  // An apply on a branch nobody reviewed stops here: nothing read, nothing sent, nothing posted.
+  if (s.applyRefused !== undefined) return refuseApply(s.applyRefused);
   // Before anything is printed: the credentials; the values the configuration reads are registered
   // by the loader as it reads them (load()).
   const masked = maskCredentials(env);
@@ -129,6 +132,12 @@ export async function runAction(env: NodeJS.ProcessEnv = process.env): Promise<v
   } finally {
     await planned.run.close();
   }
+}
+
+/** The one line of a refused apply, and outputs that say so (`status: branch-refused`); the step fails whatever fail-on-refusal says. */
+function refuseApply(why: string): void {
+  setOutputs('apply', 'branch-refused', {}, { 'has-changes': 'false', refused: 'false', failed: 'true', summary: '{}' });
+  log.setFailed(`postureops: apply refused: ${why}; nothing was read or sent`);
 }
 
 /** A pull request's plan: job summary, outputs, the one comment. */

@@ -6,16 +6,16 @@ import { join } from 'node:path';
 import type { ApiClient } from '../api/types.js';
 import { loadConfig } from '../config/load.js';
 import type { LoadResult } from '../config/types.js';
-import { PlanRefusedError } from '../engine/apply/apply-refusal.js';
-import { defaultHolder } from '../engine/lease/lease.js';
-import type { ChangedAccounts } from '../engine/plan/plan-scope.js';
-import type { Shard } from '../engine/plan/shard.js';
+import { PlanRefusedError } from '../ops/apply/apply-refusal.js';
+import { defaultHolder } from '../ops/lease/lease.js';
+import type { ChangedAccounts } from '../plan/core/plan-scope.js';
+import type { Shard } from '../plan/core/shard.js';
 import type { AccountConfig, DesiredState } from '../model/account.js';
 import { type Diagnostic, hasErrors } from '../model/diagnostics.js';
 import type { ApplyReport, Plan } from '../model/plan.js';
 import { applyRun, readyToApply } from '../run/apply-run.js';
 import { type BudgetMemory, fileBudgetMemory, NO_BUDGET_MEMORY } from '../run/budget-memory.js';
-import { RunError, type RunProblem } from '../run/errors.js';
+import { rememberedNote, RunError, type RunProblem } from '../run/errors.js';
 import { planRun, type Planned } from '../run/plan-run.js';
 import type { RunSetup } from '../run/run.js';
 
@@ -91,7 +91,7 @@ export function failureOf(problem: RunProblem): Failure {
       };
     case 'too-long': {
       const t = problem.too;
-      return { kind: 'too-long', message: `the ${t.what} would take about ${t.text.seconds} (${t.line}), more than max-duration ${t.text.maxDuration}; ${t.nothingSent ? 'nothing was sent' : 'nothing was written'}.` };
+      return { kind: 'too-long', message: `the ${t.what} would take about ${t.text.seconds} (${t.line}), more than max-duration ${t.text.maxDuration}; ${t.nothingSent ? 'nothing was sent' : 'nothing was written'}${rememberedNote(t)}.` };
     }
     case 'no-plan':
       return { kind: 'no-plan', diagnostics: problem.diagnostics };

@@ -6,7 +6,7 @@
 
 import * as core from '@actions/core';
 import { ENV_KEY_ID, ENV_SECRET } from '../api/options.js';
-import { PLAN_KEY_VARIABLE } from '../engine/saved/plan-file.js';
+import { PLAN_KEY_VARIABLE } from '../plan/saved/plan-file.js';
 import { echoForms } from '../model/masking.js';
 
 /** Credentials masked whatever the configuration says. */
