@@ -239,10 +239,15 @@ function toEntry(kinds: readonly Kind[], kind: Kind, live: LiveResource, all: re
 
 /** The check's errors at the secret members of a document holding their live values (messages never quote them: the check is quiet). */
 function secretRuleProblems(entry: Entry, mine: readonly ExportedSecret[], check: DocumentCheck): Diagnostic[] {
-  const fields = new Set(mine.map((s) => `/spec${s.field}`));
+  // Only values the service showed: a write-only secret it never returns, or one it masks, is no legacy value.
+  const shown = mine.filter((s) => {
+    const v = getAt(entry.doc.spec, s.field);
+    return typeof v === 'string' && v !== '' && !isMaskedValue(v);
+  });
+  const fields = new Set(shown.map((s) => `/spec${s.field}`));
   if (fields.size === 0) return [];
   return check({ kind: entry.doc.kind, name: entry.doc.name, account: entry.doc.account, spec: entry.doc.spec }).filter(
-    (p) => p.severity === 'error' && p.field !== undefined && fields.has(p.field),
+    (p) => p.severity === 'error' && p.code !== 'missing-field' && p.field !== undefined && fields.has(p.field),
   );
 }
 
