@@ -108,6 +108,11 @@ export function exportConfig(live: LiveState, options: ExportOptions): ExportRes
     }
   }
 
+  /** A record this export does not write, with a warning and its line in SECRETS.md. */
+  const leaveOut = (entry: Entry, reason: string, hint: string): void => {
+    diagnostics.push({ severity: 'warning', code: 'export-resource-left-out', message: `${entry.kind.kind} "${entry.live.name}" in account ${entry.account}: ${reason}; left out of the export`, hint });
+    skipped.push({ account: entry.account, kind: entry.kind.kind, name: entry.live.name, reason });
+  };
   // Variables are named across the whole export, so collisions resolve the same way every time.
   const secrets = assignVariables(entries.flatMap((e) => e.slots));
   const exported: Entry[] = [];
@@ -117,14 +122,8 @@ export function exportConfig(live: LiveState, options: ExportOptions): ExportRes
     // it for a file that validates, so the record is left out, said with the rule (never the value).
     const refusedSecret = options.check ? secretRuleProblems(entry, mine, options.check) : [];
     if (refusedSecret.length > 0) {
-      const reason = `its ${refusedSecret.map((p) => `spec${p.field!.slice('/spec'.length)}`).join(', ')} breaks a rule of the service (${refusedSecret.map((p) => p.message).join('; ')}): a legacy record`;
-      diagnostics.push({
-        severity: 'warning',
-        code: 'export-resource-left-out',
-        message: `${entry.kind.kind} "${entry.live.name}" in account ${entry.account}: ${reason}; left out of the export`,
-        hint: 'fix it in the service (the service keeps it as it is), then export again',
-      });
-      skipped.push({ account: entry.account, kind: entry.kind.kind, name: entry.live.name, reason });
+      const fields = refusedSecret.map((p) => `spec${p.field!.slice('/spec'.length)}`).join(', ');
+      leaveOut(entry, `its ${fields} breaks a rule of the service (${refusedSecret.map((p) => p.message).join('; ')}): a legacy record`, 'fix it in the service (the service keeps it as it is), then export again');
       continue;
     }
     for (const s of mine) entry.doc.spec = setAt(entry.doc.spec, s.field, `\${env:${s.variable}}`);
@@ -137,14 +136,7 @@ export function exportConfig(live: LiveState, options: ExportOptions): ExportRes
     }
     const refused = kindProblems(entry, settings);
     if (refused.length > 0) {
-      const reason = `it does not pass the checks of ${entry.kind.kind}: ${refused.map((p) => p.message).join('; ')}`;
-      diagnostics.push({
-        severity: 'warning',
-        code: 'export-resource-left-out',
-        message: `${entry.kind.kind} "${entry.live.name}" in account ${entry.account}: ${reason}; left out of the export`,
-        hint: 'manage it in the service, or write its document by hand',
-      });
-      skipped.push({ account: entry.account, kind: entry.kind.kind, name: entry.live.name, reason });
+      leaveOut(entry, `it does not pass the checks of ${entry.kind.kind}: ${refused.map((p) => p.message).join('; ')}`, 'manage it in the service, or write its document by hand');
       continue;
     }
     if (options.check) {
