@@ -81,7 +81,9 @@ export function processIo(): Io {
 }
 
 /** Exit codes (contract): documented in README.md. 128 + the signal's number after an interruption. */
-export const EXIT = { ok: 0, error: 1, changes: 2, refused: 3, leaseHeld: 4, sigint: 130, sigterm: 143 } as const;
+// The exit codes are the run layer's (src/run/outcome.ts): the Action reads the same verdicts.
+export { EXIT } from '../src/run/outcome.js';
+import { EXIT } from '../src/run/outcome.js';
 
 /** One error type the CLI catches at the top: a message for stderr and an exit code. */
 export class ExitError extends Error {

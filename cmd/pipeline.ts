@@ -50,13 +50,10 @@ export function whileLoading<T>(io: Io, dir: string, loading: Promise<T>, ciLine
 }
 
 export async function loadDesired(io: Io, dir: string): Promise<DesiredState> {
-  const { loadConfig } = await import('../src/config/load.js');
-  const result = await whileLoading(io, dir, loadConfig(resolve(io.cwd, dir), { ...readInto(io), env: io.env }));
+  const { desiredOf, loadConfiguration } = await import('../src/run/load.js');
+  const result = await whileLoading(io, dir, loadConfiguration(resolve(io.cwd, dir), { ...readInto(io), env: io.env }));
   await printDiagnostics(io, result.diagnostics);
-  if (!result.state || hasErrors(result.diagnostics)) {
-    throw new ExitError(EXIT.error, 'the configuration has errors; nothing was sent to the service');
-  }
-  return result.state;
+  return withExit(io, async () => desiredOf(result));
 }
 
 /** The accounts in scope: all declared ones, or those named with --account (each must be declared). */
@@ -121,30 +118,49 @@ export function readHooks(io: Io, interruption?: Interruption): ReadHooks {
 export async function exitFor(io: Io, problem: RunProblem, saved?: { file: string; dir: string }): Promise<ExitError> {
   const file = saved?.file ?? 'the saved plan';
   const dir = saved?.dir ?? '.';
+  const { exitCodeOf, problemVerdict } = await import('../src/run/outcome.js');
+  // The code is the run layer's verdict; the words are the CLI's.
+  const code = exitCodeOf(problemVerdict(problem));
   switch (problem.kind) {
+    case 'invalid':
+      return new ExitError(code, 'the configuration has errors; nothing was sent to the service');
     case 'client-config':
     case 'scope':
-      return new ExitError(EXIT.error, problem.message);
+      return new ExitError(code, problem.message);
     case 'unknown-account':
-      return new ExitError(EXIT.error, `--account ${problem.unknown.join(', ')}: not declared in postureops.yaml (declared: ${problem.declared.join(', ')})`);
+      return new ExitError(code, `--account ${problem.unknown.join(', ')}: not declared in postureops.yaml (declared: ${problem.declared.join(', ')})`);
     case 'too-long': {
       const t = problem.too;
       const so = t.spentSeconds >= 1 ? ` more after ${t.text.spent} spent` : '';
       const { rememberedNote } = await import('../src/run/errors.js');
-      return new ExitError(EXIT.refused, `refused by --max-duration ${t.text.maxDuration}: the run would take about ${t.text.seconds}${so}; ${t.nothingSent ? 'nothing was sent' : 'nothing was written'}${rememberedNote(t)}`);
+      return new ExitError(code, `refused by --max-duration ${t.text.maxDuration}: the run would take about ${t.text.seconds}${so}; ${t.nothingSent ? 'nothing was sent' : 'nothing was written'}${rememberedNote(t)}`);
     }
     case 'no-plan':
       await printDiagnostics(io, problem.diagnostics);
-      if (problem.saved) return new ExitError(EXIT.error, `the plan's changes cannot be derived again from the repository in ${dir}: fix the problems above`);
-      return new ExitError(EXIT.error, 'no plan: fix the problems above');
+      if (problem.saved) return new ExitError(code, `the plan's changes cannot be derived again from the repository in ${dir}: fix the problems above`);
+      return new ExitError(code, 'no plan: fix the problems above');
     case 'saved-literals':
       write(io.stderr, [problem.message, ...problem.details.map((d) => `  - ${d}`)].join('\n'));
-      return new ExitError(EXIT.refused, `the saved plan ${file} takes values from the repository in ${dir} that changed: run postureops plan again`);
+      return new ExitError(code, `the saved plan ${file} takes values from the repository in ${dir} that changed: run postureops plan again`);
     case 'saved-foreign': {
       const { inertText } = await import('../src/model/inert.js');
       const names = problem.names.map((n) => inertText(JSON.stringify(n))).join(', ');
-      return new ExitError(EXIT.refused, `refused: the saved plan ${file} names accounts the repository in ${dir} does not declare: ${names}; nothing was sent to the service`);
+      return new ExitError(code, `refused: the saved plan ${file} names accounts the repository in ${dir} does not declare: ${names}; nothing was sent to the service`);
     }
+    case 'refused':
+      return new ExitError(code, `refused: ${problem.refusal.message}${problem.overridable ? ' (use --force to override)' : ''}`);
+    case 'unset-env': {
+      const one = problem.names.length === 1;
+      return new ExitError(
+        code,
+        `nothing was applied: the plan reads ${one ? 'a variable that is' : 'variables that are'} not set: ${problem.names.join(', ')} (set ${one ? 'it' : 'them'}, or give a .env file with --dotenv FILE)`,
+      );
+    }
+    case 'lease-held':
+      return new ExitError(
+        code,
+        `${problem.message}. Run apply again when it has finished (it plans afresh), pass --lease-wait SECONDS to wait for it, or, when its holder is gone, free it with postureops unlock.`,
+      );
     case 'saved-differs': {
       const { stale, differences } = problem;
       if (stale) write(io.stderr, [stale.message, ...stale.details.map((d) => `  - ${d}`)].join('\n'));
@@ -153,7 +169,7 @@ export async function exitFor(io: Io, problem: RunProblem, saved?: { file: strin
         write(io.stderr, [`The saved plan ${file} differs from what the repository in ${dir} and the live state ask for (${n}):`, ...differences.map((d) => `  - ${d}`)].join('\n'));
       }
       const why = stale && differences.length > 0 ? 'is stale and differs from what the repository asks for' : stale ? 'is stale' : 'is not the plan the repository asks for';
-      return new ExitError(EXIT.refused, `refused: the saved plan ${file} ${why}; nothing was written: run postureops plan again`);
+      return new ExitError(code, `refused: the saved plan ${file} ${why}; nothing was written: run postureops plan again`);
     }
   }
 }

@@ -73,7 +73,7 @@ async function loadSavedPlan(io: Io, dir: string, file: string, opts: ApplyOptio
   const [{ deriveSavedPlan }, { RunError }] = await Promise.all([import('../../src/run/apply-run.js'), import('../../src/run/errors.js')]);
   const setup = await runSetup(io, opts, interruption);
   try {
-    return await deriveSavedPlan(setup, { desired, saved, force: opts.force, lease: opts.lease !== false }, readHooks(io, interruption));
+    return await deriveSavedPlan(setup, { desired, saved, ...(opts.force ? { force: true } : {}), lease: opts.lease !== false }, readHooks(io, interruption));
   } catch (err) {
     if (err instanceof RunError) throw await exitFor(io, err.problem, { file, dir });
     throw err;
@@ -112,14 +112,11 @@ async function applyInterruptibly(io: Io, dir: string, opts: ApplyOptions, inter
       write(io.stderr, renderPlan(plan, 'text', { color: useColor(io.stderr, io.env), quiet: quiet(io, opts), secrets: io.secrets }));
     }
     await printDiagnostics(io, plan.diagnostics);
-    const [{ applyRun, readyToApply }, { PlanRefusedError }] = await Promise.all([import('../../src/run/apply-run.js'), import('../../src/ops/apply/apply-refusal.js')]);
+    const { applyRun, leasePolicy, readyToApply } = await import('../../src/run/apply-run.js');
     // The engine's refusal (unless --force), then the writes against the budget as the read left it.
-    await withExit(io, () => readyToApply(planned, { force: opts.force, lease: opts.lease !== false })).catch((err: unknown) => {
-      if (!(err instanceof PlanRefusedError)) throw err;
-      throw new ExitError(EXIT.refused, `refused: ${err.refusal.message}${err.overridable ? ' (use --force to override)' : ''}`);
-    });
+    await withExit(io, () => readyToApply(planned, { lease: opts.lease !== false }));
     if (plan.changes.length === 0) {
-      if (opts.format !== 'text') write(io.stdout, renderApplyReport(await applyRun(planned, { env: io.env, force: opts.force }), opts.format, { color: false, secrets: io.secrets }));
+      if (opts.format !== 'text') write(io.stdout, renderApplyReport(await withExit(io, () => applyRun(planned, { env: io.env, lease: false })), opts.format, { color: false, secrets: io.secrets }));
       return EXIT.ok;
     }
     if (!opts.autoApprove && !(await confirm(io, interruption))) {
@@ -129,57 +126,45 @@ async function applyInterruptibly(io: Io, dir: string, opts: ApplyOptions, inter
         io.stdin.isTTY ? 'apply cancelled' : 'apply needs confirmation: run it on a terminal or pass --auto-approve',
       );
     }
-    const [{ defaultHolder, LeaseHeldError }, { planEnvNames }] = await Promise.all([
-      import('../../src/ops/lease/lease.js'),
-      import('../../src/ops/apply/apply-redact.js'),
-    ]);
-    // Every variable the plan reads is set before the lease and the first write, not found missing
-    // half-way through (a change done, the next one failing).
-    const unset = planEnvNames(plan).filter((name) => io.env[name] === undefined);
-    if (unset.length > 0) {
-      throw new ExitError(EXIT.error, `nothing was applied: the plan reads ${unset.length === 1 ? 'a variable that is' : 'variables that are'} not set: ${unset.join(', ')} (set ${unset.length === 1 ? 'it' : 'them'}, or give a .env file with --dotenv FILE)`);
-    }
     const issued = new Map<string, string>();
     if (interruption.signal) throw interruption.error('nothing was applied');
     // A live count on a terminal, a line at most every 30 s elsewhere; the report lists every result.
     const count = phaseProgress(io, 'Applying', plan.changes.length, run.now, 'change');
-    const report = await applyRun(planned, {
-      force: opts.force,
-      ...(opts.lease === false
-        ? {}
-        : {
-            lease: {
-              holder: defaultHolder(io.env),
-              // A signal ends a wait for another apply's lease at once.
-              sleep: (ms: number) => interruption.sleep(ms, 'nothing was applied while waiting for another apply'),
-              waitMs: (opts.leaseWait ?? 0) * 1000,
-              onWait: (account: string, other: { holder: string }) =>
-                write(io.stderr, `another apply holds the lease of account ${account} (${other.holder || 'unknown holder'}): waiting up to ${opts.leaseWait ?? 0}s`),
-            },
-          }),
-      env: io.env,
-      testResources: opts.testChannels,
-      concurrency: opts.concurrency,
-      signal: interruption.stop,
-      hooks: {
-        onChangeDone: (r) => count?.step(r.status !== 'failed'),
-        onCredential: (c, value) => issued.set(c.key, value),
-      },
-    }).finally(() => count?.end()).catch((err: unknown) => {
-      if (!(err instanceof LeaseHeldError)) throw err;
-      throw new ExitError(
-        EXIT.leaseHeld,
-        `${err.message}. Run apply again when it has finished (it plans afresh), pass --lease-wait SECONDS to wait for it, or, when its holder is gone, free it with postureops unlock.`,
-      );
-    });
+    const lease =
+      opts.lease === false
+        ? false
+        : leasePolicy(io.env, {
+            // A signal ends a wait for another apply's lease at once.
+            sleep: (ms: number) => interruption.sleep(ms, 'nothing was applied while waiting for another apply'),
+            waitMs: (opts.leaseWait ?? 0) * 1000,
+            onWait: (account: string, other: { holder: string }) =>
+              write(io.stderr, `another apply holds the lease of account ${account} (${other.holder || 'unknown holder'}): waiting up to ${opts.leaseWait ?? 0}s`),
+          });
+    // The run layer checks every variable the plan reads before the lease and the first write, and
+    // says why it stopped (unset variables, a refusal, another apply's lease) as a problem.
+    const report = await withExit(io, () =>
+      applyRun(planned, {
+        lease,
+        env: io.env,
+        testResources: opts.testChannels,
+        concurrency: opts.concurrency,
+        signal: interruption.stop,
+        hooks: {
+          onChangeDone: (r) => count?.step(r.status !== 'failed'),
+          onCredential: (c, value) => issued.set(c.key, value),
+        },
+      }).finally(() => count?.end()),
+    );
     // The report first: a credentials file that cannot be written must not hide what was applied.
     write(io.stdout, renderApplyReport(report, opts.format, { color: useColor(io.stdout, io.env), quiet: quiet(io, opts), secrets: io.secrets }));
     await handOutCredentials(io, opts, issued);
-    if (report.stopped?.cause === 'lease-lost') {
+    const { exitCodeOf, reportVerdict } = await import('../../src/run/outcome.js');
+    const verdict = reportVerdict(report);
+    if (verdict === 'lease-held' && report.stopped) {
       // The report above says what was done; no write was sent after the lease was found lost.
-      throw new ExitError(EXIT.leaseHeld, `${report.stopped.message}: run plan and apply again`);
+      throw new ExitError(exitCodeOf(verdict), `${report.stopped.message}: run plan and apply again`);
     }
-    return interruption.exitCode() ?? (report.summary.failed > 0 || report.stopped ? EXIT.error : EXIT.ok);
+    return interruption.exitCode() ?? exitCodeOf(verdict);
   } finally {
     await run.close();
   }

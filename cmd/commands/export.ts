@@ -1,8 +1,7 @@
 import { resolve } from 'node:path';
 import type { AccountConfig } from '../../src/model/account.js';
 import { hasErrors } from '../../src/model/diagnostics.js';
-import type { ExportedSecret } from '../../src/ops/export/export.js';
-import type { LiveState } from '../../src/model/live.js';
+import type { Exported } from '../../src/run/export-run.js';
 import { EXIT, ExitError, type Io, write } from '../io.js';
 import { Interruption } from '../interrupt.js';
 import { type ClientFlags, printDiagnostics, readHooks, runSetup, withExit } from '../pipeline.js';
@@ -18,13 +17,10 @@ export interface ExportOptions extends ClientFlags {
 }
 
 /** The values of the exported secrets the service returns in clear, to a .env file; never printed. */
-async function writeExportEnv(io: Io, file: string, live: LiveState, secrets: readonly ExportedSecret[], force: boolean): Promise<void> {
-  const [{ envFileText, exportEnvEntries }, { writeEnvFile }] = await Promise.all([import('../../src/ops/export/export-env.js'), import('../env-file.js')]);
-  const entries = exportEnvEntries(live, secrets);
-  const { text, unwritable } = envFileText(entries);
+async function writeExportEnv(io: Io, file: string, exported: Exported, force: boolean): Promise<void> {
+  const [{ exportEnvFile }, { writeEnvFile }] = await Promise.all([import('../../src/run/export-run.js'), import('../env-file.js')]);
+  const { text, unwritable, clear, writeOnly } = exportEnvFile(exported);
   await writeEnvFile(resolve(io.cwd, file), text, force);
-  const clear = entries.filter((e) => e.value !== undefined).length;
-  const writeOnly = entries.length - clear;
   write(
     io.stderr,
     `Wrote ${clear} current secret value${clear === 1 ? '' : 's'} to ${file} (mode 0600)` +
@@ -53,9 +49,9 @@ export async function exportCommand(io: Io, opts: ExportOptions): Promise<number
   }
   const interruption = new Interruption(io);
   try {
-    const { exportRun } = await import('../../src/run/export-run.js');
+    const { exportRun, writeExported } = await import('../../src/run/export-run.js');
     const setup = await runSetup(io, opts, interruption);
-    const { result, live } = await withExit(io, () =>
+    const exported = await withExit(io, () =>
       exportRun(
         setup,
         { accounts, kindNames: opts.kind },
@@ -68,16 +64,16 @@ export async function exportCommand(io: Io, opts: ExportOptions): Promise<number
         },
       ),
     );
-    const { writeExport } = await import('../../src/ops/export/export.js');
+    const { result } = exported;
     await printDiagnostics(io, result.diagnostics);
-    await writeExport(resolve(io.cwd, opts.out), result, { force: opts.force });
+    await writeExported(resolve(io.cwd, opts.out), result, { force: opts.force });
     const vars = result.secrets.length;
     write(
       io.stderr,
       `Exported ${result.files.length} file${result.files.length === 1 ? '' : 's'} to ${opts.out}` +
         (vars > 0 ? `; ${vars} secret${vars === 1 ? '' : 's'} to provide as environment variables (see SECRETS.md)` : ''),
     );
-    if (opts.dotenvOut !== undefined) await writeExportEnv(io, opts.dotenvOut, live, result.secrets, opts.force === true);
+    if (opts.dotenvOut !== undefined) await writeExportEnv(io, opts.dotenvOut, exported, opts.force === true);
     return interruption.exitCode() ?? (hasErrors(result.diagnostics) ? EXIT.error : EXIT.ok);
   } finally {
     interruption.dispose();

@@ -28,7 +28,7 @@ export interface RouteTestOptions extends RoutesOptions {
 
 /** The configuration, read without needing its secrets (routing needs none). */
 async function loadForRoutes(io: Io, dir: string): Promise<DesiredState> {
-  const [{ loadConfig }, { ENV_SKIPPED }] = await Promise.all([import('../../src/config/load.js'), import('../../src/config/interpolate.js')]);
+  const [{ loadConfiguration: loadConfig }, { ENV_SKIPPED }] = await Promise.all([import('../../src/run/load.js'), import('../../src/config/interpolate.js')]);
   const result = await loadConfig(resolve(io.cwd, dir), { ...readInto(io), env: io.env, missingEnv: 'skip' });
   const diagnostics = result.diagnostics.filter((d) => d.code !== ENV_SKIPPED);
   await printDiagnostics(io, diagnostics.filter((d) => d.severity === 'error'));

@@ -19,7 +19,7 @@ export interface UnlockOptions extends ClientFlags {
 }
 
 export async function unlockCommand(io: Io, dir: string, opts: UnlockOptions): Promise<number> {
-  const [{ loadConfig }, { UnlockRun }] = await Promise.all([import('../../src/config/load.js'), import('../../src/run/unlock-run.js')]);
+  const [{ loadConfiguration: loadConfig }, { UnlockRun }] = await Promise.all([import('../../src/run/load.js'), import('../../src/run/unlock-run.js')]);
   // Only the accounts are needed: variables the documents read may be unset.
   const loaded = await loadConfig(resolve(io.cwd, dir), { ...readInto(io), env: io.env, missingEnv: 'skip' });
   const errors = loaded.diagnostics.filter((d) => d.severity === 'error');

@@ -13,8 +13,8 @@ export interface ValidateOptions {
 
 /** Offline: reads files only, never the network. */
 export async function validateCommand(io: Io, dir: string, opts: ValidateOptions): Promise<number> {
-  const [{ loadConfig }, { ENV_SKIPPED }, { renderDiagnostics }] = await Promise.all([
-    import('../../src/config/load.js'),
+  const [{ loadConfiguration: loadConfig }, { ENV_SKIPPED }, { renderDiagnostics }] = await Promise.all([
+    import('../../src/run/load.js'),
     import('../../src/config/interpolate.js'),
     import('../../src/render/diagnostics.js'),
   ]);

@@ -14,14 +14,12 @@ import { planKeyFrom, PlanKeyError } from '../plan/saved/plan-file.js';
 import { loadPlan, savePlan } from '../run/plan-files.js';
 import { DiagnosticsError, hasErrors } from '../model/diagnostics.js';
 import type { AppliedRecordReport, Plan } from '../model/plan.js';
-import { renderApplyReport, renderPlan } from '../render/index.js';
+import { renderApplyReport, renderPlan, renderPlanMarkdown } from '../render/index.js';
 import { inlineCode } from '../render/markdown.js';
 import { escapeMd, inertText } from '../model/inert.js';
-import { applyBody, type Body, describeFailure, driftBody, driftTitle, failureBody, failureMarkdown, forkBody, forkMarkdown, planBody, type Stamp } from './bodies.js';
+import { applyBody, type Body, SUMMARY_LIMIT, describeFailure, driftBody, driftTitle, failureBody, failureMarkdown, forkBody, forkMarkdown, planBody, type Stamp } from './bodies.js';
 import { closeDriftIssue, createOctokit, type Octokit, statusOf, syncDeleteLabel, upsertComment, upsertDriftIssue } from './github-api.js';
 import { changedSince, changedSinceApplied, headCommit, LAST_APPLIED } from './changes.js';
-import { readApplied } from '../ops/apply/applied.js';
-import { KINDS } from '../kinds/index.js';
 import { applyPlan, readyForApply, type Failure, load, loadedState, planAgainstService, type Planned, RunFailure } from './pipeline.js';
 import { type Guard, secretGuard } from './redact.js';
 import { annotate, applyCounts, folded, planCounts, planHasChanges, relativeTo, setOutputs, type Status, writeSummary } from './report.js';
@@ -103,7 +101,7 @@ export async function runAction(env: NodeJS.ProcessEnv = process.env): Promise<v
         dir: s.dir,
         accounts: s.accounts,
         ...(changed ? { changed } : {}),
-        ...(sinceApplied !== undefined ? { changed: async (client, selected) => changedSinceApplied(s.dir, desired, await readApplied(client, KINDS, selected), sinceApplied, say) } : {}),
+        ...(sinceApplied !== undefined ? { changed: (applied) => changedSinceApplied(s.dir, desired, applied, sinceApplied, say) } : {}),
         ...(s.shard ? { shard: s.shard } : {}),
         targets: s.targets,
         rotate: s.rotate,
@@ -142,7 +140,7 @@ function refuseApply(why: string): void {
 
 /** A pull request's plan: job summary, outputs, the one comment. */
 async function planRun(run: Run, plan: Plan): Promise<void> {
-  await writeSummary(withStamp(run, renderPlan(plan, 'markdown', { color: false })), run.guard);
+  await writeSummary(withStamp(run, renderPlanMarkdown(plan, SUMMARY_LIMIT)), run.guard);
   setOutputs('plan', 'planned', planCounts(plan), { 'has-changes': String(planHasChanges(plan)), refused: 'false', failed: 'false', summary: JSON.stringify(plan.summary) });
   await comment(run, planBody(run.stamp, plan));
 }
@@ -209,7 +207,8 @@ async function mergeRun(run: Run): Promise<void> {
 }
 
 function withStamp(run: Run, markdown: string): string {
-  return `${markdown.trimEnd()}\n\n<sub>folder ${inlineCode(run.s.folder)} · commit ${inlineCode(run.s.sha.slice(0, 7))} · [workflow run](${run.s.runUrl})</sub>\n`;
+  const link = run.s.runUrl ? ` · [workflow run](${run.s.runUrl})` : '';
+  return `${markdown.trimEnd()}\n\n<sub>folder ${inlineCode(run.s.folder)} · commit ${inlineCode(run.s.sha.slice(0, 7))}${link}</sub>\n`;
 }
 
 /** A pull request from a fork: no secrets, a read-only token. Validate offline; pass or fail on that alone. */
@@ -277,7 +276,7 @@ async function driftRun(run: Run, plan: Plan): Promise<void> {
   const outputs = { 'has-changes': String(drift), drift: String(drift), refused: String(plan.refusal !== undefined), failed: 'false', summary: JSON.stringify(plan.summary) };
   if (s.shard) {
     log.info(`postureops: shard ${s.shard.index} of ${s.shard.count}: the drift issue is kept by the merge job (mode: merge)`);
-    await writeSummary(withStamp(run, renderPlan(plan, 'markdown', { color: false })), guard);
+    await writeSummary(withStamp(run, renderPlanMarkdown(plan, SUMMARY_LIMIT)), guard);
     setOutputs('drift', drift ? 'drift' : 'no-drift', counts, outputs);
     return;
   }
@@ -288,11 +287,11 @@ async function driftRun(run: Run, plan: Plan): Promise<void> {
       const r = octokit ? await upsertDriftIssue(octokit, s.repo, s.folder, driftTitle(s.folder), { ...body, text: guard(body.text) }) : undefined;
       const where = r ? ` (issue #${r.number}, ${r.outcome})` : '';
       log.warning(`the live state drifted from ${s.folder}: ${plan.summary.create} to create, ${plan.summary.update} to update, ${plan.summary.replace} to replace, ${plan.summary.delete} to delete${where}`, { title: 'postureops: drift' });
-      await writeSummary(withStamp(run, renderPlan(plan, 'markdown', { color: false })), guard);
+      await writeSummary(withStamp(run, renderPlanMarkdown(plan, SUMMARY_LIMIT)), guard);
       setOutputs('drift', 'drift', counts, { ...outputs, ...(r ? { issue: String(r.number) } : {}) });
     } else {
       const closed = octokit
-        ? await closeDriftIssue(octokit, s.repo, s.folder, guard(`The live state matches the configuration again as of commit \`${s.sha.slice(0, 7)}\` ([workflow run](${s.runUrl})); closing.`))
+        ? await closeDriftIssue(octokit, s.repo, s.folder, guard(`The live state matches the configuration again as of commit \`${s.sha.slice(0, 7)}\`${s.runUrl ? ` ([workflow run](${s.runUrl}))` : ''}; closing.`))
         : undefined;
       log.info(`postureops: no drift in ${s.folder}${closed !== undefined ? `; closed issue #${closed}` : ''}`);
       await writeSummary(withStamp(run, `## postureops drift check\n\nNo drift: the live state matches \`${s.folder}\`.`), guard);
@@ -314,7 +313,7 @@ async function fail(run: Run, given: Failure, annotations: number): Promise<void
   const plan = failure.kind === 'refused' ? failure.plan : undefined;
   const status: Status = refused ? 'refused' : failure.kind === 'invalid' ? 'invalid' : 'failed';
   const rel = relativeTo(s.workspace);
-  await writeSummary(withStamp(run, failureMarkdown(failure, annotations, rel)), guard);
+  await writeSummary(withStamp(run, failureMarkdown(failure, annotations, rel, SUMMARY_LIMIT, 'run `postureops plan` for the full plan')), guard);
   setOutputs(s.mode, status, plan ? planCounts(plan) : {}, { 'has-changes': 'false', refused: String(refused), failed: String(!refused), summary: plan ? JSON.stringify(plan.summary) : '{}' });
   await comment(run, failureBody(run.stamp, failure, annotations, rel));
   // One annotation line: `what` quotes the service or the files.

@@ -7,7 +7,7 @@ import { changedSinceRef } from '../config/changed.js';
 import type { ChangedAccounts } from '../plan/core/plan-scope.js';
 import type { DesiredState } from '../model/account.js';
 import { fetchCommit, GitError, hasCommit, resolveCommit } from '../util/git.js';
-import type { AppliedState } from '../ops/apply/applied.js';
+import type { AppliedState } from '../run/read.js';
 import { RunFailure } from './pipeline.js';
 
 export async function changedSince(dir: string, desired: DesiredState, ref: string, log: (line: string) => void): Promise<ChangedAccounts> {

@@ -3,20 +3,17 @@
 // failures the Action reports. Nothing here prints or talks to GitHub.
 
 import { join } from 'node:path';
-import type { ApiClient } from '../api/types.js';
-import { loadConfig } from '../config/load.js';
-import type { LoadResult } from '../config/types.js';
-import { PlanRefusedError } from '../ops/apply/apply-refusal.js';
-import { defaultHolder } from '../ops/lease/lease.js';
 import type { ChangedAccounts } from '../plan/core/plan-scope.js';
 import type { Shard } from '../plan/core/shard.js';
 import type { AccountConfig, DesiredState } from '../model/account.js';
-import { type Diagnostic, hasErrors } from '../model/diagnostics.js';
+import type { Diagnostic } from '../model/diagnostics.js';
 import type { ApplyReport, Plan } from '../model/plan.js';
-import { applyRun, readyToApply } from '../run/apply-run.js';
+import { applyRun, leasePolicy, readyToApply } from '../run/apply-run.js';
 import { type BudgetMemory, fileBudgetMemory, NO_BUDGET_MEMORY } from '../run/budget-memory.js';
 import { rememberedNote, RunError, type RunProblem } from '../run/errors.js';
+import { desiredOf, loadConfiguration, type LoadResult } from '../run/load.js';
 import { planRun, type Planned } from '../run/plan-run.js';
+import type { AppliedState } from '../run/read.js';
 import type { RunSetup } from '../run/run.js';
 
 export type { Planned } from '../run/plan-run.js';
@@ -43,12 +40,16 @@ export class RunFailure extends Error {
 
 /** `onRead`: told each value the loader reads, as it reads it (before anything could print it). */
 export async function load(dir: string, env: NodeJS.ProcessEnv, onRead: (values: readonly string[]) => void, missingEnv?: 'skip'): Promise<LoadResult> {
-  return loadConfig(dir, { env, onRead, ...(missingEnv ? { missingEnv } : {}) });
+  return loadConfiguration(dir, { env, onRead, ...(missingEnv ? { missingEnv } : {}) });
 }
 
 export function loadedState(result: LoadResult): DesiredState {
-  if (!result.state || hasErrors(result.diagnostics)) throw new RunFailure({ kind: 'invalid', diagnostics: result.diagnostics });
-  return result.state;
+  try {
+    return desiredOf(result);
+  } catch (err) {
+    if (err instanceof RunError) throw new RunFailure(failureOf(err.problem));
+    throw err;
+  }
 }
 
 /**
@@ -66,7 +67,7 @@ export interface PlanInputs {
   dir: string;
   accounts: string[];
   /** Changed accounts found with git (changed-since), or with the client (last-applied). */
-  changed?: ChangedAccounts | ((client: ApiClient, selected: readonly AccountConfig[]) => Promise<ChangedAccounts>);
+  changed?: ChangedAccounts | ((applied: ReadonlyMap<string, AppliedState>, selected: readonly AccountConfig[]) => Promise<ChangedAccounts>);
   shard?: Shard;
   targets?: string[];
   rotate?: string[];
@@ -80,6 +81,14 @@ export interface PlanInputs {
 /** A run problem as the Action's failure (its comment, annotation and outputs). */
 export function failureOf(problem: RunProblem): Failure {
   switch (problem.kind) {
+    case 'invalid':
+      return { kind: 'invalid', diagnostics: problem.diagnostics };
+    case 'refused':
+      return { kind: 'refused', plan: problem.plan };
+    case 'unset-env':
+      return { kind: 'service', message: `nothing was applied: the plan reads variables that are not set: ${problem.names.join(', ')} (set them as the job's env from secrets)` };
+    case 'lease-held':
+      return { kind: 'service', message: problem.message };
     case 'client-config':
       return { kind: 'service', message: problem.message };
     case 'scope':
@@ -140,7 +149,6 @@ export async function readyForApply(planned: Planned, commit?: string): Promise<
     // With a commit, apply records it in every account of the plan (applyPlan): counted too.
     await readyToApply(planned, { lease: true, record: commit !== undefined });
   } catch (err) {
-    if (err instanceof PlanRefusedError) throw new RunFailure({ kind: 'refused', plan: planned.plan });
     if (err instanceof RunError) throw new RunFailure(failureOf(err.problem));
     throw err;
   }
@@ -158,11 +166,11 @@ export async function applyPlan(planned: Planned, env: NodeJS.ProcessEnv, onCred
       // Each account that converged records the commit: the next apply starts from there (applied.ts).
       ...(commit !== undefined ? { record: { commit } } : {}),
       // The workflow's `concurrency` group keeps its own runs apart; the lease, anything else (README).
-      lease: { holder: defaultHolder(env) },
+      lease: leasePolicy(env),
       hooks: onCredential ? { onCredential: (change, value) => onCredential(change.key, value) } : {},
     });
   } catch (err) {
-    if (err instanceof PlanRefusedError) throw new RunFailure({ kind: 'refused', plan: planned.plan });
+    if (err instanceof RunError) throw new RunFailure(failureOf(err.problem));
     throw err;
   }
 }

@@ -4,7 +4,9 @@
 // before it asks anyone to confirm.
 
 import { apply, type ApplyOptions } from '../ops/apply/apply.js';
-import { refuseUnlessForced } from '../ops/apply/apply-refusal.js';
+import { PlanRefusedError, refuseUnlessForced } from '../ops/apply/apply-refusal.js';
+import { planEnvNames } from '../ops/apply/apply-redact.js';
+import { defaultHolder, LeaseHeldError, type LeaseOptions } from '../ops/lease/lease.js';
 import { checkLiterals, literalSource, planLiteralRefs } from '../ops/apply/literals.js';
 import { neededKinds } from '../ops/live/needed-kinds.js';
 import { plan as derivePlan } from '../plan/steps/plan.js';
@@ -21,8 +23,18 @@ import { changedAccounts, type Planned } from './plan-run.js';
 import { type ReadHooks, readLive } from './read.js';
 import { Run, type RunSetup } from './run.js';
 
+/**
+ * The lease an apply takes, as the lease itself defines it (holder, waiting, sleeping): passed
+ * through whole, so the adapters never spell the lease's options twice.
+ */
+export type LeasePolicy = LeaseOptions;
+
+/** The lease of this machine's user (POSTUREOPS_LEASE_HOLDER, or user@host), with the adapter's additions. */
+export function leasePolicy(env: Record<string, string | undefined>, more: Omit<LeasePolicy, 'holder'> = {}): LeasePolicy {
+  return { holder: defaultHolder(env), ...more };
+}
+
 export interface ApplyChecks {
-  force?: boolean;
   /** The apply takes the service-side lease (its requests count in the pre-flight). */
   lease: boolean;
   /**
@@ -38,7 +50,7 @@ export interface ApplyChecks {
  */
 export async function readyToApply(planned: Planned, checks: ApplyChecks): Promise<void> {
   const { plan, run } = planned;
-  refuseUnlessForced(plan, checks.force);
+  refused(() => refuseUnlessForced(plan, planned.force), plan);
   if (!run.bounded() || planned.writesEstimated) return;
   if (plan.changes.length === 0 && !checks.record) return;
   // Apply leases every account of the plan when it records the commit, else those with changes.
@@ -48,10 +60,45 @@ export async function readyToApply(planned: Planned, checks: ApplyChecks): Promi
   await run.preflight([...writeGroups(plan.changes, KINDS, plan.accounts), ...leased, ...recorded], 'apply');
 }
 
-/** Applies the planned changes through the engine (which refuses a refused plan unless `force`). */
-export async function applyRun(planned: Planned, options: Omit<ApplyOptions, 'literals' | 'waited'>): Promise<ApplyReport> {
-  const { run } = planned;
-  return apply(planned.plan, run.client, { ...options, literals: planned.literals, waited: () => run.waitedSeconds() });
+/** A refusal of the engine as the run's problem (`refused`). */
+function refused<T>(work: () => T, plan: Plan): T {
+  try {
+    return work();
+  } catch (err) {
+    if (err instanceof PlanRefusedError) throw new RunError({ kind: 'refused', plan, refusal: err.refusal, overridable: err.overridable });
+    throw err;
+  }
+}
+
+/** What an apply is asked for beyond its plan (whose `force` it keeps: one way in, the plan request). */
+export interface ApplyRequest extends Omit<ApplyOptions, 'literals' | 'waited' | 'lease' | 'force'> {
+  /** The service-side lease, or false (`--no-lease`). */
+  lease: LeasePolicy | false;
+}
+
+/**
+ * Applies the planned changes through the engine. Before the lease and the first write: every
+ * variable the plan reads is set (`unset-env`, not found missing half-way through), and a refused
+ * plan stops (`refused`, unless forced); another apply's lease is `lease-held`. All are RunErrors.
+ */
+export async function applyRun(planned: Planned, request: ApplyRequest): Promise<ApplyReport> {
+  const { run, plan } = planned;
+  const unset = planEnvNames(plan).filter((name) => request.env[name] === undefined);
+  if (unset.length > 0 && plan.changes.length > 0) throw new RunError({ kind: 'unset-env', names: unset });
+  const { lease, ...rest } = request;
+  try {
+    return await apply(plan, run.client, {
+      ...rest,
+      ...(lease ? { lease } : {}),
+      ...(planned.force ? { force: true } : {}),
+      literals: planned.literals,
+      waited: () => run.waitedSeconds(),
+    });
+  } catch (err) {
+    if (err instanceof PlanRefusedError) throw new RunError({ kind: 'refused', plan, refusal: err.refusal, overridable: err.overridable });
+    if (err instanceof LeaseHeldError) throw new RunError({ kind: 'lease-held', message: err.message });
+    throw err;
+  }
 }
 
 /**
@@ -65,6 +112,8 @@ export function leaseRequests(run: Run, accounts: readonly AccountConfig[], plan
 }
 
 export interface SavedPlanRequest extends ApplyChecks {
+  /** Apply a refused plan anyway (`--force`); the derived plan and its apply keep it. */
+  force?: boolean;
   desired: DesiredState;
   /** The saved plan, as read (and its signature checked) by the adapter: untrusted. */
   saved: Plan;
@@ -112,7 +161,7 @@ export async function deriveSavedPlan(setup: RunSetup, request: SavedPlanRequest
       throw new RunError({ kind: 'saved-differs', ...(stale ? { stale: { message: stale.message, details: stale.details } } : {}), differences });
     }
     if (!derived) throw new RunError({ kind: 'no-plan', diagnostics: result.diagnostics, saved: true });
-    return { plan: derived, run, desired, literals: literalSource(desired), writesEstimated: true };
+    return { plan: derived, run, desired, literals: literalSource(desired), writesEstimated: true, ...(request.force ? { force: true as const } : {}) };
   } catch (err) {
     await run.close();
     throw err;

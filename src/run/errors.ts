@@ -3,8 +3,11 @@
 
 import { durationText } from '../ops/budget/preflight.js';
 import type { Diagnostic } from '../model/diagnostics.js';
+import type { Plan, Refusal } from '../model/plan.js';
 
 export type RunProblem =
+  /** The configuration has errors (shown as diagnostics): nothing was sent. */
+  | { kind: 'invalid'; diagnostics: Diagnostic[] }
   /** The service address or credentials are missing or malformed (no value is echoed). */
   | { kind: 'client-config'; message: string }
   /** Accounts asked for that postureops.yaml does not declare. */
@@ -20,7 +23,13 @@ export type RunProblem =
   /** A saved plan takes literal values from the repository that changed since. */
   | { kind: 'saved-literals'; message: string; details: string[] }
   /** A saved plan is stale, or not the plan the repository and the live state ask for. */
-  | { kind: 'saved-differs'; stale?: { message: string; details: string[] }; differences: string[] };
+  | { kind: 'saved-differs'; stale?: { message: string; details: string[] }; differences: string[] }
+  /** The engine refuses the plan (a safety threshold, a resource in use, prevent-destroy); `overridable` by force. */
+  | { kind: 'refused'; plan: Plan; refusal: Refusal; overridable: boolean }
+  /** Variables the plan reads are not set: found before the lease and the first write, so nothing was applied. */
+  | { kind: 'unset-env'; names: string[] }
+  /** Another apply holds the lease of an account: nothing was changed. */
+  | { kind: 'lease-held'; message: string };
 
 /** The pre-flight refusal: the estimate, the bound, and what was spent before it (all in seconds, and as text). */
 export interface TooLong {

@@ -3,7 +3,8 @@
 // it where the user said.
 
 import { documentChecker } from '../config/document-check.js';
-import { exportConfig, type ExportResult } from '../ops/export/export.js';
+import { exportConfig, type ExportResult, writeExport } from '../ops/export/export.js';
+import { envFileText, exportEnvEntries } from '../ops/export/export-env.js';
 import type { LiveState } from '../model/live.js';
 import type { AccountConfig } from '../model/account.js';
 import { type ReadHooks, readLive } from './read.js';
@@ -36,4 +37,17 @@ export async function exportRun(setup: RunSetup, request: ExportRequest, hooks: 
   } finally {
     await run.close();
   }
+}
+
+/** Writes the export into `dir` all at once (a temp folder renamed into place; `force` replaces a folder that is there). */
+export function writeExported(dir: string, result: ExportResult, options: { force?: boolean }): Promise<void> {
+  return writeExport(dir, result, options);
+}
+
+/** The .env file of the exported secrets' current values: its text, and how many hold a value or a placeholder. */
+export function exportEnvFile(exported: Exported): { text: string; unwritable: string[]; clear: number; writeOnly: number } {
+  const entries = exportEnvEntries(exported.live, exported.result.secrets);
+  const { text, unwritable } = envFileText(entries);
+  const clear = entries.filter((e) => e.value !== undefined).length;
+  return { text, unwritable, clear, writeOnly: entries.length - clear };
 }

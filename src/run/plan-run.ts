@@ -46,6 +46,8 @@ export interface Planned {
   literals: LiteralSource;
   /** The writes were in the run's first pre-flight already (a saved plan's). */
   writesEstimated?: true;
+  /** `--force` as the request gave it: the plan, the refusal check and the apply all read it here. */
+  force?: true;
 }
 
 /** Accounts, scope, run, pre-flight, read, plan. A RunError says why there is no plan. */
@@ -79,7 +81,7 @@ export async function planRun(setup: RunSetup, request: PlanRequest, hooks: Plan
       await hooks.diagnostics?.(attributed.diagnostics);
       plan = attributed.plan;
     }
-    return { plan, run, desired, literals: literalSource(desired) };
+    return { plan, run, desired, literals: literalSource(desired), ...(request.force ? { force: true as const } : {}) };
   } catch (err) {
     await run.close();
     throw err;

@@ -1,9 +1,9 @@
 // The steps every run against the service shares before it plans: the accounts asked for, narrowed
 // to the changed ones and to a shard, and the live state of those read with one list per collection.
 
-import type { ApiClient } from '../api/types.js';
 import { changedSinceRef } from '../config/changed.js';
 import { fetchLive } from '../ops/live/fetch.js';
+import { type AppliedState, readApplied } from '../ops/apply/applied.js';
 import { type ChangedAccounts, type NarrowedScope, narrowScope } from '../plan/core/plan-scope.js';
 import type { Shard } from '../plan/core/shard.js';
 import type { LiveState } from '../model/live.js';
@@ -14,6 +14,8 @@ import type { JsonObject } from '../model/json.js';
 import { GitError } from '../util/git.js';
 import { RunError } from './errors.js';
 import type { Run } from './run.js';
+
+export type { AppliedState } from '../ops/apply/applied.js';
 
 /** The accounts in scope: all declared ones, or those named (each must be declared). */
 export function selectAccounts(declared: readonly AccountConfig[], names: readonly string[] | undefined): AccountConfig[] {
@@ -27,8 +29,11 @@ export function selectAccounts(declared: readonly AccountConfig[], names: readon
 export interface ScopeInput {
   /** `--changed-since REF`: read with git in `dir`. */
   changedSince?: string;
-  /** Changed accounts the adapter found itself, or finds with the run's client (the records of the last apply). */
-  changed?: ChangedAccounts | ((client: ApiClient, selected: readonly AccountConfig[]) => Promise<ChangedAccounts>);
+  /**
+   * Changed accounts the adapter found itself, or finds from the records of the last apply of each
+   * selected account, which the run reads with its client (one list per account).
+   */
+  changed?: ChangedAccounts | ((applied: ReadonlyMap<string, AppliedState>, selected: readonly AccountConfig[]) => Promise<ChangedAccounts>);
   /** `--shard I/N`. */
   shard?: Shard;
 }
@@ -47,7 +52,7 @@ export async function changedOffline(dir: string, desired: DesiredState, input: 
 
 /** The accounts to read and the scope the plan records; `changed` as found offline or with the client. */
 export async function narrow(run: Run, desired: DesiredState, selected: AccountConfig[], input: ScopeInput, offline: ChangedAccounts | undefined): Promise<NarrowedScope> {
-  const changed = typeof input.changed === 'function' ? await input.changed(run.client, selected) : offline;
+  const changed = typeof input.changed === 'function' ? await input.changed(await readApplied(run.client, KINDS, selected), selected) : offline;
   if (changed === undefined && input.shard === undefined) return { accounts: selected };
   return narrowScope(desired, selected, { ...(changed ? { changed } : {}), ...(input.shard ? { shard: input.shard } : {}) });
 }

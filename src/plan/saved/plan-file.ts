@@ -15,6 +15,7 @@ import { ACTIONS, type Plan, PLAN_FORMAT_VERSION, type Refusal } from '../../mod
 import { CHANGE_REASON_CODES, isChangeReasonCode } from '../../model/reasons.js';
 import { type LiveState } from '../../model/live.js';
 import { resourceKey } from '../../model/resource.js';
+import { ROUTING_ACTIONS, type RoutingAction } from '../../model/routing.js';
 
 /** sha256 of the plan's JSON: catches a damaged file; not an authenticity check (see `planMac`). */
 function checksumOf(plan: unknown): string {
@@ -179,13 +180,21 @@ const isStringArray = (v: unknown): boolean => Array.isArray(v) && v.every((x) =
 function routingShape(r: unknown): boolean {
   if (!isObject(r) || !isStringArray(r.accounts) || !Array.isArray(r.changes)) return false;
   const cellsOk = r.changes.every(
-    (c) => isObject(c) && ['account', 'eventCategory', 'severity'].every((m) => typeof c[m] === 'string') && ['before', 'after', 'gained', 'lost'].every((m) => isStringArray(c[m])),
+    (c) =>
+      isObject(c) &&
+      ['account', 'eventCategory', 'severity'].every((m) => typeof c[m] === 'string') &&
+      ['before', 'after', 'gained', 'lost'].every((m) => isStringArray(c[m])) &&
+      (c.causes === undefined || (Array.isArray(c.causes) && c.causes.every((x) => isObject(x) && typeof x.key === 'string' && typeof x.name === 'string' && ROUTING_ACTIONS.includes(x.action as RoutingAction) && (x.role === 'rule' || x.role === 'channel')))),
   );
+  const receiptsOk = (list: unknown): boolean =>
+    list === undefined ||
+    (Array.isArray(list) &&
+      list.every((x) => isObject(x) && ['account', 'name', 'type'].every((m) => typeof x[m] === 'string') && typeof x.enabled === 'boolean' && isStringArray(x.cells) && isStringArray(x.rules)));
   const failingOk =
     r.failing === undefined ||
     (Array.isArray(r.failing) &&
       r.failing.every((f) => isObject(f) && typeof f.requirement === 'string' && Array.isArray(f.accounts) && f.accounts.every((a) => isObject(a) && typeof a.account === 'string' && isStringArray(a.cells))));
-  return cellsOk && failingOk;
+  return cellsOk && failingOk && receiptsOk(r.newChannels) && receiptsOk(r.undeclaredChannels);
 }
 
 function shapeProblems(plan: Record<string, unknown>): string[] {
@@ -208,7 +217,7 @@ function shapeProblems(plan: Record<string, unknown>): string[] {
       if (scope.rootAccounts !== undefined && !isStringArray(scope.rootAccounts)) out.push('scope.rootAccounts must be a list of strings');
     }
   }
-  if (plan.routing !== undefined && !routingShape(plan.routing)) out.push('routing must be {accounts, changes: [{account, eventCategory, severity, before, after, gained, lost}], failing?}');
+  if (plan.routing !== undefined && !routingShape(plan.routing)) out.push('routing must be {accounts, changes: [{account, eventCategory, severity, before, after, gained, lost, causes?}], failing?, newChannels?, undeclaredChannels?}');
   if (!Array.isArray(plan.changes)) {
     out.push('changes must be a list');
     return out;

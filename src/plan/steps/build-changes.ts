@@ -2,7 +2,7 @@
 // deletions in the order of the live state (ordering comes next). Everything a change holds is
 // masked here: the views from diff.ts never carry a secret value, only env markers.
 
-import type { Change } from '../../model/plan.js';
+import type { Change, ValueNames } from '../../model/plan.js';
 import { because, type ChangeReasonCode } from '../../model/reasons.js';
 import type { LiveResource } from '../../model/resource.js';
 import type { Kind } from '../../kinds/types.js';
@@ -86,8 +86,17 @@ export function deleteChange(live: LiveResource, kind: Kind, reason: string, cod
   };
 }
 
+/** Per kind: its names for coded values are the kind's alone, so each kind is asked once per run, not once per change. */
+const VALUE_NAMES = new WeakMap<Kind, Pick<Change, 'valueNames'>>();
+
 /** The kind's names for coded values, for the renderings (none: no member). */
 function valueNamesOf(kind: Kind): Pick<Change, 'valueNames'> {
-  const names = kind.valueNames?.() ?? [];
-  return names.length > 0 ? { valueNames: names } : {};
+  let known = VALUE_NAMES.get(kind);
+  if (!known) {
+    const names = kind.valueNames?.() ?? [];
+    // Shared by every change of the kind: frozen, so a consumer that wrote into it would fail loudly.
+    known = names.length > 0 ? { valueNames: Object.freeze(names.map((v) => Object.freeze({ pointer: v.pointer, names: Object.freeze({ ...v.names }) }))) as ValueNames[] } : {};
+    VALUE_NAMES.set(kind, known);
+  }
+  return known;
 }
