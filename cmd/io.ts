@@ -7,6 +7,7 @@ import { credentialRedactor } from '../src/api/redact.js';
 import { inertLog } from '../src/model/inert.js';
 import { isSecretName } from '../src/model/secret-detection.js';
 import { wrapText } from '../src/render/wrap.js';
+import { ReadValues } from '../src/model/read-values.js';
 
 export interface Io {
   stdout: NodeJS.WritableStream & { isTTY?: boolean };
@@ -21,6 +22,37 @@ export interface Io {
    * (`now`, `sleep`) and watch its waits. The CLI itself sets none.
    */
   clientOptions?: (options: ClientOptions) => ClientOptions;
+  /**
+   * The values the configuration read from the environment (the loader adds them as it reads):
+   * masked in what the commands render, and by `stdout` and `stderr` themselves (masked).
+   */
+  secrets?: ReadValues;
+}
+
+/** The loader's option that adds what it reads to the run's secrets. */
+export function readInto(io: Pick<Io, 'secrets'>): { onRead: (values: readonly string[]) => void } {
+  return { onRead: (values) => io.secrets?.add(values) };
+}
+
+/** A stream whose every written text is masked for `secrets` (the net behind the renderers). */
+function maskedStream<S extends NodeJS.WritableStream>(stream: S, secrets: ReadValues): S {
+  return new Proxy(stream, {
+    get(target, prop) {
+      if (prop === 'write') {
+        return (chunk: unknown, ...rest: unknown[]) =>
+          (target.write as (...a: unknown[]) => boolean)(typeof chunk === 'string' ? secrets.maskText(chunk) : chunk, ...rest);
+      }
+      const v = Reflect.get(target, prop, target) as unknown;
+      return typeof v === 'function' ? (v as (...a: unknown[]) => unknown).bind(target) : v;
+    },
+  });
+}
+
+/** `io` with its set of secrets (one for the whole command) and its output streams masked for it. */
+export function withSecrets(io: Io): Io {
+  if (io.secrets) return io;
+  const secrets = new ReadValues();
+  return { ...io, secrets, stdout: maskedStream(io.stdout, secrets), stderr: maskedStream(io.stderr, secrets) };
 }
 
 export type StopSignal = 'SIGINT' | 'SIGTERM';
@@ -148,7 +180,7 @@ export function logLine(io: Pick<Io, 'env' | 'cwd'>, level: LogLevel, at: LogLev
   // The credentials postureops holds, and every variable whose name says it is a secret (GITHUB_TOKEN, ...).
   const names = Object.keys(io.env).filter((n) => n === 'SVC_API_SECRET' || n === 'SVC_API_KEY_ID' || n === 'POSTUREOPS_PLAN_KEY' || isSecretName(n));
   const secrets = names.map((n) => io.env[n]).filter((v): v is string => v !== undefined && v !== '');
-  const safe = credentialRedactor(secrets).redact(inertLog(text));
+  const safe = credentialRedactor(secrets).redact((io as Pick<Io, 'secrets'>).secrets?.maskText(inertLog(text)) ?? inertLog(text));
   appendFileSync(path, `${new Date().toISOString()} [${at.toUpperCase()}] ${safe}\n`, { mode: 0o600 });
   // An existing file keeps its mode on append: narrow it once per run.
   if (!chmodded.has(path)) {

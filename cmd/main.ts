@@ -5,7 +5,7 @@ import { parseShard, type Shard } from '../src/plan/core/shard.js';
 import { DURATION_EXPECTED, parseDuration } from '../src/model/duration.js';
 import { inertText } from '../src/model/inert.js';
 import { packageRoot } from '../src/util/package-root.js';
-import { EXIT, ExitError, type Io, LOG_LEVELS, logLevel, logLine, logs, processIo, withoutColor, write } from './io.js';
+import { EXIT, ExitError, type Io, LOG_LEVELS, logLevel, logLine, logs, processIo, withoutColor, withSecrets, write } from './io.js';
 
 function packageVersion(): string {
   return (JSON.parse(readFileSync(join(packageRoot(), 'package.json'), 'utf8')) as { version: string }).version;
@@ -448,7 +448,9 @@ export function buildProgram(programIo: Io, setCode: (code: number) => void, onI
 }
 
 /** Runs the CLI and returns the exit code. Every expected failure becomes a message, never a stack trace. */
-export async function run(argv: string[], io: Io = processIo()): Promise<number> {
+export async function run(argv: string[], given: Io = processIo()): Promise<number> {
+  // Everything the command prints is masked for the values its configuration reads.
+  const io = withSecrets(given);
   let code: number = EXIT.ok;
   // The io of the running command (its --log-level folded into the environment): where a stack goes.
   let commandIo = io;

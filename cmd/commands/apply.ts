@@ -109,16 +109,16 @@ async function applyInterruptibly(io: Io, dir: string, opts: ApplyOptions, inter
     // Text: the plan, then the report, on stdout. With json/markdown stdout holds the report alone; the
     // plan goes to stderr only when someone is asked to confirm it.
     if (opts.format === 'text' && !opts.brief) {
-      writeText(io.stdout, renderPlan(plan, 'text', { color: useColor(io.stdout, io.env), quiet: quiet(io, opts) }));
+      writeText(io.stdout, renderPlan(plan, 'text', { color: useColor(io.stdout, io.env), quiet: quiet(io, opts), secrets: io.secrets }));
     } else if (!opts.autoApprove) {
-      writeText(io.stderr, renderPlan(plan, 'text', { color: useColor(io.stderr, io.env), quiet: quiet(io, opts) }));
+      writeText(io.stderr, renderPlan(plan, 'text', { color: useColor(io.stderr, io.env), quiet: quiet(io, opts), secrets: io.secrets }));
     }
     await printDiagnostics(io, plan.diagnostics);
     const { applyRun, leasePolicy, readyToApply } = await import('../../src/run/apply-run.js');
     // The engine's refusal (unless --force), then the writes against the budget as the read left it.
     await withExit(io, () => readyToApply(planned, { lease: opts.lease !== false }));
     if (plan.changes.length === 0) {
-      if (opts.format !== 'text') write(io.stdout, renderApplyReport(await withExit(io, () => applyRun(planned, { env: io.env, lease: false })), opts.format, { color: false }));
+      if (opts.format !== 'text') write(io.stdout, renderApplyReport(await withExit(io, () => applyRun(planned, { env: io.env, lease: false })), opts.format, { color: false, secrets: io.secrets }));
       return EXIT.ok;
     }
     if (!opts.autoApprove && !(await confirm(io, interruption))) {
@@ -158,7 +158,7 @@ async function applyInterruptibly(io: Io, dir: string, opts: ApplyOptions, inter
       }).finally(() => count?.end()),
     );
     // The report first: a credentials file that cannot be written must not hide what was applied.
-    const rendered = renderApplyReport(report, opts.format, { color: useColor(io.stdout, io.env), quiet: quiet(io, opts), ...(opts.brief ? { brief: true } : {}) });
+    const rendered = renderApplyReport(report, opts.format, { color: useColor(io.stdout, io.env), quiet: quiet(io, opts), ...(opts.brief ? { brief: true } : {}), secrets: io.secrets });
     if (opts.format === 'text') writeText(io.stdout, rendered);
     else write(io.stdout, rendered);
     await handOutCredentials(io, opts, issued);

@@ -59,10 +59,10 @@ async function planInterruptibly(io: Io, dir: string, opts: PlanOptions, interru
   try {
     await unlessInterrupted();
     const { renderPlan } = await import('../../src/render/index.js');
-    const rendered = renderPlan(plan, opts.format, { color: useColor(io.stdout, io.env), quiet: quiet(io, opts), ...(opts.brief ? { brief: true } : {}) });
+    const rendered = renderPlan(plan, opts.format, { color: useColor(io.stdout, io.env), quiet: quiet(io, opts), ...(opts.brief ? { brief: true } : {}), secrets: io.secrets });
     if (out) {
       const { savePlan } = await import('../../src/run/plan-files.js');
-      await savePlan(out, plan, key);
+      await savePlan(out, io.secrets?.maskData(plan) ?? plan, key);
       written = true;
       await unlessInterrupted();
     }

@@ -9,7 +9,8 @@ import { basename, dirname, join, resolve } from 'node:path';
 import { hasErrors } from '../../src/model/diagnostics.js';
 import type { DesiredState } from '../../src/model/account.js';
 import type { RoutingMap } from '../../src/model/routing.js';
-import { DEFAULT_WIDTH, EXIT, ExitError, type Io, terminalWidth, useColor, write, writeText } from '../io.js';
+import { renderMasked } from '../../src/model/read-values.js';
+import { DEFAULT_WIDTH, EXIT, ExitError, type Io, readInto, terminalWidth, useColor, write, writeText } from '../io.js';
 import { Interruption } from '../interrupt.js';
 import { type ClientFlags, printDiagnostics, progress, runSetup, scopeAccounts, withExit } from '../pipeline.js';
 
@@ -35,7 +36,7 @@ export interface RouteTestOptions extends RoutesOptions {
 /** The configuration, read without needing its secrets (routing needs none). */
 async function loadForRoutes(io: Io, dir: string): Promise<DesiredState> {
   const [{ loadConfiguration: loadConfig }, { ENV_SKIPPED }] = await Promise.all([import('../../src/run/load.js'), import('../../src/config/interpolate.js')]);
-  const result = await loadConfig(resolve(io.cwd, dir), { env: io.env, missingEnv: 'skip' });
+  const result = await loadConfig(resolve(io.cwd, dir), { ...readInto(io), env: io.env, missingEnv: 'skip' });
   const diagnostics = result.diagnostics.filter((d) => d.code !== ENV_SKIPPED);
   await printDiagnostics(io, diagnostics.filter((d) => d.severity === 'error'));
   if (!result.state || hasErrors(diagnostics)) throw new ExitError(EXIT.error, 'the configuration has errors (postureops validate shows them all)');
@@ -82,7 +83,7 @@ async function routingMap(io: Io, dir: string, opts: RoutesOptions, asked: strin
 /** The routing of the configuration at a git ref, for the accounts of `map` that it declares. */
 async function baseMap(io: Io, dir: string, ref: string, map: RoutingMap): Promise<{ ref: string; commit: string; map: RoutingMap }> {
   const [{ routingAtCommit }, { GitError }] = await Promise.all([import('../../src/config/at-commit.js'), import('../../src/util/git.js')]);
-  const at = await routingAtCommit(resolve(io.cwd, dir), ref, map.accounts.map((a) => a.account), io.env).catch((err: unknown) => {
+  const at = await routingAtCommit(resolve(io.cwd, dir), ref, map.accounts.map((a) => a.account), { env: io.env, ...readInto(io) }).catch((err: unknown) => {
     throw err instanceof GitError ? new ExitError(EXIT.error, err.message) : err;
   });
   if (!at.map) {
@@ -112,17 +113,18 @@ export async function routesCommand(io: Io, dir: string, opts: RoutesOptions): P
   let text: string;
   if (opts.format === 'json') {
     const { renderRoutesJson } = await import('../../src/render/routing-json.js');
-    text = renderRoutesJson(map);
+    text = renderRoutesJson(map, { secrets: io.secrets });
   } else if (opts.format === 'markdown') {
     const { renderRoutesMarkdown } = await import('../../src/render/routing-markdown.js');
-    text = renderRoutesMarkdown(map);
+    text = renderRoutesMarkdown(map, { secrets: io.secrets });
   } else if (opts.format === 'html') {
     const { renderRoutesHtml } = await import('../../src/render/routing-html.js');
-    text = renderRoutesHtml(map, { title: basename(resolve(io.cwd, dir)), ...(base ? { base } : {}) });
+    // Masked as data, the base's map too (a variable read at the base commit is a secret as well).
+    text = renderMasked(io.secrets, { map, base }, (shown) => renderRoutesHtml(shown.map, { title: basename(resolve(io.cwd, dir)), ...(shown.base ? { base: shown.base } : {}) }));
   } else {
     const { renderRoutesText } = await import('../../src/render/routing-text.js');
     const color = opts.out === undefined && useColor(io.stdout, io.env);
-    text = renderRoutesText(map, { color, width: opts.out === undefined ? terminalWidth(io.stdout) : DEFAULT_WIDTH, ...(base ? { base } : {}) });
+    text = renderRoutesText(map, { color, width: opts.out === undefined ? terminalWidth(io.stdout) : DEFAULT_WIDTH, ...(base ? { base } : {}), secrets: io.secrets });
   }
   if (opts.out !== undefined) {
     await writeOut(io, opts.out, text);
@@ -153,10 +155,10 @@ export async function routeTestCommand(io: Io, dir: string, opts: RouteTestOptio
   };
   if (opts.format === 'json') {
     const { renderRouteTestJson } = await import('../../src/render/routing-json.js');
-    write(io.stdout, renderRouteTestJson(view));
+    write(io.stdout, renderRouteTestJson(view, { secrets: io.secrets }));
   } else {
     const { renderRouteTestText } = await import('../../src/render/routing-text.js');
-    writeText(io.stdout, renderRouteTestText(view, { color: useColor(io.stdout, io.env) }));
+    writeText(io.stdout, renderRouteTestText(view, { color: useColor(io.stdout, io.env), secrets: io.secrets }));
   }
   const failed = view.expect !== undefined && ((view.missing ?? []).length > 0 || (view.extra ?? []).length > 0);
   return failed ? EXIT.error : EXIT.ok;

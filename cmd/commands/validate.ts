@@ -1,7 +1,7 @@
 import { resolve } from 'node:path';
 import { hasErrors } from '../../src/model/diagnostics.js';
 import { escapeCommandData } from '../../src/model/inert.js';
-import { EXIT, type Io, useColor, write, writeText } from '../io.js';
+import { EXIT, type Io, readInto, useColor, write, writeText } from '../io.js';
 
 export type ValidateFormat = 'text' | 'json' | 'github';
 
@@ -20,7 +20,7 @@ export async function validateCommand(io: Io, dir: string, opts: ValidateOptions
   ]);
   const noEnv = opts.env === false;
   const { whileLoading } = await import('../pipeline.js');
-  const result = await whileLoading(io, dir, loadConfig(resolve(io.cwd, dir), { env: io.env, ...(noEnv ? { missingEnv: 'skip' as const } : {}) }), false);
+  const result = await whileLoading(io, dir, loadConfig(resolve(io.cwd, dir), { ...readInto(io), env: io.env, ...(noEnv ? { missingEnv: 'skip' as const } : {}) }), false);
   // --no-env: every use of an unset variable is one line together, not a warning per use.
   const skipped = [...new Set(result.diagnostics.filter((d) => d.code === ENV_SKIPPED).map((d) => /variable (\S+)/.exec(d.message)?.[1] ?? '?'))].sort();
   const diagnostics = result.diagnostics.filter((d) => d.code !== ENV_SKIPPED);
@@ -30,7 +30,7 @@ export async function validateCommand(io: Io, dir: string, opts: ValidateOptions
     diagnostics.push(...checkRouting(result.state));
   }
   const invalid = !result.state || hasErrors(diagnostics);
-  const out = renderDiagnostics(diagnostics, opts.format, { color: useColor(io.stdout, io.env) });
+  const out = renderDiagnostics(diagnostics, opts.format, { color: useColor(io.stdout, io.env), secrets: io.secrets });
   if (opts.format === 'text' && !invalid && result.state) {
     const n = result.state.resources.length;
     const accounts = result.state.root.accounts.length;

@@ -38,10 +38,11 @@ export async function routingAtCommit(
   dir: string,
   ref: string,
   accounts: readonly string[],
-  env: LoadOptions['env'],
+  load: Pick<LoadOptions, 'env' | 'onRead'>,
   what = '--base',
 ): Promise<{ commit: string; map?: RoutingMap; errors: Diagnostic[] }> {
-  const { commit, result } = await loadConfigAtCommit(dir, ref, { env, missingEnv: 'skip' }, what);
+  // onRead: a value the base's files read is a secret of this run too.
+  const { commit, result } = await loadConfigAtCommit(dir, ref, { ...load, missingEnv: 'skip' }, what);
   const errors = result.diagnostics.filter((d) => d.code !== ENV_SKIPPED && d.severity === 'error');
   if (!result.state || hasErrors(errors)) return { commit, errors };
   const declared = new Set(result.state.root.accounts.map((a) => a.name));

@@ -23,7 +23,8 @@ import { changedSince, changedSinceApplied, headCommit, LAST_APPLIED } from './c
 import { applyPlan, readyForApply, type Failure, load, loadedState, planAgainstService, type Planned, RunFailure } from './pipeline.js';
 import { type Guard, secretGuard } from './redact.js';
 import { annotate, applyCounts, folded, planCounts, planHasChanges, relativeTo, setOutputs, type Status, writeSummary } from './report.js';
-import { maskForms, maskSecrets } from './secrets.js';
+import { maskCredentials, maskForms, registerValues } from './secrets.js';
+import { ReadValues } from '../model/read-values.js';
 import { readSettings, type Settings } from './settings.js';
 import { type RoutingReport, writeRoutingReport } from './routing-report.js';
 import type { DesiredState } from '../model/account.js';
@@ -31,6 +32,9 @@ import type { DesiredState } from '../model/account.js';
 interface Run {
   s: Settings;
   env: NodeJS.ProcessEnv;
+  /** The values the configuration read (registered with the runner as read): masked in every output's data. */
+  secrets: ReadValues;
+  /** The net on every text that leaves for GitHub: the read values, then the credentials. */
   guard: Guard;
   stamp: Stamp;
   octokit?: Octokit;
@@ -38,6 +42,14 @@ interface Run {
   head?: string;
   /** A pull request's routing report (HTML, for the workflow's upload step), for the comment to link. */
   routingReport?: RoutingReport;
+}
+
+/** What the loader reads: registered with the runner and remembered for masking, as it is read. */
+function remember(run: Run): (values: readonly string[]) => void {
+  return (values) => {
+    registerValues(values);
+    run.secrets.add(values);
+  };
 }
 
 function say(run: Run, line: string): void {
@@ -61,10 +73,17 @@ export async function runAction(env: NodeJS.ProcessEnv = process.env): Promise<v
   const s = readSettings(env);
   // An apply on a branch nobody reviewed stops here: nothing read, nothing sent, nothing posted.
   if (s.applyRefused !== undefined) return refuseApply(s.applyRefused);
-  // Before anything is printed: every value the configuration reads, and the credentials.
-  const masked = maskSecrets(s.dir, env);
-  const guard = secretGuard(env, masked, (names) => log.info(`postureops: the value of ${names.join(', ')} appeared in a report and was masked`));
-  const run: Run = { s, env, guard, stamp: { folder: s.folder, sha: s.sha, runUrl: s.runUrl } };
+  // Before anything is printed: the credentials; the values the configuration reads are registered
+  // by the loader as it reads them (load()).
+  const masked = maskCredentials(env);
+  const credentials = secretGuard(env, masked, (names) => log.info(`postureops: the value of ${names.join(', ')} appeared in a report and was masked`));
+  const secrets = new ReadValues();
+  const guard: Guard = (text) => {
+    const safe = secrets.maskText(text);
+    if (safe !== text) log.info('postureops: the value of a variable the configuration reads appeared in a report and was masked');
+    return credentials(safe);
+  };
+  const run: Run = { s, env, secrets, guard, stamp: { folder: s.folder, sha: s.sha, runUrl: s.runUrl } };
   log.info(guard(`postureops: ${s.fork ? 'validate (pull request from a fork)' : s.mode} of ${s.folder} (event ${s.eventName || 'unknown'})`));
 
   if (s.fork && s.pullNumber !== undefined) return forkRun(run);
@@ -74,7 +93,7 @@ export async function runAction(env: NodeJS.ProcessEnv = process.env): Promise<v
   let desired: DesiredState;
   let annotations = 0;
   try {
-    const loaded = await log.group('Load the configuration', () => load(s.dir, env));
+    const loaded = await log.group('Load the configuration', () => load(s.dir, env, remember(run)));
     annotations += annotate(loaded.diagnostics, s.workspace, guard);
     desired = loadedState(loaded);
     planned = await log.group('Read the live state and plan', async () => {
@@ -103,7 +122,8 @@ export async function runAction(env: NodeJS.ProcessEnv = process.env): Promise<v
     return fail(run, f, annotations);
   }
   try {
-    const plan = planned.plan;
+    // What every output shows: the plan with the values read masked (apply executes planned.plan).
+    const plan = run.secrets.maskData(planned.plan);
     annotations += annotate(plan.diagnostics, s.workspace, guard);
     folded(planTitle(plan), guard(renderPlan(plan, 'text', { color: false })));
     if (s.planOut && !(await savePlanOut(run, plan))) return;
@@ -111,7 +131,7 @@ export async function runAction(env: NodeJS.ProcessEnv = process.env): Promise<v
     // Apply: the engine refuses a refused plan (applyRun reports it); a plan shows its refusal.
     if (s.mode === 'apply') return await applyRun(run, planned, annotations);
     // Offline, from the checkout and the base commit: no request, whatever the plan says.
-    if (s.pullNumber !== undefined && !s.shard) run.routingReport = await writeRoutingReport(s, desired, env, (line) => say(run, line));
+    if (s.pullNumber !== undefined && !s.shard) run.routingReport = await writeRoutingReport(s, desired, env, (line) => say(run, line), { onRead: remember(run), values: run.secrets });
     if (plan.refusal) return await fail(run, { kind: 'refused', plan }, annotations);
     await planRun(run, plan);
   } finally {
@@ -199,12 +219,12 @@ async function mergeRun(run: Run): Promise<void> {
  * has none of the shards' secrets, and routing reads no variable, so variables are left unread.
  */
 async function offlineRoutingReport(run: Run): Promise<RoutingReport | undefined> {
-  const loaded = await load(run.s.dir, run.env, 'skip');
+  const loaded = await load(run.s.dir, run.env, remember(run), 'skip');
   if (!loaded.state || hasErrors(loaded.diagnostics.filter((d) => d.code !== ENV_SKIPPED))) {
     say(run, 'postureops: routing report not written: the configuration of this checkout does not load');
     return undefined;
   }
-  return writeRoutingReport(run.s, loaded.state, run.env, (line) => say(run, line));
+  return writeRoutingReport(run.s, loaded.state, run.env, (line) => say(run, line), { onRead: remember(run), values: run.secrets });
 }
 
 function withStamp(run: Run, markdown: string): string {
@@ -215,7 +235,7 @@ function withStamp(run: Run, markdown: string): string {
 /** A pull request from a fork: no secrets, a read-only token. Validate offline; pass or fail on that alone. */
 async function forkRun(run: Run): Promise<void> {
   const { s, guard } = run;
-  const loaded = await log.group('Validate the configuration (no secrets)', () => load(s.dir, run.env, 'skip'));
+  const loaded = await log.group('Validate the configuration (no secrets)', () => load(s.dir, run.env, remember(run), 'skip'));
   const skipped = [...new Set(loaded.diagnostics.filter((d) => d.code === ENV_SKIPPED).map((d) => /variable (\S+)/.exec(d.message)?.[1] ?? '?'))].sort();
   const diagnostics = loaded.diagnostics.filter((d) => d.code !== ENV_SKIPPED);
   // Routing requirements and route tests, as `validate` checks them (offline).
@@ -245,7 +265,7 @@ async function applyRun(run: Run, planned: Planned, annotations: number): Promis
   };
   try {
     await readyForApply(planned, run.head);
-    report = await log.group(`Apply ${planned.plan.changes.length} change(s)`, () => applyPlan(planned, run.env, onCredential, run.head));
+    report = run.secrets.maskData(await log.group(`Apply ${planned.plan.changes.length} change(s)`, () => applyPlan(planned, run.env, onCredential, run.head)));
   } catch (err) {
     if (err instanceof RunFailure) return fail(run, err.failure, annotations);
     return fail(run, { kind: 'service', message: err instanceof Error ? err.message : String(err) }, 0);
@@ -305,8 +325,9 @@ async function driftRun(run: Run, plan: Plan): Promise<void> {
 }
 
 /** The run failed before a plan could be shown: everywhere the plan would have been, the failure is. */
-async function fail(run: Run, failure: Failure, annotations: number): Promise<void> {
+async function fail(run: Run, given: Failure, annotations: number): Promise<void> {
   const { s, guard } = run;
+  const failure = run.secrets.maskData(given);
   const t = describeFailure(failure, annotations);
   // Over max-duration is a refusal, as the CLI's exit 3 says: fail-on-refusal decides the step.
   const refused = failure.kind === 'refused' || failure.kind === 'too-long';

@@ -13,6 +13,7 @@ import path from 'node:path';
 import { routingAtCommit } from '../config/at-commit.js';
 import { configurationRouting } from '../config/routing.js';
 import type { DesiredState } from '../model/account.js';
+import { type ReadValues, renderMasked } from '../model/read-values.js';
 import { diffRouting } from '../model/routing.js';
 import { renderRoutesHtml } from '../render/routing-html.js';
 import { fetchCommit, hasCommit } from '../util/git.js';
@@ -31,14 +32,24 @@ export function reportFileName(folder: string): string {
   return `postureops-routing-${slug}.html`;
 }
 
-export async function writeRoutingReport(s: Settings, desired: DesiredState, env: NodeJS.ProcessEnv, say: (line: string) => void): Promise<RoutingReport | undefined> {
+/**
+ * `secrets`: the run's read values; what the base commit's files read joins them (`onRead`, which also
+ * registers it with the runner), and the page is made from masked data.
+ */
+export async function writeRoutingReport(
+  s: Settings,
+  desired: DesiredState,
+  env: NodeJS.ProcessEnv,
+  say: (line: string) => void,
+  secrets: { onRead: (values: readonly string[]) => void; values: ReadValues },
+): Promise<RoutingReport | undefined> {
   try {
     const accounts = desired.root.accounts.map((a) => a.name).filter((a) => s.accounts.length === 0 || s.accounts.includes(a));
     const map = configurationRouting(desired, accounts);
     let base: { ref: string; commit: string; map: typeof map } | undefined;
     if (s.baseSha) {
       if (!(await hasCommit(s.dir, s.baseSha))) await fetchCommit(s.dir, s.baseSha).catch(() => undefined);
-      const at = await routingAtCommit(s.dir, s.baseSha, accounts, env, 'routing report base').catch((err: unknown) => {
+      const at = await routingAtCommit(s.dir, s.baseSha, accounts, { env, onRead: secrets.onRead }, 'routing report base').catch((err: unknown) => {
         say(`postureops: routing report: the base commit ${s.baseSha!.slice(0, 7)} could not be read (${err instanceof Error ? err.message : String(err)}); the report shows no changes`);
         return undefined;
       });
@@ -48,7 +59,8 @@ export async function writeRoutingReport(s: Settings, desired: DesiredState, env
     const dir = env.RUNNER_TEMP || tmpdir();
     await mkdir(dir, { recursive: true });
     const file = path.join(dir, reportFileName(s.folder));
-    await writeFile(file, renderRoutesHtml(map, { title: s.folder === '.' ? s.repo.repo : s.folder, ...(base ? { base } : {}) }));
+    const title = s.folder === '.' ? s.repo.repo : s.folder;
+    await writeFile(file, renderMasked(secrets.values, { map, base }, (shown) => renderRoutesHtml(shown.map, { title, ...(shown.base ? { base: shown.base } : {}) })));
     core.setOutput('routing-report', file);
     const report: RoutingReport = { path: file, ...(base ? { changedCells: diffRouting(base.map, map).length } : {}) };
     say(`postureops: routing report written to ${file}${report.changedCells !== undefined ? ` (${report.changedCells} cell(s) change against the base)` : ''}`);

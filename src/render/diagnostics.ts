@@ -5,6 +5,7 @@
 import { type Diagnostic, formatLocation } from '../model/diagnostics.js';
 import { escapeCommandData, escapeCommandProperty, inertJson, inertText } from '../model/inert.js';
 import { palette } from './ansi.js';
+import { type ReadValues, renderMasked } from '../model/read-values.js';
 
 export type DiagnosticsFormat = 'text' | 'json' | 'github';
 
@@ -63,13 +64,16 @@ function renderGithub(diags: readonly Diagnostic[]): string {
   return lines.length > 0 ? lines.join('\n') + '\n' : '';
 }
 
-export function renderDiagnostics(diags: Diagnostic[], format: DiagnosticsFormat, options: { color: boolean }): string {
-  switch (format) {
-    case 'text':
-      return renderText(diags, options.color);
-    case 'json':
-      return renderJson(diags);
-    case 'github':
-      return renderGithub(diags);
-  }
+/** `secrets`: the values the run read from the environment, masked before any escaping. */
+export function renderDiagnostics(diags: Diagnostic[], format: DiagnosticsFormat, options: { color: boolean; secrets?: ReadValues }): string {
+  return renderMasked(options.secrets, diags, (d) => {
+    switch (format) {
+      case 'text':
+        return renderText(d, options.color);
+      case 'json':
+        return renderJson(d);
+      case 'github':
+        return renderGithub(d);
+    }
+  });
 }

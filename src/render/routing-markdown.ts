@@ -19,6 +19,7 @@ import {
   silencedCells,
   unreachedCells,
 } from '../model/routing.js';
+import { type ReadValues, renderMasked } from '../model/read-values.js';
 import { escapeHtml, escapeMd, fenced, table } from './markdown.js';
 import { shortNames } from './names.js';
 
@@ -104,7 +105,11 @@ function accountSection(acc: AccountRouting, source: RoutingMap['source']): stri
   return parts.join('\n\n');
 }
 
-export function renderRoutesMarkdown(map: RoutingMap): string {
+export function renderRoutesMarkdown(shown: RoutingMap, options: { secrets?: ReadValues } = {}): string {
+  return renderMasked(options.secrets, shown, (map) => renderRoutesMarkdownOf(map));
+}
+
+function renderRoutesMarkdownOf(map: RoutingMap): string {
   const parts = ['## postureops routes', ...map.accounts.map((a) => accountSection(a, map.source))];
   return parts.join('\n\n') + '\n';
 }

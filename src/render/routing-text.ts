@@ -5,6 +5,7 @@
 // changes of a plan and the answer of `routes test`.
 
 import { type AccountRouting, diffRouting, groupChanges, type PlanRouting, type RoutingCell, type RoutingMap, scopeWords, silencedCells, unreachedCells } from '../model/routing.js';
+import { type ReadValues, renderMasked } from '../model/read-values.js';
 import { inertText } from '../model/inert.js';
 import { palette, type Palette } from './ansi.js';
 
@@ -108,7 +109,11 @@ export function accountRoutingLines(acc: AccountRouting, c: Palette, width = 80)
   return out;
 }
 
-export function renderRoutesText(map: RoutingMap, options: RoutesTextOptions): string {
+export function renderRoutesText(shown: RoutingMap, options: RoutesTextOptions & { secrets?: ReadValues }): string {
+  return renderMasked(options.secrets, shown, (map) => renderRoutesTextOf(map, options));
+}
+
+function renderRoutesTextOf(map: RoutingMap, options: RoutesTextOptions): string {
   const c = palette(options.color);
   const out: string[] = [];
   const base = options.base;
@@ -167,7 +172,11 @@ export interface RouteTestView {
   extra?: string[];
 }
 
-export function renderRouteTestText(view: RouteTestView, options: { color: boolean }): string {
+export function renderRouteTestText(shown: RouteTestView, options: { color: boolean; secrets?: ReadValues }): string {
+  return renderMasked(options.secrets, shown, (view) => renderRouteTestTextOf(view, options));
+}
+
+function renderRouteTestTextOf(view: RouteTestView, options: { color: boolean }): string {
   const c = palette(options.color);
   const cell = view.cell;
   const what = termText(`${view.account} ${view.eventCategory}/${view.severity}`);

@@ -131,7 +131,7 @@ describe('an account holding every type and shape, through export, validate, pla
       ...(await rawApi(emu, 'GET', '/api/v2/ContainerRegistries', { account: 'prod' })).body.data,
     ] as { name: string }[];
     const env: Record<string, string> = { ...serviceEnv(emu) };
-    for (const m of note.matchAll(/\| `(SVC_[A-Z0-9_]+)` \| \w+ \| ([^|]+?) \| `([^`]+)` \| (compared|write-only) \|/g)) {
+    for (const m of note.matchAll(/\| `(SECRET_[A-Z0-9_]+)` \| \w+ \| ([^|]+?) \| `([^`]+)` \| (compared|write-only) \|/g)) {
       const [, variable, name, field, how] = m;
       const value = how === 'compared' ? getAt(live.find((r) => r.name === name) as never, field) : `CANARY-env-${variable}`;
       expect(typeof value, `${variable} (${name} ${field})`).toBe('string');

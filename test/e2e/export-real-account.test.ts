@@ -147,7 +147,7 @@ describe('export of an account shaped like the real service', () => {
       ...(await api(emu, 'GET', 'ContainerRegistries')).data,
     ] as { name: string }[];
     const env: Record<string, string> = { ...serviceEnv(emu) };
-    for (const m of note.matchAll(/\| `(SVC_[A-Z0-9_]+)` \| \w+ \| ([\w-]+) \| `([^`]+)` \| (compared|write-only) \|/g)) {
+    for (const m of note.matchAll(/\| `(SECRET_[A-Z0-9_]+)` \| \w+ \| ([\w-]+) \| `([^`]+)` \| (compared|write-only) \|/g)) {
       const [, variable, name, field, how] = m;
       const value = how === 'compared' ? getAt(live.find((r) => r.name === name) as never, field) : 'any-value';
       expect(typeof value, `${variable} (${name} ${field})`).toBe('string');

@@ -158,7 +158,7 @@ describe('open world: what the live service returns', () => {
     // The variables SECRETS.md lists: compared ones with the live value, write-only ones with anything.
     const note = await readFile(join(out, 'SECRETS.md'), 'utf8');
     const env: Record<string, string> = { ...serviceEnv(emu) };
-    for (const m of note.matchAll(/\| `(SVC_[A-Z0-9_]+)` \| \w+ \| [\w-]+ \| `([^`]+)` \| (compared|write-only) \|/g)) {
+    for (const m of note.matchAll(/\| `(SECRET_[A-Z0-9_]+)` \| \w+ \| [\w-]+ \| `([^`]+)` \| (compared|write-only) \|/g)) {
       env[m[1]] = m[3] === 'compared' ? (m[2] === '/data/slackUrl' ? SLACK_URL : 'unexpected-compared-secret') : 'any-value';
     }
     expect(Object.values(env)).toContain(SLACK_URL);

@@ -31,7 +31,7 @@ async function recordingProxy(target: string): Promise<{ url: string; seen: stri
 const writes = (seen: readonly string[]): string[] =>
   seen.filter((r) => !r.startsWith('GET ') && !r.startsWith('POST /api/v2/access/tokens') && !/^POST \S+\/search\b/.test(r));
 
-const ROOT = 'accounts:\n  - name: prod\nprune:\n  AlertChannel: true\n';
+const ROOT = 'accounts:\n  - name: prod\nprune:\n  AlertChannel: true\nvariables: [HOOK_URL]\n';
 const hook = (name: string, url: string): string => `kind: AlertChannel\nname: ${name}\nspec:\n  type: Webhook\n  data:\n    webhookUrl: ${url}\n`;
 /** Channels nobody changes: one update and one delete then stay well under the safety thresholds. */
 const STEADY = Array.from({ length: 8 }, (_, i) => hook(`steady-${i}`, `https://hooks.example.com/steady-${i}`));

@@ -16,6 +16,7 @@ const ROOT = `accounts:
   - name: staging
 defaults:
   account: prod
+variables: [SLACK_URL, PD_KEY, AUDIT_HOOK_TOKEN]
 `;
 const CHANNELS = `kind: AlertChannel
 name: ops-slack

@@ -24,6 +24,7 @@ routing:
       eventCategory: [Cloud, Compliance]
       severity: [critical]
       reach: {types: [PagerDutyApi, VictorOps]}
+variables: [PD_KEY, HOOK_URL]
 `;
 const CHANNELS = `kind: AlertChannel
 name: oncall-pagerduty

@@ -103,20 +103,20 @@ describe('secrets of unknown types, end to end', () => {
       cloud.spec.data.DB_PASSWD,
       cloud.spec.data.opaque,
     ]) {
-      expect(value).toMatch(/^\$\{env:SVC_[A-Z0-9_]+\}$/);
+      expect(value).toMatch(/^\$\{env:SECRET_[A-Z0-9_]+\}$/);
     }
     // What identifies a credential is carried as it is.
     expect(cloud.spec.data.credentials).toMatchObject({ clientId: 'client-1', keyId: 'key-id-1' });
     expect(cloud.spec.data.auth.signing.tokenUrl).toBe('https://login.example.com/token');
     expect(cloud.spec.data).not.toHaveProperty('note');
     const channels = await readFile(join(out, 'prod', 'alert-channels.yaml'), 'utf8');
-    expect(channels).toMatch(/apiIntgKey: \$\{env:SVC_/);
+    expect(channels).toMatch(/apiIntgKey: \$\{env:SECRET_/);
     const registries = await readFile(join(out, 'prod', 'container-registries.yaml'), 'utf8');
-    expect(registries).toMatch(/robotToken: \$\{env:SVC_/);
+    expect(registries).toMatch(/robotToken: \$\{env:SECRET_/);
 
     // SECRETS.md lists each one as write-only; the environment gets values of its own (canaries too).
     const note = await readFile(join(out, 'SECRETS.md'), 'utf8');
-    const rows = [...note.matchAll(/\| `(SVC_[A-Z0-9_]+)` \| \w+ \| [\w-]+ \| `([^`]+)` \| (compared|write-only) \|/g)];
+    const rows = [...note.matchAll(/\| `(SECRET_[A-Z0-9_]+)` \| \w+ \| [\w-]+ \| `([^`]+)` \| (compared|write-only) \|/g)];
     expect(rows.map((m) => m[2]).sort()).toEqual(
       [
         '/data/DB_PASSWD',

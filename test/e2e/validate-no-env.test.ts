@@ -34,7 +34,7 @@ describe('validate --no-env', () => {
 
   it('everything else is still checked', async () => {
     const dir = await makeRepo({
-      'postureops.yaml': 'accounts:\n  - name: prod\n',
+      'postureops.yaml': 'accounts:\n  - name: prod\nvariables: [NOPE_URL]\n',
       'c.yaml': 'kind: AlertChannel\nname: s\nspec:\n  type: SlackChannel\n  enabled: maybe\n  data:\n    slackUrl: ${env:NOPE_URL}\n',
     });
     const r = await cli(['validate', dir, '--no-env'], { env: {} });

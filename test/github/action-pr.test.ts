@@ -25,7 +25,7 @@ function config(account: string, opts: { description?: string; prune?: boolean; 
   const rule = opts.rule === false ? '' : `---\nkind: AlertRule\nname: critical\nspec:\n  channels: [ops-slack]\n  severity: [critical]\n  eventCategory: [Cloud]\n  description: ${opts.description ?? 'first'}\n`;
   return {
     // Pruning deletes one of the two resources: 50 %, which this repository's delete threshold allows.
-    'postureops.yaml': `accounts:\n  - name: ${account}\nprune: ${opts.prune ? 'true\nsafety: {deletePercent: 50}' : 'false'}\n`,
+    'postureops.yaml': `accounts:\n  - name: ${account}\nvariables: [SLACK_URL]\nprune: ${opts.prune ? 'true\nsafety: {deletePercent: 50}' : 'false'}\n`,
     'channels.yaml': `kind: AlertChannel\nname: ops-slack\nspec:\n  type: SlackChannel\n  data:\n    slackUrl: \${env:SLACK_URL}\n${rule}`,
   };
 }
@@ -223,11 +223,17 @@ describe('secrets', () => {
     const ws = workspace({ posture: config('pr1') });
     const r = await pr(ws, 109, { env: { ...secrets(), SVC_API_SECRET: emu.secret } });
     const lines = r.stdout.split('\n');
-    for (const value of [SLACK_URL, emu.secret, emu.keyId, TOKEN]) {
+    // The credentials before any line; what the configuration reads as the loader reads it, inside
+    // the load's group, before any line that could hold it.
+    const loading = lines.indexOf('::group::Load the configuration');
+    for (const value of [emu.secret, emu.keyId, TOKEN]) {
       const masked = lines.findIndex((l) => l === `::add-mask::${value}`);
       expect(masked, value).toBeGreaterThanOrEqual(0);
       expect(lines.slice(0, masked).some((l) => !l.startsWith('::add-mask::'))).toBe(false);
     }
+    const read = lines.findIndex((l) => l === `::add-mask::${SLACK_URL}`);
+    expect(read).toBeGreaterThan(loading);
+    expect(lines.slice(loading + 1, read).some((l) => !l.startsWith('::add-mask::'))).toBe(false);
     expectNoSecrets(r, 109);
   });
 });

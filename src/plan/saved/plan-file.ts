@@ -77,6 +77,28 @@ export function planFileText(plan: Plan, key?: string): string {
   return JSON.stringify({ ...plan, checksum: checksumOf(plan), ...(key !== undefined ? { mac: planMac(plan, key) } : {}) }, null, 2) + '\n';
 }
 
+/** The largest plan file read: a plan of 10,000 changes is a few MB; a larger file is refused before it is read whole. */
+export const MAX_PLAN_BYTES = 64 * 1024 * 1024;
+/** Values nested at most this deep (a plan's own nesting is a few levels, a spec's a dozen). */
+export const MAX_PLAN_DEPTH = 100;
+
+/** Whether JSON text nests arrays and objects deeper than `max` (strings skipped), before it is parsed. */
+export function jsonTooDeep(text: string, max: number): boolean {
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === 0x5c) i++;
+      else if (c === 0x22) inString = false;
+    } else if (c === 0x22) inString = true;
+    else if (c === 0x5b || c === 0x7b) {
+      if (++depth > max) return true;
+    } else if (c === 0x5d || c === 0x7d) depth--;
+  }
+  return false;
+}
+
 export const planFileProblem = (file: string, code: string, message: string, hint?: string): DiagnosticsError =>
   new DiagnosticsError([{ severity: 'error', code, message, file, ...(hint ? { hint } : {}) } satisfies Diagnostic]);
 const problem = planFileProblem;
@@ -87,6 +109,9 @@ const problem = planFileProblem;
  * be signed with it). Reading the file is the run layer's (src/run/plan-files.ts).
  */
 export function parsePlanFile(text: string, path: string, key?: string): SavedPlan {
+  if (jsonTooDeep(text, MAX_PLAN_DEPTH)) {
+    throw problem(path, 'plan-file-too-deep', `plan file ${path} nests values more than ${MAX_PLAN_DEPTH} deep: not a plan postureops wrote`, 'create a new plan with `postureops plan --out FILE`');
+  }
   let value: unknown;
   try {
     value = JSON.parse(text);
