@@ -5,7 +5,7 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { parseEnvText } from '../env-file.js';
 import { packageRoot } from '../../src/util/package-root.js';
-import { EXIT, type Io, write } from '../io.js';
+import { EXIT, type Io, write, writeText } from '../io.js';
 import { loadDesired, openRun } from '../pipeline.js';
 import { applyCommand } from './apply.js';
 import { planCommand } from './plan.js';
@@ -27,15 +27,17 @@ export async function demoCommand(io: Io, opts: { examples?: string }): Promise<
     banner(io, `Emulator on ${emu.url} (accounts prod, staging)`);
     const desired = await loadDesired(demoIo, examples);
     const seeded = await seedDrift(demoIo, desired);
-    write(io.stdout, seeded.map((s) => `  seeded: ${s}`).join('\n'));
+    writeText(io.stdout, seeded.map((s) => `  seeded: ${s}`).join('\n'));
 
+    // One screen or two: the plan once, one line a change; then what apply did; then the plan again.
     banner(io, 'postureops plan examples');
-    await planCommand(demoIo, examples, { format: 'text' });
+    await planCommand(demoIo, examples, { format: 'text', brief: true });
+    write(io.stdout, '(one line a change here: postureops plan shows each with its diff)');
 
     // The demo's emulator is its own (no other apply can reach it): no lease, whose first taking
     // waits its lifetime and margin (about 2.5 min) on a service that never had one.
     banner(io, 'postureops apply examples --auto-approve --no-lease');
-    const applied = await applyCommand(demoIo, examples, { format: 'text', autoApprove: true, lease: false });
+    const applied = await applyCommand(demoIo, examples, { format: 'text', autoApprove: true, brief: true, lease: false });
     if (applied !== EXIT.ok) return applied;
 
     banner(io, 'postureops plan examples --detailed-exitcode');

@@ -18,7 +18,7 @@ import { manualClock, startEmulator } from '../../src/emulator/index.js';
 import { LEASE_LIFETIME_MS } from '../../src/ops/lease/lease.js';
 import { LEASE_ID_PREFIX, leaseRecords } from '../../src/ops/lease/lease-record.js';
 import { packageRoot } from '../../src/util/package-root.js';
-import { cli, EXAMPLES, exampleEnv, forwardingProxy, leapingLeaseClock, rawApi, serviceEnv, webhookRepo } from './harness.js';
+import { cli, EXAMPLES, exampleEnv, forwardingProxy, leapingLeaseClock, oneLine, rawApi, serviceEnv, webhookRepo } from './harness.js';
 
 const BIN = join(packageRoot(), 'dist', 'cmd', 'postureops.js');
 /** The service's virtual time starts at the real time (whole seconds), so that tokens stay valid for clients on the real clock. */
@@ -78,7 +78,7 @@ it('a held lease stops apply with exit 4 before it reads the live state or print
   expect(applied.code, applied.stderr).toBe(0);
   expect(leaseClock.leapt()).toBeGreaterThan(150_000);
   expect(leaseClock.leapt()).toBeLessThanOrEqual(151_000);
-  expect(applied.stdout).toContain('waited 151s before taking the lease: it was freed with postureops unlock');
+  expect(oneLine(applied.stdout)).toContain('waited 151s before taking the lease: it was freed with postureops unlock');
   expect((await records()).map((r) => r.data?.state)).toEqual(['released']);
 });
 
@@ -212,7 +212,7 @@ it('an apply killed with SIGKILL mid-apply blocks the next one for at most two m
   clock.set(START + LEASE_LIFETIME_MS);
   const applied = await cli(['apply', repo, '--auto-approve'], { env });
   expect(applied.code, applied.stderr).toBe(0);
-  expect(applied.stdout).toMatch(/took over the lease from \S+ pid \d+ \(not renewed for 120s\)/);
+  expect(oneLine(applied.stdout)).toMatch(/took over the lease from \S+ pid \d+ \(not renewed for 120s\)/);
   const names = (await rawApi(emu, 'GET', '/api/v2/AlertChannels', { account: 'prod' })).body.data.map((r: { name: string }) => r.name).sort();
   // The killed run's create never reached the service: each name once.
   expect(names).toEqual(['hook-01', 'hook-02', 'hook-03']);
