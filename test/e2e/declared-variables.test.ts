@@ -71,7 +71,7 @@ describe('a configuration reads only what it declares', () => {
     const r = await postureops(['validate', dir], { SLACK_OPS_URL: 'https://hooks.slack.com/services/T/B/undeclared-value' });
     expect(r.code).toBe(1);
     expect(oneLine(r.stdout)).toMatch(/c\.yaml:13:15: error\[env-undeclared\]: environment variable SLACK_OPS_URL is not declared/);
-    expect(r.stdout).toContain('add it to postureops.yaml: `variables: [SLACK_OPS_URL]`');
+    expect(oneLine(r.stdout)).toContain('add it to postureops.yaml: `variables: [SLACK_OPS_URL]`');
     expect(all(r)).not.toContain('undeclared-value');
     // --no-env checks declarations too.
     const offline = await postureops(['validate', dir, '--no-env'], {});
