@@ -13,7 +13,7 @@ import { plan as derivePlan } from '../plan/steps/plan.js';
 import { withBudget } from '../ops/budget/budget.js';
 import { planDifferences } from '../plan/saved/plan-compare.js';
 import { checkStale } from '../plan/saved/plan-file.js';
-import { leaseRestGroups, leaseTakeGroups, preflight, recordGroups, type RequestGroup, readGroups, writeGroups } from '../ops/budget/preflight.js';
+import { leaseRestGroups, leaseTakeGroups, preflight, recordGroups, type RequestGroup, readGroups, retryReserve, writeGroups } from '../ops/budget/preflight.js';
 import { KINDS } from '../kinds/index.js';
 import type { AccountConfig, DesiredState } from '../model/account.js';
 import { hasErrors } from '../model/diagnostics.js';
@@ -56,7 +56,7 @@ export async function readyToApply(planned: Planned, checks: ApplyChecks): Promi
   const recorded = checks.record && checks.lease ? recordGroups(plan.accounts) : [];
   const writes = [...writeGroups(plan.changes, KINDS, plan.accounts), ...recorded];
   const leased = checks.lease ? leaseRest(run, writes) : [];
-  await run.preflight([...writes, ...leased], 'apply');
+  await run.preflight([...writes, ...leased], 'apply', retryReserve(plan.changes));
 }
 
 /** A refusal of the engine as the run's problem (`refused`). */
@@ -144,7 +144,7 @@ export async function deriveSavedPlan(setup: RunSetup, request: SavedPlanRequest
     // Before the first request: the read the derivation needs and the writes, against the budget last reported.
     const writes = writeGroups(saved.changes, KINDS, accounts);
     const leased = request.lease ? [...leaseTakeGroups(), ...leaseRest(run, writes)] : [];
-    await run.preflight([...readGroups(accounts, kindsOf), ...writes, ...leased], 'read and apply');
+    await run.preflight([...readGroups(accounts, kindsOf), ...writes, ...leased], 'read and apply', retryReserve(saved.changes));
     // The lease first: the live state the derivation reads is read under it.
     if (request.lease) await run.takeLease({ declared: desired.root.accounts, accounts });
     const live = await readLive(run, accounts, { settings: desired.root.settings, kindsOf }, hooks);

@@ -6,7 +6,7 @@ import { createClient } from '../api/client.js';
 import { clientOptionsFromEnv, type ClientOptions } from '../api/options.js';
 import { type ApiClient, type BucketBudget, ClientConfigError } from '../api/types.js';
 import { budgetAt } from '../ops/budget/budget.js';
-import { durationText, groupWaitSeconds, preflight, preflightLine, type RequestGroup, TOKEN_GROUP } from '../ops/budget/preflight.js';
+import { durationText, groupWaitSeconds, preflight, preflightLine, type RequestGroup, type RetryReserve, TOKEN_GROUP } from '../ops/budget/preflight.js';
 import type { BudgetMemory } from './budget-memory.js';
 import { LeaseHeldError, Leases, leaseHome, type LeaseClock, type LeaseOptions, LeaseWaitStopped } from '../ops/lease/lease.js';
 
@@ -124,10 +124,11 @@ export class Run {
 
   /**
    * Pre-flight, before the requests of `groups`: how long the budget the service last reported makes
-   * them take. Over the maximum duration (counting what the run already spent) it throws a RunError
-   * (`too-long`); a run that will wait gets its wait hook told the time left as it goes.
+   * them take. Over the maximum duration (counting what the run already spent, and the retry budget
+   * `reserve` of its creates) it throws a RunError (`too-long`); a run that will wait gets its wait
+   * hook told the time left as it goes.
    */
-  async preflight(groups: readonly RequestGroup[], what: string): Promise<void> {
+  async preflight(groups: readonly RequestGroup[], what: string, reserve?: RetryReserve): Promise<void> {
     const { client } = this;
     const all = client.stats().total === 0 ? [TOKEN_GROUP, ...groups] : [...groups];
     const now = this.now();
@@ -136,20 +137,21 @@ export class Run {
     const max = this.setup.flags.maxDuration;
     this.started ??= now;
     const spent = Math.max(0, (now - this.started) / 1000);
-    this.setup.onPreflight?.({ line: `Pre-flight (${what}): ${preflightLine(estimate)}`, seconds: estimate.seconds, bounded: max !== undefined });
-    if (max !== undefined && spent + estimate.seconds > max) {
+    this.setup.onPreflight?.({ line: `Pre-flight (${what}): ${preflightLine(estimate, reserve)}`, seconds: estimate.seconds, bounded: max !== undefined });
+    const reserved = reserve?.seconds ?? 0;
+    if (max !== undefined && spent + estimate.seconds + reserved > max) {
       // Would the run fit on what this run itself saw? Then the refusal rests on an earlier run's figures.
-      const remembered = reported.length > 0 && spent + preflight(all, client.budget(), now).seconds <= max;
+      const remembered = reported.length > 0 && spent + preflight(all, client.budget(), now).seconds + reserved <= max;
       throw new RunError({
         kind: 'too-long',
         too: {
           what,
-          line: preflightLine(estimate),
-          seconds: estimate.seconds,
+          line: preflightLine(estimate, reserve),
+          seconds: estimate.seconds + reserved,
           maxDuration: max,
           spentSeconds: spent,
           nothingSent: client.stats().total === 0,
-          text: { seconds: durationText(estimate.seconds), maxDuration: durationText(max), spent: durationText(spent) },
+          text: { seconds: durationText(estimate.seconds + reserved), maxDuration: durationText(max), spent: durationText(spent) },
           ...(remembered ? { remembered: { ...(this.memory.where !== undefined ? { file: this.memory.where } : {}), oldestSeconds: Math.max(0, Math.round((now - Math.min(...reported.map((b) => b.observedAt))) / 1000)) } } : {}),
         },
       });

@@ -22,6 +22,21 @@ import { LeaseLostError } from '../lease/lease.js';
 export const RETRY_BUDGET_MS = 5 * 60_000;
 /** The longest pause between two attempts of such a create. */
 const RETRY_PAUSE_MAX_MS = 30_000;
+
+/** The pause before the attempt after `attempt` (1, 2, 4... s, at most RETRY_PAUSE_MAX_MS). */
+function retryPauseMs(attempt: number): number {
+  return Math.min(RETRY_PAUSE_MAX_MS, 1000 * 2 ** (attempt - 1));
+}
+
+/**
+ * At most how many look-ups one create whose outcome stays unknown sends within `budgetMs` (each
+ * but the last followed by a repeat of the create): its pauses alone bound them, whatever the answers take.
+ */
+export function retryLookUps(budgetMs = RETRY_BUDGET_MS): number {
+  let n = 1;
+  for (let paused = 0; paused < budgetMs; n++) paused += retryPauseMs(n);
+  return n;
+}
 export const CONFIRMED_REASON = 'created (confirmed after an unknown outcome)';
 export const ALREADY_GONE_REASON = 'already gone';
 
@@ -277,7 +292,7 @@ async function createConfirmed(step: Step, desired: DesiredResource, request: Ap
         throw new ChangeError('outcome-unknown', `create outcome unknown ${attempt} times in ${Math.round((runner.retryBudgetMs ?? RETRY_BUDGET_MS) / 1000)}s and not found by name: ${describe(err)}`);
       } else {
         // Not created: repeating it is safe. A pause that grows, within the budget.
-        await sleep(Math.min(RETRY_PAUSE_MAX_MS, 1000 * 2 ** (attempt - 1), Math.max(0, until - now())));
+        await sleep(Math.min(retryPauseMs(attempt), Math.max(0, until - now())));
         continue;
       }
     }

@@ -14,6 +14,7 @@ import type { ReadPaths } from '../live/fetch.js';
 import { LEASE_LIFETIME_MS, leaseMarginMs, RENEW_LEAD_MS } from '../lease/lease.js';
 import { LEASE_LIST_PATH, writeLeaseRequest } from '../lease/lease-record.js';
 import { APPLIED_LIST_PATH, replaceAppliedRequest } from '../apply/applied-record.js';
+import { RETRY_BUDGET_MS, retryLookUps } from '../apply/apply-change.js';
 
 /** The service's documented budget per functionality: 120 requests per hour. */
 export const DOCUMENTED_LIMIT = 120;
@@ -252,10 +253,30 @@ export function durationText(seconds: number): string {
   return m === 0 ? `${h} h` : m === 60 ? `${h + 1} h` : `${h} h ${m} min`;
 }
 
-/** One line for people: the requests, and the wait the budget imposes. */
-export function preflightLine(p: Preflight): string {
+/**
+ * What a faulty run may add to an apply with creates: one create whose outcome stays unknown is looked
+ * up and repeated for its retry budget (apply-change.ts), time no fault-free run spends, so it is
+ * reserved (against --max-duration) and shown as a bound, not added to the requests.
+ */
+export interface RetryReserve {
+  seconds: number;
+  /** At most this many look-ups (lists of the kind), each but the last followed by a repeat of the create. */
+  lookUps: number;
+}
+
+/** The reserve of `changes`: the retry budget when any is a create, none otherwise (only creates are repeated). */
+export function retryReserve(changes: readonly Change[], budgetMs = RETRY_BUDGET_MS): RetryReserve | undefined {
+  if (!changes.some((c) => c.action === 'create')) return undefined;
+  return { seconds: budgetMs / 1000, lookUps: retryLookUps(budgetMs) };
+}
+
+/** One line for people: the requests, the wait the budget imposes, and the retry budget reserved. */
+export function preflightLine(p: Preflight, reserve?: RetryReserve): string {
   const reads = `${p.total} request${p.total === 1 ? '' : 's'} in ${p.buckets.length} rate-limit bucket${p.buckets.length === 1 ? '' : 's'}`;
-  if (p.seconds === 0 || !p.slowest) return `${reads}; the budget allows them all now`;
+  const retry = reserve
+    ? `; up to ${durationText(reserve.seconds)} more reserved for the retry budget of a create whose outcome stays unknown (at most ${reserve.lookUps} look-ups and ${reserve.lookUps - 1} repeats)`
+    : '';
+  if (p.seconds === 0 || !p.slowest) return `${reads}; the budget allows them all now${retry}`;
   const s = p.slowest;
-  return `${reads}; about ${durationText(p.seconds)} of waiting for rate limits (${s.buckets.join(' + ')}: ${s.requests} requests at ${s.perHour} an hour)`;
+  return `${reads}; about ${durationText(p.seconds)} of waiting for rate limits (${s.buckets.join(' + ')}: ${s.requests} requests at ${s.perHour} an hour)${retry}`;
 }
