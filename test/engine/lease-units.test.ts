@@ -49,7 +49,7 @@ const failure = (p: Promise<unknown>): Promise<unknown> => p.then(() => new Erro
 
 describe('what the lease says', () => {
   it('names its errors and says what happened in each', () => {
-    const held = new LeaseHeldError('prod', undefined, 31_400, 0);
+    const held = new LeaseHeldError('prod', '', 31_400, 0);
     expect(held.name).toBe('LeaseHeldError');
     expect(held.message).toBe("another apply holds the lease (in account prod; unknown holder; renewed 31s ago by the service's clock; free after 120s without renewal): nothing was changed");
     expect(new LeaseHeldError('prod', 'bob', 0, 12).message).toContain('; bob; renewed 0s ago');
