@@ -1,6 +1,7 @@
 // `${env:NAME}` in every string scalar of a document: values substituted, each use recorded by
 // pointer (so plans carry the template, never the value), unset and malformed references reported.
 
+import type { DiagnosticCode } from '../model/diagnostic-codes.js';
 import type { Diagnostic, SourcePosition } from '../model/diagnostics.js';
 import type { Json, JsonObject } from '../model/json.js';
 import { type Env, envNames, hasEnvRef, interpolate, malformedEnvRefs } from '../model/env.js';
@@ -23,7 +24,7 @@ export interface InterpolatedDocument {
 const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
 /** Code of the warning for a variable skipped with `missingEnv: 'skip'` (one per use; callers summarise them). */
-export const ENV_SKIPPED = 'env-skipped';
+export const ENV_SKIPPED = 'env-skipped' satisfies DiagnosticCode;
 
 function withoutEmpty(env: Env): Env {
   return Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== ''));

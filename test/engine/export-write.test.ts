@@ -2,7 +2,7 @@ import { chmod, mkdir, mkdtemp, readdir, readFile, rm, stat, writeFile } from 'n
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { writeExport } from '../../src/engine/export/export.js';
+import { ExportError, writeExport } from '../../src/engine/export/export.js';
 
 let root: string;
 beforeEach(async () => {
@@ -48,6 +48,7 @@ describe('writeExport', () => {
     await mkdir(join(out, 'old'), { recursive: true });
     await writeFile(join(out, 'old', 'stale.yaml'), 'x');
     await expect(writeExport(out, result)).rejects.toThrow(`cannot export to ${out}: the folder is not empty (use --force to replace its contents)`);
+    await expect(writeExport(out, result)).rejects.toMatchObject({ name: 'ExportError', code: 'target-not-empty' });
     expect(await tree(out)).toEqual(['old/stale.yaml']);
 
     await writeExport(out, result, { force: true });
@@ -61,6 +62,7 @@ describe('writeExport', () => {
     await writeFile(join(out, 'keep.yaml'), 'keep');
     const broken = { files: [...result.files, { path: 'prod/bad\0name.yaml', content: 'x' }] };
     await expect(writeExport(out, broken, { force: true })).rejects.toThrow(`cannot export to ${out}:`);
+    await expect(writeExport(out, broken, { force: true })).rejects.toBeInstanceOf(ExportError);
     expect(await tree(out)).toEqual(['keep.yaml']);
     expect(await readdir(root)).toEqual(['out']);
 
@@ -73,6 +75,7 @@ describe('writeExport', () => {
     const out = join(root, 'out');
     await expect(writeExport(out, { files: [{ path: '../escape.yaml', content: 'x' }] })).rejects.toThrow('invalid file path "../escape.yaml"');
     await expect(writeExport(out, { files: [{ path: '/abs.yaml', content: 'x' }] })).rejects.toThrow('invalid file path');
+    await expect(writeExport(out, { files: [{ path: '/abs.yaml', content: 'x' }] })).rejects.toMatchObject({ code: 'invalid-path' });
     expect(await readdir(root)).toEqual([]);
   });
 
@@ -80,6 +83,8 @@ describe('writeExport', () => {
     const file = join(root, 'file');
     await writeFile(file, 'x');
     await expect(writeExport(file, result, { force: true })).rejects.toThrow(`cannot export to ${file}: it exists and is not a folder`);
+    await expect(writeExport(file, result, { force: true })).rejects.toMatchObject({ code: 'target-not-folder' });
+    await expect(writeExport('/', result)).rejects.toMatchObject({ code: 'target-is-root' });
     expect(await readFile(file, 'utf8')).toBe('x');
   });
 });

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { bucketOf } from '../../src/api/buckets.js';
 import { apiPath } from '../../src/kinds/common.js';
-import { ApiError } from '../../src/api/types.js';
+import { MalformedBodyError } from '../../src/model/service-body.js';
 import { AlertChannel } from '../../src/kinds/alert-channel/index.js';
 import { CloudAccount } from '../../src/kinds/cloud-account/index.js';
 import { ContainerRegistry } from '../../src/kinds/container-registry/index.js';
@@ -272,7 +272,7 @@ describe('integration kinds: desired and live agree', () => {
   });
 
   it('reports a list response that is not a list as a typed API error', async () => {
-    await expect(AlertChannel.list(fetchCtx({ '/api/v2/AlertChannels': { data: { oops: 1 } } }))).rejects.toBeInstanceOf(ApiError);
+    await expect(AlertChannel.list(fetchCtx({ '/api/v2/AlertChannels': { data: { oops: 1 } } }))).rejects.toMatchObject({ name: 'MalformedBodyError', code: 'not-a-list', mayHaveApplied: false });
     await expect(CloudAccount.list(fetchCtx({ '/api/v2/CloudAccounts': { data: [{ name: 'no-guid' }] } }))).rejects.toThrow(/intgGuid/);
   });
 });
@@ -358,7 +358,13 @@ describe('integration kinds: requests', () => {
 
   it('reads the created id from {data: record}', () => {
     expect(AlertChannel.createdId({ data: { intgGuid: 'PROD_ABC', name: 'x' } }, slack)).toBe('PROD_ABC');
-    expect(() => AlertChannel.createdId({ data: {} }, slack)).toThrow(ApiError);
+    expect(() => AlertChannel.createdId({ data: {} }, slack)).toThrow(MalformedBodyError);
+    try {
+      AlertChannel.createdId({ data: {} }, slack);
+    } catch (err) {
+      // A create answered without its id may have happened: apply looks it up before repeating it.
+      expect(err).toMatchObject({ code: 'created-without-id', mayHaveApplied: true, method: 'POST' });
+    }
   });
 
   it('patches only the changed members, a changed data whole with its write-only secrets', () => {

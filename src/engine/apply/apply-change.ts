@@ -12,6 +12,7 @@ import type { Redactor } from '../../model/masking.js';
 import { type LiteralSource, MissingEnvError, MissingLiteralError, PlaceholderEnvError, resolveEnv } from '../../model/env-markers.js';
 import type { Change, ChangeResult } from '../../model/plan.js';
 import { because, type ResultReasonCode } from '../../model/reasons.js';
+import { MalformedBodyError } from '../../model/service-body.js';
 import { LeaseLostError } from '../lease/lease.js';
 
 /** Attempts of one create, the first included, when its outcome stays unknown. */
@@ -84,6 +85,7 @@ class ChangeError extends Error {
 function failureCode(err: unknown): ResultReasonCode {
   if (err instanceof ChangeError) return err.code;
   if (err instanceof ApiError) return err.kind === 'outcome-unknown' ? 'outcome-unknown' : 'request-failed';
+  if (err instanceof MalformedBodyError) return err.mayHaveApplied ? 'outcome-unknown' : 'request-failed';
   // The run stopped under this change after one of its requests may have landed.
   if (err instanceof RequestInterrupted || err instanceof ServiceUnreachable || err instanceof LeaseLostError) return 'interrupted';
   if (err instanceof MissingEnvError || err instanceof MissingLiteralError || err instanceof PlaceholderEnvError) return 'missing-value';
@@ -361,7 +363,7 @@ function isRead(req: ApiRequest): boolean {
 
 /** The client answers `transient` for a POST only when it was not processed (see ApiErrorKind). */
 function isUnknownOutcome(err: unknown): boolean {
-  return err instanceof ApiError && err.kind === 'outcome-unknown';
+  return (err instanceof ApiError && err.kind === 'outcome-unknown') || (err instanceof MalformedBodyError && err.mayHaveApplied);
 }
 
 function describe(err: unknown): string {

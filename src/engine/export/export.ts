@@ -16,7 +16,7 @@ import type { LiveState } from '../types.js';
 import { type DocumentCheck, fitDocument } from './export-fit.js';
 import { liveSettings } from './export-settings.js';
 
-export { writeExport, type WriteExportOptions } from './export-write.js';
+export { ExportError, type ExportErrorCode, writeExport, type WriteExportOptions } from './export-write.js';
 export type { ExportedSecret } from './export-secrets.js';
 
 export interface ExportFile {

@@ -6,6 +6,7 @@
 import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { open, readFile, rename, unlink } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
+import type { DiagnosticCode } from '../../model/diagnostic-codes.js';
 import { type Diagnostic, DiagnosticsError } from '../../model/diagnostics.js';
 import type { LiveResource } from '../../model/resource.js';
 import { liveDigest } from './digest.js';
@@ -97,7 +98,7 @@ export async function savePlan(path: string, plan: Plan, key?: string): Promise<
   }
 }
 
-const problem = (file: string, code: string, message: string, hint?: string): DiagnosticsError =>
+const problem = (file: string, code: DiagnosticCode, message: string, hint?: string): DiagnosticsError =>
   new DiagnosticsError([{ severity: 'error', code, message, file, ...(hint ? { hint } : {}) } satisfies Diagnostic]);
 
 /** The plan of `path`, checked as `readPlan` checks it. */

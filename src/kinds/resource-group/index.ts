@@ -11,7 +11,7 @@ import type { Diagnostic } from '../../model/diagnostics.js';
 import { isObject, type Json, type JsonObject } from '../../model/json.js';
 import type { DesiredResource, LiveResource, ResourceDocument } from '../../model/resource.js';
 import { apiPath, convertedEnvRefs, createdRecord, lastChangeOf, recordList, request, toBoolean, toFlag } from '../common.js';
-import { ApiError } from '../../api/types.js';
+import { MalformedBodyError } from '../../model/service-body.js';
 import type { ExportedDocument, FetchContext, Kind, Locate } from '../types.js';
 import { canonicalQuery, fromServiceQuery, serviceQueryProblems, toReadable, toServiceQuery } from './query.js';
 import { SCHEMA_FILE, schemas } from './schema.js';
@@ -28,7 +28,7 @@ function stringOf(rec: JsonObject, members: readonly string[]): string | undefin
 function required(rec: JsonObject, members: readonly string[]): string {
   const value = stringOf(rec, members);
   if (value !== undefined) return value;
-  throw new ApiError({ kind: 'permanent', method: 'GET', path: LIST_PATH, detail: `unexpected response: a record without ${members.join(' or ')}` });
+  throw new MalformedBodyError('record-without-identity', 'GET', LIST_PATH, `a record without ${members.join(' or ')}`);
 }
 
 const isDefault = (rec: JsonObject): boolean => rec.isDefaultBoolean === true || rec.isDefaultBoolean === 1 || rec.isDefaultBoolean === 'true';
@@ -162,7 +162,7 @@ export const ResourceGroup: Kind = {
   createdId(created) {
     const id = createdRecord(created) === undefined ? undefined : stringOf(createdRecord(created)!, ['resourceGroupGuid', 'guid']);
     if (id !== undefined) return id;
-    throw new ApiError({ kind: 'outcome-unknown', method: 'POST', path: LIST_PATH, detail: 'created, but the response carries no resourceGroupGuid' });
+    throw new MalformedBodyError('created-without-id', 'POST', LIST_PATH, 'created, but the answer carries no resourceGroupGuid');
   },
 
   updateRequests(id, desired, changed, ctx, options) {
