@@ -79,7 +79,7 @@ export function readDocument(parsed: ParsedDocument, root: RootConfig | undefine
       hint:
         typeof kindValue !== 'string'
           ? `expected one of: ${DOCUMENT_KINDS.join(', ')}`
-          : (KINDS.find((k) => k.documentKind === null && k.kind === kindValue)?.declaredIn ?? didYouMean(kindValue, DOCUMENT_KINDS)),
+          : (KINDS.find((k) => k.documentKind === null && k.kind === kindValue)?.hierarchy?.declaredIn ?? didYouMean(kindValue, DOCUMENT_KINDS)),
     });
     return undefined;
   }
@@ -127,12 +127,12 @@ export function readDocument(parsed: ParsedDocument, root: RootConfig | undefine
 function renameChecks(kind: Kind, value: JsonObject, where: (pointer: string) => SourcePosition): Diagnostic[] {
   const previous = value.previousNames;
   if (!Array.isArray(previous) || previous.length === 0) return [];
-  if (!kind.renamable) {
+  if (!kind.rename?.inPlace) {
     return [
       {
         severity: 'error',
         code: 'rename-unsupported',
-        message: `${kind.kind} \`${String(value.name)}\` gives previousNames, but ${kind.renameRefusal ?? `the service cannot rename a ${kind.kind} in place`}`,
+        message: `${kind.kind} \`${String(value.name)}\` gives previousNames, but ${kind.rename?.refusal ?? `the service cannot rename a ${kind.kind} in place`}`,
         ...where('/previousNames'),
         field: '/previousNames',
         hint: 'remove previousNames: the plan then deletes the old resource and creates the new one',

@@ -196,7 +196,7 @@ async function execute(change: Change, runner: ChangeRunner, track: Track): Prom
       break;
     }
   }
-  if (runner.testResources && kind.testRequest && outcome.liveId !== undefined && change.action !== 'delete') {
+  if (runner.testResources && kind.lifecycle?.testRequest && outcome.liveId !== undefined && change.action !== 'delete') {
     outcome.test = await testResource(step, outcome.liveId);
   }
   return outcome;
@@ -228,7 +228,7 @@ function buildCreate(step: Step): { desired: DesiredResource; request: ApiReques
   const { change, kind, runner } = step;
   const desired = buildDesired(step, kind.kind, change.name, change.parent, change.after);
   const children = (change.children ?? []).map((child) => {
-    const childKind = runner.kinds.find((k) => k.parentKind === kind.kind);
+    const childKind = runner.kinds.find((k) => k.hierarchy?.parentKind === kind.kind);
     if (!childKind) throw new ChangeError('invalid-change', `the plan gives children, but no kind is owned by ${kind.kind}`);
     return buildDesired(step, childKind.kind, child.name, change.name, child.after);
   });
@@ -254,7 +254,7 @@ async function createConfirmed(step: Step, desired: DesiredResource, request: Ap
     let outcome: ChangeOutcome;
     try {
       const res = await step.send(request);
-      const credential = kind.issuedCredential?.(res.body);
+      const credential = kind.credentials?.issuedCredential?.(res.body);
       if (credential !== undefined) {
         runner.redactor.add(credential);
         runner.onCredential?.(change, credential);
@@ -272,7 +272,7 @@ async function createConfirmed(step: Step, desired: DesiredResource, request: Ap
         // The answer that carried an issued credential was lost; a kind whose id is that credential
         // still has it in the record found.
         const id = found[0].serviceId;
-        if (kind.issuedCredential && kind.secretIds && id !== undefined) {
+        if (kind.credentials?.issuedCredential && kind.credentials?.secretIds && id !== undefined) {
           runner.redactor.add(id);
           runner.onCredential?.(change, id);
         }
@@ -321,7 +321,7 @@ async function listFresh(step: Step, what: string, code: ResultReasonCode): Prom
  * behind the plan's stand-in, read afresh (undefined when no live resource has it any more).
  */
 async function serviceIdOf(step: Step, liveId: string): Promise<string | undefined> {
-  if (!step.kind.secretIds) return liveId;
+  if (!step.kind.credentials?.secretIds) return liveId;
   const live = await listFresh(step, 'finding the resource', 'request-failed');
   const found = live.find((r) => r.kind === step.kind.kind && r.id === liveId)?.serviceId;
   if (found !== undefined) step.runner.redactor.add(found);
@@ -329,7 +329,7 @@ async function serviceIdOf(step: Step, liveId: string): Promise<string | undefin
 }
 
 function withSecretId(step: Step, req: ApiRequest, serviceId: string): ApiRequest {
-  return step.kind.secretIds ? { ...req, secrets: [...(req.secrets ?? []), serviceId] } : req;
+  return step.kind.credentials?.secretIds ? { ...req, secrets: [...(req.secrets ?? []), serviceId] } : req;
 }
 
 async function deleteLive(step: Step, liveId: string): Promise<ChangeOutcome> {
@@ -345,7 +345,7 @@ async function deleteLive(step: Step, liveId: string): Promise<ChangeOutcome> {
 }
 
 async function testResource(step: Step, liveId: string): Promise<{ ok: boolean; message?: string }> {
-  const test = step.kind.testRequest;
+  const test = step.kind.lifecycle?.testRequest;
   if (!test) return { ok: true };
   try {
     await step.send(test(liveId, step.ctx));

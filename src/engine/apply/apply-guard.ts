@@ -55,7 +55,7 @@ export class CreateGuard {
       if (twins.length === 0) continue;
       const lowest = twins.reduce((a, b) => (b.id < a.id ? b : a));
       const ids = twins.map((t) => t.id).sort().join(', ');
-      if (lowest.id > id || kind.deleteMeans !== undefined || kind.secretIds) {
+      if (lowest.id > id || kind.lifecycle?.deleteMeans !== undefined || kind.credentials?.secretIds) {
         amended.set(
           change.key,
           because(

@@ -28,7 +28,7 @@ export function changeRequests(change: Change, kinds: readonly Kind[], accounts:
     envRefs: {},
   });
   const children = (): DesiredResource[] => {
-    const childKind = kinds.find((k) => k.parentKind === change.kind);
+    const childKind = kinds.find((k) => k.hierarchy?.parentKind === change.kind);
     return (change.children ?? []).map((c) => ({
       kind: childKind?.kind ?? change.kind,
       account: change.account,
@@ -40,7 +40,7 @@ export function changeRequests(change: Change, kinds: readonly Kind[], accounts:
   };
   // A kind whose ids are credentials has its real id read afresh before an update or a delete.
   const lookUp = (): ApiRequest[] =>
-    kind.secretIds ? [{ method: 'GET', path: `${API_PREFIX}/${kind.collection}`, account: orgAccess ? undefined : change.account, orgAccess }] : [];
+    kind.credentials?.secretIds ? [{ method: 'GET', path: `${API_PREFIX}/${kind.collection}`, account: orgAccess ? undefined : change.account, orgAccess }] : [];
   switch (change.action) {
     case 'create':
       return [kind.createRequest(desired(), children(), ctx)];

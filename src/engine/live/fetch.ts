@@ -213,9 +213,9 @@ export function mapReferences(
   const diagnostics: Diagnostic[] = [];
   const mapped = resources.map((r) => {
     const kind = kindByName.get(r.kind);
-    if (!kind || kind.references.length === 0) return r;
+    if (!kind || (kind.references ?? []).length === 0) return r;
     let spec = r.spec;
-    for (const ref of kind.references) {
+    for (const ref of (kind.references ?? [])) {
       if (!read(r.account, ref.kind)) continue;
       const value = getAt(spec, ref.pointer);
       const mapOne = (id: Json): Json => {

@@ -22,7 +22,7 @@ export function neededKinds(desired: Pick<DesiredState, 'root' | 'resources'>, k
   }
   const pruned = kinds.filter((k) => desired.root.prune[k.kind] === true).map((k) => k.kind);
   const referrers = new Map<string, string[]>();
-  for (const k of kinds) for (const r of k.references) referrers.set(r.kind, [...(referrers.get(r.kind) ?? []), k.kind]);
+  for (const k of kinds) for (const r of (k.references ?? [])) referrers.set(r.kind, [...(referrers.get(r.kind) ?? []), k.kind]);
   return (account) => {
     // What may change here: the kinds declared in the account and the pruned ones.
     const here = declared.get(account.name) ?? new Set<string>();
@@ -33,11 +33,11 @@ export function neededKinds(desired: Pick<DesiredState, 'root' | 'resources'>, k
       if (!kind) continue;
       // Only a pruned kind can lose a resource, and only a declared kind with replaceOn can have one
       // replaced: what refers to those is read for the in-use check of that delete.
-      const removable = pruned.includes(name) || (here.has(name) && kind.replaceOn.length > 0);
+      const removable = pruned.includes(name) || (here.has(name) && (kind.compare?.replaceOn ?? []).length > 0);
       // What they refer to (live ids become names), their parents, and what refers to a removable
       // kind. Not further: a kind read only for its names or for what it uses is never compared, so
       // its own references need no names (fetch leaves them).
-      for (const next of [...kind.references.map((r) => r.kind), ...(kind.parentKind ? [kind.parentKind] : []), ...(removable ? (referrers.get(kind.kind) ?? []) : [])]) {
+      for (const next of [...(kind.references ?? []).map((r) => r.kind), ...(kind.hierarchy?.parentKind ? [kind.hierarchy?.parentKind] : []), ...(removable ? (referrers.get(kind.kind) ?? []) : [])]) {
         read.add(next);
       }
     }

@@ -54,7 +54,7 @@ export function writeChange(decision: Decision, children: readonly Decision[], r
     ...(allRefs.length > 0 ? { refs: allRefs } : {}),
     dependsOn: [],
     ...(decision.renamedFrom !== undefined ? { renamedFrom: decision.renamedFrom } : {}),
-    ...(kind.issuedNote !== undefined && (action === 'create' || action === 'replace') ? { issued: kind.issuedNote } : {}),
+    ...(kind.credentials?.issuedNote !== undefined && (action === 'create' || action === 'replace') ? { issued: kind.credentials?.issuedNote } : {}),
     ...(diff && action === 'update' && diff.withheld.length > 0 ? { withheld: diff.withheld } : {}),
     ...(decision.reasonCode !== undefined ? because(decision.reasonCode, decision.reason ?? '') : {}),
     ...(d.source ? { source: d.source } : {}),
@@ -87,6 +87,6 @@ export function deleteChange(live: LiveResource, kind: Kind, reason: string, cod
 
 /** The kind's names for coded values, for the renderings (none: no member). */
 function valueNamesOf(kind: Kind): Pick<Change, 'valueNames'> {
-  const names = kind.valueNames?.() ?? [];
+  const names = kind.compare?.valueNames?.() ?? [];
   return names.length > 0 ? { valueNames: names } : {};
 }

@@ -25,7 +25,7 @@ export function resolveReferences(decisions: Decisions, index: LiveIndex, deleti
 function refsOf(decision: Decision, decisions: Decisions, index: LiveIndex, deleted: ReadonlySet<string>, diagnostics: Diagnostic[]): Ref[] {
   const d = decision.desired;
   const refs: Ref[] = [];
-  for (const ref of decision.kind.references) {
+  for (const ref of (decision.kind.references ?? [])) {
     for (const name of referencedNames(d.spec, ref.pointer)) {
       const key = resourceKey(d.account, ref.kind, name);
       const target = decisions.get(key);
