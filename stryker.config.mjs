@@ -28,20 +28,20 @@ export const groups = [
   {
     name: 'plans',
     mutate: [
-      'src/engine/saved/plan-file.ts',
-      'src/engine/saved/plan-compare.ts',
-      'src/engine/plan/safety.ts',
-      'src/engine/plan/order.ts',
-      'src/engine/plan/diff.ts',
+      'src/plan/saved/plan-file.ts',
+      'src/plan/saved/plan-compare.ts',
+      'src/plan/core/safety.ts',
+      'src/plan/core/order.ts',
+      'src/plan/core/diff.ts',
     ],
     tests: ENGINE_TESTS,
   },
-  { name: 'plan-steps', mutate: ['src/engine/plan/steps/*.ts'], tests: ENGINE_TESTS },
-  { name: 'lease', mutate: ['src/engine/lease/lease.ts', 'src/kinds/lease-record.ts'], tests: ENGINE_TESTS },
+  { name: 'plan-steps', mutate: ['src/plan/steps/*.ts'], tests: ENGINE_TESTS },
+  { name: 'lease', mutate: ['src/ops/lease/lease.ts', 'src/kinds/lease-record.ts'], tests: ENGINE_TESTS },
   // What apply keeps out of the texts it stores, and what export writes instead of a secret.
   {
     name: 'written-secrets',
-    mutate: ['src/engine/apply/apply-redact.ts', 'src/engine/export/export-secrets.ts'],
+    mutate: ['src/ops/apply/apply-redact.ts', 'src/ops/export/export-secrets.ts'],
     tests: [...ENGINE_TESTS, 'test/model/**/*.test.ts'],
   },
 ];
@@ -52,10 +52,10 @@ export const strict = [
   'src/api/redact.ts',
   'src/model/inert.ts',
   'src/model/secret-detection.ts',
-  'src/engine/saved/plan-file.ts',
-  'src/engine/saved/plan-compare.ts',
-  'src/engine/apply/apply-redact.ts',
-  'src/engine/export/export-secrets.ts',
+  'src/plan/saved/plan-file.ts',
+  'src/plan/saved/plan-compare.ts',
+  'src/ops/apply/apply-redact.ts',
+  'src/ops/export/export-secrets.ts',
 ];
 
 // .ci/mutate.mjs writes each group's report in a folder of its own before merging them.

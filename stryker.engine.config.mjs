@@ -1,5 +1,5 @@
 // Mutation testing of the engine part of the safety core, one file at a time and quickly:
-// `npx stryker run stryker.engine.config.mjs --mutate src/engine/plan/safety.ts --concurrency 1`
+// `npx stryker run stryker.engine.config.mjs --mutate src/plan/core/safety.ts --concurrency 1`
 // (after `npm run build`). The same as stryker.config.mjs but with the in-process tests only
 // (vitest.mutate-engine.config.ts says why); scores in docs/mutation.md.
 import base from './stryker.config.mjs';

@@ -1,7 +1,7 @@
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { parseShard, type Shard } from '../src/engine/plan/shard.js';
+import { parseShard, type Shard } from '../src/plan/core/shard.js';
 import { DURATION_EXPECTED, parseDuration } from '../src/model/duration.js';
 import { inertText } from '../src/model/inert.js';
 import { packageRoot } from '../src/util/package-root.js';

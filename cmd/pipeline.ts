@@ -178,7 +178,7 @@ export interface PlanFlags extends ClientFlags {
   /** `--changed-since REF`: only the accounts whose documents changed since REF. */
   changedSince?: string;
   /** `--shard I/N`: this run's share of the accounts. */
-  shard?: import('../src/engine/plan/shard.js').Shard;
+  shard?: import('../src/plan/core/shard.js').Shard;
 }
 
 /** Load, scope, read, plan: the run layer's plan run, shown as the CLI shows it. The caller closes `planned.run`. */

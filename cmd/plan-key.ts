@@ -4,7 +4,7 @@
 import { EXIT, ExitError, type Io } from './io.js';
 
 export async function planKey(io: Io): Promise<string | undefined> {
-  const { planKeyFrom, PlanKeyError } = await import('../src/engine/saved/plan-file.js');
+  const { planKeyFrom, PlanKeyError } = await import('../src/plan/saved/plan-file.js');
   try {
     return planKeyFrom(io.env);
   } catch (err) {

@@ -112,7 +112,7 @@ async function applyInterruptibly(io: Io, dir: string, opts: ApplyOptions, inter
       write(io.stderr, renderPlan(plan, 'text', { color: useColor(io.stderr, io.env), quiet: quiet(io, opts) }));
     }
     await printDiagnostics(io, plan.diagnostics);
-    const [{ applyRun, readyToApply }, { PlanRefusedError }] = await Promise.all([import('../../src/run/apply-run.js'), import('../../src/engine/apply/apply-refusal.js')]);
+    const [{ applyRun, readyToApply }, { PlanRefusedError }] = await Promise.all([import('../../src/run/apply-run.js'), import('../../src/ops/apply/apply-refusal.js')]);
     // The engine's refusal (unless --force), then the writes against the budget as the read left it.
     await withExit(io, () => readyToApply(planned, { force: opts.force, lease: opts.lease !== false })).catch((err: unknown) => {
       if (!(err instanceof PlanRefusedError)) throw err;
@@ -130,8 +130,8 @@ async function applyInterruptibly(io: Io, dir: string, opts: ApplyOptions, inter
       );
     }
     const [{ defaultHolder, LeaseHeldError }, { planEnvNames }] = await Promise.all([
-      import('../../src/engine/lease/lease.js'),
-      import('../../src/engine/apply/apply-redact.js'),
+      import('../../src/ops/lease/lease.js'),
+      import('../../src/ops/apply/apply-redact.js'),
     ]);
     // Every variable the plan reads is set before the lease and the first write, not found missing
     // half-way through (a change done, the next one failing).

@@ -1,8 +1,8 @@
 import { resolve } from 'node:path';
 import type { AccountConfig } from '../../src/model/account.js';
 import { hasErrors } from '../../src/model/diagnostics.js';
-import type { ExportedSecret } from '../../src/engine/export/export.js';
-import type { LiveState } from '../../src/engine/types.js';
+import type { ExportedSecret } from '../../src/ops/export/export.js';
+import type { LiveState } from '../../src/model/live.js';
 import { EXIT, ExitError, type Io, write } from '../io.js';
 import { Interruption } from '../interrupt.js';
 import { type ClientFlags, printDiagnostics, readHooks, runSetup, withExit } from '../pipeline.js';
@@ -19,7 +19,7 @@ export interface ExportOptions extends ClientFlags {
 
 /** The values of the exported secrets the service returns in clear, to a .env file; never printed. */
 async function writeExportEnv(io: Io, file: string, live: LiveState, secrets: readonly ExportedSecret[], force: boolean): Promise<void> {
-  const [{ envFileText, exportEnvEntries }, { writeEnvFile }] = await Promise.all([import('../../src/engine/export/export-env.js'), import('../env-file.js')]);
+  const [{ envFileText, exportEnvEntries }, { writeEnvFile }] = await Promise.all([import('../../src/ops/export/export-env.js'), import('../env-file.js')]);
   const entries = exportEnvEntries(live, secrets);
   const { text, unwritable } = envFileText(entries);
   await writeEnvFile(resolve(io.cwd, file), text, force);
@@ -68,7 +68,7 @@ export async function exportCommand(io: Io, opts: ExportOptions): Promise<number
         },
       ),
     );
-    const { writeExport } = await import('../../src/engine/export/export.js');
+    const { writeExport } = await import('../../src/ops/export/export.js');
     await printDiagnostics(io, result.diagnostics);
     await writeExport(resolve(io.cwd, opts.out), result, { force: opts.force });
     const vars = result.secrets.length;

@@ -12,9 +12,10 @@ export interface MergeOptions {
 
 /** `postureops merge FILE...`: the shards' saved plans as one plan, rendered (and saved) as plan does. */
 export async function mergeCommand(io: Io, files: string[], opts: MergeOptions): Promise<number> {
-  const [{ loadPlan, savePlan, TAMPERED_CODES }, { mergePlans, MergeError }, { renderPlan }, { DiagnosticsError }] = await Promise.all([
-    import('../../src/engine/saved/plan-file.js'),
-    import('../../src/engine/saved/merge-plans.js'),
+  const [{ TAMPERED_CODES }, { loadPlan, savePlan }, { mergePlans, MergeError }, { renderPlan }, { DiagnosticsError }] = await Promise.all([
+    import('../../src/plan/saved/plan-file.js'),
+    import('../../src/run/plan-files.js'),
+    import('../../src/plan/saved/merge-plans.js'),
     import('../../src/render/index.js'),
     import('../../src/model/diagnostics.js'),
   ]);

@@ -59,7 +59,7 @@ async function planInterruptibly(io: Io, dir: string, opts: PlanOptions, interru
     const { renderPlan } = await import('../../src/render/index.js');
     const rendered = renderPlan(plan, opts.format, { color: useColor(io.stdout, io.env), quiet: quiet(io, opts) });
     if (out) {
-      const { savePlan } = await import('../../src/engine/saved/plan-file.js');
+      const { savePlan } = await import('../../src/run/plan-files.js');
       await savePlan(out, plan, key);
       written = true;
       await unlessInterrupted();

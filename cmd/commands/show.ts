@@ -19,8 +19,9 @@ export interface ShowOptions {
  * or is not a plan is an error (exit 1). Without a key, `unchecked` says what the note adds.
  */
 export async function readSavedPlan(io: Io, file: string, words: { unchecked: string; refused: string }): Promise<Plan> {
-  const [{ readPlan, PLAN_KEY_VARIABLE, TAMPERED_CODES }, { DiagnosticsError }] = await Promise.all([
-    import('../../src/engine/saved/plan-file.js'),
+  const [{ PLAN_KEY_VARIABLE, TAMPERED_CODES }, { readPlan }, { DiagnosticsError }] = await Promise.all([
+    import('../../src/plan/saved/plan-file.js'),
+    import('../../src/run/plan-files.js'),
     import('../../src/model/diagnostics.js'),
   ]);
   const key = await planKey(io);

@@ -1,13 +1,13 @@
 // The Action's `changed-since`: the accounts whose documents changed since a commit, read with git in
 // the checkout. A shallow checkout (actions/checkout's default depth 1) lacks the base commit: it is
 // fetched (`git fetch --depth=1 origin SHA`) before the comparison. `last-applied` compares each account
-// with the commit of its last successful apply, recorded in the service (src/engine/apply/applied.ts).
+// with the commit of its last successful apply, recorded in the service (src/ops/apply/applied.ts).
 
 import { changedSinceRef } from '../config/changed.js';
-import type { ChangedAccounts } from '../engine/plan/plan-scope.js';
+import type { ChangedAccounts } from '../plan/core/plan-scope.js';
 import type { DesiredState } from '../model/account.js';
 import { fetchCommit, GitError, hasCommit, resolveCommit } from '../util/git.js';
-import type { AppliedState } from '../engine/apply/applied.js';
+import type { AppliedState } from '../ops/apply/applied.js';
 import { RunFailure } from './pipeline.js';
 
 export async function changedSince(dir: string, desired: DesiredState, ref: string, log: (line: string) => void): Promise<ChangedAccounts> {

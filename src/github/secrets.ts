@@ -7,7 +7,7 @@ import * as core from '@actions/core';
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { ENV_KEY_ID, ENV_SECRET } from '../api/options.js';
-import { PLAN_KEY_VARIABLE } from '../engine/saved/plan-file.js';
+import { PLAN_KEY_VARIABLE } from '../plan/saved/plan-file.js';
 import { envNames } from '../model/env.js';
 import { echoForms } from '../model/masking.js';
 

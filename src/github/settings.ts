@@ -4,7 +4,7 @@
 import * as core from '@actions/core';
 import { context } from '@actions/github';
 import path from 'node:path';
-import { parseShard, type Shard } from '../engine/plan/shard.js';
+import { parseShard, type Shard } from '../plan/core/shard.js';
 import { DURATION_EXPECTED, parseDuration } from '../model/duration.js';
 import { LAST_APPLIED } from './changes.js';
 

@@ -82,7 +82,7 @@ export interface ExportedDocument {
   notes?: Diagnostic[];
 }
 
-/** An apply lease as its record holds it (src/engine/lease/lease.ts runs the protocol). */
+/** An apply lease as its record holds it (src/ops/lease/lease.ts runs the protocol). */
 export interface LeaseData {
   /** Unique per run. */
   owner: string;
@@ -145,7 +145,7 @@ export interface AppliedData {
 
 /**
  * The tool's own record of an account's last successful apply (one per account), written with the
- * service's credential, so that the next apply covers every change since (src/engine/apply/applied.ts).
+ * service's credential, so that the next apply covers every change since (src/ops/apply/applied.ts).
  * Never a resource of the user: dropped, as the lease, before planning, listing or exporting.
  */
 export interface AppliedHook {

@@ -12,6 +12,24 @@ export interface AccountConfig {
   orgAccess: boolean;
 }
 
+/** Where a request for an account goes: the fields of a request that pick its account. */
+export interface RequestTarget {
+  /** Account-Name header; absent for an org-access account. */
+  account: string | undefined;
+  /** Org-Access header; absent (never false) for an account reached by name. */
+  orgAccess: true | undefined;
+}
+
+/**
+ * The one rule that picks the account of a request (lease, applied record, fetch, attribution,
+ * apply, budget): an org-access account is reached by `Org-Access: true` and no Account-Name, any
+ * other by its name. `accounts` finds the account of a name (unknown: by name).
+ */
+export function requestTarget(account: Pick<AccountConfig, 'name' | 'orgAccess'> | string, accounts: readonly AccountConfig[] = []): RequestTarget {
+  const named = typeof account === 'string' ? { name: account, orgAccess: accounts.find((a) => a.name === account)?.orgAccess ?? false } : account;
+  return named.orgAccess ? { account: undefined, orgAccess: true } : { account: named.name, orgAccess: undefined };
+}
+
 export interface RootConfig {
   /** Path of postureops.yaml. */
   file: string;

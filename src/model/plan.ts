@@ -196,6 +196,14 @@ export interface PlanSummary {
   unmanaged: number;
 }
 
+/** What plan() gives: a plan, or none when an error diagnostic was found. */
+export interface PlanResult {
+  /** Absent when an error diagnostic was found. */
+  plan?: Plan;
+  /** Errors and warnings, sorted. */
+  diagnostics: Diagnostic[];
+}
+
 export interface Plan {
   formatVersion: typeof PLAN_FORMAT_VERSION;
   accounts: AccountConfig[];

@@ -82,3 +82,8 @@ export interface LiveResource {
   /** Who last changed the record and when, where the kind's records say (never compared). */
   lastChange?: LastChange;
 }
+
+/** The key of a resource within a run: account, kind and name (both halves index by it). */
+export function resourceKey(account: string, kind: string, name: string): string {
+  return `${account}/${kind}/${name}`;
+}

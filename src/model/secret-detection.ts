@@ -262,7 +262,7 @@ function holdingMember(pointer: string, root: JsonObject): string {
 
 /**
  * The live rest an update carries, without what the live record held masked or empty: `carried` is
- * the desired spec completed by live members (engine/plan/declared.ts), `declared` the spec the file
+ * the desired spec completed by live members (plan/core/declared.ts), `declared` the spec the file
  * gives. Every member below `open` that the live record holds masked or empty, at any depth, and
  * that the file does not set, is left out: sending it back would overwrite the real value with the
  * mask. A list holding a mask is left out whole (sending it shorter would drop the hidden items).

@@ -3,14 +3,15 @@
 // plan unless forced); it is checked here before the write pre-flight too, so an adapter learns it
 // before it asks anyone to confirm.
 
-import { apply, type ApplyOptions } from '../engine/apply/apply.js';
-import { refuseUnlessForced } from '../engine/apply/apply-refusal.js';
-import { checkLiterals, literalSource, planLiteralRefs } from '../engine/apply/literals.js';
-import { neededKinds } from '../engine/live/needed-kinds.js';
-import { plan as derivePlan } from '../engine/plan/plan.js';
-import { planDifferences } from '../engine/saved/plan-compare.js';
-import { checkStale } from '../engine/saved/plan-file.js';
-import { leaseGroups, preflight, recordGroups, type RequestGroup, readGroups, writeGroups } from '../engine/live/preflight.js';
+import { apply, type ApplyOptions } from '../ops/apply/apply.js';
+import { refuseUnlessForced } from '../ops/apply/apply-refusal.js';
+import { checkLiterals, literalSource, planLiteralRefs } from '../ops/apply/literals.js';
+import { neededKinds } from '../ops/live/needed-kinds.js';
+import { plan as derivePlan } from '../plan/steps/plan.js';
+import { withBudget } from '../ops/budget/budget.js';
+import { planDifferences } from '../plan/saved/plan-compare.js';
+import { checkStale } from '../plan/saved/plan-file.js';
+import { leaseGroups, preflight, recordGroups, type RequestGroup, readGroups, writeGroups } from '../ops/budget/preflight.js';
 import { KINDS } from '../kinds/index.js';
 import type { AccountConfig, DesiredState } from '../model/account.js';
 import { hasErrors } from '../model/diagnostics.js';
@@ -95,15 +96,14 @@ export async function deriveSavedPlan(setup: RunSetup, request: SavedPlanRequest
     const live = await readLive(run, accounts, { settings: desired.root.settings, kindsOf }, hooks);
     // Rotation is asked for per change in the file; the derived plan rotates the same resources.
     const rotate = saved.changes.filter((c) => c.rotate === true).map((c) => `${c.account}/${c.kind}/${c.name}`);
-    const result = derivePlan(desired, live, {
+    const result = withBudget(derivePlan(desired, live, {
       accounts: accounts.map((a) => a.name),
       force: request.force,
       rotate,
       ...(saved.targets ? { targets: saved.targets } : {}),
       apiCalls: live.calls,
-      budget: run.client.budget(),
       ...(saved.scope ? { scope: saved.scope } : {}),
-    });
+    }), KINDS, run.client.budget());
     const derived = result.plan && !hasErrors(result.diagnostics) ? result.plan : undefined;
     // Stale (the world moved) and different (the file or the repository moved): both named, one refusal.
     const stale = checkStale(saved, live);

@@ -3,8 +3,8 @@
 // it where the user said.
 
 import { documentChecker } from '../config/document-check.js';
-import { exportConfig, type ExportResult } from '../engine/export/export.js';
-import type { LiveState } from '../engine/types.js';
+import { exportConfig, type ExportResult } from '../ops/export/export.js';
+import type { LiveState } from '../model/live.js';
 import type { AccountConfig } from '../model/account.js';
 import { type ReadHooks, readLive } from './read.js';
 import { Run, type RunSetup } from './run.js';

@@ -2,11 +2,12 @@
 // narrowed (changed-since, shard), the run opened, the read's pre-flight and its refusal, the live
 // state read, the plan built, and (on request) who made the drift.
 
-import { attribute } from '../engine/live/attribute.js';
-import { literalSource } from '../engine/apply/literals.js';
-import { neededKinds } from '../engine/live/needed-kinds.js';
-import { plan as buildPlan } from '../engine/plan/plan.js';
-import { readGroups } from '../engine/live/preflight.js';
+import { attribute } from '../ops/live/attribute.js';
+import { literalSource } from '../ops/apply/literals.js';
+import { neededKinds } from '../ops/live/needed-kinds.js';
+import { plan as buildPlan } from '../plan/steps/plan.js';
+import { readGroups } from '../ops/budget/preflight.js';
+import { withBudget } from '../ops/budget/budget.js';
 import { KINDS } from '../kinds/index.js';
 import type { AccountConfig, DesiredState } from '../model/account.js';
 import { type Diagnostic, hasErrors } from '../model/diagnostics.js';
@@ -59,15 +60,15 @@ export async function planRun(setup: RunSetup, request: PlanRequest, hooks: Plan
     const kindsOf = neededKinds(desired, KINDS);
     await run.preflight(readGroups(accounts, kindsOf), 'read');
     const live = await readLive(run, accounts, { settings: desired.root.settings, kindsOf }, hooks);
-    const result = buildPlan(desired, live, {
+    const built = buildPlan(desired, live, {
       accounts: accounts.map((a) => a.name),
       force: request.force,
       rotate: request.rotate,
       targets: request.targets,
-      budget: await run.planBudget(),
       apiCalls: live.calls,
       ...(scope ? { scope } : {}),
     });
+    const result = withBudget(built, KINDS, await run.planBudget());
     // Problems go with the error (the adapter shows them once); a plan's warnings go to the hook.
     if (!result.plan || hasErrors(result.diagnostics)) throw new RunError({ kind: 'no-plan', diagnostics: result.diagnostics });
     await hooks.diagnostics?.(result.diagnostics);

@@ -1,7 +1,7 @@
 // A run that only reads (routes --live): the lists of the kinds asked for, after their pre-flight.
 
-import type { LiveState } from '../engine/types.js';
-import { readGroups } from '../engine/live/preflight.js';
+import type { LiveState } from '../model/live.js';
+import { readGroups } from '../ops/budget/preflight.js';
 import type { Kind } from '../kinds/types.js';
 import type { AccountConfig } from '../model/account.js';
 import type { JsonObject } from '../model/json.js';

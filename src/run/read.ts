@@ -3,10 +3,10 @@
 
 import type { ApiClient } from '../api/types.js';
 import { changedSinceRef } from '../config/changed.js';
-import { fetchLive } from '../engine/live/fetch.js';
-import { type ChangedAccounts, type NarrowedScope, narrowScope } from '../engine/plan/plan-scope.js';
-import type { Shard } from '../engine/plan/shard.js';
-import type { LiveState } from '../engine/types.js';
+import { fetchLive } from '../ops/live/fetch.js';
+import { type ChangedAccounts, type NarrowedScope, narrowScope } from '../plan/core/plan-scope.js';
+import type { Shard } from '../plan/core/shard.js';
+import type { LiveState } from '../model/live.js';
 import type { Kind } from '../kinds/types.js';
 import { KINDS } from '../kinds/index.js';
 import type { AccountConfig, DesiredState } from '../model/account.js';

@@ -5,8 +5,8 @@
 import { createClient } from '../api/client.js';
 import { clientOptionsFromEnv, type ClientOptions } from '../api/options.js';
 import { type ApiClient, type BucketBudget, ClientConfigError } from '../api/types.js';
-import { budgetAt } from '../engine/live/budget.js';
-import { durationText, groupWaitSeconds, preflight, preflightLine, type RequestGroup, TOKEN_GROUP } from '../engine/live/preflight.js';
+import { budgetAt } from '../ops/budget/budget.js';
+import { durationText, groupWaitSeconds, preflight, preflightLine, type RequestGroup, TOKEN_GROUP } from '../ops/budget/preflight.js';
 import type { BudgetMemory } from './budget-memory.js';
 import { RunError } from './errors.js';
 

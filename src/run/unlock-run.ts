@@ -3,7 +3,7 @@
 // the adapter asks; the run (its client) stays open across the question.
 
 import { KINDS } from '../kinds/index.js';
-import { leaseAge, leaseHookOf, LEASE_STALE_MS, lookAt, removeLease } from '../engine/lease/lease.js';
+import { leaseAge, leaseHookOf, LEASE_STALE_MS, lookAt, removeLease } from '../ops/lease/lease.js';
 import type { LeaseHook } from '../kinds/types.js';
 import type { AccountConfig } from '../model/account.js';
 import { Run, type RunSetup } from './run.js';

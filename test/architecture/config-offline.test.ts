@@ -37,7 +37,7 @@ describe('configuration layer boundaries', () => {
     expect(reached).toContain('src/kinds/index.ts');
     const offline = ['src/api/types.ts', 'src/api/buckets.ts'];
     expect(reached.filter((f) => f.startsWith('src/api/') && !offline.includes(f))).toEqual([]);
-    expect(reached.filter((f) => f.startsWith('src/engine/') || f.startsWith('src/emulator/'))).toEqual([]);
+    expect(reached.filter((f) => f.startsWith('src/plan/') || f.startsWith('src/ops/') || f.startsWith('src/emulator/'))).toEqual([]);
     for (const f of reached.filter((x) => x.startsWith('src/config/'))) {
       expect(await runtimeImports(f), f).not.toContainEqual(expect.stringMatching(/^src\/(api|engine)\//));
     }

@@ -24,9 +24,9 @@ describe('the npm package', () => {
     delete pkg.scripts;
     await writeFile(join(dir, 'package.json'), JSON.stringify(pkg));
     const files = [
-      'LICENSE', 'README.md', 'action.yml', 'dist/cmd/postureops.js', 'dist/src/engine/plan/plan.js', 'dist/test/e2e/harness.js',
+      'LICENSE', 'README.md', 'action.yml', 'dist/cmd/postureops.js', 'dist/src/plan/steps/plan.js', 'dist/test/e2e/harness.js',
       'schemas/alert-rule.schema.json', 'examples/postureops.yaml', 'examples/.env', 'examples/.env.example', 'examples/prod/.env',
-      'examples/.github/workflows/postureops-plan.yml', 'src/engine/plan/plan.ts', 'test/e2e/plan.test.ts', '.env', 'reports/mutation/mutation.json',
+      'examples/.github/workflows/postureops-plan.yml', 'src/plan/steps/plan.ts', 'test/e2e/plan.test.ts', '.env', 'reports/mutation/mutation.json',
     ];
     for (const f of files) {
       await mkdir(dirname(join(dir, f)), { recursive: true });
@@ -36,7 +36,7 @@ describe('the npm package', () => {
     const packed = (JSON.parse(stdout) as { files: { path: string }[] }[])[0].files.map((f) => f.path).sort();
     expect(packed).toEqual(
       [
-        'LICENSE', 'README.md', 'action.yml', 'dist/cmd/postureops.js', 'dist/src/engine/plan/plan.js', 'examples/.env.example',
+        'LICENSE', 'README.md', 'action.yml', 'dist/cmd/postureops.js', 'dist/src/plan/steps/plan.js', 'examples/.env.example',
         'examples/.github/workflows/postureops-plan.yml', 'examples/postureops.yaml', 'package.json', 'schemas/alert-rule.schema.json',
       ].sort(),
     );

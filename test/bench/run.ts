@@ -19,9 +19,10 @@ import { parseEnvText } from '../../cmd/env-file.js';
 import { createClient } from '../../src/api/client.js';
 import { loadConfig } from '../../src/config/load.js';
 import { startEmulator } from '../../src/emulator/index.js';
-import { apply } from '../../src/engine/apply/apply.js';
-import { fetchLive } from '../../src/engine/live/fetch.js';
-import { plan } from '../../src/engine/plan/plan.js';
+import { apply } from '../../src/ops/apply/apply.js';
+import { fetchLive } from '../../src/ops/live/fetch.js';
+import { plan } from '../../src/plan/steps/plan.js';
+import { withBudget } from '../../src/ops/budget/budget.js';
 import { KINDS } from '../../src/kinds/index.js';
 import { packageRoot } from '../../src/util/package-root.js';
 import { curve, curveTable } from './curve.js';
@@ -112,7 +113,7 @@ async function basics(): Promise<void> {
       const live = await fetchLive(client, loaded.state!.root.accounts, KINDS);
       record('fetch live state (empty accounts)', `${(performance.now() - t).toFixed(0)} ms, ${live.calls.total} API calls`);
       t = performance.now();
-      const first = plan(loaded.state!, live, { apiCalls: live.calls, budget: client.budget() });
+      const first = withBudget(plan(loaded.state!, live, { apiCalls: live.calls }), KINDS, client.budget());
       record('plan (pure) of the first run', `${(performance.now() - t).toFixed(1)} ms, ${first.plan!.changes.length} changes`);
 
       t = performance.now();
@@ -127,7 +128,7 @@ async function basics(): Promise<void> {
       const live2 = await fetchLive(client, loaded.state!.root.accounts, KINDS);
       const fetchMs = performance.now() - t;
       t = performance.now();
-      const second = plan(loaded.state!, live2, { apiCalls: live2.calls, budget: client.budget() });
+      const second = withBudget(plan(loaded.state!, live2, { apiCalls: live2.calls }), KINDS, client.budget());
       record(
         `fetch ${live2.resources.length} live resources + plan`,
         `${fetchMs.toFixed(0)} ms + ${(performance.now() - t).toFixed(1)} ms, ${live2.calls.total} API calls, ${second.plan!.changes.length} changes`,

@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import { afterEach, expect, it } from 'vitest';
 import { createClient } from '../../src/api/index.js';
 import { manualClock, startEmulator } from '../../src/emulator/index.js';
-import { LEASE_STALE_MS, Leases } from '../../src/engine/lease/lease.js';
+import { LEASE_STALE_MS, Leases } from '../../src/ops/lease/lease.js';
 import { KINDS } from '../../src/kinds/index.js';
 import { LEASE_ID_PREFIX } from '../../src/kinds/lease-record.js';
 import { packageRoot } from '../../src/util/package-root.js';

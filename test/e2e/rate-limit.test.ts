@@ -11,9 +11,10 @@ import { createClient } from '../../src/api/client.js';
 import type { RequestLogEntry } from '../../src/api/types.js';
 import { loadConfig } from '../../src/config/load.js';
 import { manualClock, startEmulator } from '../../src/emulator/index.js';
-import { apply } from '../../src/engine/apply/apply.js';
-import { fetchLive } from '../../src/engine/live/fetch.js';
-import { plan } from '../../src/engine/plan/plan.js';
+import { apply } from '../../src/ops/apply/apply.js';
+import { fetchLive } from '../../src/ops/live/fetch.js';
+import { plan } from '../../src/plan/steps/plan.js';
+import { withBudget } from '../../src/ops/budget/budget.js';
 import { KINDS } from '../../src/kinds/index.js';
 import { virtualTime } from '../api/helpers.js';
 
@@ -59,7 +60,7 @@ describe('rate limits during apply', () => {
       const loaded = await loadConfig(dir, { env: { HOOK_TOKEN: 't0k3n' } });
       expect(loaded.diagnostics.filter((d) => d.severity === 'error')).toEqual([]);
       const live = await fetchLive(client, loaded.state!.root.accounts, KINDS);
-      const result = plan(loaded.state!, live, { budget: client.budget(), apiCalls: live.calls });
+      const result = withBudget(plan(loaded.state!, live, { apiCalls: live.calls }), KINDS, client.budget());
       expect(result.plan?.summary.create).toBe(CHANNELS);
       const create = result.plan!.budget.find((b) => b.bucket === 'POST AlertChannels');
       expect(create?.needed).toBe(CHANNELS);

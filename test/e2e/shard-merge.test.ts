@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startEmulator } from '../../src/emulator/index.js';
-import { loadPlan } from '../../src/engine/saved/plan-file.js';
+import { loadPlan } from '../../src/run/plan-files.js';
 import { planBody } from '../../src/github/bodies.js';
 import { cli, rawApi, serviceEnv } from './harness.js';
 

@@ -52,7 +52,7 @@ describe('emulator import boundary', () => {
       "import { CHANNEL_TYPES } from '../../kinds/spellings.js';",
       "import type { SecretField } from '../../kinds/data.js';",
       "export { bucketOf } from '../../api/buckets.js';",
-      "const m = await import('../../engine/plan/plan.js');",
+      "const m = await import('../../plan/steps/plan.js');",
       "import { masking } from '../masking.js';",
       "import { readFileSync } from 'node:fs';",
       "import YAML from 'yaml';",
@@ -61,7 +61,7 @@ describe('emulator import boundary', () => {
       'src/emulator/collections/example.ts: ../../kinds/spellings.js',
       'src/emulator/collections/example.ts: ../../kinds/data.js',
       'src/emulator/collections/example.ts: ../../api/buckets.js',
-      'src/emulator/collections/example.ts: ../../engine/plan/plan.js',
+      'src/emulator/collections/example.ts: ../../plan/steps/plan.js',
       'src/emulator/collections/example.ts: package yaml',
     ]);
   });

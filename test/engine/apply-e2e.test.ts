@@ -9,10 +9,10 @@ import { createClient } from '../../src/api/index.js';
 import type { ApiClient } from '../../src/api/types.js';
 import { loadConfig } from '../../src/config/load.js';
 import { startEmulator, type RunningEmulator } from '../../src/emulator/index.js';
-import { CONFIRMED_REASON } from '../../src/engine/apply/apply-change.js';
-import { apply } from '../../src/engine/apply/apply.js';
-import { fetchLive } from '../../src/engine/live/fetch.js';
-import { plan } from '../../src/engine/plan/plan.js';
+import { CONFIRMED_REASON } from '../../src/ops/apply/apply-change.js';
+import { apply } from '../../src/ops/apply/apply.js';
+import { fetchLive } from '../../src/ops/live/fetch.js';
+import { plan } from '../../src/plan/steps/plan.js';
 import type { Plan } from '../../src/model/plan.js';
 import { KINDS } from '../../src/kinds/index.js';
 

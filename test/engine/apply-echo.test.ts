@@ -6,7 +6,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { apply } from '../../src/engine/apply/apply.js';
+import { apply } from '../../src/ops/apply/apply.js';
 import { type LiteralRef, literalDigest } from '../../src/model/env-markers.js';
 import type { JsonObject } from '../../src/model/json.js';
 import { renderApplyReport } from '../../src/render/index.js';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ApiError } from '../../src/api/types.js';
-import { CONFIRMED_REASON } from '../../src/engine/apply/apply-change.js';
-import { apply } from '../../src/engine/apply/apply.js';
+import { CONFIRMED_REASON } from '../../src/ops/apply/apply-change.js';
+import { apply } from '../../src/ops/apply/apply.js';
 import { change, FakeService, fakeKind, permanent, planOf, unknownOutcome } from './apply-fakes.js';
 
 const Widget = fakeKind('Widget');

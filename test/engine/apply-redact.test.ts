@@ -2,7 +2,7 @@
 // resolve to, whether a service echoes the whole template, one variable of it, or a literal secret.
 
 import { describe, expect, it } from 'vitest';
-import { planEnvNames, planRedactor, planSecretValues } from '../../src/engine/apply/apply-redact.js';
+import { planEnvNames, planRedactor, planSecretValues } from '../../src/ops/apply/apply-redact.js';
 import { LITERAL_MARKER, type LiteralRef, MASK } from '../../src/model/env-markers.js';
 import type { Json } from '../../src/model/json.js';
 import type { Plan } from '../../src/model/plan.js';

@@ -5,8 +5,8 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config/load.js';
 import { startEmulator, type RunningEmulator } from '../../src/emulator/index.js';
-import { apply } from '../../src/engine/apply/apply.js';
-import { PlanRefusedError, refuseUnlessForced } from '../../src/engine/apply/apply-refusal.js';
+import { apply } from '../../src/ops/apply/apply.js';
+import { PlanRefusedError, refuseUnlessForced } from '../../src/ops/apply/apply-refusal.js';
 import type { Plan, Refusal } from '../../src/model/plan.js';
 import { NO_BUDGET_MEMORY } from '../../src/run/budget-memory.js';
 import { planRun, type Planned } from '../../src/run/plan-run.js';

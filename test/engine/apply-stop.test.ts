@@ -2,7 +2,7 @@
 // starting; changes under way finish; the report covers every change and says why it stopped.
 import { describe, expect, it } from 'vitest';
 import { ApiError, RequestInterrupted, ServiceUnreachable } from '../../src/api/types.js';
-import { apply } from '../../src/engine/apply/apply.js';
+import { apply } from '../../src/ops/apply/apply.js';
 import type { ChangeResult } from '../../src/model/plan.js';
 import { change, FakeService, fakeKind, planOf } from './apply-fakes.js';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { apply } from '../../src/engine/apply/apply.js';
+import { apply } from '../../src/ops/apply/apply.js';
 import type { ChangeResult } from '../../src/model/plan.js';
 import { change, FakeService, fakeKind, permanent, planOf } from './apply-fakes.js';
 

@@ -2,7 +2,7 @@
 // rate-limit budget respected, a failed search a warning, entries matched by the live id.
 
 import { describe, expect, it } from 'vitest';
-import { attribute, driftedAccounts, entriesNaming } from '../../src/engine/live/attribute.js';
+import { attribute, driftedAccounts, entriesNaming } from '../../src/ops/live/attribute.js';
 import { ApiError, type ApiClient, type ApiRequest, type BucketBudget } from '../../src/api/types.js';
 import { type AuditEntry, type Change, type Plan, PLAN_FORMAT_VERSION } from '../../src/model/plan.js';
 

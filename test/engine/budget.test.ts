@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { BucketBudget } from '../../src/api/types.js';
-import { budgetAt, budgetNeeds, waitSecondsFor } from '../../src/engine/live/budget.js';
-import { plan } from '../../src/engine/plan/plan.js';
+import { budgetAt, budgetNeeds, waitSecondsFor, withBudget } from '../../src/ops/budget/budget.js';
+import { plan } from '../../src/plan/steps/plan.js';
 import { desired, desiredState, FAKE_KINDS, live, liveState } from './plan-fakes.js';
 
 const hook = (url: string) => ({ type: 'Webhook', data: { url } });
@@ -28,7 +28,7 @@ describe('budget', () => {
   const l = liveState([live('Channel', 'c', 'C3', hook('old')), live('Channel', 'x', 'C9', { type: 'Slack', data: {} }), live('Rule', 'gone', 'R9', { channels: [], severity: [1] })]);
 
   it('counts the requests apply will send per bucket, sorted by bucket', () => {
-    const p = plan(d, l, { kinds: FAKE_KINDS }).plan!;
+    const p = withBudget(plan(d, l, { kinds: FAKE_KINDS }), FAKE_KINDS).plan!;
     expect(p.budget).toEqual([
       { bucket: 'DELETE AlertRules', needed: 1, waitSeconds: 0 },
       { bucket: 'PATCH AlertChannels', needed: 1, waitSeconds: 0 },
@@ -40,7 +40,7 @@ describe('budget', () => {
   });
 
   it('estimates the wait when a bucket has too little left', () => {
-    const p = plan(d, l, { kinds: FAKE_KINDS, budget: [bucket('POST AlertChannels', 0, 120, 10), bucket('PATCH AlertChannels', 5)] }).plan!;
+    const p = withBudget(plan(d, l, { kinds: FAKE_KINDS }), FAKE_KINDS, [bucket('POST AlertChannels', 0, 120, 10), bucket('PATCH AlertChannels', 5)]).plan!;
     // Empty: the first request waits for Reset (10 s), the second a token interval (30 s) more.
     expect(p.budget.find((b) => b.bucket === 'POST AlertChannels')).toEqual({
       bucket: 'POST AlertChannels',
@@ -55,7 +55,7 @@ describe('budget', () => {
   });
 
   it('takes a bucket not used yet to be full, at the size of the buckets seen', () => {
-    const p = plan(d, l, { kinds: FAKE_KINDS, budget: [bucket('GET AlertChannels', 100, 1)] }).plan!;
+    const p = withBudget(plan(d, l, { kinds: FAKE_KINDS }), FAKE_KINDS, [bucket('GET AlertChannels', 100, 1)]).plan!;
     // 2 creates through a bucket of 1 per hour: one waits an hour; both if another run drained it.
     expect(p.budget.find((b) => b.bucket === 'POST AlertChannels')).toEqual({
       bucket: 'POST AlertChannels',
@@ -95,9 +95,9 @@ describe('budget', () => {
   });
 
   it('a replace costs a delete and a create; a kind that cannot build a request is a warning', () => {
-    const p = plan(desiredState([desired('Channel', 'x', hook('u'))]), liveState([live('Channel', 'x', 'C1', { type: 'Slack', data: { url: 'u' } })]), {
+    const p = withBudget(plan(desiredState([desired('Channel', 'x', hook('u'))]), liveState([live('Channel', 'x', 'C1', { type: 'Slack', data: { url: 'u' } })]), {
       kinds: FAKE_KINDS,
-    }).plan!;
+    }), FAKE_KINDS).plan!;
     expect(p.budget.map((b) => [b.bucket, b.needed])).toEqual([
       ['DELETE AlertChannels', 1],
       ['POST AlertChannels', 1],
@@ -105,5 +105,13 @@ describe('budget', () => {
     const broken = { ...FAKE_KINDS[0], deleteRequest: () => { throw new Error('no id'); } };
     const out = budgetNeeds(p.changes, [broken], p.accounts);
     expect(out.diagnostics.map((x) => x.code)).toEqual(['budget-estimate']);
+    // Attached to a plan, the warning joins the plan's diagnostics (and the result's).
+    const attached = withBudget({ plan: p, diagnostics: [] }, [broken]);
+    expect(attached.plan!.diagnostics.map((x) => x.code)).toEqual(['budget-estimate']);
+    expect(attached.diagnostics.map((x) => x.code)).toEqual(['budget-estimate']);
+  });
+
+  it('plan() itself counts no budget: the pure half never sees the client', () => {
+    expect(plan(d, l, { kinds: FAKE_KINDS }).plan!.budget).toEqual([]);
   });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { desiredView, diffResource, liveView, sortSets } from '../../src/engine/plan/diff.js';
+import { desiredView, diffResource, liveView, sortSets } from '../../src/plan/core/diff.js';
 import type { Kind } from '../../src/kinds/types.js';
 import type { JsonObject } from '../../src/model/json.js';
 import { MASK } from '../../src/model/env-markers.js';

@@ -3,8 +3,8 @@
 
 import { parseEnv } from 'node:util';
 import { describe, expect, it } from 'vitest';
-import { apply } from '../../src/engine/apply/apply.js';
-import { envFileText, quoteEnvValue } from '../../src/engine/export/export-env.js';
+import { apply } from '../../src/ops/apply/apply.js';
+import { envFileText, quoteEnvValue } from '../../src/ops/export/export-env.js';
 import { WRITE_ONLY_PLACEHOLDER } from '../../src/model/env-markers.js';
 import type { JsonObject } from '../../src/model/json.js';
 import { change, FakeService, fakeKind, planOf } from './apply-fakes.js';

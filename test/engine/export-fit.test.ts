@@ -3,7 +3,7 @@
 
 import { beforeAll, describe, expect, it } from 'vitest';
 import { documentChecker } from '../../src/config/document-check.js';
-import { type DocumentCheck, fitDocument } from '../../src/engine/export/export-fit.js';
+import { type DocumentCheck, fitDocument } from '../../src/ops/export/export-fit.js';
 
 let check: DocumentCheck;
 beforeAll(async () => {

@@ -6,10 +6,10 @@ import {
   type SecretSlot,
   secretsNote,
   upperSnake,
-} from '../../src/engine/export/export-secrets.js';
+} from '../../src/ops/export/export-secrets.js';
 
 // In-process tests of export's secret handling (placeholders, variable names, SECRETS.md): the e2e
-// export tests spawn dist/ and cannot notice a broken src/engine/export/export-secrets.ts.
+// export tests spawn dist/ and cannot notice a broken src/ops/export/export-secrets.ts.
 
 const slot = (account: string, kind: string, name: string, field: string, writeOnly = false): SecretSlot => ({ account, kind, name, field, writeOnly });
 const names = (secrets: readonly ExportedSecret[]): string[] => secrets.map((s) => `${s.variable} ${s.account}/${s.kind}/${s.name}${s.field}`);

@@ -4,11 +4,11 @@
 // checks, and a custom id with SVC_ on such an account is the user's, exported like any other.
 
 import { describe, expect, it } from 'vitest';
-import { exportConfig } from '../../src/engine/export/export.js';
-import { liveSettings } from '../../src/engine/export/export-settings.js';
+import { exportConfig } from '../../src/ops/export/export.js';
+import { liveSettings } from '../../src/ops/export/export-settings.js';
 import { detectPrefix } from '../../src/kinds/alert-profile/ids.js';
-import { rootFile } from '../../src/engine/export/export-yaml.js';
-import type { LiveState } from '../../src/engine/types.js';
+import { rootFile } from '../../src/ops/export/export-yaml.js';
+import type { LiveState } from '../../src/model/live.js';
 import { KINDS } from '../../src/kinds/index.js';
 import type { LiveResource } from '../../src/model/resource.js';
 

@@ -2,7 +2,7 @@ import { chmod, mkdir, mkdtemp, readdir, readFile, rm, stat, writeFile } from 'n
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { ExportError, writeExport } from '../../src/engine/export/export.js';
+import { ExportError, writeExport } from '../../src/ops/export/export.js';
 
 let root: string;
 beforeEach(async () => {

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { parseAllDocuments, parse } from 'yaml';
-import { exportConfig } from '../../src/engine/export/export.js';
-import { baseVariable, upperSnake } from '../../src/engine/export/export-secrets.js';
-import { kindFileStem } from '../../src/engine/export/export-yaml.js';
-import type { LiveState } from '../../src/engine/types.js';
+import { exportConfig } from '../../src/ops/export/export.js';
+import { baseVariable, upperSnake } from '../../src/ops/export/export-secrets.js';
+import { kindFileStem } from '../../src/ops/export/export-yaml.js';
+import type { LiveState } from '../../src/model/live.js';
 import type { LiveResource } from '../../src/model/resource.js';
 import { fakeKind } from './apply-fakes.js';
 import type { Kind } from '../../src/kinds/types.js';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ApiError, type ApiRequest } from '../../src/api/types.js';
-import { fetchLive, readsOf } from '../../src/engine/live/fetch.js';
-import { neededKinds, planNeeds, unreadKinds } from '../../src/engine/live/needed-kinds.js';
+import { fetchLive, readsOf } from '../../src/ops/live/fetch.js';
+import { neededKinds, planNeeds, unreadKinds } from '../../src/ops/live/needed-kinds.js';
 import type { Kind } from '../../src/kinds/types.js';
 import type { DesiredResource } from '../../src/model/resource.js';
 import { ACCOUNTS, Channel, FAKE_KINDS, FakeClient, Profile, Rule, Template } from './plan-fakes.js';
@@ -28,13 +28,7 @@ describe('fetchLive reads', () => {
     const client = new FakeClient({ prod: { '/api/v2/AlertChannels': { data: [{ intgGuid: 'P1', name: 'ops', type: 'Webhook', data: {} }] } } });
     await fetchLive(client, [ACCOUNTS[0]], [SearchableChannel]);
     expect(client.requests).toEqual([
-      {
-        method: 'GET',
-        path: '/api/v2/AlertChannels',
-        account: 'prod',
-        orgAccess: false,
-        alternative: { method: 'POST', path: '/api/v2/AlertChannels/search', body: {} },
-      },
+      { method: 'GET', path: '/api/v2/AlertChannels', account: 'prod', orgAccess: undefined, alternative: { method: 'POST', path: '/api/v2/AlertChannels/search', body: {} } },
     ]);
   });
 

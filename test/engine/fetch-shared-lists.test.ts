@@ -2,7 +2,7 @@
 // reader was most of a run's memory), but frozen, so that no kind can change what another reads.
 
 import { describe, expect, it } from 'vitest';
-import { fetchContext } from '../../src/engine/live/fetch.js';
+import { fetchContext } from '../../src/ops/live/fetch.js';
 import { FakeClient } from './plan-fakes.js';
 
 const tables = {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { fetchLive } from '../../src/engine/live/fetch.js';
+import { fetchLive } from '../../src/ops/live/fetch.js';
 import { mapBounded } from '../../src/model/concurrency.js';
 import { ACCOUNTS, FAKE_KINDS, FakeClient } from './plan-fakes.js';
 

@@ -18,7 +18,7 @@ import {
   lookAt,
   removeLease,
   type LeaseOptions,
-} from '../../src/engine/lease/lease.js';
+} from '../../src/ops/lease/lease.js';
 import { KINDS } from '../../src/kinds/index.js';
 import { profileLease } from '../../src/kinds/lease-record.js';
 import type { LeaseData } from '../../src/kinds/types.js';

@@ -2,9 +2,10 @@
 // unmanaged, summary, scope. Merging refuses what is not the shards of one plan.
 
 import { describe, expect, it } from 'vitest';
-import { mergePlans, MergeError, type ShardPlan } from '../../src/engine/saved/merge-plans.js';
-import { narrowScope, type ChangedAccounts } from '../../src/engine/plan/plan-scope.js';
-import { plan } from '../../src/engine/plan/plan.js';
+import { mergePlans, MergeError, type ShardPlan } from '../../src/plan/saved/merge-plans.js';
+import { narrowScope, type ChangedAccounts } from '../../src/plan/core/plan-scope.js';
+import { plan } from '../../src/plan/steps/plan.js';
+import { withBudget } from '../../src/ops/budget/budget.js';
 import type { DesiredState } from '../../src/model/account.js';
 import type { Plan } from '../../src/model/plan.js';
 import { desired, FAKE_KINDS, live } from './plan-fakes.js';
@@ -34,7 +35,7 @@ function planned(changed?: ChangedAccounts, shard?: { index: number; count: numb
   const narrowed = narrowScope(d, d.root.accounts, { ...(changed ? { changed } : {}), ...(shard ? { shard } : {}) });
   const names = new Set(narrowed.accounts.map((a) => a.name));
   const live = { ...l, accounts: l.accounts.filter((a) => names.has(a.name)), resources: l.resources.filter((r) => names.has(r.account)) };
-  const result = plan(d, live, { kinds: FAKE_KINDS, accounts: [...names], apiCalls: live.calls, ...(narrowed.scope ? { scope: narrowed.scope } : {}) });
+  const result = withBudget(plan(d, live, { kinds: FAKE_KINDS, accounts: [...names], apiCalls: live.calls, ...(narrowed.scope ? { scope: narrowed.scope } : {}) }), FAKE_KINDS);
   expect(result.diagnostics.filter((x) => x.severity === 'error')).toEqual([]);
   return result.plan!;
 }
@@ -50,6 +51,7 @@ describe('mergePlans', () => {
     const { apiCalls: wholeCalls, budget: wholeBudget, ...wholeRest } = whole;
     expect(rest).toEqual(wholeRest);
     expect(apiCalls.total).toBe(3 * count);
+    expect(wholeBudget.length).toBeGreaterThan(0);
     expect(budget.map((b) => [b.bucket, b.needed])).toEqual(wholeBudget.map((b) => [b.bucket, b.needed]));
     expect(wholeCalls.total).toBe(3);
     expect(merged.changes.some((c) => c.dependsOn.length > 0)).toBe(true);
@@ -87,7 +89,7 @@ describe('mergePlans', () => {
 
 describe('configDigest', () => {
   it('takes values from the environment as their templates: jobs with other secret values agree; a changed file does not', async () => {
-    const { configDigest } = await import('../../src/engine/plan/plan-scope.js');
+    const { configDigest } = await import('../../src/plan/core/plan-scope.js');
     const withValue = (url: string, literal = 'https://y'): DesiredState => {
       const { d } = state();
       return {

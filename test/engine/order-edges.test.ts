@@ -1,8 +1,8 @@
 // Ordering rules checked one by one (mutation testing found each unchecked): the edges the planner
 // draws, the tie-breaks of the sort and what a cycle names. order.test.ts covers the planner's view.
 import { describe, expect, it } from 'vitest';
-import { dependencyEdges, type PlannedChange, referencedNames, sortChanges } from '../../src/engine/plan/order.js';
-import { plan } from '../../src/engine/plan/plan.js';
+import { dependencyEdges, type PlannedChange, referencedNames, sortChanges } from '../../src/plan/core/order.js';
+import { plan } from '../../src/plan/steps/plan.js';
 import type { Change } from '../../src/model/plan.js';
 import { desired, desiredState, FAKE_KINDS, live, liveState } from './plan-fakes.js';
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { orderChanges, type PlannedChange } from '../../src/engine/plan/order.js';
-import { plan } from '../../src/engine/plan/plan.js';
+import { orderChanges, type PlannedChange } from '../../src/plan/core/order.js';
+import { plan } from '../../src/plan/steps/plan.js';
 import type { Change } from '../../src/model/plan.js';
 import type { Kind } from '../../src/kinds/types.js';
 import { Channel, desired, desiredState, FAKE_KINDS, live, liveState } from './plan-fakes.js';
@@ -149,7 +149,7 @@ describe('order: linked changes', () => {
 
 describe('Heap', () => {
   it('pops in the order a sort gives, whatever the order of pushes and pops', async () => {
-    const { Heap } = await import('../../src/engine/plan/order.js');
+    const { Heap } = await import('../../src/plan/core/order.js');
     let seed = 11;
     const rnd = () => (seed = (seed * 1103515245 + 12345) & 0x7fffffff);
     const compare = (a: [number, string], b: [number, string]) => a[0] - b[0] || (a[1] < b[1] ? -1 : a[1] > b[1] ? 1 : 0);

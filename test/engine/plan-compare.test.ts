@@ -2,7 +2,7 @@
 // anything else is named by change and member, never with a value from the file.
 
 import { describe, expect, it } from 'vitest';
-import { differingPointers, planDifferences } from '../../src/engine/saved/plan-compare.js';
+import { differingPointers, planDifferences } from '../../src/plan/saved/plan-compare.js';
 import { type Change, type Plan, PLAN_FORMAT_VERSION } from '../../src/model/plan.js';
 
 function change(name: string, over: Partial<Change> = {}): Change {

@@ -7,7 +7,7 @@ import { bucketOf } from '../../src/api/buckets.js';
 import type { DesiredResource, LiveResource } from '../../src/model/resource.js';
 import type { FetchContext, Kind } from '../../src/kinds/types.js';
 import type { Json, JsonObject } from '../../src/model/json.js';
-import type { LiveState } from '../../src/engine/types.js';
+import type { LiveState } from '../../src/model/live.js';
 
 type Rec = Record<string, unknown>;
 

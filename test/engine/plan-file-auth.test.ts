@@ -9,7 +9,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { type Diagnostic, DiagnosticsError } from '../../src/model/diagnostics.js';
-import { macMatches, PLAN_KEY_MIN_LENGTH, planMac, readPlan, savePlan, TAMPERED_CODES } from '../../src/engine/saved/plan-file.js';
+import { macMatches, PLAN_KEY_MIN_LENGTH, planMac, TAMPERED_CODES } from '../../src/plan/saved/plan-file.js';
+import { readPlan, savePlan } from '../../src/run/plan-files.js';
 import type { Plan } from '../../src/model/plan.js';
 import { emptyPlan } from '../render/fixtures.js';
 

@@ -10,7 +10,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Diagnostic, DiagnosticsError } from '../../src/model/diagnostics.js';
-import { readPlan, shown } from '../../src/engine/saved/plan-file.js';
+import { shown } from '../../src/plan/saved/plan-file.js';
+import { readPlan } from '../../src/run/plan-files.js';
 import { PLAN_FORMAT_VERSION } from '../../src/model/plan.js';
 import { CHANGE_REASON_CODES } from '../../src/model/reasons.js';
 

@@ -4,9 +4,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { DiagnosticsError } from '../../src/model/diagnostics.js';
-import { canonicalJson, liveDigest } from '../../src/engine/saved/digest.js';
-import { plan } from '../../src/engine/plan/plan.js';
-import { checkStale, loadPlan, savePlan } from '../../src/engine/saved/plan-file.js';
+import { canonicalJson, liveDigest } from '../../src/plan/core/digest.js';
+import { plan } from '../../src/plan/steps/plan.js';
+import { checkStale } from '../../src/plan/saved/plan-file.js';
+import { loadPlan, savePlan } from '../../src/run/plan-files.js';
 import type { Plan } from '../../src/model/plan.js';
 import { desired, desiredState, FAKE_KINDS, live, liveState } from './plan-fakes.js';
 

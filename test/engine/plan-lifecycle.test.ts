@@ -3,8 +3,8 @@
 // check that plan() wires them so that their effects reach the Plan.
 
 import { describe, expect, it } from 'vitest';
-import { plan, type PlanOptions } from '../../src/engine/plan/plan.js';
-import { checkStale } from '../../src/engine/saved/plan-file.js';
+import { plan, type PlanOptions } from '../../src/plan/steps/plan.js';
+import { checkStale } from '../../src/plan/saved/plan-file.js';
 import type { Kind } from '../../src/kinds/types.js';
 import type { DesiredResource } from '../../src/model/resource.js';
 import { Channel, desired, desiredState, FAKE_KINDS, live, liveState } from './plan-fakes.js';

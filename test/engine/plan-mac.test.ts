@@ -7,7 +7,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { DiagnosticsError } from '../../src/model/diagnostics.js';
-import { macMatches, PLAN_KEY_MIN_LENGTH, planKeyFrom, PlanKeyError, planMac, readPlan, savePlan } from '../../src/engine/saved/plan-file.js';
+import { macMatches, PLAN_KEY_MIN_LENGTH, planKeyFrom, PlanKeyError, planMac } from '../../src/plan/saved/plan-file.js';
+import { readPlan, savePlan } from '../../src/run/plan-files.js';
 import { type Plan, PLAN_FORMAT_VERSION } from '../../src/model/plan.js';
 
 const KEY = 'a'.repeat(PLAN_KEY_MIN_LENGTH);

@@ -5,10 +5,11 @@ import { createClient } from '../../src/api/index.js';
 import type { ApiClient } from '../../src/api/types.js';
 import type { DesiredState } from '../../src/model/account.js';
 import { startEmulator, type RunningEmulator } from '../../src/emulator/index.js';
-import { apply } from '../../src/engine/apply/apply.js';
-import { fetchLive } from '../../src/engine/live/fetch.js';
-import { plan } from '../../src/engine/plan/plan.js';
-import { checkStale } from '../../src/engine/saved/plan-file.js';
+import { apply } from '../../src/ops/apply/apply.js';
+import { fetchLive } from '../../src/ops/live/fetch.js';
+import { plan } from '../../src/plan/steps/plan.js';
+import { withBudget } from '../../src/ops/budget/budget.js';
+import { checkStale } from '../../src/plan/saved/plan-file.js';
 import type { Plan } from '../../src/model/plan.js';
 import { KINDS, kindForDocument } from '../../src/kinds/index.js';
 import type { DesiredResource } from '../../src/model/resource.js';
@@ -77,7 +78,7 @@ afterEach(async () => {
 
 async function planNow(desired: DesiredState, options: { rotate?: string[] } = {}): Promise<Plan> {
   const live = await fetchLive(client, ACCOUNTS, KINDS);
-  const result = plan(desired, live, { ...options, budget: client.budget(), apiCalls: live.calls });
+  const result = withBudget(plan(desired, live, { ...options, apiCalls: live.calls }), KINDS, client.budget());
   expect(result.diagnostics.filter((d) => d.severity === 'error')).toEqual([]);
   return result.plan!;
 }

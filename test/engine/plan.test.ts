@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { plan, type PlanOptions } from '../../src/engine/plan/plan.js';
+import { plan, type PlanOptions } from '../../src/plan/steps/plan.js';
 import { isLiteralMarker, literalDigest, literalRefs, MASK } from '../../src/model/env-markers.js';
 import { type Plan } from '../../src/model/plan.js';
 import type { DesiredResource, LiveResource } from '../../src/model/resource.js';

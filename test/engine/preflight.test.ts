@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { durationText, leaseGroups, preflight, preflightLine, readGroups, recordGroups, TOKEN_GROUP, writeGroups } from '../../src/engine/live/preflight.js';
+import { durationText, leaseGroups, preflight, preflightLine, readGroups, recordGroups, TOKEN_GROUP, writeGroups } from '../../src/ops/budget/preflight.js';
 import { KINDS } from '../../src/kinds/index.js';
 import type { AccountConfig } from '../../src/model/account.js';
 import type { Change } from '../../src/model/plan.js';

@@ -6,11 +6,11 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { ApiError, RequestInterrupted } from '../../src/api/types.js';
-import { plan as buildPlan } from '../../src/engine/plan/plan.js';
-import { apply, countNotStarted, summarize } from '../../src/engine/apply/apply.js';
-import { CreatedIds, runChange } from '../../src/engine/apply/apply-change.js';
-import { CreateGuard } from '../../src/engine/apply/apply-guard.js';
-import type { Leases } from '../../src/engine/lease/lease.js';
+import { plan as buildPlan } from '../../src/plan/steps/plan.js';
+import { apply, countNotStarted, summarize } from '../../src/ops/apply/apply.js';
+import { CreatedIds, runChange } from '../../src/ops/apply/apply-change.js';
+import { CreateGuard } from '../../src/ops/apply/apply-guard.js';
+import type { Leases } from '../../src/ops/lease/lease.js';
 import type { FetchContext } from '../../src/kinds/types.js';
 import { type ApplyReport, type Change, type ChangeResult, type Plan, PLAN_FORMAT_VERSION } from '../../src/model/plan.js';
 import { CHANGE_REASON_CODES, type ChangeReasonCode, REASON_CODES, RESULT_REASON_CODES, type ResultReasonCode } from '../../src/model/reasons.js';

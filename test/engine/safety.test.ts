@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { plan } from '../../src/engine/plan/plan.js';
+import { plan } from '../../src/plan/steps/plan.js';
 import type { DesiredResource, LiveResource } from '../../src/model/resource.js';
-import { inUseRefusal, SAFETY_DEFAULTS, safetyRefusal, thresholdsFor } from '../../src/engine/plan/safety.js';
-import type { PlannedChange } from '../../src/engine/plan/order.js';
+import { inUseRefusal, SAFETY_DEFAULTS, safetyRefusal, thresholdsFor } from '../../src/plan/core/safety.js';
+import type { PlannedChange } from '../../src/plan/core/order.js';
 import type { Change } from '../../src/model/plan.js';
 import type { SafetySettings } from '../../src/model/account.js';
 import { desired, desiredState, FAKE_KINDS, live, liveState } from './plan-fakes.js';

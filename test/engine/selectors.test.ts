@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseSelector, selects } from '../../src/engine/plan/selectors.js';
+import { parseSelector, selects } from '../../src/plan/core/selectors.js';
 
 describe('selectors [account/]Kind/name', () => {
   it.each([

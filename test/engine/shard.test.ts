@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { assignShards, parseShard, type WeightedAccount } from '../../src/engine/plan/shard.js';
+import { assignShards, parseShard, type WeightedAccount } from '../../src/plan/core/shard.js';
 
 /** A fixed pseudo-random sequence (no Math.random: the same accounts every run). */
 function accounts(n: number, seed = 7): WeightedAccount[] {

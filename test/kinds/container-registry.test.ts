@@ -6,8 +6,8 @@
 
 import { describe, expect, it } from 'vitest';
 import { ContainerRegistry } from '../../src/kinds/container-registry/index.js';
-import { diffResource } from '../../src/engine/plan/diff.js';
-import { writeChange } from '../../src/engine/plan/steps/build-changes.js';
+import { diffResource } from '../../src/plan/core/diff.js';
+import { writeChange } from '../../src/plan/steps/build-changes.js';
 import { changeDiff, pointerNotes } from '../../src/render/display.js';
 import { desiredOf, doc, fetchCtx, integrationRecord, requestCtx } from './helpers.js';
 import type { JsonObject } from '../../src/model/json.js';

@@ -8,7 +8,7 @@ import { AlertChannel } from '../../src/kinds/alert-channel/index.js';
 import { CloudAccount } from '../../src/kinds/cloud-account/index.js';
 import { ContainerRegistry } from '../../src/kinds/container-registry/index.js';
 import type { Kind } from '../../src/kinds/types.js';
-import { diffResource } from '../../src/engine/plan/diff.js';
+import { diffResource } from '../../src/plan/core/diff.js';
 import { getAt } from '../../src/model/json-pointer.js';
 import type { JsonObject } from '../../src/model/json.js';
 import { WITHHELD } from '../../src/model/secret-detection.js';
@@ -200,7 +200,7 @@ describe('secrets no table names', () => {
 
 describe('export of an unknown type', () => {
   it('a plain member that holds the text of a mask is exported as read, not taken for a leaked secret', async () => {
-    const { exportConfig } = await import('../../src/engine/export/export.js');
+    const { exportConfig } = await import('../../src/ops/export/export.js');
     const live = await liveOf(CloudAccount, '/api/v2/CloudAccounts', 'FutureCloudCfg', { password: 'CANARY-1', query: 'match a****b in the logs' });
     const result = exportConfig({ resources: [live] } as never, { accounts: [{ name: 'prod' }] as never, kindNames: ['CloudAccount'] });
     expect(result.diagnostics.filter((d) => d.severity === 'error')).toEqual([]);

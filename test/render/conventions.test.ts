@@ -1,7 +1,7 @@
 // One vocabulary and one account order in every rendering (issue 11, "Conventions").
 
 import { describe, expect, it } from 'vitest';
-import { apply } from '../../src/engine/apply/apply.js';
+import { apply } from '../../src/ops/apply/apply.js';
 import type { ApplyReport, Plan } from '../../src/model/plan.js';
 import { diffLines, toYaml } from '../../src/render/display.js';
 import { renderApplyReport, renderPlan } from '../../src/render/index.js';

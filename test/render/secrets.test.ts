@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { apply } from '../../src/engine/apply/apply.js';
+import { apply } from '../../src/ops/apply/apply.js';
 import type { Change, Plan } from '../../src/model/plan.js';
 import type { Json, JsonObject } from '../../src/model/json.js';
 import { renderApplyReport, renderPlan } from '../../src/render/index.js';

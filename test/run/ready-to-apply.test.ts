@@ -2,7 +2,7 @@
 // plan is leased and written, changes or not.
 
 import { describe, expect, it } from 'vitest';
-import type { RequestGroup } from '../../src/engine/live/preflight.js';
+import type { RequestGroup } from '../../src/ops/budget/preflight.js';
 import type { Plan } from '../../src/model/plan.js';
 import { readyToApply } from '../../src/run/apply-run.js';
 import type { Planned } from '../../src/run/plan-run.js';

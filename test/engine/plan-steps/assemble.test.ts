@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { assemble, type AssembleInput } from '../../../src/engine/plan/steps/assemble.js';
+import { assemble, type AssembleInput } from '../../../src/plan/steps/assemble.js';
 import { type Change, PLAN_FORMAT_VERSION } from '../../../src/model/plan.js';
 import { frozen } from './helpers.js';
 

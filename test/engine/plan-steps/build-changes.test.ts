@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { buildChanges } from '../../../src/engine/plan/steps/build-changes.js';
-import { decide } from '../../../src/engine/plan/steps/decide.js';
-import type { Decision, Ref } from '../../../src/engine/plan/steps/shared.js';
+import { buildChanges } from '../../../src/plan/steps/build-changes.js';
+import { decide } from '../../../src/plan/steps/decide.js';
+import type { Decision, Ref } from '../../../src/plan/steps/shared.js';
 import type { Kind } from '../../../src/kinds/types.js';
 import { literalDigest, MASK } from '../../../src/model/env-markers.js';
 import { Channel, desired, live } from '../plan-fakes.js';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { checkAgainstLive } from '../../../src/engine/plan/steps/check.js';
-import { indexLive } from '../../../src/engine/plan/steps/live-index.js';
+import { checkAgainstLive } from '../../../src/plan/steps/check.js';
+import { indexLive } from '../../../src/plan/steps/live-index.js';
 import { desired, FAKE_KINDS, live } from '../plan-fakes.js';
 import { frozen } from './helpers.js';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { decide, unmatched } from '../../../src/engine/plan/steps/decide.js';
+import { decide, unmatched } from '../../../src/plan/steps/decide.js';
 import type { DesiredResource, LiveResource } from '../../../src/model/resource.js';
 import { Channel, desired, live } from '../plan-fakes.js';
 import { frozen, matchOf } from './helpers.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { fold } from '../../../src/engine/plan/steps/fold.js';
+import { fold } from '../../../src/plan/steps/fold.js';
 import type { Kind } from '../../../src/kinds/types.js';
 import type { Action } from '../../../src/model/plan.js';
 import { desired, FAKE_KINDS, Profile } from '../plan-fakes.js';

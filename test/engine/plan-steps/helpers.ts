@@ -2,9 +2,9 @@
 // that a step that changes its input fails the test instead of passing by accident.
 
 import type { DesiredResource, LiveResource } from '../../../src/model/resource.js';
-import type { Decision, Decisions, Match } from '../../../src/engine/plan/steps/shared.js';
-import { resourceKey } from '../../../src/engine/plan/order.js';
+import type { Decision, Decisions, Match } from '../../../src/plan/steps/shared.js';
 import { FAKE_KINDS } from '../plan-fakes.js';
+import { resourceKey } from '../../../src/model/resource.js';
 
 export function frozen<T>(value: T): T {
   if (value && typeof value === 'object' && !Object.isFrozen(value)) {

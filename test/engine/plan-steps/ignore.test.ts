@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ignoreChanges } from '../../../src/engine/plan/steps/ignore.js';
+import { ignoreChanges } from '../../../src/plan/steps/ignore.js';
 import type { DesiredResource } from '../../../src/model/resource.js';
 import { desired, live } from '../plan-fakes.js';
 import { frozen, matchOf } from './helpers.js';

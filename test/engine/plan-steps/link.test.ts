@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { link } from '../../../src/engine/plan/steps/link.js';
-import { deleteChange, writeChange } from '../../../src/engine/plan/steps/build-changes.js';
-import type { PlannedChange } from '../../../src/engine/plan/order.js';
+import { link } from '../../../src/plan/steps/link.js';
+import { deleteChange, writeChange } from '../../../src/plan/steps/build-changes.js';
+import type { PlannedChange } from '../../../src/plan/core/order.js';
 import type { DesiredResource, LiveResource } from '../../../src/model/resource.js';
 import { Channel, desired, FAKE_KINDS, live, Rule } from '../plan-fakes.js';
 import { decisionOf, frozen } from './helpers.js';

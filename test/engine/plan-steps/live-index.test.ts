@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { indexLive, livesAt } from '../../../src/engine/plan/steps/live-index.js';
+import { indexLive, livesAt } from '../../../src/plan/steps/live-index.js';
 import { live } from '../plan-fakes.js';
 import { frozen } from './helpers.js';
 

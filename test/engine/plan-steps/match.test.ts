@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { indexLive } from '../../../src/engine/plan/steps/live-index.js';
-import { match } from '../../../src/engine/plan/steps/match.js';
+import { indexLive } from '../../../src/plan/steps/live-index.js';
+import { match } from '../../../src/plan/steps/match.js';
 import type { LiveResource } from '../../../src/model/resource.js';
 import { desired, FAKE_KINDS, live } from '../plan-fakes.js';
 import { frozen } from './helpers.js';

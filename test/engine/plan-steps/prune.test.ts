@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { indexLive } from '../../../src/engine/plan/steps/live-index.js';
-import { deletionReason, prune, sortUnmanaged } from '../../../src/engine/plan/steps/prune.js';
-import type { Decision } from '../../../src/engine/plan/steps/shared.js';
+import { indexLive } from '../../../src/plan/steps/live-index.js';
+import { deletionReason, prune, sortUnmanaged } from '../../../src/plan/steps/prune.js';
+import type { Decision } from '../../../src/plan/steps/shared.js';
 import type { Action } from '../../../src/model/plan.js';
 import type { LiveResource } from '../../../src/model/resource.js';
 import { desired, FAKE_KINDS, live, Rule, Template } from '../plan-fakes.js';

@@ -2,9 +2,9 @@
 // name (with a warning), and a reference that takes only some resources of its kind refuses others.
 
 import { describe, expect, it } from 'vitest';
-import { indexLive } from '../../../src/engine/plan/steps/live-index.js';
-import { namesForIds } from '../../../src/engine/plan/steps/reference-ids.js';
-import { resolveReferences } from '../../../src/engine/plan/steps/references.js';
+import { indexLive } from '../../../src/plan/steps/live-index.js';
+import { namesForIds } from '../../../src/plan/steps/reference-ids.js';
+import { resolveReferences } from '../../../src/plan/steps/references.js';
 import type { Kind } from '../../../src/kinds/types.js';
 import type { JsonObject } from '../../../src/model/json.js';
 import { Channel, desired, FAKE_KINDS, live, Rule } from '../plan-fakes.js';

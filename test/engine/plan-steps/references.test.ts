@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { indexLive } from '../../../src/engine/plan/steps/live-index.js';
-import { resolveReferences } from '../../../src/engine/plan/steps/references.js';
-import type { Decision, Deletion } from '../../../src/engine/plan/steps/shared.js';
+import { indexLive } from '../../../src/plan/steps/live-index.js';
+import { resolveReferences } from '../../../src/plan/steps/references.js';
+import type { Decision, Deletion } from '../../../src/plan/steps/shared.js';
 import type { Action } from '../../../src/model/plan.js';
 import type { JsonObject } from '../../../src/model/json.js';
 import type { LiveResource } from '../../../src/model/resource.js';

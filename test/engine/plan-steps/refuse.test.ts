@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { combine, preventDestroyRefusal, refuse, type RefuseInput } from '../../../src/engine/plan/steps/refuse.js';
+import { combine, preventDestroyRefusal, refuse, type RefuseInput } from '../../../src/plan/steps/refuse.js';
 import type { Refusal } from '../../../src/model/plan.js';
-import { deleteChange } from '../../../src/engine/plan/steps/build-changes.js';
+import { deleteChange } from '../../../src/plan/steps/build-changes.js';
 import { Channel, FAKE_KINDS, live } from '../plan-fakes.js';
 
 const channels = Array.from({ length: 10 }, (_, i) => live('Channel', `c${i}`, `C${i}`, {}));

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { rename, renameLive } from '../../../src/engine/plan/steps/rename.js';
+import { rename, renameLive } from '../../../src/plan/steps/rename.js';
 import type { Kind } from '../../../src/kinds/types.js';
 import type { DesiredResource } from '../../../src/model/resource.js';
 import { Channel, desired, FAKE_KINDS, live, Profile, Rule, Template } from '../plan-fakes.js';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { repoint } from '../../../src/engine/plan/steps/repoint.js';
+import { repoint } from '../../../src/plan/steps/repoint.js';
 import type { Action } from '../../../src/model/plan.js';
-import type { ResourceDiff } from '../../../src/engine/plan/diff.js';
+import type { ResourceDiff } from '../../../src/plan/core/diff.js';
 import { desired, Rule } from '../plan-fakes.js';
 import { decisionOf, decisionsOf } from './helpers.js';
 

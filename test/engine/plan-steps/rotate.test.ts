@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { selectRotations } from '../../../src/engine/plan/steps/rotate.js';
+import { selectRotations } from '../../../src/plan/steps/rotate.js';
 import { desired } from '../plan-fakes.js';
-import type { Match } from '../../../src/engine/plan/steps/shared.js';
+import type { Match } from '../../../src/plan/steps/shared.js';
 import { frozen, matchOf } from './helpers.js';
 
 const pager = matchOf(desired('Channel', 'pd', { type: 'Pager', data: { apiKey: 'k' } }));

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { scope } from '../../../src/engine/plan/steps/scope.js';
+import { scope } from '../../../src/plan/steps/scope.js';
 import { desired, desiredState, live, liveState } from '../plan-fakes.js';
 import { frozen } from './helpers.js';
 

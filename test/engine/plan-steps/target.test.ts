@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { target } from '../../../src/engine/plan/steps/target.js';
+import { target } from '../../../src/plan/steps/target.js';
 import type { Change } from '../../../src/model/plan.js';
 import { FAKE_KINDS } from '../plan-fakes.js';
 import { frozen } from './helpers.js';

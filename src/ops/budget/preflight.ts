@@ -1,0 +1,257 @@
+// Pre-flight: before the first request, the requests a run will send per rate-limit bucket and how
+// long the service's budget makes it take. A read that may go through a list or its search is one
+// group over two buckets (they refill side by side); every other request has its bucket to itself.
+// The budget is what the service last reported (an earlier run's headers, brought forward to now);
+// a bucket never seen is taken to be full at the size of the others, or the documented 120 an hour.
+
+import type { BucketBudget } from '../../api/types.js';
+import { API_PREFIX, bucketOf } from '../../api/buckets.js';
+import type { AccountConfig } from '../../model/account.js';
+import type { Change } from '../../model/plan.js';
+import type { Kind } from '../../kinds/types.js';
+import { budgetAt, changeRequests, PLACEHOLDER_ID, waitSecondsFor } from './budget.js';
+import type { ReadPaths } from '../live/fetch.js';
+import { LEASE_HEARTBEAT_MS, leaseHookOf } from '../lease/lease.js';
+import { appliedHookOf } from '../apply/applied.js';
+
+/** The service's documented budget per functionality: 120 requests per hour. */
+export const DOCUMENTED_LIMIT = 120;
+
+/** Requests that any of `buckets` can carry (one bucket for most). */
+export interface RequestGroup {
+  buckets: string[];
+  requests: number;
+}
+
+export interface BucketEstimate {
+  bucket: string;
+  /** Requests expected to go through it. */
+  requests: number;
+  /** Budget left as last reported (or assumed full). */
+  remaining: number;
+  limit: number;
+  /** Not reported by the service yet: taken to be full. */
+  assumed?: true;
+}
+
+export interface Preflight {
+  /** Requests of the run. */
+  total: number;
+  /** Per bucket, sorted by name. */
+  buckets: BucketEstimate[];
+  /** Seconds the run waits for rate limits, by the slowest group (0: the budget allows it all now). */
+  seconds: number;
+  /** The group that takes longest, when the run must wait. */
+  slowest?: RequestGroup & { perHour: number };
+}
+
+/** The token exchange every run starts with. */
+export const TOKEN_GROUP: RequestGroup = { buckets: [bucketOf('POST', `${API_PREFIX}/access/tokens`)], requests: 1 };
+
+/** The list reads of `accounts`: one per collection of the kinds each account needs. */
+export function readGroups(
+  accounts: readonly AccountConfig[],
+  kindsOf: (account: AccountConfig) => readonly Kind[],
+  readPaths: ReadPaths = 'both',
+): RequestGroup[] {
+  const groups = new Map<string, RequestGroup>();
+  for (const account of accounts) {
+    const collections = new Map<string, boolean>();
+    for (const kind of kindsOf(account)) collections.set(kind.collection, (collections.get(kind.collection) ?? false) || kind.searchable === true);
+    for (const [collection, searchable] of collections) {
+      const list = bucketOf('GET', `${API_PREFIX}/${collection}`);
+      const search = bucketOf('POST', `${API_PREFIX}/${collection}/search`);
+      const buckets = !searchable || readPaths === 'list' ? [list] : readPaths === 'search' ? [search] : [list, search];
+      const key = buckets.join('|');
+      const group = groups.get(key) ?? { buckets, requests: 0 };
+      group.requests++;
+      groups.set(key, group);
+    }
+  }
+  return [...groups.values()];
+}
+
+/** The writes of `changes`, one group per bucket (look-ups after unknown outcomes aside). */
+export function writeGroups(changes: readonly Change[], kinds: readonly Kind[], accounts: readonly AccountConfig[]): RequestGroup[] {
+  const counts = new Map<string, number>();
+  for (const change of changes) {
+    let requests;
+    try {
+      requests = changeRequests(change, kinds, accounts);
+    } catch {
+      continue; // an unknown kind: the plan's own budget estimate warns about it
+    }
+    for (const req of requests) {
+      const bucket = bucketOf(req.method, req.path);
+      counts.set(bucket, (counts.get(bucket) ?? 0) + 1);
+    }
+  }
+  return [...counts].map(([bucket, requests]) => ({ buckets: [bucket], requests }));
+}
+
+export function preflight(groups: readonly RequestGroup[], reported: readonly BucketBudget[], now: number): Preflight {
+  const size = reported.reduce((m, b) => Math.max(m, b.limit), 0) || DOCUMENTED_LIMIT;
+  const known = new Map(reported.map((b) => [b.bucket, budgetAt(b, now)]));
+  const stateOf = (bucket: string): BucketBudget & { assumed?: true } =>
+    known.get(bucket) ?? { bucket, limit: size, remaining: size, resetSeconds: 0, observedAt: now, assumed: true };
+  const perBucket = new Map<string, BucketEstimate>();
+  // What each bucket has left as the groups before take their share; below zero, what they still owe it.
+  const left = new Map<string, number>();
+  let seconds = 0;
+  let slowest: Preflight['slowest'];
+  for (const group of merge(groups)) {
+    const states = group.buckets.map((b) => {
+      const s = stateOf(b);
+      if (!perBucket.has(b)) perBucket.set(b, { bucket: b, requests: 0, remaining: Math.max(0, s.remaining), limit: s.limit, ...(s.assumed ? { assumed: true as const } : {}) });
+      return { ...s, remaining: left.get(b) ?? Math.max(0, s.remaining) };
+    });
+    // A bucket that earlier groups overdrew makes this group wait behind their requests too.
+    const owed = states.reduce((n, s) => n + Math.max(0, -s.remaining), 0);
+    const wait = groupWaitSeconds(group.requests + owed, states, now);
+    if (wait > seconds) {
+      seconds = wait;
+      slowest = { ...group, perHour: states.reduce((n, s) => n + s.limit, 0) };
+    }
+    split(group.requests, states).forEach((n, i) => {
+      perBucket.get(states[i].bucket)!.requests += n;
+      left.set(states[i].bucket, states[i].remaining - n);
+    });
+  }
+  const buckets = [...perBucket.values()].filter((b) => b.requests > 0).sort((a, b) => (a.bucket < b.bucket ? -1 : a.bucket > b.bucket ? 1 : 0));
+  return { total: buckets.reduce((n, b) => n + b.requests, 0), buckets, seconds, ...(slowest ? { slowest } : {}) };
+}
+
+/**
+ * Seconds until `requests` can all be sent through buckets that refill side by side (a list and its
+ * search): as one bucket holding what they hold together and refilling at their summed rate, whose
+ * first token comes from whichever refills first.
+ */
+export function groupWaitSeconds(requests: number, states: readonly BucketBudget[], now: number): number {
+  if (states.length === 0) return 0;
+  return waitSecondsFor(requests, {
+    bucket: states.map((s) => s.bucket).join(' + '),
+    limit: states.reduce((n, s) => n + s.limit, 0),
+    remaining: states.reduce((n, s) => n + Math.max(0, s.remaining), 0),
+    resetSeconds: Math.min(...states.map((s) => (s.resetSeconds > 0 ? s.resetSeconds : 3600 / Math.max(1, s.limit)))),
+    observedAt: now,
+  });
+}
+
+/**
+ * Groups over the same buckets as one, the largest choice first (a list and its search before
+ * requests only the list can carry, which then take what the pair left of the list's bucket).
+ */
+function merge(groups: readonly RequestGroup[]): RequestGroup[] {
+  const out = new Map<string, RequestGroup>();
+  for (const g of groups) {
+    const key = g.buckets.join('|');
+    const same = out.get(key);
+    if (same) same.requests += g.requests;
+    else out.set(key, { buckets: [...g.buckets], requests: g.requests });
+  }
+  return [...out.values()].sort((a, b) => b.buckets.length - a.buckets.length);
+}
+
+/**
+ * The apply lease's requests (lease.ts), for the accounts with changes: per account a list and a
+ * create to take it, a delete of the generation it replaces, a list and a delete to free it; one fence read per
+ * write of `changes` (an upper bound: writes issued together share one); and renewals (a PATCH and a
+ * read each) for a run of `seconds` (the estimate without them), one per heartbeat, plus one.
+ */
+export function leaseGroups(accounts: readonly AccountConfig[], kinds: readonly Kind[], changes: readonly Change[] = [], seconds = 0): RequestGroup[] {
+  const hook = leaseHookOf(kinds);
+  if (!hook || accounts.length === 0) return [];
+  const leased = new Set(accounts.map((a) => a.name));
+  let writes = 0;
+  for (const change of changes) {
+    if (!leased.has(change.account)) continue;
+    try {
+      writes += changeRequests(change, kinds, accounts).filter((r) => r.method !== 'GET' && !/\/search$/.test(r.path)).length;
+    } catch {
+      // an unknown kind: writeGroups leaves it out as well
+    }
+  }
+  const renewals = accounts.length * (1 + Math.ceil((seconds * 1000) / LEASE_HEARTBEAT_MS));
+  const ctx = { account: accounts[0].name, orgAccess: accounts[0].orgAccess, resolve: () => PLACEHOLDER_ID };
+  const data = { owner: 'preflight', holder: 'preflight', stamp: 0 };
+  const { add, groups } = tally();
+  // A renewal reads the records before and after its PATCH (Leases.renew then confirm): two lists.
+  add({ method: 'GET', path: hook.listPath }, 2 * accounts.length + writes + 2 * renewals);
+  // A create goes to the list's path (its body needs a list answer to be built).
+  add({ method: 'POST', path: hook.listPath }, accounts.length);
+  add(hook.deleteRequest(hook.recordId(1), ctx), 2 * accounts.length);
+  add(hook.renewRequest(hook.recordId(1), data, ctx), renewals);
+  return groups();
+}
+
+/** Requests counted per bucket (`add`), then as one group per bucket, in the order first seen. */
+function tally(): { add: (req: { method: string; path: string }, n: number) => void; groups: () => RequestGroup[] } {
+  const count = new Map<string, number>();
+  return {
+    add: (req, n) => {
+      const bucket = bucketOf(req.method, req.path);
+      count.set(bucket, (count.get(bucket) ?? 0) + n);
+    },
+    groups: () => [...count].map(([bucket, requests]) => ({ buckets: [bucket], requests })),
+  };
+}
+
+/**
+ * What recording the applied commit sends (apply with `record`, the Action's apply): per account, a
+ * list of the records, the fence's look under the lease, and the write.
+ */
+export function recordGroups(accounts: readonly AccountConfig[], kinds: readonly Kind[]): RequestGroup[] {
+  const hook = appliedHookOf(kinds);
+  if (!hook || accounts.length === 0) return [];
+  const ctx = { account: accounts[0].name, orgAccess: accounts[0].orgAccess, resolve: () => PLACEHOLDER_ID };
+  const write = hook.replaceRequest({ commit: 'preflight', stamp: 0 }, ctx);
+  const { add, groups } = tally();
+  add({ method: 'GET', path: hook.listPath }, 2 * accounts.length);
+  add(write, accounts.length);
+  return groups();
+}
+
+/**
+ * How `n` requests spread over buckets, as the client takes them (the one with most left first):
+ * what is left is levelled, and what goes beyond it follows the refill rates.
+ */
+function split(n: number, states: readonly BucketBudget[]): number[] {
+  const left = states.map((s) => Math.max(0, s.remaining));
+  const out = states.map(() => 0);
+  let rest = n;
+  while (rest > 0 && left.some((l) => l > 0)) {
+    let best = 0;
+    for (let i = 1; i < left.length; i++) if (left[i] > left[best]) best = i;
+    out[best]++;
+    left[best]--;
+    rest--;
+  }
+  if (rest > 0) {
+    const total = states.reduce((m, s) => m + s.limit, 0) || states.length;
+    let given = 0;
+    states.forEach((s, i) => {
+      const share = i === states.length - 1 ? rest - given : Math.floor((rest * (s.limit || 1)) / total);
+      out[i] += share;
+      given += share;
+    });
+  }
+  return out;
+}
+
+/** `3 h 10 min`, `25 min`, `40 s`. */
+export function durationText(seconds: number): string {
+  const s = Math.ceil(seconds);
+  if (s < 60) return `${s} s`;
+  const h = Math.floor(s / 3600);
+  const m = Math.ceil((s % 3600) / 60);
+  if (h === 0) return `${m} min`;
+  return m === 0 ? `${h} h` : m === 60 ? `${h + 1} h` : `${h} h ${m} min`;
+}
+
+/** One line for people: the requests, and the wait the budget imposes. */
+export function preflightLine(p: Preflight): string {
+  const reads = `${p.total} request${p.total === 1 ? '' : 's'} in ${p.buckets.length} rate-limit bucket${p.buckets.length === 1 ? '' : 's'}`;
+  if (p.seconds === 0 || !p.slowest) return `${reads}; the budget allows them all now`;
+  const s = p.slowest;
+  return `${reads}; about ${durationText(p.seconds)} of waiting for rate limits (${s.buckets.join(' + ')}: ${s.requests} requests at ${s.perHour} an hour)`;
+}

@@ -1,0 +1,281 @@
+// export: live state → a configuration folder that plans to "no changes". Pure: the files are
+// returned as data; writeExport (export-write.ts) puts them on disk all at once.
+
+import type { AccountConfig } from '../../model/account.js';
+import { type Diagnostic, sortDiagnostics } from '../../model/diagnostics.js';
+import { KINDS } from '../../kinds/index.js';
+import type { Json, JsonObject } from '../../model/json.js';
+import type { Kind } from '../../kinds/types.js';
+import type { LiveResource } from '../../model/resource.js';
+import { getAt, setAt, toPointer } from '../../model/json-pointer.js';
+import { isMaskedValue } from '../../model/secret-detection.js';
+import { assignVariables, type ExportedSecret, type SecretSlot, secretsNote, type SkippedResource } from './export-secrets.js';
+import { compareText } from '../../model/compare.js';
+import { accountFolders, documentsFile, type FileDocument, kindFileStem, ROOT_FILE, rootFile, SECRETS_FILE } from './export-yaml.js';
+import type { LiveState } from '../../model/live.js';
+import { type DocumentCheck, fitDocument } from './export-fit.js';
+import { liveSettings } from './export-settings.js';
+
+export { ExportError, type ExportErrorCode, writeExport, type WriteExportOptions } from './export-write.js';
+export type { ExportedSecret } from './export-secrets.js';
+
+export interface ExportFile {
+  /** Relative, `/`-separated: `postureops.yaml`, `prod/alert-channels.yaml`, `SECRETS.md`. */
+  path: string;
+  content: string;
+}
+
+export interface ExportResult {
+  /** Sorted by path. */
+  files: ExportFile[];
+  /** Every variable the exported files reference, sorted by variable. */
+  secrets: ExportedSecret[];
+  /** Root settings the live state shows and postureops.yaml sets (e.g. a vendor's profile prefix). */
+  settings: JsonObject;
+  diagnostics: Diagnostic[];
+}
+
+export interface ExportOptions {
+  /** Accounts to export, in the order postureops.yaml lists them; the first is the default. */
+  accounts: AccountConfig[];
+  kinds?: readonly Kind[];
+  /** Kinds to export (kind or document kind names); all document kinds when absent or empty. */
+  kindNames?: string[];
+  /**
+   * Schema check of a document (config's validation, handed in): with it, every exported document
+   * validates; members it refuses are left out with a warning (export-fit.ts).
+   */
+  check?: DocumentCheck;
+}
+
+/** Secret values shorter than this are not searched for in the output (they would match anything). */
+const MIN_SECRET_SCAN = 4;
+
+interface Entry {
+  account: string;
+  kind: Kind;
+  live: LiveResource;
+  doc: FileDocument;
+  slots: SecretSlot[];
+  /** The kind's notes on the document (Kind.toDocument). */
+  notes: Diagnostic[];
+}
+
+export function exportConfig(live: LiveState, options: ExportOptions): ExportResult {
+  const kinds = options.kinds ?? KINDS;
+  const diagnostics: Diagnostic[] = [];
+  if (options.accounts.length === 0) {
+    diagnostics.push({ severity: 'error', code: 'no-accounts', message: 'nothing to export: no account was given' });
+    return { files: [], secrets: [], settings: {}, diagnostics };
+  }
+  // Settings first: they decide which live resources are the service's own (export-settings.ts).
+  const shown = liveSettings(live.resources, kinds, options.accounts.map((a) => a.name));
+  const { settings } = shown;
+  diagnostics.push(...shown.diagnostics);
+  const selected = selectKinds(kinds, options.kindNames, diagnostics);
+  const skipped: SkippedResource[] = [];
+  const entries: Entry[] = [];
+
+  for (const account of options.accounts) {
+    for (const kind of selected) {
+      const own = shown.resources.filter((r) => r.kind === kind.kind && r.account === account.name && !r.managedByService);
+      const byName = new Map<string, LiveResource[]>();
+      for (const r of own) byName.set(r.name, [...(byName.get(r.name) ?? []), r]);
+      for (const [name, group] of [...byName].sort((a, b) => compareText(a[0], b[0]))) {
+        const where = `${kind.kind} "${name}" in account ${account.name}`;
+        const ids = group.map((r) => r.id).sort(compareText);
+        if (name.trim() === '') {
+          const reason = `its name is empty or only spaces (id${ids.length > 1 ? 's' : ''} ${ids.join(', ')})`;
+          diagnostics.push({ severity: 'error', code: 'invalid-live-name', message: `${where}: ${reason}; left out of the export`, hint: 'give it a name in the service, then export again' });
+          skipped.push({ account: account.name, kind: kind.kind, name, reason });
+          continue;
+        }
+        if (group.length > 1) {
+          const reason = `${group.length} live resources share this name (ids ${ids.join(', ')})`;
+          diagnostics.push({
+            severity: 'error',
+            code: 'duplicate-live-name',
+            message: `${where}: ${reason}; left out of the export`,
+            hint: 'names identify resources: rename or delete the extra copies in the service, then export again',
+          });
+          skipped.push({ account: account.name, kind: kind.kind, name, reason });
+          continue;
+        }
+        const entry = toEntry(kinds, kind, group[0], shown.resources);
+        if (entry) entries.push(entry);
+        if (entry) diagnostics.push(...entry.notes);
+      }
+    }
+  }
+
+  // Variables are named across the whole export, so collisions resolve the same way every time.
+  const secrets = assignVariables(entries.flatMap((e) => e.slots));
+  const exported: Entry[] = [];
+  for (const entry of entries) {
+    const mine = secrets.filter((s) => s.account === entry.account && s.kind === entry.kind.kind && s.name === entry.live.name);
+    for (const s of mine) entry.doc.spec = setAt(entry.doc.spec, s.field, `\${env:${s.variable}}`);
+    const leak = leakedSecret(entry);
+    if (leak) {
+      const reason = `a secret value would appear at spec${leak} of the exported document`;
+      diagnostics.push({ severity: 'error', code: 'secret-in-export', message: `${entry.kind.kind} "${entry.live.name}" in account ${entry.account}: ${reason}; left out of the export` });
+      skipped.push({ account: entry.account, kind: entry.kind.kind, name: entry.live.name, reason });
+      continue;
+    }
+    const refused = kindProblems(entry, settings);
+    if (refused.length > 0) {
+      const reason = `it does not pass the checks of ${entry.kind.kind}: ${refused.map((p) => p.message).join('; ')}`;
+      diagnostics.push({
+        severity: 'warning',
+        code: 'export-resource-left-out',
+        message: `${entry.kind.kind} "${entry.live.name}" in account ${entry.account}: ${reason}; left out of the export`,
+        hint: 'manage it in the service, or write its document by hand',
+      });
+      skipped.push({ account: entry.account, kind: entry.kind.kind, name: entry.live.name, reason });
+      continue;
+    }
+    if (options.check) {
+      const fitted = fitDocument(entry.doc, options.check);
+      diagnostics.push(...fitted.diagnostics);
+      if (fitted.spec === undefined) {
+        skipped.push({ account: entry.account, kind: entry.kind.kind, name: entry.live.name, reason: fitted.reason ?? 'it does not validate' });
+        continue;
+      }
+      entry.doc.spec = fitted.spec;
+    }
+    diagnostics.push(...envLikeText(entry, new Set(mine.map((s) => s.field))));
+    exported.push(entry);
+  }
+  const exportedSecrets = secrets.filter((s) => exported.some((e) => e.account === s.account && e.kind.kind === s.kind && e.live.name === s.name));
+  diagnostics.push(...missingReferences(exported, live.resources));
+
+  const folders = accountFolders(options.accounts);
+  const files: { path: string; content: string }[] = [
+    { path: ROOT_FILE, content: rootFile(options.accounts, settings) },
+    { path: SECRETS_FILE, content: secretsNote(options.accounts.map((a) => a.name), exportedSecrets, skipped) },
+  ];
+  for (const account of options.accounts) {
+    for (const kind of selected) {
+      const docs = exported
+        .filter((e) => e.account === account.name && e.kind === kind)
+        .map((e) => e.doc)
+        .sort((a, b) => compareText(a.name, b.name));
+      if (docs.length === 0) continue;
+      files.push({ path: `${folders.get(account.name)}/${kindFileStem(kind.documentKind ?? kind.kind)}.yaml`, content: documentsFile(docs) });
+    }
+  }
+  files.sort((a, b) => compareText(a.path, b.path));
+  return {
+    files,
+    secrets: exportedSecrets.sort((a, b) => compareText(a.variable, b.variable)),
+    settings,
+    diagnostics: sortDiagnostics(diagnostics),
+  };
+}
+
+/**
+ * The kind's own offline checks of the document as exported (ids, bases, templates), under the
+ * settings the export writes: errors mean `validate` would refuse the folder.
+ */
+function kindProblems(entry: Entry, settings: JsonObject): Diagnostic[] {
+  const doc: JsonObject = { kind: entry.doc.kind, name: entry.doc.name, account: entry.doc.account, spec: entry.doc.spec };
+  return (entry.kind.documents?.check?.(doc, (pointer) => ({ field: pointer }), settings) ?? []).filter((d) => d.severity === 'error');
+}
+
+/** Document kinds to export; a kind without documents (AlertTemplate) selects its owner. */
+function selectKinds(kinds: readonly Kind[], names: readonly string[] | undefined, diagnostics: Diagnostic[]): Kind[] {
+  const documentKinds = kinds.filter((k) => k.documentKind !== null);
+  if (names === undefined || names.length === 0) return documentKinds;
+  const wanted = new Set<Kind>();
+  for (const name of names) {
+    const kind = kinds.find((k) => k.kind === name || k.documentKind === name);
+    const owner = kind && kind.documentKind === null ? kinds.find((k) => k.kind === kind.hierarchy?.parentKind) : kind;
+    if (owner && owner.documentKind !== null) wanted.add(owner);
+    else
+      diagnostics.push({
+        severity: 'error',
+        code: 'unknown-kind',
+        message: `cannot export kind "${name}"`,
+        hint: `expected one of: ${documentKinds.map((k) => k.kind).join(', ')}`,
+      });
+  }
+  return documentKinds.filter((k) => wanted.has(k));
+}
+
+function toEntry(kinds: readonly Kind[], kind: Kind, live: LiveResource, all: readonly LiveResource[]): Entry | undefined {
+  const childKinds = new Set(kinds.filter((k) => k.hierarchy?.parentKind === kind.kind).map((k) => k.kind));
+  const children = all.filter(
+    (c) => childKinds.has(c.kind) && c.account === live.account && c.parent !== undefined && (c.parent === live.name || c.parent === live.id),
+  );
+  const exported = (kind.export?.toDocument(live, children) ?? null);
+  if (exported === null) return undefined;
+  // A member the service never returns is exported like a write-only secret: a variable to set.
+  const writeOnly = new Set([...(kind.secrets?.writeOnly?.(live.spec) ?? []), ...(kind.secrets?.unreturned?.(live.spec) ?? [])]);
+  const pointers = [...new Set([...writeOnly, ...(kind.secrets?.sensitive?.(live.spec) ?? [])])].sort(compareText);
+  return {
+    account: live.account,
+    kind,
+    live,
+    doc: { kind: exported.kind, name: live.name, account: live.account, spec: exported.spec },
+    slots: pointers.map((field) => ({ account: live.account, kind: kind.kind, name: live.name, field, writeOnly: writeOnly.has(field) })),
+    notes: exported.notes ?? [],
+  };
+}
+
+/** Every string of a JSON value with its pointer. */
+function strings(value: Json, pointer = ''): [string, string][] {
+  if (typeof value === 'string') return [[pointer, value]];
+  if (value === null || typeof value !== 'object') return [];
+  const members: [string | number, Json][] = Array.isArray(value) ? value.map((v, i) => [i, v]) : Object.entries(value);
+  return members.flatMap(([k, v]) => strings(v, pointer + toPointer([k])));
+}
+
+/** Defence in depth: a secret the live state holds must not surface anywhere in the document. */
+function leakedSecret(entry: Entry): string | undefined {
+  const values = entry.slots
+    .map((s) => getAt(entry.live.spec, s.field))
+    // A mask (what the service showed, or postureops keeps for a secret it never read) is no secret.
+    .filter((v): v is string => typeof v === 'string' && v.length >= MIN_SECRET_SCAN && !isMaskedValue(v));
+  if (values.length === 0) return undefined;
+  return strings(entry.doc.spec).find(([, text]) => values.some((v) => text.includes(v)))?.[0];
+}
+
+/** A live value that looks like an env reference would be replaced when the folder is loaded. */
+function envLikeText(entry: Entry, secretFields: Set<string>): Diagnostic[] {
+  return strings(entry.doc.spec)
+    .filter(([ptr, text]) => !secretFields.has(ptr) && text.includes('${env:'))
+    .map(([ptr]) => ({
+      severity: 'warning' as const,
+      code: 'env-like-live-value',
+      message: `${entry.kind.kind} "${entry.live.name}" in account ${entry.account}: spec${ptr} holds the text "\${env:", which loading reads as an environment reference`,
+      field: `/spec${ptr}`,
+      hint: 'check that file before planning on it',
+    }));
+}
+
+/**
+ * References to resources this export does not write would not validate: say so now. The service's
+ * own resources (default groups) are named without being declared, so they are never missing.
+ */
+function missingReferences(exported: readonly Entry[], live: readonly LiveResource[]): Diagnostic[] {
+  const present = new Set([
+    ...exported.map((e) => JSON.stringify([e.account, e.kind.kind, e.live.name])),
+    ...live.filter((r) => r.managedByService).map((r) => JSON.stringify([r.account, r.kind, r.name])),
+  ]);
+  const out: Diagnostic[] = [];
+  for (const e of exported) {
+    for (const ref of (e.kind.references ?? [])) {
+      const value = getAt(e.live.spec, ref.pointer);
+      const names = Array.isArray(value) ? value : value === undefined ? [] : [value];
+      for (const name of names) {
+        if (typeof name !== 'string' || present.has(JSON.stringify([e.account, ref.kind, name]))) continue;
+        out.push({
+          severity: 'warning',
+          code: 'reference-not-exported',
+          message: `${e.kind.kind} "${e.live.name}" in account ${e.account} names ${ref.kind} "${name}", which this export does not write`,
+          hint: `add that ${ref.kind} to the folder before planning on it`,
+        });
+      }
+    }
+  }
+  return out;
+}

@@ -1,0 +1,241 @@
+// Live state: one list call per distinct path per account (kinds that share a list share the call),
+// accounts fetched in parallel within a bound, then reference ids mapped to names generically.
+
+import { ApiError, type ApiClient, type ApiRequest, unwrapData } from '../../api/types.js';
+import { API_PREFIX } from '../../api/buckets.js';
+import { isObject } from '../../model/json.js';
+import { type CallStats } from '../../model/plan.js';
+import type { AccountConfig } from '../../model/account.js';
+import type { Diagnostic } from '../../model/diagnostics.js';
+import type { FetchContext, Kind, KindSettings } from '../../kinds/types.js';
+import { KINDS } from '../../kinds/index.js';
+import type { LiveResource } from '../../model/resource.js';
+import type { Json } from '../../model/json.js';
+import { getAt, setAt } from '../../model/json-pointer.js';
+import type { LiveState } from '../../model/live.js';
+import { mapBounded } from '../../model/concurrency.js';
+import { unreadKinds } from './needed-kinds.js';
+import { requestTarget } from '../../model/account.js';
+
+/**
+ * The functionalities lists are read with: `list` only (`GET <Collection>`), `search` wherever a kind
+ * has one (`POST <Collection>/search`), or `both`: each request takes whichever has budget left.
+ */
+export type ReadPaths = 'both' | 'list' | 'search';
+
+export interface FetchOptions {
+  /** Accounts fetched at the same time (default 4). */
+  concurrency?: number;
+  /** The root file's kind settings (RootConfig.settings). */
+  settings?: KindSettings;
+  /** Default `both`. */
+  readPaths?: ReadPaths;
+  /** The kinds to read in an account (default: all of `kinds`); see neededKinds. */
+  kindsOf?: (account: AccountConfig) => readonly Kind[];
+  /** Progress hook (display only): an account's lists have all been read. */
+  onAccountRead?: (account: AccountConfig) => void;
+}
+
+export const DEFAULT_FETCH_CONCURRENCY = 4;
+
+export async function fetchLive(
+  client: ApiClient,
+  accounts: AccountConfig[],
+  kinds: readonly Kind[],
+  options: FetchOptions = {},
+): Promise<LiveState> {
+  const before = client.stats();
+  const reads = readsOf(kinds, options.readPaths);
+  const perAccount = await mapBounded(accounts, options.concurrency ?? DEFAULT_FETCH_CONCURRENCY, (account) =>
+    fetchAccount(client, account, options.kindsOf ? options.kindsOf(account) : kinds, reads, options.settings).then((live) => {
+      try {
+        options.onAccountRead?.(account);
+      } catch {
+        // a display hook must not fail the read
+      }
+      return live;
+    }),
+  );
+  const raw = perAccount.flat();
+  const unread = options.kindsOf ? unreadKinds(accounts, kinds, options.kindsOf) : [];
+  const skipped = new Set(unread.flatMap((u) => u.kinds.map((k) => JSON.stringify([u.account, k]))));
+  const { resources, diagnostics } = mapReferences(raw, kinds, (account, kind) => !skipped.has(JSON.stringify([account, kind])));
+  return {
+    accounts: accounts.map((a) => ({ ...a })),
+    resources,
+    calls: statsDelta(before, client.stats()),
+    ...(diagnostics.length > 0 ? { diagnostics } : {}),
+    ...(unread.length > 0 ? { unread } : {}),
+  };
+}
+
+/**
+ * How each list path is read: the request for it, with its search as the alternative where allowed.
+ * A search the service refuses is dropped from the map for the rest of the run (see readAll).
+ */
+export type ListReads = Map<string, Pick<ApiRequest, 'method' | 'path' | 'body' | 'alternative'>>;
+
+/** The list paths of `kinds` that have a search, and how `readPaths` reads them. */
+export function readsOf(kinds: readonly Kind[], readPaths: ReadPaths = 'both'): ListReads {
+  const reads: ListReads = new Map();
+  if (readPaths === 'list') return reads;
+  for (const kind of kinds) {
+    if (!kind.searchable) continue;
+    const list = `${API_PREFIX}/${kind.collection}`;
+    // No filters and no `returns`: every record, every member, as the list gives them.
+    const search = { method: 'POST' as const, path: `${list}/search`, body: {} };
+    reads.set(list, readPaths === 'search' ? search : { method: 'GET', path: list, alternative: search });
+  }
+  return reads;
+}
+
+/** Pages of one answer at most (5,000 rows each: 500,000 rows, the service's own limit of a result set). */
+const MAX_PAGES = 100;
+
+/**
+ * A FetchContext whose lists are memoised per path (the context belongs to one account). Every caller
+ * gets the same list, frozen, so kinds sharing a list cannot disturb each other without a copy of it
+ * per kind (a copy of a large list per reader was most of a run's memory). `reads` says which lists
+ * may be read through their search instead; a paged answer is followed to its last page.
+ */
+export function fetchContext(client: ApiClient, account: AccountConfig, settings?: KindSettings, reads: ListReads = new Map()): FetchContext {
+  const memo = new Map<string, Promise<unknown>>();
+  const target = requestTarget(account);
+  return {
+    account: account.name,
+    orgAccess: account.orgAccess,
+    ...(settings !== undefined ? { settings } : {}),
+    get(path: string): Promise<unknown> {
+      let pending = memo.get(path);
+      if (!pending) {
+        pending = readAll(client, path, reads, target).then(deepFreeze);
+        memo.set(path, pending);
+      }
+      return pending;
+    },
+  };
+}
+
+/** `value`, and everything in it, made read-only: a kind that writes into a shared list fails loudly. */
+function deepFreeze<T>(value: T): T {
+  const stack: unknown[] = [value];
+  while (stack.length > 0) {
+    const v = stack.pop();
+    if (v === null || typeof v !== 'object' || Object.isFrozen(v)) continue;
+    Object.freeze(v);
+    for (const child of Object.values(v)) stack.push(child);
+  }
+  return value;
+}
+
+/** Answers to a search that say the service has no such search or refuses its body: the list still works. */
+const SEARCH_REFUSED = new Set([400, 404, 405, 501]);
+
+/**
+ * One read of the list at `path`, `{data}` unwrapped, with the records of every further page
+ * (`paging.urls.nextPage`) appended. A search the service refuses (it is not in the seeds for every
+ * collection, and a live service may differ) is not tried again in this run: the list is read instead.
+ */
+async function readAll(client: ApiClient, path: string, reads: ListReads, target: Pick<ApiRequest, 'account' | 'orgAccess'>): Promise<unknown> {
+  const first: ApiRequest = { method: 'GET', path, ...reads.get(path), ...target };
+  let res;
+  try {
+    res = await client.request(first);
+  } catch (err) {
+    if (!(err instanceof ApiError && err.status !== undefined && SEARCH_REFUSED.has(err.status) && err.path.split('?')[0].endsWith('/search'))) throw err;
+    res = await client.request({ method: 'GET', path, ...target });
+    // The list answered where the search did not: the search is the problem, not this account.
+    reads.delete(path);
+  }
+  const data = unwrapData(res.body);
+  // The pages of one list count together against the client's response size limit.
+  let paged = res.bytes ?? 0;
+  for (let page = 1; Array.isArray(data); page++) {
+    const next = nextPageOf(res.body);
+    if (next === undefined) break;
+    if (page >= MAX_PAGES) throw new ApiError({ kind: 'permanent', method: first.method, path: first.path, detail: `more than ${MAX_PAGES} pages of records` });
+    res = await client.request({ method: 'GET', path: next, ...target, pagedBytes: paged });
+    paged += res.bytes ?? 0;
+    const more = unwrapData(res.body);
+    if (!Array.isArray(more)) throw new ApiError({ kind: 'permanent', method: 'GET', path: first.path, detail: 'unexpected response: a page that is not a list of records' });
+    data.push(...(more as unknown[]));
+  }
+  return data;
+}
+
+function nextPageOf(body: unknown): string | undefined {
+  const paging = isObject(body) ? body.paging : undefined;
+  const next = isObject(paging) && isObject(paging.urls) ? paging.urls.nextPage : undefined;
+  return typeof next === 'string' && next !== '' ? next : undefined;
+}
+
+async function fetchAccount(client: ApiClient, account: AccountConfig, kinds: readonly Kind[], reads: ListReads, settings?: KindSettings): Promise<LiveResource[]> {
+  const ctx = fetchContext(client, account, settings, reads);
+  // Kinds of one account run together: the memo turns a shared list path into one request.
+  const lists = await Promise.all(kinds.map((kind) => kind.list(ctx).then((live) => withoutLeases(kinds, live))));
+  return lists.flat();
+}
+
+/**
+ * The apply lease is the tool's own record: never planned, listed as unmanaged, pruned or exported.
+ * The registry's hook counts too: a read of templates alone must drop the lease profile's template.
+ */
+export function withoutLeases(kinds: readonly Kind[], live: LiveResource[]): LiveResource[] {
+  // The record of the last apply (Kind.applied) is the tool's own in the same way.
+  const hooks = [...new Set([...kinds, ...KINDS].flatMap((k) => [k.lease, k.applied].filter((h) => h !== undefined)))];
+  return hooks.length > 0 ? live.filter((r) => !hooks.some((h) => h.owns(r))) : live;
+}
+
+function statsDelta(before: CallStats, after: CallStats): CallStats {
+  const byBucket: Record<string, number> = {};
+  for (const bucket of Object.keys(after.byBucket).sort()) {
+    const n = after.byBucket[bucket] - (before.byBucket[bucket] ?? 0);
+    if (n > 0) byBucket[bucket] = n;
+  }
+  return { total: after.total - before.total, byBucket };
+}
+
+/**
+ * Replaces the live ids at each kind's reference pointers by the name of the resource of the
+ * referenced kind with that id in the same account. An id without a match stays, with a warning.
+ * References to a kind left unread in the account (`read`) keep their ids without a warning: their
+ * holder was read only to see what it uses (the in-use check), never to be compared.
+ */
+export function mapReferences(
+  resources: readonly LiveResource[],
+  kinds: readonly Kind[],
+  read: (account: string, kind: string) => boolean = () => true,
+): { resources: LiveResource[]; diagnostics: Diagnostic[] } {
+  const kindByName = new Map(kinds.map((k) => [k.kind, k]));
+  const nameById = new Map<string, string>();
+  const idKey = (account: string, kind: string, id: string): string => JSON.stringify([account, kind, id]);
+  for (const r of resources) nameById.set(idKey(r.account, r.kind, r.id), r.name);
+
+  const diagnostics: Diagnostic[] = [];
+  const mapped = resources.map((r) => {
+    const kind = kindByName.get(r.kind);
+    if (!kind || (kind.references ?? []).length === 0) return r;
+    let spec = r.spec;
+    for (const ref of (kind.references ?? [])) {
+      if (!read(r.account, ref.kind)) continue;
+      const value = getAt(spec, ref.pointer);
+      const mapOne = (id: Json): Json => {
+        if (typeof id !== 'string') return id;
+        const name = nameById.get(idKey(r.account, ref.kind, id));
+        if (name !== undefined) return name;
+        diagnostics.push({
+          severity: 'warning',
+          code: 'dangling-reference',
+          message: `${r.account}/${r.kind}/${r.name} refers to ${ref.kind} id ${id}, which does not exist in account ${r.account}`,
+          field: ref.pointer,
+          hint: `the reference is compared as the bare id; declare the ${ref.kind} or remove the reference`,
+        });
+        return id;
+      };
+      if (typeof value === 'string') spec = setAt(spec, ref.pointer, mapOne(value));
+      else if (Array.isArray(value)) spec = setAt(spec, ref.pointer, value.map(mapOne));
+    }
+    return spec === r.spec ? r : { ...r, spec };
+  });
+  return { resources: mapped, diagnostics };
+}

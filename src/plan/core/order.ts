@@ -1,0 +1,222 @@
+// Execution order: a dependency graph from the kinds' references and parents, sorted topologically.
+// Deletions are not a phase of their own (as in Terraform): they go where their dependencies put
+// them, and ties are broken by account order of the root, then kind order, then name.
+
+import type { Diagnostic } from '../../model/diagnostics.js';
+import { type DesiredResource, type LiveResource, resourceKey } from '../../model/resource.js';
+import type { Kind } from '../../kinds/types.js';
+import type { Json } from '../../model/json.js';
+import { getAt } from '../../model/json-pointer.js';
+import type { Change } from '../../model/plan.js';
+
+/** A change with the records it was computed from. */
+export interface PlannedChange {
+  change: Change;
+  desired?: DesiredResource;
+  live?: LiveResource;
+}
+
+export interface OrderResult {
+  /** Changes in execution order with `dependsOn` filled (cycle members left out). */
+  changes: Change[];
+  diagnostics: Diagnostic[];
+}
+
+/** Names held at a reference pointer (a string or an array of strings). */
+export function referencedNames(spec: Json | undefined, pointer: string): string[] {
+  const value = getAt(spec, pointer);
+  if (typeof value === 'string') return [value];
+  if (Array.isArray(value)) return value.filter((v): v is string => typeof v === 'string');
+  return [];
+}
+
+const isWrite = (c: Change | undefined): boolean => c !== undefined && c.action !== 'delete';
+const makesNewId = (c: Change | undefined): boolean => c !== undefined && (c.action === 'create' || c.action === 'replace');
+const removesOld = (c: Change | undefined): boolean => c !== undefined && (c.action === 'delete' || c.action === 'replace');
+
+/** Edges `[before, after]` between change keys. */
+export function dependencyEdges(items: readonly PlannedChange[], kinds: readonly Kind[]): [string, string][] {
+  const kindByName = new Map(kinds.map((k) => [k.kind, k]));
+  const byKey = new Map(items.map((i) => [i.change.key, i.change]));
+  const edges: [string, string][] = [];
+  for (const { change, desired, live } of items) {
+    const kind = kindByName.get(change.kind);
+    if (!kind) continue;
+    // What a write names must exist first: channels before the rules that use them.
+    if (isWrite(change)) {
+      // Stryker disable next-line ArrayDeclaration: a made-up ref names `<account>/undefined/undefined`, never a change key
+      for (const ref of change.refs ?? []) {
+        const target = resourceKey(change.account, ref.kind, ref.name);
+        if (makesNewId(byKey.get(target))) edges.push([target, change.key]);
+      }
+    }
+    // One resource changing place (a move, a rename without previousNames): the new one first, no gap.
+    const linked = change.movedFrom ?? (change.action === 'create' ? change.sameSpecAs : undefined);
+    // Stryker disable next-line ConditionalExpression: an undefined link names no change (byKey has no `undefined` key), so no edge either way
+    if (linked !== undefined && byKey.get(linked)?.action === 'delete') edges.push([change.key, linked]);
+    // Parents before their children; on deletion children go first.
+    // Stryker disable next-line ConditionalExpression,LogicalOperator: without a parent kind or a parent the key has an `undefined` part and names no change: no edge either way
+    if (kind.hierarchy?.parentKind && change.parent !== undefined) {
+      const parentKey = resourceKey(change.account, kind.hierarchy?.parentKind, change.parent);
+      const parent = byKey.get(parentKey);
+      if (isWrite(change) && isWrite(parent)) edges.push([parentKey, change.key]);
+      if (change.action === 'delete' && removesOld(parent)) edges.push([change.key, parentKey]);
+    }
+    // A change that drops a reference runs before the referenced resource goes away.
+    if (live) {
+      for (const ref of (kind.references ?? [])) {
+        // Stryker disable next-line ArrayDeclaration: a made-up kept name matters only to a live reference of that very name
+        const kept = new Set(change.action === 'delete' || !desired ? [] : referencedNames(desired.spec, ref.pointer));
+        for (const name of referencedNames(live.spec, ref.pointer)) {
+          if (kept.has(name)) continue;
+          const target = resourceKey(change.account, ref.kind, name);
+          if (removesOld(byKey.get(target))) edges.push([change.key, target]);
+        }
+      }
+    }
+  }
+  return edges;
+}
+
+/**
+ * Topological sort with a deterministic tie-break: account order, then kind order, then name.
+ * A cycle yields a `dependency-cycle` error naming its members.
+ */
+export function orderChanges(
+  items: readonly PlannedChange[],
+  kinds: readonly Kind[],
+  accountOrder: readonly string[],
+): OrderResult {
+  return sortChanges(
+    items.map((i) => i.change),
+    dependencyEdges(items, kinds),
+    kinds,
+    accountOrder,
+  );
+}
+
+/**
+ * The sort of `orderChanges` on given edges `[before, after]` (merging shards' plans passes the edges
+ * their `dependsOn` recorded): the same order and `dependsOn` as the plan of all of them.
+ */
+export function sortChanges(
+  changes: readonly Change[],
+  edges: readonly (readonly [string, string])[],
+  kinds: readonly Kind[],
+  accountOrder: readonly string[],
+): OrderResult {
+  const accountIdx = new Map(accountOrder.map((a, i) => [a, i]));
+  const kindIdx = new Map(kinds.map((k, i) => [k.kind, i]));
+  // Account, then kind, as one number (a kind's index is at most kinds.length).
+  const ranks = new Map(changes.map((c) => [c, (accountIdx.get(c.account) ?? accountOrder.length) * (kinds.length + 1) + (kindIdx.get(c.kind) ?? kinds.length)]));
+  const compare = (a: Change, b: Change): number =>
+    ranks.get(a)! - ranks.get(b)! ||
+    (a.name < b.name ? -1 : a.name > b.name ? 1 : 0) ||
+    // Stryker disable next-line EqualityOperator,ConditionalExpression: keys are unique in a plan: once `a.key < b.key` is false, `a.key > b.key` is true, so the form of this last test cannot matter
+    (a.key < b.key ? -1 : a.key > b.key ? 1 : 0);
+
+  const preds = new Map<string, Set<string>>(changes.map((c) => [c.key, new Set()]));
+  const succs = new Map<string, Set<string>>(changes.map((c) => [c.key, new Set()]));
+  for (const [from, to] of edges) {
+    if (from === to || !preds.has(from) || !preds.has(to)) continue;
+    preds.get(to)!.add(from);
+    succs.get(from)!.add(to);
+  }
+
+  const waiting = new Map(changes.map((c) => [c.key, preds.get(c.key)!.size]));
+  const byKey = new Map(changes.map((c) => [c.key, c]));
+  // The ready changes, the first by `compare` always taken next (keys are unique: a total order).
+  const ready = new Heap<Change>(compare);
+  for (const c of changes) if (waiting.get(c.key) === 0) ready.push(c);
+  const ordered: Change[] = [];
+  const position = new Map<string, number>();
+  while (ready.size > 0) {
+    const next = ready.pop()!;
+    position.set(next.key, ordered.length);
+    ordered.push(next);
+    for (const s of succs.get(next.key)!) {
+      const left = waiting.get(s)! - 1;
+      waiting.set(s, left);
+      if (left === 0) ready.push(byKey.get(s)!);
+    }
+  }
+
+  const diagnostics: Diagnostic[] = [];
+  if (ordered.length < changes.length) {
+    // Left-over changes that only wait on the cycle are not part of it: peel them off.
+    // Stryker disable next-line MethodExpression: ordered changes would be peeled off too (all their predecessors are ordered)
+    const left = new Set(changes.filter((c) => !position.has(c.key)).map((c) => c.key));
+    let peeled = true;
+    while (peeled) {
+      peeled = false;
+      for (const key of left) {
+        if (![...succs.get(key)!].some((s) => left.has(s)) || ![...preds.get(key)!].some((p) => left.has(p))) {
+          left.delete(key);
+          peeled = true;
+        }
+      }
+    }
+    const members = [...left].sort();
+    diagnostics.push({
+      severity: 'error',
+      code: 'dependency-cycle',
+      message: `changes depend on each other in a cycle: ${members.join(', ')}`,
+      hint: 'break the cycle by splitting the change into two plans',
+    });
+  }
+  const withDeps = ordered.map((c) => ({
+    ...c,
+    dependsOn: [...preds.get(c.key)!].sort((a, b) => position.get(a)! - position.get(b)!),
+  }));
+  return { changes: withDeps, diagnostics };
+}
+
+/** A binary min-heap by `compare`. */
+export class Heap<T> {
+  private readonly items: T[] = [];
+
+  constructor(private readonly compare: (a: T, b: T) => number) {}
+
+  get size(): number {
+    return this.items.length;
+  }
+
+  push(item: T): void {
+    const a = this.items;
+    a.push(item);
+    let i = a.length - 1;
+    while (i > 0) {
+      const up = (i - 1) >> 1;
+      // Stryker disable next-line EqualityOperator: the heap's users compare by a total order (unique keys): no two items compare equal
+      if (this.compare(a[i], a[up]) >= 0) break;
+      [a[i], a[up]] = [a[up], a[i]];
+      i = up;
+    }
+  }
+
+  /** The least item, removed. */
+  pop(): T | undefined {
+    const a = this.items;
+    // Stryker disable next-line ConditionalExpression: an empty heap pops undefined either way; the guard states it
+    if (a.length === 0) return undefined;
+    const top = a[0];
+    const last = a.pop()!;
+    if (a.length > 0) {
+      a[0] = last;
+      let i = 0;
+      for (;;) {
+        const l = 2 * i + 1;
+        const r = l + 1;
+        let m = i;
+        // Stryker disable next-line EqualityOperator: a total order (unique keys): no two items compare equal
+        if (l < a.length && this.compare(a[l], a[m]) < 0) m = l;
+        // Stryker disable next-line EqualityOperator: as above
+        if (r < a.length && this.compare(a[r], a[m]) < 0) m = r;
+        if (m === i) break;
+        [a[i], a[m]] = [a[m], a[i]];
+        i = m;
+      }
+    }
+    return top;
+  }
+}

@@ -1,0 +1,93 @@
+// Step "build changes": the plan's Change values, writes in the order of the desired state, then
+// deletions in the order of the live state (ordering comes next). Everything a change holds is
+// masked here: the views from diff.ts never carry a secret value, only env markers.
+
+import type { Change } from '../../model/plan.js';
+import { because, type ChangeReasonCode } from '../../model/reasons.js';
+import type { LiveResource } from '../../model/resource.js';
+import type { Kind } from '../../kinds/types.js';
+import { liveDigest } from '../core/digest.js';
+import { desiredView, liveView } from '../core/diff.js';
+import { type PlannedChange } from '../core/order.js';
+import type { Decision, Decisions, Deletion, Ref } from './shared.js';
+import { resourceKey } from '../../model/resource.js';
+
+export function buildChanges(decisions: Decisions, refs: ReadonlyMap<string, readonly Ref[]>, deletions: readonly Deletion[]): PlannedChange[] {
+  const children = new Map<string, Decision[]>();
+  for (const d of decisions.values()) {
+    // Stryker disable next-line ConditionalExpression: children are looked up by a parent's key, never by undefined
+    if (d.foldedInto === undefined) continue;
+    const list = children.get(d.foldedInto);
+    if (list) list.push(d);
+    else children.set(d.foldedInto, [d]);
+  }
+  const writes = [...decisions.values()]
+    .filter((d) => d.action !== undefined && d.foldedInto === undefined)
+    .map((d) => ({ change: writeChange(d, children.get(d.key) ?? [], refs), desired: d.desired, live: d.live }));
+  const deletes = deletions.map((x) => ({ change: deleteChange(x.live, x.kind, x.reason, x.reasonCode), live: x.live }));
+  return [...writes, ...deletes];
+}
+
+export function writeChange(decision: Decision, children: readonly Decision[], refs: ReadonlyMap<string, readonly Ref[]>): Change {
+  const { desired: d, kind, live, diff } = decision;
+  const action = decision.action!;
+  const view = action === 'create' || !diff ? { ...desiredView(kind, d), before: undefined } : diff;
+  // Folded children travel in this change's request: their references are this change's too.
+  const allRefs = [decision, ...children].flatMap((part) => refs.get(part.key) ?? []);
+  const carried = children.length > 0 ? children.map((c) => ({ name: c.desired.name, after: desiredView(c.kind, c.desired).after })) : undefined;
+  return {
+    key: resourceKey(d.account, d.kind, d.name),
+    action,
+    kind: d.kind,
+    account: d.account,
+    name: d.name,
+    ...(d.parent !== undefined ? { parent: d.parent } : {}),
+    ...(live ? { liveId: live.id } : {}),
+    ...(view.before ? { before: view.before } : {}),
+    after: view.after,
+    ...(diff && action !== 'create' ? { diff: diff.diff, changed: diff.changed } : {}),
+    writeOnly: view.writeOnly,
+    sensitive: view.sensitive,
+    ...valueNamesOf(kind),
+    ...(view.unreturned && view.unreturned.length > 0 ? { unreturned: view.unreturned } : {}),
+    ...(decision.rotate ? { rotate: true } : {}),
+    ...(carried ? { children: carried } : {}),
+    ...(allRefs.length > 0 ? { refs: allRefs } : {}),
+    dependsOn: [],
+    ...(decision.renamedFrom !== undefined ? { renamedFrom: decision.renamedFrom } : {}),
+    ...(kind.credentials?.issuedNote !== undefined && (action === 'create' || action === 'replace') ? { issued: kind.credentials?.issuedNote } : {}),
+    ...(diff && action === 'update' && diff.withheld.length > 0 ? { withheld: diff.withheld } : {}),
+    ...(decision.reasonCode !== undefined ? because(decision.reasonCode, decision.reason ?? '') : {}),
+    ...(d.source ? { source: d.source } : {}),
+    liveDigest: liveDigest(action === 'create' ? undefined : live),
+    // Stryker disable next-line OptionalChaining: an update or a replace always has its live twin (decide.ts)
+    ...(action !== 'create' && live?.lastChange ? { lastChange: { ...live.lastChange } } : {}),
+  };
+}
+
+export function deleteChange(live: LiveResource, kind: Kind, reason: string, code: ChangeReasonCode): Change {
+  const view = liveView(kind, live);
+  return {
+    key: resourceKey(live.account, live.kind, live.name),
+    action: 'delete',
+    kind: live.kind,
+    account: live.account,
+    name: live.name,
+    ...(live.parent !== undefined ? { parent: live.parent } : {}),
+    liveId: live.id,
+    before: view.before,
+    writeOnly: view.writeOnly,
+    sensitive: view.sensitive,
+    ...valueNamesOf(kind),
+    dependsOn: [],
+    ...because(code, reason),
+    liveDigest: liveDigest(live),
+    ...(live.lastChange ? { lastChange: { ...live.lastChange } } : {}),
+  };
+}
+
+/** The kind's names for coded values, for the renderings (none: no member). */
+function valueNamesOf(kind: Kind): Pick<Change, 'valueNames'> {
+  const names = kind.compare?.valueNames?.() ?? [];
+  return names.length > 0 ? { valueNames: names } : {};
+}

@@ -1,0 +1,34 @@
+// Step "decide": the action for each matched resource. Without a live twin, `unmatched` decides;
+// with one, the kind-driven diff does: a changed member no endpoint can change means replace, any
+// other change means update (pushing write-only secrets too when rotation asked for it), and so does
+// a rename (`previousNames`) even when the spec is unchanged.
+
+import { diffResource } from '../core/diff.js';
+import { because } from '../../model/reasons.js';
+import type { Decision, Decisions, Match } from './shared.js';
+
+export function decide(matches: readonly Match[], rotating: ReadonlySet<string>): Decisions {
+  return new Map(matches.map((m) => [m.key, m.live ? compare(m, rotating.has(m.key)) : unmatched(m)]));
+}
+
+/**
+ * A declared resource the service does not list. The one place that says what that means: a
+ * create, unless its kind says the service does not list resources in the state it declares (a
+ * disabled agent token): then its absence is what was asked for.
+ */
+export function unmatched(m: Match): Decision {
+  if (m.kind.lifecycle?.unlisted?.(m.desired)) return { ...m, rotate: false };
+  return { ...m, action: 'create', rotate: false };
+}
+
+function compare(m: Match, rotate: boolean): Decision {
+  const diff = diffResource(m.kind, m.desired, m.live!, rotate);
+  if (diff.replace) {
+    const fixed = diff.changed.filter((member) => (m.kind.compare?.replaceOn ?? []).includes(member));
+    return { ...m, diff, action: 'replace', rotate: false, ...because('replace-because-cannot-update', `${fixed.join(', ')} cannot be changed in place`) };
+  }
+  if (diff.changed.length > 0) return { ...m, diff, action: 'update', rotate };
+  // A rename is an update of the name alone: same id, so whatever refers to it keeps doing so.
+  if (m.renamedFrom !== undefined) return { ...m, diff, action: 'update', rotate: false };
+  return { ...m, diff, rotate: false };
+}

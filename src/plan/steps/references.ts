@@ -1,0 +1,89 @@
+// Step "resolve references": for every declared resource, changed or not, the names it refers to
+// with the live id each keeps through this plan. A reference to nothing, to something this plan
+// prunes, or to a name several live resources share is an error now rather than a failed apply.
+
+import type { Diagnostic } from '../../model/diagnostics.js';
+import { getAt } from '../../model/json-pointer.js';
+import { referencedNames } from '../core/order.js';
+import { type LiveIndex, livesAt } from './live-index.js';
+import { at, type Decision, type Decisions, type Deletion, type Ref } from './shared.js';
+import { resourceKey } from '../../model/resource.js';
+
+export interface Resolved {
+  /** Per declared key, its references in the kind's order; empty when it names nothing. */
+  readonly refs: ReadonlyMap<string, readonly Ref[]>;
+  readonly diagnostics: readonly Diagnostic[];
+}
+
+export function resolveReferences(decisions: Decisions, index: LiveIndex, deletions: readonly Deletion[]): Resolved {
+  const deleted = new Set(deletions.map((x) => resourceKey(x.live.account, x.live.kind, x.live.name)));
+  const refs = new Map<string, readonly Ref[]>();
+  const diagnostics: Diagnostic[] = [];
+  for (const [key, decision] of decisions) refs.set(key, refsOf(decision, decisions, index, deleted, diagnostics));
+  return { refs, diagnostics };
+}
+
+function refsOf(decision: Decision, decisions: Decisions, index: LiveIndex, deleted: ReadonlySet<string>, diagnostics: Diagnostic[]): Ref[] {
+  const d = decision.desired;
+  const refs: Ref[] = [];
+  for (const ref of (decision.kind.references ?? [])) {
+    for (const name of referencedNames(d.spec, ref.pointer)) {
+      const key = resourceKey(d.account, ref.kind, name);
+      const target = decisions.get(key);
+      const lives = livesAt(index, key);
+      const problem = { field: ref.pointer, ...at(d) };
+      if (!target && lives.length === 0) {
+        diagnostics.push({
+          severity: 'error',
+          code: 'unknown-reference',
+          message: `${d.kind} ${d.name} refers to ${ref.kind} ${name}, which is neither declared nor live in account ${d.account}`,
+          ...problem,
+          hint: `declare the ${ref.kind} or remove it from the ${d.kind}`,
+        });
+        continue;
+      }
+      if (!target && deleted.has(key)) {
+        diagnostics.push({
+          severity: 'error',
+          code: 'reference-to-deleted',
+          message: `${d.kind} ${d.name} refers to ${ref.kind} ${name}, which this plan deletes (not declared, prune is on)`,
+          ...problem,
+          hint: `declare the ${ref.kind} or remove it from the ${d.kind}`,
+        });
+        continue;
+      }
+      if (!target && lives.length > 1) {
+        diagnostics.push({
+          severity: 'error',
+          code: 'ambiguous-live-name',
+          message: `${d.kind} ${d.name} refers to ${ref.kind} ${name}, a name ${lives.length} live resources share in account ${d.account} (ids ${lives
+            .map((l) => l.id)
+            .sort()
+            .join(', ')})`,
+          ...problem,
+        });
+        continue;
+      }
+      // A reference that takes only some of its kind's resources (EmailUser channels): the target as declared, else as live.
+      const only = ref.only;
+      // Stryker disable next-line OptionalChaining: without a declared target, the checks above left exactly one live resource
+      const targetSpec = target ? target.desired.spec : lives[0]?.spec;
+      const actual = only && targetSpec ? getAt(targetSpec, only.member) : undefined;
+      if (only && typeof actual === 'string' && !only.values.includes(actual)) {
+        diagnostics.push({
+          severity: 'error',
+          code: 'reference-not-allowed',
+          message: `${d.kind} ${d.name} refers to ${ref.kind} ${name}, whose ${only.member.slice(1)} is ${actual}; a ${d.kind} takes only ${only.values.join(', ')}`,
+          ...problem,
+          hint: `name a ${ref.kind} whose ${only.member.slice(1)} is ${only.values.join(' or ')}`,
+        });
+        continue;
+      }
+      // A replaced or created target has its id only once apply has run its change.
+      const keepsId = !target || target.action === undefined || target.action === 'update';
+      const id = keepsId && lives.length === 1 ? lives[0].id : undefined;
+      refs.push({ kind: ref.kind, name, ...(id !== undefined ? { id } : {}) });
+    }
+  }
+  return refs;
+}
