@@ -320,14 +320,18 @@ export interface DerivedIdCapability {
 
 /**
  * Capability `serviceCheck`: a check the service performs at plan time (a query's `validate`
- * endpoint). The run layer sends one request per declared resource that the plan creates or changes,
- * after the plan is made and before it is shown, and the pre-flight counts them.
+ * endpoint). The run layer sends one request per change that creates or changes a resource of the
+ * kind, after the plan is made (src/ops/live/service-checks.ts), and the pre-flight counts one per
+ * declared resource of the kind (the changes are not known before the read).
  */
 export interface ServiceCheckCapability {
   /** The request asking the service about `desired`. */
   request(desired: DesiredResource, ctx: RequestContext): ApiRequest;
-  /** The service's verdict from its answer (status and body): undefined when it accepts, else what is wrong. */
-  verdict(status: number, body: unknown): string | undefined;
+  /**
+   * The service's verdict from its answer (a 2xx body, or a refusal's status and message): undefined
+   * when it accepts, else what is wrong, for people.
+   */
+  verdict(answer: { status: number; body?: unknown; message?: string }): string | undefined;
 }
 
 /**
@@ -351,7 +355,7 @@ export interface ServiceCheckCapability {
  * | perParent        | live: fetch.ts (one read per parent; the pre-flight counts them)      |
  * | bulkUpdate       | apply: apply.ts (one request per account; the pre-flight counts it)   |
  * | derivedId        | plan: steps/match.ts                                                  |
- * | serviceCheck     | run: service-checks (after the plan; the pre-flight counts them)      |
+ * | serviceCheck     | ops: live/service-checks.ts, called by the run layer after the plan   |
  * | routing          | plan: steps/routing.ts (routing maps)                                 |
  * | export           | export: export.ts                                                     |
  * | lease, applied   | the tool's own records (lease.ts, applied.ts)                         |

@@ -6,7 +6,7 @@
 import { apply, type ApplyOptions } from '../ops/apply/apply.js';
 import { refuseUnlessForced } from '../ops/apply/apply-refusal.js';
 import { checkLiterals, literalSource, planLiteralRefs } from '../ops/apply/literals.js';
-import { neededKinds } from '../ops/live/needed-kinds.js';
+import { declaredParents, neededKinds } from '../ops/live/needed-kinds.js';
 import { plan as derivePlan } from '../plan/steps/plan.js';
 import { withBudget } from '../ops/budget/budget.js';
 import { planDifferences } from '../plan/saved/plan-compare.js';
@@ -90,10 +90,11 @@ export async function deriveSavedPlan(setup: RunSetup, request: SavedPlanRequest
   const run = Run.open(setup);
   try {
     const kindsOf = neededKinds(desired, KINDS);
+    const parentsOf = declaredParents(desired, KINDS);
     // Before the first request: the read the derivation needs and the writes, against the budget last reported.
     const leased = request.lease ? leaseRequests(run, accounts, saved) : [];
-    await run.preflight([...readGroups(accounts, kindsOf), ...writeGroups(saved.changes, KINDS, accounts), ...leased], 'read and apply');
-    const live = await readLive(run, accounts, { settings: desired.root.settings, kindsOf }, hooks);
+    await run.preflight([...readGroups(accounts, kindsOf, 'both', parentsOf), ...writeGroups(saved.changes, KINDS, accounts), ...leased], 'read and apply');
+    const live = await readLive(run, accounts, { settings: desired.root.settings, kindsOf, parentsOf }, hooks);
     // Rotation is asked for per change in the file; the derived plan rotates the same resources.
     const rotate = saved.changes.filter((c) => c.rotate === true).map((c) => `${c.account}/${c.kind}/${c.name}`);
     const result = withBudget(derivePlan(desired, live, {

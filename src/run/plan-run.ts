@@ -4,9 +4,10 @@
 
 import { attribute } from '../ops/live/attribute.js';
 import { literalSource } from '../ops/apply/literals.js';
-import { neededKinds } from '../ops/live/needed-kinds.js';
+import { declaredParents, neededKinds } from '../ops/live/needed-kinds.js';
 import { plan as buildPlan } from '../plan/steps/plan.js';
 import { readGroups } from '../ops/budget/preflight.js';
+import { serviceCheckGroups, serviceChecks } from '../ops/live/service-checks.js';
 import { withBudget } from '../ops/budget/budget.js';
 import { KINDS } from '../kinds/index.js';
 import type { AccountConfig, DesiredState } from '../model/account.js';
@@ -58,8 +59,9 @@ export async function planRun(setup: RunSetup, request: PlanRequest, hooks: Plan
   try {
     const { accounts, scope } = await narrow(run, desired, selected, request, offline);
     const kindsOf = neededKinds(desired, KINDS);
-    await run.preflight(readGroups(accounts, kindsOf), 'read');
-    const live = await readLive(run, accounts, { settings: desired.root.settings, kindsOf }, hooks);
+    const parentsOf = declaredParents(desired, KINDS);
+    await run.preflight([...readGroups(accounts, kindsOf, 'both', parentsOf), ...serviceCheckGroups(desired, accounts, KINDS)], 'read');
+    const live = await readLive(run, accounts, { settings: desired.root.settings, kindsOf, parentsOf }, hooks);
     const built = buildPlan(desired, live, {
       accounts: accounts.map((a) => a.name),
       force: request.force,
@@ -71,6 +73,9 @@ export async function planRun(setup: RunSetup, request: PlanRequest, hooks: Plan
     const result = withBudget(built, KINDS, await run.planBudget());
     // Problems go with the error (the adapter shows them once); a plan's warnings go to the hook.
     if (!result.plan || hasErrors(result.diagnostics)) throw new RunError({ kind: 'no-plan', diagnostics: result.diagnostics });
+    // What only the service can judge (Kind.serviceCheck), asked of what the plan would send.
+    const refused = await serviceChecks(run.client, result.plan, desired, KINDS);
+    if (refused.length > 0) throw new RunError({ kind: 'no-plan', diagnostics: [...result.diagnostics, ...refused] });
     await hooks.diagnostics?.(result.diagnostics);
     let plan = result.plan;
     if (request.attribute) {

@@ -65,6 +65,30 @@ export interface ChangeRunner {
   fence?: (change: Change) => Promise<void>;
 }
 
+/**
+ * The updates of one account to a kind updated in bulk (Kind.bulkUpdate: the predefined policies'
+ * PATCH with a bare array), sent as one request: one outcome for all of them. A bulk kind's updates
+ * carry no secrets (its specs are states and severities), so they are sent as the plan holds them.
+ */
+export async function runBulk(changes: readonly Change[], runner: ChangeRunner): Promise<ChangeOutcome> {
+  const first = changes[0];
+  const kind = runner.kinds.find((k) => k.kind === first.kind);
+  try {
+    if (!kind?.bulkUpdate) throw new ChangeError('invalid-change', `${first.kind} has no bulk update`);
+    const updates = changes.map((c) => {
+      if (c.liveId === undefined || c.after === undefined) throw new ChangeError('invalid-change', `${c.key}: an update without a live id or a spec`);
+      return { id: c.liveId, desired: { kind: c.kind, account: c.account, name: c.name, spec: c.after, envRefs: {} }, changed: c.changed ?? [] };
+    });
+    const target = requestTarget(first.account, runner.accounts);
+    const ctx: RequestContext = { account: first.account, orgAccess: target.orgAccess === true, resolve: (_kind, name) => name };
+    if (runner.fence) await runner.fence(first);
+    await runner.client.request({ ...kind.bulkUpdate.request(updates, ctx), ...target });
+    return { status: 'done', liveId: undefined };
+  } catch (err) {
+    return { status: 'failed', ...because(failureCode(err), runner.redactor.redact(describe(err))) };
+  }
+}
+
 /** The reason of a change the run stopped before it could start. */
 export function notStarted(why: string): { status: 'skipped'; reasonCode: 'not-started'; reason: string } {
   return { status: 'skipped', ...because('not-started', `not started: ${why}`) };

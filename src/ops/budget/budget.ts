@@ -54,6 +54,34 @@ export function changeRequests(change: Change, kinds: readonly Kind[], accounts:
   }
 }
 
+/**
+ * Requests of `changes` with the updates of a kind updated in bulk (Kind.bulkUpdate) sent as one
+ * request per account and kind, as apply sends them; every other change through changeRequests.
+ * `onError`: a change whose requests cannot be built (it is left out).
+ */
+export function planRequests(changes: readonly Change[], kinds: readonly Kind[], accounts: readonly AccountConfig[], onError: (change: Change, err: unknown) => void): ApiRequest[] {
+  const out: ApiRequest[] = [];
+  const bulks = new Set<string>();
+  for (const change of changes) {
+    const bulk = change.action === 'update' ? kinds.find((k) => k.kind === change.kind)?.bulkUpdate : undefined;
+    if (bulk) {
+      const group = JSON.stringify([change.account, change.kind]);
+      if (bulks.has(group)) continue;
+      bulks.add(group);
+      const ctx: RequestContext = { account: change.account, orgAccess: requestTarget(change.account, accounts).orgAccess === true, resolve: () => PLACEHOLDER_ID };
+      const desired: DesiredResource = { kind: change.kind, account: change.account, name: change.name, spec: change.after ?? {}, envRefs: {} };
+      out.push(bulk.request([{ id: change.liveId ?? PLACEHOLDER_ID, desired, changed: change.changed ?? [] }], ctx));
+      continue;
+    }
+    try {
+      out.push(...changeRequests(change, kinds, accounts));
+    } catch (err) {
+      onError(change, err);
+    }
+  }
+  return out;
+}
+
 /** Seconds between two requests of a bucket that refills `limit` per hour. */
 export function refillSecondsOf(limit: number): number | undefined {
   return limit > 0 ? 3600 / limit : undefined;
@@ -112,22 +140,16 @@ export function budgetNeeds(
 ): { needs: BucketNeed[]; diagnostics: Diagnostic[] } {
   const counts = new Map<string, number>();
   const diagnostics: Diagnostic[] = [];
-  for (const change of changes) {
-    let requests: ApiRequest[];
-    try {
-      requests = changeRequests(change, kinds, accounts);
-    } catch (err) {
-      diagnostics.push({
-        severity: 'warning',
-        code: 'budget-estimate',
-        message: `cannot estimate the requests of ${change.key} (${change.action}): ${err instanceof Error ? err.message : String(err)}`,
-      });
-      continue;
-    }
-    for (const req of requests) {
-      const bucket = bucketOf(req.method, req.path);
-      counts.set(bucket, (counts.get(bucket) ?? 0) + 1);
-    }
+  const onError = (change: Change, err: unknown): void => {
+    diagnostics.push({
+      severity: 'warning',
+      code: 'budget-estimate',
+      message: `cannot estimate the requests of ${change.key} (${change.action}): ${err instanceof Error ? err.message : String(err)}`,
+    });
+  };
+  for (const req of planRequests(changes, kinds, accounts, onError)) {
+    const bucket = bucketOf(req.method, req.path);
+    counts.set(bucket, (counts.get(bucket) ?? 0) + 1);
   }
   // Every bucket of the service has the same size: a bucket not used yet is taken to be full.
   const fullSize = budget.reduce((m, b) => Math.max(m, b.limit), 0);

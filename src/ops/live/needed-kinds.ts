@@ -46,6 +46,22 @@ export function neededKinds(desired: Pick<DesiredState, 'root' | 'resources'>, k
   };
 }
 
+/**
+ * For kinds listed per parent (Kind.perParent): the parents a repository declares records under, per
+ * account. Only they are read (one request each), so a repository with exceptions for 3 policies
+ * reads 3 lists, not one per live policy; the pre-flight counts the same (readGroups).
+ */
+export function declaredParents(desired: Pick<DesiredState, 'resources'>, kinds: readonly Kind[]): (account: AccountConfig, kind: string) => readonly string[] | undefined {
+  const perParent = new Set(kinds.filter((k) => k.perParent).map((k) => k.kind));
+  const parents = new Map<string, Set<string>>();
+  for (const r of desired.resources) {
+    if (!perParent.has(r.kind) || r.parent === undefined) continue;
+    const key = JSON.stringify([r.account, r.kind]);
+    parents.set(key, (parents.get(key) ?? new Set()).add(r.parent));
+  }
+  return (account, kind) => (perParent.has(kind) ? [...(parents.get(JSON.stringify([account.name, kind])) ?? [])].sort() : undefined);
+}
+
 /** Per account in scope, the kinds `kindsOf` leaves out (accounts with none left out are omitted). */
 export function unreadKinds(accounts: readonly AccountConfig[], kinds: readonly Kind[], kindsOf: (account: AccountConfig) => readonly Kind[]): UnreadKinds[] {
   const out: UnreadKinds[] = [];
