@@ -10,10 +10,13 @@ import type { Diagnostic } from '../../model/diagnostics.js';
 import { inertText } from '../../model/inert.js';
 import type { Plan } from '../../model/plan.js';
 import type { Kind, RequestContext } from '../../kinds/types.js';
-import type { RequestGroup } from '../budget/preflight.js';
 
-/** The checks' requests for the pre-flight: one per declared resource of a checked kind in `accounts`. */
-export function serviceCheckGroups(desired: Pick<DesiredState, 'resources'>, accounts: readonly AccountConfig[], kinds: readonly Kind[]): RequestGroup[] {
+/** The checks' requests as pre-flight groups (RequestGroup): one per declared resource of a checked kind in `accounts`. */
+export function serviceCheckGroups(
+  desired: Pick<DesiredState, 'resources'>,
+  accounts: readonly AccountConfig[],
+  kinds: readonly Kind[],
+): { buckets: string[]; requests: number }[] {
   const counts = new Map<string, number>();
   const names = new Set(accounts.map((a) => a.name));
   for (const r of desired.resources) {
