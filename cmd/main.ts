@@ -336,7 +336,7 @@ export function buildProgram(programIo: Io, setCode: (code: number) => void, onI
       .option('--account <name>', 'account to export (repeatable)', collect)
       .option('--org-account <name>', 'also export organization-level data under this name')
       .option('--kind <kind>', 'only this kind (repeatable)', collect)
-      .option('--force', 'replace the contents of a non-empty target folder (the folder, its owner and mode stay) and an existing --dotenv-out file')
+      .option('--force', 'replace a previous export in the target folder (nothing else: a folder holding .git or files export did not write is refused) and an existing --dotenv-out file')
       .option('--dotenv-out <file>', 'also write the current values of the secrets the service returns in clear to FILE (mode 0600)')
       .addHelpText(
         'after',
@@ -374,13 +374,15 @@ export function buildProgram(programIo: Io, setCode: (code: number) => void, onI
     .option('--key <spec>', 'another API key, ID:SECRET:ROLE[:ACCOUNTS[:USER]], ROLE org-admin|sub-account-admin|account-user (repeatable)', collect)
     .option('--activity-seed <n>', 'seed of the generated activity records', intArg('--activity-seed', 0), 1)
     .option('--activity-rows <n>', 'generated activity records per day, per dataset and account', intArg('--activity-rows', 1), 96)
-    .option('--predefined-prefix <prefix>', 'vendor prefix of the predefined alert profiles (LW_ as on the real service)', 'SVC_')
+    .option('--predefined-prefix <prefix>', 'vendor prefix of the predefined alert profiles and queries (LW_ as on the real service)', 'SVC_')
+    .option('--vendor <name>', 'vendor name: owner of predefined queries and policies, <vendor>-global-<n> policy ids (default: the prefix without _)')
+    .option('--fail-channel <name>', 'an alert channel (name or intgGuid) whose delivery fails: state.ok false, its test 400 (repeatable)', collect)
     .addHelpText(
       'after',
       helpAfter(
         [
           'postureops emulator --port 4010 --accounts prod,staging --key-id K --secret S',
-          'postureops emulator --state emu.json   # keeps its data across restarts',
+          'postureops emulator --state emu.json --fail-channel ops-pager   # keeps its data; that channel fails until started without it',
           'postureops emulator --faults 0.2 --rate-limit 30',
         ],
         [

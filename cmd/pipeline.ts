@@ -130,7 +130,8 @@ export async function exitFor(io: Io, problem: RunProblem, saved?: { file: strin
     case 'too-long': {
       const t = problem.too;
       const so = t.spentSeconds >= 1 ? ` more after ${t.text.spent} spent` : '';
-      return new ExitError(EXIT.refused, `refused by --max-duration ${t.text.maxDuration}: the run would take about ${t.text.seconds}${so}; ${t.nothingSent ? 'nothing was sent' : 'nothing was written'}`);
+      const { rememberedNote } = await import('../src/run/errors.js');
+      return new ExitError(EXIT.refused, `refused by --max-duration ${t.text.maxDuration}: the run would take about ${t.text.seconds}${so}; ${t.nothingSent ? 'nothing was sent' : 'nothing was written'}${rememberedNote(t)}`);
     }
     case 'no-plan':
       await printDiagnostics(io, problem.diagnostics);

@@ -16,6 +16,9 @@ export interface EmulatorCliOptions {
   activitySeed: number;
   activityRows: number;
   predefinedPrefix: string;
+  vendor?: string;
+  /** Alert channels (names or intgGuids) that fail, repeatable. */
+  failChannel?: string[];
 }
 
 const LOOPBACK = /^(127\.\d+\.\d+\.\d+|::1|localhost)$/;
@@ -38,26 +41,37 @@ export async function emulatorCommand(io: Io, opts: EmulatorCliOptions): Promise
   } catch (err) {
     throw new ExitError(EXIT.error, (err as Error).message);
   }
-  const emu = await startEmulator({
-    keys,
-    activitySeed: opts.activitySeed,
-    activityRows: opts.activityRows,
-    predefinedPrefix: opts.predefinedPrefix,
-    host: opts.host,
-    port: opts.port,
-    accounts,
-    keyId: opts.keyId,
-    secret: opts.secret,
-    rateLimit: opts.rateLimit,
-    faults: opts.faults,
-    faultSeed: opts.faultSeed,
-    statePath: opts.state ? resolve(io.cwd, opts.state) : undefined,
-  });
+  let emu;
+  try {
+    emu = await startEmulator({
+      keys,
+      activitySeed: opts.activitySeed,
+      activityRows: opts.activityRows,
+      predefinedPrefix: opts.predefinedPrefix,
+      host: opts.host,
+      port: opts.port,
+      accounts,
+      keyId: opts.keyId,
+      secret: opts.secret,
+      rateLimit: opts.rateLimit,
+      faults: opts.faults,
+      faultSeed: opts.faultSeed,
+      statePath: opts.state ? resolve(io.cwd, opts.state) : undefined,
+      ...(opts.vendor !== undefined ? { vendor: opts.vendor } : {}),
+      ...(opts.failChannel !== undefined ? { failChannels: opts.failChannel } : {}),
+    });
+  } catch (err) {
+    // Bad options and unreadable state files are the user's to fix: one line, no stack.
+    const message = (err as Error).message;
+    if (message.startsWith('emulator')) throw new ExitError(EXIT.error, message);
+    throw err;
+  }
   write(
     io.stdout,
     [
       `Security Posture Service emulator listening on ${emu.url}`,
       `accounts: ${emu.accounts.join(', ')}${opts.state ? `; state in ${opts.state}` : ''}`,
+      ...(opts.failChannel !== undefined && opts.failChannel.length > 0 ? [`failing alert channels: ${opts.failChannel.join(', ')}`] : []),
       '',
       'To talk to it:',
       `  export SVC_BASE_URL=${emu.url}`,

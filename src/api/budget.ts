@@ -10,19 +10,31 @@ export interface RateLimitHeaders {
 
 type HeaderValue = string | string[] | undefined;
 
-/** Reads `RateLimit-Limit`, `-Remaining`, `-Reset`; a draft-style value like `120, 120;w=3600` gives 120. */
+/** The seed's window is one rolling hour: no wait for the next token is longer. */
+export const MAX_RESET_SECONDS = 3600;
+
+/**
+ * Reads `RateLimit-Limit`, `-Remaining`, `-Reset`; a draft-style value like `120, 120;w=3600` gives
+ * 120. A figure the seed's rules cannot produce is read as absent (a proxy's or a broken header,
+ * never a budget): a limit of 0, a Reset beyond the one-hour window. A remaining above the limit is
+ * the limit.
+ */
 export function readRateLimit(headers: Record<string, HeaderValue>): RateLimitHeaders {
+  const limit = leadingInt(headers['ratelimit-limit']);
+  const remaining = leadingInt(headers['ratelimit-remaining']);
+  const reset = leadingInt(headers['ratelimit-reset']);
+  const plausibleLimit = limit !== undefined && limit > 0 ? limit : undefined;
   return {
-    limit: leadingInt(headers['ratelimit-limit']),
-    remaining: leadingInt(headers['ratelimit-remaining']),
-    reset: leadingInt(headers['ratelimit-reset']),
+    limit: plausibleLimit,
+    remaining: remaining !== undefined && plausibleLimit !== undefined ? Math.min(remaining, plausibleLimit) : remaining,
+    reset: reset !== undefined && reset <= MAX_RESET_SECONDS ? reset : undefined,
   };
 }
 
 function leadingInt(value: HeaderValue): number | undefined {
   const text = Array.isArray(value) ? value[0] : value;
   if (text === undefined) return undefined;
-  const m = /^\s*(\d+)/.exec(text);
+  const m = /^\s*(\d{1,15})(?!\d)/.exec(text);
   return m ? Number(m[1]) : undefined;
 }
 
@@ -233,10 +245,17 @@ export class RateLimitBudget {
         if (answersProbe) this.untracked.add(bucket);
         return;
       }
+      // A 429 with no rate-limit figure at all (a proxy's, a gateway's) says "later", not "this
+      // bucket holds 0 an hour": the retry's backoff waits, and nothing is learnt or remembered.
+      if (rateLimited && headers.limit === undefined && headers.remaining === undefined && headers.reset === undefined) return;
       const known = this.buckets.get(bucket);
       const now = this.opts.now();
       const resetSeconds = headers.reset ?? 0;
       const limit = headers.limit ?? known?.limit ?? headers.remaining ?? 0;
+      // No limit to go by (no plausible RateLimit-Limit, nothing known, nothing remaining): nothing to
+      // learn, unless it is a 429, whose Reset (within the hour) is still the wait. Never remembered:
+      // the memory keeps only limits of at least 1.
+      if (limit < 1 && !rateLimited) return;
       // Concurrent requests reach the service in any order. Those still out may be counted after
       // this one: subtract them. If others were answered while this one was out, the service may
       // have counted them after it too, so this answer may not raise the estimate, except to what

@@ -2,7 +2,8 @@
 
 import type { IncomingHttpHeaders } from 'node:http';
 import type { ApiKey } from './keys.js';
-import type { ScopeData } from './model.js';
+import type { Failure } from './health.js';
+import type { IntegrationRecord, ScopeData } from './model.js';
 
 /** A refusal with an HTTP status; the server answers `{message}`. */
 export class HttpError extends Error {
@@ -52,6 +53,12 @@ export interface RequestContext {
    * Call it only after every check passed and the data changed.
    */
   committed(eventName: string, description: string): void;
+  /** Persists the state without an audit record (a test's time is data, not a resource write). */
+  touched(): void;
+  /** The failure of an alert channel told to fail, if it is one (health.ts). */
+  channelFailure?(record: IntegrationRecord): Failure | undefined;
+  /** Seeded from list bodies (EmulatorOptions.seedFromLists): a type the emulator does not know is carried. */
+  carryUnknown?: boolean;
   /** A type of the service the emulator has no table for (EmulatorOptions.extraTypes), when `record` is one. */
   extraType?(collection: string, record: Record<string, unknown>): ExtraType | undefined;
 }

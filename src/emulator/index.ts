@@ -8,7 +8,11 @@ import { resolveKeys, type ApiKey, type KeyOptions } from './keys.js';
 import { Service, type ReceivedRequest } from './server.js';
 import type { ExtraType } from './http.js';
 import { PREDEFINED_PROFILE_PREFIX } from './service-facts.js';
+import { seedScope } from './seeding.js';
 import { Store } from './store.js';
+
+/** Rate limits "off" for a seeded emulator: a bucket of one billion requests an hour. */
+const UNLIMITED = 1_000_000_000;
 
 export { manualClock, scaledClock, systemClock, type Clock, type ManualClock } from './clock.js';
 export { MAX_BODY_BYTES, type ReceivedRequest } from './server.js';
@@ -57,6 +61,26 @@ export interface EmulatorOptions {
    * `LW_` emulates the real service, whose prefix is not the tool's default.
    */
   predefinedPrefix?: string;
+  /**
+   * The vendor's name: `owner` of the predefined queries and policies, and (in lower case) the start
+   * of predefined policy ids `<vendor>-global-<n>`. Default: the prefix without its `_` (`SVC`);
+   * `Lacework` with `LW_` emulates the real service.
+   */
+  vendor?: string;
+  /**
+   * Alert channels (by name, every channel of that name in every account, or by intgGuid) that fail
+   * from the start: `state.ok` false with `details.message`, their test answers 400 and their
+   * `lastSuccessfulTime` stops moving. A channel left out heals.
+   */
+  failChannels?: string[];
+  /**
+   * Seeds accounts from list bodies as a client fetched them (a rehearsal): account → list path
+   * (`AlertChannels`, `Exceptions?policyId=P`) → list body `{data: [...]}` (or its records). Records
+   * are taken as they are: unknown types and members carried, nothing refused. The emulator then runs
+   * without rate limits (one billion requests an hour per bucket) or faults; giving `rateLimit` or
+   * `faults` too is an error. Data of a `statePath` is replaced for the seeded collections.
+   */
+  seedFromLists?: Record<string, Record<string, unknown>>;
 }
 
 export interface RunningEmulator {
@@ -80,6 +104,10 @@ export interface RunningEmulator {
    * (e.g. `AlertChannels`) in `account`, unchecked. For what the live service holds beyond the seeds.
    */
   seed(account: string, collection: string, records: readonly unknown[]): void;
+  /** Makes the alert channels of that name (or intgGuid) fail from now on, with `details` as their text. */
+  failChannel(name: string, details?: string): void;
+  /** Heals the alert channels of that name (or intgGuid); false when none was failing under it. */
+  healChannel(name: string): boolean;
 }
 
 function checkOptions(o: EmulatorOptions): void {
@@ -109,6 +137,14 @@ function checkOptions(o: EmulatorOptions): void {
   if (o.predefinedPrefix !== undefined && !/^[A-Za-z][A-Za-z0-9]*_$/.test(o.predefinedPrefix)) {
     problems.push(`predefinedPrefix must be letters and digits ending in _ (e.g. LW_), got ${JSON.stringify(o.predefinedPrefix)}`);
   }
+  if (o.vendor !== undefined && !/^[A-Za-z][A-Za-z0-9]*$/.test(o.vendor)) problems.push(`vendor must be letters and digits (e.g. Lacework), got ${JSON.stringify(o.vendor)}`);
+  for (const name of o.failChannels ?? []) if (typeof name !== 'string' || name.trim() === '') problems.push(`failChannels: ${JSON.stringify(name)} is not a channel name`);
+  if (o.seedFromLists !== undefined) {
+    if (o.rateLimit !== undefined || o.faults !== undefined) problems.push('seedFromLists runs without rate limits or faults: leave rateLimit and faults out');
+    for (const a of Object.keys(o.seedFromLists)) {
+      if (!(o.accounts ?? ['prod', 'staging']).some((x) => x.toLowerCase() === a.toLowerCase())) problems.push(`seedFromLists: ${a} is not one of the accounts`);
+    }
+  }
   if (problems.length > 0) throw new Error(`emulator: invalid options: ${problems.join('; ')}`);
 }
 
@@ -131,20 +167,32 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
   // Opening the store first: an unreadable state file stops the start before a port is taken.
   const keys = resolveKeys([{ keyId, secret, role: 'org-admin', user: options.user ?? 'admin@example.com' }, ...(options.keys ?? [])], accounts);
   const store = Store.open(accounts, options.statePath);
+  const predefinedPrefix = options.predefinedPrefix ?? PREDEFINED_PROFILE_PREFIX;
+  const vendor = options.vendor ?? predefinedPrefix.slice(0, -1);
+  const seeded = options.seedFromLists !== undefined;
   const service = new Service({
     accounts,
     keys,
     activitySeed: options.activitySeed ?? 1,
     activityRows: options.activityRows ?? 96,
-    predefinedPrefix: options.predefinedPrefix ?? PREDEFINED_PROFILE_PREFIX,
+    predefinedPrefix,
+    vendor,
     clock: options.clock ?? systemClock,
-    rateLimit: options.rateLimit ?? 120,
+    rateLimit: seeded ? UNLIMITED : (options.rateLimit ?? 120),
     faults: options.faults ?? 0,
+    ...(options.failChannels ? { failChannels: options.failChannels } : {}),
+    ...(seeded ? { carryUnknown: true } : {}),
     faultSeed: options.faultSeed ?? 1,
     store,
     ...(options.extraTypes ? { extraTypes: options.extraTypes } : {}),
     ...(options.onRequest ? { onRequest: options.onRequest } : {}),
   });
+
+  for (const [account, lists] of Object.entries(options.seedFromLists ?? {})) {
+    const name = accounts.find((a) => a.toLowerCase() === account.toLowerCase()) as string;
+    seedScope(store.account(name), lists, { prefix: predefinedPrefix, vendor, passthrough: (path, records) => service.seed(name, path, records) });
+  }
+  if (seeded) store.save();
 
   const sockets = new Set<Socket>();
   const server = createServer((req, res) => {
@@ -177,6 +225,8 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
       service.setRateLimit(limit);
     },
     seed: (account, collection, records) => service.seed(account, collection, records),
+    failChannel: (name, details) => service.failChannel(name, details),
+    healChannel: (name) => service.healChannel(name),
     close() {
       closing ??= new Promise<void>((resolve) => {
         server.close(() => resolve());

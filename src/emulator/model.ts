@@ -15,6 +15,12 @@ export interface IntegrationRecord {
   serverToken?: { serverToken: string; uri: string };
   /** Created with `X-Emulator-Spelling: older`: answered in the older spellings api-facts.md lists. */
   older?: boolean;
+  /** Alert channels: epoch ms of the last successful test; 0 (or absent) when never tested. */
+  lastSuccessfulTime?: number;
+  /** Alert channels: epoch ms of the last test (successful or not). */
+  lastTestTime?: number;
+  /** Top-level members the emulator does not model, kept from a seeded record (or a carried write) and answered as given. */
+  carried?: Record<string, unknown>;
 }
 
 export interface RuleFilters {
@@ -40,7 +46,8 @@ export interface RuleRecord {
   /** The spelling the request gave the source filter in (`source` or `sources`); answered in it. */
   sourceSpelling?: 'source' | 'sources';
   /** Created with `X-Emulator-Spelling: older`: camelCase filter lists and a top-level `name`. */
-  older?: boolean;
+  older?: boolean;  /** Top-level members of a seeded record the emulator does not model, answered as given. */
+  carried?: Record<string, unknown>;
 }
 
 export interface TemplateRecord {
@@ -48,6 +55,16 @@ export interface TemplateRecord {
   eventName: string;
   description: string;
   subject: string;
+}
+
+/** A predefined alert profile: the emulator's constants (predefined-profiles.ts), or those an account was seeded with. */
+export interface PredefinedProfile {
+  alertProfileId: string;
+  /** Absent on the root. */
+  extends?: string;
+  fields: { name: string }[];
+  descriptionKeys: { name: string; spec: string }[];
+  alerts: TemplateRecord[];
 }
 
 /** A custom alert profile; predefined ones are constants (predefined-profiles.ts). */
@@ -61,6 +78,8 @@ export interface AgentTokenRecord {
   accessToken: string;
   createdTime: number;
   description: string;
+  /** `props.os` (`linux` or `windows`), as public clients send it; absent when never given. */
+  os?: string;
   tokenAlias: string;
   tokenEnabled: string;
   version: string;
@@ -91,7 +110,8 @@ export interface ResourceGroupRecord {
   createdTime: number;
   createdBy: string;
   updatedTime: number;
-  updatedBy: string;
+  updatedBy: string;  /** Top-level members of a seeded record the emulator does not model, answered as given. */
+  carried?: Record<string, unknown>;
 }
 
 /** A report rule (api-facts.md "Report rules"). */
@@ -102,7 +122,95 @@ export interface ReportRuleRecord {
   filters: { name: string; description: string; enabled: number; severity: number[]; resourceGroups: string[] };
   reportNotificationTypes: Record<string, boolean>;
   createdOrUpdatedBy: string;
+  createdOrUpdatedTime: number;  /** Top-level members of a seeded record the emulator does not model, answered as given. */
+  carried?: Record<string, unknown>;
+}
+
+/** A LQL query (api-facts.md "Queries"): custom, or predefined (materialised per account on first use). */
+export interface QueryRecord {
+  queryId: string;
+  /** Verbatim, whitespace included. */
+  queryText: string;
+  queryName?: string;
+  description?: string;
+  usageContext?: unknown;
+  /** Legacy member: stored when written; a change on an existing query is refused. */
+  evaluatorId?: string;
+  owner: string;
+  lastUpdateTime: number;
+  lastUpdateUser: string;
+  predefined: boolean;
+  carried?: Record<string, unknown>;
+}
+
+export interface ConstraintField {
+  fieldKey: string;
+  dataType: string;
+  multiValue: boolean;
+}
+
+/** A policy (api-facts.md "Policies"): custom, or predefined (materialised per account on first use). */
+export interface PolicyRecord {
+  policyId: string;
+  policyType: string;
+  /** Absent on Manual policies. */
+  queryId?: string;
+  title: string;
+  description: string;
+  remediation: string;
+  /** Lower case. */
+  severity: string;
+  enabled: boolean;
+  alertEnabled: boolean;
+  alertProfile?: string;
+  evalFrequency?: string;
+  limit: number;
+  tags: string[];
+  owner: string;
+  lastUpdateTime: number;
+  lastUpdateUser: string;
+  constraintFields: ConstraintField[];
+  predefined: boolean;
+  /** Predefined policies: infoLink, references, additionalInformation, evaluatorId. */
+  info?: Record<string, unknown>;
+  carried?: Record<string, unknown>;
+}
+
+export interface PolicyExceptionRecord {
+  exceptionId: string;
+  policyId: string;
+  description: string;
+  constraints: { fieldKey: string; fieldValues: unknown[] }[];
+  lastUpdateTime: number;
+  lastUpdateUser: string;
+  carried?: Record<string, unknown>;
+}
+
+export interface VulnerabilityExceptionRecord {
+  exceptionGuid: string;
+  exceptionName: string;
+  exceptionType: string;
+  exceptionReason: string;
+  state: number;
+  description: string;
+  createdBy: string;
+  updatedBy: string;
+  vulnerabilityCriteria: Record<string, unknown>;
+  resourceScope?: Record<string, unknown>;
+  expiryTime?: string;
+  createdTime: number;
+  updatedTime: number;
+  carried?: Record<string, unknown>;
+}
+
+export interface DataExportRuleRecord {
+  mcGuid: string;
+  type: string;
+  intgGuidList: string[];
+  filters: { name: string; description: string; enabled: number; profileVersions?: string[] };
+  createdOrUpdatedBy: string;
   createdOrUpdatedTime: number;
+  carried?: Record<string, unknown>;
 }
 
 export interface ScopeData {
@@ -111,11 +219,22 @@ export interface ScopeData {
   containerRegistries: IntegrationRecord[];
   alertRules: RuleRecord[];
   alertProfiles: ProfileRecord[];
+  /** Seeded from a list body (seedFromLists): the account's own predefined profiles, instead of the emulator's. */
+  predefinedProfiles?: PredefinedProfile[];
   agentAccessTokens: AgentTokenRecord[];
   auditLogs: AuditRecord[];
   /** Created with the account's default groups on first use (state files from before have none). */
   resourceGroups?: ResourceGroupRecord[];
   reportRules?: ReportRuleRecord[];
+  /** Custom and predefined queries; the predefined ones are added on first use. */
+  queries?: QueryRecord[];
+  /** Custom and predefined policies; the predefined ones are added on first use. */
+  policies?: PolicyRecord[];
+  /** The n of the last `<tenant>-default-<n>` policy id. */
+  policyCounter?: number;
+  policyExceptions?: PolicyExceptionRecord[];
+  vulnerabilityExceptions?: VulnerabilityExceptionRecord[];
+  dataExportRules?: DataExportRuleRecord[];
 }
 
 export const SCOPE_COLLECTIONS = [
@@ -134,4 +253,9 @@ export interface StateDocument {
   accounts: Record<string, ScopeData>;
   org: ScopeData;
   counters: { writes: number };
+  /**
+   * The channels told to fail (`failChannels`, `--fail-channel`) when the emulator last ran, with
+   * the time each started failing: written for the reader; the options decide at each start.
+   */
+  failingChannels?: { name: string; since: number }[];
 }

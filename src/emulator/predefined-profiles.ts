@@ -2,17 +2,10 @@
 // (no alerts, may not be extended); their descriptionKeys name the placeholders templates may use.
 // The prefix is the emulator's `predefinedPrefix` option: SVC_ by default, LW_ on the real service.
 
-import type { TemplateRecord } from './model.js';
+import type { PredefinedProfile } from './model.js';
 import { PREDEFINED_PROFILE_PREFIX, ROOT_PROFILE_NAME } from './service-facts.js';
 
-export interface PredefinedProfile {
-  alertProfileId: string;
-  /** Absent on the root. */
-  extends?: string;
-  fields: { name: string }[];
-  descriptionKeys: { name: string; spec: string }[];
-  alerts: TemplateRecord[];
-}
+export type { PredefinedProfile } from './model.js';
 
 const fields = (...names: string[]) => names.map((name) => ({ name }));
 const keys = (...names: string[]) => names.map((name) => ({ name, spec: `{{${name}}}` }));

@@ -35,6 +35,15 @@ export const RECORD_TYPES: Readonly<Record<string, Field[]>> = {
   ResourceGroups: f(
     'resourceGroupGuid:string name:string resourceType:string description:string enabled:number query:object isDefaultBoolean:boolean createdTime:string createdBy:string updatedTime:string updatedBy:string',
   ),
+  Queries: f('queryId:string queryText:string queryName:string description:string usageContext:object owner:string lastUpdateTime:string lastUpdateUser:string resultSchema:array providers:array usedByPolicies:array'),
+  Policies: f(
+    'policyId:string policyType:string queryId:string queryText:string title:string description:string remediation:string severity:string enabled:boolean alertEnabled:boolean alertProfile:string evalFrequency:string limit:integer tags:array owner:string lastUpdateTime:string lastUpdateUser:string exceptionConfiguration:object',
+  ),
+  Exceptions: f('exceptionId:string description:string constraints:array lastUpdateTime:string lastUpdateUser:string'),
+  VulnerabilityExceptions: f(
+    'exceptionGuid:string exceptionName:string exceptionType:string exceptionReason:string state:integer props:object vulnerabilityCriteria:object resourceScope:object expiryTime:string createdTime:string updatedTime:string envGuid:string',
+  ),
+  DataExportRules: f('mcGuid:string type:string intgGuidList:array filters:object'),
   DNSs: f('createdTime:string mid:integer fqdn:string hostIpAddr:string ttl:integer dnsServerIp:string'),
   UserLogins: f('createdTime:string activityTime:string mid:integer activityType:string username:string uid:integer sourceIpAddr:string'),
 };

@@ -14,13 +14,19 @@ import { alertRuleRoutes } from './collections/alert-rules.js';
 import { auditLogRoutes } from './collections/audit-logs.js';
 import { cloudAccountRoutes } from './collections/cloud-accounts.js';
 import { containerRegistryRoutes } from './collections/container-registries.js';
+import { dataExportRuleRoutes } from './collections/data-export-rules.js';
+import { policyRoutes } from './collections/policies.js';
+import { policyExceptionRoutes } from './collections/policy-exceptions.js';
+import { queryRoutes } from './collections/queries.js';
 import { reportRuleRoutes } from './collections/report-rules.js';
+import { vulnerabilityExceptionRoutes } from './collections/vulnerability-exceptions.js';
 import { resourceGroupRoutes } from './collections/resource-groups.js';
 import { docsRoutes } from './collections/docs.js';
 import { schemaRoutes } from './collections/schemas.js';
 import { tokenRoutes } from './collections/tokens.js';
 import { ActivityData } from './activity-data.js';
 import { FaultInjector } from './faults.js';
+import { ChannelHealth } from './health.js';
 import { HttpError, isoTime, type ExtraType, type HandlerResult, type RequestContext } from './http.js';
 import type { ApiKey } from './keys.js';
 import { Router, type Route, type RouteMatch } from './router.js';
@@ -48,8 +54,14 @@ export interface ServiceConfig {
   extraTypes?: readonly ExtraType[];
   /** Sees every request with a well-formed body, before it is checked (tests record what was sent). */
   onRequest?: (request: ReceivedRequest) => void;
-  /** The vendor prefix of the predefined alert profiles (SVC_; the real service's is LW_). */
+  /** The vendor prefix of the predefined alert profiles and queries (SVC_; the real service's is LW_). */
   predefinedPrefix: string;
+  /** The vendor's name: `owner` of predefined queries and policies, `<vendor>-global-<n>` policy ids. */
+  vendor: string;
+  /** The alert channels (names or intgGuids) that fail from the start. */
+  failChannels?: readonly string[];
+  /** Seeded from list bodies: a type the emulator does not know is carried, not refused. */
+  carryUnknown?: boolean;
 }
 
 /** A request as the emulator received it. */
@@ -147,9 +159,19 @@ export class Service {
   private count = 0;
   /** Pass-through records by `<account>|<collection>`: listed as given, never checked (see seed). */
   private readonly passthrough = new Map<string, unknown[]>();
+  private readonly health = new ChannelHealth();
 
   constructor(private readonly cfg: ServiceConfig) {
     this.tokens = new Tokens(cfg.keys);
+    const vendor = { prefix: cfg.predefinedPrefix, name: cfg.vendor };
+    // A channel failing at the last run keeps its "since" when it still fails; the others heal.
+    const before = new Map(cfg.store.failingChannels().map((f) => [f.name, f.since]));
+    for (const name of cfg.failChannels ?? []) this.health.fail(name, before.get(name) ?? cfg.clock.now());
+    const failing = this.health.list();
+    if (JSON.stringify(failing) !== JSON.stringify(cfg.store.failingChannels())) {
+      cfg.store.setFailingChannels(failing);
+      cfg.store.save();
+    }
     const activities = new ActivityData(cfg.activitySeed, cfg.activityRows);
     const routes: Route[] = [
       ...tokenRoutes(this.tokens),
@@ -163,6 +185,11 @@ export class Service {
       ...containerRegistryRoutes(),
       ...resourceGroupRoutes(),
       ...reportRuleRoutes(),
+      ...queryRoutes(vendor),
+      ...policyRoutes(vendor),
+      ...policyExceptionRoutes(vendor),
+      ...vulnerabilityExceptionRoutes(),
+      ...dataExportRuleRoutes(),
       ...auditLogRoutes(),
       ...activityRoutes(activities, cfg.accounts),
     ];
@@ -178,6 +205,21 @@ export class Service {
   setRateLimit(limit: number): void {
     this.cfg.rateLimit = limit;
     this.buckets.setCapacity(limit);
+  }
+
+  /** Makes the alert channels of that name (or intgGuid) fail from now on, in every account. */
+  failChannel(name: string, details?: string): void {
+    this.health.fail(name, this.cfg.clock.now(), details);
+    this.cfg.store.setFailingChannels(this.health.list());
+    this.cfg.store.save();
+  }
+
+  /** Heals the channels of that name (or intgGuid); false when none was failing under it. */
+  healChannel(name: string): boolean {
+    const healed = this.health.heal(name);
+    this.cfg.store.setFailingChannels(this.health.list());
+    this.cfg.store.save();
+    return healed;
   }
 
   /**
@@ -303,6 +345,11 @@ export class Service {
       isOrg,
       user,
       now,
+      touched() {
+        wrote = true;
+      },
+      channelFailure: (record) => this.health.of(record),
+      ...(this.cfg.carryUnknown === true ? { carryUnknown: true } : {}),
       committed(eventName, description) {
         wrote = true;
         store.audit(scope, {

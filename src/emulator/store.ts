@@ -52,6 +52,20 @@ export class Store {
     this.doc.counters.writes += 1;
   }
 
+  /** The failing channels the state file recorded at the last run. */
+  failingChannels(): { name: string; since: number }[] {
+    return [...(this.doc.failingChannels ?? [])];
+  }
+
+  setFailingChannels(list: { name: string; since: number }[]): void {
+    this.doc.failingChannels = list.map((f) => ({ ...f }));
+  }
+
+  /** Scopes of every account (seeding). */
+  accountNames(): string[] {
+    return Object.keys(this.doc.accounts);
+  }
+
   writes(): number {
     return this.doc.counters.writes;
   }

@@ -1,6 +1,6 @@
-// One run of the Action: secrets masked first, then by mode. A pull request gets a plan comment (or,
-// from a fork, an offline validation); a push to the default branch applies; a schedule checks for
-// drift and keeps one issue per folder. Any failure replaces the comment with what failed and how to
+// One run of the Action: an apply off the reviewed branches refused, secrets masked, then by mode. A
+// pull request gets a plan comment (or, from a fork, an offline validation); a push to the default
+// branch applies; a schedule checks for drift and keeps one issue per folder. Any failure replaces the comment with what failed and how to
 // fix it, so a pull request never shows a plan older than its last commit.
 
 import * as core from '@actions/core';
@@ -57,6 +57,8 @@ function recordedLine(r: AppliedRecordReport): string {
 
 export async function runAction(env: NodeJS.ProcessEnv = process.env): Promise<void> {
   const s = readSettings(env);
+  // An apply on a branch nobody reviewed stops here: nothing read, nothing sent, nothing posted.
+  if (s.applyRefused !== undefined) return refuseApply(s.applyRefused);
   // Before anything is printed: every value the configuration reads, and the credentials.
   const masked = maskSecrets(s.dir, env);
   const guard = secretGuard(env, masked, (names) => log.info(`postureops: the value of ${names.join(', ')} appeared in a report and was masked`));
@@ -110,6 +112,12 @@ export async function runAction(env: NodeJS.ProcessEnv = process.env): Promise<v
   } finally {
     await planned.run.close();
   }
+}
+
+/** The one line of a refused apply, and outputs that say so (`status: branch-refused`); the step fails whatever fail-on-refusal says. */
+function refuseApply(why: string): void {
+  setOutputs('apply', 'branch-refused', {}, { 'has-changes': 'false', refused: 'false', failed: 'true', summary: '{}' });
+  log.setFailed(`postureops: apply refused: ${why}; nothing was read or sent`);
 }
 
 /** A pull request's plan: job summary, outputs, the one comment. */

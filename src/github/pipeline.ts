@@ -15,7 +15,7 @@ import { type Diagnostic, hasErrors } from '../model/diagnostics.js';
 import type { ApplyReport, Plan } from '../model/plan.js';
 import { applyRun, readyToApply } from '../run/apply-run.js';
 import { type BudgetMemory, fileBudgetMemory, NO_BUDGET_MEMORY } from '../run/budget-memory.js';
-import { RunError, type RunProblem } from '../run/errors.js';
+import { rememberedNote, RunError, type RunProblem } from '../run/errors.js';
 import { planRun, type Planned } from '../run/plan-run.js';
 import type { RunSetup } from '../run/run.js';
 
@@ -90,7 +90,7 @@ export function failureOf(problem: RunProblem): Failure {
       };
     case 'too-long': {
       const t = problem.too;
-      return { kind: 'too-long', message: `the ${t.what} would take about ${t.text.seconds} (${t.line}), more than max-duration ${t.text.maxDuration}; ${t.nothingSent ? 'nothing was sent' : 'nothing was written'}.` };
+      return { kind: 'too-long', message: `the ${t.what} would take about ${t.text.seconds} (${t.line}), more than max-duration ${t.text.maxDuration}; ${t.nothingSent ? 'nothing was sent' : 'nothing was written'}${rememberedNote(t)}.` };
     }
     case 'no-plan':
       return { kind: 'no-plan', diagnostics: problem.diagnostics };

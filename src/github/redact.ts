@@ -13,16 +13,12 @@ export type Guard = (text: string) => string;
 /** A function that masks the values of `names` in a text and reports (by name) what it found. */
 export function secretGuard(env: NodeJS.ProcessEnv, names: readonly string[], onFound: (names: string[]) => void): Guard {
   const redactor = new Redactor({ mask: MASK, minLength: MIN_SECRET_LENGTH, short: 'skip' });
-  let any = false;
-  for (const name of new Set(names)) {
+  // The redactor skips an empty value and keeps a name given twice once.
+  for (const name of names) {
     const value = env[name];
-    if (value !== undefined && value !== '') {
-      redactor.add(value, name);
-      any = true;
-    }
+    if (value !== undefined) redactor.add(value, name);
   }
   return (text) => {
-    if (!any) return text;
     const found = redactor.labelsIn(text);
     if (found.length === 0) return text;
     onFound(found);

@@ -60,7 +60,7 @@ export async function writeSummary(markdown: string, guard: Guard): Promise<void
   }
 }
 
-export type Status = 'planned' | 'applied' | 'apply-failed' | 'refused' | 'invalid' | 'failed' | 'validated' | 'drift' | 'no-drift';
+export type Status = 'planned' | 'applied' | 'apply-failed' | 'refused' | 'branch-refused' | 'invalid' | 'failed' | 'validated' | 'drift' | 'no-drift';
 
 export function setOutputs(mode: string, status: Status, counts: Record<string, number>, extra: Record<string, string> = {}): void {
   core.setOutput('mode', mode);

@@ -6,6 +6,7 @@ import { context } from '@actions/github';
 import path from 'node:path';
 import { parseShard, type Shard } from '../plan/core/shard.js';
 import { DURATION_EXPECTED, parseDuration } from '../model/duration.js';
+import { inertText } from '../model/inert.js';
 import { LAST_APPLIED } from './changes.js';
 
 export type Mode = 'plan' | 'apply' | 'drift' | 'merge';
@@ -38,6 +39,8 @@ export interface Settings {
   planOut?: string;
   /** Merge mode: the shards' plan files (a folder of *.json, or files separated by newlines or commas), absolute. */
   plans: string[];
+  /** Mode apply on a run that may not apply (another branch, a tag, a pull request): why, in one line. Nothing is read. */
+  applyRefused?: string;
   eventName: string;
   repo: { owner: string; repo: string };
   /** The pull request of this run, if any. */
@@ -79,10 +82,63 @@ export function choiceInput<T extends string>(name: string, choices: readonly T[
   return v as T;
 }
 
-/** Applying is never a guess: only a push to the default branch applies under `auto`. */
-export function detectMode(input: ModeInput, eventName: string, ref: string | undefined, defaultBranch: string | undefined): Mode {
+/** Applying is never a guess: only a push to the default branch (or a branch of `apply-branches`) applies under `auto`. */
+export function detectMode(input: ModeInput, eventName: string, ref: string | undefined, defaultBranch: unknown, named: readonly string[] = []): Mode {
   if (input !== 'auto') return input;
-  return eventName === 'push' && defaultBranch !== undefined && ref === `refs/heads/${defaultBranch}` ? 'apply' : 'plan';
+  return eventName === 'push' && branchOf(ref, applyBranches(defaultBranch, named)) !== undefined ? 'apply' : 'plan';
+}
+
+/** The events that run on a branch someone chose to apply from: a push to it, or a manual run on it. */
+const APPLY_EVENTS: readonly string[] = ['push', 'workflow_dispatch'];
+
+/**
+ * A branch name as git allows it (git check-ref-format, less its rarer corners): no control
+ * characters, spaces, `~^:?*[\`, no `..`, `@{`, `//`, no leading or trailing `/` or `.`, no `.lock`.
+ */
+export function isBranchName(name: string): boolean {
+  return (
+    name !== '' &&
+    name.length <= 255 &&
+    !/[\x00-\x20\x7f~^:?*[\\]/.test(name) &&
+    !/\.\.|@\{|\/\/|\/\.|\.lock(?:\/|$)/.test(name) &&
+    !/^[/.-]|[/.]$/.test(name) &&
+    name !== '@'
+  );
+}
+
+/**
+ * The branches an apply may run on: the repository's default branch (from the event payload, which
+ * is untrusted: anything but a branch name is ignored) and those the `apply-branches` input names.
+ */
+export function applyBranches(defaultBranch: unknown, named: readonly string[]): string[] {
+  const all = typeof defaultBranch === 'string' && isBranchName(defaultBranch) ? [defaultBranch, ...named] : [...named];
+  return [...new Set(all)];
+}
+
+/** The branch of `ref` when it is one of `branches` (exact: `refs/heads/main-evil` is not `main`). */
+function branchOf(ref: string | undefined, branches: readonly string[]): string | undefined {
+  if (ref === undefined || !ref.startsWith('refs/heads/')) return undefined;
+  const name = ref.slice('refs/heads/'.length);
+  return branches.includes(name) ? name : undefined;
+}
+
+/** Shown in a line of the log: quoted, its controls escaped, its length bounded. */
+function shown(text: string): string {
+  return inertText(JSON.stringify(text.length > 120 ? `${text.slice(0, 120)}…` : text));
+}
+
+/**
+ * Why this run may not apply (undefined when it may): an apply needs a push to, or a manual run on,
+ * one of `branches` (the default branch and the `apply-branches` input): the branch that was
+ * reviewed and that the repository's rules protect. Whatever `mode` says.
+ */
+export function applyRefusal(eventName: string, ref: string | undefined, branches: readonly string[]): string | undefined {
+  const allowed = branches.length > 0 ? branches.map(shown).join(', ') : 'none (the event names no default branch and apply-branches is empty)';
+  const fix = `apply runs only on a push to, or a manual run (workflow_dispatch) on, one of the branches ${allowed}; protect them with the repository's rules, and name others with the apply-branches input`;
+  const where = `${eventName === '' ? 'an unknown event' : `a ${shown(eventName)} event`} on ${ref === undefined || ref === '' ? 'no ref' : shown(ref)}`;
+  if (!APPLY_EVENTS.includes(eventName)) return `this run is ${where}: ${fix}`;
+  if (branchOf(ref, branches) === undefined) return `this run is ${where}, not a branch apply may run on: ${fix}`;
+  return undefined;
 }
 
 interface PullPayload {
@@ -131,15 +187,29 @@ function linesInput(name: string): string[] {
     .filter((l) => l !== '');
 }
 
+/** `apply-branches`: branch names, one per line, exactly as git spells them (no globs, no `refs/heads/`). */
+function branchesInput(name: string): string[] {
+  const names = linesInput(name);
+  for (const b of names) {
+    if (b.startsWith('refs/')) throw new InputError(`input ${name}: name the branch, not the ref (${JSON.stringify(b.replace(/^refs\/heads\//, ''))}, not ${JSON.stringify(b)})`);
+    if (!isBranchName(b)) throw new InputError(`input ${name}: ${JSON.stringify(b)} is not a branch name (one exact name per line; no globs, spaces or ~^:?*[\\)`);
+  }
+  return names;
+}
+
 export function readSettings(env: NodeJS.ProcessEnv = process.env): Settings {
   const modeInput = choiceInput('mode', MODES, 'auto');
-  const payload = context.payload as { pull_request?: PullPayload; repository?: { default_branch?: string } };
+  // The payload is untrusted: its default branch counts only when it is a branch name.
+  const payload = context.payload as { pull_request?: PullPayload; repository?: { default_branch?: unknown } };
   const pull = payload.pull_request;
+  const named = branchesInput('apply-branches');
+  const branches = applyBranches(payload.repository?.default_branch, named);
   const workspace = env.GITHUB_WORKSPACE || process.cwd();
   const folder = normalizeFolder(core.getInput('directory') || '.');
   const serverUrl = (env.GITHUB_SERVER_URL || 'https://github.com').replace(/\/+$/, '');
   const repository = env.GITHUB_REPOSITORY ?? '';
-  const mode = detectMode(modeInput, context.eventName, context.ref, payload.repository?.default_branch);
+  const mode = detectMode(modeInput, context.eventName, context.ref, payload.repository?.default_branch, named);
+  const applyRefused = mode === 'apply' ? applyRefusal(context.eventName ?? '', context.ref, branches) : undefined;
   const shardInput = core.getInput('shard').trim();
   const shard = shardInput === '' ? undefined : parseShard(shardInput);
   if (typeof shard === 'string') throw new InputError(`input shard: ${shard}`);
@@ -157,6 +227,7 @@ export function readSettings(env: NodeJS.ProcessEnv = process.env): Settings {
   if (mode === 'merge' && plans.length === 0) throw new InputError('input plans: mode merge needs the folder (or files) holding the shards\' plan files');
   return {
     mode,
+    ...(applyRefused !== undefined ? { applyRefused } : {}),
     ...(changedSince !== undefined ? { changedSince } : {}),
     ...(shard ? { shard } : {}),
     ...(planOut !== '' ? { planOut: path.resolve(workspace, planOut) } : {}),

@@ -1,6 +1,7 @@
 // Why a run stopped before it wrote anything, as data: each adapter renders its own words (the CLI
 // an exit code and a line on stderr, the Action a comment and an annotation) from the same problem.
 
+import { durationText } from '../ops/budget/preflight.js';
 import type { Diagnostic } from '../model/diagnostics.js';
 
 export type RunProblem =
@@ -33,6 +34,11 @@ export interface TooLong {
   /** Nothing at all was sent (else: nothing written). */
   nothingSent: boolean;
   text: { seconds: string; maxDuration: string; spent: string };
+  /**
+   * The refusal rests only on figures an earlier run remembered (this run's own would fit): where
+   * they are kept, and how old the oldest is. They expire an hour after they were seen.
+   */
+  remembered?: { file?: string; oldestSeconds: number };
 }
 
 export class RunError extends Error {
@@ -40,4 +46,17 @@ export class RunError extends Error {
     super(problem.kind);
     this.name = 'RunError';
   }
+}
+
+/**
+ * What a refusal that rests only on remembered figures adds (empty for any other): that it does,
+ * when they expire, and how to clear them. Not a probe: a request would spend the budget the
+ * refusal is about, and a figure at most an hour old may well be true (another run draining the key).
+ */
+export function rememberedNote(too: TooLong): string {
+  const r = too.remembered;
+  if (r === undefined) return '';
+  const where = r.file !== undefined ? `, kept in ${r.file}` : '';
+  const clear = r.file !== undefined ? `; if no other run uses this key meanwhile, delete that file and run again` : '';
+  return ` (this estimate rests only on rate-limit figures an earlier run saw ${durationText(r.oldestSeconds)} ago${where}: they expire an hour after they were seen${clear})`;
 }

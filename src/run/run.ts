@@ -109,14 +109,16 @@ export class Run {
   async preflight(groups: readonly RequestGroup[], what: string): Promise<void> {
     const { client } = this;
     const all = client.stats().total === 0 ? [TOKEN_GROUP, ...groups] : [...groups];
-    const reported = await this.memory.recall();
     const now = this.now();
+    const reported = await this.memory.recall(now);
     const estimate = preflight(all, [...reported, ...client.budget()], now);
     const max = this.setup.flags.maxDuration;
     this.started ??= now;
     const spent = Math.max(0, (now - this.started) / 1000);
     this.setup.onPreflight?.({ line: `Pre-flight (${what}): ${preflightLine(estimate)}`, seconds: estimate.seconds, bounded: max !== undefined });
     if (max !== undefined && spent + estimate.seconds > max) {
+      // Would the run fit on what this run itself saw? Then the refusal rests on an earlier run's figures.
+      const remembered = reported.length > 0 && spent + preflight(all, client.budget(), now).seconds <= max;
       throw new RunError({
         kind: 'too-long',
         too: {
@@ -127,6 +129,7 @@ export class Run {
           spentSeconds: spent,
           nothingSent: client.stats().total === 0,
           text: { seconds: durationText(estimate.seconds), maxDuration: durationText(max), spent: durationText(spent) },
+          ...(remembered ? { remembered: { ...(this.memory.where !== undefined ? { file: this.memory.where } : {}), oldestSeconds: Math.max(0, Math.round((now - Math.min(...reported.map((b) => b.observedAt))) / 1000)) } } : {}),
         },
       });
     }
@@ -148,7 +151,7 @@ export class Run {
    */
   async planBudget(): Promise<BucketBudget[]> {
     const seen = this.client.budget();
-    const unseen = (await this.memory.recall()).filter((b) => !seen.some((s) => s.bucket === b.bucket));
+    const unseen = (await this.memory.recall(this.now())).filter((b) => !seen.some((s) => s.bucket === b.bucket));
     if (unseen.length === 0) return seen;
     const now = seen.length > 0 ? Math.max(...seen.map((b) => b.observedAt)) : this.now();
     return [...seen, ...unseen.map((b) => budgetAt(b, now))];
@@ -157,7 +160,7 @@ export class Run {
   /** Keeps what this run learnt of the buckets for the next one, and closes the client. */
   async close(): Promise<void> {
     try {
-      await this.memory.remember(this.client.budget());
+      await this.memory.remember(this.client.budget(), this.now());
     } finally {
       await this.client.close();
     }

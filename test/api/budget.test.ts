@@ -15,6 +15,41 @@ describe('readRateLimit', () => {
     expect(readRateLimit({ 'ratelimit-limit': '120, 120;w=3600', 'ratelimit-remaining': ['5', '9'] })).toEqual({ limit: 120, remaining: 5, reset: undefined });
     expect(readRateLimit({ 'ratelimit-remaining': 'soon' })).toEqual({ limit: undefined, remaining: undefined, reset: undefined });
   });
+
+  it('reads a figure the seed\'s rules cannot produce as absent: a limit of 0, a Reset beyond the hour, digits beyond any count', () => {
+    expect(readRateLimit({ 'ratelimit-limit': '0', 'ratelimit-remaining': '0', 'ratelimit-reset': '999999' })).toEqual({ limit: undefined, remaining: 0, reset: undefined });
+    expect(readRateLimit({ 'ratelimit-reset': '3600' }).reset).toBe(3600);
+    expect(readRateLimit({ 'ratelimit-reset': '3601' }).reset).toBeUndefined();
+    expect(readRateLimit({ 'ratelimit-limit': '1' }).limit).toBe(1);
+    // A remaining above the limit is the limit.
+    expect(readRateLimit({ 'ratelimit-limit': '120', 'ratelimit-remaining': '500' }).remaining).toBe(120);
+    expect(readRateLimit({ 'ratelimit-limit': '120', 'ratelimit-remaining': '120' }).remaining).toBe(120);
+    expect(readRateLimit({ 'ratelimit-limit': '9'.repeat(400) })).toEqual({ limit: undefined, remaining: undefined, reset: undefined });
+  });
+});
+
+describe('a 429 without figures (a proxy\'s)', () => {
+  it('is learnt from not at all: no bucket of limit 0, and a known bucket keeps what it knew', async () => {
+    const { budget } = budgetWith();
+    budget.settle('GET AlertChannels', await budget.take('GET AlertChannels'), readRateLimit({}), true);
+    expect(budget.snapshot()).toEqual([]);
+    // Not taken for a bucket without headers either: the next request asks again, alone.
+    const probe = await budget.take('GET AlertChannels');
+    let second = false;
+    void budget.take('GET AlertChannels').then(() => (second = true));
+    await Promise.resolve();
+    expect(second).toBe(false);
+    budget.settle('GET AlertChannels', probe, { limit: 120, remaining: 50, reset: 0 });
+    const known = budget.snapshot();
+    budget.settle('GET AlertChannels', await budget.take('GET AlertChannels'), readRateLimit({ 'ratelimit-reset': '999999' }), true);
+    expect(budget.snapshot().map((b) => b.limit)).toEqual(known.map((b) => b.limit));
+    // An answer whose only figures are a limit of 0 and none left teaches nothing either.
+    budget.settle('GET Policies', await budget.take('GET Policies'), readRateLimit({ 'ratelimit-limit': '0', 'ratelimit-remaining': '0' }));
+    expect(budget.snapshot().map((b) => b.bucket)).toEqual(['GET AlertChannels']);
+    // A 429 with figures still empties the bucket.
+    budget.settle('GET AlertChannels', await budget.take('GET AlertChannels'), readRateLimit({ 'ratelimit-limit': '120', 'ratelimit-reset': '30' }), true);
+    expect(budget.remainingOf('GET AlertChannels')).toBe(0);
+  });
 });
 
 describe('RateLimitBudget', () => {

@@ -43,6 +43,25 @@ const group = (name: string) => ({
 });
 const report = (name: string) => ({ type: 'Report', intgGuidList: [ids.email], filters: { name }, reportNotificationTypes: { pci: true } });
 const template = (name: string) => ({ name, eventName: 'E', description: 'd', subject: 's' });
+const query = (queryId: string) => ({ queryId, queryText: '{ source { CloudTrailRawEvents e } return { e.EVENT_NAME } }' });
+const policy = (suffix?: string) => ({
+  ...(suffix !== undefined ? { policyId: suffix } : {}),
+  policyType: 'Violation',
+  queryId: 'conf_query',
+  title: 't',
+  description: 'd',
+  remediation: 'r',
+  severity: 'high',
+});
+const exception = (description: string) => ({ description, constraints: [{ fieldKey: 'accountIds', fieldValues: ['123456789012'] }] });
+const vuln = (exceptionName: string) => ({ exceptionName, exceptionType: 'Host', exceptionReason: 'Other', vulnerabilityCriteria: { cve: ['CVE-2021-1'] } });
+const s3 = (name: string) => ({
+  name,
+  type: 'AwsS3',
+  enabled: 1,
+  data: { s3CrossAccountCredentials: { roleArn: 'arn:aws:iam::1:role/x', externalId: 'e', bucketArn: 'arn:aws:s3:::b' } },
+});
+const dataExport = (name: string) => ({ type: 'Dataexport', intgGuidList: [ids.s3], filters: { name } });
 
 beforeAll(async () => {
   h = await boot({ clock: manualClock(NOW), accounts: ['prod', 'staging', 'dev'], keys: KEYS, rateLimit: 100_000, activityRows: 6000 });
@@ -63,6 +82,12 @@ beforeAll(async () => {
   ids.group = await made('ResourceGroups', group('conf-group'), (b) => b.data.resourceGroupGuid);
   ids.report = await made('ReportRules', report('conf-report'), (b) => b.data.mcGuid);
   await made('AlertProfiles', { alertProfileId: 'CONF_PROFILE', extends: 'SVC_HE_FILES_DEFAULT_PROFILE', alerts: [template('T1')] }, () => '');
+  await made('Queries', query('conf_query'), () => '');
+  ids.policy = await made('Policies', policy('confpolicy'), (b) => b.data.policyId);
+  ids.exception = await made(`Exceptions?policyId=${ids.policy}`, exception('conf'), (b) => b.data.exceptionId);
+  ids.vuln = await made('VulnerabilityExceptions', vuln('conf-vuln'), (b) => b.data.exceptionGuid);
+  ids.s3 = await made('AlertChannels', s3('conf-s3'), (b) => b.data.intgGuid);
+  ids.export = await made('DataExportRules', dataExport('conf-export'), (b) => b.data.mcGuid);
 });
 afterAll(() => h.close());
 
@@ -202,6 +227,57 @@ const ENDPOINTS: Endpoint[] = [
     shape: 'none',
   },
 
+  // api-facts.md "Queries, policies, exceptions, team members, data export".
+  { method: 'POST', route: 'Queries', path: 'Queries', body: query('conf_q2'), status: 201, shape: 'one' },
+  { method: 'GET', route: 'Queries', path: 'Queries', status: 200, shape: 'list' },
+  { method: 'POST', route: 'Queries/validate', path: 'Queries/validate', body: { queryText: query('x').queryText }, status: 200, shape: 'one' },
+  { method: 'GET', route: 'Queries/{queryId}', path: 'Queries/conf_query', status: 200, shape: 'one' },
+  { method: 'PATCH', route: 'Queries/{queryId}', path: 'Queries/conf_query', body: { description: 'd' }, status: 200, shape: 'one' },
+  { method: 'DELETE', route: 'Queries/{queryId}', path: async () => `Queries/${await fresh('Queries', query('conf_gone'), (b) => b.data.queryId)}`, status: 204, shape: 'none' },
+  { method: 'POST', route: 'Policies', path: 'Policies', body: policy(), status: 201, shape: 'one' },
+  { method: 'GET', route: 'Policies', path: 'Policies', status: 200, shape: 'list' },
+  { method: 'PATCH', route: 'Policies', path: 'Policies', body: () => [{ policyId: ids.policy, enabled: true }], status: 200, shape: 'list' },
+  { method: 'GET', route: 'Policies/Tags', path: 'Policies/Tags', status: 200, shape: 'list' },
+  { method: 'GET', route: 'Policies/{policyId}', path: () => Promise.resolve(`Policies/${ids.policy}`), status: 200, shape: 'one' },
+  { method: 'PATCH', route: 'Policies/{policyId}', path: () => Promise.resolve(`Policies/${ids.policy}`), body: { severity: 'low' }, status: 200, shape: 'one' },
+  { method: 'DELETE', route: 'Policies/{policyId}', path: async () => `Policies/${await fresh('Policies', policy(), (b) => b.data.policyId)}`, status: 204, shape: 'none' },
+  { method: 'POST', route: 'Exceptions', path: () => Promise.resolve(`Exceptions?policyId=${ids.policy}`), body: exception('e2'), status: 201, shape: 'one' },
+  { method: 'GET', route: 'Exceptions', path: () => Promise.resolve(`Exceptions?policyId=${ids.policy}`), status: 200, shape: 'list' },
+  { method: 'GET', route: 'Exceptions/{exceptionId}', path: () => Promise.resolve(`Exceptions/${ids.exception}?policyId=${ids.policy}`), status: 200, shape: 'one' },
+  {
+    method: 'PATCH',
+    route: 'Exceptions/{exceptionId}',
+    path: () => Promise.resolve(`Exceptions/${ids.exception}?policyId=${ids.policy}`),
+    body: { description: 'changed' },
+    status: 200,
+    shape: 'one',
+  },
+  {
+    method: 'DELETE',
+    route: 'Exceptions/{exceptionId}',
+    path: async () => `Exceptions/${await fresh(`Exceptions?policyId=${ids.policy}`, exception('gone'), (b) => b.data.exceptionId)}?policyId=${ids.policy}`,
+    status: 204,
+    shape: 'none',
+  },
+  { method: 'POST', route: 'VulnerabilityExceptions', path: 'VulnerabilityExceptions', body: vuln('v2'), status: 201, shape: 'one' },
+  { method: 'GET', route: 'VulnerabilityExceptions', path: 'VulnerabilityExceptions', status: 200, shape: 'list' },
+  { method: 'POST', route: 'VulnerabilityExceptions/search', path: 'VulnerabilityExceptions/search', body: search, status: 200, shape: 'list' },
+  { method: 'GET', route: 'VulnerabilityExceptions/{exceptionGuid}', path: () => Promise.resolve(`VulnerabilityExceptions/${ids.vuln}`), status: 200, shape: 'one' },
+  { method: 'PATCH', route: 'VulnerabilityExceptions/{exceptionGuid}', path: () => Promise.resolve(`VulnerabilityExceptions/${ids.vuln}`), body: { state: 0 }, status: 200, shape: 'one' },
+  {
+    method: 'DELETE',
+    route: 'VulnerabilityExceptions/{exceptionGuid}',
+    path: async () => `VulnerabilityExceptions/${await fresh('VulnerabilityExceptions', vuln('gone'), (b) => b.data.exceptionGuid)}`,
+    status: 204,
+    shape: 'none',
+  },
+  { method: 'POST', route: 'DataExportRules', path: 'DataExportRules', body: () => dataExport('x2'), status: 201, shape: 'one' },
+  { method: 'GET', route: 'DataExportRules', path: 'DataExportRules', status: 200, shape: 'list' },
+  { method: 'POST', route: 'DataExportRules/search', path: 'DataExportRules/search', body: search, status: 200, shape: 'list' },
+  { method: 'GET', route: 'DataExportRules/{mcGuid}', path: () => Promise.resolve(`DataExportRules/${ids.export}`), status: 200, shape: 'one' },
+  { method: 'PATCH', route: 'DataExportRules/{mcGuid}', path: () => Promise.resolve(`DataExportRules/${ids.export}`), body: { filters: { enabled: 0 } }, status: 200, shape: 'one' },
+  { method: 'DELETE', route: 'DataExportRules/{mcGuid}', path: async () => `DataExportRules/${await fresh('DataExportRules', dataExport('gone'), (b) => b.data.mcGuid)}`, status: 204, shape: 'none' },
+
   { method: 'POST', route: 'CloudAccounts', path: 'CloudAccounts', body: awsCfg('a2'), status: 201, shape: 'one' },
   { method: 'GET', route: 'CloudAccounts', path: 'CloudAccounts', status: 200, shape: 'list' },
   { method: 'GET', route: 'CloudAccounts/{intgGuid}', path: 'CloudAccounts/AwsCfg', status: 200, shape: 'list' },
@@ -281,9 +357,13 @@ describe('every endpoint of the seeds', () => {
     expect(JSON.stringify(create.requestBody)).toContain('slackUrl');
     expect(create.responses['201']).toBeDefined();
     expect(r.body.paths['/api/v2/docs'].get.security).toEqual([]);
+    // The flat exceptions path names its policy as a query parameter on every verb.
+    for (const [path, ops] of Object.entries(r.body.paths as Record<string, Record<string, any>>).filter(([p]) => p.startsWith('/api/v2/Exceptions'))) {
+      for (const [method, op] of Object.entries(ops)) expect(op.parameters.map((x: any) => `${x.in}:${x.name}`), `${method} ${path}`).toContain('query:policyId');
+    }
     expect(r.body.paths['/api/v2/Configs/ComplianceEvaluations/search'].post.requestBody.content['application/json'].schema.required).toEqual(['dataset']);
     // Every record type it serves has a schema, the activity records too.
-    for (const t of ['ChangedFiles', 'DNSs', 'UserLogins', 'ComplianceEvaluations', 'CloudActivities', 'AuditLogs', 'AlertChannels']) {
+    for (const t of ['ChangedFiles', 'DNSs', 'UserLogins', 'ComplianceEvaluations', 'CloudActivities', 'AuditLogs', 'AlertChannels', 'Queries', 'Policies', 'Exceptions', 'VulnerabilityExceptions', 'DataExportRules']) {
       expect(r.body.components.schemas[t], t).toBeDefined();
     }
   });

@@ -22,7 +22,7 @@ export interface ActionResult {
 
 export interface RunOptions {
   workspace: string;
-  eventName: 'pull_request' | 'push' | 'schedule';
+  eventName: 'pull_request' | 'push' | 'schedule' | 'workflow_dispatch';
   payload: object;
   inputs: Record<string, string>;
   env: Record<string, string>;

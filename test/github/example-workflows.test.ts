@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { packageRoot } from '../../src/util/package-root.js';
+import { applyRefusal } from '../../src/github/settings.js';
 
 const root = packageRoot();
 const dir = join(root, 'examples', '.github', 'workflows');
@@ -15,7 +16,8 @@ interface Job {
   if?: string;
   permissions?: Record<string, string>;
   strategy?: { matrix: { shard: number[] } };
-  steps: { uses?: string; if?: string; with?: Record<string, string | boolean>; env?: Record<string, string> }[];
+  environment?: string | { name: string };
+  steps: { uses?: string; if?: string; with?: Record<string, string | boolean | number>; env?: Record<string, string> }[];
 }
 interface Workflow {
   on: Record<string, unknown>;
@@ -81,7 +83,7 @@ describe('example workflows', () => {
     expect(run.with?.['plan-out']).toBe('plans/shard-${{ matrix.shard }}.json');
     expect(run.env?.SVC_API_KEY_ID).toBe("${{ secrets[format('SVC_API_KEY_ID_{0}', matrix.shard)] }}");
     expect(run.env?.SVC_API_SECRET).toBe("${{ secrets[format('SVC_API_SECRET_{0}', matrix.shard)] }}");
-    const upload = shard.steps.find((s) => s.uses === 'actions/upload-artifact@v4');
+    const upload = shard.steps.find((s) => s.uses?.startsWith('actions/upload-artifact@'));
     expect(upload?.with?.path).toBe(run.with?.['plan-out']);
     // A refused shard fails its step but has written its plan: it is uploaded, and the merge shows the refusal.
     expect(upload?.if).toBe('${{ !cancelled() }}');
@@ -89,8 +91,74 @@ describe('example workflows', () => {
     // Not after a cancel: a newer push's run posts the comment.
     expect(merge.if).toBe('${{ !cancelled() }}');
     expect(merge.permissions).toEqual({ contents: 'read', 'pull-requests': 'write', issues: 'write' });
-    expect(merge.steps.find((s) => s.uses === 'actions/download-artifact@v4')?.with).toMatchObject({ path: 'plans', 'merge-multiple': true });
+    expect(merge.steps.find((s) => s.uses?.startsWith('actions/download-artifact@'))?.with).toMatchObject({ path: 'plans', 'merge-multiple': true });
     expect(merge.steps.find((s) => s.uses?.includes('postureops'))?.with).toMatchObject({ mode: 'merge', plans: 'plans' });
     expect(readFileSync(join(root, 'docs', 'github-action.md'), 'utf8')).toContain('postureops-sharded.yml');
+  });
+
+  it('apply: only on the default branch, behind the environment\'s protection rules, which the docs say how to set', () => {
+    const w = load('postureops-apply.yml');
+    const job = w.jobs.apply;
+    // GitHub's `jobs.<id>.environment`: the environment's rules pass before its secrets are released.
+    expect(job.environment).toBe('production');
+    // The workflow's triggers are what the Action allows, and nothing else.
+    expect(Object.keys(w.on).sort()).toEqual(['push', 'workflow_dispatch']);
+    const branches = (w.on.push as { branches: string[] }).branches;
+    for (const b of branches) expect(applyRefusal('push', `refs/heads/${b}`, ['main'])).toBeUndefined();
+    expect(applyRefusal('workflow_dispatch', 'refs/heads/feature', ['main'])).toBeDefined();
+    const docs = readFileSync(join(root, 'docs', 'github-action.md'), 'utf8');
+    expect(docs).toMatch(/required reviewers/);
+    expect(docs).toMatch(/branch protection|rulesets?/);
+    expect(readFileSync(join(root, 'README.md'), 'utf8')).toMatch(/protect\s+the\s+default\s+branch\s+with\s+the\s+repository's\s+rules/);
+  });
+});
+
+/** Every workflow of the repository and of the examples. */
+const workflows = [
+  ...readdirSync(dir).map((n) => join(dir, n)),
+  ...readdirSync(join(root, '.github', 'workflows')).map((n) => join(root, '.github', 'workflows', n)),
+];
+
+describe('every workflow (examples and .github/)', () => {
+  it('pins each third-party action by its full commit SHA, with the version in a comment', () => {
+    let pinned = 0;
+    for (const file of workflows) {
+      const text = readFileSync(file, 'utf8');
+      for (const line of text.split('\n').filter((l) => /^\s*-?\s*uses:/.test(l))) {
+        const uses = /uses:\s*(\S+)/.exec(line)![1];
+        // postureops itself: the user's copy, pinned by the user (the comment above it says so).
+        if (uses.startsWith('acme/postureops@')) continue;
+        expect(uses, `${file}: ${line}`).toMatch(/^[\w.-]+\/[\w./-]+@[0-9a-f]{40}$/);
+        expect(line, `${file}: ${line}`).toMatch(/@[0-9a-f]{40} # v\d+\.\d+\.\d+$/);
+        pinned++;
+      }
+    }
+    expect(pinned).toBeGreaterThan(8);
+  });
+
+  it('one SHA per action and version, the same in every workflow', () => {
+    const seen = new Map<string, string>();
+    for (const file of workflows) {
+      for (const m of readFileSync(file, 'utf8').matchAll(/uses: ([\w/-]+)@([0-9a-f]{40}) # (v[\d.]+)/g)) {
+        const key = `${m[1]}@${m[2]}`;
+        expect(seen.get(key) ?? m[3], key).toBe(m[3]);
+        seen.set(key, m[3]);
+      }
+    }
+    expect([...seen.keys()].map((k) => k.split('@')[0]).sort()).toEqual(['actions/checkout', 'actions/download-artifact', 'actions/setup-node', 'actions/upload-artifact']);
+  });
+
+  it('checks out without persisting credentials', () => {
+    let checkouts = 0;
+    for (const file of workflows) {
+      const w = parse(readFileSync(file, 'utf8')) as Workflow;
+      for (const job of Object.values(w.jobs)) {
+        for (const s of job.steps.filter((x) => x.uses?.startsWith('actions/checkout@'))) {
+          expect(s.with?.['persist-credentials'], file).toBe(false);
+          checkouts++;
+        }
+      }
+    }
+    expect(checkouts).toBe(9);
   });
 });

@@ -170,10 +170,11 @@ describe('budget memory', () => {
   it("the Action's memory lives in RUNNER_TEMP and nowhere without it", async () => {
     const temp = await mkdtemp(join(tmpdir(), 'postureops-runner-'));
     cleanup.push(() => rm(temp, { recursive: true, force: true }));
-    const seen = [{ bucket: 'GET AlertChannels', limit: 120, remaining: 7, resetSeconds: 30, observedAt: 1 }];
+    const now = Date.now();
+    const seen = [{ bucket: 'GET AlertChannels', limit: 120, remaining: 7, resetSeconds: 30, observedAt: now }];
     const kept = actionBudgetMemory({ RUNNER_TEMP: temp })('https://svc.example', 'KEY');
-    await kept.remember(seen);
-    expect(await kept.recall()).toEqual(seen);
+    await kept.remember(seen, now);
+    expect(await kept.recall(now)).toEqual(seen);
     expect((await readdir(join(temp, 'postureops'))).filter((f) => f.startsWith('rate-limits-'))).toHaveLength(1);
     expect(actionBudgetMemory({})('https://svc.example', 'KEY')).toBe(NO_BUDGET_MEMORY);
     // The Action's plan run keeps what it saw there for the next step of the job.

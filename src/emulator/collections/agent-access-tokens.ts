@@ -1,6 +1,7 @@
 // /api/v2/AgentAccessTokens, as seed 001 gives it: created with `tokenAlias` and `tokenEnabled`,
-// listed and searched (enabled tokens only), read by id (any token), updated in `tokenEnabled`
-// only, never deleted (405). Other request members are ignored, as on the other collections.
+// listed and searched (enabled tokens only), read by id (any token), updated in `tokenEnabled` and
+// `props` (description, os), never deleted (405). Other request members are ignored, as on the other
+// collections.
 
 import { isoTime, notFound, objectBody, type Handler, type RequestContext } from '../http.js';
 import { newAgentToken } from '../ids.js';
@@ -8,7 +9,7 @@ import type { AgentTokenRecord } from '../model.js';
 import { AGENT_TOKEN_CREATE, AGENT_TOKEN_PATCH, SEARCH } from '../request-schemas.js';
 import type { Route } from '../router.js';
 import { runSearch } from '../search.js';
-import { check } from '../validation.js';
+import { check, invalidData } from '../validation.js';
 
 const TOKEN_VERSION = '0.1';
 
@@ -23,7 +24,7 @@ function view(t: AgentTokenRecord): Record<string, unknown> {
   return {
     accessToken: t.accessToken,
     createdTime,
-    props: { createdTime, description: t.description },
+    props: { createdTime, description: t.description, ...(t.os !== undefined ? { os: t.os } : {}) },
     tokenAlias: t.tokenAlias,
     tokenEnabled: t.tokenEnabled,
     version: t.version,
@@ -36,6 +37,19 @@ function find(ctx: RequestContext): AgentTokenRecord {
   const t = ctx.scope.agentAccessTokens.find((x) => x.accessToken === ctx.params.id);
   if (t === undefined) throw notFound();
   return t;
+}
+
+/** api-facts.md: an agent access token may carry `props.os`. */
+export const AGENT_OS = ['linux', 'windows'] as const;
+
+/** `props.os` when given: `linux` or `windows`, else 400. */
+function osOf(body: Record<string, unknown>): string | undefined {
+  const props = body.props;
+  if (props === null || typeof props !== 'object' || Array.isArray(props)) return undefined;
+  const os = (props as Record<string, unknown>).os;
+  if (os === undefined) return undefined;
+  if (typeof os !== 'string' || !(AGENT_OS as readonly string[]).includes(os)) throw invalidData([`props/os: must be one of ${AGENT_OS.join(', ')}`]);
+  return os;
 }
 
 /** `props.description` when it is a string: how public client libraries give a token's description. */
@@ -54,6 +68,7 @@ const create: Handler = (ctx) => {
     createdTime: ctx.now,
     // Not in seed 001's create table, but public client libraries set it this way (see README).
     description: descriptionOf(body) ?? '',
+    ...(osOf(body) !== undefined ? { os: osOf(body) } : {}),
     tokenAlias: body.tokenAlias as string,
     tokenEnabled: body.tokenEnabled as string,
     version: TOKEN_VERSION,
@@ -68,9 +83,11 @@ const patch: Handler = (ctx) => {
   const body = objectBody(ctx);
   check(AGENT_TOKEN_PATCH, body);
   const description = descriptionOf(body);
-  if (body.tokenEnabled !== undefined || description !== undefined) {
+  const os = osOf(body);
+  if (body.tokenEnabled !== undefined || description !== undefined || os !== undefined) {
     if (body.tokenEnabled !== undefined) t.tokenEnabled = body.tokenEnabled as string;
     if (description !== undefined) t.description = description;
+    if (os !== undefined) t.os = os;
     ctx.committed('Update agent access token', `Updated agent access token ${t.tokenAlias}`);
   }
   return { status: 200, body: { data: view(t) } };

@@ -46,6 +46,13 @@ export const alertChannels: IntegrationCollection = {
         `Alert channel ${record.name} (${record.intgGuid}) is used by alert rule ${rule.filters.name} (${rule.mcGuid}); remove it from the rule first`,
       );
     }
+    const exportRule = (ctx.scope.dataExportRules ?? []).find((x) => x.intgGuidList.includes(record.intgGuid));
+    if (exportRule !== undefined) {
+      throw new HttpError(
+        409,
+        `Alert channel ${record.name} (${record.intgGuid}) is used by data export rule ${exportRule.filters.name} (${exportRule.mcGuid}); remove it from the rule first`,
+      );
+    }
   },
 };
 

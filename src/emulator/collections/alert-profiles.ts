@@ -3,7 +3,7 @@
 // templates, inherit its fields and descriptionKeys, and list only their own templates.
 
 import { HttpError, notFound, objectBody, type Handler, type RequestContext } from '../http.js';
-import type { ProfileRecord, TemplateRecord } from '../model.js';
+import type { ProfileRecord, ScopeData, TemplateRecord } from '../model.js';
 import { predefinedProfiles, type PredefinedProfile } from '../predefined-profiles.js';
 import { PROFILE_CREATE, PROFILE_PATCH, TEMPLATE, TEMPLATE_PATCH } from '../request-schemas.js';
 import type { Route } from '../router.js';
@@ -16,10 +16,12 @@ type ProfileView = Omit<PredefinedProfile, 'extends'> & { extends?: string };
 export function alertProfileRoutes(prefix: string = PREDEFINED_PROFILE_PREFIX): Route[] {
   const predefined = predefinedProfiles(prefix);
   const rootId = prefix + ROOT_PROFILE_NAME;
-  const predefinedProfile = (id: string): PredefinedProfile | undefined => predefined.find((p) => p.alertProfileId === id);
+  // An account seeded from list bodies holds the predefined profiles it was given (seeding.ts).
+  const predefinedOf = (scope: ScopeData): readonly PredefinedProfile[] => scope.predefinedProfiles ?? predefined;
+  const predefinedProfile = (scope: ScopeData, id: string): PredefinedProfile | undefined => predefinedOf(scope).find((p) => p.alertProfileId === id);
 
-  function customView(p: ProfileRecord): ProfileView {
-    const parent = predefinedProfile(p.extends);
+  function customView(scope: ScopeData, p: ProfileRecord): ProfileView {
+    const parent = predefinedProfile(scope, p.extends);
     return {
       alertProfileId: p.alertProfileId,
       extends: p.extends,
@@ -34,13 +36,13 @@ export function alertProfileRoutes(prefix: string = PREDEFINED_PROFILE_PREFIX): 
   }
 
   function allViews(ctx: RequestContext): ProfileView[] {
-    return [...predefined.map(predefinedView), ...ctx.scope.alertProfiles.map(customView)];
+    return [...predefinedOf(ctx.scope).map(predefinedView), ...ctx.scope.alertProfiles.map((p) => customView(ctx.scope, p))];
   }
 
   /** The custom profile in the path; 403 for a predefined one, 404 for an unknown one. */
   function findCustom(ctx: RequestContext): ProfileRecord {
     const id = ctx.params.alertProfileId;
-    if (predefinedProfile(id) !== undefined) throw new HttpError(403, `Alert profile ${id} is predefined and cannot be changed or deleted`);
+    if (predefinedProfile(ctx.scope, id) !== undefined) throw new HttpError(403, `Alert profile ${id} is predefined and cannot be changed or deleted`);
     const p = ctx.scope.alertProfiles.find((x) => x.alertProfileId === id);
     if (p === undefined) throw notFound();
     return p;
@@ -61,12 +63,12 @@ export function alertProfileRoutes(prefix: string = PREDEFINED_PROFILE_PREFIX): 
     return errors;
   }
 
-  function keyNames(parentId: string): string[] {
-    return (predefinedProfile(parentId)?.descriptionKeys ?? []).map((k) => k.name);
+  function keyNames(scope: ScopeData, parentId: string): string[] {
+    return (predefinedProfile(scope, parentId)?.descriptionKeys ?? []).map((k) => k.name);
   }
 
-  function checkTemplates(alerts: TemplateRecord[], parentId: string): TemplateRecord[] {
-    const allowed = keyNames(parentId);
+  function checkTemplates(scope: ScopeData, alerts: TemplateRecord[], parentId: string): TemplateRecord[] {
+    const allowed = keyNames(scope, parentId);
     const seen = new Set<string>();
     const errors: string[] = [];
     alerts.forEach((t, i) => {
@@ -78,7 +80,7 @@ export function alertProfileRoutes(prefix: string = PREDEFINED_PROFILE_PREFIX): 
     return alerts.map(({ name, eventName, description, subject }) => ({ name, eventName, description, subject }));
   }
 
-  const written = (p: ProfileRecord) => ({ data: [customView(p)] });
+  const written = (scope: ScopeData, p: ProfileRecord) => ({ data: [customView(scope, p)] });
 
   const list: Handler = (ctx) => ({ status: 200, body: { data: allViews(ctx) } });
 
@@ -90,25 +92,25 @@ export function alertProfileRoutes(prefix: string = PREDEFINED_PROFILE_PREFIX): 
     if (id.startsWith(prefix)) {
       throw invalidData([`alertProfileId: ${prefix} is reserved for predefined profiles`]);
     }
-    const parent = predefinedProfile(parentId);
+    const parent = predefinedProfile(ctx.scope, parentId);
     if (parent === undefined) throw invalidData([`extends: ${parentId} is not a predefined alert profile`]);
     if (parentId === rootId || parent.alerts.length === 0) {
       throw invalidData([`extends: ${parentId} has no alert templates and cannot be extended`]);
     }
     if (ctx.scope.alertProfiles.some((p) => p.alertProfileId === id)) throw new HttpError(409, `Alert profile ${id} already exists`);
-    const p: ProfileRecord = { alertProfileId: id, extends: parentId, alerts: checkTemplates(body.alerts as TemplateRecord[], parentId) };
+    const p: ProfileRecord = { alertProfileId: id, extends: parentId, alerts: checkTemplates(ctx.scope, body.alerts as TemplateRecord[], parentId) };
     ctx.scope.alertProfiles.push(p);
     ctx.committed('Create alert profile', `Created alert profile ${id}`);
-    return { status: 201, body: written(p) };
+    return { status: 201, body: written(ctx.scope, p) };
   };
 
   const get: Handler = (ctx) => {
     const id = ctx.params.alertProfileId;
-    const pre = predefinedProfile(id);
+    const pre = predefinedProfile(ctx.scope, id);
     if (pre !== undefined) return { status: 200, body: { data: predefinedView(pre) } };
     const p = ctx.scope.alertProfiles.find((x) => x.alertProfileId === id);
     if (p === undefined) throw notFound();
-    return { status: 200, body: { data: customView(p) } };
+    return { status: 200, body: { data: customView(ctx.scope, p) } };
   };
 
   /** PATCH replaces the profile's own templates; inherited members may be echoed back but not changed. */
@@ -116,14 +118,14 @@ export function alertProfileRoutes(prefix: string = PREDEFINED_PROFILE_PREFIX): 
     const p = findCustom(ctx);
     const body = objectBody(ctx);
     check(PROFILE_PATCH, body);
-    const view = customView(p);
+    const view = customView(ctx.scope, p);
     const errors = (['extends', 'fields', 'descriptionKeys'] as const)
       .filter((k) => body[k] !== undefined && JSON.stringify(body[k]) !== JSON.stringify(view[k]))
       .map((k) => `${k}: cannot be changed`);
     if (errors.length > 0) throw invalidData(errors);
-    p.alerts = checkTemplates(body.alerts as TemplateRecord[], p.extends);
+    p.alerts = checkTemplates(ctx.scope, body.alerts as TemplateRecord[], p.extends);
     ctx.committed('Update alert profile', `Updated alert profile ${p.alertProfileId}`);
-    return { status: 200, body: written(p) };
+    return { status: 200, body: written(ctx.scope, p) };
   };
 
   const remove: Handler = (ctx) => {
@@ -141,11 +143,11 @@ export function alertProfileRoutes(prefix: string = PREDEFINED_PROFILE_PREFIX): 
     if (p.alerts.some((x) => x.name === t.name)) {
       throw new HttpError(409, `Alert template ${t.name} already exists in alert profile ${p.alertProfileId}`);
     }
-    const errors = placeholderErrors(t, keyNames(p.extends), '');
+    const errors = placeholderErrors(t, keyNames(ctx.scope, p.extends), '');
     if (errors.length > 0) throw invalidData(errors);
     p.alerts.push({ name: t.name, eventName: t.eventName, description: t.description, subject: t.subject });
     ctx.committed('Create alert template', `Created alert template ${p.alertProfileId}.${t.name}`);
-    return { status: 200, body: written(p) };
+    return { status: 200, body: written(ctx.scope, p) };
   };
 
   function findTemplate(ctx: RequestContext, p: ProfileRecord): TemplateRecord {
@@ -165,11 +167,11 @@ export function alertProfileRoutes(prefix: string = PREDEFINED_PROFILE_PREFIX): 
       description: (body.description as string | undefined) ?? t.description,
       subject: (body.subject as string | undefined) ?? t.subject,
     };
-    const errors = placeholderErrors(next, keyNames(p.extends), '');
+    const errors = placeholderErrors(next, keyNames(ctx.scope, p.extends), '');
     if (errors.length > 0) throw invalidData(errors);
     Object.assign(t, next);
     ctx.committed('Update alert template', `Updated alert template ${p.alertProfileId}.${t.name}`);
-    return { status: 200, body: written(p) };
+    return { status: 200, body: written(ctx.scope, p) };
   };
 
   const removeTemplate: Handler = (ctx) => {

@@ -28,6 +28,7 @@ export function ruleResponse(r: RuleRecord): Record<string, unknown> {
     if (list !== undefined) newer[m === 'source' ? (r.sourceSpelling ?? 'source') : m] = [...list].sort();
   }
   return {
+    ...structuredClone(r.carried ?? {}),
     mcGuid: r.mcGuid,
     type: r.type,
     ...(r.older ? { name: f.name } : {}),

@@ -46,6 +46,8 @@ export const containerRegistries: IntegrationCollection = {
   put: false,
   test: false,
   schemas: () => REGISTRY_TYPES.map((t) => registrySchema(t)),
+  knownType: (record) =>
+    record.type === REGISTRY_INTEGRATION_TYPE && (REGISTRY_TYPES as readonly unknown[]).includes((record.data as Record<string, unknown> | undefined)?.registryType),
   validate(record) {
     check(REGISTRY_BASE, record);
     const data = record.data as Record<string, unknown>;

@@ -10,6 +10,7 @@ import { SEARCH } from '../request-schemas.js';
 import { runSearch } from '../search.js';
 import type { SensitiveMember } from '../service-facts.js';
 import type { Schema } from '../validation.js';
+import { channelState, type Failure } from '../health.js';
 
 export interface IntegrationCollection {
   /** Path segment after /api/v2, e.g. `AlertChannels`. */
@@ -33,6 +34,8 @@ export interface IntegrationCollection {
   issueServerToken?(record: IntegrationRecord, ctx: RequestContext): IntegrationRecord['serverToken'];
   /** Refuses a delete (409) while something still refers to the record. */
   beforeDelete?(ctx: RequestContext, record: IntegrationRecord): void;
+  /** Whether the emulator has tables for the record's type (default: `types` holds its `type`). */
+  knownType?(record: Record<string, unknown>): boolean;
   /** The request schemas `validate` checks, one per type (for GET /api/v2/docs). */
   schemas(): Schema[];
 }
@@ -43,17 +46,24 @@ function partial(s: Schema): Schema {
   return rest;
 }
 
-export function integrationResponse(c: IntegrationCollection, r: IntegrationRecord, isOrg: boolean): Record<string, unknown> {
+/** Top-level members an integration response builds (a carried member of another name is answered as kept). */
+export const INTEGRATION_MEMBERS = ['createdOrUpdatedBy', 'createdOrUpdatedTime', 'enabled', 'intgGuid', 'isOrg', 'name', 'props', 'state', 'type', 'serverToken', 'data'];
+
+export function integrationResponse(c: IntegrationCollection, r: IntegrationRecord, isOrg: boolean, failure?: Failure): Record<string, unknown> {
   const masked = maskData(r.data, c.sensitive(r));
+  const carriedProps = r.carried?.props !== null && typeof r.carried?.props === 'object' ? (r.carried.props as Record<string, unknown>) : {};
+  const carried = Object.fromEntries(Object.entries(r.carried ?? {}).filter(([k]) => !INTEGRATION_MEMBERS.includes(k)));
   return {
+    ...structuredClone(carried),
     createdOrUpdatedBy: r.createdOrUpdatedBy,
     createdOrUpdatedTime: isoTime(r.createdOrUpdatedTime),
     enabled: r.enabled,
     intgGuid: r.intgGuid,
     isOrg: isOrg ? 1 : 0,
     name: r.name,
-    props: { createdBy: r.createdBy, createdTime: isoTime(r.createdTime), updatedBy: r.createdOrUpdatedBy },
-    state: { ok: true, lastUpdatedTime: r.createdOrUpdatedTime, lastSuccessfulTime: r.createdOrUpdatedTime, details: {} },
+    props: { ...structuredClone(carriedProps), createdBy: r.createdBy, createdTime: isoTime(r.createdTime), updatedBy: r.createdOrUpdatedBy },
+    // Alert channels have a health (health.ts); the other integrations are healthy since written.
+    state: c.test ? channelState(r, failure) : { ok: true, lastUpdatedTime: r.createdOrUpdatedTime, lastSuccessfulTime: r.createdOrUpdatedTime, details: {} },
     type: r.type,
     ...(r.serverToken !== undefined ? { serverToken: { ...r.serverToken } } : {}),
     data: c.responseData ? c.responseData(masked, r) : masked,
@@ -101,12 +111,13 @@ function maskExtra(data: unknown, extra: ExtraType): unknown {
 
 export function integrationRoutes(c: IntegrationCollection): Route[] {
   const view = (ctx: RequestContext, r: IntegrationRecord) => {
-    const out = integrationResponse(c, r, ctx.isOrg);
+    const out = integrationResponse(c, r, ctx.isOrg, ctx.channelFailure?.(r));
     const extra = ctx.extraType?.(c.path, r as unknown as Record<string, unknown>);
     return extra ? { ...out, data: maskExtra(out.data, extra) } : out;
   };
+  const known = (record: Record<string, unknown>) => (c.knownType ? c.knownType(record) : c.types.includes(record.type as string));
   const validate = (ctx: RequestContext, record: Record<string, unknown>): void => {
-    if (ctx.extraType?.(c.path, record)) checkCarried(record);
+    if (ctx.extraType?.(c.path, record) || (ctx.carryUnknown === true && !known(record))) checkCarried(record);
     else c.validate(record);
   };
 
@@ -179,9 +190,14 @@ export function integrationRoutes(c: IntegrationCollection): Route[] {
     return { status: 204 };
   };
 
-  // The emulator delivers nothing; a test of an existing integration succeeds.
+  // The emulator delivers nothing: a test succeeds unless the channel was told to fail (health.ts).
   const test: Handler = (ctx) => {
-    find(c, ctx);
+    const r = find(c, ctx);
+    const failure = ctx.channelFailure?.(r);
+    if (failure !== undefined) throw new HttpError(400, `Test of ${c.label} ${r.name} (${r.intgGuid}) failed: ${failure.details}`);
+    r.lastSuccessfulTime = ctx.now;
+    r.lastTestTime = ctx.now;
+    ctx.touched();
     return { status: 204 };
   };
 
@@ -207,7 +223,7 @@ export function integrationRoutes(c: IntegrationCollection): Route[] {
       pattern: `${c.path}/:intgGuid/test`,
       org: true,
       methods: { POST: test },
-      docs: { POST: { summary: `Test a ${c.label}`, status: 204, response: { kind: 'none' } } },
+      docs: { POST: { summary: `Test a ${c.label} (400 when it fails; a success moves state.lastSuccessfulTime)`, status: 204, response: { kind: 'none' } } },
     });
   }
   routes.push({

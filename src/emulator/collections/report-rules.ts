@@ -10,6 +10,7 @@ import { ENABLED, NAME } from '../request-schemas.js';
 import type { Route } from '../router.js';
 import { check, invalidData, type Schema } from '../validation.js';
 import { groupsOf } from './resource-groups.js';
+import { newBaseFilters, patchRuleCore } from './rule-filters.js';
 
 /** The emulator's own table of reports (api-facts.md). */
 export const REPORTS = [
@@ -78,6 +79,7 @@ export function reportRuleResponse(r: ReportRuleRecord): Record<string, unknown>
   const types: Record<string, boolean> = Object.fromEntries(REPORTS.map((n) => [n, false]));
   for (const [n, v] of Object.entries(r.reportNotificationTypes)) types[n] = v;
   return {
+    ...structuredClone(r.carried ?? {}),
     mcGuid: r.mcGuid,
     type: r.type,
     intgGuidList: [...r.intgGuidList],
@@ -134,9 +136,7 @@ const create: Handler = (ctx) => {
     type: REPORT_TYPE,
     intgGuidList: [...(body.intgGuidList as string[])],
     filters: {
-      name: f.name as string,
-      description: typeof f.description === 'string' ? f.description : '',
-      enabled: typeof f.enabled === 'number' ? f.enabled : 1,
+      ...newBaseFilters(f),
       severity: Array.isArray(f.severity) ? [...(f.severity as number[])] : [],
       resourceGroups: Array.isArray(f.resourceGroups) ? [...(f.resourceGroups as string[])] : [],
     },
@@ -157,16 +157,10 @@ const patch: Handler = (ctx) => {
   const body = objectBody(ctx);
   check(REPORT_RULE_PATCH, body);
   checkRefs(ctx, body);
-  if (Array.isArray(body.intgGuidList)) r.intgGuidList = [...(body.intgGuidList as string[])];
-  const f = (body.filters ?? {}) as Record<string, unknown>;
-  if (typeof f.name === 'string') r.filters.name = f.name;
-  if (typeof f.description === 'string') r.filters.description = f.description;
-  if (typeof f.enabled === 'number') r.filters.enabled = f.enabled;
+  const f = patchRuleCore(r, body, ctx);
   if (Array.isArray(f.severity)) r.filters.severity = [...(f.severity as number[])];
   if (Array.isArray(f.resourceGroups)) r.filters.resourceGroups = [...(f.resourceGroups as string[])];
   if (body.reportNotificationTypes !== undefined) Object.assign(r.reportNotificationTypes, body.reportNotificationTypes);
-  r.createdOrUpdatedBy = ctx.user;
-  r.createdOrUpdatedTime = ctx.now;
   ctx.committed('Update report rule', `Updated report rule ${r.filters.name} (${r.mcGuid})`);
   return { status: 200, body: { data: reportRuleResponse(r) } };
 };

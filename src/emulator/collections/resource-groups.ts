@@ -143,6 +143,7 @@ export function groupsOf(scope: ScopeData, prefix: string): ResourceGroupRecord[
 
 export function groupResponse(g: ResourceGroupRecord): Record<string, unknown> {
   const common = {
+    ...structuredClone(g.carried ?? {}),
     resourceType: g.resourceType,
     description: g.description,
     enabled: g.enabled,

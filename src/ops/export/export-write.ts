@@ -1,15 +1,17 @@
 // Writes an export so that the target is either what it was or the complete export, never half of
 // one. A new folder is built beside the target and renamed into place. An existing folder is never
 // replaced (that would change its owner and mode): the files are built in a temp folder inside it
-// and then moved in entry by entry, each move atomic; with `force` the old entries are first moved
-// aside inside it, and put back if anything fails. Messages name the target, never a temp path.
+// and then moved in entry by entry, each move atomic; with `force` the old entries, once checked to
+// be a previous export and nothing else (export-marker.ts), are first moved aside inside it, and put
+// back if anything fails. Messages name the target, never a temp path.
 
 import { randomBytes } from 'node:crypto';
 import { lstat, mkdir, readdir, rename, rm, writeFile } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
+import { MARKER_FILE, markerText, NotAnExport, previousExport } from './export-marker.js';
 
 export interface WriteExportOptions {
-  /** Replace the contents of a folder that is not empty. */
+  /** Replace the contents of a folder that holds a previous export, and nothing else. */
   force?: boolean;
 }
 
@@ -23,6 +25,8 @@ export type ExportErrorCode =
   | 'target-is-root'
   /** The target folder holds files and `force` was not given. */
   | 'target-not-empty'
+  /** With `force`: the target holds files a previous export did not write (nothing is removed). */
+  | 'target-not-export'
   /** The target exists and is not a folder. */
   | 'target-not-folder'
   /** The target (or its parent) cannot be inspected or read. */
@@ -51,14 +55,18 @@ export async function writeExport(dir: string, result: Files, options: WriteExpo
   const parent = dirname(target);
   if (parent === target) throw new ExportError('target-is-root', `cannot export to ${target}: choose a folder below it`);
   for (const file of result.files) checkRelative(file.path, target);
+  // The export's files and the marker that lets a later --force replace them (and only them).
+  const written: Files = { files: [...result.files, { path: MARKER_FILE, content: markerText(result.files) }] };
 
   const state = await targetState(target);
   if (state === 'full' && !options.force) {
-    throw new ExportError('target-not-empty', `cannot export to ${target}: the folder is not empty (use --force to replace its contents)`);
+    throw new ExportError('target-not-empty', `cannot export to ${target}: the folder is not empty (use --force to replace a previous export)`);
   }
+  // Checked before anything is written: what --force may remove, and nothing else.
+  const old = state === 'full' ? await replaceable(target) : [];
   try {
-    if (state === 'absent') await writeNewFolder(target, result);
-    else await writeInPlace(target, result, state === 'full');
+    if (state === 'absent') await writeNewFolder(target, written);
+    else await writeInPlace(target, written, old);
   } catch (err) {
     throw new ExportError('write-failed', `cannot export to ${target}: ${err instanceof ExportWriteError ? err.message : reason(err)}`);
   }
@@ -88,8 +96,19 @@ async function writeNewFolder(target: string, result: Files): Promise<void> {
   }
 }
 
-/** An existing folder keeps its owner and mode: only its contents change. */
-async function writeInPlace(target: string, result: Files, replace: boolean): Promise<void> {
+/** The entries of `target` a --force may remove: a previous export's, all of them; else it refuses, naming one. */
+async function replaceable(target: string): Promise<string[]> {
+  try {
+    return await previousExport(target);
+  } catch (err) {
+    if (err instanceof NotAnExport) throw new ExportError('target-not-export', `cannot export to ${target}: ${err.message}; nothing was written or removed (choose another --out, or empty the folder yourself)`);
+    throw new ExportError('target-unreadable', `cannot export to ${target}: the folder cannot be checked (${reason(err)}): ${nextStep(err, target)}; nothing was written or removed`);
+  }
+}
+
+/** An existing folder keeps its owner and mode: only its contents change; `old` (checked) are set aside, then removed. */
+async function writeInPlace(target: string, result: Files, old: readonly string[]): Promise<void> {
+  const replace = old.length > 0;
   const suffix = randomBytes(6).toString('hex');
   const temp = join(target, `.postureops-tmp-${suffix}`);
   try {
@@ -105,8 +124,7 @@ async function writeInPlace(target: string, result: Files, replace: boolean): Pr
     await writeFiles(temp, result);
     if (replace) {
       await mkdir(aside);
-      for (const entry of await readdir(target)) {
-        if (entry === basename(temp) || entry === basename(aside)) continue;
+      for (const entry of old) {
         await rename(join(target, entry), join(aside, entry));
         setAside.push(entry);
       }
@@ -165,10 +183,10 @@ async function targetState(target: string): Promise<'absent' | 'empty' | 'full'>
   }
 }
 
-/** File paths come from exportConfig; still, none may point outside the folder. */
+/** File paths come from exportConfig; still, none may point outside the folder (or be the marker). */
 function checkRelative(path: string, target: string): void {
   const segments = path.split('/');
-  if (path === '' || path.startsWith('/') || path.includes('\\') || segments.some((s) => s === '' || s === '.' || s === '..')) {
+  if (path === '' || path === MARKER_FILE || path.startsWith('/') || path.includes('\\') || segments.some((s) => s === '' || s === '.' || s === '..')) {
     throw new ExportError('invalid-path', `cannot export to ${target}: invalid file path "${path}" in the export`);
   }
 }
