@@ -112,6 +112,9 @@ export function budgetNeeds(
 ): { needs: BucketNeed[]; diagnostics: Diagnostic[] } {
   const counts = new Map<string, number>();
   const diagnostics: Diagnostic[] = [];
+  // The bucket of a method and path, worked out once per distinct pair: the creates of a kind
+  // in an account all send the same one.
+  const buckets = new Map<string, string>();
   for (const change of changes) {
     let requests: ApiRequest[];
     try {
@@ -125,7 +128,12 @@ export function budgetNeeds(
       continue;
     }
     for (const req of requests) {
-      const bucket = bucketOf(req.method, req.path);
+      const pair = `${req.method} ${req.path}`;
+      let bucket = buckets.get(pair);
+      if (bucket === undefined) {
+        bucket = bucketOf(req.method, req.path);
+        buckets.set(pair, bucket);
+      }
       counts.set(bucket, (counts.get(bucket) ?? 0) + 1);
     }
   }
