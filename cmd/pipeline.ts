@@ -187,7 +187,8 @@ export async function withExit<T>(io: Io, work: () => Promise<T>): Promise<T> {
 
 export interface PlanFlags extends ClientFlags {
   account?: string[];
-  force?: boolean;
+  /** `--force`: the plan request's, and so the refusal check's and the apply's (one way in). */
+  force: boolean;
   rotate?: string[];
   target?: string[];
   /** Read the audit log of the accounts with drift (`plan --attribute`). */

@@ -14,9 +14,9 @@ export interface ApplyOptions extends PlanFlags {
   testChannels?: boolean;
   credentialsOut?: string;
   /** Seconds to wait for another apply's lease (0: stop at once). */
-  leaseWait?: number;
-  /** `--no-lease`: commander's negated flag; false skips the service-side lease. */
-  lease?: boolean;
+  leaseWait: number;
+  /** False with `--no-lease`: no service-side lease. */
+  lease: boolean;
 }
 
 /** Issued credentials go to --credentials-out and nowhere else; without it, the user is told what was not kept. */
@@ -73,7 +73,7 @@ async function loadSavedPlan(io: Io, dir: string, file: string, opts: ApplyOptio
   const [{ deriveSavedPlan }, { RunError }] = await Promise.all([import('../../src/run/apply-run.js'), import('../../src/run/errors.js')]);
   const setup = await runSetup(io, opts, interruption);
   try {
-    return await deriveSavedPlan(setup, { desired, saved, ...(opts.force ? { force: true } : {}), lease: opts.lease !== false }, readHooks(io, interruption));
+    return await deriveSavedPlan(setup, { desired, saved, force: opts.force, lease: opts.lease }, readHooks(io, interruption));
   } catch (err) {
     if (err instanceof RunError) throw await exitFor(io, err.problem, { file, dir });
     throw err;
@@ -114,7 +114,7 @@ async function applyInterruptibly(io: Io, dir: string, opts: ApplyOptions, inter
     await printDiagnostics(io, plan.diagnostics);
     const { applyRun, leasePolicy, readyToApply } = await import('../../src/run/apply-run.js');
     // The engine's refusal (unless --force), then the writes against the budget as the read left it.
-    await withExit(io, () => readyToApply(planned, { lease: opts.lease !== false }));
+    await withExit(io, () => readyToApply(planned, { lease: opts.lease }));
     if (plan.changes.length === 0) {
       if (opts.format !== 'text') write(io.stdout, renderApplyReport(await withExit(io, () => applyRun(planned, { env: io.env, lease: false })), opts.format, { color: false }));
       return EXIT.ok;
@@ -131,14 +131,14 @@ async function applyInterruptibly(io: Io, dir: string, opts: ApplyOptions, inter
     // A live count on a terminal, a line at most every 30 s elsewhere; the report lists every result.
     const count = phaseProgress(io, 'Applying', plan.changes.length, run.now, 'change');
     const lease =
-      opts.lease === false
+      !opts.lease
         ? false
         : leasePolicy(io.env, {
             // A signal ends a wait for another apply's lease at once.
             sleep: (ms: number) => interruption.sleep(ms, 'nothing was applied while waiting for another apply'),
-            waitMs: (opts.leaseWait ?? 0) * 1000,
+            waitMs: opts.leaseWait * 1000,
             onWait: (account: string, other: { holder: string }) =>
-              write(io.stderr, `another apply holds the lease of account ${account} (${other.holder || 'unknown holder'}): waiting up to ${opts.leaseWait ?? 0}s`),
+              write(io.stderr, `another apply holds the lease of account ${account} (${other.holder || 'unknown holder'}): waiting up to ${opts.leaseWait}s`),
           });
     // The run layer checks every variable the plan reads before the lease and the first write, and
     // says why it stopped (unset variables, a refusal, another apply's lease) as a problem.

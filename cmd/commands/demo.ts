@@ -8,6 +8,7 @@ import { packageRoot } from '../../src/util/package-root.js';
 import { EXIT, type Io, write } from '../io.js';
 import { loadDesired, openRun } from '../pipeline.js';
 import { applyCommand } from './apply.js';
+import { applyOptions, planOptions } from '../options.js';
 import { planCommand } from './plan.js';
 
 function banner(io: Io, text: string): void {
@@ -30,14 +31,14 @@ export async function demoCommand(io: Io, opts: { examples?: string }): Promise<
     write(io.stdout, seeded.map((s) => `  seeded: ${s}`).join('\n'));
 
     banner(io, 'postureops plan examples');
-    await planCommand(demoIo, examples, { format: 'text' });
+    await planCommand(demoIo, examples, planOptions({ format: 'text' }));
 
     banner(io, 'postureops apply examples --auto-approve');
-    const applied = await applyCommand(demoIo, examples, { format: 'text', autoApprove: true });
+    const applied = await applyCommand(demoIo, examples, applyOptions({ format: 'text', autoApprove: true }));
     if (applied !== EXIT.ok) return applied;
 
     banner(io, 'postureops plan examples --detailed-exitcode');
-    const again = await planCommand(demoIo, examples, { format: 'text', detailedExitcode: true });
+    const again = await planCommand(demoIo, examples, planOptions({ format: 'text', detailedExitcode: true }));
     write(io.stdout, again === EXIT.ok ? '\nThe live state matches the examples.' : '\nThe second plan still shows changes.');
     return again === EXIT.ok ? EXIT.ok : EXIT.error;
   } finally {
