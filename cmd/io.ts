@@ -6,6 +6,8 @@ import type { ClientOptions } from '../src/api/options.js';
 import { credentialRedactor } from '../src/api/redact.js';
 import { inertLog } from '../src/model/inert.js';
 import { isSecretName } from '../src/model/secret-detection.js';
+import { wrapText } from '../src/render/wrap.js';
+import { ReadValues } from '../src/model/read-values.js';
 
 export interface Io {
   stdout: NodeJS.WritableStream & { isTTY?: boolean };
@@ -20,6 +22,37 @@ export interface Io {
    * (`now`, `sleep`) and watch its waits. The CLI itself sets none.
    */
   clientOptions?: (options: ClientOptions) => ClientOptions;
+  /**
+   * The values the configuration read from the environment (the loader adds them as it reads):
+   * masked in what the commands render, and by `stdout` and `stderr` themselves (masked).
+   */
+  secrets?: ReadValues;
+}
+
+/** The loader's option that adds what it reads to the run's secrets. */
+export function readInto(io: Pick<Io, 'secrets'>): { onRead: (values: readonly string[]) => void } {
+  return { onRead: (values) => io.secrets?.add(values) };
+}
+
+/** A stream whose every written text is masked for `secrets` (the net behind the renderers). */
+function maskedStream<S extends NodeJS.WritableStream>(stream: S, secrets: ReadValues): S {
+  return new Proxy(stream, {
+    get(target, prop) {
+      if (prop === 'write') {
+        return (chunk: unknown, ...rest: unknown[]) =>
+          (target.write as (...a: unknown[]) => boolean)(typeof chunk === 'string' ? secrets.maskText(chunk) : chunk, ...rest);
+      }
+      const v = Reflect.get(target, prop, target) as unknown;
+      return typeof v === 'function' ? (v as (...a: unknown[]) => unknown).bind(target) : v;
+    },
+  });
+}
+
+/** `io` with its set of secrets (one for the whole command) and its output streams masked for it. */
+export function withSecrets(io: Io): Io {
+  if (io.secrets) return io;
+  const secrets = new ReadValues();
+  return { ...io, secrets, stdout: maskedStream(io.stdout, secrets), stderr: maskedStream(io.stderr, secrets) };
 }
 
 export type StopSignal = 'SIGINT' | 'SIGTERM';
@@ -69,12 +102,31 @@ export function withoutColor(io: Io): Io {
   return { ...io, env: { ...io.env, NO_COLOR: '1' } };
 }
 
-/** Colour follows the terminal; NO_COLOR (any non-empty value) turns it off, FORCE_COLOR turns it on. */
-export function useColor(stream: { isTTY?: boolean }, env: Io['env']): boolean {
+/**
+ * Colour follows the terminal, as Node's `stream.hasColors()` reads it (TERM=dumb: none), with the
+ * house's order on top: NO_COLOR (any non-empty value, and --no-color) turns it off whatever
+ * FORCE_COLOR says; FORCE_COLOR turns it on, off a terminal too (FORCE_COLOR=0 or false: off).
+ */
+export function useColor(stream: { isTTY?: boolean; hasColors?: (env?: object) => boolean }, env: Io['env']): boolean {
   if (env.NO_COLOR) return false;
   const force = env.FORCE_COLOR;
   if (force !== undefined) return !(force === '0' || force === 'false');
-  return stream.isTTY === true;
+  if (stream.isTTY !== true || env.TERM === 'dumb') return false;
+  return typeof stream.hasColors === 'function' ? stream.hasColors(env) : true;
+}
+
+/** Columns assumed when the output is not a terminal (a pipe, a file, a CI log). */
+export const DEFAULT_WIDTH = 80;
+
+/** The width text output wraps to: the terminal's columns, or 80 when it is not one. */
+export function terminalWidth(stream: { isTTY?: boolean; columns?: number }): number {
+  const columns = stream.isTTY === true ? stream.columns : undefined;
+  return typeof columns === 'number' && Number.isInteger(columns) && columns > 0 ? columns : DEFAULT_WIDTH;
+}
+
+/** A text rendering for people: wrapped to the stream's width with a hanging indent, then written as `write` does. */
+export function writeText(stream: NodeJS.WritableStream & { isTTY?: boolean; columns?: number }, text: string): void {
+  write(stream, wrapText(text, terminalWidth(stream)));
 }
 
 /**
@@ -128,7 +180,7 @@ export function logLine(io: Pick<Io, 'env' | 'cwd'>, level: LogLevel, at: LogLev
   // The credentials postureops holds, and every variable whose name says it is a secret (GITHUB_TOKEN, ...).
   const names = Object.keys(io.env).filter((n) => n === 'SVC_API_SECRET' || n === 'SVC_API_KEY_ID' || n === 'POSTUREOPS_PLAN_KEY' || isSecretName(n));
   const secrets = names.map((n) => io.env[n]).filter((v): v is string => v !== undefined && v !== '');
-  const safe = credentialRedactor(secrets).redact(inertLog(text));
+  const safe = credentialRedactor(secrets).redact((io as Pick<Io, 'secrets'>).secrets?.maskText(inertLog(text)) ?? inertLog(text));
   appendFileSync(path, `${new Date().toISOString()} [${at.toUpperCase()}] ${safe}\n`, { mode: 0o600 });
   // An existing file keeps its mode on append: narrow it once per run.
   if (!chmodded.has(path)) {

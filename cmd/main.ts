@@ -5,7 +5,7 @@ import { parseShard, type Shard } from '../src/plan/core/shard.js';
 import { DURATION_EXPECTED, parseDuration } from '../src/model/duration.js';
 import { inertText } from '../src/model/inert.js';
 import { packageRoot } from '../src/util/package-root.js';
-import { EXIT, ExitError, type Io, LOG_LEVELS, logLevel, logLine, logs, processIo, withoutColor, write } from './io.js';
+import { EXIT, ExitError, type Io, LOG_LEVELS, logLevel, logLine, logs, processIo, withoutColor, withSecrets, write } from './io.js';
 import * as parse from './options.js';
 
 function packageVersion(): string {
@@ -238,7 +238,9 @@ export function buildProgram(programIo: Io, setCode: (code: number) => void, onI
       .argument('[dir]', 'configuration repository', '.')
       .option('--live', 'from the live state (one list each of channels, alert rules, report rules and resource groups per account) instead of the configuration')
       .option('--account <name>', 'only this account (repeatable)', collect)
-      .addOption(formatOption())
+      .addOption(new Option('--format <format>', 'output format (html: one self-contained page, for a browser)').choices(parse.ROUTES_FORMATS).default('text'))
+      .option('--out <file>', 'write the output to FILE instead of stdout (whole, or not at all)')
+      .option('--base <ref>', 'compare with the routing of the configuration at this git commit, branch or tag: the cells that change are marked (html, text)')
       .option(...envFileOption)
       .addHelpText(
         'after',
@@ -246,6 +248,7 @@ export function buildProgram(programIo: Io, setCode: (code: number) => void, onI
           [
             'postureops routes examples                    # the configuration, offline',
             'postureops routes examples --format markdown  # a Mermaid graph per account',
+            'postureops routes examples --format html --out routing.html --base origin/main  # a page for a browser, changes marked',
             'postureops routes examples --live --account prod --format json',
             'postureops routes test --help                 # one cell: its channels and rules',
           ],
@@ -451,7 +454,9 @@ export function buildProgram(programIo: Io, setCode: (code: number) => void, onI
 }
 
 /** Runs the CLI and returns the exit code. Every expected failure becomes a message, never a stack trace. */
-export async function run(argv: string[], io: Io = processIo()): Promise<number> {
+export async function run(argv: string[], given: Io = processIo()): Promise<number> {
+  // Everything the command prints is masked for the values its configuration reads.
+  const io = withSecrets(given);
   let code: number = EXIT.ok;
   // The io of the running command (its --log-level folded into the environment): where a stack goes.
   let commandIo = io;

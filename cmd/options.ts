@@ -16,7 +16,7 @@ import type { UnlockOptions } from './commands/unlock.js';
 import type { ValidateFormat, ValidateOptions } from './commands/validate.js';
 
 export const OUTPUT_FORMATS = ['text', 'json', 'markdown'] as const satisfies readonly OutputFormat[];
-export const ROUTES_FORMATS = OUTPUT_FORMATS satisfies readonly RoutesFormat[];
+export const ROUTES_FORMATS = [...OUTPUT_FORMATS, 'html'] as const satisfies readonly RoutesFormat[];
 export const VALIDATE_FORMATS = ['text', 'json', 'github'] as const satisfies readonly ValidateFormat[];
 
 /** `--dotenv FILE`: where the command's variables come from (read before the command runs). */
@@ -153,7 +153,15 @@ export function applyOptions(raw: RawOptions): ApplyOptions & EnvFileOption {
 
 export function routesOptions(raw: RawOptions): RoutesOptions & EnvFileOption {
   const r = new Reader(raw, 'routes');
-  return given({ ...clientFlags(r), live: r.flag('live'), account: r.strings('account'), format: r.choice('format', ROUTES_FORMATS), dotenv: r.string('dotenv') });
+  return given({
+    ...clientFlags(r),
+    live: r.flag('live'),
+    account: r.strings('account'),
+    format: r.choice('format', ROUTES_FORMATS),
+    out: r.string('out'),
+    base: r.string('base'),
+    dotenv: r.string('dotenv'),
+  });
 }
 
 /** `routes test`: its own options and those of `routes` (commander's `optsWithGlobals`). */

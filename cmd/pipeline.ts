@@ -10,7 +10,7 @@ import type { RunProblem } from '../src/run/errors.js';
 import type { Planned } from '../src/run/plan-run.js';
 import type { ReadHooks } from '../src/run/read.js';
 import type { Run, RunFlags, RunSetup } from '../src/run/run.js';
-import { EXIT, ExitError, type Io, logLevel, logLine, logs, useColor, write } from './io.js';
+import { EXIT, ExitError, type Io, logLevel, logLine, logs, readInto, useColor, write, writeText } from './io.js';
 import type { Interruption } from './interrupt.js';
 import { consoleOf, Progress, WaitReporter } from './terminal.js';
 
@@ -31,7 +31,7 @@ export function phaseProgress(io: Io, phase: string, total: number, now: () => n
 export async function printDiagnostics(io: Io, diagnostics: Diagnostic[]): Promise<void> {
   if (diagnostics.length === 0) return;
   const { renderDiagnostics } = await import('../src/render/diagnostics.js');
-  write(io.stderr, renderDiagnostics(diagnostics, 'text', { color: useColor(io.stderr, io.env) }));
+  writeText(io.stderr, renderDiagnostics(diagnostics, 'text', { color: useColor(io.stderr, io.env), secrets: io.secrets }));
 }
 
 /**
@@ -51,7 +51,7 @@ export function whileLoading<T>(io: Io, dir: string, loading: Promise<T>, ciLine
 
 export async function loadDesired(io: Io, dir: string): Promise<DesiredState> {
   const { desiredOf, loadConfiguration } = await import('../src/run/load.js');
-  const result = await whileLoading(io, dir, loadConfiguration(resolve(io.cwd, dir), { env: io.env }));
+  const result = await whileLoading(io, dir, loadConfiguration(resolve(io.cwd, dir), { ...readInto(io), env: io.env }));
   await printDiagnostics(io, result.diagnostics);
   return withExit(io, async () => desiredOf(result));
 }

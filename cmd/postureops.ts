@@ -3,6 +3,14 @@
 import { inertText } from '../src/model/inert.js';
 import { run } from './main.js';
 
+// A reader that stops early (`postureops --help | head -1`) is no error of ours: what is left of the output
+// goes nowhere, and the command ends as it would have (an apply still frees its lease).
+for (const stream of [process.stdout, process.stderr]) {
+  stream.on('error', (err: NodeJS.ErrnoException) => {
+    if (err.code !== 'EPIPE' && err.code !== 'ERR_STREAM_DESTROYED') throw err;
+  });
+}
+
 run(process.argv).then(
   (code) => {
     process.exitCode = code;

@@ -57,7 +57,8 @@ const consoles = new WeakMap<object, StatusConsole>();
 export function consoleOf(io: Io): StatusConsole {
   let c = consoles.get(io.stderr);
   if (!c) {
-    c = new StatusConsole(io.stderr, io.stderr.isTTY === true);
+    // TERM=dumb: a terminal that cannot move its cursor gets the log lines of a CI log, no status line.
+    c = new StatusConsole(io.stderr, io.stderr.isTTY === true && io.env.TERM !== 'dumb');
     consoles.set(io.stderr, c);
   }
   return c;

@@ -2,7 +2,7 @@ import { resolve } from 'node:path';
 import { createInterface } from 'node:readline/promises';
 import type { Planned } from '../../src/run/plan-run.js';
 import { planKey } from '../plan-key.js';
-import { EXIT, ExitError, type Io, quiet, useColor, write } from '../io.js';
+import { EXIT, ExitError, type Io, quiet, useColor, write, writeText } from '../io.js';
 import { Interruption } from '../interrupt.js';
 import { computePlan, exitFor, loadDesired, phaseProgress, type PlanFlags, printDiagnostics, readHooks, runSetup, withExit } from '../pipeline.js';
 import type { OutputFormat } from './plan.js';
@@ -10,6 +10,8 @@ import type { OutputFormat } from './plan.js';
 export interface ApplyOptions extends PlanFlags {
   plan?: string;
   autoApprove?: boolean;
+  /** Text: the plan not shown again, the report as its failures and summary (the demo, which showed the plan; no flag). */
+  brief?: boolean;
   format: OutputFormat;
   testChannels?: boolean;
   credentialsOut?: string;
@@ -106,17 +108,17 @@ async function applyInterruptibly(io: Io, dir: string, opts: ApplyOptions, inter
     const { renderPlan, renderApplyReport } = await import('../../src/render/index.js');
     // Text: the plan, then the report, on stdout. With json/markdown stdout holds the report alone; the
     // plan goes to stderr only when someone is asked to confirm it.
-    if (opts.format === 'text') {
-      write(io.stdout, renderPlan(plan, 'text', { color: useColor(io.stdout, io.env), quiet: quiet(io, opts) }));
+    if (opts.format === 'text' && !opts.brief) {
+      writeText(io.stdout, renderPlan(plan, 'text', { color: useColor(io.stdout, io.env), quiet: quiet(io, opts), secrets: io.secrets }));
     } else if (!opts.autoApprove) {
-      write(io.stderr, renderPlan(plan, 'text', { color: useColor(io.stderr, io.env), quiet: quiet(io, opts) }));
+      writeText(io.stderr, renderPlan(plan, 'text', { color: useColor(io.stderr, io.env), quiet: quiet(io, opts), secrets: io.secrets }));
     }
     await printDiagnostics(io, plan.diagnostics);
     const { applyRun, leasePolicy, readyToApply } = await import('../../src/run/apply-run.js');
     // The engine's refusal (unless --force), then the writes against the budget as the read left it.
     await withExit(io, () => readyToApply(planned, { lease: opts.lease }));
     if (plan.changes.length === 0) {
-      if (opts.format !== 'text') write(io.stdout, renderApplyReport(await withExit(io, () => applyRun(planned, { env: io.env, lease: false })), opts.format, { color: false }));
+      if (opts.format !== 'text') write(io.stdout, renderApplyReport(await withExit(io, () => applyRun(planned, { env: io.env, lease: false })), opts.format, { color: false, secrets: io.secrets }));
       return EXIT.ok;
     }
     if (!opts.autoApprove && !(await confirm(io, interruption))) {
@@ -156,7 +158,9 @@ async function applyInterruptibly(io: Io, dir: string, opts: ApplyOptions, inter
       }).finally(() => count?.end()),
     );
     // The report first: a credentials file that cannot be written must not hide what was applied.
-    write(io.stdout, renderApplyReport(report, opts.format, { color: useColor(io.stdout, io.env), quiet: quiet(io, opts) }));
+    const rendered = renderApplyReport(report, opts.format, { color: useColor(io.stdout, io.env), quiet: quiet(io, opts), ...(opts.brief ? { brief: true } : {}), secrets: io.secrets });
+    if (opts.format === 'text') writeText(io.stdout, rendered);
+    else write(io.stdout, rendered);
     await handOutCredentials(io, opts, issued);
     const { exitCodeOf, reportVerdict } = await import('../../src/run/outcome.js');
     const verdict = reportVerdict(report);

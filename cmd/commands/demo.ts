@@ -5,7 +5,7 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { parseEnvText } from '../env-file.js';
 import { packageRoot } from '../../src/util/package-root.js';
-import { EXIT, type Io, write } from '../io.js';
+import { EXIT, type Io, write, writeText } from '../io.js';
 import { loadDesired, openRun } from '../pipeline.js';
 import { applyCommand } from './apply.js';
 import { applyOptions, planOptions } from '../options.js';
@@ -28,13 +28,15 @@ export async function demoCommand(io: Io, opts: { examples?: string }): Promise<
     banner(io, `Emulator on ${emu.url} (accounts prod, staging)`);
     const desired = await loadDesired(demoIo, examples);
     const seeded = await seedDrift(demoIo, desired);
-    write(io.stdout, seeded.map((s) => `  seeded: ${s}`).join('\n'));
+    writeText(io.stdout, seeded.map((s) => `  seeded: ${s}`).join('\n'));
 
+    // One screen or two: the plan once, one line a change; then what apply did; then the plan again.
     banner(io, 'postureops plan examples');
-    await planCommand(demoIo, examples, planOptions({ format: 'text' }));
+    await planCommand(demoIo, examples, { ...planOptions({ format: 'text' }), brief: true });
+    write(io.stdout, '(one line a change here: postureops plan shows each with its diff)');
 
     banner(io, 'postureops apply examples --auto-approve');
-    const applied = await applyCommand(demoIo, examples, applyOptions({ format: 'text', autoApprove: true }));
+    const applied = await applyCommand(demoIo, examples, { ...applyOptions({ format: 'text', autoApprove: true }), brief: true });
     if (applied !== EXIT.ok) return applied;
 
     banner(io, 'postureops plan examples --detailed-exitcode');

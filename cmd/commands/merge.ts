@@ -1,7 +1,7 @@
 import { resolve } from 'node:path';
 import { planKey, signedNote } from '../plan-key.js';
 import { printDiagnostics } from '../pipeline.js';
-import { EXIT, ExitError, type Io, quiet, useColor, write } from '../io.js';
+import { EXIT, ExitError, type Io, quiet, useColor, write, writeText } from '../io.js';
 import { type OutputFormat, planExitCode } from './plan.js';
 
 export interface MergeOptions {
@@ -39,7 +39,9 @@ export async function mergeCommand(io: Io, files: string[], opts: MergeOptions):
     throw err;
   }
   if (opts.out) await savePlan(resolve(io.cwd, opts.out), plan, key);
-  write(io.stdout, renderPlan(plan, opts.format, { color: useColor(io.stdout, io.env), quiet: quiet(io, {}) }));
+  const rendered = renderPlan(plan, opts.format, { color: useColor(io.stdout, io.env), quiet: quiet(io, {}) });
+  if (opts.format === 'text') writeText(io.stdout, rendered);
+  else write(io.stdout, rendered);
   if (opts.format !== 'text' && plan.refusal) write(io.stderr, `Refused: ${plan.refusal.message}`);
   if (opts.out) write(io.stderr, `Merged plan saved to ${opts.out} (${signedNote(key)}); apply it with: postureops apply DIR --plan ${opts.out}`);
   return planExitCode(plan, opts.detailedExitcode);

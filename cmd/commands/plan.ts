@@ -2,7 +2,7 @@ import { rm } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import type { Plan } from '../../src/model/plan.js';
 import { planKey, signedNote } from '../plan-key.js';
-import { EXIT, type Io, quiet, useColor, write } from '../io.js';
+import { EXIT, type Io, quiet, useColor, write, writeText } from '../io.js';
 import { Interruption } from '../interrupt.js';
 import { computePlan, hasChanges, type PlanFlags } from '../pipeline.js';
 
@@ -12,6 +12,8 @@ export interface PlanOptions extends PlanFlags {
   out?: string;
   format: OutputFormat;
   detailedExitcode?: boolean;
+  /** Text: one line per change, no diffs (the demo; no flag). */
+  brief?: boolean;
 }
 
 /** One line about the rate-limit budget on stderr; volatile numbers stay out of the JSON on stdout. */
@@ -57,14 +59,15 @@ async function planInterruptibly(io: Io, dir: string, opts: PlanOptions, interru
   try {
     await unlessInterrupted();
     const { renderPlan } = await import('../../src/render/index.js');
-    const rendered = renderPlan(plan, opts.format, { color: useColor(io.stdout, io.env), quiet: quiet(io, opts) });
+    const rendered = renderPlan(plan, opts.format, { color: useColor(io.stdout, io.env), quiet: quiet(io, opts), ...(opts.brief ? { brief: true } : {}), secrets: io.secrets });
     if (out) {
       const { savePlan } = await import('../../src/run/plan-files.js');
-      await savePlan(out, plan, key);
+      await savePlan(out, io.secrets?.maskData(plan) ?? plan, key);
       written = true;
       await unlessInterrupted();
     }
-    write(io.stdout, rendered);
+    if (opts.format === 'text') writeText(io.stdout, rendered);
+    else write(io.stdout, rendered);
     // The text rendering says all of this itself; with json/markdown on stdout, a person reads stderr.
     if (opts.format !== 'text') {
       const note = budgetNote(plan);

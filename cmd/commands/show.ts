@@ -5,7 +5,7 @@ import { resolve } from 'node:path';
 import type { Plan } from '../../src/model/plan.js';
 import { planKey } from '../plan-key.js';
 import { printDiagnostics } from '../pipeline.js';
-import { EXIT, ExitError, type Io, quiet, useColor, write } from '../io.js';
+import { EXIT, ExitError, type Io, quiet, useColor, write, writeText } from '../io.js';
 import type { OutputFormat } from './plan.js';
 import { inertText } from '../../src/model/inert.js';
 
@@ -48,7 +48,9 @@ export async function showCommand(io: Io, file: string, opts: ShowOptions): Prom
     refused: 'it is not shown',
   });
   const { renderPlan } = await import('../../src/render/index.js');
-  write(io.stdout, renderPlan(plan, opts.format, { color: useColor(io.stdout, io.env), quiet: quiet(io, {}) }));
+  const rendered = renderPlan(plan, opts.format, { color: useColor(io.stdout, io.env), quiet: quiet(io, {}) });
+  if (opts.format === 'text') writeText(io.stdout, rendered);
+  else write(io.stdout, rendered);
   if (opts.format !== 'text' && plan.refusal) write(io.stderr, `Refused: ${inertText(plan.refusal.message)}`);
   return EXIT.ok;
 }

@@ -6,7 +6,7 @@
 import { resolve } from 'node:path';
 import type { AccountConfig } from '../../src/model/account.js';
 import { hasErrors } from '../../src/model/diagnostics.js';
-import { EXIT, ExitError, type Io, write } from '../io.js';
+import { EXIT, ExitError, type Io, readInto, write } from '../io.js';
 import { Interruption } from '../interrupt.js';
 import { type ClientFlags, printDiagnostics, runSetup, scopeAccounts, withExit } from '../pipeline.js';
 import { confirm } from './apply.js';
@@ -21,7 +21,7 @@ export interface UnlockOptions extends ClientFlags {
 export async function unlockCommand(io: Io, dir: string, opts: UnlockOptions): Promise<number> {
   const [{ loadConfiguration: loadConfig }, { UnlockRun }] = await Promise.all([import('../../src/run/load.js'), import('../../src/run/unlock-run.js')]);
   // Only the accounts are needed: variables the documents read may be unset.
-  const loaded = await loadConfig(resolve(io.cwd, dir), { env: io.env, missingEnv: 'skip' });
+  const loaded = await loadConfig(resolve(io.cwd, dir), { ...readInto(io), env: io.env, missingEnv: 'skip' });
   const errors = loaded.diagnostics.filter((d) => d.severity === 'error');
   if (!loaded.state || hasErrors(loaded.diagnostics)) {
     await printDiagnostics(io, errors);

@@ -36,7 +36,8 @@ export async function writeValidatorModule(target: string): Promise<void> {
 if (process.argv[1] && import.meta.url === pathToFileURL(path.resolve(process.argv[1])).href) {
   const target = path.resolve(process.argv[2] ?? path.join(path.dirname(fileURLToPath(import.meta.url)), GENERATED_MODULE));
   writeValidatorModule(target).then(
-    () => process.stdout.write(`wrote ${target}\n`),
+    // Silent on success, like tsc before it: `npm pack --json` (which runs prepare) keeps stdout for its JSON.
+    () => undefined,
     (err: unknown) => {
       process.stderr.write(`build-validators: ${err instanceof Error ? err.message : String(err)}\n`);
       process.exitCode = 1;

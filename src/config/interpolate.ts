@@ -1,9 +1,11 @@
 // `${env:NAME}` in every string scalar of a document: values substituted, each use recorded by
 // pointer (so plans carry the template, never the value), unset and malformed references reported.
+// Only variables postureops.yaml declares are read, only where the policy allows (values under
+// `spec` that name nothing); every value read is returned, for masking wherever it flows.
 
 import type { Diagnostic, SourcePosition } from '../model/diagnostics.js';
 import type { Json, JsonObject } from '../model/json.js';
-import { type Env, envNames, hasEnvRef, interpolate, malformedEnvRefs } from '../model/env.js';
+import { type Env, envNames, hasEnvRef, hasUnclosedEnvRef, interpolate, isDeclared, isForbiddenVariable, malformedEnvRefs, unescapeEnv } from '../model/env.js';
 import { toPointer } from '../model/json-pointer.js';
 import { WRITE_ONLY_PLACEHOLDER } from '../model/env-markers.js';
 
@@ -18,9 +20,17 @@ export interface InterpolatedDocument {
    * never returns: a value still to be set, not a wrong one (apply refuses to send it).
    */
   placeholders: string[];
+  /** The values read from the environment (non-empty), as substituted. */
+  read: string[];
 }
 
-const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
+/** Which variables a document may read, and where. */
+export interface EnvPolicy {
+  /** `variables:` of postureops.yaml; undefined when the root file is unusable (nothing is read then). */
+  declared: readonly string[] | undefined;
+  /** Whether a reference may stand at this document pointer. */
+  readable: (pointer: string) => boolean;
+}
 
 /** Code of the warning for a variable skipped with `missingEnv: 'skip'` (one per use; callers summarise them). */
 export const ENV_SKIPPED = 'env-skipped';
@@ -34,8 +44,10 @@ export function interpolateDocument(
   env: Env,
   where: (pointer: string) => SourcePosition | undefined,
   diagnostics: Diagnostic[],
+  policy: EnvPolicy,
   missingSeverity: 'error' | 'warning' | 'skip' = 'error',
 ): InterpolatedDocument {
+  const read = new Set<string>();
   const refs: Record<string, string> = {};
   const missing: string[] = [];
   const placeholders: string[] = [];
@@ -47,26 +59,71 @@ export function interpolateDocument(
     // The position is worked out only for a problem to report.
     const at = (): Pick<Diagnostic, 'file' | 'line' | 'column' | 'field'> => ({ ...where(pointer), field: pointer });
     const bad = malformedEnvRefs(s);
-    const wellFormed = envNames(s);
-    const opened = s.split('${env:').length - 1;
-    const closedRefs = [...s.matchAll(/\$\{env:[^}]*\}/g)].length;
-    if (bad.length > 0 || closedRefs < opened) {
+    if (bad.length > 0 || hasUnclosedEnvRef(s)) {
       const what = bad.length > 0 ? bad.map((b) => `\`${b}\``).join(', ') : 'a `${env:` without its closing `}`';
       diagnostics.push({
         severity: 'error',
         code: 'env-malformed',
         message: `malformed environment reference ${what}`,
         ...at(),
-        hint: 'write ${env:NAME}; NAME has letters, digits and _, and does not start with a digit',
+        hint: 'write ${env:NAME}; NAME has letters, digits and _, and does not start with a digit (`$${env:` is the literal text `${env:`)',
       });
+      missing.push(pointer);
+      return s;
+    }
+    const names = envNames(s);
+    // Escapes only: the literal text.
+    if (names.length === 0) return unescapeEnv(s);
+    if (!policy.readable(pointer)) {
+      diagnostics.push({
+        severity: 'error',
+        code: 'env-not-here',
+        message: `\${env:...} is read only in values under \`spec\`, never in names, accounts, previousNames, references to other resources or lifecycle`,
+        ...at(),
+        hint: 'write the value itself here (`$${env:` is the literal text `${env:`)',
+      });
+      missing.push(pointer);
+      return s;
+    }
+    const declared = policy.declared;
+    if (declared === undefined) {
+      // postureops.yaml is unusable (its own errors say why): nothing is read.
+      missing.push(pointer);
+      return s;
+    }
+    const refused = names.filter((n) => !isDeclared(n, declared));
+    if (refused.length > 0) {
+      for (const name of refused) {
+        diagnostics.push(
+          isForbiddenVariable(name)
+            ? {
+                severity: 'error',
+                code: 'env-forbidden',
+                message: `environment variable ${name} is postureops' own setting or the CI's: no configuration may read it`,
+                ...at(),
+                hint: 'give the value another variable, declared under `variables:` in postureops.yaml',
+              }
+            : {
+                severity: 'error',
+                code: 'env-undeclared',
+                message: `environment variable ${name} is not declared: postureops.yaml's \`variables:\` does not name it`,
+                ...at(),
+                hint: `add it to postureops.yaml: \`variables: [${name}]\`${name.includes('_') ? ` (or a prefix such as \`${name.split('_')[0]}_*\`)` : ''}`,
+              },
+        );
+      }
       missing.push(pointer);
       return s;
     }
     const r = interpolate(s, values);
     refs[pointer] = s;
+    for (const name of names) {
+      const v = values[name];
+      if (v !== undefined && v !== '') read.add(v);
+    }
     if (r.missing.length > 0) {
       missing.push(pointer);
-      for (const name of r.missing.filter((n) => ENV_NAME.test(n))) {
+      for (const name of r.missing) {
         diagnostics.push(
           missingSeverity === 'skip'
             ? { severity: 'warning', code: ENV_SKIPPED, message: `environment variable ${name} is not set or empty; not checked`, ...at() }
@@ -81,7 +138,7 @@ export function interpolateDocument(
       }
     }
     if (r.value.includes(WRITE_ONLY_PLACEHOLDER)) placeholders.push(pointer);
-    return wellFormed.length > 0 ? r.value : s;
+    return r.value;
   };
 
   // Copy on write: a container is copied only when something below it is substituted. The path is
@@ -112,5 +169,6 @@ export function interpolateDocument(
     return v;
   };
 
-  return { value: walk(value), refs, missing, placeholders };
+  const out = walk(value);
+  return { value: out, refs, missing, placeholders, read: [...read] };
 }

@@ -6,7 +6,8 @@ import { type Diagnostic, hasErrors, type SourcePosition } from '../model/diagno
 import { DOCUMENT_KINDS, KINDS, kindForDocument } from '../kinds/index.js';
 import type { Kind } from '../kinds/types.js';
 import type { Json, JsonObject } from '../model/json.js';
-import { interpolateDocument } from './interpolate.js';
+import { type EnvPolicy, interpolateDocument } from './interpolate.js';
+import { parsePointer } from '../model/json-pointer.js';
 import { checkSchema, positionAt } from './schema-check.js';
 import { checkDocument, secretFacts } from './semantic.js';
 import { didYouMean } from '../model/suggest.js';
@@ -20,19 +21,22 @@ const isObject = (v: unknown): v is JsonObject => v !== null && typeof v === 'ob
 export interface FileResult {
   loaded: LoadedDocument[];
   diagnostics: Diagnostic[];
+  /** The values its documents read from the environment. */
+  read: string[];
 }
 
 /** The documents of one file's text. Validators must be ready (prepareValidators). */
 export function loadFileText(file: string, text: string, root: RootConfig | undefined, options: LoadOptions): FileResult {
   const diagnostics: Diagnostic[] = [];
   const loaded: LoadedDocument[] = [];
+  const read = new Set<string>();
   for (const parsed of parseYamlDocuments(file, text, diagnostics)) {
     const own: Diagnostic[] = [];
-    const doc = readDocument(parsed, root, options, own);
+    const doc = readDocument(parsed, root, options, own, read);
     diagnostics.push(...own);
     if (doc) loaded.push(doc);
   }
-  return { loaded, diagnostics };
+  return { loaded, diagnostics, read: [...read] };
 }
 
 /** One validated document before it is stamped into its accounts. */
@@ -52,7 +56,33 @@ export interface LoadedDocument {
 }
 
 
-export function readDocument(parsed: ParsedDocument, root: RootConfig | undefined, options: LoadOptions, out: Diagnostic[]): LoadedDocument | undefined {
+/**
+ * Where a document may read the environment: values under `spec`, but for the members that name
+ * something (the kind's references and identifiers); everywhere else (name, account,
+ * previousNames, lifecycle) never.
+ */
+export function envPolicy(kind: Kind, root: RootConfig | undefined): EnvPolicy {
+  const naming = [...kind.references.map((r) => r.pointer), ...(kind.identifiers ?? [])].map(parsePointer);
+  const matches = (pattern: readonly string[], at: readonly string[]): boolean =>
+    // A reference is a name or a list of names: its items are names too.
+    (at.length === pattern.length || at.length === pattern.length + 1) && pattern.every((p, i) => p === '*' || p === at[i]);
+  return {
+    declared: root?.variables,
+    readable: (pointer) => {
+      if (!pointer.startsWith('/spec/')) return false;
+      const at = parsePointer(pointer.slice('/spec'.length));
+      return !naming.some((n) => matches(n, at));
+    },
+  };
+}
+
+export function readDocument(
+  parsed: ParsedDocument,
+  root: RootConfig | undefined,
+  options: LoadOptions,
+  out: Diagnostic[],
+  read: Set<string> = new Set(),
+): LoadedDocument | undefined {
   const { file, positions } = parsed;
   const where = (pointer: string, prefer: 'key' | 'value' = 'value'): SourcePosition =>
     positionAt(positions, pointer, prefer) ?? parsed.start;
@@ -84,7 +114,8 @@ export function readDocument(parsed: ParsedDocument, root: RootConfig | undefine
     return undefined;
   }
   const kind = kindForDocument(kindValue)!;
-  const interpolated = interpolateDocument(parsed.value, options.env, (p) => where(p), out, options.missingEnv ?? 'error');
+  const interpolated = interpolateDocument(parsed.value, options.env, (p) => where(p), out, envPolicy(kind, root), options.missingEnv ?? 'error');
+  for (const v of interpolated.read) read.add(v);
   const value = interpolated.value as JsonObject;
   const secrets = secretFacts(kind, value.spec);
   const schemaFile = kind.schema ?? '';

@@ -21,6 +21,7 @@ import type { LoadOptions, LoadResult } from './types.js';
 import type { RootConfig } from '../model/account.js';
 import { prepareValidators } from './validators.js';
 import { positionOf } from './yaml-source.js';
+import { ReadValues } from '../model/read-values.js';
 
 export type { LoadOptions, LoadedDocument };
 
@@ -63,15 +64,19 @@ export async function loadConfig(dir: string, options: LoadOptions): Promise<Loa
   const diagnostics: Diagnostic[] = [];
   await prepareValidators();
   const rootAbs = await locateRoot(absDir, cwd, diagnostics);
-  if (rootAbs === undefined) return { diagnostics };
+  if (rootAbs === undefined) return { diagnostics, read: [] };
   const rootFile = displayPath(rootAbs, cwd);
   const text = await readConfigText(rootAbs, rootFile, diagnostics);
-  if (text === undefined) return { diagnostics: sortDiagnostics(diagnostics) };
+  if (text === undefined) return { diagnostics: sortDiagnostics(diagnostics), read: [] };
   const root = parseRoot(rootAbs, rootFile, text, KINDS, diagnostics);
 
   const loaded = await loadDocuments(absDir, root, options);
   diagnostics.push(...loaded.diagnostics);
-  if (!root) return { diagnostics: sortDiagnostics(diagnostics) };
+  const read = loaded.read;
+  // Every problem is masked here, once, for every value read: a value flows into messages and hints
+  // ("did you mean"), whatever member it was written in.
+  const masked = (d: Diagnostic[]): Diagnostic[] => new ReadValues(read).maskData(sortDiagnostics(d));
+  if (!root) return { diagnostics: masked(diagnostics), read };
 
   const resources: DesiredResource[] = [];
   for (const doc of loaded.documents) {
@@ -90,7 +95,7 @@ export async function loadConfig(dir: string, options: LoadOptions): Promise<Loa
       });
     }
   }
-  return { state: { root, resources }, diagnostics: sortDiagnostics(diagnostics) };
+  return { state: { root, resources, read }, diagnostics: masked(diagnostics), read };
 }
 
 /**
@@ -101,7 +106,7 @@ export async function loadDocuments(
   dir: string,
   root: RootConfig | undefined,
   options: LoadOptions,
-): Promise<{ documents: ResourceDocument[]; loaded: LoadedDocument[]; diagnostics: Diagnostic[] }> {
+): Promise<{ documents: ResourceDocument[]; loaded: LoadedDocument[]; diagnostics: Diagnostic[]; read: string[] }> {
   const cwd = options.cwd ?? process.cwd();
   const diagnostics: Diagnostic[] = [];
   const loaded: LoadedDocument[] = [];
@@ -118,6 +123,11 @@ export async function loadDocuments(
   const workers = workersFor(files, options.parallel);
   const results =
     workers > 0 ? await loadFilesInParallel(files, root, options, workers) : files.map((f) => loadFileText(f.file, f.text, root, options));
+  const values = new Set<string>();
+  for (const result of results) {
+    options.onRead?.(result.read);
+    for (const v of result.read) values.add(v);
+  }
   let next = 0;
   for (const r of read) {
     diagnostics.push(...r.problems);
@@ -126,14 +136,14 @@ export async function loadDocuments(
     diagnostics.push(...result.diagnostics);
     loaded.push(...result.loaded);
   }
-  if (!root) return { documents: [], loaded, diagnostics };
+  if (!root) return { documents: [], loaded, diagnostics, read: [...values] };
   diagnostics.push(...crossChecks(loaded));
   const documents: ResourceDocument[] = [];
   for (const doc of loaded) {
     if (doc.invalid) continue;
     for (const account of doc.accounts) documents.push(toResourceDocument(doc, account));
   }
-  return { documents, loaded, diagnostics };
+  return { documents, loaded, diagnostics, read: [...values] };
 }
 
 /** The document's previousNames and lifecycle on the resource it declares (not on its children). */

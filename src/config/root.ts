@@ -7,7 +7,9 @@ import { type AccountConfig, type RootConfig, type SafetySettings, type SecretLi
 import { positionAt, checkSchema } from './schema-check.js';
 import { ROOT_SCHEMA } from './schema-catalog.js';
 import { didYouMean } from '../model/suggest.js';
-import { escapePointerSegment } from '../model/json-pointer.js';
+import { escapePointerSegment, toPointer } from '../model/json-pointer.js';
+import { declarationProblem, envNames, hasEnvRef, hasUnclosedEnvRef, malformedEnvRefs } from '../model/env.js';
+import type { Json } from '../model/json.js';
 import { parseYamlDocuments } from './yaml-source.js';
 import { parseRouting } from './routing.js';
 
@@ -36,9 +38,19 @@ export function parseRoot(
     return undefined;
   }
   const doc = docs[0];
+  const references = envReferences(doc.value);
+  for (const pointer of references) {
+    diagnostics.push({
+      severity: 'error',
+      code: 'env-not-here',
+      message: 'postureops.yaml never reads the environment: ${env:...} is read only in values under `spec` of documents',
+      ...positionAt(doc.positions, pointer, 'value'),
+      field: pointer,
+    });
+  }
   const errors = checkSchema(ROOT_SCHEMA, doc.value, { file, positions: doc.positions, quiet: () => false, ignore: [] });
   diagnostics.push(...errors);
-  if (errors.length > 0) return undefined;
+  if (errors.length > 0 || references.length > 0) return undefined;
 
   const value = doc.value as JsonObject;
   const where = (pointer: string, prefer: 'key' | 'value' = 'value') => ({ ...positionAt(doc.positions, pointer, prefer), field: pointer });
@@ -130,6 +142,13 @@ export function parseRoot(
     });
     ok = false;
   });
+  const variables = Array.isArray(value.variables) ? value.variables.map(String) : [];
+  variables.forEach((declaration, i) => {
+    const problem = declarationProblem(declaration);
+    if (problem === undefined) return;
+    diagnostics.push({ severity: 'error', code: 'variable-forbidden', message: `variables: ${problem}`, ...where(`/variables/${i}`), hint: 'declare the variables the documents read, by name or by a prefix of their own' });
+    ok = false;
+  });
   const routing = value.routing === undefined ? undefined : parseRouting(value.routing as JsonObject, accounts, where, diagnostics);
   if (routing === null) ok = false;
   if (!ok) return undefined;
@@ -143,5 +162,31 @@ export function parseRoot(
     settings,
     ...(safety ? { safety } : {}),
     ...(routing ? { routing } : {}),
+    variables,
   };
+}
+
+/** Pointers of the strings holding a reference (well-formed or not; escapes are text). */
+function envReferences(value: Json): string[] {
+  const found: string[] = [];
+  const path: (string | number)[] = [];
+  const walk = (v: Json): void => {
+    if (typeof v === 'string') {
+      if (hasEnvRef(v) && (envNames(v).length > 0 || malformedEnvRefs(v).length > 0 || hasUnclosedEnvRef(v))) found.push(toPointer(path));
+    } else if (Array.isArray(v)) {
+      v.forEach((x, i) => {
+        path.push(i);
+        walk(x);
+        path.pop();
+      });
+    } else if (v !== null && typeof v === 'object') {
+      for (const [k, x] of Object.entries(v)) {
+        path.push(k);
+        walk(x);
+        path.pop();
+      }
+    }
+  };
+  walk(value);
+  return found;
 }

@@ -5,7 +5,7 @@
 import type { Diagnostic, SourcePosition } from '../model/diagnostics.js';
 import type { Json, JsonObject } from '../model/json.js';
 import type { AccountConfig, DesiredState } from '../model/account.js';
-import { askedCategories, checkRequirement, failureText, routeAll, testMismatch, type RoutingDimensions, type RoutingRequirement, type RoutingSettings, type RoutingTest } from '../model/routing.js';
+import { askedCategories, checkRequirement, failureText, routeAll, testMismatch, type RoutingDimensions, type RoutingMap, type RoutingRequirement, type RoutingSettings, type RoutingTest } from '../model/routing.js';
 import { didYouMean } from '../model/suggest.js';
 import { routingDimensions, routingInputs } from '../kinds/routing.js';
 import { KINDS } from '../kinds/index.js';
@@ -81,12 +81,16 @@ export function parseRouting(value: JsonObject, accounts: readonly AccountConfig
   return ok ? { requirements, tests } : null;
 }
 
+/** The routing map of the configuration (offline) for these accounts; `asked`: categories shown as rows even when no rule names them. */
+export function configurationRouting(state: DesiredState, accounts: readonly string[], asked: readonly string[] = []): RoutingMap {
+  return routeAll(routingInputs(state.resources, accounts, KINDS), routingDimensions(KINDS), 'configuration', undefined, asked);
+}
+
 /** The configuration's routing map against its requirements and route tests: one error per failing one. */
 export function checkRouting(state: DesiredState): Diagnostic[] {
   const settings = state.root.routing;
   if (!settings || (settings.requirements.length === 0 && settings.tests.length === 0)) return [];
-  const accounts = state.root.accounts.map((a) => a.name);
-  const map = routeAll(routingInputs(state.resources, accounts, KINDS), routingDimensions(KINDS), 'configuration', undefined, askedCategories(settings));
+  const map = configurationRouting(state, state.root.accounts.map((a) => a.name), askedCategories(settings));
   const out: Diagnostic[] = [];
   for (const req of settings.requirements) {
     const failure = checkRequirement(req, map);

@@ -165,6 +165,14 @@ function root(): SchemaObject {
           'Live resources that prune never deletes, whatever the documents say: selectors [account/]Kind/name, `*` matching within a part. A protected resource no file declares is listed as unmanaged (protected).',
         examples: [[`prod/${DOCUMENT_KINDS[0]}/oncall-*`, `${DOCUMENT_KINDS[1] ?? DOCUMENT_KINDS[0]}/critical-*`]],
       },
+      variables: {
+        type: 'array',
+        uniqueItems: true,
+        items: { type: 'string', pattern: '^(?:[A-Za-z_][A-Za-z0-9_]*\\*?|[A-Za-z_]?[A-Za-z0-9_]*\\*)$' },
+        description:
+          "The environment variables documents may read with ${env:NAME}: names, or prefixes ending in `*`. A reference to any other is an error. postureops' own settings and the CI's tokens and inputs (SVC_*, POSTUREOPS_*, GITHUB_*, ACTIONS_*, RUNNER_*, INPUT_*) can never be declared, nor a prefix that could cover them.",
+        examples: [['SLACK_OPS_URL', 'PAGERDUTY_*']],
+      },
       secrets: obj('How secrets written in files are treated.', {
         literals: {
           enum: ['warn', 'error', 'allow'],

@@ -8,8 +8,10 @@ export type { AccountConfig, DesiredState, RootConfig };
 export interface LoadResult {
   /** Undefined when the root file itself could not be read. */
   state?: DesiredState;
-  /** Every problem found, errors and warnings, sorted by file and line. */
+  /** Every problem found, errors and warnings, sorted by file and line (masked for `read`). */
   diagnostics: Diagnostic[];
+  /** Every value read from the environment (non-empty), whether the configuration is valid or not. */
+  read: string[];
 }
 
 export interface LoadOptions {
@@ -28,4 +30,9 @@ export interface LoadOptions {
    * never, absent when the repository is large and the machine has CPUs to spare (parallel-load.ts).
    */
   parallel?: boolean;
+  /**
+   * Told the values read from the environment as soon as they are read (file by file, before
+   * anything else happens): the Action registers them with the runner there.
+   */
+  onRead?: (values: readonly string[]) => void;
 }

@@ -263,9 +263,9 @@ function judgeFormat(format: FormatGuess, value: string, pointer: string, ctx: V
   if (compiled(guess.pattern).test(value)) return undefined;
   const shown = ctx.quiet(pointer) || value.length > 60 ? '' : ` (found \`${value}\`)`;
   return {
-    severity: 'warning',
+    severity: guess.rule ? 'error' : 'warning',
     code: 'format',
-    message: `\`${ctx.label(pointer)}\`: expected ${guess.phrase}${shown}; sent as written, the service decides`,
+    message: `\`${ctx.label(pointer)}\`: expected ${guess.phrase}${shown}; ${guess.rule ? `${guess.rule}, and refuses any other` : 'sent as written, the service decides'}`,
     ...ctx.at(pointer),
   };
 }

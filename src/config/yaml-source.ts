@@ -13,6 +13,8 @@ import { parseSimpleYaml, type SimpleDocument } from './yaml-simple.js';
 export const MAX_ALIAS_COUNT = 100;
 /** Nodes produced per document, aliases expanded: a second guard against amplification. */
 export const MAX_NODES = 200_000;
+/** Collections nested in one another at most: far beyond any configuration, far below the parsers' stacks. */
+export const MAX_DEPTH = 100;
 /** Keys that could reach Object.prototype in careless consumers: refused outright. */
 export const FORBIDDEN_KEYS = new Set(['__proto__', 'constructor', 'prototype']);
 
@@ -114,7 +116,20 @@ function lazyPositions(file: string, lines: readonly number[], offsets: () => Si
 export function parseWithYaml(file: string, text: string, diagnostics: Diagnostic[], lines = lineStarts(text)): ParsedDocument[] {
   const pos = (offset: number): SourcePosition => ({ file, ...lineColumn(lines, offset) });
   const { isScalar, parseAllDocuments } = yamlLib();
-  const docs = parseAllDocuments(text, { uniqueKeys: true, prettyErrors: false, strict: true });
+  // yaml's parser recurses per level: a text nested too deep is refused before it is parsed.
+  const deep = tooDeepAt(text, MAX_DEPTH);
+  if (deep !== undefined) {
+    diagnostics.push(tooDeep(pos(deep)));
+    return [];
+  }
+  let docs;
+  try {
+    docs = parseAllDocuments(text, { uniqueKeys: true, prettyErrors: false, strict: true });
+  } catch (err) {
+    if (!(err instanceof RangeError)) throw err;
+    diagnostics.push(tooDeep(pos(0)));
+    return [];
+  }
   const list: Document[] = Array.isArray(docs) ? (docs as Document[]) : [docs as unknown as Document];
   if (list.length === 0) {
     diagnostics.push({ severity: 'warning', code: 'empty-document', message: 'file holds no document; skipped', file, line: 1, column: 1 });
@@ -126,6 +141,10 @@ export function parseWithYaml(file: string, text: string, diagnostics: Diagnosti
     for (const err of doc.errors) {
       failed = true;
       const at = pos(err.pos[0]);
+      if (/call stack/i.test(err.message)) {
+        diagnostics.push(tooDeep(at));
+        continue;
+      }
       const code = YAML_CODES[err.code] ?? 'yaml-syntax';
       // yaml quotes the offending token; a token longer than punctuation may be a value (a secret
       // written where it should not be), so it is left out: the position says where it is.
@@ -160,6 +179,58 @@ export function parseWithYaml(file: string, text: string, diagnostics: Diagnosti
   return out;
 }
 
+function tooDeep(at: SourcePosition): Diagnostic {
+  return {
+    severity: 'error',
+    code: 'yaml-too-deep',
+    message: `collections nested more than ${MAX_DEPTH} deep; refusing the file`,
+    ...at,
+    hint: 'a configuration nests a few levels: is this file generated, or damaged?',
+  };
+}
+
+/**
+ * Offset at which flow collections (`[`, `{`) or block sequence entries on one line (`- - -`) first
+ * nest deeper than `max`, outside quotes and comments; undefined when they never do. Block nesting by
+ * indentation is bounded by the file's size and the node limit.
+ */
+export function tooDeepAt(text: string, max: number): number | undefined {
+  // Most texts cannot nest that deep at all: fewer openings than the limit.
+  if ((text.match(/[[{-]/g)?.length ?? 0) <= max) return undefined;
+  let depth = 0;
+  let quote: string | undefined;
+  let lineDashes = 0;
+  let lineStart = true;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i];
+    if (quote !== undefined) {
+      if (c === '\\' && quote === '"') i++;
+      else if (c === quote) quote = undefined;
+      continue;
+    }
+    if (c === '\n') {
+      lineDashes = 0;
+      lineStart = true;
+      continue;
+    }
+    if (c === '#' && (i === 0 || /\s/.test(text[i - 1]))) {
+      const end = text.indexOf('\n', i);
+      i = end < 0 ? text.length : end - 1;
+      continue;
+    }
+    if ((c === '"' || c === "'") && (i === 0 || /[\s,[{:]/.test(text[i - 1]))) quote = c;
+    else if (c === '[' || c === '{') {
+      if (++depth > max) return i;
+    } else if ((c === ']' || c === '}') && depth > 0) depth--;
+    else if (c === '-' && lineStart && (text[i + 1] === ' ' || text[i + 1] === '\n' || i + 1 === text.length)) {
+      if (++lineDashes > max) return i;
+      continue;
+    }
+    if (c !== ' ' && c !== '-' && c !== '?' && c !== ':') lineStart = false;
+  }
+  return undefined;
+}
+
 /** The key written at `offset` (yaml marks only its first character). */
 function keyAt(text: string, offset: number): string {
   const m = /^("(?:[^"\\]|\\.)*"|'(?:[^']|'')*'|[^:\s,{}[\]]+)/.exec(text.slice(offset, offset + 200));
@@ -190,7 +261,16 @@ function toJson(
     if (fatal) throw new Abort();
   };
 
+  let depth = 0;
   const walk = (node: unknown, pointer: string, where: number): Json => {
+    if (++depth > MAX_DEPTH) fail('yaml-too-deep', `collections nested more than ${MAX_DEPTH} deep; refusing the document`, where, true);
+    try {
+      return walkNode(node, pointer, where);
+    } finally {
+      depth--;
+    }
+  };
+  const walkNode = (node: unknown, pointer: string, where: number): Json => {
     if (++nodes > MAX_NODES) fail('yaml-alias-bomb', `document expands to more than ${MAX_NODES} nodes; refusing it`, where, true);
     if (isAlias(node)) {
       if (++aliases > MAX_ALIAS_COUNT)

@@ -14,26 +14,42 @@ import { planKeyFrom, PlanKeyError } from '../plan/saved/plan-file.js';
 import { loadPlan, savePlan } from '../run/plan-files.js';
 import { DiagnosticsError, hasErrors } from '../model/diagnostics.js';
 import type { AppliedRecordReport, Plan } from '../model/plan.js';
-import { renderApplyReport, renderPlan } from '../render/index.js';
+import { renderApplyReport, renderPlan, renderPlanMarkdown } from '../render/index.js';
 import { inlineCode } from '../render/markdown.js';
 import { escapeMd, inertText } from '../model/inert.js';
-import { applyBody, type Body, describeFailure, driftBody, driftTitle, failureBody, failureMarkdown, forkBody, forkMarkdown, planBody, type Stamp } from './bodies.js';
+import { applyBody, type Body, SUMMARY_LIMIT, describeFailure, driftBody, driftTitle, failureBody, failureMarkdown, forkBody, forkMarkdown, planBody, type Stamp } from './bodies.js';
 import { closeDriftIssue, createOctokit, type Octokit, statusOf, syncDeleteLabel, upsertComment, upsertDriftIssue } from './github-api.js';
 import { changedSince, changedSinceApplied, headCommit, LAST_APPLIED } from './changes.js';
 import { applyPlan, readyForApply, type Failure, load, loadedState, planAgainstService, type Planned, RunFailure } from './pipeline.js';
 import { type Guard, secretGuard } from './redact.js';
 import { annotate, applyCounts, folded, planCounts, planHasChanges, relativeTo, setOutputs, type Status, writeSummary } from './report.js';
-import { maskForms, maskSecrets } from './secrets.js';
+import { maskCredentials, maskForms, registerValues } from './secrets.js';
+import { ReadValues } from '../model/read-values.js';
 import { readSettings, type Settings } from './settings.js';
+import { type RoutingReport, writeRoutingReport } from './routing-report.js';
+import type { DesiredState } from '../model/account.js';
 
 interface Run {
   s: Settings;
   env: NodeJS.ProcessEnv;
+  /** The values the configuration read (registered with the runner as read): masked in every output's data. */
+  secrets: ReadValues;
+  /** The net on every text that leaves for GitHub: the read values, then the credentials. */
   guard: Guard;
   stamp: Stamp;
   octokit?: Octokit;
   /** The checkout's commit: what an apply records as each converged account's last applied commit. */
   head?: string;
+  /** A pull request's routing report (HTML, for the workflow's upload step), for the comment to link. */
+  routingReport?: RoutingReport;
+}
+
+/** What the loader reads: registered with the runner and remembered for masking, as it is read. */
+function remember(run: Run): (values: readonly string[]) => void {
+  return (values) => {
+    registerValues(values);
+    run.secrets.add(values);
+  };
 }
 
 function say(run: Run, line: string): void {
@@ -57,21 +73,29 @@ export async function runAction(env: NodeJS.ProcessEnv = process.env): Promise<v
   const s = readSettings(env);
   // An apply on a branch nobody reviewed stops here: nothing read, nothing sent, nothing posted.
   if (s.applyRefused !== undefined) return refuseApply(s.applyRefused);
-  // Before anything is printed: every value the configuration reads, and the credentials.
-  const masked = maskSecrets(s.dir, env);
-  const guard = secretGuard(env, masked, (names) => log.info(`postureops: the value of ${names.join(', ')} appeared in a report and was masked`));
-  const run: Run = { s, env, guard, stamp: { folder: s.folder, sha: s.sha, runUrl: s.runUrl } };
+  // Before anything is printed: the credentials; the values the configuration reads are registered
+  // by the loader as it reads them (load()).
+  const masked = maskCredentials(env);
+  const credentials = secretGuard(env, masked, (names) => log.info(`postureops: the value of ${names.join(', ')} appeared in a report and was masked`));
+  const secrets = new ReadValues();
+  const guard: Guard = (text) => {
+    const safe = secrets.maskText(text);
+    if (safe !== text) log.info('postureops: the value of a variable the configuration reads appeared in a report and was masked');
+    return credentials(safe);
+  };
+  const run: Run = { s, env, secrets, guard, stamp: { folder: s.folder, sha: s.sha, runUrl: s.runUrl } };
   log.info(guard(`postureops: ${s.fork ? 'validate (pull request from a fork)' : s.mode} of ${s.folder} (event ${s.eventName || 'unknown'})`));
 
   if (s.fork && s.pullNumber !== undefined) return forkRun(run);
   if (s.mode === 'merge') return mergeRun(run);
 
   let planned: Planned;
+  let desired: DesiredState;
   let annotations = 0;
   try {
-    const loaded = await log.group('Load the configuration', () => load(s.dir, env));
+    const loaded = await log.group('Load the configuration', () => load(s.dir, env, remember(run)));
     annotations += annotate(loaded.diagnostics, s.workspace, guard);
-    const desired = loadedState(loaded);
+    desired = loadedState(loaded);
     planned = await log.group('Read the live state and plan', async () => {
       const say = (line: string) => log.info(guard(line));
       run.head = s.changedSince === LAST_APPLIED || s.mode === 'apply' ? await headCommit(s.dir) : undefined;
@@ -98,13 +122,16 @@ export async function runAction(env: NodeJS.ProcessEnv = process.env): Promise<v
     return fail(run, f, annotations);
   }
   try {
-    const plan = planned.plan;
+    // What every output shows: the plan with the values read masked (apply executes planned.plan).
+    const plan = run.secrets.maskData(planned.plan);
     annotations += annotate(plan.diagnostics, s.workspace, guard);
     folded(planTitle(plan), guard(renderPlan(plan, 'text', { color: false })));
     if (s.planOut && !(await savePlanOut(run, plan))) return;
     if (s.mode === 'drift') return await driftRun(run, plan);
     // Apply: the engine refuses a refused plan (applyRun reports it); a plan shows its refusal.
     if (s.mode === 'apply') return await applyRun(run, planned, annotations);
+    // Offline, from the checkout and the base commit: no request, whatever the plan says.
+    if (s.pullNumber !== undefined && !s.shard) run.routingReport = await writeRoutingReport(s, desired, env, (line) => say(run, line), { onRead: remember(run), values: run.secrets });
     if (plan.refusal) return await fail(run, { kind: 'refused', plan }, annotations);
     await planRun(run, plan);
   } finally {
@@ -120,9 +147,9 @@ function refuseApply(why: string): void {
 
 /** A pull request's plan: job summary, outputs, the one comment. */
 async function planRun(run: Run, plan: Plan): Promise<void> {
-  await writeSummary(withStamp(run, renderPlan(plan, 'markdown', { color: false })), run.guard);
+  await writeSummary(withStamp(run, renderPlanMarkdown(plan, SUMMARY_LIMIT)), run.guard);
   setOutputs('plan', 'planned', planCounts(plan), { 'has-changes': String(planHasChanges(plan)), refused: 'false', failed: 'false', summary: JSON.stringify(plan.summary) });
-  await comment(run, planBody(run.stamp, plan));
+  await comment(run, planBody(run.stamp, plan, run.routingReport));
 }
 
 /** `plan-out`: the plan file a shard uploads for the merge job. False when it could not be written (the step failed). */
@@ -182,18 +209,33 @@ async function mergeRun(run: Run): Promise<void> {
   folded(planTitle(plan), guard(renderPlan(plan, 'text', { color: false })));
   if (s.planOut && !(await savePlanOut(run, plan))) return;
   if (s.pullNumber === undefined) return driftRun(run, plan);
+  run.routingReport = await offlineRoutingReport(run);
   if (plan.refusal) return fail(run, { kind: 'refused', plan }, annotations);
   await planRun(run, plan);
 }
 
+/**
+ * The merge job's routing report, as an unsharded run writes it: from the checkout, offline. The job
+ * has none of the shards' secrets, and routing reads no variable, so variables are left unread.
+ */
+async function offlineRoutingReport(run: Run): Promise<RoutingReport | undefined> {
+  const loaded = await load(run.s.dir, run.env, remember(run), 'skip');
+  if (!loaded.state || hasErrors(loaded.diagnostics.filter((d) => d.code !== ENV_SKIPPED))) {
+    say(run, 'postureops: routing report not written: the configuration of this checkout does not load');
+    return undefined;
+  }
+  return writeRoutingReport(run.s, loaded.state, run.env, (line) => say(run, line), { onRead: remember(run), values: run.secrets });
+}
+
 function withStamp(run: Run, markdown: string): string {
-  return `${markdown.trimEnd()}\n\n<sub>folder ${inlineCode(run.s.folder)} · commit ${inlineCode(run.s.sha.slice(0, 7))} · [workflow run](${run.s.runUrl})</sub>\n`;
+  const link = run.s.runUrl ? ` · [workflow run](${run.s.runUrl})` : '';
+  return `${markdown.trimEnd()}\n\n<sub>folder ${inlineCode(run.s.folder)} · commit ${inlineCode(run.s.sha.slice(0, 7))}${link}</sub>\n`;
 }
 
 /** A pull request from a fork: no secrets, a read-only token. Validate offline; pass or fail on that alone. */
 async function forkRun(run: Run): Promise<void> {
   const { s, guard } = run;
-  const loaded = await log.group('Validate the configuration (no secrets)', () => load(s.dir, run.env, 'skip'));
+  const loaded = await log.group('Validate the configuration (no secrets)', () => load(s.dir, run.env, remember(run), 'skip'));
   const skipped = [...new Set(loaded.diagnostics.filter((d) => d.code === ENV_SKIPPED).map((d) => /variable (\S+)/.exec(d.message)?.[1] ?? '?'))].sort();
   const diagnostics = loaded.diagnostics.filter((d) => d.code !== ENV_SKIPPED);
   // Routing requirements and route tests, as `validate` checks them (offline).
@@ -223,7 +265,7 @@ async function applyRun(run: Run, planned: Planned, annotations: number): Promis
   };
   try {
     await readyForApply(planned, run.head);
-    report = await log.group(`Apply ${planned.plan.changes.length} change(s)`, () => applyPlan(planned, run.env, onCredential, run.head));
+    report = run.secrets.maskData(await log.group(`Apply ${planned.plan.changes.length} change(s)`, () => applyPlan(planned, run.env, onCredential, run.head)));
   } catch (err) {
     if (err instanceof RunFailure) return fail(run, err.failure, annotations);
     return fail(run, { kind: 'service', message: err instanceof Error ? err.message : String(err) }, 0);
@@ -255,7 +297,7 @@ async function driftRun(run: Run, plan: Plan): Promise<void> {
   const outputs = { 'has-changes': String(drift), drift: String(drift), refused: String(plan.refusal !== undefined), failed: 'false', summary: JSON.stringify(plan.summary) };
   if (s.shard) {
     log.info(`postureops: shard ${s.shard.index} of ${s.shard.count}: the drift issue is kept by the merge job (mode: merge)`);
-    await writeSummary(withStamp(run, renderPlan(plan, 'markdown', { color: false })), guard);
+    await writeSummary(withStamp(run, renderPlanMarkdown(plan, SUMMARY_LIMIT)), guard);
     setOutputs('drift', drift ? 'drift' : 'no-drift', counts, outputs);
     return;
   }
@@ -266,11 +308,11 @@ async function driftRun(run: Run, plan: Plan): Promise<void> {
       const r = octokit ? await upsertDriftIssue(octokit, s.repo, s.folder, driftTitle(s.folder), { ...body, text: guard(body.text) }) : undefined;
       const where = r ? ` (issue #${r.number}, ${r.outcome})` : '';
       log.warning(`the live state drifted from ${s.folder}: ${plan.summary.create} to create, ${plan.summary.update} to update, ${plan.summary.replace} to replace, ${plan.summary.delete} to delete${where}`, { title: 'postureops: drift' });
-      await writeSummary(withStamp(run, renderPlan(plan, 'markdown', { color: false })), guard);
+      await writeSummary(withStamp(run, renderPlanMarkdown(plan, SUMMARY_LIMIT)), guard);
       setOutputs('drift', 'drift', counts, { ...outputs, ...(r ? { issue: String(r.number) } : {}) });
     } else {
       const closed = octokit
-        ? await closeDriftIssue(octokit, s.repo, s.folder, guard(`The live state matches the configuration again as of commit \`${s.sha.slice(0, 7)}\` ([workflow run](${s.runUrl})); closing.`))
+        ? await closeDriftIssue(octokit, s.repo, s.folder, guard(`The live state matches the configuration again as of commit \`${s.sha.slice(0, 7)}\`${s.runUrl ? ` ([workflow run](${s.runUrl}))` : ''}; closing.`))
         : undefined;
       log.info(`postureops: no drift in ${s.folder}${closed !== undefined ? `; closed issue #${closed}` : ''}`);
       await writeSummary(withStamp(run, `## postureops drift check\n\nNo drift: the live state matches \`${s.folder}\`.`), guard);
@@ -283,17 +325,18 @@ async function driftRun(run: Run, plan: Plan): Promise<void> {
 }
 
 /** The run failed before a plan could be shown: everywhere the plan would have been, the failure is. */
-async function fail(run: Run, failure: Failure, annotations: number): Promise<void> {
+async function fail(run: Run, given: Failure, annotations: number): Promise<void> {
   const { s, guard } = run;
+  const failure = run.secrets.maskData(given);
   const t = describeFailure(failure, annotations);
   // Over max-duration is a refusal, as the CLI's exit 3 says: fail-on-refusal decides the step.
   const refused = failure.kind === 'refused' || failure.kind === 'too-long';
   const plan = failure.kind === 'refused' ? failure.plan : undefined;
   const status: Status = refused ? 'refused' : failure.kind === 'invalid' ? 'invalid' : 'failed';
   const rel = relativeTo(s.workspace);
-  await writeSummary(withStamp(run, failureMarkdown(failure, annotations, rel)), guard);
+  await writeSummary(withStamp(run, failureMarkdown(failure, annotations, rel, SUMMARY_LIMIT, 'run `postureops plan` for the full plan')), guard);
   setOutputs(s.mode, status, plan ? planCounts(plan) : {}, { 'has-changes': 'false', refused: String(refused), failed: String(!refused), summary: plan ? JSON.stringify(plan.summary) : '{}' });
-  await comment(run, failureBody(run.stamp, failure, annotations, rel));
+  await comment(run, failureBody(run.stamp, failure, annotations, rel, run.routingReport));
   // One annotation line: `what` quotes the service or the files.
   const message = guard(`${t.title}: ${inertText(t.what)} ${t.fix}`);
   if (refused && !s.failOnRefusal) log.notice(`${message} (fail-on-refusal is false, so the step passes)`, { title: 'postureops: refused' });

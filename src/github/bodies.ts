@@ -10,9 +10,9 @@ import { createHash } from 'node:crypto';
 import { type Diagnostic, sortDiagnostics } from '../model/diagnostics.js';
 import type { ApplyReport, Plan } from '../model/plan.js';
 import { diagnosticLine, refusalRemedy } from '../render/common.js';
-import { escapeMd, inlineCode, MARKDOWN_LIMIT } from '../render/markdown.js';
+import { escapeHtml, escapeMd, inlineCode, MARKDOWN_LIMIT } from '../render/markdown.js';
 import { renderApplyMarkdown, renderPlanMarkdown } from '../render/index.js';
-import { routingChangesMd, routingWarningMd } from '../render/routing-markdown.js';
+import { renderDriftMarkdown } from '../render/drift-markdown.js';
 import type { Failure } from './pipeline.js';
 
 export type BodyKind = 'comment' | 'drift';
@@ -35,6 +35,12 @@ export interface Marker {
   digest: string;
   deletes: boolean;
 }
+
+/**
+ * The job summary holds the whole plan the comment links to. GitHub takes up to 1 MiB of it (bytes);
+ * in UTF-16 code units, at most three bytes each, this stays under that with room for the rest.
+ */
+export const SUMMARY_LIMIT = 340_000;
 
 /** Room left for the marker, warning and footer within GitHub's 65536-character limit. */
 const CONTENT_LIMIT = MARKDOWN_LIMIT - 2_000;
@@ -67,27 +73,51 @@ function assemble(kind: BodyKind, stamp: Stamp, content: string, deletes: boolea
     `${markerPrefix(kind, stamp.folder)}digest=${digest} deletes=${deletes} -->`,
     content.trimEnd(),
     '---',
-    `<sub>postureops · ${where} · [workflow run](${stamp.runUrl})</sub>`,
+    `<sub>postureops · ${where} · ${stamp.runUrl ? `[workflow run][${RUN_REF}]` : 'workflow run'}</sub>`,
+    ...(stamp.runUrl ? [`[${RUN_REF}]: ${stamp.runUrl}`] : []),
   ].join('\n\n');
   return { text: text + '\n', digest, deletes };
 }
 
-function deletionWarning(plan: Plan): string {
-  const deletions = plan.changes.filter((c) => c.action === 'delete');
-  const listed = deletions.slice(0, MAX_LISTED).map((c) => `> - ${escapeMd(c.account)} · ${escapeMd(c.kind)} **${escapeMd(c.name)}**`);
-  if (deletions.length > MAX_LISTED) listed.push(`> - … and ${deletions.length - MAX_LISTED} more`);
-  return [
-    '> [!WARNING]',
-    `> **This plan deletes ${deletions.length} resource${deletions.length === 1 ? '' : 's'}** from the service when it is applied:`,
-    ...listed,
-  ].join('\n');
+/**
+ * The run's link as a reference, defined once at the end of the body: every mark of something left
+ * out costs the same few characters whatever the URL, and the digest (taken without the definition)
+ * ignores the link. Outside text has its brackets escaped, so only postureops writes the reference.
+ */
+const RUN_REF = 'postureops-run';
+
+/** Where the whole plan is, for the marks of what a comment leaves out. */
+export function fullPlanAt(stamp: Stamp): string {
+  return stamp.runUrl ? `see the [job summary][${RUN_REF}]` : 'see the job summary of this run';
 }
 
-export function planBody(stamp: Stamp, plan: Plan): Body {
-  const deletes = plan.summary.delete > 0;
-  const parts = [renderPlanMarkdown(plan, CONTENT_LIMIT, { runStats: false })];
-  if (deletes) parts.unshift(deletionWarning(plan));
-  return assemble('comment', stamp, parts.join('\n\n'), deletes);
+/** What the routing report of a pull request found: the cells that change against its base (undefined: no base to compare with). */
+export interface ReportSeen {
+  changedCells?: number;
+}
+
+/**
+ * The line that points at the routing report (`routes --format html` against the pull request's base)
+ * the workflow uploads as the run's `postureops-routing` artifact. Through the run's reference, like
+ * every other link: the digest ignores which run it was.
+ */
+export function routingReportLine(stamp: Stamp, report: ReportSeen): string {
+  const run = stamp.runUrl ? `[workflow run][${RUN_REF}]` : 'workflow run';
+  const n = report.changedCells;
+  const changed = n === undefined ? '' : n === 0 ? ' No cell changes against the base.' : ` ${n} cell${n === 1 ? '' : 's'} change against the base, marked in it.`;
+  return `Routing report (every account's category × severity matrix, in a browser): the \`postureops-routing\` artifact of the ${run}.${changed}`;
+}
+
+/** `content` with the routing report's line at its end, `content` made to leave room for it. */
+function withReport(stamp: Stamp, report: ReportSeen | undefined, content: (limit: number) => string): string {
+  if (!report) return content(CONTENT_LIMIT);
+  const line = routingReportLine(stamp, report);
+  return `${content(CONTENT_LIMIT - line.length - 2).trimEnd()}\n\n${line}`;
+}
+
+export function planBody(stamp: Stamp, plan: Plan, report?: ReportSeen): Body {
+  const content = withReport(stamp, report, (limit) => renderPlanMarkdown(plan, limit, { runStats: false, fullPlan: fullPlanAt(stamp) }));
+  return assemble('comment', stamp, content, plan.summary.delete > 0);
 }
 
 export function applyBody(stamp: Stamp, report: ApplyReport): Body {
@@ -163,34 +193,45 @@ function diagnosticsOf(failure: Failure): Diagnostic[] {
   return failure.kind === 'invalid' || failure.kind === 'no-plan' ? sortDiagnostics(failure.diagnostics) : [];
 }
 
-/** Markdown of a failure: what failed, the count of annotations, how to fix it, and the problems. */
-export function failureMarkdown(failure: Failure, annotations: number, relative: (file: string) => string): string {
+/**
+ * Markdown of a failure: what failed (an alert box, every line of it quoted so its text stays in it),
+ * what to do, the problems; a refused plan follows, folded, whole as far as `limit` allows: a reviewer
+ * judges its changes before anyone uses `--force`.
+ */
+export function failureMarkdown(failure: Failure, annotations: number, relative: (file: string) => string, limit = CONTENT_LIMIT, fullPlan = 'see the job summary'): string {
   const t = describeFailure(failure, annotations);
   const problems = diagnosticsOf(failure).filter((d) => d.severity === 'error');
   const lines = problems.slice(0, MAX_LISTED).map((d) => `- ${escapeMd(diagnosticLine({ ...d, ...(d.file ? { file: relative(d.file) } : {}) }))}`);
   if (problems.length > MAX_LISTED) lines.push(`- … ${problems.length - MAX_LISTED} more in the annotations`);
-  return [
+  const text = [
     '## postureops: failed',
-    '> [!CAUTION]',
-    `> **No plan for this commit: ${escapeMd(t.title)}.** Any earlier plan shown here no longer applies.`,
-    escapeMd(t.what),
+    ['> [!CAUTION]', `> **No plan for this commit: ${escapeMd(t.title)}.** Any earlier plan shown here no longer applies.`, `> ${escapeMd(t.what)}`].join('\n'),
     ...(lines.length > 0 ? [`### Problems\n\n${lines.join('\n')}`] : []),
     `**How to fix it:** ${t.fix}`,
-    // A refused plan still shows what it does to routing: the cells it silences and the diagram.
-    ...(failure.kind === 'refused' ? [routingWarningMd(failure.plan.routing), routingChangesMd(failure.plan.routing)].filter((p) => p !== '') : []),
   ].join('\n\n');
+  if (failure.kind !== 'refused') return text;
+  const plan = failure.plan;
+  const open = `<details><summary>The refused plan: ${escapeHtml(planCountsText(plan))}</summary>\n\n`;
+  const close = '\n\n</details>';
+  const room = limit - text.length - open.length - close.length - 2;
+  return `${text}\n\n${open}${renderPlanMarkdown(plan, room, { runStats: false, nested: true, fullPlan }).trimEnd()}${close}`;
 }
 
-export function failureBody(stamp: Stamp, failure: Failure, annotations: number, relative: (file: string) => string): Body {
-  return assemble('comment', stamp, failureMarkdown(failure, annotations, relative), false);
+function planCountsText(plan: Plan): string {
+  const s = plan.summary;
+  return `${s.create} to create, ${s.update} to update, ${s.replace} to replace, ${s.delete} to delete`;
+}
+
+export function failureBody(stamp: Stamp, failure: Failure, annotations: number, relative: (file: string) => string, report?: ReportSeen): Body {
+  const content = withReport(stamp, failure.kind === 'refused' ? report : undefined, (limit) => failureMarkdown(failure, annotations, relative, limit, fullPlanAt(stamp)));
+  return assemble('comment', stamp, content, false);
 }
 
 /** A fork's pull request: validated without secrets, not planned. */
 export function forkMarkdown(valid: boolean, resources: number, skipped: readonly string[], annotations: number): string {
   return [
     `## postureops: validated without secrets ${valid ? '(valid)' : '(invalid)'}`,
-    '> [!NOTE]',
-    '> This pull request comes from a fork. GitHub gives such runs no secrets, so postureops could not read the service and **made no plan**. It checked the configuration offline (`postureops validate --no-env`).',
+    '> [!NOTE]\n> This pull request comes from a fork. GitHub gives such runs no secrets, so postureops could not read the service and **made no plan**. It checked the configuration offline (`postureops validate --no-env`).',
     valid
       ? `The configuration is valid: ${resources} resource${resources === 1 ? '' : 's'}.`
       : `The configuration has errors (${annotations} annotation${annotations === 1 ? '' : 's'} on the files of this run).`,
@@ -208,10 +249,10 @@ export function driftTitle(folder: string): string {
 }
 
 export function driftBody(stamp: Stamp, plan: Plan): Body {
-  const content = [
+  const intro = [
     `## Drift in ${inlineCode(stamp.folder)}`,
-    'The live state of the service no longer matches the configuration in git. Either apply the configuration (re-run the apply workflow) to undo the changes made outside git, or change the files to match the service. This issue is updated by every drift check and closed when the drift is gone.',
-    renderPlanMarkdown(plan, CONTENT_LIMIT, { runStats: false }),
+    'The live state of the service (the console) no longer matches the configuration in git (the repository). Either apply the configuration (re-run the apply workflow) to undo the changes made outside git, or change the files to match the service. This issue is updated by every drift check and closed when the drift is gone.',
   ].join('\n\n');
+  const content = `${intro}\n\n${renderDriftMarkdown(plan, CONTENT_LIMIT - intro.length - 2, { fullPlan: fullPlanAt(stamp) })}`;
   return assemble('drift', stamp, content, plan.summary.delete > 0);
 }

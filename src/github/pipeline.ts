@@ -38,8 +38,9 @@ export class RunFailure extends Error {
   }
 }
 
-export async function load(dir: string, env: NodeJS.ProcessEnv, missingEnv?: 'skip'): Promise<LoadResult> {
-  return loadConfiguration(dir, { env, ...(missingEnv ? { missingEnv } : {}) });
+/** `onRead`: told each value the loader reads, as it reads it (before anything could print it). */
+export async function load(dir: string, env: NodeJS.ProcessEnv, onRead: (values: readonly string[]) => void, missingEnv?: 'skip'): Promise<LoadResult> {
+  return loadConfiguration(dir, { env, onRead, ...(missingEnv ? { missingEnv } : {}) });
 }
 
 export function loadedState(result: LoadResult): DesiredState {

@@ -45,6 +45,8 @@ export interface Settings {
   repo: { owner: string; repo: string };
   /** The pull request of this run, if any. */
   pullNumber?: number;
+  /** A pull request's base commit: what its routing report compares with. */
+  baseSha?: string;
   /** A pull request whose head lives in another repository: no secrets, a read-only token. */
   fork: boolean;
   sha: string;
@@ -187,6 +189,25 @@ function linesInput(name: string): string[] {
     .filter((l) => l !== '');
 }
 
+/**
+ * The run's page (its job summary), from GITHUB_SERVER_URL, GITHUB_REPOSITORY and GITHUB_RUN_ID,
+ * each checked for its shape: the URL goes into comments and issues as a link, so a value that is
+ * not an HTTPS origin, an owner/name or a number gives no link (''), never someone else's.
+ */
+export function runUrlOf(env: NodeJS.ProcessEnv): string {
+  let server: URL;
+  try {
+    server = new URL(env.GITHUB_SERVER_URL || 'https://github.com');
+  } catch {
+    return '';
+  }
+  const bare = server.protocol === 'https:' && server.username === '' && server.password === '' && server.search === '' && server.hash === '' && /^\/*$/.test(server.pathname);
+  const repository = env.GITHUB_REPOSITORY ?? '';
+  const id = env.GITHUB_RUN_ID ?? '';
+  if (!bare || !/^[A-Za-z0-9](?:[A-Za-z0-9-]{0,38})\/[A-Za-z0-9._-]{1,100}$/.test(repository) || /^\.\.?$/.test(repository.split('/')[1]!) || !/^[1-9][0-9]{0,19}$/.test(id)) return '';
+  return `${server.origin}/${repository}/actions/runs/${id}`;
+}
+
 /** `apply-branches`: branch names, one per line, exactly as git spells them (no globs, no `refs/heads/`). */
 function branchesInput(name: string): string[] {
   const names = linesInput(name);
@@ -206,8 +227,6 @@ export function readSettings(env: NodeJS.ProcessEnv = process.env): Settings {
   const branches = applyBranches(payload.repository?.default_branch, named);
   const workspace = env.GITHUB_WORKSPACE || process.cwd();
   const folder = normalizeFolder(core.getInput('directory') || '.');
-  const serverUrl = (env.GITHUB_SERVER_URL || 'https://github.com').replace(/\/+$/, '');
-  const repository = env.GITHUB_REPOSITORY ?? '';
   const mode = detectMode(modeInput, context.eventName, context.ref, payload.repository?.default_branch, named);
   const applyRefused = mode === 'apply' ? applyRefusal(context.eventName ?? '', context.ref, branches) : undefined;
   const shardInput = core.getInput('shard').trim();
@@ -250,10 +269,11 @@ export function readSettings(env: NodeJS.ProcessEnv = process.env): Settings {
     eventName: context.eventName ?? '',
     repo: context.repo,
     pullNumber: typeof pull?.number === 'number' ? pull.number : undefined,
+    ...(typeof pull?.base?.sha === 'string' && pull.base.sha !== '' ? { baseSha: pull.base.sha } : {}),
     fork: isForkPull(pull),
     // On pull_request events GITHUB_SHA is the merge commit; reviewers know the head commit.
     sha: (typeof pull?.head?.sha === 'string' && pull.head.sha !== '' ? pull.head.sha : context.sha) ?? '',
-    runUrl: `${serverUrl}/${repository}/actions/runs/${env.GITHUB_RUN_ID ?? ''}`,
+    runUrl: runUrlOf(env),
     apiUrl: context.apiUrl.replace(/\/+$/, ''),
     workspace,
   };

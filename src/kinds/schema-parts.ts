@@ -28,14 +28,16 @@ export const SELECTOR = '^[^/]+/.+$';
  * account ids and ARNs of other partitions): a value that misses one is a `format` warning, never an
  * error. Declared with `formatted()`, as the `x-format` annotation; checked by src/config/value-check.ts.
  */
-export const FORMAT_GUESSES = {
+export const FORMAT_GUESSES: Readonly<Record<string, { pattern: string; phrase: string; rule?: string }>> = {
   'https-url': { pattern: HTTPS_URL, phrase: 'an https:// URL' },
+  // The seed's rule, not a guess: the service refuses any other value (an error).
+  'https-url-required': { pattern: HTTPS_URL, phrase: 'an https:// URL', rule: "the service's schema of this type requires one" },
   'http-url': { pattern: HTTP_URL, phrase: 'an http:// or https:// URL' },
   email: { pattern: EMAIL, phrase: 'an e-mail address' },
   arn: { pattern: ARN, phrase: 'an ARN (arn:<partition>:...)' },
   'aws-account-id': { pattern: AWS_ACCOUNT_ID, phrase: 'a 12-digit AWS account id' },
-} as const;
-export type FormatGuess = keyof typeof FORMAT_GUESSES;
+};
+export type FormatGuess = 'https-url' | 'https-url-required' | 'http-url' | 'email' | 'arn' | 'aws-account-id';
 export const FORMAT_KEYWORD = 'x-format';
 
 /** What each pattern means, for error messages (guessed formats are not patterns: FORMAT_GUESSES). */

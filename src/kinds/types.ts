@@ -193,6 +193,11 @@ export interface Kind {
   readonly serviceDefaults?: boolean;
   /** Members naming other resources; the engine orders by them and maps live ids to names. */
   readonly references: readonly Reference[];
+  /**
+   * Other spec members that name something (a base profile, a child's name), as pointers with `*`
+   * for any list index: like references, never read from the environment.
+   */
+  readonly identifiers?: readonly string[];
   /** Top-level spec members no endpoint can change: a change to one plans a replace. */
   readonly replaceOn: readonly string[];
   /**

@@ -47,6 +47,8 @@ export interface RootConfig {
   safety?: SafetySettings;
   /** `routing`: requirements and route tests, with their places in the file. */
   routing?: RoutingSettings;
+  /** `variables`: the environment variables documents may read (names, or prefixes ending in `*`). */
+  variables?: string[];
 }
 
 /** How much of what exists one plan may change: octoDNS's update and delete percentages. */
@@ -72,4 +74,6 @@ export interface DesiredState {
   root: RootConfig;
   /** Every declared resource, one per (account, kind, name), secrets resolved from the environment. */
   resources: DesiredResource[];
+  /** Every value read from the environment (non-empty): masked in every output, wherever it flows. */
+  read?: string[];
 }

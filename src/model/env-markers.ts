@@ -4,7 +4,7 @@
 
 import { createHash } from 'node:crypto';
 import type { Json, JsonObject } from './json.js';
-import { type Env, envNames, interpolate } from './env.js';
+import { type Env, envNames, interpolate, isForbiddenVariable } from './env.js';
 import { getAt, hasAt, setAt } from './json-pointer.js';
 
 /** In a Plan, a value that came from `${env:...}` is stored as `{"$env": "<template>"}`, never as its value. */
@@ -79,6 +79,35 @@ export function literalRefs(value: Json | undefined): LiteralRef[] {
   return found;
 }
 
+/**
+ * In a Plan, data that only looks like a marker (an object whose one member is `$env`, `$literal` or
+ * `$data`: the service's text, or a file's): `{"$data": value}`, sent as the value, never resolved.
+ */
+export const DATA_MARKER = '$data';
+const MARKER_KEYS = new Set([ENV_MARKER, LITERAL_MARKER, DATA_MARKER]);
+
+function markerShaped(value: Json): boolean {
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) return false;
+  const keys = Object.keys(value);
+  return keys.length === 1 && MARKER_KEYS.has(keys[0]);
+}
+
+/**
+ * Wraps every marker-shaped object of `spec` as data, but for those holding a pointer of `keep`
+ * (where markers are about to be placed: an env value, a secret), which are descended into.
+ */
+export function protectData(spec: JsonObject, keep: readonly string[]): JsonObject {
+  const walk = (v: Json, pointer: string): Json => {
+    if (v === null || typeof v !== 'object') return v;
+    if (markerShaped(v) && !keep.some((k) => k === pointer || k.startsWith(pointer + '/'))) return { [DATA_MARKER]: v };
+    if (Array.isArray(v)) return v.map((x, i) => walk(x, `${pointer}/${i}`));
+    const out: JsonObject = {};
+    for (const [k, x] of Object.entries(v)) Object.defineProperty(out, k, { value: walk(x, `${pointer}/${k.replace(/~/g, '~0').replace(/\//g, '~1')}`), enumerable: true, writable: true, configurable: true });
+    return out;
+  };
+  return walk(spec, '') as JsonObject;
+}
+
 /** Where apply finds the values of literal markers (the repository); undefined when it has none. */
 export type LiteralSource = (ref: LiteralRef) => Json | undefined;
 
@@ -135,6 +164,14 @@ export class PlaceholderEnvError extends Error {
   }
 }
 
+/** A plan whose marker names a variable no configuration may read (a forged or edited plan): nothing is sent. */
+export class ForbiddenEnvError extends Error {
+  constructor(readonly names: string[]) {
+    super(`the plan reads ${names.join(', ')}, which no configuration may read (postureops' own settings, the CI's tokens and inputs): it was not made from a configuration`);
+    this.name = 'ForbiddenEnvError';
+  }
+}
+
 export class MissingLiteralError extends Error {
   constructor(readonly refs: LiteralRef[]) {
     super(
@@ -154,13 +191,17 @@ export function resolveEnv<T extends Json>(value: T, env: Env, literals?: Litera
   const missing = new Set<string>();
   const placeholders = new Set<string>();
   const absent: LiteralRef[] = [];
+  const forbidden = new Set<string>();
   const walk = (v: Json): Json => {
+    // Data, as it was: nothing inside is resolved.
+    if (markerShaped(v) && Object.keys(v as JsonObject)[0] === DATA_MARKER) return structuredClone((v as JsonObject)[DATA_MARKER]);
     if (isLiteralMarker(v)) {
       const found = literals?.(v[LITERAL_MARKER]);
       if (found === undefined) absent.push(v[LITERAL_MARKER]);
       return found ?? '';
     }
     if (isEnvMarker(v)) {
+      for (const name of envNames(v[ENV_MARKER])) if (isForbiddenVariable(name)) forbidden.add(name);
       const r = interpolate(v[ENV_MARKER], env);
       r.missing.forEach((n) => missing.add(n));
       for (const name of envNames(v[ENV_MARKER])) if (env[name]?.includes(WRITE_ONLY_PLACEHOLDER)) placeholders.add(name);
@@ -175,6 +216,7 @@ export function resolveEnv<T extends Json>(value: T, env: Env, literals?: Litera
     return v;
   };
   const out = walk(value) as T;
+  if (forbidden.size > 0) throw new ForbiddenEnvError([...forbidden].sort());
   if (missing.size > 0) throw new MissingEnvError([...missing].sort());
   if (absent.length > 0) throw new MissingLiteralError(absent);
   if (placeholders.size > 0) throw new PlaceholderEnvError([...placeholders].sort());

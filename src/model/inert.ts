@@ -188,6 +188,21 @@ export function fenced(lang: string, lines: readonly string[]): string {
 }
 
 // ---------------------------------------------------------------------------------------------
+// HTML (the routing report)
+
+/**
+ * Text for an HTML element or a quoted attribute value: controls and invisible characters escaped
+ * as for a terminal (so a bidi override cannot reorder the page), then `& < > " '` as entities.
+ * Nothing in the result can open a tag, end an attribute or a `<script>`, or start a URL scheme
+ * (it is never put in an `href`).
+ */
+export function inertHtml(text: string): string {
+  return inertText(text).replace(/[&<>"']/g, (c) => HTML_ENTITY[c]!);
+}
+
+const HTML_ENTITY: Readonly<Record<string, string>> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
+
+// ---------------------------------------------------------------------------------------------
 // JSON
 
 /**

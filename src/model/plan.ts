@@ -131,6 +131,8 @@ export interface UnmanagedResource {
   id: string;
   /** Matched by the root file's `protect`: prune would delete it, but never does. */
   protected?: boolean;
+  /** The key of a create of this plan in the same account with an equal spec: renamed outside the files? */
+  sameSpecAs?: string;
   /** Who last changed the live record and when, from the record. */
   lastChange?: LastChange;
   /** Audit log entries naming it, newest first (`plan --attribute`). */

@@ -240,6 +240,19 @@ export function scopeWords(route: Pick<Route, 'resourceGroups' | 'conditions'>):
 
 // --- Routing in a plan -------------------------------------------------------------------------
 
+/** What a plan does to a rule or a channel; the same words as a change's action. */
+export type RoutingAction = 'create' | 'update' | 'replace' | 'delete';
+export const ROUTING_ACTIONS: readonly RoutingAction[] = ['delete', 'replace', 'update', 'create'];
+
+/** A change of the plan that adds or removes a route of a cell: `via deleted rule compliance-to-jira`. */
+export interface RoutingCause {
+  /** The change's key in the plan. */
+  key: string;
+  action: RoutingAction;
+  role: 'rule' | 'channel';
+  name: string;
+}
+
 /** A cell whose channels differ between before and after a plan. */
 export interface RoutingCellChange {
   account: string;
@@ -249,6 +262,18 @@ export interface RoutingCellChange {
   after: string[];
   gained: string[];
   lost: string[];
+  /** The plan's changes behind the routes the cell gains or loses (deletions first); absent when none is known. */
+  causes?: RoutingCause[];
+}
+
+/** A channel and the cells that reach it (`Category/severity`) through which rules. */
+export interface ChannelReceipt {
+  account: string;
+  name: string;
+  type: string;
+  enabled: boolean;
+  cells: string[];
+  rules: string[];
 }
 
 /** What a plan does to routing: the cells that change, in account, category and severity order. */
@@ -258,32 +283,82 @@ export interface PlanRouting {
   changes: RoutingCellChange[];
   /** Requirements the state after the plan fails (the refusal names them too). */
   failing?: RequirementFailure[];
+  /** Channels the plan creates, with what they will receive. */
+  newChannels?: ChannelReceipt[];
+  /** Live channels no file declares (in a drift check: destinations only the console has), with what they receive now. */
+  undeclaredChannels?: ChannelReceipt[];
 }
 
-/** Cells that differ; accounts only in one of the maps are compared with an empty map. */
-export function diffRouting(before: RoutingMap, after: RoutingMap): RoutingCellChange[] {
+/** Finds the plan's change to a rule or channel of an account (by its name before or after the plan). */
+export type CauseOf = (account: string, role: RoutingCause['role'], name: string) => RoutingCause | undefined;
+
+const routeKey = (r: Pick<Route, 'rule' | 'channel'>): string => `${r.rule}\u0000${r.channel}`;
+
+/** Cells that differ; accounts only in one of the maps are compared with an empty map. With `causeOf`, each names the changes behind it. */
+export function diffRouting(before: RoutingMap, after: RoutingMap, causeOf?: CauseOf): RoutingCellChange[] {
   const out: RoutingCellChange[] = [];
   const beforeBy = new Map(before.accounts.map((a) => [a.account, a]));
   for (const acc of after.accounts) {
     const prev = beforeBy.get(acc.account);
-    const prevCells = new Map((prev?.cells ?? []).map((c) => [cellKey(c.eventCategory, c.severity), c.channels]));
+    const prevCells = new Map((prev?.cells ?? []).map((c) => [cellKey(c.eventCategory, c.severity), c]));
     const seen = new Set<string>();
     for (const cell of acc.cells) {
       const key = cellKey(cell.eventCategory, cell.severity);
       seen.add(key);
-      push(acc.account, cell.eventCategory, cell.severity, prevCells.get(key) ?? [], cell.channels);
+      push(acc.account, prevCells.get(key), cell);
     }
     for (const cell of prev?.cells ?? []) {
-      if (!seen.has(cellKey(cell.eventCategory, cell.severity))) push(acc.account, cell.eventCategory, cell.severity, cell.channels, []);
+      if (!seen.has(cellKey(cell.eventCategory, cell.severity))) push(acc.account, cell, undefined);
     }
   }
   return out;
 
-  function push(account: string, eventCategory: string, severity: string, was: string[], now: string[]): void {
-    const gained = now.filter((c) => !was.includes(c));
-    const lost = was.filter((c) => !now.includes(c));
-    if (gained.length > 0 || lost.length > 0) out.push({ account, eventCategory, severity, before: [...was], after: [...now], gained, lost });
+  function push(account: string, was: RoutingCell | undefined, now: RoutingCell | undefined): void {
+    const cell = (now ?? was)!;
+    const wasChannels = was?.channels ?? [];
+    const nowChannels = now?.channels ?? [];
+    const gained = nowChannels.filter((c) => !wasChannels.includes(c));
+    const lost = wasChannels.filter((c) => !nowChannels.includes(c));
+    if (gained.length === 0 && lost.length === 0) return;
+    const change: RoutingCellChange = { account, eventCategory: cell.eventCategory, severity: cell.severity, before: [...wasChannels], after: [...nowChannels], gained, lost };
+    const causes = causeOf ? causesOf(account, was?.routes ?? [], now?.routes ?? [], causeOf) : [];
+    if (causes.length > 0) change.causes = causes;
+    out.push(change);
   }
+}
+
+/** The changes behind the routes one side has and the other lacks (a route names its rule and its channel). */
+function causesOf(account: string, was: readonly Route[], now: readonly Route[], causeOf: CauseOf): RoutingCause[] {
+  const wasKeys = new Set(was.map(routeKey));
+  const nowKeys = new Set(now.map(routeKey));
+  const moved = [...was.filter((r) => !nowKeys.has(routeKey(r))), ...now.filter((r) => !wasKeys.has(routeKey(r)))];
+  const found = new Map<string, RoutingCause>();
+  for (const r of moved) {
+    for (const c of [causeOf(account, 'rule', r.rule), causeOf(account, 'channel', r.channel)]) if (c) found.set(c.key, c);
+  }
+  return [...found.values()].sort((a, b) => ROUTING_ACTIONS.indexOf(a.action) - ROUTING_ACTIONS.indexOf(b.action) || byText(b.role, a.role) || byText(a.name, b.name));
+}
+
+/** The named channels of a map with the cells and rules that reach them. */
+export function channelReceipts(map: RoutingMap, wanted: (account: string, channel: RoutingChannel) => boolean): ChannelReceipt[] {
+  const out: ChannelReceipt[] = [];
+  for (const acc of map.accounts) {
+    const seen = new Set<string>();
+    for (const ch of acc.channels) {
+      if (seen.has(ch.name) || !wanted(acc.account, ch)) continue;
+      seen.add(ch.name);
+      const cells: string[] = [];
+      const rules = new Set<string>();
+      for (const cell of acc.cells) {
+        const routes = cell.routes.filter((r) => r.channel === ch.name);
+        if (routes.length === 0) continue;
+        cells.push(`${cell.eventCategory}/${cell.severity}`);
+        for (const r of routes) rules.add(r.rule);
+      }
+      out.push({ account: acc.account, name: ch.name, type: ch.type, enabled: ch.enabled, cells, rules: sortedUnique(rules) });
+    }
+  }
+  return out;
 }
 
 /** The routing of the shards of one plan (each compared its own accounts), in account order. */
@@ -292,26 +367,91 @@ export function mergeRouting(parts: readonly (PlanRouting | undefined)[], byAcco
   if (given.length === 0) return undefined;
   const accounts = [...new Set(given.flatMap((p) => p.accounts))].sort(byAccount);
   const position = new Map(accounts.map((a, i) => [a, i]));
-  const changes = given.flatMap((p) => p.changes).sort((a, b) => (position.get(a.account) ?? 0) - (position.get(b.account) ?? 0));
+  const byPosition = (a: { account: string }, b: { account: string }) => (position.get(a.account) ?? 0) - (position.get(b.account) ?? 0);
+  const changes = given.flatMap((p) => p.changes).sort(byPosition);
   const failing = new Map<string, RequirementFailure>();
   for (const f of given.flatMap((p) => p.failing ?? [])) {
     const known = failing.get(f.requirement);
     failing.set(f.requirement, known ? { ...known, accounts: [...known.accounts, ...f.accounts].sort((a, b) => byAccount(a.account, b.account)) } : { ...f, accounts: [...f.accounts] });
   }
-  return { accounts, changes, ...(failing.size > 0 ? { failing: [...failing.values()] } : {}) };
+  const newChannels = given.flatMap((p) => p.newChannels ?? []).sort(byPosition);
+  const undeclaredChannels = given.flatMap((p) => p.undeclaredChannels ?? []).sort(byPosition);
+  return {
+    accounts,
+    changes,
+    ...(failing.size > 0 ? { failing: [...failing.values()] } : {}),
+    ...(newChannels.length > 0 ? { newChannels } : {}),
+    ...(undeclaredChannels.length > 0 ? { undeclaredChannels } : {}),
+  };
 }
 
 /** Changed cells grouped by account and by what they gain and lose (for lists people read), in first-seen order. */
-export function groupChanges(changes: readonly RoutingCellChange[]): { account: string; gained: string[]; lost: string[]; silenced: boolean; cells: string[] }[] {
-  const groups = new Map<string, { account: string; gained: string[]; lost: string[]; silenced: boolean; cells: string[] }>();
+export function groupChanges(changes: readonly RoutingCellChange[], byCause = true): ChangeGroup[] {
+  const groups = new Map<string, ChangeGroup>();
   for (const c of changes) {
     const silenced = c.before.length > 0 && c.after.length === 0;
-    const key = JSON.stringify([c.account, c.gained, c.lost, silenced]);
-    const g = groups.get(key) ?? { account: c.account, gained: c.gained, lost: c.lost, silenced, cells: [] };
+    const causes = c.causes ?? [];
+    const key = JSON.stringify([c.account, c.gained, c.lost, silenced, byCause ? causes.map((x) => x.key) : []]);
+    const g = groups.get(key) ?? { account: c.account, gained: c.gained, lost: c.lost, silenced, causes: [], cells: [] };
+    for (const x of causes) if (!g.causes.some((y) => y.key === x.key)) g.causes.push(x);
     g.cells.push(`${c.eventCategory}/${c.severity}`);
     groups.set(key, g);
   }
   return [...groups.values()];
+}
+
+/** Cells of one account that change alike: the same channels gained and lost, for the same changes. */
+export interface ChangeGroup {
+  account: string;
+  gained: string[];
+  lost: string[];
+  /** The cells reached a channel and reach none after. */
+  silenced: boolean;
+  causes: RoutingCause[];
+  /** `Category/severity`. */
+  cells: string[];
+}
+
+/** One account's changed cells, as a reviewer reads them: the matrix, per channel, and grouped. */
+export interface AccountRoutingChanges {
+  account: string;
+  cells: RoutingCellChange[];
+  /** The rows and columns with a changed cell, in the order of the map. */
+  categories: string[];
+  severities: string[];
+  /** Per channel the cells it gains and loses (`Category/severity`), sorted by channel. */
+  channels: { channel: string; gained: string[]; lost: string[] }[];
+  /** Cells that change alike for the same changes. */
+  groups: ChangeGroup[];
+  /** Cells that change alike whatever the cause: a diagram's nodes. */
+  alike: ChangeGroup[];
+  /** Edges of a diagram drawing each `alike` group once (group → each channel gained or lost). */
+  edges: number;
+}
+
+/** The changes of a plan per account, in the plan's account order. */
+export function routingChangesByAccount(changes: readonly RoutingCellChange[]): AccountRoutingChanges[] {
+  const byAccount = new Map<string, RoutingCellChange[]>();
+  for (const c of changes) byAccount.set(c.account, [...(byAccount.get(c.account) ?? []), c]);
+  return [...byAccount].map(([account, cells]) => {
+    const perChannel = new Map<string, { channel: string; gained: string[]; lost: string[] }>();
+    const entry = (channel: string) => perChannel.get(channel) ?? perChannel.set(channel, { channel, gained: [], lost: [] }).get(channel)!;
+    for (const c of cells) {
+      for (const ch of c.gained) entry(ch).gained.push(`${c.eventCategory}/${c.severity}`);
+      for (const ch of c.lost) entry(ch).lost.push(`${c.eventCategory}/${c.severity}`);
+    }
+    const alike = groupChanges(cells, false);
+    return {
+      account,
+      cells,
+      categories: [...new Set(cells.map((c) => c.eventCategory))],
+      severities: [...new Set(cells.map((c) => c.severity))],
+      channels: [...perChannel.values()].sort((a, b) => byText(a.channel, b.channel)),
+      groups: groupChanges(cells),
+      alike,
+      edges: alike.reduce((n, g) => n + g.gained.length + g.lost.length, 0),
+    };
+  });
 }
 
 /** Cells that reached a channel before and reach none after. */

@@ -1,4 +1,8 @@
-// Colour for terminal renderings: escape codes only when asked for, so goldens and pipes stay plain.
+// Colour for terminal renderings, through Node's util.styleText: escape codes only when the caller
+// asks for them (cmd/io.ts decides from the stream and the environment: validateStream is off), so
+// goldens and pipes stay plain.
+
+import { styleText } from 'node:util';
 
 export type Paint = (text: string) => string;
 
@@ -11,21 +15,16 @@ export interface Palette {
   dim: Paint;
 }
 
-const wrap =
-  (open: number, close: number): Paint =>
+type Style = Parameters<typeof styleText>[0];
+
+const paint =
+  (style: Style): Paint =>
   (text) =>
-    text === '' ? text : `\u001b[${open}m${text}\u001b[${close}m`;
+    text === '' ? text : styleText(style, text, { validateStream: false });
 
 const plain: Paint = (text) => text;
 
 export function palette(color: boolean): Palette {
   if (!color) return { green: plain, yellow: plain, red: plain, cyan: plain, bold: plain, dim: plain };
-  return {
-    green: wrap(32, 39),
-    yellow: wrap(33, 39),
-    red: wrap(31, 39),
-    cyan: wrap(36, 39),
-    bold: wrap(1, 22),
-    dim: wrap(2, 22),
-  };
+  return { green: paint('green'), yellow: paint('yellow'), red: paint('red'), cyan: paint('cyan'), bold: paint('bold'), dim: paint('dim') };
 }

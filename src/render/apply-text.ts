@@ -25,12 +25,14 @@ export function stopLine(stop: ApplyStop): string {
   return `${what}: ${rest}; ${next}.`;
 }
 
-export function renderApplyText(report: ApplyReport, options: { color: boolean; quiet?: boolean }): string {
+export function renderApplyText(report: ApplyReport, options: { color: boolean; quiet?: boolean; brief?: boolean }): string {
   const c = palette(options.color);
   const out: string[] = [];
   for (const [account, results] of groupByAccount(report.results, report.accounts ?? [])) {
+    const shown = options.brief ? results.filter((r) => r.status !== 'done') : results;
+    if (shown.length === 0) continue;
     out.push(c.bold(`Account ${v(account)}`));
-    for (const r of results) out.push(...resultLines(r, c));
+    for (const r of shown) out.push(...resultLines(r, c));
     out.push('');
   }
   // Quiet (the CLI's default): the calls only with --verbose, the waits only when there were some.

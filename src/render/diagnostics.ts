@@ -4,12 +4,12 @@
 
 import { type Diagnostic, formatLocation } from '../model/diagnostics.js';
 import { escapeCommandData, escapeCommandProperty, inertJson, inertText } from '../model/inert.js';
+import { palette } from './ansi.js';
+import { type ReadValues, renderMasked } from '../model/read-values.js';
 
 export type DiagnosticsFormat = 'text' | 'json' | 'github';
 
 export const DIAGNOSTICS_FORMAT_VERSION = 1;
-
-const ANSI = { red: '\u001b[31m', yellow: '\u001b[33m', bold: '\u001b[1m', dim: '\u001b[2m', reset: '\u001b[0m' };
 
 function plural(n: number, word: string): string {
   return `${n} ${word}${n === 1 ? '' : 's'}`;
@@ -25,7 +25,8 @@ export function summarize(diags: readonly Diagnostic[]): { errors: number; warni
 
 function renderText(diags: readonly Diagnostic[], color: boolean): string {
   if (diags.length === 0) return '';
-  const paint = (code: keyof typeof ANSI, s: string): string => (color ? `${ANSI[code]}${s}${ANSI.reset}` : s);
+  const c = palette(color);
+  const paint = (code: 'red' | 'yellow' | 'bold' | 'dim', s: string): string => c[code](s);
   const lines: string[] = [];
   for (const d of diags) {
     const where = inertText(formatLocation(d));
@@ -63,13 +64,16 @@ function renderGithub(diags: readonly Diagnostic[]): string {
   return lines.length > 0 ? lines.join('\n') + '\n' : '';
 }
 
-export function renderDiagnostics(diags: Diagnostic[], format: DiagnosticsFormat, options: { color: boolean }): string {
-  switch (format) {
-    case 'text':
-      return renderText(diags, options.color);
-    case 'json':
-      return renderJson(diags);
-    case 'github':
-      return renderGithub(diags);
-  }
+/** `secrets`: the values the run read from the environment, masked before any escaping. */
+export function renderDiagnostics(diags: Diagnostic[], format: DiagnosticsFormat, options: { color: boolean; secrets?: ReadValues }): string {
+  return renderMasked(options.secrets, diags, (d) => {
+    switch (format) {
+      case 'text':
+        return renderText(d, options.color);
+      case 'json':
+        return renderJson(d);
+      case 'github':
+        return renderGithub(d);
+    }
+  });
 }

@@ -23,7 +23,7 @@ export function renderPlanJson(plan: Plan): string {
       ? { scope: { changedSince: plan.scope.changedSince, shard: plan.scope.shard, skipped: plan.scope.skipped.map((s) => ({ account: s.account, reason: s.reason })) } }
       : {}),
     changes: plan.changes.map(changeJson),
-    unmanaged: plan.unmanaged.map((u) => ({ kind: u.kind, account: u.account, name: u.name, id: u.id, protected: u.protected, lastChange: u.lastChange, audit: u.audit })),
+    unmanaged: plan.unmanaged.map((u) => ({ kind: u.kind, account: u.account, name: u.name, id: u.id, protected: u.protected, sameSpecAs: u.sameSpecAs, lastChange: u.lastChange, audit: u.audit })),
     // Kinds not read per account (nothing of them declared, pruned or referred to there).
     unread: plan.unread,
     diagnostics: sortDiagnostics(plan.diagnostics),

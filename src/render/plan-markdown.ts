@@ -1,9 +1,13 @@
-// The plan as a pull-request comment: summary table, refusal, every deletion, then the other changes
-// folded per account. Over the size limit the details go first (diff blocks from the end, then
-// change lines); the summary table and every deletion line stay.
+// The plan as a pull-request comment: one line of what is dangerous (deletions, cells left with no
+// channel, failing requirements, new destinations), the summary table, the refusal, every deletion,
+// the routing changes, then the other changes folded per account. Over the size limit the least
+// risky details go first, each marked where it was: plain creates lose their diffs, then plain
+// updates; then the unmanaged list, the warnings and the routing diagrams; deletions and the changes
+// that change routing stay whole longest.
 
 import { sortDiagnostics } from '../model/diagnostics.js';
 import type { Action, Change, Plan } from '../model/plan.js';
+import { silencedCells } from '../model/routing.js';
 import {
   ACTION_SIGN,
   ACTION_WORD,
@@ -22,20 +26,27 @@ import {
   scopeText,
   sourceText,
 } from './common.js';
-import { changeDiff, diffLines, pointerNotes, showEnvMarkers, toYaml, type DiffLine } from './display.js';
+import { changeDiff, diffLines, displayPair, pointerNotes, showEnvMarkers, toYaml, type DiffLine } from './display.js';
 import { escapeHtml, escapeMd, fenced, inlineCode, largestFitting, MARKDOWN_LIMIT, table } from './markdown.js';
 import { auditSection, type AuditedItem, lastChangeText } from './attribution.js';
 import type { Attribution, LastChange } from '../model/plan.js';
-import { routingChangesMd, routingWarningMd } from './routing-markdown.js';
+import { listText, NAME_MAX, type RoutingDetail, routingChangesMd, routingWarningMd } from './routing-markdown.js';
+import { shortMiddle } from './names.js';
 
 export const PLAN_MARKER = '<!-- postureops-plan -->';
 
+const ROUTING_DETAILS: readonly RoutingDetail[] = ['full', 'no-diagram', 'compact'];
+
 /** How much of each truncatable part is shown; the full plan shows everything. */
 interface Shown {
-  diffs: number;
-  lines: number;
+  /** The first `bare` entries of the risk order show no diff (marked where it was). */
+  bare: number;
+  /** The first `hidden` entries of the risk order (deletions never) show no line either (counted per account). */
+  hidden: number;
   unmanaged: number;
   warnings: number;
+  /** Index into ROUTING_DETAILS. */
+  routing: number;
   deletionReasons: boolean;
   deletions: number;
 }
@@ -43,8 +54,10 @@ interface Shown {
 interface Entry {
   change: Change;
   line: string;
-  /** Diff block (with notes); '' when the change has nothing to show; undefined when never computed (cannot fit). */
-  block?: string;
+  /** Diff block (with notes); '' when the change has nothing to show. */
+  block: string;
+  /** Lines of the block (what its omission mark counts). */
+  blockLines: number;
 }
 
 export interface PlanMarkdownOptions {
@@ -53,115 +66,148 @@ export interface PlanMarkdownOptions {
    * comment that must stay byte-identical while the plan is unchanged leaves them out.
    */
   runStats?: boolean;
+  /** Where the whole plan is, for the marks of what a truncated text leaves out: `the [job summary](…)`; Markdown. */
+  fullPlan?: string;
+  /** Inside another text that says what it is and why it was refused (a failure comment): no marker, heading or refusal box. */
+  nested?: boolean;
+}
+
+/** Risk of losing a change's details: plain creates first, then plain updates, then renames, moves and what changes routing, deletions last. */
+function riskRank(change: Change, routingKeys: ReadonlySet<string>): number {
+  if (change.action === 'delete') return 3;
+  if (routingKeys.has(change.key) || change.renamedFrom !== undefined || change.sameSpecAs !== undefined || change.movedFrom !== undefined) return 2;
+  return change.action === 'create' ? 0 : 1;
 }
 
 export function renderPlanMarkdown(plan: Plan, limit = MARKDOWN_LIMIT, options: PlanMarkdownOptions = {}): string {
   const accountOrder = plan.accounts.map((a) => a.name);
-  const deletions = plan.changes.filter((c) => c.action === 'delete');
+  const fullPlan = options.fullPlan ?? 'run `postureops plan` for the full plan';
+  const routingKeys = new Set((plan.routing?.changes ?? []).flatMap((c) => (c.causes ?? []).map((x) => x.key)));
+  const entryOfChange = (c: Change): Entry => {
+    const block = c.action === 'delete' ? deletionBlock(c) : blockOf(c);
+    return { change: c, line: c.action === 'delete' ? '' : entryLine(c, plan.attribution), block, blockLines: block === '' ? 0 : block.split('\n').length - 2 };
+  };
+  const deletions = plan.changes.filter((c) => c.action === 'delete').map(entryOfChange);
   const others = groupByAccount(
     plan.changes.filter((c) => c.action !== 'delete'),
     accountOrder,
-  ).map(([account, changes]) => ({ account, entries: changes.map((c) => entryOf(c, plan.attribution)) }));
-  const entries = others.flatMap((g) => g.entries);
-  // Diff blocks are the costly part; only a prefix of them can ever fit, so stop computing there.
-  let room = limit;
-  for (const e of entries) {
-    if (room <= 0) break;
-    e.block = blockOf(e.change);
-    room -= e.block.length;
-  }
+  ).map(([account, changes]) => ({ account, entries: changes.map(entryOfChange) }));
+  const all = [...deletions, ...others.flatMap((g) => g.entries)];
+  // The order details go in: lowest risk first, and within a rank the later changes first.
+  const riskOrder = all.map((e, i) => ({ e, i, rank: riskRank(e.change, routingKeys) })).sort((a, b) => a.rank - b.rank || b.i - a.i);
+  const position = new Map(riskOrder.map((r, i) => [r.e, i]));
+  const plainCount = riskOrder.filter((r) => r.rank < 2).length;
+  const hideable = riskOrder.filter((r) => r.rank < 3).length;
   const warnings = sortDiagnostics(plan.diagnostics);
-  const head = headText(plan, accountOrder);
+  const head = headText(plan, accountOrder, options.nested === true);
   const tail = options.runStats === false ? '' : tailText(plan);
+  const omitted = (e: Entry) => `_diff omitted: ${e.blockLines} line${e.blockLines === 1 ? '' : 's'}; ${fullPlan}_`;
+  const body = (e: Entry, shown: Shown) => (e.block === '' ? '' : position.get(e)! < shown.bare ? omitted(e) : e.block);
 
   const render = (shown: Shown): string => {
     const parts = [head];
     if (deletions.length > 0) {
-      const lines = deletions.slice(0, shown.deletions).map((c) => deletionLine(c, shown.deletionReasons, plan.attribution));
-      if (shown.deletions < deletions.length) lines.push(`- … ${deletions.length - shown.deletions} more deletions not shown`);
+      const lines = deletions.slice(0, shown.deletions).map((e) => {
+        const line = deletionLine(e.change, shown.deletionReasons, plan.attribution);
+        const block = shown.deletionReasons ? body(e, shown) : '';
+        return block === '' ? line : `${line}\n\n${indent(block)}`;
+      });
+      if (shown.deletions < deletions.length) lines.push(`- _… ${deletions.length - shown.deletions} more deletions not shown; ${fullPlan}_`);
       parts.push(`### Deletions (${deletions.length})\n\n${lines.join('\n')}`);
     }
-    if (entries.length > 0 && shown.lines > 0) {
+    const routing = routingChangesMd(plan.routing, ROUTING_DETAILS[shown.routing]);
+    if (routing !== '') parts.push(routing);
+    if (others.length > 0) {
       const blocks: string[] = [];
-      let index = 0;
       for (const group of others) {
-        const body: string[] = [];
+        const items: string[] = [];
+        let hidden = 0;
         for (const e of group.entries) {
-          if (index < shown.lines) body.push(index < shown.diffs && e.block ? `${e.line}\n\n${e.block}` : e.line);
-          index++;
+          if (position.get(e)! < shown.hidden) {
+            hidden++;
+            continue;
+          }
+          const b = body(e, shown);
+          items.push(b === '' ? e.line : `${e.line}\n\n${b}`);
         }
-        if (body.length > 0) {
-          blocks.push(`<details><summary><b>${escapeHtml(group.account)}</b>: ${escapeHtml(countsText(group.entries))}</summary>\n\n${body.join('\n\n')}\n\n</details>`);
-        }
+        if (hidden > 0) items.push(`_… ${hidden} more change${hidden === 1 ? '' : 's'} of ${escapeMd(group.account)} not shown here; ${fullPlan}_`);
+        blocks.push(`<details><summary><b>${escapeHtml(group.account)}</b>: ${escapeHtml(countsText(group.entries))}</summary>\n\n${items.join('\n\n')}\n\n</details>`);
       }
       parts.push(`### Changes\n\n${blocks.join('\n\n')}`);
     }
-    const routing = routingChangesMd(plan.routing);
-    if (routing !== '') parts.push(routing);
-    if (plan.unmanaged.length > 0 && shown.unmanaged > 0) {
+    if (plan.unmanaged.length > 0) {
       const lines = plan.unmanaged
         .slice(0, shown.unmanaged)
         .map((u) => `- ${escapeMd(u.account)} · ${escapeMd(u.kind)} **${escapeMd(u.name)}** ${inlineCode(u.id)}${u.protected ? ' (protected)' : ''}${whoMd(u.lastChange, ' · ')}${auditMd(u, plan.attribution, '  ')}`);
+      if (shown.unmanaged < plan.unmanaged.length) lines.push(`- _… ${plan.unmanaged.length - shown.unmanaged} more not shown; ${fullPlan}_`);
       parts.push(`### Unmanaged (${plan.unmanaged.length})\n\nIn the service, declared in no file; left alone.\n\n${lines.join('\n')}`);
     }
     if (plan.unread && plan.unread.length > 0) {
       parts.push(`Not read (${UNREAD_REASON}): ${unreadLines(plan.unread).map(escapeMd).join('; ')}.`);
     }
-    if (warnings.length > 0 && shown.warnings > 0) {
+    if (warnings.length > 0) {
       const lines = warnings.slice(0, shown.warnings).map((d) => `- ${escapeMd(diagnosticLine(d))}`);
+      if (shown.warnings < warnings.length) lines.push(`- _… ${warnings.length - shown.warnings} more not shown; ${fullPlan}_`);
       parts.push(`### Warnings (${warnings.length})\n\n${lines.join('\n')}`);
     }
     if (tail !== '') parts.push(tail);
-    const note = truncationNote(shown);
-    if (note) parts.push(note);
     return parts.join('\n\n') + '\n';
   };
 
-  const truncationNote = (shown: Shown): string => {
-    let hidden = 0;
-    entries.forEach((e, i) => {
-      if (i >= shown.lines || (e.block !== '' && (i >= shown.diffs || e.block === undefined))) hidden++;
-    });
-    hidden += deletions.length - shown.deletions;
-    const extra: string[] = [];
-    if (shown.unmanaged < plan.unmanaged.length) extra.push(`${plan.unmanaged.length - shown.unmanaged} unmanaged resources`);
-    if (shown.warnings < warnings.length) extra.push(`${warnings.length - shown.warnings} warnings`);
-    if (hidden === 0 && extra.length === 0 && shown.deletionReasons) return '';
-    const also = extra.length > 0 ? ` (also not shown: ${extra.join(', ')})` : '';
-    return `**… truncated: ${hidden} changes not shown; run postureops plan locally for the full plan**${also}`;
-  };
-
-  return fitWithin(render, limit, {
-    diffs: entries.length,
-    lines: entries.length,
-    unmanaged: plan.unmanaged.length,
-    warnings: warnings.length,
-    deletionReasons: true,
-    deletions: deletions.length,
-  });
+  const full: Shown = { bare: 0, hidden: 0, unmanaged: plan.unmanaged.length, warnings: warnings.length, routing: 0, deletionReasons: true, deletions: deletions.length };
+  // Each step shrinks one part from nothing (0) to all it can (max); the first step that fits ends it.
+  const steps: Step[] = [
+    { max: plainCount, set: (s, v) => ({ ...s, bare: v }) },
+    { max: full.unmanaged, set: (s, v) => ({ ...s, unmanaged: full.unmanaged - v }) },
+    { max: full.warnings, set: (s, v) => ({ ...s, warnings: full.warnings - v }) },
+    { max: ROUTING_DETAILS.length - 1, set: (s, v) => ({ ...s, routing: v }) },
+    { max: all.length - plainCount, set: (s, v) => ({ ...s, bare: plainCount + v }) },
+    { max: hideable, set: (s, v) => ({ ...s, hidden: v }) },
+    { max: 1, set: (s, v) => ({ ...s, deletionReasons: v === 0 }) },
+    { max: full.deletions, set: (s, v) => ({ ...s, deletions: full.deletions - v }) },
+  ];
+  return fitWithin(render, limit, full, steps);
 }
 
-/** Shrinks one part at a time, in the order the details matter least, until the text fits. */
-function fitWithin(render: (s: Shown) => string, limit: number, full: Shown): string {
-  let shown = { ...full };
+interface Step {
+  max: number;
+  set: (s: Shown, v: number) => Shown;
+}
+
+/** The least shrinking, step after step, that brings the text within `limit` UTF-16 code units (as GitHub counts). */
+function fitWithin(render: (s: Shown) => string, limit: number, full: Shown, steps: readonly Step[]): string {
+  let shown = full;
   const fits = (s: Shown) => render(s).length <= limit;
   if (fits(shown)) return render(shown);
-  const steps: (keyof Omit<Shown, 'deletionReasons'>)[] = ['diffs', 'lines', 'unmanaged', 'warnings'];
-  for (const key of steps) {
-    const n = largestFitting(full[key], (v) => fits({ ...shown, [key]: v }));
-    if (n >= 0) return render({ ...shown, [key]: n });
-    shown = { ...shown, [key]: 0 };
+  for (const step of steps) {
+    // largestFitting wants "fits for small n": n counts how much of the step is left undone.
+    const n = largestFitting(step.max, (undone) => fits(step.set(shown, step.max - undone)));
+    if (n >= 0) return render(step.set(shown, step.max - n));
+    shown = step.set(shown, step.max);
   }
-  shown = { ...shown, deletionReasons: false };
-  if (fits(shown)) return render(shown);
   // Last resort, far beyond any real plan: a comment the API refuses helps nobody.
-  const n = largestFitting(full.deletions, (v) => fits({ ...shown, deletions: v }));
-  const text = render({ ...shown, deletions: Math.max(0, n) });
+  const text = render(shown);
   return text.length <= limit ? text : text.slice(0, limit - 1) + '\n';
 }
 
-function headText(plan: Plan, accountOrder: readonly string[]): string {
-  const out = [PLAN_MARKER, '## postureops plan', `**${escapeMd(planSummaryLine(plan.summary))}**`];
+/** `**Danger:** 2 deletions · 3 cells lose every channel · …`: what a reviewer must look at, counted. */
+function dangerLine(plan: Plan): string {
+  const n = (count: number, one: string, many: string) => `${count} ${count === 1 ? one : many}`;
+  const silenced = silencedCells(plan.routing?.changes ?? []).length;
+  const failing = plan.routing?.failing?.length ?? 0;
+  const fresh = plan.routing?.newChannels ?? [];
+  const found = [
+    plan.summary.delete > 0 ? n(plan.summary.delete, 'deletion', 'deletions') : '',
+    silenced > 0 ? n(silenced, 'cell loses every channel', 'cells lose every channel') : '',
+    failing > 0 ? n(failing, 'routing requirement fails', 'routing requirements fail') : '',
+    fresh.length > 0 ? `${n(fresh.length, 'new destination', 'new destinations')} (${listText(fresh.map((c) => shortMiddle(c.name, NAME_MAX)), 3)})` : '',
+  ].filter((x) => x !== '');
+  if (found.length === 0) return '**No deletion, no cell left without a channel, no failing routing requirement, no new destination.**';
+  return `> [!CAUTION]\n> **Review: ${escapeMd(found.join(' · '))}.**`;
+}
+
+function headText(plan: Plan, accountOrder: readonly string[], nested: boolean): string {
+  const out = nested ? [dangerLine(plan), `**${escapeMd(planSummaryLine(plan.summary))}**`] : [PLAN_MARKER, '## postureops plan', dangerLine(plan), `**${escapeMd(planSummaryLine(plan.summary))}**`];
   const silenced = routingWarningMd(plan.routing);
   if (silenced !== '') out.push(silenced);
   const partial = partialText(plan.targets);
@@ -182,7 +228,7 @@ function headText(plan: Plan, accountOrder: readonly string[]): string {
     rows.push(['**Total**', `**${s.create}**`, `**${s.update}**`, `**${s.replace}**`, `**${s.delete}**`]);
     out.push(table(['Account', 'Create', 'Update', 'Replace', 'Delete'], ['l', 'r', 'r', 'r', 'r'], rows));
   }
-  if (plan.refusal) {
+  if (plan.refusal && !nested) {
     const r = plan.refusal;
     const lines = ['> [!CAUTION]', `> **Plan refused (${escapeMd(r.code)}):** ${escapeMd(r.message)}`];
     for (const d of r.details) lines.push(`> - ${escapeMd(d)}`);
@@ -223,17 +269,29 @@ function auditMd(item: AuditedItem, attribution: Attribution | undefined, indent
   return head + section.entries.map((e) => `\n${indent}  - ${escapeMd(e)}`).join('');
 }
 
-function entryOf(change: Change, attribution?: Attribution): Entry {
+function entryLine(change: Change, attribution?: Attribution): string {
   const src = sourceText(change.source);
   const id = change.liveId ? ` ${inlineCode(change.liveId)}` : '';
   const where = src ? ` · ${inlineCode(src)}` : '';
   const reason = [change.reason, ...linkNotes(change)].filter((r) => r !== undefined).map((r) => `\n_${escapeMd(r)}_`).join('');
   const who = whoMd(change.lastChange, '\n');
   const audit = auditMd(change, attribution, '');
-  return {
-    change,
-    line: `**${ACTION_SIGN[change.action]} ${ACTION_WORD[change.action]}** ${escapeMd(change.kind)} **${escapeMd(change.name)}**${id}${where}${reason}${who}${audit ? '\n' + audit : ''}`,
-  };
+  return `**${ACTION_SIGN[change.action]} ${ACTION_WORD[change.action]}** ${escapeMd(change.kind)} **${escapeMd(change.name)}**${id}${where}${reason}${who}${audit ? '\n' + audit : ''}`;
+}
+
+/** What a deletion removes: the live spec as read (secrets masked), every line a `-`. */
+function deletionBlock(change: Change): string {
+  const before = displayPair(change).before;
+  if (before === undefined) return '';
+  return fenced('diff', diffMd(diffLines(toYaml(before), '')));
+}
+
+/** A block under a list item. */
+function indent(block: string): string {
+  return block
+    .split('\n')
+    .map((l) => (l === '' ? l : `  ${l}`))
+    .join('\n');
 }
 
 function blockOf(change: Change): string {

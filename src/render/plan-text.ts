@@ -30,7 +30,7 @@ import type { Attribution } from '../model/plan.js';
 import { planRoutingLines } from './routing-text.js';
 import { reasonPaint } from './reasons.js';
 
-export function renderPlanText(plan: Plan, options: { color: boolean; quiet?: boolean }): string {
+export function renderPlanText(plan: Plan, options: { color: boolean; quiet?: boolean; brief?: boolean }): string {
   const c = palette(options.color);
   const out: string[] = [];
 
@@ -53,7 +53,7 @@ export function renderPlanText(plan: Plan, options: { color: boolean; quiet?: bo
   const accountOrder = plan.accounts.map((a) => a.name);
   for (const [account, changes] of groupByAccount(plan.changes, accountOrder)) {
     out.push(c.bold(`Account ${v(account)}`));
-    for (const change of changes) out.push(...changeLines(change, c, plan.attribution));
+    for (const change of changes) out.push(...changeLines(change, c, plan.attribution, options.brief));
     out.push('');
   }
 
@@ -105,12 +105,14 @@ function actionPaint(action: Action, c: Palette): Paint {
   return action === 'create' ? c.green : action === 'update' ? c.yellow : c.red;
 }
 
-function changeLines(change: Change, c: Palette, attribution?: Attribution): string[] {
+/** `brief`: the change's line and what it changes, no diff. */
+function changeLines(change: Change, c: Palette, attribution?: Attribution, brief = false): string[] {
   const paint = actionPaint(change.action, c);
   const id = change.liveId ? ' ' + c.dim(`[${v(change.liveId)}]`) : '';
   const src = v(sourceText(change.source));
   const out = [`  ${paint(`${ACTION_SIGN[change.action]} ${ACTION_WORD[change.action]}`)} ${c.bold(`${v(change.kind)} ${v(change.name)}`)}${id}${src ? ' ' + c.dim(`(${src})`) : ''}`];
   const pad = '      ';
+  if (brief) return change.changed && change.changed.length > 0 ? [...out, pad + c.dim(`changed: ${change.changed.map(v).join(', ')}`)] : out;
   if (change.reason) out.push(pad + reasonPaint(change.reasonCode, c)(v(change.reason)));
   for (const note of linkNotes(change)) out.push(pad + c.cyan(v(note)));
   const who = lastChangeText(change.lastChange);

@@ -3,6 +3,7 @@
 // a cell that reaches nothing); `details.<account>` holds the routes and what routes nothing.
 
 import { inertJson } from '../model/inert.js';
+import { type ReadValues, renderMasked } from '../model/read-values.js';
 import { ROUTING_FORMAT_VERSION, type RoutingMap, unreachedCells } from '../model/routing.js';
 import type { RouteTestView } from './routing-text.js';
 
@@ -37,11 +38,19 @@ export function routesJson(map: RoutingMap): Record<string, unknown> {
   return { formatVersion: ROUTING_FORMAT_VERSION, source: map.source, accounts, details };
 }
 
-export function renderRoutesJson(map: RoutingMap): string {
+export function renderRoutesJson(shown: RoutingMap, options: { secrets?: ReadValues } = {}): string {
+  return renderMasked(options.secrets, shown, (map) => renderRoutesJsonOf(map));
+}
+
+function renderRoutesJsonOf(map: RoutingMap): string {
   return inertJson(JSON.stringify(routesJson(map), null, 2)) + '\n';
 }
 
-export function renderRouteTestJson(view: RouteTestView): string {
+export function renderRouteTestJson(shown: RouteTestView, options: { secrets?: ReadValues } = {}): string {
+  return renderMasked(options.secrets, shown, (view) => renderRouteTestJsonOf(view));
+}
+
+function renderRouteTestJsonOf(view: RouteTestView): string {
   const doc = {
     formatVersion: ROUTING_FORMAT_VERSION,
     account: view.account,

@@ -1,33 +1,53 @@
 // Routing in Markdown: per account a Mermaid graph (rules → channels) and the table of cells; in a
-// plan's comment, a warning for silenced cells and a "Routing changes" section with a Mermaid graph
-// of the cells that change. Names come from files and the service: Markdown text goes through
-// escapeMd, Mermaid labels through mermaidLabel (quoted, every character outside a small safe set as
-// an entity code, so a name can neither end the label, the diagram or the code block, nor become HTML
-// or a mention); node ids are generated, never names.
+// plan's comment, a warning for silenced cells and a "Routing changes" section: per account only the
+// cells that change (a matrix, what changes them, a table per channel) and a diagram of the changed
+// edges only while it stays legible. Names come from files and the service: Markdown text goes
+// through escapeMd, Mermaid labels through mermaidLabel (quoted, every character outside a small safe
+// set as an entity code, so a name can neither end the label, the diagram or the code block, nor
+// become HTML or a mention); node ids are generated, never names. Long names are cut in the middle
+// (names.ts); a rule's scope never is.
 
-import { type AccountRouting, groupChanges, type PlanRouting, type RoutingCellChange, type RoutingMap, scopeWords, silencedCells, unreachedCells } from '../model/routing.js';
-import { escapeMd, fenced, table } from './markdown.js';
+import {
+  type AccountRouting,
+  type AccountRoutingChanges,
+  type ChangeGroup,
+  type PlanRouting,
+  type RoutingCause,
+  routingChangesByAccount,
+  type RoutingMap,
+  scopeWords,
+  silencedCells,
+  unreachedCells,
+} from '../model/routing.js';
+import { type ReadValues, renderMasked } from '../model/read-values.js';
+import { escapeHtml, escapeMd, fenced, table } from './markdown.js';
+import { shortNames } from './names.js';
 
-/** Longest label text kept from a name (the diagram stays readable and bounded). */
-const LABEL_MAX = 80;
-/** Most cells drawn in a plan's diagram. */
-export const DIAGRAM_CELLS = 40;
-/** Most changed cells listed in a plan's section. */
+/** Longest name in a label or a table cell (cut in the middle beyond). */
+export const NAME_MAX = 48;
+/**
+ * Most edges a diagram draws. Mermaid refuses 500 (an error box on GitHub); far below that a
+ * flowchart of rules and channels is already unreadable in a comment, so past this: no diagram.
+ */
+export const DIAGRAM_EDGES = 100;
+/** Most changed cells listed in a plan's warning. */
 const LISTED_CELLS = 100;
+/** Most causes named on one line (the rest counted). */
+const LISTED_CAUSES = 5;
+/** Per-account details longer than this many lines are folded (`<details>`). */
+const OPEN_LINES = 12;
 
-/** A quoted Mermaid label: letters, digits and a few punctuation marks as they are, the rest as `#code;`. */
+/** A quoted Mermaid label: letters, digits and a few punctuation marks as they are, the rest as `#code;`. Callers shorten names first. */
 export function mermaidLabel(text: string): string {
   const flat = text.replace(/\s+/g, ' ');
-  const cut = [...flat].length > LABEL_MAX ? [...flat].slice(0, LABEL_MAX - 1).join('') + '…' : flat;
   let out = '';
-  for (const ch of cut) out += /[A-Za-z0-9 _.,:/()+=-]/.test(ch) ? ch : `#${ch.codePointAt(0)};`;
+  for (const ch of flat) out += /[A-Za-z0-9 _.,:/()+=-]/.test(ch) ? ch : `#${ch.codePointAt(0)};`;
   return `"${out}"`;
 }
 
+export const plural = (n: number, one: string, many = `${one}s`): string => `${n} ${n === 1 ? one : many}`;
+
 function accountGraph(acc: AccountRouting): string {
-  const lines = ['flowchart LR'];
-  const channelId = new Map<string, string>();
-  [...new Set(acc.channels.map((c) => c.name))].forEach((name, i) => channelId.set(name, `c${i}`));
   const rules = new Map<string, { sev: Set<string>; cat: Set<string>; channels: Set<string>; scope: string }>();
   for (const cell of acc.cells) {
     for (const r of cell.routes) {
@@ -38,18 +58,25 @@ function accountGraph(acc: AccountRouting): string {
       rules.set(r.rule, entry);
     }
   }
+  const edges = [...rules.values()].reduce((n, r) => n + r.channels.size, 0);
+  if (edges > DIAGRAM_EDGES) return `No diagram: ${edges} rule → channel edges, more than the ${DIAGRAM_EDGES} a diagram keeps legible; the table below names every cell's channels.`;
+  const lines = ['flowchart LR'];
+  const channelId = new Map<string, string>();
+  [...new Set(acc.channels.map((c) => c.name))].forEach((name, i) => channelId.set(name, `c${i}`));
+  const short = shortNames([...rules.keys(), ...channelId.keys()], NAME_MAX);
   const allCats = acc.categories.length;
   const allSevs = acc.severities.length;
   [...rules].sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0)).forEach(([name, r], i) => {
     const sev = r.sev.size === allSevs ? 'every severity' : acc.severities.filter((s) => r.sev.has(s)).join(', ');
     const cat = r.cat.size === allCats ? 'every category' : acc.categories.filter((c) => r.cat.has(c)).join(', ');
-    lines.push(`  r${i}[${mermaidLabel(`${name}: ${sev}; ${cat}${r.scope ? `; only ${r.scope}` : ''}`)}]`);
+    // The scope is never cut: "only resour…" would hide which alerts the rule sends.
+    lines.push(`  r${i}[${mermaidLabel(`${short.get(name)}: ${sev}; ${cat}${r.scope ? `; only ${r.scope}` : ''}`)}]`);
     for (const ch of [...r.channels].sort()) lines.push(`  r${i} --> ${channelId.get(ch)}`);
   });
   const typeOf = new Map(acc.channels.map((c) => [c.name, c]));
   for (const [name, id] of channelId) {
     const ch = typeOf.get(name)!;
-    lines.push(`  ${id}(${mermaidLabel(`${name} (${ch.type || 'unknown type'})${ch.enabled ? '' : ' disabled'}`)})`);
+    lines.push(`  ${id}(${mermaidLabel(`${short.get(name)} (${ch.type || 'unknown type'})${ch.enabled ? '' : ' disabled'}`)})`);
   }
   if (rules.size === 0 && channelId.size === 0) lines.push(`  none[${mermaidLabel('no channels, no rules')}]`);
   return fenced('mermaid', lines);
@@ -78,65 +105,145 @@ function accountSection(acc: AccountRouting, source: RoutingMap['source']): stri
   return parts.join('\n\n');
 }
 
-export function renderRoutesMarkdown(map: RoutingMap): string {
+export function renderRoutesMarkdown(shown: RoutingMap, options: { secrets?: ReadValues } = {}): string {
+  return renderMasked(options.secrets, shown, (map) => renderRoutesMarkdownOf(map));
+}
+
+function renderRoutesMarkdownOf(map: RoutingMap): string {
   const parts = ['## postureops routes', ...map.accounts.map((a) => accountSection(a, map.source))];
   return parts.join('\n\n') + '\n';
 }
 
-/** The warning at the top of a plan's comment; '' when no cell is silenced. */
+/** The warning at the top of a plan's comment; '' when no cell is silenced. Names cut in the middle, three per cell at most. */
 export function routingWarningMd(routing: PlanRouting | undefined): string {
   const silenced = silencedCells(routing?.changes ?? []);
   if (silenced.length === 0) return '';
+  const short = shortNames(silenced.flatMap((s) => s.before), NAME_MAX);
   const lines = ['> [!WARNING]', `> **After this plan ${silenced.length} cell${silenced.length === 1 ? '' : 's'} that reached a channel reach${silenced.length === 1 ? 'es' : ''} none:**`];
-  for (const s of silenced.slice(0, LISTED_CELLS)) lines.push(`> - ${escapeMd(`${s.account} · ${s.eventCategory}/${s.severity} (was: ${s.before.join(', ')})`)}`);
+  for (const s of silenced.slice(0, LISTED_CELLS)) lines.push(`> - ${escapeMd(`${s.account} · ${s.eventCategory}/${s.severity} (was: ${listText(s.before.map((c) => short.get(c) ?? c), 3)})`)}`);
   if (silenced.length > LISTED_CELLS) lines.push(`> - … ${silenced.length - LISTED_CELLS} more`);
   return lines.join('\n');
 }
 
-/** The cells that change, as a graph: each cell → its channels after (`==>` gained, `-->` kept) and `-.->` those it loses. */
-export function routingChangesDiagram(changes: readonly RoutingCellChange[]): string {
+/** `a, b, c and 4 more`. */
+export function listText(items: readonly string[], most: number): string {
+  return items.length <= most ? items.join(', ') : `${items.slice(0, most).join(', ')} and ${items.length - most} more`;
+}
+
+/** `deleted rule compliance-to-jira`: a change behind a cell, in words. */
+export function causeWords(cause: RoutingCause): string {
+  const done = { create: 'created', update: 'updated', replace: 'replaced', delete: 'deleted' }[cause.action] ?? 'changed';
+  return `${done} ${cause.role === 'channel' ? 'channel' : 'rule'} ${cause.name}`;
+}
+
+/** How much of the section a comment near its size limit keeps. */
+export type RoutingDetail = 'full' | 'no-diagram' | 'compact';
+
+/** The diagram of one account's changed edges: each group of cells that change alike → the channels it gains (`==>`) and loses (`-.->`). */
+export function routingChangesDiagram(acc: AccountRoutingChanges): string {
   const lines = ['flowchart LR'];
+  const short = shortNames(acc.alike.flatMap((g) => [...g.gained, ...g.lost]), NAME_MAX);
   const channelId = new Map<string, string>();
-  const idOf = (account: string, channel: string): string => {
-    const key = JSON.stringify([account, channel]);
-    let id = channelId.get(key);
+  const idOf = (channel: string): string => {
+    let id = channelId.get(channel);
     if (!id) {
       id = `c${channelId.size}`;
-      channelId.set(key, id);
-      lines.push(`  ${id}(${mermaidLabel(`${account}: ${channel}`)})`);
+      channelId.set(channel, id);
+      lines.push(`  ${id}(${mermaidLabel(short.get(channel)!)})`);
     }
     return id;
   };
   const silenced: string[] = [];
-  changes.slice(0, DIAGRAM_CELLS).forEach((ch, i) => {
-    const cell = `k${i}`;
-    lines.push(`  ${cell}[${mermaidLabel(`${ch.account} · ${ch.eventCategory}/${ch.severity}${ch.after.length === 0 ? ' · reaches nothing' : ''}`)}]`);
-    if (ch.after.length === 0) silenced.push(cell);
-    for (const c of ch.after) lines.push(`  ${cell} ${ch.gained.includes(c) ? '== gained ==>' : '-->'} ${idOf(ch.account, c)}`);
-    for (const c of ch.lost) lines.push(`  ${cell} -. lost .-> ${idOf(ch.account, c)}`);
+  acc.alike.forEach((g, i) => {
+    const node = `k${i}`;
+    const cells = g.cells.length <= 4 ? g.cells.join(', ') : `${g.cells.slice(0, 3).join(', ')} and ${g.cells.length - 3} more cells`;
+    lines.push(`  ${node}[${mermaidLabel(`${cells}${g.silenced ? ' · reach nothing' : ''}`)}]`);
+    if (g.silenced) silenced.push(node);
+    for (const c of g.gained) lines.push(`  ${node} == gained ==> ${idOf(c)}`);
+    for (const c of g.lost) lines.push(`  ${node} -. lost .-> ${idOf(c)}`);
   });
   if (silenced.length > 0) lines.push('  classDef silenced fill:#fdd,stroke:#c00,color:#600', `  class ${silenced.join(',')} silenced`);
   return fenced('mermaid', lines);
 }
 
+/** `Cloud: critical, high; App: low`: cells by category, each category once. */
+export function cellsText(cells: readonly string[]): string {
+  const byCategory = new Map<string, string[]>();
+  for (const c of cells) {
+    const slash = c.lastIndexOf('/');
+    const cat = c.slice(0, slash);
+    byCategory.set(cat, [...(byCategory.get(cat) ?? []), c.slice(slash + 1)]);
+  }
+  return [...byCategory].map(([cat, sevs]) => `${cat}: ${sevs.join(', ')}`).join('; ');
+}
+
+function namesText(names: readonly string[], short: ReadonlyMap<string, string>, sign: string, most = 3): string {
+  if (names.length > most) return `${sign}${names.length} channels`;
+  return names.map((n) => `${sign}${escapeMd(short.get(n) ?? n)}`).join(' ');
+}
+
+function causesText(causes: readonly RoutingCause[], short: ReadonlyMap<string, string>, limit: number): string {
+  if (causes.length === 0) return '';
+  const shown = causes.slice(0, limit).map((c) => escapeMd(causeWords({ ...c, name: short.get(c.name) ?? c.name })));
+  if (causes.length > limit) shown.push(`${causes.length - limit} more`);
+  return ` — via ${shown.join(', ')}`;
+}
+
+function groupLine(g: ChangeGroup, short: ReadonlyMap<string, string>, detail: RoutingDetail): string {
+  // Past a few names a count: the table per channel names each.
+  const most = detail === 'compact' ? 2 : 5;
+  const what = [namesText(g.gained, short, '+', most), namesText(g.lost, short, '−', most)].filter((t) => t !== '').join(' ');
+  return `- ${escapeMd(g.cells.join(', '))}: ${what}${g.silenced ? ' **(reach nothing)**' : ''}${causesText(g.causes, short, detail === 'compact' ? 2 : LISTED_CAUSES)}`;
+}
+
+/** One account's changed cells: the matrix of changed rows and columns, what changes them, per channel, the diagram. */
+function accountChangesMd(acc: AccountRoutingChanges, detail: RoutingDetail): string {
+  const names = [...acc.channels.map((c) => c.channel), ...acc.groups.flatMap((g) => g.causes.map((c) => c.name))];
+  const short = shortNames(names, NAME_MAX);
+  const byCell = new Map(acc.cells.map((c) => [`${c.eventCategory}/${c.severity}`, c]));
+  const rows = acc.categories.map((cat) => [
+    escapeMd(cat),
+    ...acc.severities.map((sev) => {
+      const c = byCell.get(`${cat}/${sev}`);
+      if (!c) return '·';
+      const text = [namesText(c.gained, short, '+'), namesText(c.lost, short, '−')].filter((t) => t !== '').join(' ');
+      return c.after.length === 0 && c.before.length > 0 ? `${text} **none left**` : text;
+    }),
+  ]);
+  const parts = [table(['Event category', ...acc.severities.map(escapeMd)], ['l', ...acc.severities.map(() => 'l' as const)], rows)];
+  parts.push(acc.groups.map((g) => groupLine(g, short, detail)).join('\n'));
+  const perChannel = acc.channels.map((c) => [
+    escapeMd(short.get(c.channel) ?? c.channel),
+    detail === 'compact' ? String(c.gained.length) : escapeMd(cellsText(c.gained)) || '—',
+    detail === 'compact' ? String(c.lost.length) : escapeMd(cellsText(c.lost)) || '—',
+  ]);
+  parts.push(table(['Channel', 'Cells gained', 'Cells lost'], ['l', 'l', 'l'], perChannel));
+  if (detail !== 'full') parts.push('No diagram here (the comment is near its size limit; the job summary has it).');
+  else if (acc.edges > DIAGRAM_EDGES) parts.push(`No diagram: ${acc.edges} changed edges, more than the ${DIAGRAM_EDGES} a diagram keeps legible; the tables name them all.`);
+  else parts.push(routingChangesDiagram(acc));
+  const body = parts.join('\n\n');
+  const silenced = acc.cells.filter((c) => c.before.length > 0 && c.after.length === 0).length;
+  const title = `${plural(acc.cells.length, 'cell')} change${acc.cells.length === 1 ? 's' : ''}${silenced > 0 ? `, ${silenced} lose${silenced === 1 ? 's' : ''} every channel` : ''}`;
+  if (body.split('\n').length <= OPEN_LINES) return `#### ${escapeMd(acc.account)}: ${escapeMd(title)}\n\n${body}`;
+  return `<details><summary><b>${escapeHtml(acc.account)}</b>: ${escapeHtml(title)}</summary>\n\n${body}\n\n</details>`;
+}
+
 /** The "Routing changes" section of a plan's comment; '' when routing does not change. */
-export function routingChangesMd(routing: PlanRouting | undefined): string {
+export function routingChangesMd(routing: PlanRouting | undefined, detail: RoutingDetail = 'full'): string {
   if (!routing) return '';
   const parts: string[] = [];
   for (const f of routing.failing ?? []) {
     parts.push(`- **Requirement ${escapeMd(f.requirement)} fails after this plan:** ${escapeMd(f.accounts.map((a) => `${a.account}: ${a.cells.join(', ')}`).join('; '))}`);
   }
+  const fresh = routing.newChannels ?? [];
+  if (fresh.length > 0) {
+    parts.push(...fresh.map((c) => `- **New destination** ${escapeMd(`${c.account} · ${c.name} (${c.type || 'unknown type'})`)}: ${c.cells.length === 0 ? 'receives nothing yet' : escapeMd(`receives ${plural(c.cells.length, 'cell')} (${cellsText(c.cells)})`)}`));
+  }
   if (routing.changes.length === 0) {
     return parts.length === 0 ? '' : `### Routing changes\n\nNo cell changes its channels.\n\n${parts.join('\n')}`;
   }
+  const accounts = routingChangesByAccount(routing.changes);
   const n = routing.changes.length;
-  const head = `### Routing changes (${n} cell${n === 1 ? '' : 's'})\n\nCells (account · event category/severity) whose channels change.${n > DIAGRAM_CELLS ? ` The diagram shows the first ${DIAGRAM_CELLS}.` : ''}`;
-  // Cells that change alike share a line.
-  const groups = groupChanges(routing.changes);
-  const list = groups.slice(0, LISTED_CELLS).map((g) => {
-    const what = [...g.gained.map((x) => `+${x}`), ...g.lost.map((x) => `−${x}`)].join(' ');
-    return `- ${escapeMd(`${g.account} ${what}: ${g.cells.join(', ')}`)}${g.silenced ? ' **(reach nothing)**' : ''}`;
-  });
-  if (groups.length > LISTED_CELLS) list.push(`- … ${groups.length - LISTED_CELLS} more`);
-  return [head, routingChangesDiagram(routing.changes), [...parts, ...list].join('\n')].join('\n\n');
+  const head = `### Routing changes (${plural(n, 'cell')}${accounts.length > 1 ? ` in ${accounts.length} accounts` : ''})\n\nPer account only the cells (event category × severity) whose channels change: + gained, − lost, · unchanged.`;
+  return [head, ...(parts.length > 0 ? [parts.join('\n')] : []), ...accounts.map((a) => accountChangesMd(a, detail))].join('\n\n');
 }

@@ -1,9 +1,11 @@
 // Routing for a terminal: per account a compact table (event categories × severities, each cell the
-// letters of the channels it reaches, a `*` when only part of the cell's alerts get there), the
+// letters of every channel it reaches, each with a `*` when only part of the cell's alerts get
+// there; a cell too wide for its column goes on over more lines rather than hiding any), the
 // letters' legend, the rules, then what reaches nothing and what routes nothing. Also the routing
 // changes of a plan and the answer of `routes test`.
 
-import { type AccountRouting, groupChanges, type PlanRouting, type RoutingCell, type RoutingMap, scopeWords, silencedCells, unreachedCells } from '../model/routing.js';
+import { type AccountRouting, diffRouting, groupChanges, type PlanRouting, type RoutingCell, type RoutingMap, scopeWords, silencedCells, unreachedCells } from '../model/routing.js';
+import { type ReadValues, renderMasked } from '../model/read-values.js';
 import { inertText } from '../model/inert.js';
 import { palette, type Palette } from './ansi.js';
 
@@ -21,29 +23,59 @@ export function letters(i: number): string {
   return out;
 }
 
-/** Letters shown in one cell before `+N`. */
-const CELL_LETTERS = 3;
-
-function cellText(cell: RoutingCell, code: ReadonlyMap<string, string>): string {
-  if (cell.channels.length === 0) return '-';
-  const shown = cell.channels.slice(0, CELL_LETTERS).map((c) => code.get(c) ?? '?');
-  const more = cell.channels.length > CELL_LETTERS ? `+${cell.channels.length - CELL_LETTERS}` : '';
-  // `*`: some channel is reached only for part of the cell (resource groups or another filter).
-  const partial = cell.channels.some((c) => !cell.unscoped.includes(c)) ? '*' : '';
-  return shown.join(',') + more + partial;
+/** A cell's channels as letters, each with `*` when that channel gets only part of the cell's alerts; `-` for none. */
+function cellTokens(cell: RoutingCell, code: ReadonlyMap<string, string>): string[] {
+  if (cell.channels.length === 0) return ['-'];
+  return cell.channels.map((c) => (code.get(c) ?? '?') + (cell.unscoped.includes(c) ? '' : '*'));
 }
 
-export function accountRoutingLines(acc: AccountRouting, c: Palette): string[] {
+/** Tokens joined by commas into lines of at most `width` columns, broken after a comma. */
+function packTokens(tokens: readonly string[], width: number): string[] {
+  const lines: string[] = [];
+  let cur = '';
+  tokens.forEach((t, i) => {
+    const piece = i < tokens.length - 1 ? `${t},` : t;
+    if (cur !== '' && cur.length + piece.length > width) {
+      lines.push(cur);
+      cur = '';
+    }
+    cur += piece;
+  });
+  lines.push(cur);
+  return lines;
+}
+
+/** Narrowest a severity column gets when the table must shrink to the width. */
+const MIN_COLUMN = 6;
+
+export interface RoutesTextOptions {
+  color: boolean;
+  /** Columns the table may take (the terminal's width); 80 when absent. */
+  width?: number;
+  /** The routing the output is compared with (routes --base): each account ends with its changed cells. */
+  base?: { ref: string; commit: string; map: RoutingMap };
+}
+
+export function accountRoutingLines(acc: AccountRouting, c: Palette, width = 80): string[] {
   const out: string[] = [];
   // One letter per name: the service lets two channels share a name.
   const code = new Map([...new Set(acc.channels.map((ch) => ch.name))].map((name, i) => [name, letters(i)]));
-  const rows = acc.categories.map((cat, r) => [termText(cat), ...acc.severities.map((_, s) => cellText(acc.cells[r * acc.severities.length + s], code))]);
-  const header = ['', ...acc.severities];
-  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((row) => row[i].length)));
-  const line = (cells: string[]) => '  ' + cells.map((t, i) => t.padEnd(widths[i])).join('  ').trimEnd();
-  out.push(c.dim(line(header)));
-  for (const row of rows) out.push(line(row));
-  if (acc.cells.some((cell) => cell.channels.some((ch) => !cell.unscoped.includes(ch)))) out.push(c.dim('  * a channel reached for part of the cell only (resource groups, other filters)'));
+  const tokens = acc.categories.map((_, r) => acc.severities.map((__, s) => cellTokens(acc.cells[r * acc.severities.length + s], code)));
+  const catWidth = Math.max(0, ...acc.categories.map((cat) => termText(cat).length));
+  const natural = acc.severities.map((sev, s) => Math.max(sev.length, ...tokens.map((row) => row[s].join(',').length)));
+  // Shrink the columns that need it to share what the width leaves; a cell then takes several lines.
+  const room = width - 2 - catWidth - 2 * acc.severities.length;
+  const fits = natural.reduce((a, b) => a + b, 0) <= room;
+  const share = Math.max(MIN_COLUMN, Math.floor(room / Math.max(1, acc.severities.length)));
+  const widths = natural.map((n, s) => (fits ? n : Math.max(acc.severities[s].length, Math.min(n, Math.max(share, ...tokens.map((row) => Math.max(...row[s].map((t) => t.length + 1))))))));
+  const line = (cells: string[]) => '  ' + [cells[0].padEnd(catWidth), ...cells.slice(1).map((t, i) => t.padEnd(widths[i]))].join('  ').trimEnd();
+  out.push(c.dim(line(['', ...acc.severities])));
+  acc.categories.forEach((cat, r) => {
+    const packed = tokens[r].map((t, s) => packTokens(t, widths[s]));
+    const height = Math.max(...packed.map((p) => p.length));
+    for (let k = 0; k < height; k++) out.push(line([k === 0 ? termText(cat) : '', ...packed.map((p) => p[k] ?? '')]));
+  });
+  if (acc.cells.some((cell) => cell.channels.some((ch) => !cell.unscoped.includes(ch)))) out.push(c.dim('  B*: channel B gets only part of the cell’s alerts (resource groups, other filters)'));
   if (acc.channels.length > 0) {
     out.push('  Channels:');
     const seen = new Set<string>();
@@ -77,13 +109,32 @@ export function accountRoutingLines(acc: AccountRouting, c: Palette): string[] {
   return out;
 }
 
-export function renderRoutesText(map: RoutingMap, options: { color: boolean }): string {
+export function renderRoutesText(shown: RoutingMap, options: RoutesTextOptions & { secrets?: ReadValues }): string {
+  return renderMasked(options.secrets, shown, (map) => renderRoutesTextOf(map, options));
+}
+
+function renderRoutesTextOf(map: RoutingMap, options: RoutesTextOptions): string {
   const c = palette(options.color);
   const out: string[] = [];
+  const base = options.base;
+  const changes = base ? diffRouting(base.map, map) : [];
   for (const acc of map.accounts) {
-    out.push(c.bold(`Account ${termText(acc.account)} (${map.source === 'live' ? 'live state' : 'configuration'})`), ...accountRoutingLines(acc, c), '');
+    out.push(c.bold(`Account ${termText(acc.account)} (${map.source === 'live' ? 'live state' : 'configuration'})`), ...accountRoutingLines(acc, c, options.width));
+    if (base) {
+      const mine = changes.filter((ch) => ch.account === acc.account);
+      if (mine.length === 0) out.push(`  No cell changes since ${termText(base.ref)}.`);
+      else {
+        out.push(c.bold(`  Changes since ${termText(base.ref)} (${mine.length} cell${mine.length === 1 ? '' : 's'}):`));
+        for (const g of groupChanges(mine)) {
+          const parts = [...g.gained.map((x) => c.green(`+${termText(x)}`)), ...g.lost.map((x) => c.red(`-${termText(x)}`))];
+          out.push(`    ${parts.join(' ')}: ${termText(g.cells.join(', '))}${g.silenced ? c.red(' (reach nothing)') : ''}`);
+        }
+      }
+    }
+    out.push('');
   }
   if (map.accounts.length === 0) out.push('No account.');
+  if (base) out.push(c.dim(`Compared with ${termText(base.ref)} (commit ${base.commit.slice(0, 12)}).`));
   return out.join('\n').replace(/\n+$/, '') + '\n';
 }
 
@@ -121,7 +172,11 @@ export interface RouteTestView {
   extra?: string[];
 }
 
-export function renderRouteTestText(view: RouteTestView, options: { color: boolean }): string {
+export function renderRouteTestText(shown: RouteTestView, options: { color: boolean; secrets?: ReadValues }): string {
+  return renderMasked(options.secrets, shown, (view) => renderRouteTestTextOf(view, options));
+}
+
+function renderRouteTestTextOf(view: RouteTestView, options: { color: boolean }): string {
   const c = palette(options.color);
   const cell = view.cell;
   const what = termText(`${view.account} ${view.eventCategory}/${view.severity}`);

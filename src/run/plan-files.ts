@@ -3,10 +3,11 @@
 // files are the run layer's.
 
 import { randomBytes } from 'node:crypto';
-import { open, readFile, rename, unlink } from 'node:fs/promises';
+import { open, rename, unlink } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import type { Plan } from '../model/plan.js';
-import { parsePlanFile, planFileProblem as problem, planFileText, type SavedPlan } from '../plan/saved/plan-file.js';
+import { DiagnosticsError } from '../model/diagnostics.js';
+import { MAX_PLAN_BYTES, parsePlanFile, planFileProblem as problem, planFileText, type SavedPlan } from '../plan/saved/plan-file.js';
 
 /**
  * Writes the plan as JSON with a `checksum` member and, given a key, a `mac` member: a temp file in the
@@ -32,6 +33,30 @@ export async function savePlan(path: string, plan: Plan, key?: string): Promise<
   }
 }
 
+/** The file's text, refused (naming the file and the limit) when larger than `limit` bytes, never reading more than that. */
+async function readBounded(path: string, limit: number): Promise<string> {
+  const handle = await open(path, 'r');
+  try {
+    const size = (await handle.stat()).size;
+    const tooLarge = () =>
+      problem(path, 'plan-file-too-large', `plan file ${path} is larger than ${limit / (1024 * 1024)} MB (${size} bytes): not read`, 'a saved plan is a few MB at most: is this the file `postureops plan --out` wrote?');
+    if (size > limit) throw tooLarge();
+    // The file may grow while it is read: never more than the limit and one byte.
+    const buffer = Buffer.alloc(Math.min(size, limit) + 1);
+    let length = 0;
+    for (;;) {
+      const { bytesRead } = await handle.read(buffer, length, buffer.length - length, length);
+      if (bytesRead === 0) break;
+      length += bytesRead;
+      if (length > limit) throw tooLarge();
+      if (length === buffer.length) break;
+    }
+    return buffer.subarray(0, length).toString('utf8');
+  } finally {
+    await handle.close();
+  }
+}
+
 /** The plan of `path`, checked as `readPlan` checks it. */
 export async function loadPlan(path: string, key?: string): Promise<Plan> {
   return (await readPlan(path, key)).plan;
@@ -41,9 +66,9 @@ export async function loadPlan(path: string, key?: string): Promise<Plan> {
 export async function readPlan(path: string, key?: string): Promise<SavedPlan> {
   let text: string;
   try {
-    // Stryker disable next-line StringLiteral: without an encoding readFile gives a Buffer, which JSON.parse reads as UTF-8 too.
-    text = await readFile(path, 'utf8');
+    text = await readBounded(path, MAX_PLAN_BYTES);
   } catch (err) {
+    if (err instanceof DiagnosticsError) throw err;
     // Stryker disable next-line StringLiteral: Node's file functions give every error they throw a code; the fallback is never reached
     const code = (err as NodeJS.ErrnoException).code ?? 'error';
     throw problem(

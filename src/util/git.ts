@@ -1,8 +1,8 @@
 // The one place postureops runs git (`--changed-since`, the Action's default ranges): `git` through
 // execFile, no shell, in the repository of the configuration folder. Read-only, except
-// `fetchCommit`, which fetches one commit a shallow checkout lacks.
+// `fetchCommit`, which fetches one commit a shallow checkout lacks. `readTree` reads a folder at a commit (routes --base).
 
-import { execFile } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import { realpath } from 'node:fs/promises';
 import path from 'node:path';
 
@@ -131,4 +131,57 @@ export async function gitChanges(dir: string, ref: string): Promise<GitChanges> 
       }
     },
   };
+}
+
+/** A file of the tree at a commit: its path relative to the folder ('/' separated) and its bytes. */
+export interface TreeFile {
+  path: string;
+  data: Buffer;
+}
+
+/** git with bytes on stdin, bytes back (cat-file --batch). */
+function gitBytes(args: readonly string[], cwd: string, input: string): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    const child = spawn('git', args, { cwd, env: { ...process.env, GIT_TERMINAL_PROMPT: '0', LC_ALL: 'C' }, stdio: ['pipe', 'pipe', 'pipe'] });
+    const out: Buffer[] = [];
+    let err = '';
+    child.stdout.on('data', (b: Buffer) => out.push(b));
+    child.stderr.on('data', (b: Buffer) => (err += b.toString('utf8')));
+    child.on('error', (e) => reject(new GitError((e as NodeJS.ErrnoException).code === 'ENOENT' ? 'git is not installed or not on PATH' : e.message)));
+    child.on('close', (code) => (code === 0 ? resolve(Buffer.concat(out)) : reject(new GitError(err.trim().split('\n')[0] || `git ${args[0]} failed`))));
+    child.stdin.end(input);
+  });
+}
+
+/**
+ * The regular files below `dir` as they were at `ref` (symbolic links and submodules left out): two
+ * git processes whatever the count (ls-tree, then one cat-file --batch). Read-only.
+ */
+export async function readTree(dir: string, ref: string, what = '--base'): Promise<{ commit: string; files: TreeFile[] }> {
+  const commit = await resolveCommit(dir, ref, what);
+  const { top, rel } = await locate(dir, what);
+  const listing = await git(['ls-tree', '-r', '-z', '--full-tree', commit, '--', rel === '' ? '.' : rel], top);
+  const entries: { path: string; sha: string }[] = [];
+  for (const line of splitZ(listing.stdout)) {
+    // `<mode> SP <type> SP <sha> TAB <path>`
+    const tab = line.indexOf('\t');
+    const [mode, type, sha] = line.slice(0, tab).split(' ');
+    const full = line.slice(tab + 1);
+    if (type !== 'blob' || mode === '120000') continue;
+    const p = rel === '' ? full : full.startsWith(`${rel}/`) ? full.slice(rel.length + 1) : undefined;
+    if (p !== undefined) entries.push({ path: p, sha });
+  }
+  if (entries.length === 0) return { commit, files: [] };
+  const batch = await gitBytes(['cat-file', '--batch'], top, entries.map((e) => e.sha).join('\n') + '\n');
+  const files: TreeFile[] = [];
+  let at = 0;
+  for (const e of entries) {
+    // `<sha> SP <type> SP <size> LF <contents> LF`
+    const nl = batch.indexOf(0x0a, at);
+    const size = Number(batch.subarray(at, nl).toString('latin1').split(' ')[2]);
+    if (nl < 0 || !Number.isInteger(size)) throw new GitError(`git cat-file: unexpected answer for ${e.path}`);
+    files.push({ path: e.path, data: batch.subarray(nl + 1, nl + 1 + size) });
+    at = nl + 1 + size + 1;
+  }
+  return { commit, files };
 }

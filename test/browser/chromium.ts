@@ -75,10 +75,16 @@ const requireHere = createRequire(import.meta.url);
  * answer per block is null when it parses and renders, or mermaid's error text.
  */
 export async function checkMermaid(session: BrowserSession, blocks: readonly string[]): Promise<Array<string | null>> {
-  const script = requireHere.resolve('mermaid/dist/mermaid.min.js');
   const { page } = await openHtml(session, '<!doctype html><html><body><div id="out"></div></body></html>');
-  await page.addScriptTag({ path: script });
-  const results = await page.evaluate(async (sources: string[]) => {
+  const results = await mermaidIn(page, blocks);
+  await page.context().close();
+  return results;
+}
+
+/** As checkMermaid, in a page already open (one page for a test's Markdown and its diagrams). */
+export async function mermaidIn(page: Page, blocks: readonly string[]): Promise<Array<string | null>> {
+  await page.addScriptTag({ path: requireHere.resolve('mermaid/dist/mermaid.min.js') });
+  return page.evaluate(async (sources: string[]) => {
     const m = (globalThis as unknown as { mermaid: { initialize(o: object): void; parse(t: string): Promise<unknown>; render(id: string, t: string): Promise<{ svg: string }> } }).mermaid;
     m.initialize({ startOnLoad: false, securityLevel: 'strict' });
     const answers: Array<string | null> = [];
@@ -93,8 +99,6 @@ export async function checkMermaid(session: BrowserSession, blocks: readonly str
     }
     return answers;
   }, [...blocks]);
-  await page.context().close();
-  return results;
 }
 
 /** The ```mermaid blocks of a Markdown text. */

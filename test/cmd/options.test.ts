@@ -61,10 +61,10 @@ describe('typed options', () => {
     const program = buildProgram(io(), () => {});
     program.parseOptions(['--no-color']);
     const routes = program.commands.find((c) => c.name() === 'routes')!;
-    routes.parseOptions(['--live', '--account', 'prod']);
+    routes.parseOptions(['--live', '--account', 'prod', '--format', 'html', '--out', 'r.html', '--base', 'origin/main']);
     const test = routes.commands.find((c) => c.name() === 'test')!;
     test.parseOptions(['--category', 'Cloud', '--severity', 'critical', '--expect', '']);
-    expect(parse.routeTestOptions(test.optsWithGlobals())).toEqual({ live: true, account: ['prod'], format: 'text', category: 'Cloud', severity: 'critical', expect: '' });
+    expect(parse.routeTestOptions(test.optsWithGlobals())).toEqual({ live: true, account: ['prod'], format: 'html', out: 'r.html', base: 'origin/main', category: 'Cloud', severity: 'critical', expect: '' });
   });
 
   it('export, emulator, unlock, merge and show: their members only, with their defaults', () => {

@@ -154,7 +154,7 @@ describe('YAML and file hazards', () => {
   });
 
   it('accepts postureops.yml as the root file', async () => {
-    const dir = await makeRepo({ 'postureops.yml': 'accounts:\n  - name: only\n', 'a.yaml': SLACK });
+    const dir = await makeRepo({ 'postureops.yml': 'accounts:\n  - name: only\nvariables: [SLACK_URL]\n', 'a.yaml': SLACK });
     const result = await loadConfig(dir, { env: ENV, cwd: dir });
     expect(result.diagnostics).toEqual([]);
     expect(result.state?.resources.map((r) => [r.account, r.name])).toEqual([['only', 'ops-slack']]);

@@ -10,7 +10,7 @@ import type { Diagnostic } from '../../src/model/diagnostics.js';
 
 export const EXAMPLES = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../examples');
 
-export const ROOT_TWO = 'accounts:\n  - name: prod\n  - name: staging\ndefaults:\n  account: prod\n';
+export const ROOT_TWO = 'accounts:\n  - name: prod\n  - name: staging\ndefaults:\n  account: prod\nvariables: [SLACK_URL, HOOK, HOOK_*, ECR_ROLE_ARN, PD, JIRA*, HEC, KID, GCP_KEY, GOV_KEY, X, TOKEN, SECRET, NAME]\n';
 
 const made: string[] = [];
 afterAll(async () => {

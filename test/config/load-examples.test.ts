@@ -78,6 +78,7 @@ const ROOT: RootConfig = {
   ],
   defaultAccount: 'prod',
   prune: {},
+  variables: ['HOOK_*', 'SLACK_URL'],
 };
 
 describe('documents', () => {

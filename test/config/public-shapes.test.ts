@@ -78,9 +78,10 @@ describe('shapes of the public clients', () => {
     expect(errors(diags)).toEqual([]);
   });
 
-  it('an alert rule without channels (optional in the IaC provider) validates, with a warning that it reaches nobody', () => {
+  it('an alert rule without channels (optional in the IaC provider) is refused: the seed says the service refuses an empty intgGuidList', () => {
     const diags = check('AlertRule', { severity: ['critical'] });
-    expect(diags.map((d) => [d.severity, d.code])).toEqual([['warning', 'no-channels']]);
+    expect(diags.map((d) => [d.severity, d.code])).toEqual([['error', 'no-channels']]);
+    expect(check('AlertRule', { severity: ['critical'], channels: [] }).map((d) => [d.severity, d.code])).toEqual([['error', 'no-channels']]);
     const [rule] = desiredOf(AlertRule, doc('AlertRule', 'r', { severity: ['critical'] }));
     expect(AlertRule.createRequest(rule, [], requestCtx()).body).toMatchObject({ intgGuidList: [] });
   });

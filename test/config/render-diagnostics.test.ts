@@ -42,7 +42,7 @@ describe('renderDiagnostics text', () => {
   });
 
   it('colours only when asked', () => {
-    expect(renderDiagnostics(DIAGS, 'text', { color: true })).toContain('\u001b[31merror[unknown-field]\u001b[0m');
+    expect(renderDiagnostics(DIAGS, 'text', { color: true })).toContain('\u001b[31merror[unknown-field]\u001b[39m');
     expect(renderDiagnostics(DIAGS, 'text', { color: false })).not.toContain('\u001b[');
   });
 

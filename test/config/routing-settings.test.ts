@@ -40,7 +40,7 @@ afterEach(async () => {
 async function load(routing: string) {
   const dir = await mkdtemp(join(tmpdir(), 'postureops-routing-config-'));
   dirs.push(dir);
-  await writeFile(join(dir, 'postureops.yaml'), `accounts:\n  - name: prod\n  - name: staging\ndefaults:\n  account: prod\nsecrets:\n  literals: allow\n${routing}`);
+  await writeFile(join(dir, 'postureops.yaml'), `accounts:\n  - name: prod\n  - name: staging\ndefaults:\n  account: prod\nsecrets:\n  literals: allow\n${routing}variables: [PD]\n`);
   await writeFile(join(dir, 'channels.yaml'), CHANNELS);
   await writeFile(join(dir, 'rules.yaml'), RULES);
   return loadConfig(dir, { env: { PD: 'key' } });

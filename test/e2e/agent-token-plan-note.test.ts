@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RunningEmulator, startEmulator } from '../../src/emulator/index.js';
-import { cli, serviceEnv } from './harness.js';
+import { cli, oneLine, serviceEnv } from './harness.js';
 
 let emu: RunningEmulator;
 let dir: string;
@@ -27,9 +27,10 @@ describe('the plan of a new agent access token', () => {
   it('says in text, Markdown and JSON that a value will be issued, where --credentials-out keeps it, and how to read it later; no other change says so', async () => {
     const [text, md, json] = await Promise.all(['text', 'markdown', 'json'].map((format) => cli(['plan', dir, '--format', format], { env: serviceEnv(emu) })));
     for (const r of [text, md, json]) expect(r.code, r.stderr).toBe(0);
-    expect(text.stdout).toMatch(/create AgentAccessToken k8s-prod[^\n]*\n\s+the service issues its value on create: `apply --credentials-out FILE` keeps it in FILE/);
-    expect(text.stdout).toContain('without either it is not kept');
-    expect(text.stdout).toContain('GET /api/v2/AgentAccessTokens/{id}');
+    expect(text.stdout).toMatch(/create AgentAccessToken k8s-prod[^\n]*\n(?: {4}\S[^\n]*\n)?\s+the service issues its value on create:/);
+    expect(oneLine(text.stdout)).toMatch(/create AgentAccessToken k8s-prod.* the service issues its value on create: `apply --credentials-out FILE` keeps it in FILE/);
+    expect(oneLine(text.stdout)).toContain('without either it is not kept');
+    expect(oneLine(text.stdout)).toContain('GET /api/v2/AgentAccessTokens/{id}');
     expect(md.stdout).toContain('the service issues its value on create');
     const changes = (JSON.parse(json.stdout) as { changes: { kind: string; issued?: string }[] }).changes;
     const token = changes.find((c) => c.kind === 'AgentAccessToken');

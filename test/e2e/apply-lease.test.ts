@@ -17,7 +17,7 @@ import { LEASE_STALE_MS, Leases } from '../../src/ops/lease/lease.js';
 import { KINDS } from '../../src/kinds/index.js';
 import { LEASE_ID_PREFIX } from '../../src/kinds/lease-record.js';
 import { packageRoot } from '../../src/util/package-root.js';
-import { cli, EXAMPLES, exampleEnv, rawApi, serviceEnv, webhookRepo } from './harness.js';
+import { cli, EXAMPLES, exampleEnv, oneLine, rawApi, serviceEnv, webhookRepo } from './harness.js';
 
 const BIN = join(packageRoot(), 'dist', 'cmd', 'postureops.js');
 /** The service's virtual time starts at the real time (whole seconds), so that tokens stay valid for clients on the real clock. */
@@ -185,7 +185,7 @@ it('an apply killed with SIGKILL mid-apply blocks the next one for at most two m
   clock.set(START + LEASE_STALE_MS);
   const applied = await cli(['apply', dir, '--auto-approve'], { env: env1 });
   expect(applied.code, applied.stderr).toBe(0);
-  expect(applied.stdout).toMatch(/Apply lease: held on prod; took over the lease of account prod from \S+ pid \d+ \(not renewed for 120s\)/);
+  expect(oneLine(applied.stdout)).toMatch(/Apply lease: held on prod; took over the lease of account prod from \S+ pid \d+ \(not renewed for 120s\)/);
   const names = (await rawApi(emu, 'GET', '/api/v2/AlertChannels', { account: 'prod' })).body.data.map((r: { name: string }) => r.name).sort();
   // The killed run's create never reached the service: each name once.
   expect(names).toEqual(['hook-01', 'hook-02', 'hook-03']);

@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startEmulator, type RunningEmulator } from '../../src/emulator/index.js';
-import { cli, rawApi, serviceEnv } from './harness.js';
+import { cli, oneLine, rawApi, serviceEnv } from './harness.js';
 
 const ROOT = 'accounts:\n  - name: prod\n  - name: staging\ndefaults:\n  account: prod\n';
 const CHANNEL = `kind: AlertChannel
@@ -59,8 +59,9 @@ describe('drift attribution', () => {
     const res = await cli(['plan', dir, '--verbose'], { env });
     expect(res.code, res.stderr).toBe(0);
     const at = new Date(changed.createdOrUpdatedTime).toISOString();
-    expect(res.stdout).toContain(`~ update AlertChannel ops-hook [${changed.intgGuid}] (${join(dir, 'channels.yaml')}:1:1)\n      last changed by second@example.com at ${at}\n`);
-    expect(res.stdout).toContain(`prod AlertChannel stray-hook [${stray.intgGuid}] (last changed by second@example.com at ${new Date(stray.createdOrUpdatedTime).toISOString()})`);
+    expect(oneLine(res.stdout)).toContain(`~ update AlertChannel ops-hook [${changed.intgGuid}] (${join(dir, 'channels.yaml')}:1:1) last changed by second@example.com at ${at} `);
+    expect(res.stdout).toContain(`\n      last changed by second@example.com at ${at}\n`);
+    expect(oneLine(res.stdout)).toContain(`prod AlertChannel stray-hook [${stray.intgGuid}] (last changed by second@example.com at ${new Date(stray.createdOrUpdatedTime).toISOString()})`);
     // staging was never touched by the second key: its resources name the default key's user.
     expect(res.stdout).not.toContain('audit log');
     expect(res.stderr).not.toContain('AuditLogs');
@@ -69,10 +70,11 @@ describe('drift attribution', () => {
   it('--attribute reads the audit log of the drifted account only and shows the entries under each drifted resource', async () => {
     const res = await cli(['plan', dir, '--attribute', '--verbose'], { env });
     expect(res.code, res.stderr).toBe(0);
-    expect(res.stdout).toMatch(
-      new RegExp(`~ update AlertChannel ops-hook .*\\n.*last changed by second@example\\.com.*\\n {6}audit log:\\n {8}\\S+ second@example\\.com update: Updated alert channel ops-hook \\(${changed.intgGuid}\\)\\n {8}\\S+ admin@example\\.com create: Created alert channel ops-hook \\(${changed.intgGuid}\\)\\n`),
+    expect(res.stdout).toMatch(/\n {6}audit log:\n {8}\S+ second@example\.com update: /);
+    expect(oneLine(res.stdout)).toMatch(
+      new RegExp(`~ update AlertChannel ops-hook .* last changed by second@example\\.com.* audit log: \\S+ second@example\\.com update: Updated alert channel ops-hook \\(${changed.intgGuid}\\) \\S+ admin@example\\.com create: Created alert channel ops-hook \\(${changed.intgGuid}\\) `),
     );
-    expect(res.stdout).toContain(`        ${new Date(stray.createdOrUpdatedTime).toISOString()} second@example.com create: Created alert channel stray-hook (${stray.intgGuid})`);
+    expect(oneLine(res.stdout)).toContain(` ${new Date(stray.createdOrUpdatedTime).toISOString()} second@example.com create: Created alert channel stray-hook (${stray.intgGuid})`);
     // One search, for prod: staging has no drift.
     const searches = res.stderr.split('\n').filter((l) => l.startsWith('POST /api/v2/AuditLogs/search'));
     expect(searches).toHaveLength(1);

@@ -76,6 +76,14 @@ describe('postureops bin', () => {
     expect(res.stdout).toMatch(/Apply: \d+ done, 0 failed, 0 skipped/);
     expect(res.stdout).toContain('The live state matches the examples.');
     for (const value of Object.values(exampleEnv())) expect(res.stdout + res.stderr).not.toContain(value);
+    // A screen or two at 80 columns: the plan once, one line a change (the drift says what it changes), then the apply's summary.
+    const lines = res.stdout.split('\n');
+    expect(lines.length).toBeLessThan(130);
+    expect(Math.max(...lines.map((l) => [...l].length))).toBeLessThanOrEqual(80);
+    expect(res.stdout.match(/^Plan: \d+ to create/gm)).toHaveLength(1);
+    expect(res.stdout).toMatch(/~ update AlertChannel datadog-events[^\n]*\n(?: {4}[^\n]*\n)? {6}changed: enabled\n/);
+    expect(res.stdout).not.toMatch(/^ +[+-] (?:type|enabled|data):/m);
+    expect(res.stdout).not.toMatch(/^ +done +\+ create/m);
   });
 
   it('exits 1 on an unknown option and on an unknown --account', async () => {

@@ -270,7 +270,7 @@ describe('errors name the address, the variable to set and the next step', () =>
   it('apply refuses before the first write when a variable the plan reads is not set', async () => {
     const repo = join(dir, 'needs-env');
     await mkdir(repo, { recursive: true });
-    await writeFile(join(repo, 'postureops.yaml'), 'accounts:\n  - name: prod\n');
+    await writeFile(join(repo, 'postureops.yaml'), 'accounts:\n  - name: prod\nvariables: [HOOK_URL]\n');
     await writeFile(join(repo, 'hook.yaml'), 'kind: AlertChannel\nname: hook\nspec:\n  type: SlackChannel\n  data:\n    slackUrl: ${env:HOOK_URL}\n');
     const env = { ...serviceEnv(emu), HOOK_URL: 'https://hooks.slack.com/services/T0/B0/abcdefgh' };
     const saved = join(dir, 'needs-env.plan');

@@ -18,7 +18,7 @@ import { startEmulator, type ReceivedRequest, type RunningEmulator } from '../..
 import { getAt } from '../../src/model/json-pointer.js';
 import { CASES } from '../emulator/cloud-account-cases.js';
 import { seedService } from '../engine/export-seed.js';
-import { cli, filesBelow, memberNames, rawApi, serviceEnv, stringsIn, type CliResult } from './harness.js';
+import { cli, type CliResult, filesBelow, memberNames, oneLine, rawApi, serviceEnv, stringsIn } from './harness.js';
 
 const CANARY = /CANARY-[\w-]+/;
 const OLDER = { 'X-Emulator-Spelling': 'older' };
@@ -131,7 +131,7 @@ describe('an account holding every type and shape, through export, validate, pla
       ...(await rawApi(emu, 'GET', '/api/v2/ContainerRegistries', { account: 'prod' })).body.data,
     ] as { name: string }[];
     const env: Record<string, string> = { ...serviceEnv(emu) };
-    for (const m of note.matchAll(/\| `(SVC_[A-Z0-9_]+)` \| \w+ \| ([^|]+?) \| `([^`]+)` \| (compared|write-only) \|/g)) {
+    for (const m of note.matchAll(/\| `(SECRET_[A-Z0-9_]+)` \| \w+ \| ([^|]+?) \| `([^`]+)` \| (compared|write-only) \|/g)) {
       const [, variable, name, field, how] = m;
       const value = how === 'compared' ? getAt(live.find((r) => r.name === name) as never, field) : `CANARY-env-${variable}`;
       expect(typeof value, `${variable} (${name} ${field})`).toBe('string');
@@ -157,7 +157,7 @@ describe('an account holding every type and shape, through export, validate, pla
     const update = edited.changes.find((c: { name: string }) => c.name === 'never-seen-cloud');
     expect(update.action).toBe('update');
     expect(update.withheld).toEqual(expect.arrayContaining(['/data/API_KEY', '/data/credentials/client_secret', '/data/passphrase', '/data/serviceAccount/password']));
-    expect((await run(['plan', out], env)).stdout).toMatch(/leaves out .*\/data\/passphrase.*give them as \$\{env:NAME\} to keep them/);
+    expect(oneLine((await run(['plan', out], env)).stdout)).toMatch(/leaves out .*\/data\/passphrase.*give them as \$\{env:NAME\} to keep them/);
     received.length = 0;
     const applied = await run(['apply', out, '--auto-approve'], env);
     expect(applied.code, applied.stdout + applied.stderr).toBe(0);

@@ -13,7 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startEmulator } from '../../src/emulator/index.js';
 import { getAt } from '../../src/model/json-pointer.js';
 import { CASES } from '../emulator/cloud-account-cases.js';
-import { cli, serviceEnv } from './harness.js';
+import { cli, oneLine, serviceEnv } from './harness.js';
 
 const SLACK_URL = 'https://hooks.slack.com/services/T0/B0/real-account';
 const OLDER = { 'X-Emulator-Spelling': 'older' };
@@ -130,11 +130,11 @@ describe('export of an account shaped like the real service', () => {
   });
 
   it('names the record whose value a format check refuses', () => {
-    expect(exported.stderr).toMatch(/CloudAccount "AwsUsGovCfg" in account prod: /);
+    expect(oneLine(exported.stderr)).toMatch(/CloudAccount "AwsUsGovCfg" in account prod: /);
   });
 
   it('writes that value as read, with a warning', async () => {
-    expect(exported.stderr).toMatch(/export-value-kept.*CloudAccount "AwsUsGovCfg" in account prod: spec\/data\/accessKeyCredentials\/accountId/);
+    expect(oneLine(exported.stderr)).toMatch(/export-value-kept.*CloudAccount "AwsUsGovCfg" in account prod: spec\/data\/accessKeyCredentials\/accountId/);
     expect((await files(out))[join('prod', 'cloud-accounts.yaml')]).toMatch(/accountId: ["']123456789["']/);
   });
 
@@ -147,7 +147,7 @@ describe('export of an account shaped like the real service', () => {
       ...(await api(emu, 'GET', 'ContainerRegistries')).data,
     ] as { name: string }[];
     const env: Record<string, string> = { ...serviceEnv(emu) };
-    for (const m of note.matchAll(/\| `(SVC_[A-Z0-9_]+)` \| \w+ \| ([\w-]+) \| `([^`]+)` \| (compared|write-only) \|/g)) {
+    for (const m of note.matchAll(/\| `(SECRET_[A-Z0-9_]+)` \| \w+ \| ([\w-]+) \| `([^`]+)` \| (compared|write-only) \|/g)) {
       const [, variable, name, field, how] = m;
       const value = how === 'compared' ? getAt(live.find((r) => r.name === name) as never, field) : 'any-value';
       expect(typeof value, `${variable} (${name} ${field})`).toBe('string');

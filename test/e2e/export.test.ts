@@ -54,7 +54,7 @@ describe('postureops export', () => {
     const note = written['SECRETS.md'];
     const exportEnv: Record<string, string> = { ...serviceEnv(emu) };
     const liveValue: Record<string, string> = { slackUrl: 'SLACK_OPS_URL', hecToken: 'SPLUNK_HEC_TOKEN', teamsUrl: 'TEAMS_PLATFORM_URL' };
-    for (const m of note.matchAll(/\| `(SVC_[A-Z0-9_]+)` \| \w+ \| ([\w-]+) \| `([^`]+)` \| (compared|write-only) \|/g)) {
+    for (const m of note.matchAll(/\| `(SECRET_[A-Z0-9_]+)` \| \w+ \| ([\w-]+) \| `([^`]+)` \| (compared|write-only) \|/g)) {
       const [, variable, name, field, how] = m;
       const leaf = field.split('/').pop()!;
       const source = name === 'security-slack' ? 'SLACK_SECURITY_URL' : liveValue[leaf];

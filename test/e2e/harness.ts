@@ -24,6 +24,9 @@ export interface CliResult {
 
 export const EXAMPLES = join(packageRoot(), 'examples');
 
+/** Text output as one line, runs of white space as one space: what a line said before the CLI wrapped it to 80 columns. */
+export const oneLine = (text: string): string => text.replace(/\s+/g, ' ');
+
 let bare: string | undefined;
 /**
  * A copy of the examples without a `.env`: the README's walkthrough has readers create

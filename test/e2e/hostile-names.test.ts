@@ -49,7 +49,7 @@ async function hostileAccount(account: string): Promise<string> {
   expect(rule.status, JSON.stringify(rule.body)).toBe(201);
   const dir = await mkdtemp(join(tmpdir(), 'postureops-hostile-'));
   dirs.push(dir);
-  await writeFile(join(dir, 'postureops.yaml'), `accounts:\n  - name: ${account}\nprune: {AlertChannel: true}\n`);
+  await writeFile(join(dir, 'postureops.yaml'), `accounts:\n  - name: ${account}\nprune: {AlertChannel: true}\nvariables: [SLACK_URL]\n`);
   // YAML's double-quoted escapes: the file itself carries ESC, CR, a bidi override and a command line.
   await writeFile(
     join(dir, 'rules.yaml'),

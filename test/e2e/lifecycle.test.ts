@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startEmulator } from '../../src/emulator/index.js';
-import { cli, rawApi, serviceEnv } from './harness.js';
+import { cli, oneLine, rawApi, serviceEnv } from './harness.js';
 
 const ACCOUNTS = ['ren', 'pd', 'ign', 'tgt', 'prot', 'mv1', 'mv2'];
 
@@ -209,14 +209,14 @@ describe('--target', () => {
     for (const command of ['plan', 'apply']) {
       const typo = await cli([command, dir, '--target', 'AlertRule/r-aa', ...(command === 'apply' ? ['--auto-approve'] : [])], { env });
       expect(typo.code, typo.stderr).toBe(1);
-      expect(typo.stderr).toContain('--target AlertRule/r-aa names no declared or live resource');
+      expect(oneLine(typo.stderr)).toContain('--target AlertRule/r-aa names no declared or live resource');
       // Said once: the problems of a plan that cannot be made are printed by one hand only.
-      expect(typo.stderr.split('names no declared or live resource').length - 1, typo.stderr).toBe(1);
+      expect(oneLine(typo.stderr).split('names no declared or live resource').length - 1, typo.stderr).toBe(1);
     }
     expect((await rules('tgt')).map((r) => r.filters.name)).toEqual(['r-a']);
     // One that names an up-to-date resource plans no change, with a warning.
     const quiet = await cli(['plan', dir, '--target', 'AlertRule/r-a', '--detailed-exitcode'], { env });
     expect(quiet.code, quiet.stderr).toBe(0);
-    expect(quiet.stderr).toContain('selects no change of this plan');
+    expect(oneLine(quiet.stderr)).toContain('selects no change of this plan');
   });
 });

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startEmulator } from '../../src/emulator/index.js';
-import { cli, rawApi, serviceEnv } from './harness.js';
+import { cli, oneLine, rawApi, serviceEnv } from './harness.js';
 
 const SLACK_URL = 'https://hooks.slack.com/services/T0/B0/open-world-live';
 const BAD_TIME = 'not a timestamp';
@@ -138,7 +138,7 @@ describe('open world: what the live service returns', () => {
     const exported = await cli(['export', '--out', out, '--account', 'prod'], { env: serviceEnv(emu) });
     expect(exported.code, exported.stderr).toBe(0);
     // What a file cannot hold is a warning naming the resource and the member.
-    expect(exported.stderr).toMatch(/AlertChannel "mail-team" in account prod: spec\/data\/deliveryMode/);
+    expect(oneLine(exported.stderr)).toMatch(/AlertChannel "mail-team" in account prod: spec\/data\/deliveryMode/);
 
     const channels = await readFile(join(out, 'prod', 'alert-channels.yaml'), 'utf8');
     expect(channels).toContain('type: MicrosoftSentinel');
@@ -158,7 +158,7 @@ describe('open world: what the live service returns', () => {
     // The variables SECRETS.md lists: compared ones with the live value, write-only ones with anything.
     const note = await readFile(join(out, 'SECRETS.md'), 'utf8');
     const env: Record<string, string> = { ...serviceEnv(emu) };
-    for (const m of note.matchAll(/\| `(SVC_[A-Z0-9_]+)` \| \w+ \| [\w-]+ \| `([^`]+)` \| (compared|write-only) \|/g)) {
+    for (const m of note.matchAll(/\| `(SECRET_[A-Z0-9_]+)` \| \w+ \| [\w-]+ \| `([^`]+)` \| (compared|write-only) \|/g)) {
       env[m[1]] = m[3] === 'compared' ? (m[2] === '/data/slackUrl' ? SLACK_URL : 'unexpected-compared-secret') : 'any-value';
     }
     expect(Object.values(env)).toContain(SLACK_URL);

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startEmulator } from '../../src/emulator/index.js';
-import { cli, type CliResult, forwardingProxy, rawApi } from './harness.js';
+import { cli, type CliResult, forwardingProxy, oneLine, rawApi } from './harness.js';
 
 type Emu = Awaited<ReturnType<typeof startEmulator>>;
 
@@ -31,7 +31,7 @@ async function recordingProxy(target: string): Promise<{ url: string; seen: stri
 const writes = (seen: readonly string[]): string[] =>
   seen.filter((r) => !r.startsWith('GET ') && !r.startsWith('POST /api/v2/access/tokens') && !/^POST \S+\/search\b/.test(r));
 
-const ROOT = 'accounts:\n  - name: prod\nprune:\n  AlertChannel: true\n';
+const ROOT = 'accounts:\n  - name: prod\nprune:\n  AlertChannel: true\nvariables: [HOOK_URL]\n';
 const hook = (name: string, url: string): string => `kind: AlertChannel\nname: ${name}\nspec:\n  type: Webhook\n  data:\n    webhookUrl: ${url}\n`;
 /** Channels nobody changes: one update and one delete then stay well under the safety thresholds. */
 const STEADY = Array.from({ length: 8 }, (_, i) => hook(`steady-${i}`, `https://hooks.example.com/steady-${i}`));
@@ -154,7 +154,7 @@ describe('apply --plan of an edited plan', () => {
   function expectRefused(res: CliResult, ...named: string[]): void {
     const out = res.stdout + res.stderr;
     expect(res.code, out).toBe(3);
-    for (const n of named) expect(out).toContain(n);
+    for (const n of named) expect(oneLine(out)).toContain(n);
     expect(writes(proxy.seen), out).toEqual([]);
     for (const secret of [emu.secret, GITHUB_TOKEN, KEY, WRONG_KEY]) expect(out).not.toContain(secret);
     expect(out).not.toMatch(/\n\s+at .+:\d+:\d+/);

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startEmulator, type ManualClock } from '../../src/emulator/index.js';
-import { cli as runCli, serviceEnv, virtualClient, webhookRepo } from './harness.js';
+import { cli as runCli, oneLine, serviceEnv, virtualClient, webhookRepo } from './harness.js';
 
 /** The client the CLI creates gets this test's virtual clock, and the test sees its waits and requests. */
 const { clientOptions, reset, useClock } = virtualClient();
@@ -51,13 +51,13 @@ describe('the estimate for a drained bucket', () => {
 
     const planned = await cli(['plan', dir], { env });
     expect(planned.code, planned.stderr).toBe(0);
-    const line = /POST AlertChannels\s+needs 7; 0 of 5 left; about (\d+) min: 7 requests at 1 per 12 min/.exec(planned.stdout);
+    const line = /POST AlertChannels\s+needs 7; 0 of 5 left; about (\d+) min: 7 requests at 1 per 12 min/.exec(oneLine(planned.stdout));
     expect(line, planned.stdout).not.toBeNull();
     const estimate = Number(line![1]) * 60;
 
     // A plan without the last run's knowledge cannot know the bucket is empty, and says both ends.
     const blind = await cli(['plan', dir], { env: envOf(emu) });
-    expect(blind.stdout).toMatch(/POST AlertChannels\s+needs 7; not used yet: a full bucket holds 5; about 24 min: 2 requests at 1 per 12 min; up to 84 min if another run has just drained it/);
+    expect(oneLine(blind.stdout)).toMatch(/POST AlertChannels\s+needs 7; not used yet: a full bucket holds 5; about 24 min: 2 requests at 1 per 12 min; up to 84 min if another run has just drained it/);
 
     const before = clock.now();
     const second = await cli(['apply', dir, '--no-lease', '--auto-approve', '--format', 'json'], { env });

@@ -25,7 +25,7 @@ describe('rate limits during apply', () => {
   let dir: string;
   beforeAll(async () => {
     dir = await mkdtemp(join(tmpdir(), 'postureops-rl-'));
-    await writeFile(join(dir, 'postureops.yaml'), 'accounts:\n  - name: prod\n');
+    await writeFile(join(dir, 'postureops.yaml'), 'accounts:\n  - name: prod\nvariables: [HOOK_TOKEN]\n');
     const docs = Array.from(
       { length: CHANNELS },
       (_, i) => `kind: AlertChannel\nname: hook-${String(i).padStart(2, '0')}\nspec:\n  type: Webhook\n  data:\n    webhookUrl: https://hooks.example.com/${i}/\${env:HOOK_TOKEN}\n`,

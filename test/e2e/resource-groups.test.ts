@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startEmulator } from '../../src/emulator/index.js';
 import { makeRepo } from '../config/helpers.js';
-import { cli, rawApi, serviceEnv } from './harness.js';
+import { cli, oneLine, rawApi, serviceEnv } from './harness.js';
 
 const GROUPS = `kind: ResourceGroup
 name: aws-eu
@@ -213,7 +213,7 @@ describe('resource groups and report rules by name', () => {
     const plan = await cli(['plan', dir, '--detailed-exitcode'], { env });
     expect(plan.code, plan.stdout + plan.stderr).toBe(0);
     // Once among the plan's warnings (stderr lists the diagnostics too).
-    expect(plan.stdout.split(`names ResourceGroup ${guid} by its id: that is ResourceGroup "clusters"`)).toHaveLength(2);
+    expect(oneLine(plan.stdout).split(`names ResourceGroup ${guid} by its id: that is ResourceGroup "clusters"`)).toHaveLength(2);
     await writeFile(join(dir, 'rules.yaml'), RULES.replaceAll('aws-eu', 'aws-europe'));
   });
 
@@ -270,7 +270,7 @@ describe('a report rule routed to a Webhook', () => {
     });
     const res = await cli(['validate', dir]);
     expect(res.code).toBe(1);
-    expect(res.stdout + res.stderr).toMatch(/report\.yaml:6:7: error\[reference-not-allowed\]: ReportRule `weekly` names AlertChannel `soc-hook`, whose type is Webhook/);
+    expect(oneLine(res.stdout + res.stderr)).toMatch(/report\.yaml:6:7: error\[reference-not-allowed\]: ReportRule `weekly` names AlertChannel `soc-hook`, whose type is Webhook/);
     await rm(dir, { recursive: true, force: true });
   });
 
@@ -284,7 +284,7 @@ describe('a report rule routed to a Webhook', () => {
     });
     const res = await cli(['plan', dir], { env: serviceEnv(emu) });
     expect(res.code).toBe(1);
-    expect(res.stdout + res.stderr).toMatch(/report\.yaml:1:1: error\[reference-not-allowed\]: ReportRule weekly refers to AlertChannel live-hook, whose type is Webhook/);
+    expect(oneLine(res.stdout + res.stderr)).toMatch(/report\.yaml:1:1: error\[reference-not-allowed\]: ReportRule weekly refers to AlertChannel live-hook, whose type is Webhook/);
     await emu.close();
     await rm(dir, { recursive: true, force: true });
   });

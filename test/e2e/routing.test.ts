@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startEmulator } from '../../src/emulator/index.js';
-import { bareExamples, cli, exampleEnv, serviceEnv } from './harness.js';
+import { bareExamples, cli, exampleEnv, oneLine, serviceEnv } from './harness.js';
 
 const ROOT = `accounts:
   - name: prod
@@ -24,6 +24,7 @@ routing:
       eventCategory: [Cloud, Compliance]
       severity: [critical]
       reach: {types: [PagerDutyApi, VictorOps]}
+variables: [PD_KEY, HOOK_URL]
 `;
 const CHANNELS = `kind: AlertChannel
 name: oncall-pagerduty
@@ -96,7 +97,7 @@ describe('routing against the emulator', () => {
     const res = await cli(['validate', dir], { env });
     expect(res.code).toBe(1);
     expect(res.stdout).toContain('postureops.yaml:8:7: error[routing-requirement]');
-    expect(res.stdout).toContain('routing requirement "prod-critical-pages" fails in 2 cells (none reaches a PagerDutyApi or VictorOps channel): prod: Cloud/critical, Compliance/critical');
+    expect(oneLine(res.stdout)).toContain('routing requirement "prod-critical-pages" fails in 2 cells (none reaches a PagerDutyApi or VictorOps channel): prod: Cloud/critical, Compliance/critical');
   });
 
   it('plan shows the lost route and is refused (exit 3) by the requirement; --force plans it', async () => {
@@ -111,43 +112,32 @@ describe('routing against the emulator', () => {
     expect(plan.routing.changes).toEqual(
       ['Compliance/critical', 'Compliance/high', 'Cloud/critical', 'Cloud/high'].map((cell) => {
         const [eventCategory, severity] = cell.split('/');
-        return { account: 'prod', eventCategory, severity, before: ['oncall-pagerduty', 'team-hook'], after: ['team-hook'], gained: [], lost: ['oncall-pagerduty'] };
+        const causes = [{ key: 'prod/AlertRule/critical-to-oncall', action: 'update', role: 'rule', name: 'critical-to-oncall' }];
+        return { account: 'prod', eventCategory, severity, before: ['oncall-pagerduty', 'team-hook'], after: ['team-hook'], gained: [], lost: ['oncall-pagerduty'], causes };
       }),
     );
     expect(plan.routing.failing[0]).toMatchObject({ requirement: 'prod-critical-pages', accounts: [{ account: 'prod', cells: ['Cloud/critical', 'Compliance/critical'] }] });
     const text = await cli(['plan', dir], { env });
     expect(text.code).toBe(3);
     expect(text.stdout).toContain('Routing changes (4 cells):');
-    expect(text.stdout).toContain('prod -oncall-pagerduty: Compliance/critical, Compliance/high, Cloud/critical, Cloud/high');
+    expect(oneLine(text.stdout)).toContain('prod -oncall-pagerduty: Compliance/critical, Compliance/high, Cloud/critical, Cloud/high');
     const forced = await cli(['plan', dir, '--force', '--format', 'json'], { env });
     expect(forced.code, forced.stderr).toBe(0);
     expect(JSON.parse(forced.stdout).refusal).toBeUndefined();
   });
 
-  it('the comment has a Routing changes section with a Mermaid diagram of the changed cells', async () => {
+  it('the comment has a Routing changes section: the changed cells, what changes them, and a diagram of the changed edges only', async () => {
     const res = await cli(['plan', dir, '--format', 'markdown'], { env });
     expect(res.code).toBe(3);
     const md = res.stdout;
     expect(md).toContain('**Plan refused (routing-requirement):**');
     expect(md).toContain('### Routing changes (4 cells)');
     const diagram = /```mermaid\n([\s\S]*?)\n```/.exec(md.slice(md.indexOf('### Routing changes')))![1];
-    expect(diagram.split('\n')).toEqual([
-      'flowchart LR',
-      '  k0["prod #183; Compliance/critical"]',
-      '  c0("prod: team-hook")',
-      '  k0 --> c0',
-      '  c1("prod: oncall-pagerduty")',
-      '  k0 -. lost .-> c1',
-      '  k1["prod #183; Compliance/high"]',
-      '  k1 --> c0',
-      '  k1 -. lost .-> c1',
-      '  k2["prod #183; Cloud/critical"]',
-      '  k2 --> c0',
-      '  k2 -. lost .-> c1',
-      '  k3["prod #183; Cloud/high"]',
-      '  k3 --> c0',
-      '  k3 -. lost .-> c1',
-    ]);
+    // Four cells lose the same channel for the same change: one node, one edge; the kept route is not drawn.
+    expect(diagram.split('\n')).toEqual(['flowchart LR', '  k0["Compliance/critical, Compliance/high, Cloud/critical, Cloud/high"]', '  c0("oncall-pagerduty")', '  k0 -. lost .-> c0']);
+    expect(md).toContain('| Event category | critical | high |\n| --- | --- | --- |\n| Compliance | −oncall-pagerduty | −oncall-pagerduty |\n| Cloud | −oncall-pagerduty | −oncall-pagerduty |');
+    expect(md).toContain('- Compliance/critical, Compliance/high, Cloud/critical, Cloud/high: −oncall-pagerduty — via updated rule critical-to-oncall');
+    expect(md).toContain('| oncall-pagerduty | — | Compliance: critical, high; Cloud: critical, high |');
   });
 
   it('warns at the top of the comment when a cell that reached a channel reaches none', async () => {

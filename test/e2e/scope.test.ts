@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startEmulator } from '../../src/emulator/index.js';
-import { cli, readsByCollection, serviceEnv } from './harness.js';
+import { cli, oneLine, readsByCollection, serviceEnv } from './harness.js';
 
 const GIT_ENV = { GIT_AUTHOR_NAME: 't', GIT_AUTHOR_EMAIL: 't@example.com', GIT_COMMITTER_NAME: 't', GIT_COMMITTER_EMAIL: 't@example.com', GIT_CONFIG_NOSYSTEM: '1', GIT_CONFIG_GLOBAL: '/dev/null' };
 const git = (cwd: string, ...args: string[]): string => execFileSync('git', ['-c', 'init.defaultBranch=main', ...args], { cwd, env: { ...process.env, ...GIT_ENV }, encoding: 'utf8' });
@@ -137,8 +137,8 @@ describe('plan --changed-since', () => {
     expect(plan.changes).toEqual([]);
     const text = await cli(['plan', dir, '--changed-since', 'main'], { env: serviceEnv(emu) });
     expect(text.stdout).toContain('Scope (--changed-since main (');
-    expect(text.stdout).toContain('0 of 100 accounts planned; 100 skipped (not read, not planned, not pruned).');
-    expect(text.stdout).toMatch(/no document of it changed since main \([0-9a-f]{7}\) \(100\): acct-001, acct-002, /);
+    expect(oneLine(text.stdout)).toContain('0 of 100 accounts planned; 100 skipped (not read, not planned, not pruned).');
+    expect(oneLine(text.stdout)).toMatch(/no document of it changed since main \([0-9a-f]{7}\) \(100\): acct-001, acct-002, /);
   });
 
   it('an unknown ref, or a folder outside git, is a clear error (exit 1, no stack)', async () => {

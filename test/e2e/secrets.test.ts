@@ -17,7 +17,7 @@ const SLACK_2 = 'https://hooks.slack.com/services/T0LIT/B0LIT/R0tatedSlackT0ken7
 const HOOK_A = 'https://alerts.internal.example/hook/a';
 const HOOK_B = 'https://alerts.internal.example/hook/b';
 
-const ROOT = (extra = '') => `accounts:\n  - name: prod\n${extra}`;
+const ROOT = (extra = '') => `accounts:\n  - name: prod\nvariables: [SLACK_URL, HOOK_*]\n${extra}`;
 const channels = (slack: string) => `kind: AlertChannel
 name: hook-a
 spec:
@@ -237,8 +237,8 @@ describe('secrets written in files, and .env files, end to end', () => {
     expect(all(exported)).not.toContain(EXPORTED_SLACK);
     expect((await stat(envFile)).mode & 0o777).toBe(0o600);
     const text = await readFile(envFile, 'utf8');
-    expect(text).toContain(`SVC_PROD_EXPORTED_SLACK_SLACK_URL='${EXPORTED_SLACK}'`);
-    expect(text).toMatch(/# write-only[^\n]*\nSVC_PROD_EXPORTED_PD_API_INTG_KEY=postureops-placeholder:set-the-real-value\n/);
+    expect(text).toContain(`SECRET_PROD_EXPORTED_SLACK_SLACK_URL='${EXPORTED_SLACK}'`);
+    expect(text).toMatch(/# write-only[^\n]*\nSECRET_PROD_EXPORTED_PD_API_INTG_KEY=postureops-placeholder:set-the-real-value\n/);
     for (const f of ['postureops.yaml', 'prod/alert-channels.yaml', 'SECRETS.md']) expect(await readFile(join(out, f), 'utf8')).not.toContain(EXPORTED_SLACK);
 
     const without = await cli(['plan', out, '--detailed-exitcode'], { env });

@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseAllDocuments } from 'yaml';
 import { startEmulator, type ReceivedRequest, type RunningEmulator } from '../../src/emulator/index.js';
-import { cli, filesBelow, memberNames, rawApi, serviceEnv, stringsIn, type CliResult } from './harness.js';
+import { cli, type CliResult, filesBelow, memberNames, oneLine, rawApi, serviceEnv, stringsIn } from './harness.js';
 
 const CANARY = /CANARY-\d+/;
 
@@ -90,7 +90,7 @@ describe('secrets of unknown types, end to end', () => {
     expect(exported.code, exported.stderr).toBe(0);
     expectNoCanary(exported, 'export');
     // The empty member of the unknown type is left out, and export says so.
-    expect(exported.stderr).toMatch(/CloudAccount "future-cloud" in account prod: spec\/data\/note is empty/);
+    expect(oneLine(exported.stderr)).toMatch(/CloudAccount "future-cloud" in account prod: spec\/data\/note is empty/);
 
     for (const file of [...(await filesBelow(out)), dotenv]) expect(await readFile(file, 'utf8'), file).not.toMatch(CANARY);
     const clouds = parseAllDocuments(await readFile(join(out, 'prod', 'cloud-accounts.yaml'), 'utf8')).map((d) => d.toJS());
@@ -103,20 +103,20 @@ describe('secrets of unknown types, end to end', () => {
       cloud.spec.data.DB_PASSWD,
       cloud.spec.data.opaque,
     ]) {
-      expect(value).toMatch(/^\$\{env:SVC_[A-Z0-9_]+\}$/);
+      expect(value).toMatch(/^\$\{env:SECRET_[A-Z0-9_]+\}$/);
     }
     // What identifies a credential is carried as it is.
     expect(cloud.spec.data.credentials).toMatchObject({ clientId: 'client-1', keyId: 'key-id-1' });
     expect(cloud.spec.data.auth.signing.tokenUrl).toBe('https://login.example.com/token');
     expect(cloud.spec.data).not.toHaveProperty('note');
     const channels = await readFile(join(out, 'prod', 'alert-channels.yaml'), 'utf8');
-    expect(channels).toMatch(/apiIntgKey: \$\{env:SVC_/);
+    expect(channels).toMatch(/apiIntgKey: \$\{env:SECRET_/);
     const registries = await readFile(join(out, 'prod', 'container-registries.yaml'), 'utf8');
-    expect(registries).toMatch(/robotToken: \$\{env:SVC_/);
+    expect(registries).toMatch(/robotToken: \$\{env:SECRET_/);
 
     // SECRETS.md lists each one as write-only; the environment gets values of its own (canaries too).
     const note = await readFile(join(out, 'SECRETS.md'), 'utf8');
-    const rows = [...note.matchAll(/\| `(SVC_[A-Z0-9_]+)` \| \w+ \| [\w-]+ \| `([^`]+)` \| (compared|write-only) \|/g)];
+    const rows = [...note.matchAll(/\| `(SECRET_[A-Z0-9_]+)` \| \w+ \| [\w-]+ \| `([^`]+)` \| (compared|write-only) \|/g)];
     expect(rows.map((m) => m[2]).sort()).toEqual(
       [
         '/data/DB_PASSWD',
@@ -148,7 +148,7 @@ describe('secrets of unknown types, end to end', () => {
     await writeFile(literalFile, text.replace(/x_api_key: \$\{env:[A-Z0-9_]+\}/, 'x_api_key: CANARY-9-literal'));
     const refused = await cli(['validate', literal, '--no-env'], { env });
     expect(refused.code).toBe(1);
-    expect(refused.stdout + refused.stderr).toMatch(/cloud-accounts\.yaml:\d+.*secret-literal|secret-literal.*cloud-accounts\.yaml:\d+/);
+    expect(oneLine(refused.stdout + refused.stderr)).toMatch(/cloud-accounts\.yaml:\d+.*secret-literal|secret-literal.*cloud-accounts\.yaml:\d+/);
 
     // Edit one plain member of the unknown-type record and remove its secret members from the file.
     const file = join(out, 'prod', 'cloud-accounts.yaml');

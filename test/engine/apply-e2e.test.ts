@@ -22,6 +22,7 @@ const ROOT = `accounts:
 defaults:
   account: prod
 prune: {AlertRule: true, AlertChannel: true}
+variables: [SLACK_URL, PD_KEY, HUB_PASSWORD]
 `;
 
 const CHANNELS = `kind: AlertChannel

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { declarationProblem } from '../../src/model/env.js';
 import {
   assignVariables,
   baseVariable,
@@ -52,52 +53,53 @@ describe('variable names of exported secrets', () => {
     expect(upperSnake('')).toBe('');
   });
 
-  it('names a secret SVC_<ACCOUNT>_<NAME>_<FIELD> with the last member of the pointer, no doubled or trailing underscore', () => {
-    expect(baseVariable('prod', 'ops-slack', '/data/slackUrl')).toBe('SVC_PROD_OPS_SLACK_SLACK_URL');
-    expect(baseVariable('prod', '-ops_', '/data/url-')).toBe('SVC_PROD_OPS_URL');
-    expect(baseVariable('prod', 'x', '/data/a~1b')).toBe('SVC_PROD_X_A_B');
+  it('names a secret SECRET_<ACCOUNT>_<NAME>_<FIELD> with the last member of the pointer, no doubled or trailing underscore', () => {
+    expect(baseVariable('prod', 'ops-slack', '/data/slackUrl')).toBe('SECRET_PROD_OPS_SLACK_SLACK_URL');
+    expect(baseVariable('prod', '-ops_', '/data/url-')).toBe('SECRET_PROD_OPS_URL');
+    expect(baseVariable('prod', 'x', '/data/a~1b')).toBe('SECRET_PROD_X_A_B');
   });
 
   it('calls a secret at the root of the spec (empty pointer) SECRET', () => {
-    expect(baseVariable('prod', 'x', '')).toBe('SVC_PROD_X_SECRET');
+    expect(baseVariable('prod', 'x', '')).toBe('SECRET_PROD_X_SECRET');
   });
 
-  it('never hands out a variable the CLI itself reads (SVC_BASE_URL, SVC_API_KEY_ID, SVC_API_SECRET)', () => {
-    const out = assignVariables([slot('base', 'K', 'url', '/-'), slot('api', 'K', 'key', '/id'), slot('api', 'K', 'secret', '/-')]);
-    expect(names(out)).toEqual(['SVC_API_KEY_ID_2 api/K/key/id', 'SVC_API_SECRET_2 api/K/secret/-', 'SVC_BASE_URL_2 base/K/url/-']);
+  it('hands out only variables a configuration may declare (never postureops\' own SVC_*), whatever the account is called', () => {
+    const out = assignVariables([slot('svc', 'K', 'api', '/secret'), slot('github', 'K', 'token', '/-')]);
+    expect(names(out)).toEqual(['SECRET_GITHUB_TOKEN github/K/token/-', 'SECRET_SVC_API_SECRET svc/K/api/secret']);
+    for (const s of out) expect(declarationProblem(s.variable)).toBeUndefined();
   });
 
   it('returns one secret per slot, keeping every member of the slot', () => {
     const out = assignVariables([slot('prod', 'NotificationChannel', 'ops', '/data/slackUrl', true)]);
-    expect(out).toEqual([{ variable: 'SVC_PROD_OPS_SLACK_URL', account: 'prod', kind: 'NotificationChannel', name: 'ops', field: '/data/slackUrl', writeOnly: true }]);
+    expect(out).toEqual([{ variable: 'SECRET_PROD_OPS_SLACK_URL', account: 'prod', kind: 'NotificationChannel', name: 'ops', field: '/data/slackUrl', writeOnly: true }]);
   });
 
   // On a collision the names `_2`, `_3`... go in the order (base, account, kind, name, field), never
   // in the order the service listed the resources: the same live state always gets the same names.
   it('orders by base name first, whatever the account order', () => {
-    // 'B' < 'a' in code units, but SVC_A_... < SVC_B_...
+    // 'B' < 'a' in code units, but SECRET_A_... < SECRET_B_...
     const out = assignVariables([slot('B', 'K', 'x', '/u'), slot('a', 'K', 'x', '/u')]);
-    expect(names(out)).toEqual(['SVC_A_X_U a/K/x/u', 'SVC_B_X_U B/K/x/u']);
+    expect(names(out)).toEqual(['SECRET_A_X_U a/K/x/u', 'SECRET_B_X_U B/K/x/u']);
   });
 
   it('on a collision, numbers by account before kind', () => {
     const out = assignVariables([slot('prod_eu', 'A', 'x', '/u'), slot('prod-eu', 'B', 'x', '/u')]);
-    expect(names(out)).toEqual(['SVC_PROD_EU_X_U prod-eu/B/x/u', 'SVC_PROD_EU_X_U_2 prod_eu/A/x/u']);
+    expect(names(out)).toEqual(['SECRET_PROD_EU_X_U prod-eu/B/x/u', 'SECRET_PROD_EU_X_U_2 prod_eu/A/x/u']);
   });
 
   it('on a collision in one account, numbers by kind before name', () => {
     const out = assignVariables([slot('p', 'B', 'ops-x', '/u'), slot('p', 'A', 'ops_x', '/u')]);
-    expect(names(out)).toEqual(['SVC_P_OPS_X_U p/A/ops_x/u', 'SVC_P_OPS_X_U_2 p/B/ops-x/u']);
+    expect(names(out)).toEqual(['SECRET_P_OPS_X_U p/A/ops_x/u', 'SECRET_P_OPS_X_U_2 p/B/ops-x/u']);
   });
 
   it('on a collision in one kind, numbers by name before field', () => {
     const out = assignVariables([slot('p', 'K', 'ops_x', '/urlA'), slot('p', 'K', 'ops-x', '/url_a')]);
-    expect(names(out)).toEqual(['SVC_P_OPS_X_URL_A p/K/ops-x/url_a', 'SVC_P_OPS_X_URL_A_2 p/K/ops_x/urlA']);
+    expect(names(out)).toEqual(['SECRET_P_OPS_X_URL_A p/K/ops-x/url_a', 'SECRET_P_OPS_X_URL_A_2 p/K/ops_x/urlA']);
   });
 
   it('on a collision in one resource, numbers by field, whatever the input order', () => {
     const out = assignVariables([slot('p', 'K', 'x', '/url_a'), slot('p', 'K', 'x', '/urlA'), slot('p', 'K', 'x', '/url-a')]);
-    expect(names(out)).toEqual(['SVC_P_X_URL_A p/K/x/url-a', 'SVC_P_X_URL_A_2 p/K/x/urlA', 'SVC_P_X_URL_A_3 p/K/x/url_a']);
+    expect(names(out)).toEqual(['SECRET_P_X_URL_A p/K/x/url-a', 'SECRET_P_X_URL_A_2 p/K/x/urlA', 'SECRET_P_X_URL_A_3 p/K/x/url_a']);
   });
 });
 
@@ -149,7 +151,7 @@ describe('SECRETS.md', () => {
   it('escapes outside text (account, resource name, field, reason) so it cannot break the table or the list', () => {
     const hostile = 'a\\b|c`d\r\ne\nf';
     const escaped = 'a\\\\b\\|c\\`d e f';
-    const note = secretsNote([hostile], [secret('SVC_X', hostile, 'K', hostile, `/${hostile}`, false)], [
+    const note = secretsNote([hostile], [secret('SECRET_X', hostile, 'K', hostile, `/${hostile}`, false)], [
       { account: hostile, kind: 'K', name: hostile, reason: hostile },
     ]);
     expect(note).toBe(
@@ -159,7 +161,7 @@ describe('SECRETS.md', () => {
         `## Account ${escaped}`,
         '',
         ...TABLE_HEAD,
-        `| \`SVC_X\` | K | ${escaped} | \`/${escaped}\` | compared |`,
+        `| \`SECRET_X\` | K | ${escaped} | \`/${escaped}\` | compared |`,
         '',
         ...LEFT_OUT,
         `- account ${escaped}, K "${escaped}": ${escaped}`,
@@ -188,8 +190,8 @@ describe('SECRETS.md', () => {
 
   it('names the variable of every secret and never contains a value (the note only gets names)', () => {
     // ExportedSecret has no value member at all: what the note can print is names and pointers.
-    const note = secretsNote(['prod'], [secret('SVC_PROD_OPS_SLACK_URL', 'prod', 'NotificationChannel', 'ops', '/data/slackUrl', false)], []);
-    expect(note).toContain('| `SVC_PROD_OPS_SLACK_URL` | NotificationChannel | ops | `/data/slackUrl` | compared |');
+    const note = secretsNote(['prod'], [secret('SECRET_PROD_OPS_SLACK_URL', 'prod', 'NotificationChannel', 'ops', '/data/slackUrl', false)], []);
+    expect(note).toContain('| `SECRET_PROD_OPS_SLACK_URL` | NotificationChannel | ops | `/data/slackUrl` | compared |');
     expect(note).not.toContain('hooks.slack.com');
   });
 });

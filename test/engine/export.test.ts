@@ -58,11 +58,17 @@ describe('exportConfig', () => {
       'staging/alert-channels.yaml',
     ]);
     const files = fileMap(result.files);
-    expect(parse(files['postureops.yaml'])).toEqual({ accounts: [{ name: 'prod' }, { name: 'staging' }], defaults: { account: 'prod' }, prune: false });
+    expect(parse(files['postureops.yaml'])).toEqual({
+      accounts: [{ name: 'prod' }, { name: 'staging' }],
+      defaults: { account: 'prod' },
+      prune: false,
+      // The variables its documents read, declared.
+      variables: ['SECRET_PROD_DD_API_KEY', 'SECRET_PROD_OPS_SLACK_SLACK_URL', 'SECRET_STAGING_OPS_SLACK_SLACK_URL'],
+    });
     const channels = parseAllDocuments(files['prod/alert-channels.yaml']).map((d) => d.toJSON());
     expect(channels).toEqual([
-      { kind: 'AlertChannel', name: 'dd', account: 'prod', spec: { data: { apiKey: '${env:SVC_PROD_DD_API_KEY}', datadogSite: 'com', datadogType: 'Logs Detail' }, enabled: false, type: 'Datadog' } },
-      { kind: 'AlertChannel', name: 'ops-slack', account: 'prod', spec: { data: { slackUrl: '${env:SVC_PROD_OPS_SLACK_SLACK_URL}' }, type: 'SlackChannel' } },
+      { kind: 'AlertChannel', name: 'dd', account: 'prod', spec: { data: { apiKey: '${env:SECRET_PROD_DD_API_KEY}', datadogSite: 'com', datadogType: 'Logs Detail' }, enabled: false, type: 'Datadog' } },
+      { kind: 'AlertChannel', name: 'ops-slack', account: 'prod', spec: { data: { slackUrl: '${env:SECRET_PROD_OPS_SLACK_SLACK_URL}' }, type: 'SlackChannel' } },
     ]);
     // Keys in a fixed order: kind, name, account, spec; in spec type and enabled first, the rest sorted.
     expect(files['prod/alert-channels.yaml'].split('\n').slice(0, 10)).toEqual([
@@ -73,7 +79,7 @@ describe('exportConfig', () => {
       '  type: Datadog',
       '  enabled: false',
       '  data:',
-      '    apiKey: ${env:SVC_PROD_DD_API_KEY}',
+      '    apiKey: ${env:SECRET_PROD_DD_API_KEY}',
       '    datadogSite: com',
       '    datadogType: Logs Detail',
     ]);
@@ -95,13 +101,13 @@ describe('exportConfig', () => {
     const result = exportConfig(liveOf(liveResources()), { accounts });
     for (const f of result.files) expect(f.content).not.toContain('sekr1t');
     expect(result.secrets).toEqual([
-      { variable: 'SVC_PROD_DD_API_KEY', account: 'prod', kind: 'AlertChannel', name: 'dd', field: '/data/apiKey', writeOnly: true },
-      { variable: 'SVC_PROD_OPS_SLACK_SLACK_URL', account: 'prod', kind: 'AlertChannel', name: 'ops-slack', field: '/data/slackUrl', writeOnly: false },
-      { variable: 'SVC_STAGING_OPS_SLACK_SLACK_URL', account: 'staging', kind: 'AlertChannel', name: 'ops-slack', field: '/data/slackUrl', writeOnly: false },
+      { variable: 'SECRET_PROD_DD_API_KEY', account: 'prod', kind: 'AlertChannel', name: 'dd', field: '/data/apiKey', writeOnly: true },
+      { variable: 'SECRET_PROD_OPS_SLACK_SLACK_URL', account: 'prod', kind: 'AlertChannel', name: 'ops-slack', field: '/data/slackUrl', writeOnly: false },
+      { variable: 'SECRET_STAGING_OPS_SLACK_SLACK_URL', account: 'staging', kind: 'AlertChannel', name: 'ops-slack', field: '/data/slackUrl', writeOnly: false },
     ]);
     const note = fileMap(result.files)['SECRETS.md'];
-    expect(note).toContain('| `SVC_PROD_DD_API_KEY` | AlertChannel | dd | `/data/apiKey` | write-only |');
-    expect(note).toContain('| `SVC_STAGING_OPS_SLACK_SLACK_URL` | AlertChannel | ops-slack | `/data/slackUrl` | compared |');
+    expect(note).toContain('| `SECRET_PROD_DD_API_KEY` | AlertChannel | dd | `/data/apiKey` | write-only |');
+    expect(note).toContain('| `SECRET_STAGING_OPS_SLACK_SLACK_URL` | AlertChannel | ops-slack | `/data/slackUrl` | compared |');
   });
 
   it('gives the same bytes for the same live state, whatever order it came in', () => {
@@ -116,18 +122,18 @@ describe('exportConfig', () => {
 
   it('names colliding variables _2, _3 in sorted order, and never hands out the CLI’s own variables', () => {
     expect(upperSnake('opsSlack-2 x')).toBe('OPS_SLACK_2_X');
-    expect(baseVariable('prod', 'ops-slack', '/data/slackUrl')).toBe('SVC_PROD_OPS_SLACK_SLACK_URL');
+    expect(baseVariable('prod', 'ops-slack', '/data/slackUrl')).toBe('SECRET_PROD_OPS_SLACK_SLACK_URL');
     const resources = ['ops_slack', 'ops-slack', 'OPS SLACK'].map((name, i) =>
       channel('prod', name, `ID${i}`, { type: 'SlackChannel', enabled: true, data: { slackUrl: `https://h/${i}` } }),
     );
     resources.push(channel('api', 'key', 'ID9', { type: 'GcpPubsub', enabled: true, data: { projectId: 'p', topicId: 't', credentials: { clientEmail: 'e', clientId: 'c' } } }));
     const result = exportConfig(liveOf(resources), { accounts: [{ name: 'prod', orgAccess: false }, { name: 'api', orgAccess: true }] });
     expect(result.secrets.map((s) => `${s.variable} ${s.name}`)).toEqual([
-      'SVC_API_KEY_PRIVATE_KEY key',
-      'SVC_API_KEY_PRIVATE_KEY_ID key',
-      'SVC_PROD_OPS_SLACK_SLACK_URL OPS SLACK',
-      'SVC_PROD_OPS_SLACK_SLACK_URL_2 ops-slack',
-      'SVC_PROD_OPS_SLACK_SLACK_URL_3 ops_slack',
+      'SECRET_API_KEY_PRIVATE_KEY key',
+      'SECRET_API_KEY_PRIVATE_KEY_ID key',
+      'SECRET_PROD_OPS_SLACK_SLACK_URL OPS SLACK',
+      'SECRET_PROD_OPS_SLACK_SLACK_URL_2 ops-slack',
+      'SECRET_PROD_OPS_SLACK_SLACK_URL_3 ops_slack',
     ]);
     expect(parse(fileMap(result.files)['postureops.yaml']).accounts).toEqual([{ name: 'prod' }, { name: 'api', orgAccess: true }]);
   });

@@ -14,7 +14,7 @@ import { PLAN_KEY_MIN_LENGTH, planMac } from '../../src/plan/saved/plan-file.js'
 import { readPlan, savePlan } from '../../src/run/plan-files.js';
 import { type Plan, PLAN_FORMAT_VERSION } from '../../src/model/plan.js';
 import { renderPlan } from '../../src/render/index.js';
-import { cli } from '../e2e/harness.js';
+import { cli, oneLine } from '../e2e/harness.js';
 import { desired, desiredState, FAKE_KINDS, live, liveState } from './plan-fakes.js';
 
 const KEY = 'r'.repeat(PLAN_KEY_MIN_LENGTH);
@@ -130,7 +130,7 @@ describe('reason codes in saved plans', () => {
 
     const shown = await cli(['show', file], { env: {} });
     expect(shown.code).toBe(1);
-    expect(shown.stderr).toContain('has format version 1; this postureops reads version 2 only');
+    expect(oneLine(shown.stderr)).toContain('has format version 1; this postureops reads version 2 only');
     expect(shown.stderr).not.toMatch(/\n\s+at /);
   });
 });

@@ -195,7 +195,7 @@ describe('a scope of the wrong shape is refused, naming scope', () => {
 });
 
 describe('routing of the wrong shape is refused, naming routing', () => {
-  const wrong = ['routing must be {accounts, changes: [{account, eventCategory, severity, before, after, gained, lost}], failing?}'];
+  const wrong = ['routing must be {accounts, changes: [{account, eventCategory, severity, before, after, gained, lost, causes?}], failing?, newChannels?, undeclaredChannels?}'];
   const cases: [string, (p: Json) => void][] = [
     ['routing as text', (p) => (p.routing = 'none')],
     ['routing as a list', (p) => (p.routing = [])],
@@ -224,6 +224,13 @@ describe('routing of the wrong shape is refused, naming routing', () => {
     ['a failing account with a numeric account', (p) => (failing(p).accounts[0].account = 2)],
     ['a failing account whose cells is text', (p) => (failing(p).accounts[0].cells = 'Compliance/critical')],
     ['a failing account whose cells hold a number', (p) => failing(p).accounts[0].cells.push(9)],
+    ['causes as text', (p) => (routing(p).changes[0].causes = 'deleted rule x')],
+    ['a cause with an action no change has', (p) => (routing(p).changes[0].causes = [{ key: 'k', action: 'explode', role: 'rule', name: 'x' }])],
+    ['a cause with a role no route has', (p) => (routing(p).changes[0].causes = [{ key: 'k', action: 'delete', role: 'profile', name: 'x' }])],
+    ['a cause with a numeric name', (p) => (routing(p).changes[0].causes = [{ key: 'k', action: 'delete', role: 'rule', name: 4 }])],
+    ['new channels as an object', (p) => (routing(p).newChannels = { name: 'x' })],
+    ['a new channel without its cells', (p) => (routing(p).newChannels = [{ account: 'prod', name: 'x', type: 'Webhook', enabled: true, rules: [] }])],
+    ['an undeclared channel whose enabled is text', (p) => (routing(p).undeclaredChannels = [{ account: 'prod', name: 'x', type: 'Webhook', enabled: 'yes', cells: [], rules: [] }])],
   ];
   for (const [name, edit] of cases) it(name, () => expectDamaged(edit, wrong));
 });

@@ -7,7 +7,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { loadPlan } from '../../src/run/plan-files.js';
+import { loadPlan, savePlan } from '../../src/run/plan-files.js';
 import { plan } from '../../src/plan/steps/plan.js';
 import { routing } from '../../src/plan/steps/routing.js';
 import { FAKE_KINDS } from './plan-fakes.js';
@@ -21,6 +21,7 @@ import type { DesiredState } from '../../src/model/account.js';
 import { DiagnosticsError } from '../../src/model/diagnostics.js';
 import type { DesiredResource, LiveResource } from '../../src/model/resource.js';
 import type { RoutingRequirement, RoutingWork } from '../../src/model/routing.js';
+import { renderDriftMarkdown } from '../../src/render/drift-markdown.js';
 
 const ACCOUNTS = [
   { name: 'prod', orgAccess: false },
@@ -55,7 +56,7 @@ describe('the routing step of plan', () => {
     const result = plan(desiredOf(declared(['slack'])), liveOf(live), { routingWork: work });
     const routing = result.plan!.routing!;
     expect(routing.accounts).toEqual(['prod', 'staging']);
-    expect(routing.changes).toEqual([{ account: 'prod', eventCategory: 'Cloud', severity: 'critical', before: ['pager', 'slack'], after: ['slack'], gained: [], lost: ['pager'] }]);
+    expect(routing.changes).toEqual([{ account: 'prod', eventCategory: 'Cloud', severity: 'critical', before: ['pager', 'slack'], after: ['slack'], gained: [], lost: ['pager'], causes: [{ key: 'prod/AlertRule/crit', action: 'update', role: 'rule', name: 'crit' }] }]);
     expect(result.plan!.refusal).toBeUndefined();
     // Two maps of one rule matching one cell each.
     expect(work.ruleCells).toBe(2);
@@ -88,7 +89,7 @@ describe('the routing step of plan', () => {
     resources[1] = { ...resources[1], spec: channelSpec('SlackChannel', false) };
     const result = plan(desiredOf(resources), liveOf(live), { targets: ['AlertChannel/slack'] });
     expect(result.plan!.changes.map((c) => c.key)).toEqual(['prod/AlertChannel/slack']);
-    expect(result.plan!.routing!.changes).toEqual([{ account: 'prod', eventCategory: 'Cloud', severity: 'critical', before: ['pager', 'slack'], after: ['pager'], gained: [], lost: ['slack'] }]);
+    expect(result.plan!.routing!.changes).toEqual([{ account: 'prod', eventCategory: 'Cloud', severity: 'critical', before: ['pager', 'slack'], after: ['pager'], gained: [], lost: ['slack'], causes: [{ key: 'prod/AlertChannel/slack', action: 'update', role: 'channel', name: 'slack' }] }]);
   });
 
   it('does not compare an account whose channels and rules were not read', () => {
@@ -98,7 +99,79 @@ describe('the routing step of plan', () => {
   });
 });
 
+describe('the destinations a reviewer must see', () => {
+  it('a channel the plan creates is a new destination, with the cells it will receive; a live channel no file declares is listed with what it receives now', () => {
+    const hook = { kind: 'AlertChannel', account: 'prod', name: 'hook', spec: channelSpec('Webhook') };
+    const toHook = { kind: 'AlertRule', account: 'prod', name: 'to-hook', spec: ruleSpec(['hook'], { severity: [2] }) };
+    const byHand: LiveResource = { kind: 'AlertChannel', account: 'prod', name: 'by-hand', id: 'C9', spec: channelSpec('Webhook') };
+    const sneaky: LiveResource = { kind: 'AlertRule', account: 'prod', name: 'sneaky', id: 'R9', spec: ruleSpec(['by-hand']) };
+    const result = plan(desiredOf([...declared(['pager', 'slack']), hook, toHook]), liveOf([...live, byHand, sneaky]), {});
+    const routing = result.plan!.routing!;
+    expect(routing.newChannels).toEqual([{ account: 'prod', name: 'hook', type: 'Webhook', enabled: true, cells: ['Cloud/high'], rules: ['to-hook'] }]);
+    expect(routing.undeclaredChannels).toEqual([{ account: 'prod', name: 'by-hand', type: 'Webhook', enabled: true, cells: ['Cloud/critical'], rules: ['sneaky'] }]);
+    expect(routing.changes).toEqual([
+      { account: 'prod', eventCategory: 'Cloud', severity: 'high', before: [], after: ['hook'], gained: ['hook'], lost: [], causes: [{ key: 'prod/AlertRule/to-hook', action: 'create', role: 'rule', name: 'to-hook' }, { key: 'prod/AlertChannel/hook', action: 'create', role: 'channel', name: 'hook' }] },
+    ]);
+  });
+
+  it('a renamed channel is no new destination, and its change is found by its old name too', () => {
+    const renamed = [{ kind: 'AlertChannel', account: 'prod', name: 'pager-2', previousNames: ['pager'], spec: channelSpec('PagerDutyApi') }, declared([])[1]!, { ...declared([])[2]!, spec: ruleSpec(['pager-2', 'slack']) }];
+    const result = plan(desiredOf(renamed as Omit<DesiredResource, 'envRefs'>[]), liveOf(live), {});
+    expect(result.plan!.changes.find((c) => c.name === 'pager-2')?.renamedFrom).toBe('pager');
+    expect(result.plan!.routing).not.toHaveProperty('newChannels');
+    expect(result.plan!.routing!.changes).toEqual([]);
+  });
+});
+
+describe('a console rename in a drift check', () => {
+  // The console renamed slack to ops-chat (same id, same settings) and points crit at it.
+  const renamedLive: LiveResource[] = [live[0]!, { ...live[1]!, name: 'ops-chat' }, { ...live[2]!, spec: { ...ruleSpec(['pager', 'ops-chat']), source: ['AWS'] } }];
+
+  it('prune off: the unmanaged twin of a create is linked to it, and the issue reads it as a rename with the console side live', () => {
+    const made = plan(desiredOf(declared(['pager', 'slack'])), liveOf(renamedLive), {}).plan!;
+    expect(made.unmanaged).toEqual([expect.objectContaining({ name: 'ops-chat', sameSpecAs: 'prod/AlertChannel/slack' })]);
+    const md = renderDriftMarkdown(made);
+    const differs = md.slice(md.indexOf('### What differs'), md.indexOf('<details>'));
+    expect(differs).toContain("- prod · AlertChannel: **renamed in the console**: the console has **ops-chat**, the repository **slack** (no file declares it: an apply would create the repository's beside it)");
+    expect(differs).not.toContain('the repository has it, the console does not');
+    expect(differs).not.toContain('no file declares it (left alone)');
+    expect(md.indexOf('### Destinations only the console has (1)')).toBeLessThan(md.indexOf('### What differs'));
+    expect(md).toContain("- prod · **ops-chat** (SlackChannel) (renamed in the console from the repository's slack): receives 1 cell (Cloud: critical) through rule crit");
+  });
+
+  it('prune on: the paired create and delete are one line', () => {
+    const d = desiredOf(declared(['pager', 'slack']));
+    const made = plan({ ...d, root: { ...d.root, prune: { ...prune, AlertChannel: true } } }, liveOf(renamedLive), {}).plan!;
+    expect(made.changes.map((c) => `${c.action} ${c.name}`).sort()).toEqual(['create slack', 'delete ops-chat', 'update crit']);
+    const md = renderDriftMarkdown(made);
+    const differs = md.slice(md.indexOf('### What differs'), md.indexOf('<details>'));
+    expect(differs.match(/ops-chat/g)).toHaveLength(1);
+    expect(differs).toContain('the console has **ops-chat**, the repository **slack** (same settings)');
+    expect(differs).toContain('- prod · AlertRule **crit**: the console and the repository differ in channels');
+  });
+
+  it('two creates with the spec of one unmanaged resource are not a rename', () => {
+    const twins = [...declared(['pager', 'slack']), { kind: 'AlertChannel', account: 'prod', name: 'slack-2', spec: channelSpec('SlackChannel') }];
+    const made = plan(desiredOf(twins), liveOf(renamedLive), {}).plan!;
+    expect(made.unmanaged[0]).not.toHaveProperty('sameSpecAs');
+  });
+});
+
 describe('a saved plan with routing', () => {
+  it('keeps the causes and the destinations through the file', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'postureops-routing-plan-'));
+    try {
+      const hook = { kind: 'AlertChannel', account: 'prod', name: 'hook', spec: channelSpec('Webhook') };
+      const made = plan(desiredOf([...declared(['slack']), hook, { kind: 'AlertRule', account: 'prod', name: 'h', spec: ruleSpec(['hook']) }]), liveOf(live), {}).plan!;
+      expect(made.routing!.changes[0]!.causes!.length).toBeGreaterThan(0);
+      const file = join(dir, 'plan.json');
+      await savePlan(file, made);
+      expect((await loadPlan(file)).routing).toEqual(made.routing);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+
   it('is refused when its routing is damaged', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'postureops-routing-plan-'));
     try {
@@ -127,7 +200,7 @@ describe('the routing step: the state after each kind of change', () => {
   it('a live rule the plan deletes no longer routes: its cell loses every channel', () => {
     const result = plan(prunedOf(declared([]).slice(0, 2)), liveOf(live), {});
     expect(result.plan!.changes.map((c) => [c.action, c.key])).toEqual([['delete', 'prod/AlertRule/crit']]);
-    expect(result.plan!.routing!.changes).toEqual([{ account: 'prod', eventCategory: 'Cloud', severity: 'critical', before: ['pager', 'slack'], after: [], gained: [], lost: ['pager', 'slack'] }]);
+    expect(result.plan!.routing!.changes).toEqual([{ account: 'prod', eventCategory: 'Cloud', severity: 'critical', before: ['pager', 'slack'], after: [], gained: [], lost: ['pager', 'slack'], causes: [{ key: 'prod/AlertRule/crit', action: 'delete', role: 'rule', name: 'crit' }] }]);
     // The cell a requirement asks for is checked even when no rule is left to route it.
     const checked = plan(prunedOf(declared([]).slice(0, 2), [pages]), liveOf(live), {}).plan!;
     expect(checked.routing!.failing).toEqual([{ requirement: 'pages', accounts: [{ account: 'prod', cells: ['Cloud/critical'] }] }]);
@@ -141,8 +214,8 @@ describe('the routing step: the state after each kind of change', () => {
     ];
     const result = plan(desiredOf(resources), liveOf(live), {});
     expect(result.plan!.routing!.changes).toEqual([
-      { account: 'prod', eventCategory: 'Cloud', severity: 'high', before: [], after: ['slack'], gained: ['slack'], lost: [] },
-      { account: 'prod', eventCategory: 'Cloud', severity: 'medium', before: [], after: ['pager'], gained: ['pager'], lost: [] },
+      { account: 'prod', eventCategory: 'Cloud', severity: 'high', before: [], after: ['slack'], gained: ['slack'], lost: [], causes: [{ key: 'prod/AlertRule/high', action: 'create', role: 'rule', name: 'high' }] },
+      { account: 'prod', eventCategory: 'Cloud', severity: 'medium', before: [], after: ['pager'], gained: ['pager'], lost: [], causes: [{ key: 'prod/AlertRule/medium', action: 'create', role: 'rule', name: 'medium' }] },
     ]);
     expect(result.plan!.routing).not.toHaveProperty('failing');
   });
@@ -151,7 +224,7 @@ describe('the routing step: the state after each kind of change', () => {
     const { eventCategory: _left, ...partial } = ruleSpec(['slack']);
     const resources = [...declared(['pager', 'slack']).slice(0, 2), { kind: 'AlertRule', account: 'prod', name: 'crit', spec: partial }];
     const result = plan(desiredOf(resources), liveOf(live), {});
-    expect(result.plan!.routing!.changes).toEqual([{ account: 'prod', eventCategory: 'Cloud', severity: 'critical', before: ['pager', 'slack'], after: ['slack'], gained: [], lost: ['pager'] }]);
+    expect(result.plan!.routing!.changes).toEqual([{ account: 'prod', eventCategory: 'Cloud', severity: 'critical', before: ['pager', 'slack'], after: ['slack'], gained: [], lost: ['pager'], causes: [{ key: 'prod/AlertRule/crit', action: 'update', role: 'rule', name: 'crit' }] }]);
   });
 
   it('a live rule in an account whose routing kinds were not read is neither compared nor changed', () => {
@@ -204,7 +277,7 @@ describe('the routing step: the spec a change leaves in the state after', () => 
     const replaced = decisionFor(RULE, 'crit', partial, 'replace');
     const changes = step(KINDS, [replaced], [changeOf(replaced, 'R1')]);
     const cloud = changes.find((c) => c.eventCategory === 'Cloud')!;
-    expect(cloud).toEqual({ account: 'prod', eventCategory: 'Cloud', severity: 'critical', before: ['pager', 'slack'], after: ['pager'], gained: [], lost: ['slack'] });
+    expect(cloud).toEqual({ account: 'prod', eventCategory: 'Cloud', severity: 'critical', before: ['pager', 'slack'], after: ['pager'], gained: [], lost: ['slack'], causes: [{ key: 'prod/AlertRule/crit', action: 'replace', role: 'rule', name: 'crit' }] });
     // Every other category gains the channel: an update would have kept the rule on Cloud alone.
     expect(changes.length).toBeGreaterThan(1);
     expect(changes.filter((c) => c.eventCategory !== 'Cloud').every((c) => c.before.length === 0 && c.gained.join() === 'pager')).toBe(true);
@@ -217,8 +290,8 @@ describe('the routing step: the spec a change leaves in the state after', () => 
     const created = decisionFor(Closed, 'high', ruleSpec(['pager'], { severity: [2] }), 'create');
     const changes = step([...KINDS.filter((k) => k.kind !== 'AlertRule'), Closed], [updated, created], [changeOf(updated, 'R1'), changeOf(created)]);
     expect(changes).toEqual([
-      { account: 'prod', eventCategory: 'Cloud', severity: 'critical', before: ['pager', 'slack'], after: ['slack'], gained: [], lost: ['pager'] },
-      { account: 'prod', eventCategory: 'Cloud', severity: 'high', before: [], after: ['pager'], gained: ['pager'], lost: [] },
+      { account: 'prod', eventCategory: 'Cloud', severity: 'critical', before: ['pager', 'slack'], after: ['slack'], gained: [], lost: ['pager'], causes: [{ key: 'prod/AlertRule/crit', action: 'update', role: 'rule', name: 'crit' }] },
+      { account: 'prod', eventCategory: 'Cloud', severity: 'high', before: [], after: ['pager'], gained: ['pager'], lost: [], causes: [{ key: 'prod/AlertRule/high', action: 'create', role: 'rule', name: 'high' }] },
     ]);
   });
 });

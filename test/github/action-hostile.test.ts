@@ -39,7 +39,7 @@ afterAll(async () => {
 function workspace(account: string, prune: boolean, extra: Record<string, string> = {}): string {
   const ws = mkdtempSync(join(tmpdir(), 'postureops-ws-'));
   writeFiles(join(ws, 'posture'), {
-    'postureops.yaml': `accounts:\n  - name: ${account}\nprune: {AlertChannel: ${prune}}\n`,
+    'postureops.yaml': `accounts:\n  - name: ${account}\nprune: {AlertChannel: ${prune}}\nvariables: [SLACK_URL]\n`,
     'rules.yaml':
       'kind: AlertChannel\nname: declared\naccount: "*"\nspec:\n  type: SlackChannel\n  data:\n    slackUrl: ${env:SLACK_URL}\n---\n' +
       'kind: AlertRule\nname: "file-\\e[2J-\\u202e-@octocat #1"\naccount: "*"\nspec:\n  channels: [declared]\n  severity: [critical]\n  eventCategory: [Cloud]\n' +

@@ -155,7 +155,7 @@ describe('every merged change is applied, whatever GitHub cancels, fails or runs
   it('three quick merges with the second cancelled while pending, a drift run alongside, a failed account retried by the next push, a re-run that does nothing', async () => {
     const ws = mkdtempSync(join(tmpdir(), 'postureops-ws-'));
     writeFiles(join(ws, 'posture'), {
-      'postureops.yaml': `accounts:\n${ACCOUNTS.map((a) => `  - name: ${a}\n`).join('')}defaults:\n  account: ia1\n`,
+      'postureops.yaml': `accounts:\n${ACCOUNTS.map((a) => `  - name: ${a}\n`).join('')}defaults:\n  account: ia1\nvariables: [SLACK_URL, HOOK_URL]\n`,
       ...Object.fromEntries(ACCOUNTS.map((a) => [`${a}.yaml`, hook(a, 'v0')])),
     });
     git(ws, 'init', '-q');

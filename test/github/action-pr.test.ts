@@ -25,7 +25,7 @@ function config(account: string, opts: { description?: string; prune?: boolean; 
   const rule = opts.rule === false ? '' : `---\nkind: AlertRule\nname: critical\nspec:\n  channels: [ops-slack]\n  severity: [critical]\n  eventCategory: [Cloud]\n  description: ${opts.description ?? 'first'}\n`;
   return {
     // Pruning deletes one of the two resources: 50 %, which this repository's delete threshold allows.
-    'postureops.yaml': `accounts:\n  - name: ${account}\nprune: ${opts.prune ? 'true\nsafety: {deletePercent: 50}' : 'false'}\n`,
+    'postureops.yaml': `accounts:\n  - name: ${account}\nvariables: [SLACK_URL]\nprune: ${opts.prune ? 'true\nsafety: {deletePercent: 50}' : 'false'}\n`,
     'channels.yaml': `kind: AlertChannel\nname: ops-slack\nspec:\n  type: SlackChannel\n  data:\n    slackUrl: \${env:SLACK_URL}\n${rule}`,
   };
 }
@@ -83,7 +83,8 @@ describe('plan comment on a pull request', () => {
     expect(comments[0].body).toMatch(/^<!-- postureops:comment folder=posture digest=[0-9a-f]{16} deletes=false -->/);
     expect(comments[0].body).toContain('2 to create');
     expect(comments[0].body).toContain('commit `c0ffee0`');
-    expect(comments[0].body).toContain('(https://github.example/acme/posture/actions/runs/777)');
+    expect(comments[0].body).toContain('\n[postureops-run]: https://github.example/acme/posture/actions/runs/777\n');
+    expect(comments[0].body).toContain('[workflow run][postureops-run]');
     expect(r.outputs).toMatchObject({ mode: 'plan', status: 'planned', 'has-changes': 'true', 'count-create': '2', 'count-delete': '0' });
     expect(r.summary).toContain('postureops plan');
     expect(gh.requests.filter((q) => q.url.includes('/issues/101/')).every((q) => q.authorization === `token ${TOKEN}`)).toBe(true);
@@ -165,7 +166,7 @@ describe('plan comment on a pull request', () => {
     expect(commentsOf(109)[1].body).toContain('c0ffee0');
   });
 
-  it('a deletion puts a warning on top and the postureops:delete label on, removed when it no longer applies', async () => {
+  it('a deletion puts the danger line on top and the postureops:delete label on, removed when it no longer applies', async () => {
     const ws = workspace({ posture: config('pr6') });
     const applied = await cli(['apply', join(ws, 'posture'), '--auto-approve'], { env: secrets() });
     expect(applied.code, applied.stderr).toBe(0);
@@ -173,11 +174,12 @@ describe('plan comment on a pull request', () => {
     const r = await pr(ws, 106, { inputs: { labels: 'true' } });
     expect(r.code, r.stdout).toBe(0);
     const body = commentsOf(106)[0].body;
-    expect(body).toMatch(/deletes=true -->\n\n> \[!WARNING\]\n> \*\*This plan deletes 1 resource\*\*/);
+    expect(body).toMatch(/deletes=true -->\n\n<!-- postureops-plan -->\n\n## postureops plan\n\n> \[!CAUTION\]\n> \*\*Review: 1 deletion · 1 cell loses every channel\.\*\*\n/);
     expect(gh.labels.get(106)).toEqual(['postureops:delete']);
     writeFiles(join(ws, 'posture'), config('pr6', { prune: false, rule: false }));
     await pr(ws, 106, { inputs: { labels: 'true' } });
-    expect(commentsOf(106)[0].body).not.toContain('[!WARNING]');
+    expect(commentsOf(106)[0].body).not.toContain('[!CAUTION]');
+    expect(commentsOf(106)[0].body).toContain('**No deletion, no cell left without a channel');
     expect(gh.labels.get(106)).toEqual([]);
   });
 });
@@ -221,11 +223,17 @@ describe('secrets', () => {
     const ws = workspace({ posture: config('pr1') });
     const r = await pr(ws, 109, { env: { ...secrets(), SVC_API_SECRET: emu.secret } });
     const lines = r.stdout.split('\n');
-    for (const value of [SLACK_URL, emu.secret, emu.keyId, TOKEN]) {
+    // The credentials before any line; what the configuration reads as the loader reads it, inside
+    // the load's group, before any line that could hold it.
+    const loading = lines.indexOf('::group::Load the configuration');
+    for (const value of [emu.secret, emu.keyId, TOKEN]) {
       const masked = lines.findIndex((l) => l === `::add-mask::${value}`);
       expect(masked, value).toBeGreaterThanOrEqual(0);
       expect(lines.slice(0, masked).some((l) => !l.startsWith('::add-mask::'))).toBe(false);
     }
+    const read = lines.findIndex((l) => l === `::add-mask::${SLACK_URL}`);
+    expect(read).toBeGreaterThan(loading);
+    expect(lines.slice(loading + 1, read).some((l) => !l.startsWith('::add-mask::'))).toBe(false);
     expectNoSecrets(r, 109);
   });
 });

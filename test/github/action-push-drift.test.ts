@@ -34,7 +34,7 @@ function repo(account: string, description: string): string {
 function write(ws: string, account: string, description: string, extra: Record<string, string> = {}): void {
   writeFiles(join(ws, 'posture'), {
     ...extra,
-    'postureops.yaml': `accounts:\n  - name: ${account}\n`,
+    'postureops.yaml': `accounts:\n  - name: ${account}\nvariables: [SLACK_URL]\n`,
     'channels.yaml': `kind: AlertChannel\nname: ops-slack\nspec:\n  type: SlackChannel\n  data:\n    slackUrl: \${env:SLACK_URL}\n---\nkind: AlertRule\nname: critical\nspec:\n  channels: [ops-slack]\n  severity: [critical]\n  eventCategory: [Cloud]\n  description: ${description}\n`,
   });
 }
@@ -128,7 +128,7 @@ describe('drift', () => {
     const ws = mkdtempSync(join(tmpdir(), 'postureops-ws-'));
     const folder = join(ws, 'attributed');
     writeFiles(folder, {
-      'postureops.yaml': 'accounts:\n  - name: drift3\n',
+      'postureops.yaml': 'accounts:\n  - name: drift3\nvariables: [SLACK_URL]\n',
       'channels.yaml': `kind: AlertChannel\nname: ops-slack\nspec:\n  type: SlackChannel\n  data:\n    slackUrl: \${env:SLACK_URL}\n---\nkind: AlertRule\nname: critical\nspec:\n  channels: [ops-slack]\n  severity: [critical]\n  description: as applied\n`,
     });
     expect((await cli(['apply', folder, '--auto-approve'], { env: secrets() })).code).toBe(0);

@@ -3,7 +3,7 @@
 // to an unsharded run's) and keeps the one drift issue.
 
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readdirSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -62,6 +62,24 @@ describe('changed-since on a pull request', () => {
     expect(c.body).toContain('Plan: 1 to create');
     expect(c.body).toMatch(/no document of it changed since [0-9a-f]{7} \(3\): sc1, sc2, sc4/);
 
+  });
+
+  it('writes the routing report against the base commit, offline, for the workflow to upload', async () => {
+    const { ws, base } = workspace();
+    writeFiles(join(ws, 'posture'), { 'rule.yaml': 'kind: AlertRule\nname: sc3-critical\naccount: sc3\nspec:\n  channels: [hook-sc3]\n  severity: [critical]\n  eventCategory: [Cloud]\n' });
+    git(ws, 'add', '-A');
+    git(ws, 'commit', '-qm', 'route sc3 Cloud/critical');
+    const r = await pr(ws, 64, base, {});
+    expect(r.code, r.stdout).toBe(0);
+    const file = r.outputs['routing-report'];
+    expect(file).toMatch(/postureops-routing-posture\.html$/);
+    const html = readFileSync(file, 'utf8');
+    expect(html).toContain('Compared with the pull request&#39;s base (commit ' + base.slice(0, 12) + ')');
+    expect(html.match(/<td class="cell changed[^"]*" data-cell="[^"]*"/g)).toEqual(['<td class="cell changed" data-cell="Cloud/critical"']);
+    expect(r.stdout).toContain('1 cell(s) change against the base');
+    // The comment points at the report: the run's artifact, through the run's reference.
+    const [c] = commentsOf(64);
+    expect(c.body).toContain('the `postureops-routing` artifact of the [workflow run][postureops-run]. 1 cell change against the base, marked in it.');
   });
 
   it('a base commit the checkout lacks and cannot fetch fails the run with what to do', async () => {
@@ -137,5 +155,18 @@ describe('changed-since defaults', () => {
     expect(changedSinceFor('auto', 'merge', pull)).toBeUndefined();
     expect(changedSinceFor('none', 'apply', pull)).toBeUndefined();
     expect(changedSinceFor('origin/main', 'drift', undefined)).toBe('origin/main');
+  });
+});
+
+describe('the routing report line for the comment', () => {
+  it('names the artifact, links the run through its reference and counts the changed cells', async () => {
+    const { routingReportLine } = await import('../../src/github/bodies.js');
+    const stamp = { folder: 'posture', sha: 'a'.repeat(40), runUrl: 'https://github.example/acme/posture/actions/runs/777' };
+    expect(routingReportLine(stamp, { changedCells: 3 })).toBe(
+      "Routing report (every account's category × severity matrix, in a browser): the `postureops-routing` artifact of the [workflow run][postureops-run]. 3 cells change against the base, marked in it.",
+    );
+    expect(routingReportLine(stamp, { changedCells: 0 })).toContain('No cell changes against the base.');
+    expect(routingReportLine(stamp, {})).not.toContain('cell');
+    expect(routingReportLine({ ...stamp, runUrl: '' }, {})).toContain('artifact of the workflow run.');
   });
 });

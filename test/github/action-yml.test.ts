@@ -27,7 +27,7 @@ describe('action.yml', () => {
     expect(Object.keys(action.inputs)).toEqual(['directory', 'mode', 'apply-branches', 'accounts', 'target', 'rotate', 'max-duration', 'changed-since', 'shard', 'plan-out', 'plans', 'github-token', 'comment', 'labels', 'fail-on-refusal', 'attribute']);
     expect(action.inputs['github-token'].default).toBe('${{ github.token }}');
     expect(action.inputs.labels.default).toBe('false');
-    const source = ['action.ts', 'report.ts', 'settings.ts'].map((f) => readFileSync(join(root, 'src/github', f), 'utf8')).join('\n');
+    const source = ['action.ts', 'report.ts', 'settings.ts', 'routing-report.ts'].map((f) => readFileSync(join(root, 'src/github', f), 'utf8')).join('\n');
     for (const name of Object.keys(action.inputs)) expect(source).toContain(`'${name}'`);
     for (const name of Object.keys(action.outputs).filter((n) => !n.startsWith('count-'))) expect(source).toMatch(new RegExp(`'${name}'|[{ ]${name}: `));
   });

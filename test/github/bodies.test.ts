@@ -4,7 +4,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { failureBody, isOurs, planBody, readMarker } from '../../src/github/bodies.js';
-import { detectMode, isForkPull, normalizeFolder } from '../../src/github/settings.js';
+import { detectMode, isForkPull, normalizeFolder, runUrlOf } from '../../src/github/settings.js';
 import { packageRoot } from '../../src/util/package-root.js';
 import { fixturePlan } from '../render/fixtures.js';
 
@@ -30,18 +30,57 @@ describe('comment bodies', () => {
     expect(readMarker('comment', body)).toMatchObject({ folder: 'posture', deletes: true });
   });
 
-  it('a refused plan becomes a failure: what, why, how to fix, no plan table', () => {
+  it('a refused plan becomes a failure: what, why, how to fix, and the plan folded under it, every change shown', () => {
     const plan = fixturePlan();
     plan.refusal = { code: 'safety-threshold', message: 'would delete 40% of AlertRule in prod', details: ['12 of 30'] };
     const body = failureBody(stamp, { kind: 'refused', plan }, 0, (f) => f).text;
-    expect(body).toContain('the plan was refused (safety-threshold)');
-    expect(body).toContain('would delete 40% of AlertRule in prod; 12 of 30');
+    expect(body).toContain('> [!CAUTION]\n> **No plan for this commit: the plan was refused (safety-threshold).** Any earlier plan shown here no longer applies.\n> would delete 40% of AlertRule in prod; 12 of 30');
     expect(body).toContain('How to fix it');
-    expect(body).not.toContain('| **Total** |');
+    const folded = body.slice(body.indexOf('<details><summary>The refused plan: 4 to create, 4 to update, 1 to replace, 2 to delete</summary>'));
+    expect(folded.length).toBeLessThan(body.length);
+    expect(folded).toContain('| **Total** |');
+    // The deletions, the renames and the diffs a reviewer must judge before anyone uses --force.
+    for (const c of plan.changes) expect(folded).toContain(`**${c.name.replace(/([\\`*_<>|])/g, '')}`.slice(0, 6));
+    expect(folded).toContain('### Deletions (2)');
+    expect(folded).toContain('```diff');
+    expect(folded).not.toContain('<!-- postureops-plan -->');
+    expect(folded.match(/Plan refused/g)).toBeNull(); // said once, above
+  });
+
+  it('the job summary is linked by reference from every mark of what the comment leaves out; no link from a run URL that is not one', () => {
+    const md = planBody(stamp, fixturePlan()).text;
+    expect(md.trimEnd().endsWith('[postureops-run]: https://github.example/acme/posture/actions/runs/1')).toBe(true);
+    expect(md.match(/\[postureops-run\]: /g)).toHaveLength(1);
+    const bare = planBody({ ...stamp, runUrl: '' }, fixturePlan()).text;
+    expect(bare).not.toContain('postureops-run');
+    expect(bare).not.toContain('](');
   });
 });
 
 describe('settings', () => {
+  it('the run URL is built from the environment only when each part has its shape', () => {
+    const env = { GITHUB_SERVER_URL: 'https://github.example', GITHUB_REPOSITORY: 'acme/posture', GITHUB_RUN_ID: '777' };
+    expect(runUrlOf(env)).toBe('https://github.example/acme/posture/actions/runs/777');
+    expect(runUrlOf({ GITHUB_REPOSITORY: 'acme/posture', GITHUB_RUN_ID: '1' })).toBe('https://github.com/acme/posture/actions/runs/1');
+    expect(runUrlOf({ ...env, GITHUB_SERVER_URL: 'https://github.example/' })).toBe('https://github.example/acme/posture/actions/runs/777');
+    for (const bad of [
+      { GITHUB_SERVER_URL: 'javascript:alert(1)' },
+      { GITHUB_SERVER_URL: 'http://github.example' },
+      { GITHUB_SERVER_URL: 'https://user:pw@github.example' },
+      { GITHUB_SERVER_URL: 'https://evil.example/x?y' },
+      { GITHUB_SERVER_URL: 'not a url' },
+      { GITHUB_REPOSITORY: 'acme/posture) [click](https://evil.example' },
+      { GITHUB_REPOSITORY: 'acme/../x' },
+      { GITHUB_REPOSITORY: 'acme/..' },
+      { GITHUB_REPOSITORY: '' },
+      { GITHUB_RUN_ID: '7 7' },
+      { GITHUB_RUN_ID: '' },
+      { GITHUB_RUN_ID: '1e9' },
+    ]) {
+      expect(runUrlOf({ ...env, ...bad }), JSON.stringify(bad)).toBe('');
+    }
+  });
+
   it('auto applies only on a push to the default branch', () => {
     expect(detectMode('auto', 'push', 'refs/heads/main', 'main')).toBe('apply');
     expect(detectMode('auto', 'push', 'refs/heads/topic', 'main')).toBe('plan');

@@ -49,6 +49,14 @@ describe('example workflows', () => {
     expect(Object.keys(w.on)).toEqual(['pull_request']);
     expect(readFileSync(join(dir, 'postureops-plan.yml'), 'utf8')).toMatch(/Why `pull_request` and not `pull_request_target`/);
     expect(w.permissions).toEqual({ contents: 'read', 'pull-requests': 'write' });
+    // The routing report compares with the pull request's base: the checkout holds it, the workflow uploads the page.
+    const steps = Object.values(w.jobs)[0].steps as (Job['steps'][number] & { id?: string })[];
+    expect(steps[0]).toMatchObject({ uses: expect.stringMatching('^actions/checkout@'), with: { 'fetch-depth': 0 } });
+    expect(step(w)).toMatchObject({ id: 'postureops' });
+    expect(Object.keys(action.outputs)).toContain('routing-report');
+    const upload = steps.find((x) => x.uses?.startsWith('actions/upload-artifact@'))!;
+    expect(upload.with?.path).toBe('${{ steps.postureops.outputs.routing-report }}');
+    expect(upload.if).toContain("steps.postureops.outputs.routing-report != ''");
   });
 
   it('apply: push to the default branch, one apply at a time, never cancelled', () => {

@@ -1,5 +1,5 @@
-// A pull request whose plan is refused by a routing requirement: the comment says so, warns of the
-// cells it silences and draws the change (the plan itself is not shown for a refused plan).
+// A pull request whose plan is refused by a routing requirement: the comment says so, and the refused plan,
+// folded under it, warns of the cells it silences and draws the change.
 
 import { describe, expect, it } from 'vitest';
 import { failureBody, planBody } from '../../src/github/bodies.js';

@@ -206,7 +206,7 @@ describe('export of an unknown type', () => {
     expect(result.diagnostics.filter((d) => d.severity === 'error')).toEqual([]);
     const file = result.files.find((f) => f.path.endsWith('cloud-accounts.yaml'))!.content;
     expect(file).toContain('query: match a****b in the logs');
-    expect(file).toMatch(/password: \$\{env:SVC_PROD_X_PASSWORD\}/);
+    expect(file).toMatch(/password: \$\{env:SECRET_PROD_X_PASSWORD\}/);
   });
 });
 

@@ -6,9 +6,12 @@ import { KINDS, kindOf } from '../../src/kinds/index.js';
 import { routingDimensions, routingInputs, type RoutedResource } from '../../src/kinds/routing.js';
 import type { JsonObject } from '../../src/model/json.js';
 import {
+  type CauseOf,
   cellOf,
+  channelReceipts,
   checkRequirement,
   diffRouting,
+  routingChangesByAccount,
   mergeRouting,
   routeAll,
   silencedCells,
@@ -170,6 +173,41 @@ describe('routing changes and requirements', () => {
     ]);
     const none = mapOf([channel('pager', 'PagerDutyApi'), channel('slack')]);
     expect(silencedCells(diffRouting(before, none)).map((c) => `${c.eventCategory}/${c.severity}`)).toEqual(['Cloud/critical']);
+  });
+
+  it('names the changes behind each changed cell: the rule or channel whose route it gains or loses, deletions first, rules before channels', () => {
+    const causes = new Map([
+      ['rule crit', { key: 'prod/AlertRule/crit', action: 'update' as const, role: 'rule' as const, name: 'crit' }],
+      ['channel slack', { key: 'prod/AlertChannel/slack', action: 'update' as const, role: 'channel' as const, name: 'slack' }],
+      ['channel pager', { key: 'prod/AlertChannel/pager', action: 'delete' as const, role: 'channel' as const, name: 'pager' }],
+    ]);
+    const causeOf: CauseOf = (account, role, name) => (account === 'prod' ? causes.get(`${role} ${name}`) : undefined);
+    const [critical, high] = diffRouting(before, after, causeOf);
+    // Cloud/critical loses the route crit → pager: both the rule and the channel changed.
+    expect(critical!.causes!.map((c) => `${c.action} ${c.role} ${c.name}`)).toEqual(['delete channel pager', 'update rule crit']);
+    // Cloud/high gains crit → slack; a cell whose routes are the same names nothing.
+    expect(high!.causes!.map((c) => `${c.action} ${c.role} ${c.name}`)).toEqual(['update rule crit', 'update channel slack']);
+    expect(diffRouting(before, after, () => undefined)[0]).not.toHaveProperty('causes');
+  });
+
+  it('the channels of a map with what they receive: cells and rules', () => {
+    const receipts = channelReceipts(before, (_, ch) => ch.name === 'pager');
+    expect(receipts).toEqual([{ account: 'prod', name: 'pager', type: 'PagerDutyApi', enabled: true, cells: ['Cloud/critical'], rules: ['crit'] }]);
+    expect(channelReceipts(mapOf([channel('idle')]), () => true)[0]).toMatchObject({ name: 'idle', cells: [], rules: [] });
+  });
+
+  it('per account: the changed rows and columns, per channel the cells gained and lost, and the diagram edges of cells that change alike', () => {
+    const wide = mapOf([channel('a'), channel('b'), rule('all', { channels: ['a', 'b'], severity: [1, 2], eventCategory: ['Cloud', 'App'] })]);
+    const [acc] = routingChangesByAccount(diffRouting(mapOf([channel('a'), channel('b')]), wide));
+    expect(acc!.categories).toEqual(['App', 'Cloud']);
+    expect(acc!.severities).toEqual(['critical', 'high']);
+    expect(acc!.channels).toEqual([
+      { channel: 'a', gained: ['App/critical', 'App/high', 'Cloud/critical', 'Cloud/high'], lost: [] },
+      { channel: 'b', gained: ['App/critical', 'App/high', 'Cloud/critical', 'Cloud/high'], lost: [] },
+    ]);
+    // Four cells gain the same two channels: one node, two edges (not eight).
+    expect(acc!.alike).toHaveLength(1);
+    expect(acc!.edges).toBe(2);
   });
 
   const req = (r: Partial<RoutingRequirement>): RoutingRequirement => ({ name: 'req', accounts: '*', eventCategories: ['Cloud'], severities: ['critical'], reach: { types: ['PagerDutyApi'] }, allResources: false, ...r });

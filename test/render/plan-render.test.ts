@@ -77,11 +77,11 @@ describe('json', () => {
 });
 
 describe('markdown', () => {
-  it('starts with the marker, then the summary table; deletions before other changes', () => {
+  it('starts with the marker, the danger line, then the summary table; deletions before other changes', () => {
     const md = renderPlan(fixtureRefusedPlan(), 'markdown', { color: false });
-    expect(md.startsWith('<!-- postureops-plan -->\n')).toBe(true);
+    expect(md.startsWith('<!-- postureops-plan -->\n\n## postureops plan\n\n> [!CAUTION]\n> **Review: 2 deletions.**\n')).toBe(true);
     const table = md.indexOf('| Account | Create | Update | Replace | Delete |');
-    const refusal = md.indexOf('[!CAUTION]');
+    const refusal = md.indexOf('> [!CAUTION]\n> **Plan refused');
     const deletions = md.indexOf('### Deletions (2)');
     const changes = md.indexOf('### Changes');
     expect(table).toBeGreaterThan(0);
@@ -111,7 +111,7 @@ describe('markdown', () => {
   });
 });
 
-function hugePlan(changes: number, deletions: number): Plan {
+export function hugePlan(changes: number, deletions: number): Plan {
   const list: Change[] = [];
   for (let i = 0; i < changes; i++) {
     const account = i % 2 === 0 ? 'prod' : 'staging';
@@ -155,22 +155,33 @@ describe('markdown size limit', () => {
     expect(md.length).toBeLessThanOrEqual(MARKDOWN_LIMIT);
     expect(md).toContain('| **Total** | **1134** | **2266** | **0** | **600** |');
     for (const c of plan.changes.filter((x) => x.action === 'delete')) expect(md).toContain(`**${c.name.replace(/-/g, '-')}**`);
-    const m = /… truncated: (\d+) changes not shown; run postureops plan locally for the full plan/.exec(md);
-    expect(m).not.toBeNull();
-    expect(Number(m![1])).toBeGreaterThan(0);
+    // What is left out is said where it was: per account, the changes not shown at all.
+    const hidden = [...md.matchAll(/_… (\d+) more changes of (prod|staging) not shown here; run `postureops plan` for the full plan_/g)];
+    expect(hidden.map((m) => m[2])).toEqual(['prod', 'staging']);
+    const shown = (md.match(/^\*\*[+~] (create|update)\*\*/gm) ?? []).length;
+    expect(shown + hidden.reduce((n, m) => n + Number(m[1]), 0)).toBe(3400);
   });
 
-  it('drops diff blocks from the end first: early changes keep their diff', () => {
-    const plan = hugePlan(700, 10);
+  it('plain creates lose their diffs first, each marked where it was; updates keep theirs', () => {
+    const plan = hugePlan(380, 10);
     const md = renderPlan(plan, 'markdown', { color: false });
     expect(md.length).toBeLessThanOrEqual(MARKDOWN_LIMIT);
-    expect(md).toContain('+   webhookUrl: https://new.example.net/10');
-    expect(md).not.toContain('https://new.example.net/699');
-    expect(md).toContain('**+ create** AlertChannel **channel-00699**');
+    // i % 3 === 0 is a create: its diff is omitted, in place; then the updates lose theirs from the end.
+    expect(md).toContain('**+ create** AlertChannel **channel-00378**\n\n_diff omitted: 4 lines; run `postureops plan` for the full plan_');
+    expect(md).not.toContain('https://new.example.net/378');
+    expect(md).toContain('+   webhookUrl: https://new.example.net/11');
+    expect(md).toContain('**~ update** AlertChannel **channel-00377** `ID_377`\n\n_diff omitted: 5 lines; run `postureops plan` for the full plan_');
+    expect(md).not.toContain('more changes'); // every change keeps its line
+    const creates = plan.changes.filter((c) => c.action === 'create').length;
+    expect((md.match(/_diff omitted: /g) ?? []).length).toBeGreaterThanOrEqual(creates);
+    // The deleted resources stay whole: each with what it held.
+    expect(md).toContain('  -   webhookUrl: https://old.example.net/9');
   });
 
-  it('a plan that fits is not truncated', () => {
-    expect(renderPlan(fixturePlan(), 'markdown', { color: false })).not.toContain('truncated');
+  it('a plan that fits leaves nothing out', () => {
+    const md = renderPlan(fixturePlan(), 'markdown', { color: false });
+    expect(md).not.toContain('omitted');
+    expect(md).not.toContain('not shown');
   });
 
   it('an apply report of thousands of results keeps every failure', () => {

@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { KINDS } from '../../src/kinds/index.js';
 import { routingDimensions, routingInputs, type RoutedResource } from '../../src/kinds/routing.js';
 import type { Plan } from '../../src/model/plan.js';
-import { diffRouting, routeAll, type PlanRouting, type RoutingMap } from '../../src/model/routing.js';
+import { diffRouting, routeAll, routingChangesByAccount, type PlanRouting, type RoutingMap } from '../../src/model/routing.js';
 import { renderPlanJson } from '../../src/render/plan-json.js';
 import { renderPlanMarkdown } from '../../src/render/plan-markdown.js';
 import { renderPlanText } from '../../src/render/plan-text.js';
@@ -49,7 +49,7 @@ describe('routes text', () => {
     const table = lines.slice(1, 2 + dims.categories.length);
     expect(table[0].trim().split(/\s+/)).toEqual(['critical', 'high', 'medium', 'low', 'info']);
     expect(Math.max(...table.map((l) => l.length))).toBeLessThanOrEqual(80);
-    expect(table.find((l) => l.trim().startsWith('Cloud'))).toMatch(/Cloud\s+B,C\*\s+-/);
+    expect(table.find((l) => l.trim().startsWith('Cloud'))).toMatch(/Cloud\s+B\*,C\*\s+-/);
     expect(text).toContain('Rules whose channels are all disabled: off');
     expect(text).toContain('crit → ');
     expect(text).toContain('(only resource groups prod-eu)');
@@ -100,10 +100,13 @@ describe('Markdown and Mermaid', () => {
     expect(md).toContain('### Routing changes (1 cell)');
     expect(md).toContain('**Requirement pages fails after this plan:**');
     expect(md).not.toContain('<img');
-    const diagram = routingChangesDiagram(routing.changes);
+    const diagram = routingChangesDiagram(routingChangesByAccount(routing.changes)[0]);
     expect(md).toContain(diagram);
     expect(diagram).toContain('class k0 silenced');
     expect(diagram.split('\n').filter((l) => l.includes(' -. lost .-> '))).toHaveLength(2);
+    // Only the changed cell, as a matrix; a table per channel.
+    expect(md).toMatch(/<summary><b>prod<\/b>: 1 cell changes, 1 loses every channel<\/summary>\n\n\| Event category \| critical \|\n\| --- \| --- \|\n\| Cloud \| −pager −x.* \*\*none left\*\* \|\n/);
+    expect(md).toContain('| pager | — | Cloud: critical |');
     expect(JSON.parse(renderPlanJson(plan)).routing).toEqual(routing);
     expect(renderPlanText(plan, { color: false })).toContain('Warning: after this plan 1 cell that reached a channel reaches none:');
   });
@@ -135,7 +138,7 @@ describe('the hostile corpus through every routing rendering', () => {
   });
 
   it('Markdown: the map, the warning and the Routing changes section are safe, diagrams included', () => {
-    for (const md of [renderRoutesMarkdown(hmap), routingWarningMd(routing), routingChangesMd(routing)]) {
+    for (const md of [renderRoutesMarkdown(hmap), routingWarningMd(routing), routingChangesMd(routing), routingChangesMd(routing, 'compact')]) {
       expectMarkdownSafe(md, 'routing markdown');
       for (const block of md.matchAll(/```mermaid\n([\s\S]*?)\n```/g)) {
         for (const line of block[1].split('\n').slice(1)) expect(line).toMatch(/^ {2}([rkc]\d+(\[".*"\]|\(".*"\))|[rk]\d+ (-->|== gained ==>|-\. lost \.->) c\d+|classDef silenced .*|class [k\d,]+ silenced)$/);

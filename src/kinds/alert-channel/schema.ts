@@ -139,7 +139,7 @@ const CHANNEL_DATA: Record<ChannelType, { title: string; properties: Record<stri
   },
   SlackChannel: {
     title: 'Slack',
-    properties: { slackUrl: formatted('Incoming webhook URL of the Slack channel.', 'https-url', { example: '${env:SLACK_URL}' }) },
+    properties: { slackUrl: formatted('Incoming webhook URL of the Slack channel: an https:// URL (the service refuses any other).', 'https-url-required', { example: '${env:SLACK_URL}' }) },
   },
   SplunkHec: {
     title: 'Splunk HTTP Event Collector',

@@ -98,6 +98,7 @@ export const AlertProfile: Kind = {
   schemas,
   ownsChildren: true,
   references: [],
+  identifiers: ['/extends', '/alerts/*/name'],
   // No endpoint changes a profile's base: a new base means a new profile.
   replaceOn: ['extends'],
   collection: PROFILES_COLLECTION,

@@ -54,17 +54,18 @@ function filtersBody(desired: DesiredResource, ctx: RequestContext): JsonObject 
 }
 
 /**
- * A rule without channels (the public clients allow it) routes its alerts nowhere; a severity given
- * twice (by name and number, or twice the same): warnings, the rule still works.
+ * A rule without channels is refused by the service (the seed: `intgGuidList` non-empty on create
+ * and on update): an error. A severity given twice (by name and number, or twice the same): a
+ * warning, the rule still works.
  */
 function checkDocument(doc: JsonObject, at: Locate): Diagnostic[] {
   const out: Diagnostic[] = [];
   if (!isObject(doc.spec)) return out;
   if (stringList(doc.spec.channels).length === 0) {
     out.push({
-      severity: 'warning',
+      severity: 'error',
       code: 'no-channels',
-      message: `AlertRule "${String(doc.name)}" names no channel: the alerts it selects reach nobody`,
+      message: `AlertRule "${String(doc.name)}" names no channel: the service refuses a rule without one (intgGuidList must not be empty)`,
       ...at(Array.isArray(doc.spec.channels) ? '/spec/channels' : '/spec'),
       hint: 'list the AlertChannels that should receive them in spec.channels',
     });

@@ -36,7 +36,7 @@ function documentSchema(): SchemaObject {
         uniqueItems: true,
         default: [],
         items: { type: 'string', minLength: 1, description: 'Name of an AlertChannel of the same account.' },
-        description: 'AlertChannel names (of the same account) that receive the selected alerts. Without any, the rule routes its alerts nowhere (a warning).',
+        description: 'AlertChannel names (of the same account) that receive the selected alerts. At least one: the service refuses a rule without channels.',
         examples: [['ops-slack', 'oncall-pagerduty']],
       },
       severity: {

@@ -25,9 +25,6 @@ export interface SkippedResource {
   reason: string;
 }
 
-/** Variables the CLI itself reads: never handed out to a secret. */
-const RESERVED = ['SVC_BASE_URL', 'SVC_API_KEY_ID', 'SVC_API_SECRET'];
-
 /** `opsSlack-2` → `OPS_SLACK_2`. */
 export function upperSnake(text: string): string {
   return text
@@ -37,11 +34,14 @@ export function upperSnake(text: string): string {
     .replace(/[^A-Z0-9]+/g, '_');
 }
 
-/** `SVC_<ACCOUNT>_<NAME>_<FIELD>`, FIELD being the last member of the pointer. */
+/**
+ * `SECRET_<ACCOUNT>_<NAME>_<FIELD>`, FIELD being the last member of the pointer: a prefix no
+ * configuration is forbidden to read (postureops' own `SVC_*` is), so the export can declare it.
+ */
 export function baseVariable(account: string, name: string, pointer: string): string {
   const segments = parsePointer(pointer);
   const field = segments[segments.length - 1] ?? 'SECRET';
-  return ['SVC', upperSnake(account), upperSnake(name), upperSnake(field)]
+  return ['SECRET', upperSnake(account), upperSnake(name), upperSnake(field)]
     .join('_')
     .replace(/_+/g, '_')
     .replace(/_$/, '');
@@ -63,7 +63,7 @@ export function assignVariables(slots: readonly SecretSlot[]): ExportedSecret[] 
       compareText(x.slot.name, y.slot.name) ||
       compareText(x.slot.field, y.slot.field),
   );
-  const used = new Set(RESERVED);
+  const used = new Set<string>();
   return withBase.map(({ slot, base }) => {
     let variable = base;
     for (let n = 2; used.has(variable); n++) variable = `${base}_${n}`;

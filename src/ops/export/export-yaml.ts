@@ -5,6 +5,7 @@ import { stringify } from 'yaml';
 import type { AccountConfig } from '../../model/account.js';
 import type { Json, JsonObject } from '../../model/json.js';
 import { compareText } from '../../model/compare.js';
+import { escapeEnv } from '../../model/env.js';
 
 export const ROOT_FILE = 'postureops.yaml';
 export const SECRETS_FILE = 'SECRETS.md';
@@ -37,10 +38,23 @@ export function sortKeys(value: Json): Json {
   return out;
 }
 
-/** One multi-document YAML file: `kind`, `name`, `account`, `spec` in that order, spec keys in a fixed order. */
+/** Every string of a live value escaped (`${env:` → `$${env:`): the loader reads it back as the same text, never as a reference. */
+export function escapeLiveText(value: Json): Json {
+  if (typeof value === 'string') return escapeEnv(value);
+  if (Array.isArray(value)) return value.map(escapeLiveText);
+  if (value === null || typeof value !== 'object') return value;
+  const out: JsonObject = {};
+  for (const [k, v] of Object.entries(value)) out[k] = escapeLiveText(v);
+  return out;
+}
+
+/**
+ * One multi-document YAML file: `kind`, `name`, `account`, `spec` in that order, spec keys in a
+ * fixed order. Names are the service's text: escaped (specs are escaped before secrets become references).
+ */
 export function documentsFile(docs: readonly FileDocument[]): string {
   return docs
-    .map((d) => stringify({ kind: d.kind, name: d.name, account: d.account, spec: sortKeys(d.spec) }, YAML_OPTIONS))
+    .map((d) => stringify({ kind: d.kind, name: escapeEnv(d.name), account: d.account, spec: sortKeys(d.spec) }, YAML_OPTIONS))
     .join('---\n');
 }
 
@@ -48,11 +62,13 @@ export function documentsFile(docs: readonly FileDocument[]): string {
  * postureops.yaml: the accounts in the given order, the first as default, nothing pruned, and the
  * settings the live state shows where they differ from the defaults (a vendor's profile prefix).
  */
-export function rootFile(accounts: readonly AccountConfig[], settings: Readonly<JsonObject> = {}): string {
+export function rootFile(accounts: readonly AccountConfig[], settings: Readonly<JsonObject> = {}, variables: readonly string[] = []): string {
   const root = {
     accounts: accounts.map((a) => (a.orgAccess ? { name: a.name, orgAccess: true } : { name: a.name })),
     defaults: { account: accounts[0].name },
     prune: false,
+    // The variables the exported documents read (SECRETS.md says what each holds).
+    ...(variables.length > 0 ? { variables: [...variables].sort(compareText) } : {}),
     ...(sortKeys(settings as JsonObject) as JsonObject),
   };
   const note = Object.keys(settings).length > 0 ? '# Settings below `prune` are what the live service shows (not the defaults).\n' : '';

@@ -11,7 +11,7 @@ import { getAt, setAt, toPointer } from '../../model/json-pointer.js';
 import { isMaskedValue } from '../../model/secret-detection.js';
 import { assignVariables, type ExportedSecret, type SecretSlot, secretsNote, type SkippedResource } from './export-secrets.js';
 import { compareText } from '../../model/compare.js';
-import { accountFolders, documentsFile, type FileDocument, kindFileStem, ROOT_FILE, rootFile, SECRETS_FILE } from './export-yaml.js';
+import { accountFolders, documentsFile, escapeLiveText, type FileDocument, kindFileStem, ROOT_FILE, rootFile, SECRETS_FILE } from './export-yaml.js';
 import type { LiveState } from '../../model/live.js';
 import { type DocumentCheck, fitDocument } from './export-fit.js';
 import { liveSettings } from './export-settings.js';
@@ -108,11 +108,24 @@ export function exportConfig(live: LiveState, options: ExportOptions): ExportRes
     }
   }
 
+  /** A record this export does not write, with a warning and its line in SECRETS.md. */
+  const leaveOut = (entry: Entry, reason: string, hint: string): void => {
+    diagnostics.push({ severity: 'warning', code: 'export-resource-left-out', message: `${entry.kind.kind} "${entry.live.name}" in account ${entry.account}: ${reason}; left out of the export`, hint });
+    skipped.push({ account: entry.account, kind: entry.kind.kind, name: entry.live.name, reason });
+  };
   // Variables are named across the whole export, so collisions resolve the same way every time.
   const secrets = assignVariables(entries.flatMap((e) => e.slots));
   const exported: Entry[] = [];
   for (const entry of entries) {
     const mine = secrets.filter((s) => s.account === entry.account && s.kind === entry.kind.kind && s.name === entry.live.name);
+    // A secret the service holds in a form it now refuses (a legacy record): no variable could hold
+    // it for a file that validates, so the record is left out, said with the rule (never the value).
+    const refusedSecret = options.check ? secretRuleProblems(entry, mine, options.check) : [];
+    if (refusedSecret.length > 0) {
+      const fields = refusedSecret.map((p) => `spec${p.field!.slice('/spec'.length)}`).join(', ');
+      leaveOut(entry, `its ${fields} breaks a rule of the service (${refusedSecret.map((p) => p.message).join('; ')}): a legacy record`, 'fix it in the service (the service keeps it as it is), then export again');
+      continue;
+    }
     for (const s of mine) entry.doc.spec = setAt(entry.doc.spec, s.field, `\${env:${s.variable}}`);
     const leak = leakedSecret(entry);
     if (leak) {
@@ -123,14 +136,7 @@ export function exportConfig(live: LiveState, options: ExportOptions): ExportRes
     }
     const refused = kindProblems(entry, settings);
     if (refused.length > 0) {
-      const reason = `it does not pass the checks of ${entry.kind.kind}: ${refused.map((p) => p.message).join('; ')}`;
-      diagnostics.push({
-        severity: 'warning',
-        code: 'export-resource-left-out',
-        message: `${entry.kind.kind} "${entry.live.name}" in account ${entry.account}: ${reason}; left out of the export`,
-        hint: 'manage it in the service, or write its document by hand',
-      });
-      skipped.push({ account: entry.account, kind: entry.kind.kind, name: entry.live.name, reason });
+      leaveOut(entry, `it does not pass the checks of ${entry.kind.kind}: ${refused.map((p) => p.message).join('; ')}`, 'manage it in the service, or write its document by hand');
       continue;
     }
     if (options.check) {
@@ -150,7 +156,7 @@ export function exportConfig(live: LiveState, options: ExportOptions): ExportRes
 
   const folders = accountFolders(options.accounts);
   const files: { path: string; content: string }[] = [
-    { path: ROOT_FILE, content: rootFile(options.accounts, settings) },
+    { path: ROOT_FILE, content: rootFile(options.accounts, settings, exportedSecrets.map((s) => s.variable)) },
     { path: SECRETS_FILE, content: secretsNote(options.accounts.map((a) => a.name), exportedSecrets, skipped) },
   ];
   for (const account of options.accounts) {
@@ -208,6 +214,8 @@ function toEntry(kinds: readonly Kind[], kind: Kind, live: LiveResource, all: re
   );
   const exported = kind.toDocument(live, children);
   if (exported === null) return undefined;
+  // The service's text is never a reference: escaped before the secrets become references.
+  const spec = escapeLiveText(exported.spec) as JsonObject;
   // A member the service never returns is exported like a write-only secret: a variable to set.
   const writeOnly = new Set([...kind.writeOnly(live.spec), ...(kind.unreturned?.(live.spec) ?? [])]);
   const pointers = [...new Set([...writeOnly, ...kind.sensitive(live.spec)])].sort(compareText);
@@ -215,10 +223,24 @@ function toEntry(kinds: readonly Kind[], kind: Kind, live: LiveResource, all: re
     account: live.account,
     kind,
     live,
-    doc: { kind: exported.kind, name: live.name, account: live.account, spec: exported.spec },
+    doc: { kind: exported.kind, name: live.name, account: live.account, spec },
     slots: pointers.map((field) => ({ account: live.account, kind: kind.kind, name: live.name, field, writeOnly: writeOnly.has(field) })),
     notes: exported.notes ?? [],
   };
+}
+
+/** The check's errors at the secret members of a document holding their live values (messages never quote them: the check is quiet). */
+function secretRuleProblems(entry: Entry, mine: readonly ExportedSecret[], check: DocumentCheck): Diagnostic[] {
+  // Only values the service showed: a write-only secret it never returns, or one it masks, is no legacy value.
+  const shown = mine.filter((s) => {
+    const v = getAt(entry.doc.spec, s.field);
+    return typeof v === 'string' && v !== '' && !isMaskedValue(v);
+  });
+  const fields = new Set(shown.map((s) => `/spec${s.field}`));
+  if (fields.size === 0) return [];
+  return check({ kind: entry.doc.kind, name: entry.doc.name, account: entry.doc.account, spec: entry.doc.spec }).filter(
+    (p) => p.severity === 'error' && p.code !== 'missing-field' && p.field !== undefined && fields.has(p.field),
+  );
 }
 
 /** Every string of a JSON value with its pointer. */
@@ -239,16 +261,16 @@ function leakedSecret(entry: Entry): string | undefined {
   return strings(entry.doc.spec).find(([, text]) => values.some((v) => text.includes(v)))?.[0];
 }
 
-/** A live value that looks like an env reference would be replaced when the folder is loaded. */
+/** A live value holding `${env:` is written escaped (`$${env:`): said, so the file is not a surprise. */
 function envLikeText(entry: Entry, secretFields: Set<string>): Diagnostic[] {
   return strings(entry.doc.spec)
-    .filter(([ptr, text]) => !secretFields.has(ptr) && text.includes('${env:'))
+    .filter(([ptr, text]) => !secretFields.has(ptr) && text.includes('$${env:'))
     .map(([ptr]) => ({
       severity: 'warning' as const,
       code: 'env-like-live-value',
-      message: `${entry.kind.kind} "${entry.live.name}" in account ${entry.account}: spec${ptr} holds the text "\${env:", which loading reads as an environment reference`,
+      message: `${entry.kind.kind} "${entry.live.name}" in account ${entry.account}: spec${ptr} holds the text "\${env:", written escaped as "$\${env:" (the literal text, never an environment reference)`,
       field: `/spec${ptr}`,
-      hint: 'check that file before planning on it',
+      hint: 'check that the service should hold that text: someone may have tried to make postureops send a secret',
     }));
 }
 

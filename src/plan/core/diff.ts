@@ -8,7 +8,7 @@ import type { Kind } from '../../kinds/types.js';
 import type { Json, JsonObject } from '../../model/json.js';
 import { getAt, getAtPath, hasAt, isWithin, parsePointer, removeAt, setAt, setAtPath } from '../../model/json-pointer.js';
 import { canonicalJson } from './digest.js';
-import { markEnv, markLiterals, maskAt, MASK } from '../../model/env-markers.js';
+import { markEnv, markLiterals, maskAt, MASK, protectData } from '../../model/env-markers.js';
 import { resourceKey } from '../../model/resource.js';
 import { type DiffOp } from '../../model/plan.js';
 import { carriedSpec, declaredLive, withoutNulls } from './declared.js';
@@ -146,7 +146,9 @@ export function diffResource(kind: Kind, desired: DesiredResource, live: LiveRes
  */
 function afterOf(desired: DesiredResource, writeOnly: string[], sensitive: string[]): JsonObject {
   const at = desired.source ? `${desired.source.file}:${desired.source.line}` : undefined;
-  return markLiterals(markEnv(desired.spec, desired.envRefs), [...writeOnly, ...sensitive], resourceKey(desired.account, desired.kind, desired.name), at);
+  // Text that only looks like a marker (a live member carried, a file's object) stays data: apply sends it as it is.
+  const spec = protectData(desired.spec, [...Object.keys(desired.envRefs), ...writeOnly, ...sensitive]);
+  return markLiterals(markEnv(spec, desired.envRefs), [...writeOnly, ...sensitive], resourceKey(desired.account, desired.kind, desired.name), at);
 }
 
 function toDiffOp(op: { op: string; path: string; value?: unknown }, shownAfter: JsonObject): DiffOp {

@@ -15,6 +15,7 @@ import { ACTIONS, type Plan, PLAN_FORMAT_VERSION, type Refusal } from '../../mod
 import { CHANGE_REASON_CODES, isChangeReasonCode } from '../../model/reasons.js';
 import { type LiveState } from '../../model/live.js';
 import { resourceKey } from '../../model/resource.js';
+import { ROUTING_ACTIONS, type RoutingAction } from '../../model/routing.js';
 
 /** sha256 of the plan's JSON: catches a damaged file; not an authenticity check (see `planMac`). */
 function checksumOf(plan: unknown): string {
@@ -76,6 +77,28 @@ export function planFileText(plan: Plan, key?: string): string {
   return JSON.stringify({ ...plan, checksum: checksumOf(plan), ...(key !== undefined ? { mac: planMac(plan, key) } : {}) }, null, 2) + '\n';
 }
 
+/** The largest plan file read: a plan of 10,000 changes is a few MB; a larger file is refused before it is read whole. */
+export const MAX_PLAN_BYTES = 64 * 1024 * 1024;
+/** Values nested at most this deep (a plan's own nesting is a few levels, a spec's a dozen). */
+export const MAX_PLAN_DEPTH = 100;
+
+/** Whether JSON text nests arrays and objects deeper than `max` (strings skipped), before it is parsed. */
+export function jsonTooDeep(text: string, max: number): boolean {
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === 0x5c) i++;
+      else if (c === 0x22) inString = false;
+    } else if (c === 0x22) inString = true;
+    else if (c === 0x5b || c === 0x7b) {
+      if (++depth > max) return true;
+    } else if (c === 0x5d || c === 0x7d) depth--;
+  }
+  return false;
+}
+
 export const planFileProblem = (file: string, code: string, message: string, hint?: string): DiagnosticsError =>
   new DiagnosticsError([{ severity: 'error', code, message, file, ...(hint ? { hint } : {}) } satisfies Diagnostic]);
 const problem = planFileProblem;
@@ -86,6 +109,9 @@ const problem = planFileProblem;
  * be signed with it). Reading the file is the run layer's (src/run/plan-files.ts).
  */
 export function parsePlanFile(text: string, path: string, key?: string): SavedPlan {
+  if (jsonTooDeep(text, MAX_PLAN_DEPTH)) {
+    throw problem(path, 'plan-file-too-deep', `plan file ${path} nests values more than ${MAX_PLAN_DEPTH} deep: not a plan postureops wrote`, 'create a new plan with `postureops plan --out FILE`');
+  }
   let value: unknown;
   try {
     value = JSON.parse(text);
@@ -154,13 +180,21 @@ const isStringArray = (v: unknown): boolean => Array.isArray(v) && v.every((x) =
 function routingShape(r: unknown): boolean {
   if (!isObject(r) || !isStringArray(r.accounts) || !Array.isArray(r.changes)) return false;
   const cellsOk = r.changes.every(
-    (c) => isObject(c) && ['account', 'eventCategory', 'severity'].every((m) => typeof c[m] === 'string') && ['before', 'after', 'gained', 'lost'].every((m) => isStringArray(c[m])),
+    (c) =>
+      isObject(c) &&
+      ['account', 'eventCategory', 'severity'].every((m) => typeof c[m] === 'string') &&
+      ['before', 'after', 'gained', 'lost'].every((m) => isStringArray(c[m])) &&
+      (c.causes === undefined || (Array.isArray(c.causes) && c.causes.every((x) => isObject(x) && typeof x.key === 'string' && typeof x.name === 'string' && ROUTING_ACTIONS.includes(x.action as RoutingAction) && (x.role === 'rule' || x.role === 'channel')))),
   );
+  const receiptsOk = (list: unknown): boolean =>
+    list === undefined ||
+    (Array.isArray(list) &&
+      list.every((x) => isObject(x) && ['account', 'name', 'type'].every((m) => typeof x[m] === 'string') && typeof x.enabled === 'boolean' && isStringArray(x.cells) && isStringArray(x.rules)));
   const failingOk =
     r.failing === undefined ||
     (Array.isArray(r.failing) &&
       r.failing.every((f) => isObject(f) && typeof f.requirement === 'string' && Array.isArray(f.accounts) && f.accounts.every((a) => isObject(a) && typeof a.account === 'string' && isStringArray(a.cells))));
-  return cellsOk && failingOk;
+  return cellsOk && failingOk && receiptsOk(r.newChannels) && receiptsOk(r.undeclaredChannels);
 }
 
 function shapeProblems(plan: Record<string, unknown>): string[] {
@@ -183,7 +217,7 @@ function shapeProblems(plan: Record<string, unknown>): string[] {
       if (scope.rootAccounts !== undefined && !isStringArray(scope.rootAccounts)) out.push('scope.rootAccounts must be a list of strings');
     }
   }
-  if (plan.routing !== undefined && !routingShape(plan.routing)) out.push('routing must be {accounts, changes: [{account, eventCategory, severity, before, after, gained, lost}], failing?}');
+  if (plan.routing !== undefined && !routingShape(plan.routing)) out.push('routing must be {accounts, changes: [{account, eventCategory, severity, before, after, gained, lost, causes?}], failing?, newChannels?, undeclaredChannels?}');
   if (!Array.isArray(plan.changes)) {
     out.push('changes must be a list');
     return out;

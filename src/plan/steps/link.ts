@@ -5,7 +5,8 @@
 // other (`sameSpecAs`) and a warning says how to keep the id. Only unambiguous pairs are linked.
 
 import type { Diagnostic } from '../../model/diagnostics.js';
-import type { Change } from '../../model/plan.js';
+import type { Change, UnmanagedResource } from '../../model/plan.js';
+import type { LiveResource } from '../../model/resource.js';
 import type { Kind } from '../../kinds/types.js';
 import { diffResource } from '../core/diff.js';
 import type { PlannedChange } from '../core/order.js';
@@ -68,4 +69,33 @@ export function link(items: readonly PlannedChange[], kinds: readonly Kind[]): L
   // Stryker disable next-line ConditionalExpression: a shortcut; without notes the map below copies nothing
   if (notes.size === 0) return { items, diagnostics };
   return { items: items.map((i) => (notes.has(i.change.key) ? { ...i, change: { ...i.change, ...notes.get(i.change.key) } } : i)), diagnostics };
+}
+
+/**
+ * An unmanaged live resource (prune off) with the spec of a create in the same account: a rename made
+ * outside the files looks like this, and the drift issue says so rather than "create". Only
+ * unambiguous pairs (one create, one unmanaged resource) are linked.
+ */
+export function linkUnmanaged(items: readonly PlannedChange[], unmanaged: readonly UnmanagedResource[], live: readonly LiveResource[], kinds: readonly Kind[]): UnmanagedResource[] {
+  const kindOf = kindsByName(kinds);
+  const creates = items.filter((i) => i.change.action === 'create' && i.desired && i.change.parent === undefined && i.change.sameSpecAs === undefined && i.change.movedFrom === undefined);
+  if (creates.length === 0 || unmanaged.length === 0) return [...unmanaged];
+  const liveOf = new Map(live.map((r) => [JSON.stringify([r.account, r.kind, r.id]), r]));
+  const same = (c: PlannedChange, r: LiveResource): boolean => {
+    const kind = kindOf.get(r.kind);
+    if (!kind || c.change.kind !== r.kind || c.change.account !== r.account) return false;
+    const diff = diffResource(kind, c.desired!, r);
+    return diff.changed.length === 0 && !diff.replace;
+  };
+  const matches = unmanaged.map((u) => {
+    const r = liveOf.get(JSON.stringify([u.account, u.kind, u.id]));
+    return r ? creates.filter((c) => same(c, r)) : [];
+  });
+  return unmanaged.map((u, i) => {
+    const found = matches[i]!;
+    if (found.length !== 1) return { ...u };
+    const key = found[0]!.change.key;
+    const rivals = matches.filter((m) => m.some((c) => c.change.key === key)).length;
+    return rivals === 1 ? { ...u, sameSpecAs: key } : { ...u };
+  });
 }

@@ -20,7 +20,7 @@ import { checkAgainstLive } from './check.js';
 import { decide } from './decide.js';
 import { fold } from './fold.js';
 import { ignoreChanges } from './ignore.js';
-import { link } from './link.js';
+import { link, linkUnmanaged } from './link.js';
 import { indexLive } from './live-index.js';
 import { match } from './match.js';
 import { prune } from './prune.js';
@@ -88,7 +88,8 @@ export function plan(desired: DesiredState, live: LiveState, options: PlanOption
   const resolved = resolveReferences(decisions, index, pruned.deletions);
   const linked = link(buildChanges(decisions, resolved.refs, pruned.deletions), kinds);
   const ordered = orderChanges(linked.items, kinds, scoped.accountOrder);
-  const targeted = target(ordered.changes, pruned.unmanaged, options.targets ?? [], kinds, [...scoped.desired, ...renamed.live]);
+  const unmanaged = linkUnmanaged(linked.items, pruned.unmanaged, renamed.live, kinds);
+  const targeted = target(ordered.changes, unmanaged, options.targets ?? [], kinds, [...scoped.desired, ...renamed.live]);
   const refusal = refuse({
     items: linked.items.filter((i) => targeted.keys.has(i.change.key)),
     changes: targeted.changes,

@@ -7,7 +7,7 @@
 import type { AccountConfig } from '../../model/account.js';
 import type { Change, Refusal, UnreadKinds } from '../../model/plan.js';
 import type { LiveResource } from '../../model/resource.js';
-import { askedCategories, checkRequirements, diffRouting, failureText, routeAll, type PlanRouting, type RoutingRequirement, type RoutingWork } from '../../model/routing.js';
+import { askedCategories, type CauseOf, channelReceipts, checkRequirements, diffRouting, failureText, routeAll, type PlanRouting, type RoutingCause, type RoutingRequirement, type RoutingWork } from '../../model/routing.js';
 import type { Kind } from '../../kinds/types.js';
 import { essentialRoutingKinds, routingDimensions, routingInputs, routingKinds, type RoutedResource } from '../../kinds/routing.js';
 import { carriedSpec, withoutNulls } from '../core/declared.js';
@@ -79,7 +79,19 @@ export function routing(input: RoutingInput): RoutingStep {
   // Stryker disable next-line StringLiteral: as above
   const mapAfter = routeAll(routingInputs([...after.values()], accounts, input.kinds), dims, 'live', input.work, asked);
   const failing = checkRequirements(input.requirements, mapAfter, input.work);
-  const result: PlanRouting = { accounts, changes: diffRouting(mapBefore, mapAfter), ...(failing.length > 0 ? { failing } : {}) };
+  const causeOf = causes(input.changes, kindOf, inScope);
+  // Destinations a reviewer must see: channels this plan creates, and live ones no file declares.
+  const declared = new Set([...input.decisions.values()].map((d) => idKey(d.desired.account, d.desired.kind, d.desired.name)));
+  const channelKinds = new Set(input.kinds.filter((k) => k.routing?.role === 'channel').map((k) => k.kind));
+  const newChannels = channelReceipts(mapAfter, (account, ch) => causeOf(account, 'channel', ch.name)?.action === 'create');
+  const undeclaredChannels = channelReceipts(mapBefore, (account, ch) => !before.some((r) => r.account === account && r.name === ch.name && channelKinds.has(r.kind) && declared.has(idKey(account, r.kind, r.name))));
+  const result: PlanRouting = {
+    accounts,
+    changes: diffRouting(mapBefore, mapAfter, causeOf),
+    ...(failing.length > 0 ? { failing } : {}),
+    ...(newChannels.length > 0 ? { newChannels } : {}),
+    ...(undeclaredChannels.length > 0 ? { undeclaredChannels } : {}),
+  };
   if (failing.length === 0 || input.force) return { routing: result };
   const reachOf = new Map(input.requirements.map((r) => [r.name, r.reach]));
   return {
@@ -90,6 +102,18 @@ export function routing(input: RoutingInput): RoutingStep {
       details: failing.map((f) => failureText(f, reachOf.get(f.requirement))),
     },
   };
+}
+
+/** The plan's change to each rule and channel, by account, role and name (before and after a rename). */
+function causes(changes: readonly Change[], kindOf: ReadonlyMap<string, Kind>, inScope: ReadonlySet<string>): CauseOf {
+  const byName = new Map<string, RoutingCause>();
+  for (const c of changes) {
+    const role = kindOf.get(c.kind)?.routing?.role;
+    if ((role !== 'rule' && role !== 'channel') || !inScope.has(c.account)) continue;
+    const cause: RoutingCause = { key: c.key, action: c.action, role, name: c.name };
+    for (const name of [c.name, c.renamedFrom]) if (name !== undefined && !byName.has(JSON.stringify([c.account, role, name]))) byName.set(JSON.stringify([c.account, role, name]), cause);
+  }
+  return (account, role, name) => byName.get(JSON.stringify([account, role, name]));
 }
 
 const idKey = (account: string, kind: string, id: string): string => JSON.stringify([account, kind, id]);

@@ -1,0 +1,94 @@
+// Text for a terminal of a given width: a line longer than the width is broken at spaces, its
+// continuation lines indented two columns past the line's own indent (a hanging indent), and cut
+// inside a word only when the word alone is wider than the line. Our colour codes (SGR) take no
+// width. Pure: the CLI passes the width (cmd/io.ts, terminalWidth).
+
+const SGR = /\u001b\[[0-9;]*m/g;
+
+/** Columns a text takes on screen (colour codes take none; one column a code point). */
+export function visibleWidth(text: string): number {
+  return [...text.replace(SGR, '')].length;
+}
+
+/** Least room a continuation line keeps for text, however deep its indent. */
+const MIN_ROOM = 20;
+
+/** Splits a word wider than `room` into pieces of `room` columns (colour codes go with the text they precede). */
+function chunks(word: string, room: number): string[] {
+  const out: string[] = [];
+  let cur = '';
+  let width = 0;
+  for (const part of word.split(/(\u001b\[[0-9;]*m)/)) {
+    if (part.startsWith('\u001b[')) {
+      cur += part;
+      continue;
+    }
+    for (const ch of part) {
+      if (width === room) {
+        out.push(cur);
+        cur = '';
+        width = 0;
+      }
+      cur += ch;
+      width++;
+    }
+  }
+  if (cur !== '') out.push(cur);
+  return out;
+}
+
+export function wrapLine(line: string, width: number): string[] {
+  if (visibleWidth(line) <= width) return [line];
+  const indent = /^ */.exec(line)![0];
+  // Two columns past the line's indent: under the text of a list item (`- x`, `+ x`), and set off from a plain line.
+  const hang = ' '.repeat(Math.min(indent.length + 2, Math.max(0, width - MIN_ROOM)));
+  const tokens = line.slice(indent.length).match(/ +|[^ ]+/g) ?? [];
+  const out: string[] = [];
+  let cur = indent;
+  let curWidth = indent.length;
+  let fresh = true;
+  for (const token of tokens) {
+    const w = visibleWidth(token);
+    if (token.startsWith(' ')) {
+      if (!fresh) {
+        cur += token;
+        curWidth += w;
+      }
+      continue;
+    }
+    if (!fresh && curWidth + w > width) {
+      out.push(cur.trimEnd());
+      cur = hang;
+      curWidth = hang.length;
+      fresh = true;
+    }
+    if (curWidth + w > width) {
+      // Wider than a whole line: cut it; the last piece goes on with the line.
+      let rest = token;
+      while (visibleWidth(rest) > width - curWidth) {
+        const [head, ...tail] = chunks(rest, Math.max(1, width - curWidth));
+        out.push(cur + head);
+        cur = hang;
+        curWidth = hang.length;
+        rest = tail.join('');
+      }
+      cur += rest;
+      curWidth += visibleWidth(rest);
+    } else {
+      cur += token;
+      curWidth += w;
+    }
+    fresh = false;
+  }
+  out.push(cur.trimEnd());
+  return out;
+}
+
+/** Every line of `text` wrapped to `width` columns; the line breaks it had stay. */
+export function wrapText(text: string, width: number): string {
+  if (!Number.isFinite(width) || width < 1) return text;
+  return text
+    .split('\n')
+    .flatMap((line) => wrapLine(line, width))
+    .join('\n');
+}

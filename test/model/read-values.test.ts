@@ -1,0 +1,100 @@
+// Issue 29 at the bottom layer: the escape `$${env:` reads back as the text it stands for, whatever
+// the text; what may be declared; the set of read values masked in data before any rendering and in
+// text (escaped, split across lines, JSON-encoded); marker-shaped data never resolved.
+
+import { describe, expect, it } from 'vitest';
+import { declarationProblem, envNames, escapeEnv, interpolate, isDeclared, unescapeEnv } from '../../src/model/env.js';
+import { DATA_MARKER, ENV_MARKER, ForbiddenEnvError, MASK, protectData, resolveEnv } from '../../src/model/env-markers.js';
+import type { JsonObject } from '../../src/model/json.js';
+import { ReadValues } from '../../src/model/read-values.js';
+
+/** A small deterministic generator (no clock, no Math.random). */
+function rng(seed: number): () => number {
+  let s = seed >>> 0;
+  return () => {
+    s = (s * 1664525 + 1013904223) >>> 0;
+    return s / 2 ** 32;
+  };
+}
+
+describe('the escape', () => {
+  const PARTS = ['$', '$$', '{', '}', 'env', ':', 'X', '_1', '${env:', '$${env:', '${env:X}', '$${env:X}', 'a b', '\n'];
+
+  it('any text, escaped, reads back as itself and holds no reference (20,000 generated texts)', () => {
+    const r = rng(29);
+    for (let n = 0; n < 20_000; n++) {
+      const text = Array.from({ length: 1 + Math.floor(r() * 8) }, () => PARTS[Math.floor(r() * PARTS.length)]).join('');
+      const written = escapeEnv(text);
+      expect(envNames(written), text).toEqual([]);
+      expect(unescapeEnv(written), text).toBe(text);
+      expect(interpolate(written, { X: 'SECRET' }).value, text).toBe(text);
+    }
+  });
+
+  it('`$${env:X}` is the literal `${env:X}`; a reference beside it is still read', () => {
+    expect(interpolate('$${env:X}', { X: 'v' }).value).toBe('${env:X}');
+    expect(interpolate('a $${env:X} b ${env:X}', { X: 'v' }).value).toBe('a ${env:X} b v');
+    expect(envNames('$${env:A}${env:B}')).toEqual(['B']);
+  });
+});
+
+describe('what a configuration may declare', () => {
+  it.each(['SVC_API_SECRET', 'svc_api_secret', 'SVC_*', 'S*', 'SV*', '*', 'GITHUB_TOKEN', 'GitHub_*', 'GITHUB*', 'ACTIONS_RUNTIME_TOKEN', 'RUNNER_TEMP', 'INPUT_GITHUB-TOKEN', 'Input_*', 'POSTUREOPS_PLAN_KEY', 'P*', 'R*', 'I*', 'A*', 'G*'])(
+    '%s: refused',
+    (d) => expect(declarationProblem(d)).toBeDefined(),
+  );
+  it.each(['SLACK_OPS_URL', 'PAGERDUTY_*', 'SVC', 'SECRET_*', 'SLACK*', 'GH_TOKEN', 'RUN_ID', 'INPUTS', 'B*'])('%s: accepted', (d) => expect(declarationProblem(d)).toBeUndefined());
+  it('a prefix covers by its stem, as written; a forbidden name is never readable whatever is declared', () => {
+    expect(isDeclared('PAGERDUTY_KEY', ['PAGERDUTY_*'])).toBe(true);
+    expect(isDeclared('pagerduty_key', ['PAGERDUTY_*'])).toBe(false);
+    expect(isDeclared('SLACK', ['SLACK_*'])).toBe(false);
+    expect(isDeclared('SVC_API_SECRET', ['SVC_API_SECRET'])).toBe(false);
+  });
+});
+
+describe('ReadValues', () => {
+  const multi = 'first line of a SECRET\nsecond line of a SECRET';
+  const quoted = 'pa"ss/word\\with-escapes';
+  const values = new ReadValues([multi, quoted, 'Abc', 'x']);
+
+  it('masks text as is, JSON-escaped, line by line; a value shorter than 3 is not masked at all', () => {
+    const text = `a ${multi} b ${JSON.stringify({ v: quoted })} c ${JSON.stringify(multi)}\nsecond line of a SECRET alone\n x marks`;
+    const masked = values.maskText(text);
+    expect(masked).not.toContain('SECRET');
+    expect(masked).not.toContain('pa"ss');
+    expect(masked).not.toContain('pa\\"ss');
+    expect(masked).toContain(' x marks');
+    expect(masked).toContain(MASK);
+  });
+
+  it('masks data before it is rendered: a short value where it stands alone, keys, maps and sets', () => {
+    const data = { cells: new Map([['Abc', ['Abc', 'Abcdef', 'an Abc here']]]), [quoted]: new Set([`${quoted}!`]), n: 3 };
+    const masked = values.maskData(data);
+    expect([...masked.cells.keys()]).toEqual([MASK]);
+    expect(masked.cells.get(MASK)).toEqual([MASK, 'Abcdef', `an ${MASK} here`]);
+    expect(Object.keys(masked)).toEqual(['cells', MASK, 'n']);
+    expect(masked.n).toBe(3);
+  });
+
+  it('masks first, then shortens: a rendering that cuts or escapes the value shows none of it', () => {
+    const cut = (text: string) => text.slice(0, 20);
+    const escapeMd = (text: string) => text.replace(/[\\"/_]/g, (c) => `\\${c}`);
+    expect(values.render({ v: quoted }, (d) => escapeMd(cut(d.v)))).toBe(MASK);
+    // Without masking first, the escaped cut would hold most of it.
+    expect(escapeMd(cut(quoted))).toContain('pa\\"ss');
+  });
+});
+
+describe('data that looks like a marker', () => {
+  it('is wrapped as data and sent as it is: a live {"$env": "${env:SVC_API_SECRET}"} is never resolved', () => {
+    const spec: JsonObject = { data: { hook: { [ENV_MARKER]: '${env:SVC_API_SECRET}' }, url: '${env:HOOK}' } };
+    const protectedSpec = protectData(spec, ['/data/url']);
+    expect(protectedSpec.data).toEqual({ hook: { [DATA_MARKER]: { [ENV_MARKER]: '${env:SVC_API_SECRET}' } }, url: '${env:HOOK}' });
+    const after = { ...protectedSpec, data: { ...(protectedSpec.data as JsonObject), url: { [ENV_MARKER]: '${env:HOOK}' } } };
+    expect(resolveEnv(after, { HOOK: 'h', SVC_API_SECRET: 'stolen' })).toEqual({ data: { hook: { [ENV_MARKER]: '${env:SVC_API_SECRET}' }, url: 'h' } });
+  });
+
+  it('a marker naming a forbidden variable (a forged plan) is refused, its value never read', () => {
+    expect(() => resolveEnv({ u: { [ENV_MARKER]: '${env:SVC_API_SECRET}' } }, { SVC_API_SECRET: 'stolen' })).toThrow(ForbiddenEnvError);
+  });
+});
