@@ -56,7 +56,12 @@ export class ReadValues {
       if (v instanceof Set) return new Set([...v].map(walk));
       if (v !== null && typeof v === 'object') {
         const out: Record<string, unknown> = {};
-        for (const [k, x] of Object.entries(v)) Object.defineProperty(out, this.inData.redact(k), { value: walk(x), enumerable: true, writable: true, configurable: true });
+        for (const [k, x] of Object.entries(v)) {
+          const key = this.inData.redact(k);
+          // `__proto__` as an own member, never the prototype; any other key is a plain assignment.
+          if (key === '__proto__') Object.defineProperty(out, key, { value: walk(x), enumerable: true, writable: true, configurable: true });
+          else out[key] = walk(x);
+        }
         return out;
       }
       return v;
