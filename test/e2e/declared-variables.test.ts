@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startEmulator, type RunningEmulator } from '../../src/emulator/index.js';
 import { packageRoot } from '../../src/util/package-root.js';
-import { rawApi, serviceEnv } from './harness.js';
+import { oneLine, rawApi, serviceEnv } from './harness.js';
 
 const CLI = join(packageRoot(), 'dist', 'cmd', 'postureops.js');
 
@@ -68,8 +68,8 @@ describe('a configuration reads only what it declares', () => {
     const dir = await repo({ 'postureops.yaml': ROOT('[OTHER]'), 'c.yaml': CHANNEL + '---\nkind: AlertChannel\nname: s\nspec:\n  type: SlackChannel\n  data:\n    slackUrl: ${env:SLACK_OPS_URL}\n' });
     const r = await postureops(['validate', dir], { SLACK_OPS_URL: 'https://hooks.slack.com/services/T/B/undeclared-value' });
     expect(r.code).toBe(1);
-    expect(r.stdout).toMatch(/c\.yaml:13:15: error\[env-undeclared\]: environment variable SLACK_OPS_URL is not declared/);
-    expect(r.stdout).toContain('add it to postureops.yaml: `variables: [SLACK_OPS_URL]`');
+    expect(oneLine(r.stdout)).toMatch(/c\.yaml:13:15: error\[env-undeclared\]: environment variable SLACK_OPS_URL is not declared/);
+    expect(oneLine(r.stdout)).toContain('add it to postureops.yaml: `variables: [SLACK_OPS_URL]`');
     expect(all(r)).not.toContain('undeclared-value');
     // --no-env checks declarations too.
     const offline = await postureops(['validate', dir, '--no-env'], {});
@@ -92,14 +92,14 @@ describe('a configuration reads only what it declares', () => {
     const r = await postureops(['validate', dir], {});
     expect(r.code).toBe(1);
     expect(r.stdout).toMatch(/postureops\.yaml:5:5: error\[variable-forbidden\]/);
-    expect(r.stdout).toContain(says);
+    expect(oneLine(r.stdout)).toContain(says);
   });
 
   it('a forbidden variable cannot be read even by a document that names it', async () => {
     const dir = await repo({ 'postureops.yaml': ROOT('[SLACK_*]'), 'c.yaml': 'kind: AlertRule\nname: r\nspec:\n  channels: [hook]\n  eventCategory: ["${env:SVC_API_SECRET}"]\n  severity: [critical]\n---\n' + CHANNEL });
     const r = await postureops(['validate', dir], env);
     expect(r.code).toBe(1);
-    expect(r.stdout).toMatch(/c\.yaml:5:19: error\[env-forbidden\]: environment variable SVC_API_SECRET/);
+    expect(oneLine(r.stdout)).toMatch(/c\.yaml:5:19: error\[env-forbidden\]: environment variable SVC_API_SECRET/);
     expectNowhere(all(r), env.SVC_API_SECRET, 'validate');
   });
 
@@ -230,7 +230,7 @@ describe('bounded inputs', () => {
     await truncate(file, 300 * 1024 * 1024);
     const r = await postureops(['show', file], {});
     expect(r.code).toBe(1);
-    expect(r.stderr).toContain(`plan file ${file} is larger than 64 MB`);
+    expect(oneLine(r.stderr)).toContain(`plan file ${file} is larger than 64 MB`);
   });
 
   it('a plan file nested 100,000 deep is a clear diagnostic naming the file', async () => {
@@ -238,7 +238,7 @@ describe('bounded inputs', () => {
     await writeFile(file, '{"formatVersion":' + '['.repeat(100_000) + ']'.repeat(100_000) + '}');
     const r = await postureops(['show', file], {});
     expect(r.code).toBe(1);
-    expect(all(r)).toContain(`plan file ${file} nests values more than 100 deep`);
+    expect(oneLine(all(r))).toContain(`plan file ${file} nests values more than 100 deep`);
     expect(all(r)).not.toMatch(/call stack|at .*\.js:\d+/);
   });
 
@@ -250,7 +250,7 @@ describe('bounded inputs', () => {
     const dir = await repo({ 'postureops.yaml': ROOT('[]'), 'c.yaml': CHANNEL, 'deep.yaml': `kind: AlertChannel\nname: deep\nspec:\n  type: Webhook\n  data:\n    webhookUrl: https://a.example/h\n` + deep });
     const r = await postureops(['validate', dir], {});
     expect(r.code).toBe(1);
-    expect(r.stdout).toMatch(/deep\.yaml:\d+:\d+: error\[yaml-too-deep\]: collections nested more than 100 deep/);
+    expect(oneLine(r.stdout)).toMatch(/deep\.yaml:\d+:\d+: error\[yaml-too-deep\]: collections nested more than 100 deep/);
     expect(all(r)).not.toMatch(/call stack|at .*\.js:\d+/);
   });
 });

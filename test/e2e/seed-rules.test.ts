@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startEmulator, type RunningEmulator } from '../../src/emulator/index.js';
 import { packageRoot } from '../../src/util/package-root.js';
-import { serviceEnv } from './harness.js';
+import { oneLine, serviceEnv } from './harness.js';
 
 const CLI = join(packageRoot(), 'dist', 'cmd', 'postureops.js');
 
@@ -50,11 +50,11 @@ describe('what the service refuses, validate refuses', () => {
     );
     const r = await postureops(['validate', dir], { SLACK_URL: 'http://hooks.slack.com/services/T/B/secret-part' });
     expect(r.code).toBe(1);
-    expect(r.stdout).toMatch(/c\.yaml:6:15: error\[format\]: `spec\.data\.slackUrl`: expected an https:\/\/ URL.*the service's schema of this type requires one/);
-    expect(r.stdout).toMatch(/c\.yaml:13:15: error\[format\]/);
-    expect(r.stdout).toMatch(/c\.yaml:18:3: error\[no-channels\]: AlertRule "no-list" names no channel: the service refuses a rule without one/);
-    expect(r.stdout).toMatch(/c\.yaml:23:13: error\[no-channels\]: AlertRule "empty-list"/);
-    expect(r.stdout).toMatch(/c\.yaml:27:7: error\[invalid-value\]: `name` must not be only spaces/);
+    expect(oneLine(r.stdout)).toMatch(/c\.yaml:6:15: error\[format\]: `spec\.data\.slackUrl`: expected an https:\/\/ URL.*the service's schema of this type requires one/);
+    expect(oneLine(r.stdout)).toMatch(/c\.yaml:13:15: error\[format\]/);
+    expect(oneLine(r.stdout)).toMatch(/c\.yaml:18:3: error\[no-channels\]: AlertRule "no-list" names no channel: the service refuses a rule without one/);
+    expect(oneLine(r.stdout)).toMatch(/c\.yaml:23:13: error\[no-channels\]: AlertRule "empty-list"/);
+    expect(oneLine(r.stdout)).toMatch(/c\.yaml:27:7: error\[invalid-value\]: `name` must not be only spaces/);
     expect(r.stdout + r.stderr).not.toContain('secret-part');
   });
 });
@@ -73,8 +73,8 @@ describe('an export of legacy records still validates', () => {
     const out = join(tmp, 'exported');
     const exported = await postureops(['export', '--out', out, '--account', 'prod', '--kind', 'AlertChannel', '--kind', 'AlertRule'], env);
     expect(exported.code, exported.stdout + exported.stderr).toBe(0);
-    expect(exported.stderr).toMatch(/AlertChannel "legacy-slack" in account prod: its spec\/data\/slackUrl breaks a rule of the service .*a legacy record; left out of the export/);
-    expect(exported.stderr).toMatch(/AlertRule "legacy-rule" in account prod: .*names no channel.*left out of the export/);
+    expect(oneLine(exported.stderr)).toMatch(/AlertChannel "legacy-slack" in account prod: its spec\/data\/slackUrl breaks a rule of the service .*a legacy record; left out of the export/);
+    expect(oneLine(exported.stderr)).toMatch(/AlertRule "legacy-rule" in account prod: .*names no channel.*left out of the export/);
     expect(exported.stderr).not.toContain('legacy-secret');
     const note = await readFile(join(out, 'SECRETS.md'), 'utf8');
     expect(note).toContain('legacy-slack');
