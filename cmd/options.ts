@@ -215,5 +215,5 @@ export function emulatorOptions(raw: RawOptions): EmulatorCliOptions {
 
 export function unlockOptions(raw: RawOptions): UnlockOptions & EnvFileOption {
   const r = new Reader(raw, 'unlock');
-  return given({ ...clientFlags(r), account: r.strings('account'), autoApprove: r.flag('autoApprove'), dotenv: r.string('dotenv') });
+  return given({ ...clientFlags(r), autoApprove: r.flag('autoApprove'), dotenv: r.string('dotenv') });
 }
