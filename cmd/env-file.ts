@@ -4,6 +4,7 @@
 import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { parseEnv } from 'node:util';
+import { isForbiddenVariable } from '../src/model/env.js';
 import { EXIT, ExitError, type Io, write } from './io.js';
 
 /** The file's name beside postureops.yaml. */
@@ -39,15 +40,21 @@ export async function withEnvFile(io: Io, dir: string, file?: string): Promise<I
     const refused = Object.keys(vars).filter(isControlVariable);
     for (const name of refused) delete vars[name];
     if (refused.length > 0) {
-      write(io.stderr, `postureops: ${path}: ignored ${refused.join(', ')}: the service address, its credentials and postureops' settings are read only from the environment or from --dotenv FILE`);
+      write(io.stderr, `postureops: ${path}: ignored ${refused.join(', ')}: the service address, its credentials, postureops' settings, the CI's variables and the process's own (HOME, XDG_*, NODE_*, ...) are read only from the environment or from --dotenv FILE`);
     }
   }
   return { ...io, env: { ...vars, ...io.env } };
 }
 
-/** Variables that decide where credentials go or how postureops behaves, rather than what a document says. */
+/** What the process reads for itself: where its state lives (the budget memory), how it writes, what Node and git do. */
+const PROCESS_VARIABLE = /^(HOME|PATH|TERM|TMPDIR|TEMP|TMP|NO_COLOR|FORCE_COLOR|XDG_.*|NODE_.*|GIT_.*)$/i;
+
+/**
+ * Variables that decide where credentials go or how postureops behaves, rather than what a document
+ * says: every variable no configuration may read (SVC_*, POSTUREOPS_*, the CI's), and the process's own.
+ */
 export function isControlVariable(name: string): boolean {
-  return name === 'SVC_BASE_URL' || name === 'SVC_API_KEY_ID' || name === 'SVC_API_SECRET' || name.startsWith('POSTUREOPS_');
+  return isForbiddenVariable(name) || PROCESS_VARIABLE.test(name);
 }
 
 /**

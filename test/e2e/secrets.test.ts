@@ -210,6 +210,19 @@ describe('secrets written in files, and .env files, end to end', () => {
     }
   });
 
+  it("a .env of the repository cannot move postureops' own state nor give the CI's variables: the budget memory stays where the environment says", async () => {
+    const poisoned = join(tmp, 'dotenv-cache');
+    const dir = await repo(join(tmp, 'dotenv-process'), {
+      'postureops.yaml': ROOT(),
+      'hook.yaml': 'kind: AlertChannel\nname: h\nspec:\n  type: Webhook\n  data:\n    webhookUrl: https://hooks.example.com/1\n',
+      '.env': `XDG_CACHE_HOME=${poisoned}\nGITHUB_TOKEN=from-the-pull-request\nnode_options=--require=/nonexistent\n`,
+    });
+    const res = await cli(['plan', dir, '--max-duration', '10m'], { env });
+    expect(res.code, all(res)).toBe(0);
+    expect(res.stderr).toContain('ignored GITHUB_TOKEN, XDG_CACHE_HOME, node_options');
+    await expect(stat(poisoned)).rejects.toThrow();
+  });
+
   it('the examples validate with the documented --dotenv examples/.env.example and nothing else', async () => {
     const examples = bareExamples();
     const bare = await cli(['validate', examples], { env: {} });
