@@ -39,7 +39,7 @@ export const groups = [
     tests: ENGINE_TESTS,
   },
   { name: 'plan-steps', mutate: ['src/plan/steps/*.ts'], tests: ENGINE_TESTS },
-  { name: 'lease', mutate: ['src/ops/lease/lease.ts', 'src/kinds/lease-record.ts'], tests: ENGINE_TESTS },
+  { name: 'lease', mutate: ['src/ops/lease/lease.ts', 'src/ops/lease/lease-record.ts'], tests: ENGINE_TESTS },
   // What apply keeps out of the texts it stores, and what export writes instead of a secret.
   {
     name: 'written-secrets',

@@ -3,6 +3,7 @@
 import { appendFileSync, chmodSync } from 'node:fs';
 import { resolve as resolvePath } from 'node:path';
 import type { ClientOptions } from '../src/api/options.js';
+import type { LeaseClock } from '../src/run/run.js';
 import { credentialRedactor } from '../src/api/redact.js';
 import { inertLog } from '../src/model/inert.js';
 import { isSecretName } from '../src/model/secret-detection.js';
@@ -22,6 +23,8 @@ export interface Io {
    * (`now`, `sleep`) and watch its waits. The CLI itself sets none.
    */
   clientOptions?: (options: ClientOptions) => ClientOptions;
+  /** The apply lease's clocks (tests: virtual ones, so that its waits take no real time). The CLI sets none. */
+  leaseClock?: LeaseClock;
   /**
    * The values the configuration read from the environment (the loader adds them as it reads):
    * masked in what the commands render, and by `stdout` and `stderr` themselves (masked).

@@ -199,7 +199,7 @@ export function buildProgram(programIo: Io, setCode: (code: number) => void, onI
       .option('--test-channels', 'test every created or changed alert channel through the service')
       .option('--credentials-out <file>', 'write credentials the service issues on create (agent access tokens) to this file, mode 0600')
       .option('--lease-wait <seconds>', 'wait this long for another apply of an account to finish (0: stop at once, exit 4)', intArg('--lease-wait', 0), 0)
-      .option('--no-lease', 'do not take the service-side lease (only when no other apply can run: it saves 5 requests per account, a read per write and the renewals)')
+      .option('--no-lease', 'do not take the service-side lease (only when no other apply can run: it saves the lease\'s 4 requests and a renewal a minute)')
       .addOption(maxDurationOption())
       .addOption(formatOption())
       .option(...envFileOption)
@@ -402,16 +402,15 @@ export function buildProgram(programIo: Io, setCode: (code: number) => void, onI
   clientOptions(
     program
       .command('unlock')
-      .description("free the apply lease of accounts whose apply is gone (shows each holder, then asks)")
-      .argument('[dir]', 'configuration repository (its accounts)', '.')
-      .option('--account <name>', 'only this account (repeatable)', collect)
+      .description('free the apply lease whose apply is gone (shows its holder, then asks; marks it freed)')
+      .argument('[dir]', 'configuration repository (its first account by name holds the lease)', '.')
       .option('--auto-approve', 'do not ask for confirmation')
       .addHelpText(
         'after',
         helpAfter(
           [
             'postureops unlock config                               # shows the holders, asks for yes on a terminal',
-            'postureops unlock config --account prod --auto-approve  # in CI, after a cancelled job',
+            'postureops unlock config --auto-approve                 # in CI, after a job killed outright',
           ],
           [
             [EXIT.ok, 'freed (or no lease was held)'],

@@ -25,8 +25,14 @@ export function progress(io: Io, message: string): void {
 
 /** A phase's live count (terminal) or its throttled lines (CI); `undefined` with --log-level error. */
 export function phaseProgress(io: Io, phase: string, total: number, now: () => number = Date.now, unit?: string): Progress | undefined {
-  return logs(logLevel(io), 'warn') ? new Progress(consoleOf(io), phase, total, now, unit) : undefined;
+  if (!logs(logLevel(io), 'warn')) return undefined;
+  // The run's waits (its budget model, its countdown) move the line: elapsed and time left each second.
+  const waits = consoleOf(io).waits;
+  const progress = new Progress(consoleOf(io), phase, total, now, unit, waits ? (at) => waits.left(at) : undefined);
+  if (waits) waits.onTick = () => progress.tick();
+  return progress;
 }
+
 
 export async function printDiagnostics(io: Io, diagnostics: Diagnostic[]): Promise<void> {
   if (diagnostics.length === 0) return;
@@ -71,7 +77,7 @@ export async function runSetup(io: Io, flags: ClientFlags, interruption?: Interr
     env: io.env,
     flags,
     memory: (baseUrl, keyId) => fileBudgetMemory(cacheDir(io.env), baseUrl, keyId),
-    waits: new WaitReporter(out),
+    waits: waitReporter(io, out),
     ...(interruption ? { signals: { stop: interruption.stop, abort: interruption.abort } } : {}),
     ...(io.clientOptions ? { adjust: io.clientOptions } : {}),
     // --verbose / info: one line per request (to POSTUREOPS_LOG_FILE when that is set).
@@ -94,6 +100,13 @@ export async function runSetup(io: Io, flags: ClientFlags, interruption?: Interr
       else logLine(io, level, 'info', note.line, (t) => out.line(t));
     },
   };
+}
+
+function waitReporter(io: Io, out: ReturnType<typeof consoleOf>): WaitReporter {
+  const waits = new WaitReporter(out);
+  // The run on this stream now: its phases' progress moves with its waits.
+  out.waits = waits;
+  return waits;
 }
 
 /** Opens a run (its client) for commands that drive the service themselves (unlock). */
@@ -171,6 +184,13 @@ export async function exitFor(io: Io, problem: RunProblem, saved?: { file: strin
       const why = stale && differences.length > 0 ? 'is stale and differs from what the repository asks for' : stale ? 'is stale' : 'is not the plan the repository asks for';
       return new ExitError(code, `refused: the saved plan ${file} ${why}; nothing was written: run postureops plan again`);
     }
+    case 'lease-held':
+      return new ExitError(
+        EXIT.leaseHeld,
+        `${problem.message}. Run apply again when it has finished, pass --lease-wait SECONDS to wait for it, or, when its holder is gone, free it with postureops unlock.`,
+      );
+    case 'lease-wait-stopped':
+      return new ExitError(EXIT.error, problem.message);
   }
 }
 
@@ -199,11 +219,13 @@ export interface PlanFlags extends ClientFlags {
 }
 
 /** Load, scope, read, plan: the run layer's plan run, shown as the CLI shows it. The caller closes `planned.run`. */
-export async function computePlan(io: Io, dir: string, flags: PlanFlags, interruption?: Interruption): Promise<Planned> {
+export async function computePlan(io: Io, dir: string, flags: PlanFlags, interruption?: Interruption, lease?: LeaseFlags): Promise<Planned> {
   const desired = await loadDesired(io, dir);
   const { planRun } = await import('../src/run/plan-run.js');
-  const setup = await runSetup(io, flags, interruption);
+  const setup = { ...(await runSetup(io, flags, interruption)), ...(lease ? { lease: await leaseSetup(io, lease) } : {}) };
   const request = {
+    lease: lease !== undefined,
+    ...((flags as { lease?: boolean }).lease === false ? { noLease: true } : {}),
     desired,
     dir: resolve(io.cwd, dir),
     accounts: flags.account,
@@ -221,6 +243,38 @@ export async function computePlan(io: Io, dir: string, flags: PlanFlags, interru
       attributing: () => progress(io, 'Reading the audit log of the accounts with drift…'),
     }),
   );
+}
+
+/** `--lease-wait`, in seconds. */
+export interface LeaseFlags {
+  leaseWait?: number;
+}
+
+/** The apply lease as the CLI takes it: its holder, its wait with a countdown on stderr, the clock (a test's). */
+export async function leaseSetup(io: Io, flags: LeaseFlags): Promise<NonNullable<RunSetup['lease']>> {
+  const { leasePolicy } = await import('../src/run/apply-run.js');
+  const out = consoleOf(io);
+  const waitS = flags.leaseWait ?? 0;
+  let said: string | undefined;
+  return {
+    ...leasePolicy(io.env),
+    waitMs: waitS * 1000,
+    // Whatever ended the run (done, refused, interrupted): what became of the lease.
+    onClosed: (said) => write(io.stderr, `apply lease: ${said}`),
+    ...(io.leaseClock ? { clock: io.leaseClock } : {}),
+    onWait: (wait) => {
+      const what =
+        wait.why === 'held'
+          ? `another apply holds the lease (${wait.holder || 'unknown holder'}): waiting up to ${waitS}s`
+          : 'no lease record, or a freed or edited one: nobody can tell when its holder last wrote, so the lease is taken after its lifetime and margin';
+      // The reason once, then a countdown (a line that refreshes on a terminal).
+      if (said !== what) write(io.stderr, what);
+      said = what;
+      if (out.tty) out.setStatus(`waiting for the apply lease: ${wait.secondsLeft}s left`);
+      else if (wait.secondsLeft % 30 === 0) out.line(`waiting for the apply lease: ${wait.secondsLeft}s left`);
+      if (wait.secondsLeft <= 1) out.setStatus(undefined);
+    },
+  };
 }
 
 export function hasChanges(plan: Plan): boolean {

@@ -14,7 +14,10 @@ export type StatusSlot = 'progress' | 'wait';
 
 export class StatusConsole {
   private status: string | undefined;
-  private readonly slots = new Map<StatusSlot, string>();
+  /** The waits of the run writing to this stream (its budget model and countdown move the progress). */
+  waits?: WaitReporter;
+  /** Per slot, its text from the longest form to the shortest. */
+  private readonly slots = new Map<StatusSlot, string[]>();
 
   constructor(
     private readonly stream: NodeJS.WritableStream,
@@ -28,21 +31,45 @@ export class StatusConsole {
     if (this.tty && this.status !== undefined) this.stream.write(this.status);
   }
 
-  /** One part of the status line (terminal only): `undefined` clears that part. */
-  setStatus(text: string | undefined, slot: StatusSlot = 'wait'): void {
+  /**
+   * One part of the status line (terminal only): `undefined` clears that part. Given several forms
+   * (longest first), the line takes the longest that fits the terminal, shortening the wait before
+   * the progress; only a line that no form makes fit is cut, and then at a part's edge (`, `), never
+   * inside a number.
+   */
+  setStatus(text: string | string[] | undefined, slot: StatusSlot = 'wait'): void {
     if (!this.tty) return;
     if (text === undefined) this.slots.delete(slot);
-    else this.slots.set(slot, inertText(text));
-    const parts = (['progress', 'wait'] as const).map((s) => this.slots.get(s)).filter((p): p is string => p !== undefined);
-    // Cut to the terminal's width: a wrapped status line could not be erased in place.
+    else this.slots.set(slot, (Array.isArray(text) ? text : [text]).map((t) => inertText(t)));
     const columns = (this.stream as { columns?: number }).columns;
-    const joined = parts.join(' · ');
-    const safe = parts.length === 0 ? undefined : columns && columns > 1 && joined.length >= columns ? joined.slice(0, columns - 2) + '…' : joined;
+    const width = columns && columns > 1 ? columns - 1 : Number.POSITIVE_INFINITY;
+    const safe = this.fit(width);
     if (safe === this.status) return;
     // The cursor moves are readline's; the status is one neutralised line.
     this.erase();
     if (safe !== undefined) this.stream.write(safe);
     this.status = safe;
+  }
+
+  /** The longest line of the slots' forms within `width` (a wrapped status line could not be erased in place). */
+  private fit(width: number): string | undefined {
+    const progress = this.slots.get('progress') ?? [];
+    const wait = this.slots.get('wait') ?? [];
+    if (progress.length === 0 && wait.length === 0) return undefined;
+    const join = (p?: string, w?: string) => [p, w].filter((x): x is string => x !== undefined).join(' · ');
+    const tries: string[] = [];
+    for (let i = 0; i < Math.max(1, progress.length); i++) for (let j = 0; j < Math.max(1, wait.length); j++) tries.push(join(progress[i], wait[j]));
+    // Longest first among those that fit; the wait shortens before the progress (its forms vary fastest).
+    const fits = tries.find((t) => t.length <= width);
+    if (fits !== undefined) return fits;
+    // Nothing fits: drop whole parts from the end of the shortest form, never a piece of one.
+    let line = tries.at(-1)!;
+    while (line.length > width) {
+      const cut = Math.max(line.lastIndexOf(', '), line.lastIndexOf(' · '));
+      if (cut <= 0) return line.slice(0, Math.max(1, width - 1)) + '…';
+      line = line.slice(0, cut);
+    }
+    return line;
   }
 
   private erase(): void {
@@ -89,6 +116,8 @@ export class WaitReporter {
 
   /** Seconds the run has left by its pre-flight estimate, brought up to date (see preflightCheck). */
   private estimate: ((now: number) => number | undefined) | undefined;
+  /** Told each second of a wait (a phase's progress refreshes with it). */
+  onTick?: (now: number) => void;
 
   constructor(private readonly out: StatusConsole) {}
 
@@ -96,13 +125,20 @@ export class WaitReporter {
     this.estimate = estimate;
   }
 
+  /** Seconds left by the budget model, waits included; undefined before the pre-flight said. */
+  left(now: number): number | undefined {
+    return this.estimate?.(now);
+  }
+
   readonly onWait = (bucket: string, secondsLeft: number, info: WaitInfo): void => {
     if (this.waiting.size > 0 && this.lastNow !== undefined) this.waitedMs += Math.max(0, info.now - this.lastNow);
     this.lastNow = info.now;
     if (secondsLeft > 0) this.waiting.set(bucket, { secondsLeft, limit: info.limit });
     else this.waiting.delete(bucket);
+    // The progress of the phase (its elapsed time and time left) moves with the countdown.
+    this.onTick?.(info.now);
     if (this.out.tty) {
-      this.out.setStatus(this.waiting.size > 0 ? this.text(info.now) : undefined, 'wait');
+      this.out.setStatus(this.waiting.size > 0 ? this.forms(info.now) : undefined, 'wait');
       return;
     }
     if (secondsLeft > 0 && (this.lastLine === undefined || info.now - this.lastLine >= LOG_INTERVAL_MS)) {
@@ -117,12 +153,26 @@ export class WaitReporter {
   }
 
   private text(now: number): string {
-    const parts = [...this.waiting.entries()]
-      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
-      .map(([bucket, w]) => `${bucket} refills ${refillRate(w.limit)}, next request in ${duration(w.secondsLeft)}`);
-    const left = this.estimate?.(now);
-    return `rate limit: waiting: ${parts.join('; ')}${left !== undefined && left > 0 ? ` (the run: about ${duration(left)} left)` : ''}`;
+    return this.forms(now)[0];
   }
+
+  /** The wait's status, longest form first: every form keeps each countdown whole. */
+  private forms(now: number): string[] {
+    const waits = [...this.waiting.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    const left = this.estimate?.(now);
+    const run = left !== undefined && left > 0 ? ` (the run: about ${duration(left)} left)` : '';
+    const long = waits.map(([bucket, w]) => `${bucket} refills ${refillRate(w.limit)}, next request in ${duration(w.secondsLeft)}`);
+    const mid = waits.map(([bucket, w]) => `${bucket}: next in ${duration(w.secondsLeft)}`);
+    const soon = Math.min(...waits.map(([, w]) => w.secondsLeft));
+    return [`rate limit: waiting: ${long.join('; ')}${run}`, `rate limit: ${mid.join('; ')}`, `waiting ${duration(soon)}`];
+  }
+}
+
+/** A timer of real time, once a second (unref'd: it never keeps the process alive). */
+function defaultEverySecond(tick: () => void): () => void {
+  const timer = setInterval(tick, 1000);
+  timer.unref?.();
+  return () => clearInterval(timer);
 }
 
 /** At most one progress line this often in a log that is not a terminal. */
@@ -139,6 +189,8 @@ export class Progress {
   private readonly started: number;
   private lastLine: number;
 
+  private timer: NodeJS.Timeout | undefined;
+
   constructor(
     private readonly out: StatusConsole,
     private readonly phase: string,
@@ -146,11 +198,26 @@ export class Progress {
     private readonly now: () => number = Date.now,
     /** What is counted, in the singular: `change`, `account`. */
     unit = 'item',
+    /** Seconds left by the budget model (waits included), when the run has one. */
+    private readonly budgetLeft?: (now: number) => number | undefined,
+    /** Refreshes the line every second (a timer by default; tests call `tick` on their clock). */
+    every: ((tick: () => void) => () => void) | null = defaultEverySecond,
   ) {
     this.started = now();
     this.lastLine = this.started;
-    if (out.tty) out.setStatus(this.text(), 'progress');
+    if (out.tty) out.setStatus(this.forms(), 'progress');
     else out.line(`${phase}: ${total} ${unit}${total === 1 ? '' : 's'}`);
+    if (every) {
+      const stop = every(() => this.tick());
+      this.stopTimer = stop;
+    }
+  }
+
+  private stopTimer: (() => void) | undefined;
+
+  /** A refresh without a step: the elapsed time and the time left move on (at least once a second). */
+  tick(): void {
+    this.show();
   }
 
   /** One item finished (`ok` false: it failed). */
@@ -168,12 +235,15 @@ export class Progress {
   }
 
   end(): void {
+    this.stopTimer?.();
+    this.stopTimer = undefined;
+    void this.timer;
     if (this.out.tty) this.out.setStatus(undefined, 'progress');
   }
 
   private show(): void {
     if (this.out.tty) {
-      this.out.setStatus(this.text(), 'progress');
+      this.out.setStatus(this.forms(), 'progress');
       return;
     }
     const now = this.now();
@@ -185,11 +255,24 @@ export class Progress {
 
   /** `Applying: 120/2000 done, 3 failed, 12s elapsed, about 3m 8s left`. */
   text(): string {
+    return this.forms()[0];
+  }
+
+  /** Seconds left: the budget model's (waits included) when the run has one, else the pace so far. */
+  private left(elapsed: number): number | undefined {
+    if (this.done >= this.total) return undefined;
+    const model = this.budgetLeft?.(this.now());
+    if (model !== undefined && model > 0) return model;
+    return this.done > 0 ? (elapsed / this.done) * (this.total - this.done) : undefined;
+  }
+
+  /** The line, longest form first; every form keeps its numbers whole. */
+  private forms(): string[] {
     const elapsed = (this.now() - this.started) / 1000;
-    const parts = [`${this.phase}: ${this.done}/${this.total} done`];
-    if (this.failed > 0) parts.push(`${this.failed} failed`);
-    parts.push(`${duration(Math.floor(elapsed))} elapsed`);
-    if (this.done > 0 && this.done < this.total) parts.push(`about ${duration((elapsed / this.done) * (this.total - this.done))} left`);
-    return parts.join(', ');
+    const left = this.left(elapsed);
+    const failed = this.failed > 0 ? `, ${this.failed} failed` : '';
+    const long = `${this.phase}: ${this.done}/${this.total} done${failed}, ${duration(Math.floor(elapsed))} elapsed${left !== undefined ? `, about ${duration(left)} left` : ''}`;
+    const short = `${this.done}/${this.total}${failed}, ${duration(Math.floor(elapsed))}${left !== undefined ? `, ~${duration(left)} left` : ''}`;
+    return [long, short];
   }
 }

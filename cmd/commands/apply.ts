@@ -4,7 +4,7 @@ import type { Planned } from '../../src/run/plan-run.js';
 import { planKey } from '../plan-key.js';
 import { EXIT, ExitError, type Io, quiet, useColor, write, writeText } from '../io.js';
 import { Interruption } from '../interrupt.js';
-import { computePlan, exitFor, loadDesired, phaseProgress, type PlanFlags, printDiagnostics, readHooks, runSetup, withExit } from '../pipeline.js';
+import { computePlan, exitFor, leaseSetup, loadDesired, phaseProgress, type PlanFlags, printDiagnostics, readHooks, runSetup, withExit } from '../pipeline.js';
 import type { OutputFormat } from './plan.js';
 
 export interface ApplyOptions extends PlanFlags {
@@ -73,9 +73,10 @@ async function loadSavedPlan(io: Io, dir: string, file: string, opts: ApplyOptio
   }
   const desired = await loadDesired(io, dir);
   const [{ deriveSavedPlan }, { RunError }] = await Promise.all([import('../../src/run/apply-run.js'), import('../../src/run/errors.js')]);
-  const setup = await runSetup(io, opts, interruption);
+  const lease = leaseWanted(io, opts);
+  const setup = { ...(await runSetup(io, opts, interruption)), ...(lease ? { lease: await leaseSetup(io, opts) } : {}) };
   try {
-    return await deriveSavedPlan(setup, { desired, saved, ...(opts.force ? { force: true } : {}), lease: opts.lease !== false }, readHooks(io, interruption));
+    return await deriveSavedPlan(setup, { desired, saved, ...(opts.force ? { force: true } : {}), lease }, readHooks(io, interruption));
   } catch (err) {
     if (err instanceof RunError) throw await exitFor(io, err.problem, { file, dir });
     throw err;
@@ -101,8 +102,18 @@ export async function applyCommand(io: Io, dir: string, opts: ApplyOptions): Pro
   }
 }
 
+/**
+ * The lease is taken before the live state is read, and held while someone is asked: unless
+ * --no-lease, or no one can say yes (no terminal and no --auto-approve: nothing will be written).
+ */
+function leaseWanted(io: Io, opts: ApplyOptions): boolean {
+  return opts.lease !== false && (opts.autoApprove === true || io.stdin.isTTY === true);
+}
+
 async function applyInterruptibly(io: Io, dir: string, opts: ApplyOptions, interruption: Interruption): Promise<number> {
-  const planned = opts.plan ? await loadSavedPlan(io, dir, opts.plan, opts, interruption) : await computePlan(io, dir, opts, interruption);
+  const planned = opts.plan
+    ? await loadSavedPlan(io, dir, opts.plan, opts, interruption)
+    : await computePlan(io, dir, opts, interruption, leaseWanted(io, opts) ? { leaseWait: opts.leaseWait } : undefined);
   const { plan, run } = planned;
   try {
     const { renderPlan, renderApplyReport } = await import('../../src/render/index.js');
@@ -114,11 +125,13 @@ async function applyInterruptibly(io: Io, dir: string, opts: ApplyOptions, inter
       writeText(io.stderr, renderPlan(plan, 'text', { color: useColor(io.stderr, io.env), quiet: quiet(io, opts), secrets: io.secrets }));
     }
     await printDiagnostics(io, plan.diagnostics);
-    const { applyRun, leasePolicy, readyToApply } = await import('../../src/run/apply-run.js');
+    const { applyRun, readyToApply } = await import('../../src/run/apply-run.js');
     // The engine's refusal (unless --force), then the writes against the budget as the read left it.
     await withExit(io, () => readyToApply(planned, { lease: opts.lease !== false }));
     if (plan.changes.length === 0) {
-      if (opts.format !== 'text') write(io.stdout, renderApplyReport(await withExit(io, () => applyRun(planned, { env: io.env, lease: false })), opts.format, { color: false, secrets: io.secrets }));
+      // Releases the lease taken for the read (the report says so).
+      const report = await withExit(io, () => applyRun(planned, { env: io.env }));
+      if (opts.format !== 'text') write(io.stdout, renderApplyReport(report, opts.format, { color: false, secrets: io.secrets }));
       return EXIT.ok;
     }
     if (!opts.autoApprove && !(await confirm(io, interruption))) {
@@ -132,21 +145,10 @@ async function applyInterruptibly(io: Io, dir: string, opts: ApplyOptions, inter
     if (interruption.signal) throw interruption.error('nothing was applied');
     // A live count on a terminal, a line at most every 30 s elsewhere; the report lists every result.
     const count = phaseProgress(io, 'Applying', plan.changes.length, run.now, 'change');
-    const lease =
-      opts.lease === false
-        ? false
-        : leasePolicy(io.env, {
-            // A signal ends a wait for another apply's lease at once.
-            sleep: (ms: number) => interruption.sleep(ms, 'nothing was applied while waiting for another apply'),
-            waitMs: (opts.leaseWait ?? 0) * 1000,
-            onWait: (account: string, other: { holder: string }) =>
-              write(io.stderr, `another apply holds the lease of account ${account} (${other.holder || 'unknown holder'}): waiting up to ${opts.leaseWait ?? 0}s`),
-          });
-    // The run layer checks every variable the plan reads before the lease and the first write, and
-    // says why it stopped (unset variables, a refusal, another apply's lease) as a problem.
+    // The run layer checks every variable the plan reads before the first write, and says why it
+    // stopped (unset variables, a refusal) as a problem. The lease was taken before the read.
     const report = await withExit(io, () =>
       applyRun(planned, {
-        lease,
         env: io.env,
         testResources: opts.testChannels,
         concurrency: opts.concurrency,
@@ -170,6 +172,7 @@ async function applyInterruptibly(io: Io, dir: string, opts: ApplyOptions, inter
     }
     return interruption.exitCode() ?? exitCodeOf(verdict);
   } finally {
+    // Releases the lease (and says so: leaseSetup's onClosed).
     await run.close();
   }
 }

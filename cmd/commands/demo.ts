@@ -34,8 +34,10 @@ export async function demoCommand(io: Io, opts: { examples?: string }): Promise<
     await planCommand(demoIo, examples, { format: 'text', brief: true });
     write(io.stdout, '(one line a change here: postureops plan shows each with its diff)');
 
-    banner(io, 'postureops apply examples --auto-approve');
-    const applied = await applyCommand(demoIo, examples, { format: 'text', autoApprove: true, brief: true });
+    // The demo's emulator is its own (no other apply can reach it): no lease, whose first taking
+    // waits its lifetime and margin (about 2.5 min) on a service that never had one.
+    banner(io, 'postureops apply examples --auto-approve --no-lease');
+    const applied = await applyCommand(demoIo, examples, { format: 'text', autoApprove: true, brief: true, lease: false });
     if (applied !== EXIT.ok) return applied;
 
     banner(io, 'postureops plan examples --detailed-exitcode');

@@ -110,15 +110,23 @@ export class RateLimitBudget {
   /** Buckets whose answers carry no RateLimit headers: nothing to track, so nothing to hold back. */
   private readonly untracked = new Set<string>();
   private tickets = 0;
+  /** Requests held back per bucket for reserved requests (`reserve`). */
+  private readonly held = new Map<string, number>();
 
   constructor(private readonly opts: BudgetOptions) {}
+
+  /** Holds `n` requests of `bucket` back for reserved requests; 0 lets them all go. */
+  reserve(bucket: string, n: number): void {
+    if (n > 0) this.held.set(bucket, n);
+    else this.held.delete(bucket);
+  }
 
   /**
    * Waits until `bucket` may take one more request, takes it and returns a ticket for `settle`.
    * The first request of a bucket goes alone: a burst must not spend a budget nobody knows yet.
    * A single wait for a refill longer than `maxWaitSeconds` throws BudgetExhausted.
    */
-  async take(bucket: string): Promise<number> {
+  async take(bucket: string, reserved = false): Promise<number> {
     const start = this.opts.now();
     let slept = 0;
     let waited = false;
@@ -137,8 +145,12 @@ export class RateLimitBudget {
         this.probes.set(bucket, { ticket, answered, resolve });
         return ticket;
       }
-      if (state.remaining > 0) {
+      // Requests held back for reserved ones (a lease's renewals and release): the others leave
+      // them in place and go at the refill rate, as from an empty bucket.
+      const held = reserved ? 0 : (this.held.get(bucket) ?? 0);
+      if (state.remaining > held) {
         state.remaining--;
+        if (reserved) this.held.set(bucket, Math.max(0, (this.held.get(bucket) ?? 0) - 1));
         break;
       }
       // A sleep that does not move the injected clock must still let time pass here.

@@ -22,7 +22,7 @@ import { RETRY_STATUSES, backoffMs, failedBeforeSending, isClientFault, isConnec
 import { Semaphore } from '../model/concurrency.js';
 import { TokenCache, type IssuedToken } from './token.js';
 import { BodyTooLarge, type ReadTotal, WireFailure, exchange, type WireResponse } from './transport.js';
-import { ApiError, ClientConfigError, RequestInterrupted, ServiceUnreachable, type ApiClient, type ApiErrorKind, type ApiRequest, type ApiResponse, type BucketBudget, type HttpMethod, type RequestLogEntry } from './types.js';
+import { ApiError, ClientConfigError, RequestInterrupted, ServiceUnreachable, type ApiClient, type ApiErrorKind, type ApiRequest, type ApiResponse, type BucketBudget, type HttpMethod, type RequestGate, type RequestLogEntry } from './types.js';
 import { type CallStats } from '../model/plan.js';
 
 export type { ClientOptions } from './options.js';
@@ -56,6 +56,10 @@ interface Call {
   alternative?: Call;
   /** Bytes of the earlier pages of the same list (ApiRequest.pagedBytes): they count against the limit. */
   pagedBytes?: number;
+  gate?: RequestGate;
+  /** Sent whatever the stop and abort signals say, each attempt bounded by this (ApiRequest.detached). */
+  detachedMs?: number;
+  reserved?: boolean;
 }
 
 /** Why an attempt did not succeed, and whether another attempt is safe. */
@@ -173,7 +177,18 @@ class ServiceClient implements ApiClient {
       idempotent: isIdempotent(req),
       tokenExchange: false,
       ...(req.pagedBytes !== undefined && req.pagedBytes > 0 ? { pagedBytes: req.pagedBytes } : {}),
+      ...(req.gate ? { gate: req.gate } : {}),
+      ...(req.detached ? { detachedMs: Math.max(1, Math.min(this.timeoutMs, req.detached.timeoutMs)) } : {}),
+      ...(req.reserved ? { reserved: true } : {}),
     };
+  }
+
+  requestBoundMs(): number {
+    return this.timeoutMs;
+  }
+
+  reserve(bucket: string, n: number): void {
+    this.budgets.reserve(bucket, n);
   }
 
   budget(): BucketBudget[] {
@@ -199,7 +214,7 @@ class ServiceClient implements ApiClient {
     let mayHaveApplied = false;
     for (let attempt = 1; ; attempt++) {
       if (this.unreachable) throw this.unreachable;
-      if (this.abortSignal?.aborted) throw new RequestInterrupted(call.method, call.path, mayHaveApplied);
+      if (this.abortSignal?.aborted && call.detachedMs === undefined) throw new RequestInterrupted(call.method, call.path, mayHaveApplied);
       const { outcome, token, sent } = await this.attempt(call, attempt, mayHaveApplied);
       if (outcome instanceof WireFailure && outcome.aborted) throw new RequestInterrupted(sent.method, sent.path, true);
       // Not repeated: the service would send the same again.
@@ -222,8 +237,9 @@ class ServiceClient implements ApiClient {
       // caller must look before repeating it), the others say why nothing more is sent.
       if (this.unreachable) throw mayHaveApplied ? failure.error : this.unreachable;
       if (!failure.retryable || retries >= this.maxRetries) throw failure.error;
-      // An interruption ends the wait before a retry; the retry is not sent.
-      if (this.stopSignal?.aborted) throw new RequestInterrupted(call.method, call.path, mayHaveApplied);
+      // An interruption ends the wait before a retry; the retry is not sent. A detached request
+      // (a lease's release) is not retried after one either: its deadline is short.
+      if (this.stopSignal?.aborted) throw call.detachedMs === undefined ? new RequestInterrupted(call.method, call.path, mayHaveApplied) : failure.error;
       const delay = failure.delayMs ?? backoffMs(retries, this.random);
       if (delay > 0 && !(await sleepUnless(this.sleep, delay, this.stopSignal))) throw new RequestInterrupted(call.method, call.path, mayHaveApplied);
       retries++;
@@ -243,7 +259,7 @@ class ServiceClient implements ApiClient {
         ticket = taken.ticket;
         if (taken.bucket !== either.bucket) call = either.alternative;
       } else {
-        ticket = await this.budgets.take(either.bucket);
+        ticket = await this.budgets.take(either.bucket, either.reserved === true);
       }
     } catch (err) {
       if (err instanceof BudgetExhausted) throw this.error(call, 'transient', { detail: err.message });
@@ -258,6 +274,14 @@ class ServiceClient implements ApiClient {
       throw err;
     }
     const release = await this.slots.acquire();
+    // The last moment before the attempt leaves: a lease's fence is judged here, not when it was queued.
+    try {
+      call.gate?.leaving();
+    } catch (err) {
+      release();
+      this.budgets.giveBack(call.bucket, ticket);
+      throw err;
+    }
     const started = this.now();
     this.counts.total++;
     this.counts.byBucket[call.bucket] = (this.counts.byBucket[call.bucket] ?? 0) + 1;
@@ -267,8 +291,8 @@ class ServiceClient implements ApiClient {
         this.dispatcher,
         this.address.origin,
         { method: call.method, path: call.wirePath, headers: this.headers(call, token), body: call.body },
-        this.timeoutMs,
-        this.abortSignal,
+        call.detachedMs ?? this.timeoutMs,
+        call.detachedMs === undefined ? this.abortSignal : undefined,
         Math.max(0, this.maxResponseBytes - (call.pagedBytes ?? 0)),
         isRead(call) ? this.readTotal : undefined,
       );
@@ -280,6 +304,7 @@ class ServiceClient implements ApiClient {
       release();
     }
     this.noteReachability(outcome);
+    call.gate?.landed(!(outcome instanceof WireFailure));
     if (outcome instanceof WireFailure) this.budgets.settle(call.bucket, ticket, undefined);
     else this.budgets.settle(call.bucket, ticket, readRateLimit(outcome.headers), outcome.status === 429);
     if (this.log) {

@@ -35,6 +35,26 @@ export interface ApiRequest {
    * number of pages it comes in.
    */
   pagedBytes?: number;
+  /**
+   * A write under a lease (src/ops/lease): asked as each attempt leaves, after its rate-limit
+   * wait, its token and its connection slot, and told how the attempt ended. `leaving` throws when
+   * the attempt may not be sent (the error reaches the caller as it is; nothing was sent).
+   */
+  gate?: RequestGate;
+  /**
+   * Sent whatever the run's stop and abort signals say (a lease's release after an interruption),
+   * each attempt bounded by this many milliseconds (at most the client's own bound).
+   */
+  detached?: { timeoutMs: number };
+  /** May take budget the client holds back for reserved requests (ApiClient.reserve). */
+  reserved?: boolean;
+}
+
+/** See ApiRequest.gate. */
+export interface RequestGate {
+  leaving(): void;
+  /** After each attempt that left: `answered` when the service's answer (any status) arrived. */
+  landed(answered: boolean): void;
 }
 
 export interface ApiResponse<T = unknown> {
@@ -86,6 +106,13 @@ export interface ApiClient {
   budget(): BucketBudget[];
   stats(): CallStats;
   close(): Promise<void>;
+  /** The longest one attempt may take (ms): every attempt is aborted at this bound. */
+  requestBoundMs?(): number;
+  /**
+   * Holds `n` requests of `bucket` back for requests marked `reserved` (a lease's renewals and
+   * release): the others wait as if they were spent. Called again, it sets the number held back.
+   */
+  reserve?(bucket: string, n: number): void;
 }
 
 /**

@@ -113,6 +113,8 @@ export async function runAction(env: NodeJS.ProcessEnv = process.env): Promise<v
         attribute: s.mode === 'drift' && s.attribute,
         ...(s.maxDuration !== undefined ? { maxDurationSeconds: s.maxDuration } : {}),
         onPreflight: say,
+        // The lease first: an apply reads the live state it plans from under it.
+        lease: s.mode === 'apply',
       });
     });
   } catch (err) {

@@ -76,6 +76,8 @@ export interface PlanInputs {
   maxDurationSeconds?: number;
   /** Where the pre-flight line goes (the log). */
   onPreflight?: (line: string) => void;
+  /** Take the apply lease before reading (apply). */
+  lease?: boolean;
 }
 
 /** A run problem as the Action's failure (its comment, annotation and outputs). */
@@ -87,8 +89,6 @@ export function failureOf(problem: RunProblem): Failure {
       return { kind: 'refused', plan: problem.plan };
     case 'unset-env':
       return { kind: 'service', message: `nothing was applied: the plan reads variables that are not set: ${problem.names.join(', ')} (set them as the job's env from secrets)` };
-    case 'lease-held':
-      return { kind: 'service', message: problem.message };
     case 'client-config':
       return { kind: 'service', message: problem.message };
     case 'scope':
@@ -111,6 +111,10 @@ export function failureOf(problem: RunProblem): Failure {
       return { kind: 'service', message: `the saved plan names ${problem.names.length} account(s) the repository does not declare` };
     case 'saved-differs':
       return { kind: 'service', message: `the saved plan ${problem.stale ? 'is stale' : 'is not the plan the repository asks for'}` };
+    case 'lease-held':
+      return { kind: 'service', message: `${problem.message}; the next run applies what this one did not` };
+    case 'lease-wait-stopped':
+      return { kind: 'service', message: problem.message };
   }
 }
 
@@ -121,6 +125,7 @@ export async function planAgainstService(desired: DesiredState, env: NodeJS.Proc
     flags: inputs.maxDurationSeconds !== undefined ? { maxDuration: inputs.maxDurationSeconds } : {},
     memory: actionBudgetMemory(env),
     ...(inputs.onPreflight ? { onPreflight: (note) => inputs.onPreflight?.(note.line) } : {}),
+    ...(inputs.lease ? { lease: leasePolicy(env) } : {}),
   };
   try {
     return await planRun(setup, {
@@ -132,6 +137,7 @@ export async function planAgainstService(desired: DesiredState, env: NodeJS.Proc
       ...(inputs.targets && inputs.targets.length > 0 ? { targets: inputs.targets } : {}),
       ...(inputs.rotate && inputs.rotate.length > 0 ? { rotate: inputs.rotate } : {}),
       attribute: inputs.attribute,
+      lease: inputs.lease === true,
     });
   } catch (err) {
     if (err instanceof RunError) throw new RunFailure(failureOf(err.problem));
@@ -165,8 +171,8 @@ export async function applyPlan(planned: Planned, env: NodeJS.ProcessEnv, onCred
       env,
       // Each account that converged records the commit: the next apply starts from there (applied.ts).
       ...(commit !== undefined ? { record: { commit } } : {}),
-      // The workflow's `concurrency` group keeps its own runs apart; the lease, anything else (README).
-      lease: leasePolicy(env),
+      // The workflow's `concurrency` group keeps its own runs apart; the lease (taken before the
+      // read, planAgainstService), anything else (README).
       hooks: onCredential ? { onCredential: (change, value) => onCredential(change.key, value) } : {},
     });
   } catch (err) {

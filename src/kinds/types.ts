@@ -76,42 +76,6 @@ export interface ExportedDocument {
   notes?: Diagnostic[];
 }
 
-/** An apply lease as its record holds it (src/ops/lease/lease.ts runs the protocol). */
-export interface LeaseData {
-  /** Unique per run. */
-  owner: string;
-  /** Who holds it, for other runs' messages: a host and process, or a CI run. */
-  holder: string;
-  /** The service's time (its Date header, epoch ms) when the holder last took or renewed it. */
-  stamp: number;
-}
-
-/** A lease record in a list answer: generation n is the record `n`; `data` absent when unreadable (edited). */
-export interface LeaseRecord {
-  id: string;
-  generation: number;
-  data?: LeaseData;
-}
-
-/**
- * The tool's own records that hold the apply lease of an account, one per generation. Creating
- * generation n+1 must be atomic in the service (refused when it exists), so that one run wins it.
- * Never a resource of the user: the engine drops every live record `owns` recognises before
- * planning, listing unmanaged resources or exporting.
- */
-export interface LeaseHook {
-  /** A GET of this path lists the lease records (`records` reads its answer). */
-  readonly listPath: string;
-  records(body: unknown): LeaseRecord[];
-  /** The id of generation `generation`'s record. */
-  recordId(generation: number): string;
-  /** Creates generation `generation`; `listBody`: the list answer it follows (for what the record needs). */
-  createRequest(generation: number, data: LeaseData, listBody: unknown, ctx: RequestContext): ApiRequest;
-  renewRequest(id: string, data: LeaseData, ctx: RequestContext): ApiRequest;
-  deleteRequest(id: string, ctx: RequestContext): ApiRequest;
-  owns(live: LiveResource): boolean;
-}
-
 /**
  * A resource's part in routing maps (src/model/routing.ts computes them, src/kinds/routing.ts reads
  * resources through this hook): a destination of alerts, a rule that sends alerts to destinations by
@@ -130,31 +94,6 @@ export interface RoutingHook {
   /** Rule kinds: the event categories and severities their filters range over (a map's rows and columns). */
   dimensions?(): RoutingDimensions;
   read(name: string, spec: JsonObject): RoutingPart;
-}
-
-/** What the last successful apply of an account recorded: the commit it applied, at a service time. */
-export interface AppliedData {
-  /** The git commit whose configuration of the account was fully applied. */
-  commit: string;
-  /** The service's time (Date header, epoch ms) when it was written. */
-  stamp: number;
-}
-
-/**
- * The tool's own record of an account's last successful apply (one per account), written with the
- * service's credential, so that the next apply covers every change since (src/ops/apply/applied.ts).
- * Never a resource of the user: dropped, as the lease, before planning, listing or exporting.
- */
-export interface AppliedHook {
-  /** A GET of this path lists the record (`read` finds it in the answer). */
-  readonly listPath: string;
-  /** The record in a list answer: undefined when absent, 'unreadable' when edited. */
-  read(body: unknown): AppliedData | 'unreadable' | undefined;
-  /** Writes the record (created or replaced); `listBody`: the list answer it follows. */
-  writeRequest(data: AppliedData, listBody: unknown, ctx: RequestContext): ApiRequest;
-  /** Replaces the record that exists (every apply but an account's first): what the pre-flight counts. */
-  replaceRequest(data: AppliedData, ctx: RequestContext): ApiRequest;
-  owns(live: LiveResource): boolean;
 }
 
 export interface Kind {
@@ -291,10 +230,6 @@ export interface Kind {
   /** The kind takes part in routing maps (alert channels and alert rules); see RoutingHook. */
   readonly routing?: RoutingHook;
 
-  /** This kind stores the apply lease (one kind of the registry offers it; see LeaseHook). */
-  readonly lease?: LeaseHook;
-  /** This kind stores the record of the last successful apply (see AppliedHook). */
-  readonly applied?: AppliedHook;
 
   /** Live → file form (defaults left out, references already names); null to skip (predefined). */
   toDocument(live: LiveResource, children: readonly LiveResource[]): ExportedDocument | null;

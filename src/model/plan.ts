@@ -282,8 +282,10 @@ export interface ApplyStop {
 
 /** The apply lease (one apply at a time per account, held in the service): what this run did with it. */
 export interface LeaseReport {
-  /** Accounts whose lease this run held. */
+  /** Accounts this run's lease covered (one lease for all of them). */
   accounts: string[];
+  /** The account whose lease record it was (the first account of the configuration by name). */
+  home?: string;
   /** Seconds spent waiting for another apply's lease. */
   waitedSeconds: number;
   /** What happened beyond taking and releasing it (waited for, expired records removed, ...). */

@@ -13,11 +13,7 @@ export type ChangeReasonCode =
 export type ResultReasonCode =
   // done, with a note
   | 'created-after-unknown-outcome'
-  | 'already-live'
   | 'already-gone'
-  | 'duplicate-kept'
-  | 'duplicate-removed'
-  | 'duplicate-not-removed'
   // skipped
   | 'not-started'
   | 'dependency-failed'
@@ -44,11 +40,7 @@ export const CHANGE_REASON_CODES: Readonly<Record<ChangeReasonCode, string>> = {
 
 export const RESULT_REASON_CODES: Readonly<Record<ResultReasonCode, string>> = {
   'created-after-unknown-outcome': 'done: the answer to the create was lost; a fresh read found it created, so it was not repeated',
-  'already-live': 'done: another apply created it after this plan was read; not created again',
   'already-gone': 'done: the resource to delete was no longer there',
-  'duplicate-kept': "done: another apply created the same name too; this run's record is kept",
-  'duplicate-removed': "done: another apply created the same name too; this run removed its own and kept the other",
-  'duplicate-not-removed': "done: another apply created the same name too; removing this run's record failed (two remain)",
   'not-started': 'skipped: the run stopped (interrupted, service unreachable, lease lost) before it started',
   'dependency-failed': 'skipped: a change it depends on failed or was not done',
   'dependency-cycle': 'failed: its dependencies form a cycle, so it could not start',

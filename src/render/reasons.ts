@@ -15,12 +15,8 @@ export const REASON_TONE: Readonly<Record<ReasonCode, ReasonTone>> = {
   'delete-because-not-declared': 'note',
   'delete-because-not-in-parent': 'note',
   'created-after-unknown-outcome': 'note',
-  'already-live': 'note',
   'already-gone': 'note',
-  'duplicate-kept': 'note',
-  'duplicate-removed': 'note',
   // Two records of one name stay in the service.
-  'duplicate-not-removed': 'warning',
   'not-started': 'note',
   'dependency-failed': 'note',
   'dependency-cycle': 'failure',

@@ -6,14 +6,14 @@
 import { apply, type ApplyOptions } from '../ops/apply/apply.js';
 import { PlanRefusedError, refuseUnlessForced } from '../ops/apply/apply-refusal.js';
 import { planEnvNames } from '../ops/apply/apply-redact.js';
-import { defaultHolder, LeaseHeldError, type LeaseOptions } from '../ops/lease/lease.js';
+import { defaultHolder, type LeaseOptions } from '../ops/lease/lease.js';
 import { checkLiterals, literalSource, planLiteralRefs } from '../ops/apply/literals.js';
 import { neededKinds } from '../ops/live/needed-kinds.js';
 import { plan as derivePlan } from '../plan/steps/plan.js';
 import { withBudget } from '../ops/budget/budget.js';
 import { planDifferences } from '../plan/saved/plan-compare.js';
 import { checkStale } from '../plan/saved/plan-file.js';
-import { leaseGroups, preflight, recordGroups, type RequestGroup, readGroups, writeGroups } from '../ops/budget/preflight.js';
+import { leaseRestGroups, leaseTakeGroups, preflight, recordGroups, type RequestGroup, readGroups, writeGroups } from '../ops/budget/preflight.js';
 import { KINDS } from '../kinds/index.js';
 import type { AccountConfig, DesiredState } from '../model/account.js';
 import { hasErrors } from '../model/diagnostics.js';
@@ -53,11 +53,10 @@ export async function readyToApply(planned: Planned, checks: ApplyChecks): Promi
   refused(() => refuseUnlessForced(plan, planned.force), plan);
   if (!run.bounded() || planned.writesEstimated) return;
   if (plan.changes.length === 0 && !checks.record) return;
-  // Apply leases every account of the plan when it records the commit, else those with changes.
-  const leasedAccounts = checks.record ? plan.accounts : changedAccounts(plan);
-  const leased = checks.lease ? leaseRequests(run, leasedAccounts, plan) : [];
-  const recorded = checks.record && checks.lease ? recordGroups(plan.accounts, KINDS) : [];
-  await run.preflight([...writeGroups(plan.changes, KINDS, plan.accounts), ...leased, ...recorded], 'apply');
+  const recorded = checks.record && checks.lease ? recordGroups(plan.accounts) : [];
+  const writes = [...writeGroups(plan.changes, KINDS, plan.accounts), ...recorded];
+  const leased = checks.lease ? leaseRest(run, writes) : [];
+  await run.preflight([...writes, ...leased], 'apply');
 }
 
 /** A refusal of the engine as the run's problem (`refused`). */
@@ -71,44 +70,47 @@ function refused<T>(work: () => T, plan: Plan): T {
 }
 
 /** What an apply is asked for beyond its plan (whose `force` it keeps: one way in, the plan request). */
-export interface ApplyRequest extends Omit<ApplyOptions, 'literals' | 'waited' | 'lease' | 'force'> {
-  /** The service-side lease, or false (`--no-lease`). */
-  lease: LeasePolicy | false;
-}
+export type ApplyRequest = Omit<ApplyOptions, 'literals' | 'waited' | 'leases' | 'force' | 'now' | 'sleep'>;
 
 /**
- * Applies the planned changes through the engine. Before the lease and the first write: every
- * variable the plan reads is set (`unset-env`, not found missing half-way through), and a refused
- * plan stops (`refused`, unless forced); another apply's lease is `lease-held`. All are RunErrors.
+ * Applies the planned changes through the engine, under the lease the run took before it read
+ * (planRun with `lease`), and releases the lease once its writes are answered, so that the report
+ * says so. Before the first write: every variable the plan reads is set (`unset-env`, not found
+ * missing half-way through), and a refused plan stops (`refused`, unless forced). Both are RunErrors.
  */
 export async function applyRun(planned: Planned, request: ApplyRequest): Promise<ApplyReport> {
   const { run, plan } = planned;
   const unset = planEnvNames(plan).filter((name) => request.env[name] === undefined);
   if (unset.length > 0 && plan.changes.length > 0) throw new RunError({ kind: 'unset-env', names: unset });
-  const { lease, ...rest } = request;
+  const leases = run.lease;
   try {
-    return await apply(plan, run.client, {
-      ...rest,
-      ...(lease ? { lease } : {}),
+    const report = await apply(plan, run.client, {
+      ...request,
       ...(planned.force ? { force: true } : {}),
+      ...(leases ? { leases } : {}),
       literals: planned.literals,
       waited: () => run.waitedSeconds(),
+      now: run.now,
+      sleep: run.sleep,
     });
+    if (!leases) return report;
+    await leases.release();
+    return { ...report, lease: leases.report() };
   } catch (err) {
     if (err instanceof PlanRefusedError) throw new RunError({ kind: 'refused', plan, refusal: err.refusal, overridable: err.overridable });
-    if (err instanceof LeaseHeldError) throw new RunError({ kind: 'lease-held', message: err.message });
     throw err;
+  } finally {
+    await leases?.release();
   }
 }
 
 /**
- * The apply lease's requests for the pre-flight: taking, fencing each write, freeing, and renewals
- * for as long as the writes (with the lease's own) take by the budget as the client knows it.
+ * What the lease still sends once taken, for the pre-flight: a renewal (a list and a PATCH) per
+ * renewal period of the time the writes take by the budget as the client knows it, and the release.
  */
-export function leaseRequests(run: Run, accounts: readonly AccountConfig[], plan: Pick<Plan, 'changes' | 'accounts'>): RequestGroup[] {
-  const writes = writeGroups(plan.changes, KINDS, plan.accounts);
-  const { seconds } = preflight([...writes, ...leaseGroups(accounts, KINDS, plan.changes)], run.client.budget(), run.now());
-  return leaseGroups(accounts, KINDS, plan.changes, seconds);
+export function leaseRest(run: Run, writes: readonly RequestGroup[]): RequestGroup[] {
+  const { seconds } = preflight(writes, run.client.budget(), run.now());
+  return leaseRestGroups(seconds, run.client.requestBoundMs?.());
 }
 
 export interface SavedPlanRequest extends ApplyChecks {
@@ -140,8 +142,11 @@ export async function deriveSavedPlan(setup: RunSetup, request: SavedPlanRequest
   try {
     const kindsOf = neededKinds(desired, KINDS);
     // Before the first request: the read the derivation needs and the writes, against the budget last reported.
-    const leased = request.lease ? leaseRequests(run, accounts, saved) : [];
-    await run.preflight([...readGroups(accounts, kindsOf), ...writeGroups(saved.changes, KINDS, accounts), ...leased], 'read and apply');
+    const writes = writeGroups(saved.changes, KINDS, accounts);
+    const leased = request.lease ? [...leaseTakeGroups(), ...leaseRest(run, writes)] : [];
+    await run.preflight([...readGroups(accounts, kindsOf), ...writes, ...leased], 'read and apply');
+    // The lease first: the live state the derivation reads is read under it.
+    if (request.lease) await run.takeLease({ declared: desired.root.accounts, accounts });
     const live = await readLive(run, accounts, { settings: desired.root.settings, kindsOf }, hooks);
     // Rotation is asked for per change in the file; the derived plan rotates the same resources.
     const rotate = saved.changes.filter((c) => c.rotate === true).map((c) => `${c.account}/${c.kind}/${c.name}`);

@@ -28,8 +28,10 @@ export type RunProblem =
   | { kind: 'refused'; plan: Plan; refusal: Refusal; overridable: boolean }
   /** Variables the plan reads are not set: found before the lease and the first write, so nothing was applied. */
   | { kind: 'unset-env'; names: string[] }
-  /** Another apply holds the lease of an account: nothing was changed. */
-  | { kind: 'lease-held'; message: string };
+  /** Another apply holds the lease (checked before the live state is read): nothing was read or changed. */
+  | { kind: 'lease-held'; message: string; account?: string }
+  /** A signal ended the wait for the lease: nothing was changed. */
+  | { kind: 'lease-wait-stopped'; message: string };
 
 /** The pre-flight refusal: the estimate, the bound, and what was spent before it (all in seconds, and as text). */
 export interface TooLong {

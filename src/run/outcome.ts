@@ -22,6 +22,7 @@ export function problemVerdict(problem: RunProblem): Verdict {
       return 'refused';
     case 'lease-held':
       return 'lease-held';
+    case 'lease-wait-stopped':
     case 'invalid':
     case 'client-config':
     case 'unknown-account':

@@ -6,7 +6,7 @@ import { attribute } from '../ops/live/attribute.js';
 import { literalSource } from '../ops/apply/literals.js';
 import { neededKinds } from '../ops/live/needed-kinds.js';
 import { plan as buildPlan } from '../plan/steps/plan.js';
-import { readGroups } from '../ops/budget/preflight.js';
+import { leaseRestGroups, leaseTakeGroups, preflight, readGroups, writeGroups } from '../ops/budget/preflight.js';
 import { withBudget } from '../ops/budget/budget.js';
 import { KINDS } from '../kinds/index.js';
 import type { AccountConfig, DesiredState } from '../model/account.js';
@@ -28,6 +28,10 @@ export interface PlanRequest extends ScopeInput {
   targets?: string[];
   /** Read the audit log of the accounts with drift (`plan --attribute`). */
   attribute?: boolean;
+  /** Take the apply lease before reading (apply): the plan is then read under it. */
+  lease?: boolean;
+  /** The apply takes no lease (`--no-lease`): its estimate counts none. */
+  noLease?: boolean;
 }
 
 export interface PlanHooks extends ReadHooks {
@@ -60,7 +64,9 @@ export async function planRun(setup: RunSetup, request: PlanRequest, hooks: Plan
   try {
     const { accounts, scope } = await narrow(run, desired, selected, request, offline);
     const kindsOf = neededKinds(desired, KINDS);
-    await run.preflight(readGroups(accounts, kindsOf), 'read');
+    await run.preflight([...readGroups(accounts, kindsOf), ...(request.lease ? leaseTakeGroups() : [])], 'read');
+    // The lease first: the live state this plan comes from is read under it.
+    if (request.lease) await run.takeLease({ declared: desired.root.accounts, accounts });
     const live = await readLive(run, accounts, { settings: desired.root.settings, kindsOf }, hooks);
     const built = buildPlan(desired, live, {
       accounts: accounts.map((a) => a.name),
@@ -70,7 +76,12 @@ export async function planRun(setup: RunSetup, request: PlanRequest, hooks: Plan
       apiCalls: live.calls,
       ...(scope ? { scope } : {}),
     });
-    const result = withBudget(built, KINDS, await run.planBudget());
+    // The apply's lease counts in the estimate: what it still sends once taken (renewals for as long
+    // as the writes take, its release), and taking it when this plan was read without it.
+    const budget = await run.planBudget();
+    const writes = built.plan ? writeGroups(built.plan.changes, KINDS, built.plan.accounts) : [];
+    const rest = leaseRestGroups(preflight(writes, budget, run.now()).seconds, run.client.requestBoundMs?.());
+    const result = withBudget(built, KINDS, budget, request.noLease ? [] : [...(request.lease ? [] : leaseTakeGroups()), ...rest]);
     // Problems go with the error (the adapter shows them once); a plan's warnings go to the hook.
     if (!result.plan || hasErrors(result.diagnostics)) throw new RunError({ kind: 'no-plan', diagnostics: result.diagnostics });
     await hooks.diagnostics?.(result.diagnostics);

@@ -52,7 +52,7 @@ export async function changedOffline(dir: string, desired: DesiredState, input: 
 
 /** The accounts to read and the scope the plan records; `changed` as found offline or with the client. */
 export async function narrow(run: Run, desired: DesiredState, selected: AccountConfig[], input: ScopeInput, offline: ChangedAccounts | undefined): Promise<NarrowedScope> {
-  const changed = typeof input.changed === 'function' ? await input.changed(await readApplied(run.client, KINDS, selected), selected) : offline;
+  const changed = typeof input.changed === 'function' ? await input.changed(await readApplied(run.client, selected), selected) : offline;
   if (changed === undefined && input.shard === undefined) return { accounts: selected };
   return narrowScope(desired, selected, { ...(changed ? { changed } : {}), ...(input.shard ? { shard: input.shard } : {}) });
 }

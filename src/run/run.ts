@@ -8,6 +8,10 @@ import { type ApiClient, type BucketBudget, ClientConfigError } from '../api/typ
 import { budgetAt } from '../ops/budget/budget.js';
 import { durationText, groupWaitSeconds, preflight, preflightLine, type RequestGroup, TOKEN_GROUP } from '../ops/budget/preflight.js';
 import type { BudgetMemory } from './budget-memory.js';
+import { LeaseHeldError, Leases, leaseHome, type LeaseClock, type LeaseOptions, LeaseWaitStopped } from '../ops/lease/lease.js';
+
+export type { LeaseClock };
+import type { AccountConfig } from '../model/account.js';
 import { RunError } from './errors.js';
 
 /** What the user may set about the client and the run's length (CLI flags, Action inputs). */
@@ -52,6 +56,19 @@ export interface RunSetup {
   signals?: { stop: AbortSignal; abort: AbortSignal };
   /** A last word on the client's options (tests: a virtual clock). */
   adjust?: (options: ClientOptions) => ClientOptions;
+  /** The apply lease's clocks and countdown (tests: a virtual clock); see LeaseOptions. */
+  lease?: Pick<LeaseOptions, 'clock' | 'heartbeat' | 'onWait' | 'holder' | 'waitMs'> & {
+    /** Told what became of the lease when the run closes (released, or why not). */
+    onClosed?: (said: string) => void;
+  };
+}
+
+/** What a run asks of the apply lease: the configuration's accounts (its home is the first by name). */
+export interface LeaseRequest {
+  /** Every account the configuration declares. */
+  declared: readonly AccountConfig[];
+  /** The accounts this run may write. */
+  accounts: readonly AccountConfig[];
 }
 
 /** `--max-wait` when it is not given (and the maximum duration is not longer). */
@@ -60,11 +77,15 @@ export const DEFAULT_MAX_WAIT_SECONDS = 900;
 export class Run {
   /** When the run passed its first pre-flight, on its clock: a maximum duration bounds the whole run. */
   private started: number | undefined;
+  /** The apply lease this run holds (takeLease), released by close. */
+  lease: Leases | undefined;
 
   private constructor(
     readonly client: ApiClient,
     /** The run's clock (a test's virtual one, else the system's): the budget's times are on it. */
     readonly now: () => number,
+    /** The run's sleep (a test's virtual one, else a timer): pauses between repeats of a write. */
+    readonly sleep: (ms: number) => Promise<void>,
     private readonly memory: BudgetMemory,
     private readonly setup: RunSetup,
   ) {}
@@ -88,7 +109,7 @@ export class Run {
       ...(setup.log ? { log: setup.log } : {}),
       ...(setup.waits ? { onWait: setup.waits.onWait } : {}),
     });
-    return new Run(createClient(adjusted), adjusted.now ?? Date.now, setup.memory(options.baseUrl, options.keyId), setup);
+    return new Run(createClient(adjusted), adjusted.now ?? Date.now, adjusted.sleep ?? ((ms) => new Promise<void>((r) => setTimeout(r, ms))), setup.memory(options.baseUrl, options.keyId), setup);
   }
 
   /** A maximum duration bounds this run. */
@@ -157,8 +178,35 @@ export class Run {
     return [...seen, ...unseen.map((b) => budgetAt(b, now))];
   }
 
-  /** Keeps what this run learnt of the buckets for the next one, and closes the client. */
+  /**
+   * Takes the apply lease before the live state is read (as Terraform locks before refreshing):
+   * RunError `lease-held` when another apply holds it, `lease-wait-stopped` when a signal ended the wait.
+   */
+  async takeLease(request: LeaseRequest): Promise<Leases | undefined> {
+    const home = leaseHome(request.declared);
+    if (!home || request.accounts.length === 0) return undefined;
+    try {
+      const { onClosed: _onClosed, ...lease } = this.setup.lease ?? {};
+      this.lease = await Leases.acquire(this.client, home, request.accounts, {
+        ...lease,
+        ...(this.setup.signals ? { signal: this.setup.signals.stop } : {}),
+      });
+    } catch (err) {
+      if (err instanceof LeaseHeldError) throw new RunError({ kind: 'lease-held', message: err.message, account: err.account });
+      if (err instanceof LeaseWaitStopped) throw new RunError({ kind: 'lease-wait-stopped', message: err.message });
+      throw err;
+    }
+    return this.lease;
+  }
+
+  /** Keeps what this run learnt of the buckets for the next one, releases its lease, and closes the client. */
   async close(): Promise<void> {
+    if (this.lease) {
+      await this.lease.release();
+      const notes = this.lease.report().notes;
+      const said = notes.filter((n) => n === 'released the lease' || n.startsWith('the lease ')).at(-1);
+      if (said !== undefined) this.setup.lease?.onClosed?.(said);
+    }
     try {
       await this.memory.remember(this.client.budget(), this.now());
     } finally {

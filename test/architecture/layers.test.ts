@@ -218,15 +218,15 @@ describe('layers', () => {
     const planted: Record<string, string> = {
       // core is the bottom of the pure half: an import of a step is the cycle the folders broke.
       'src/plan/core/planted.ts': "import { scope } from '../steps/scope.js';\nimport { canonicalJson } from './digest.js';\n",
-      // the lease reads through live (allowed) but reaches the pre-flight above it (not allowed).
-      'src/ops/lease/planted.ts': "import { fetchContext } from '../live/fetch.js';\nexport { preflight } from '../budget/preflight.js';\n",
+      // live drops the lease's records (allowed) but reaches the pre-flight above it (not allowed).
+      'src/ops/live/planted.ts': "import { isLeaseRecord } from '../lease/lease-record.js';\nexport { preflight } from '../budget/preflight.js';\n",
       // a step that imports a saved-plan file: steps may import core only.
       'src/plan/steps/planted.ts': "const m = await import('../saved/plan-file.js');\n",
     };
     const read: Reader = (file) => planted[file] ?? readRepo(file);
     expect(folderViolations(Object.keys(planted), RULES, read)).toEqual([
       'src/plan/core/planted.ts → src/plan/steps/scope.ts (plan/core may not import plan/steps)',
-      'src/ops/lease/planted.ts → src/ops/budget/preflight.ts (ops/lease may not import ops/budget)',
+      'src/ops/live/planted.ts → src/ops/budget/preflight.ts (ops/live may not import ops/budget)',
       'src/plan/steps/planted.ts → src/plan/saved/plan-file.ts (plan/steps may not import plan/saved)',
     ]);
     // An arrow between grouped parts' folders needs a `part/folder` entry, whatever the parts allow.

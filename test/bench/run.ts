@@ -8,6 +8,7 @@
 //   npm run bench -- --response-size   peak RSS of plan against lists past and just under each limit, one or 12 at once (response-size.ts)
 //   npm run bench -- --routing  the routing map and requirements of 1,000 rules only (routing.ts)
 //   npm run bench -- --signals  Ctrl-C at 20 moments of plan --out: exit code and plan file (signals.ts)
+//   npm run bench -- --apply    apply at a rate limit on a virtual clock, and the fault campaigns (apply-lease.ts)
 
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
@@ -31,6 +32,7 @@ import { responseSize, responseSizeTable } from './response-size.js';
 import { routingBench } from './routing.js';
 import { scale } from './scale.js';
 import { signalTable, signalTries } from './signals.js';
+import { applyTable, campaign, rateLimitedApply } from './apply-lease.js';
 
 const HOOK_ENV = { HOOK_TOKEN: 'bench-token' };
 const rows: [string, string][] = [];
@@ -164,6 +166,14 @@ async function main(): Promise<void> {
     routingBench(note);
     return;
   }
+  const applying = async (): Promise<void> => {
+    process.stderr.write('apply: 300 creates at 60 requests an hour (virtual clock), then 200 applies at 20 % faults and 50 at 50 %\n');
+    const scenario = await rateLimitedApply();
+    const say = (line: string) => process.stderr.write(line + '\n');
+    const campaigns = [await campaign(0.2, 200, 1, say), await campaign(0.5, 50, 3, say)];
+    process.stdout.write('\n' + applyTable(scenario, campaigns));
+  };
+  if (process.argv.includes('--apply')) return applying();
   const speedRatios = async (): Promise<void> => {
     process.stderr.write('ratios: validate against yaml\'s bare parse, plan against a naive pipeline (child processes, interleaved)\n');
     process.stdout.write('\n' + ratiosTable(await ratios({}, (line) => process.stderr.write(line + '\n'))));
@@ -184,6 +194,7 @@ async function main(): Promise<void> {
     await scale(note);
     await sizes();
     routingBench(note);
+    await applying();
   }
 }
 

@@ -102,13 +102,70 @@ describe('off a terminal', () => {
 });
 
 describe('a narrow terminal', () => {
-  it('cuts the status line to its width, so that it can be erased in place', () => {
+  it('shortens the status line to its width by its parts, never cutting a number, so that it can be erased in place', () => {
     const { out, text } = capture(true, 30);
-    const p = new Progress(out, 'Reading live state of prod, staging, dev', 3, clock().now);
+    const c = clock();
+    const p = new Progress(out, 'Reading live state of prod, staging, dev', 3, c.now, 'account', undefined, null);
+    c.advance(4000);
     p.step();
     const draws = text().split(ERASE).filter((d) => d !== '');
-    // The second draw cuts to the same text: not drawn again.
-    expect(draws).toEqual(['Reading live state of prod, …']);
+    expect(draws).toEqual(['0/3, 0s', '1/3, 4s, ~8s left']);
     expect(draws.every((d) => d.length < 30)).toBe(true);
+  });
+
+  it('beside a rate-limit wait at 120 columns: the wait shortens first, and its countdown stays whole', () => {
+    const { out, text } = capture(true, 120);
+    const c = clock();
+    const waits = new WaitReporter(out);
+    const p = new Progress(out, 'Applying', 300, c.now, 'change', undefined, null);
+    waits.onTick = () => p.tick();
+    for (let i = 0; i < 80; i++) p.step();
+    c.advance(60_000);
+    waits.onWait('POST AlertChannels', 47, { now: c.now(), limit: 120 });
+    const last = text().split(ERASE).filter((d) => d !== '').at(-1)!;
+    expect(last.length).toBeLessThan(120);
+    expect(last).toBe('Applying: 80/300 done, 1m 0s elapsed, about 2m 45s left · rate limit: POST AlertChannels: next in 47s');
+  });
+});
+
+describe('a line that tells the truth during waits (issue 31)', () => {
+  it('refreshes each second of a wait, with elapsed time and the time left by the budget model, waits included', () => {
+    const { out, text } = capture(true);
+    const c = clock();
+    const waits = new WaitReporter(out);
+    // The budget model: 400 s left at the start, counting down with the clock.
+    const start = c.now();
+    waits.setEstimate((now) => 400 - (now - start) / 1000);
+    const p = new Progress(out, 'Applying', 300, c.now, 'change', (now) => waits.left(now), null);
+    waits.onTick = () => p.tick();
+    for (let i = 0; i < 81; i++) p.step();
+    const lines: string[] = [];
+    for (let s = 47; s > 0; s--) {
+      waits.onWait('POST AlertChannels', s, { now: c.now(), limit: 120 });
+      lines.push(text().split(ERASE).filter((d) => d !== '').at(-1)!);
+      c.advance(1000);
+    }
+    // Every second the elapsed time grows, the time left falls, and the countdown falls: never the same line twice.
+    expect(new Set(lines).size).toBe(lines.length);
+    expect(lines[0]).toContain('81/300 done, 0s elapsed, about 6m 40s left');
+    expect(lines[0]).toContain('next request in 47s');
+    expect(lines[46]).toContain('81/300 done, 46s elapsed, about 5m 54s left');
+    expect(lines[46]).toContain('next request in 1s');
+  });
+
+  it('off a terminal, a line at most every 30 s of the clock, also while nothing finishes', () => {
+    const { out, text } = capture(false);
+    const c = clock();
+    const p = new Progress(out, 'Applying', 10, c.now, 'change', () => 600, null);
+    for (let s = 0; s < 95; s++) {
+      c.advance(1000);
+      p.tick();
+    }
+    expect(text().split('\n').filter((l) => l !== '')).toEqual([
+      'Applying: 10 changes',
+      'Applying: 0/10 done, 30s elapsed, about 10m 0s left',
+      'Applying: 0/10 done, 1m 0s elapsed, about 10m 0s left',
+      'Applying: 0/10 done, 1m 30s elapsed, about 10m 0s left',
+    ]);
   });
 });

@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startEmulator, type RunningEmulator } from '../../src/emulator/index.js';
 import { packageRoot } from '../../src/util/package-root.js';
-import { oneLine, rawApi, serviceEnv } from './harness.js';
+import { oneLine, rawApi, releasedLeases, serviceEnv } from './harness.js';
 
 const CLI = join(packageRoot(), 'dist', 'cmd', 'postureops.js');
 
@@ -54,6 +54,8 @@ let env: Record<string, string>;
 beforeAll(async () => {
   tmp = await mkdtemp(join(tmpdir(), 'postureops-declared-'));
   emu = await startEmulator({ accounts: ['prod'], rateLimit: 100_000 });
+  // The built bin's applies find a released lease (as after an earlier apply): taken at once.
+  await releasedLeases(emu, ['prod']);
   env = serviceEnv(emu);
 });
 afterAll(async () => {

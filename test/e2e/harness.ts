@@ -13,6 +13,7 @@ import { manualClock, type ManualClock } from '../../src/emulator/index.js';
 import { virtualTime } from '../api/helpers.js';
 import type { ClientOptions } from '../../src/api/options.js';
 import type { RequestLogEntry } from '../../src/api/types.js';
+import type { LeaseClock } from '../../src/ops/lease/lease.js';
 import { run } from '../../cmd/main.js';
 import { packageRoot } from '../../src/util/package-root.js';
 
@@ -53,9 +54,27 @@ function sink(): { stream: PassThrough; text: () => string } {
   return { stream, text: () => Buffer.concat(chunks).toString('utf8') };
 }
 
+/**
+ * The apply lease's clocks for an in-process run: the system's, moved ahead by every wait of the
+ * lease, which then takes no real time (the first taking of a lease waits about 2.5 min). The
+ * service's clock is not moved: ages stay the service's.
+ */
+export function leapingLeaseClock(): LeaseClock & { leapt: () => number } {
+  let offset = 0;
+  return {
+    mono: () => performance.timeOrigin + performance.now() + offset,
+    wall: () => Date.now() + offset,
+    sleep: async (ms) => {
+      offset += ms;
+      await new Promise((r) => setImmediate(r));
+    },
+    leapt: () => offset,
+  };
+}
+
 export async function cli(
   args: string[],
-  opts: { env?: Record<string, string | undefined>; cwd?: string; signals?: Io['signals']; clientOptions?: Io['clientOptions'] } = {},
+  opts: { env?: Record<string, string | undefined>; cwd?: string; signals?: Io['signals']; clientOptions?: Io['clientOptions']; leaseClock?: LeaseClock } = {},
 ): Promise<CliResult> {
   const out = sink();
   const err = sink();
@@ -68,6 +87,7 @@ export async function cli(
     cwd: opts.cwd ?? packageRoot(),
     ...(opts.signals ? { signals: opts.signals } : {}),
     ...(opts.clientOptions ? { clientOptions: opts.clientOptions } : {}),
+    leaseClock: opts.leaseClock ?? leapingLeaseClock(),
   };
   const code = await run(['node', 'postureops', ...args], io);
   return { code, stdout: out.text(), stderr: err.text() };
@@ -230,4 +250,19 @@ export function stringsIn(value: unknown): string[] {
 export async function filesBelow(dir: string): Promise<string[]> {
   const { readdir } = await import('node:fs/promises');
   return (await readdir(dir, { withFileTypes: true, recursive: true })).filter((e) => e.isFile()).map((e) => join(e.parentPath, e.name));
+}
+
+/**
+ * A released apply lease in each of `accounts`, as an earlier apply leaves it: the next apply (the
+ * Action's, a child process on the real clock) takes it at once, where on a service that never had
+ * one it would wait the lease's lifetime and margin first.
+ */
+export async function releasedLeases(emu: { url: string; keyId: string; secret: string }, accounts: readonly string[]): Promise<void> {
+  const { createLeaseRequest } = await import('../../src/ops/lease/lease-record.js');
+  for (const account of accounts) {
+    const list = await rawApi(emu, 'GET', '/api/v2/AlertProfiles', { account });
+    const req = createLeaseRequest(1, { owner: 'seed', holder: 'an earlier apply', stamp: 0, state: 'released' }, list.body, { account, orgAccess: false, resolve: () => '' });
+    const res = await rawApi(emu, 'POST', req.path, { account, body: req.body });
+    if (res.status !== 201 && res.status !== 200) throw new Error(`seeding a released lease in ${account}: ${res.status}`);
+  }
 }

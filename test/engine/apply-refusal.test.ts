@@ -43,13 +43,13 @@ async function channels(): Promise<number> {
 }
 
 describe('apply of a refused plan', () => {
-  it('writes nothing, takes no lease and sends no request, whatever the lease and record options say', async () => {
+  it('writes nothing and sends no request, whatever the record option says', async () => {
     const planned = await fresh();
     try {
       expect(planned.plan.changes.length).toBe(2);
       const refused: Plan = { ...planned.plan, refusal: OVER };
       const before = emu.requestCount();
-      const err = await apply(refused, planned.run.client, { env: {}, lease: { holder: 'test' }, record: { commit: 'c0ffee' } }).catch((e: unknown) => e);
+      const err = await apply(refused, planned.run.client, { env: {}, record: { commit: 'c0ffee' } }).catch((e: unknown) => e);
       expect(err).toBeInstanceOf(PlanRefusedError);
       expect((err as PlanRefusedError).refusal).toEqual(OVER);
       expect((err as PlanRefusedError).overridable).toBe(true);

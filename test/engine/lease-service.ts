@@ -5,8 +5,7 @@
 // the service applied it.
 
 import { ApiError, type ApiClient, type ApiRequest, type ApiResponse } from '../../src/api/types.js';
-import type { LeaseData } from '../../src/kinds/types.js';
-import { leaseId, profileLease } from '../../src/kinds/lease-record.js';
+import { createLeaseRequest, type LeaseData, leaseId, leaseRecords } from '../../src/ops/lease/lease-record.js';
 
 const LIST = '/api/v2/AlertProfiles';
 /** Where organization-level requests (Org-Access, no account name) go. */
@@ -40,8 +39,12 @@ export class LeaseService {
 
   advance: (ms: number) => void;
 
+  /** What the client's gate (the lease's fence) refused: never sent. */
+  readonly refused: ApiRequest[] = [];
+
   readonly client: ApiClient = {
-    request: <T>(req: ApiRequest) => this.handle(req) as Promise<ApiResponse<T>>,
+    request: <T>(req: ApiRequest) => this.gated(req) as Promise<ApiResponse<T>>,
+    requestBoundMs: () => 30_000,
     budget: () => [],
     stats: () => ({ total: this.sent.length, byBucket: {} }),
     close: async () => undefined,
@@ -63,17 +66,37 @@ export class LeaseService {
     const alerts =
       data === 'edited'
         ? [{ name: 'Lease', eventName: 'x', subject: 'x', description: 'edited in the console' }]
-        : (profileLease.createRequest(generation, data, { data: [...this.profiles(account).values()] }, { account, orgAccess: false, resolve: () => '' }).body as Profile).alerts;
+        : (createLeaseRequest(generation, data, { data: [...this.profiles(account).values()] }, { account, orgAccess: false, resolve: () => '' }).body as Profile).alerts;
     this.profiles(account).set(id, { alertProfileId: id, extends: 'SVC_BASE', alerts });
   }
 
   /** The lease records of an account as the lease reads them. */
   records(account: string) {
-    return profileLease.records([...this.profiles(account).values()]);
+    return leaseRecords([...this.profiles(account).values()]);
   }
 
   requests(method: ApiRequest['method']): ApiRequest[] {
     return this.sent.filter((r) => r.method === method);
+  }
+
+  /** As the real client: the gate is asked as the request leaves, and told whether it was answered. */
+  private async gated(req: ApiRequest): Promise<ApiResponse> {
+    if (req.gate) {
+      try {
+        req.gate.leaving();
+      } catch (err) {
+        this.refused.push(req);
+        throw err;
+      }
+    }
+    try {
+      const res = await this.handle(req);
+      req.gate?.landed(true);
+      return res;
+    } catch (err) {
+      req.gate?.landed(err instanceof ApiError && err.status !== undefined);
+      throw err;
+    }
   }
 
   private async handle(req: ApiRequest): Promise<ApiResponse> {

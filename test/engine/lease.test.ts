@@ -1,726 +1,430 @@
-// The apply lease in process, against an in-memory service of lease records (lease-service.ts): the
-// service's time is a virtual clock read from each answer's Date, the client's clock and the sleeps
-// are injected, the heartbeat is called by hand. Each test names the rule of the lease it protects:
-// take by compare-and-set (409), ages by service time, the 60 s renewal at a fence, 120 s to expiry,
-// the heartbeat, release on error, and what a lost lease does to the next write.
+// The apply lease in process, against an in-memory service of lease records (lease-service.ts), all on
+// one virtual time: the service dates its answers by it (cut to the second, as a Date header), each
+// run has its own monotonic and wall clocks over it (an hour apart when a test says so), and sleeps
+// move it. Each test names the rule of lease.ts it protects: the fence by time (judged as a write
+// leaves), the renewal's rules, the pause, release and the waits of the next holder, and the safety
+// property itself: no write of one holder is processed after another holder has started.
 
-import { afterEach, describe, expect, it, vi } from 'vitest';
-import { ApiError, type ApiRequest } from '../../src/api/types.js';
+import { describe, expect, it } from 'vitest';
+import { ApiError, type ApiRequest, type ApiResponse } from '../../src/api/types.js';
 import {
   defaultHolder,
-  LEASE_HEARTBEAT_MS,
-  LEASE_RENEW_MS,
-  LEASE_STALE_MS,
+  LEASE_LIFETIME_MS,
+  type LeaseClock,
   LeaseHeldError,
+  leaseHome,
   LeaseLostError,
-  Leases,
-  leaseAge,
-  lookAt,
-  removeLease,
+  leaseMarginMs,
   type LeaseOptions,
+  Leases,
+  type LeaseWait,
+  LeaseWaitStopped,
+  RENEW_LEAD_MS,
 } from '../../src/ops/lease/lease.js';
-import { KINDS } from '../../src/kinds/index.js';
-import { profileLease } from '../../src/kinds/lease-record.js';
-import type { LeaseData } from '../../src/kinds/types.js';
-import { gate, LeaseService, ORG, serviceError } from './lease-service.js';
+import type { LeaseData } from '../../src/ops/lease/lease-record.js';
+import { gate, LeaseService } from './lease-service.js';
 
 const START = Date.UTC(2026, 10, 26, 5, 0, 0);
+const MARGIN = leaseMarginMs(30_000);
+const SPAN = LEASE_LIFETIME_MS - MARGIN;
 const prod = { name: 'prod', orgAccess: false };
 const staging = { name: 'staging', orgAccess: false };
-const org = { name: 'org', orgAccess: true };
-const OTHER: LeaseData = { owner: 'owner-other', holder: 'other run', stamp: START };
-const FIRST = 'POSTUREOPS_LEASE_1';
+const write: ApiRequest = { method: 'POST', path: '/api/v2/AlertChannels', body: { name: 'x' } };
 
-const isLook = (r: ApiRequest) => r.method === 'GET';
-const isRenewal = (r: ApiRequest) => r.method === 'PATCH';
-const write: ApiRequest = { method: 'POST', path: '/api/v2/AlertProfiles', body: { alertProfileId: 'MY_PROFILE', extends: 'SVC_BASE', alerts: [] } };
+/** The true time of a test: the service dates by it (to the second); every clock reads it. */
+class World {
+  t = START + 500;
+  readonly service = new LeaseService(START);
+  /** Writes the service processed, with the true time they were processed at. */
+  readonly processed: { req: ApiRequest; at: number }[] = [];
+  constructor() {
+    this.service.clock = () => Math.floor(this.t / 1000) * 1000;
+    this.service.limit = 1000;
+    const original = this.service.client.request.bind(this.service.client);
+    this.service.client.request = async <T,>(req: ApiRequest) => {
+      const res = await original<T>(req);
+      if (req.path.startsWith('/api/v2/AlertChannels')) this.processed.push({ req, at: this.t });
+      return res;
+    };
+    // Only lease records are the service's concern here; a channel write is answered as created.
+    const answer = this.service['answer'].bind(this.service) as (req: ApiRequest) => ApiResponse;
+    this.service['answer'] = (req: ApiRequest): ApiResponse => (req.path.startsWith('/api/v2/AlertChannels') ? { status: 201, body: {}, date: this.service.clock() } : answer(req));
+  }
 
-/** The client's clock: far from the service's, which it never judges. */
-let local = 0;
-function options(extra: LeaseOptions = {}): LeaseOptions {
-  return {
+  /** A run's clocks: monotonic from its own origin, wall `skewMs` away from the service's. */
+  clock(skewMs = 0, monoOrigin = 1_000_000, turn = false): LeaseClock & { pause(ms: number): void } {
+    let paused = 0;
+    const born = this.t;
+    return {
+      mono: () => monoOrigin + (this.t - born) - paused,
+      wall: () => this.t + skewMs,
+      // `turn`: a sleep lets the event loop turn first (what else is pending runs meanwhile).
+      sleep: async (ms) => {
+        if (turn) await new Promise((r) => setImmediate(r));
+        this.t += ms;
+      },
+      // A suspended laptop: the wall clock moves, the monotonic one does not.
+      pause: (ms) => {
+        this.t += ms;
+        paused += ms;
+      },
+    };
+  }
+}
+
+function options(world: World, extra: LeaseOptions & { clock?: LeaseClock } = {}): LeaseOptions & { beat: () => Promise<void> } {
+  const out: LeaseOptions & { beat: () => Promise<void> } = {
     holder: 'run A',
     owner: 'owner-a',
-    heartbeat: () => () => undefined,
-    sleep: () => Promise.reject(new Error('slept, but this run was not asked to wait')),
-    now: () => local,
+    clock: world.clock(),
+    heartbeat: (b: () => Promise<void>) => {
+      out.beat = b;
+      return () => undefined;
+    },
+    beat: async () => {},
     ...extra,
   };
+  return out;
 }
 
-async function take(service: LeaseService, accounts = [prod], extra: LeaseOptions = {}): Promise<Leases> {
-  const leases = await Leases.acquire(service.client, KINDS, accounts, options(extra));
-  expect(leases).toBeDefined();
-  return leases!;
+const failure = (p: Promise<unknown>): Promise<unknown> =>
+  p.then(
+    () => new Error('resolved'),
+    (e: unknown) => e,
+  );
+
+const released = (owner = 'owner-old', stamp = START - 60_000): LeaseData => ({ owner, holder: 'old run', stamp, state: 'released' });
+
+/** A world whose home account holds a released lease of generation 1 (an earlier run ended cleanly). */
+function worldReleased(): World {
+  const world = new World();
+  world.service.put('prod', 1, released());
+  return world;
 }
 
-/** The lease taken, with the heartbeat's beat at hand. */
-async function beating(service: LeaseService, accounts = [prod]) {
-  let beat!: () => Promise<void>;
-  const stops: number[] = [];
-  const periods: number[] = [];
-  const leases = await take(service, accounts, {
-    heartbeat: (b, ms) => {
-      beat = b;
-      periods.push(ms);
-      return () => void stops.push(1);
-    },
-  });
-  return { leases, beat, stops, periods };
-}
-
-const failure = (p: Promise<unknown>): Promise<unknown> => p.then(
-  () => new Error('resolved'),
-  (e: unknown) => e,
-);
-
-/** 'pending' once every promise chain that needs no timer has run (a real macrotask later). */
-const settled = () => new Promise<string>((r) => setImmediate(() => r('pending')));
-
-afterEach(() => {
-  local = 0;
-  vi.useRealTimers();
-});
-
-describe('taking the lease: a create of generation n+1, which the service lets exactly one run win (409)', () => {
-  it('takes generation 1 in an account without records, stamped with the service time of its look (not the client clock)', async () => {
-    const service = new LeaseService(START);
-    local = 5;
-    const leases = await take(service);
-    expect(service.records('prod')).toEqual([{ id: FIRST, generation: 1, data: { owner: 'owner-a', holder: 'run A', stamp: START } }]);
-    expect(leases.report()).toEqual({ accounts: ['prod'], waitedSeconds: 0, notes: [] });
-    expect(service.sent.map((r) => `${r.method} ${r.path}`)).toEqual(['GET /api/v2/AlertProfiles', 'POST /api/v2/AlertProfiles']);
-  });
-
-  it('takes the accounts in name order, whatever order they come in', async () => {
-    const service = new LeaseService(START);
-    const leases = await take(service, [staging, prod]);
-    expect(service.requests('POST').map((r) => r.account)).toEqual(['prod', 'staging']);
-    expect(leases.report().accounts).toEqual(['prod', 'staging']);
-  });
-
-  it('asks by account name, or with Org-Access and no name for an organization-level account', async () => {
-    const service = new LeaseService(START);
-    const leases = await take(service, [prod, org]);
-    await leases.request('org', write);
-    await leases.request('prod', write);
-    for (const r of service.sent) {
-      if (r.account === undefined) expect(r.orgAccess).toBe(true);
-      else expect([r.account, r.orgAccess]).toEqual(['prod', undefined]);
-    }
-    expect(service.sent.filter((r) => r.orgAccess).map((r) => r.method)).toEqual(['GET', 'POST', 'GET', 'POST']);
-  });
-
-  it('is no lease at all, and no request, when no kind of the registry offers one', async () => {
-    const service = new LeaseService(START);
-    expect(await Leases.acquire(service.client, [], [prod], options())).toBeUndefined();
-    expect(service.sent).toEqual([]);
-  });
-
-  it('refuses an answer without a Date header: the lease judges time by the service clock only', async () => {
-    const service = new LeaseService(START);
-    service.undated = true;
-    expect(await failure(take(service))).toEqual(
-      new Error("the service's answer for account prod carries no Date header: the apply lease judges time by the service's clock only"),
-    );
-    expect(service.requests('POST')).toEqual([]);
-  });
-
-  it('a create refused with 409 lost the race: it looks again and stops at the winner, whose lease it is', async () => {
-    const service = new LeaseService(START);
-    service.before = (req) => {
-      if (req.method === 'POST') service.put('prod', 1, OTHER);
-    };
-    const err = await failure(take(service));
-    expect(err).toBeInstanceOf(LeaseHeldError);
-    expect((err as LeaseHeldError).holder).toBe('other run');
-    expect(service.sent.map((r) => r.method)).toEqual(['GET', 'POST', 'GET']);
-  });
-
-  it('gives up after five creates lost in a row, saying the lease changed hands', async () => {
-    const service = new LeaseService(START);
-    service.limit = 20;
-    service.before = (req) => {
-      if (req.method === 'POST') throw serviceError(req, 409);
-    };
-    expect(await failure(take(service))).toEqual(new Error('the lease of account prod changed hands 5 times while this run tried to take it'));
-    expect(service.requests('POST')).toHaveLength(5);
-  });
-
-  it('a create whose outcome is unknown was won when the records show that generation with this run as owner', async () => {
-    const service = new LeaseService(START);
-    service.put('prod', 1, OTHER);
-    service.advance(LEASE_STALE_MS);
-    let failed = false;
-    service.after = (req) => {
-      if (req.method === 'POST' && !failed) {
-        failed = true;
-        throw serviceError(req, 502, 'outcome-unknown');
-      }
-    };
-    const leases = await take(service);
-    expect(service.requests('POST')).toHaveLength(1);
-    expect(service.records('prod')).toEqual([{ id: 'POSTUREOPS_LEASE_2', generation: 2, data: { owner: 'owner-a', holder: 'run A', stamp: START + LEASE_STALE_MS } }]);
-    expect(leases.report().accounts).toEqual(['prod']);
-  });
-
-  it('a create whose outcome is unknown and that did not land is tried again', async () => {
-    const service = new LeaseService(START);
-    let failed = false;
-    service.before = (req) => {
-      if (req.method === 'POST' && !failed) {
-        failed = true;
-        throw serviceError(req, 502, 'outcome-unknown');
-      }
-    };
-    await take(service);
-    expect(service.requests('POST').map((r) => (r.body as { alertProfileId: string }).alertProfileId)).toEqual([FIRST, FIRST]);
-    expect(service.records('prod')[0].data?.owner).toBe('owner-a');
-  });
-
-  it('a create whose outcome is unknown, where another run created that generation, is lost to that run', async () => {
-    const service = new LeaseService(START);
-    service.before = (req) => {
-      if (req.method !== 'POST') return;
-      service.put('prod', 1, OTHER);
-      throw serviceError(req, 502, 'outcome-unknown');
-    };
-    const err = await failure(take(service));
-    expect(err).toBeInstanceOf(LeaseHeldError);
-    expect((err as Error).message).toContain('(other run; renewed 0s ago');
-    expect(service.requests('POST')).toHaveLength(1);
-  });
-
-  it('a create whose outcome is unknown, where that generation is unreadable, is lost: the record blocks until unlock', async () => {
-    const service = new LeaseService(START);
-    service.before = (req) => {
-      if (req.method !== 'POST') return;
-      service.put('prod', 1, 'edited');
-      throw serviceError(req, 502, 'outcome-unknown');
-    };
-    const err = await failure(take(service));
-    expect(err).toBeInstanceOf(LeaseHeldError);
-    expect((err as LeaseHeldError).ageMs).toBeUndefined();
-  });
-
-  it('any other failure of a create stops the run, and the leases it took are freed', async () => {
-    const service = new LeaseService(START);
-    service.before = (req) => {
-      if (req.method === 'POST' && req.account === 'staging') throw serviceError(req, 403);
-    };
-    const err = await failure(take(service, [prod, staging]));
-    expect(err).toBeInstanceOf(ApiError);
-    expect((err as ApiError).status).toBe(403);
-    expect(service.records('prod')).toEqual([]);
-  });
-});
-
-describe('a lease another run holds', () => {
-  it('stops the run at once by default: no wait, no sleep, the age by the service clock in the message', async () => {
-    const service = new LeaseService(START);
-    service.put('prod', 1, OTHER);
-    service.advance(30_000);
-    const waits: string[] = [];
-    const err = await failure(take(service, [prod], { onWait: (account) => waits.push(account) }));
-    expect(err).toBeInstanceOf(LeaseHeldError);
-    expect(err).toMatchObject({ name: 'LeaseHeldError', account: 'prod', holder: 'other run', ageMs: 30_000, waitedSeconds: 0 });
-    expect((err as Error).message).toBe(
-      "another apply holds the lease of account prod (other run; renewed 30s ago by the service's clock; free after 120s without renewal): nothing was changed",
-    );
-    expect(waits).toEqual([]);
-  });
-
-  it('waits in pauses of at most pollMs and the wait left, says so once, and stops when the wait is over', async () => {
-    const service = new LeaseService(START);
-    service.put('prod', 1, OTHER);
-    const pauses: number[] = [];
-    const waits: unknown[] = [];
-    const err = await failure(
-      take(service, [prod], {
-        waitMs: 45_000,
-        pollMs: 30_000,
-        onWait: (account, other) => waits.push([account, other]),
-        sleep: async (ms) => {
-          pauses.push(ms);
-          service.advance(ms);
-        },
-      }),
-    );
-    expect(pauses).toEqual([30_000, 15_000]);
-    expect(waits).toEqual([['prod', { holder: 'other run' }]]);
-    expect((err as Error).message).toBe(
-      "another apply holds the lease of account prod (other run; renewed 45s ago by the service's clock; free after 120s without renewal) after waiting 45s: nothing was changed",
-    );
-    expect((err as LeaseHeldError).waitedSeconds).toBe(45);
-  });
-
-  it('sleeps until the lease is free by service time (a second past 120 s), then takes it over and says so', async () => {
-    const service = new LeaseService(START);
-    service.put('prod', 1, OTHER);
-    service.advance(100_000);
-    const pauses: number[] = [];
-    const leases = await take(service, [prod], {
-      waitMs: 600_000,
-      pollMs: 30_000,
-      sleep: async (ms) => {
-        pauses.push(ms);
-        service.advance(ms);
-      },
-    });
-    expect(pauses).toEqual([21_000]);
-    expect(leases.report()).toEqual({
-      accounts: ['prod'],
-      waitedSeconds: 21,
-      notes: ['waited 21s for another apply in account prod', 'took over the lease of account prod from other run (not renewed for 121s)'],
-    });
-    expect(service.records('prod').map((r) => r.id)).toEqual(['POSTUREOPS_LEASE_2']);
-  });
-
-  it('polls an unreadable lease record at pollMs and never takes it over: unlock frees it', async () => {
-    const service = new LeaseService(START);
-    service.put('prod', 1, 'edited');
-    service.advance(3_600_000);
-    const pauses: number[] = [];
-    const err = await failure(
-      take(service, [prod], {
-        waitMs: 70_000,
-        pollMs: 30_000,
-        sleep: async (ms) => {
-          pauses.push(ms);
-          service.advance(ms);
-        },
-      }),
-    );
-    expect(pauses).toEqual([30_000, 30_000, 10_000]);
-    expect((err as Error).message).toBe(
-      'another apply holds the lease of account prod (unknown holder; its lease record cannot be read (edited?): postureops unlock frees it) after waiting 70s: nothing was changed',
-    );
-  });
-
-  it('is free exactly 120 s of service time after its last renewal, not a millisecond before', async () => {
-    const service = new LeaseService(START);
-    service.put('prod', 1, OTHER);
-    service.advance(LEASE_STALE_MS - 1);
-    expect(await failure(take(service))).toBeInstanceOf(LeaseHeldError);
-    service.advance(1);
-    await take(service);
-    expect(service.records('prod').map((r) => r.data?.owner)).toEqual(['owner-a']);
-  });
-
-  it('shows the holder the service sent neutralised and cut to 200 characters; an empty one as unknown', async () => {
-    const service = new LeaseService(START);
-    service.put('prod', 1, { ...OTHER, holder: `${'h'.repeat(300)}` });
-    service.put('staging', 1, { ...OTHER, holder: '' });
-    service.put(ORG, 1, { ...OTHER, holder: 'evil\u001b[2Jrun' });
-    const [long, empty, escaped] = await Promise.all([prod, staging, org].map((a) => failure(take(service, [a]))));
-    expect((long as Error).message).toContain(`(${'h'.repeat(200)}; renewed`);
-    expect((empty as Error).message).toContain('(unknown holder; renewed');
-    expect((escaped as Error).message).not.toContain('\u001b');
-    expect((escaped as Error).message).toContain('run; renewed');
-  });
-
-  it('an age is never negative, whatever the stamp (a record renewed by a service clock ahead of this answer)', () => {
-    expect(leaseAge({ id: FIRST, generation: 1, data: { ...OTHER, stamp: START + 5_000 } }, START)).toBe(0);
-    expect(leaseAge({ id: FIRST, generation: 1 }, START)).toBeUndefined();
-  });
-});
-
-describe('the fence before each write', () => {
-  it('an account without a lease: no fence, no write through the lease, no reads or contexts', async () => {
-    const service = new LeaseService(START);
-    const leases = await take(service);
-    const before = service.sent.length;
-    await leases.fence('staging');
-    expect(await failure(leases.request('staging', write))).toEqual(new Error('no lease is held in account staging'));
-    expect([leases.check('staging'), leases.fresh('staging'), leases.requestContextOf('staging')]).toEqual([undefined, undefined, undefined]);
-    expect(service.sent).toHaveLength(before);
-  });
-
-  it('a fresh lease: one look, then the write is sent to its account', async () => {
-    const service = new LeaseService(START);
-    const leases = await take(service);
-    service.sent.length = 0;
-    await leases.request('prod', write);
-    expect(service.sent.map((r) => [r.method, r.account])).toEqual([
-      ['GET', 'prod'],
-      ['POST', 'prod'],
+describe('taking the lease: one record for the run, in the home account', () => {
+  it('takes over a released lease at once: a list, the create of the next generation, the delete of the one it replaced', async () => {
+    const world = worldReleased();
+    const opts = options(world);
+    const leases = await Leases.acquire(world.service.client, prod, [staging, prod], opts);
+    expect(world.service.sent.map((r) => `${r.method} ${r.path}`)).toEqual([
+      'GET /api/v2/AlertProfiles',
+      'POST /api/v2/AlertProfiles',
+      'DELETE /api/v2/AlertProfiles/POSTUREOPS_LEASE_1',
     ]);
-    expect(service.profiles('prod').has('MY_PROFILE')).toBe(true);
+    expect(world.service.records('prod')).toEqual([
+      { id: 'POSTUREOPS_LEASE_2', generation: 2, data: { owner: 'owner-a', holder: 'run A', stamp: START, state: 'held' } },
+    ]);
+    expect(leases.report()).toEqual({ accounts: ['prod', 'staging'], home: 'prod', waitedSeconds: 0, notes: [] });
+    expect(leases.fenceLeftMs()).toBe(SPAN);
   });
 
-  it('writes that ask together share one look', async () => {
-    const service = new LeaseService(START);
-    const leases = await take(service);
-    service.sent.length = 0;
-    await Promise.all([leases.fence('prod'), leases.fence('prod'), leases.fence('prod')]);
-    expect(service.sent.map((r) => r.method)).toEqual(['GET']);
-  });
-
-  it('a write that asks while a look is in flight waits for a look of its own, which starts after it asked', async () => {
-    const service = new LeaseService(START);
-    const leases = await take(service);
-    service.sent.length = 0;
-    const held = gate(service, isLook);
-    const first = leases.fence('prod');
-    await Promise.race([held.reached, first]);
-    const second = leases.fence('prod');
-    held.open();
-    await Promise.all([first, second]);
-    expect(service.sent.map((r) => r.method)).toEqual(['GET', 'GET']);
-  });
-
-  it('renews a lease 60 s old by service time (and looks again); one a millisecond younger is left alone', async () => {
-    const service = new LeaseService(START);
-    const leases = await take(service);
-    service.advance(LEASE_RENEW_MS - 1);
-    await leases.fence('prod');
-    expect(service.requests('PATCH')).toEqual([]);
-    service.advance(1);
-    service.sent.length = 0;
-    await leases.fence('prod');
-    expect(service.sent.map((r) => r.method)).toEqual(['GET', 'PATCH', 'GET']);
-    expect(service.records('prod')[0].data).toEqual({ owner: 'owner-a', holder: 'run A', stamp: START + LEASE_RENEW_MS });
-    // Renewed: the next fence has nothing to renew.
-    service.advance(LEASE_RENEW_MS - 1);
-    await leases.fence('prod');
-    expect(service.requests('PATCH')).toHaveLength(1);
-  });
-
-  it("renews at the heartbeat's 30 s when asked, also when a write's fence shares that look", async () => {
-    const service = new LeaseService(START);
-    const leases = await take(service);
-    service.advance(40_000);
-    await leases.fence('prod', 30_000);
-    expect(service.requests('PATCH')).toHaveLength(1);
-    service.advance(40_000);
-    await Promise.all([leases.fence('prod', 30_000), leases.fence('prod')]);
-    expect(service.requests('PATCH')).toHaveLength(2);
-    expect(service.requests('GET')).toHaveLength(5);
-  });
-
-  it('a record deleted by someone: the lease is lost, and stays lost without another look', async () => {
-    const service = new LeaseService(START);
-    const leases = await take(service);
-    service.profiles('prod').delete(FIRST);
-    const err = await failure(leases.request('prod', write));
-    expect(err).toBeInstanceOf(LeaseLostError);
-    expect(err).toMatchObject({ name: 'LeaseLostError', account: 'prod', why: 'its lease record was deleted' });
-    expect((err as Error).message).toBe("the apply lease of account prod is no longer this run's (its lease record was deleted): stopped before the next write");
-    const sent = service.sent.length;
-    expect(await failure(leases.fence('prod'))).toEqual(err);
-    expect(service.sent).toHaveLength(sent);
-    expect(service.profiles('prod').has('MY_PROFILE')).toBe(false);
+  it('the home is the first account of the configuration by name, whatever the run narrows to', () => {
+    expect(leaseHome([staging, prod, { name: 'Alpha', orgAccess: false }])?.name).toBe('Alpha');
+    expect(leaseHome([])).toBeUndefined();
   });
 
   it.each([
-    ['a newer generation by another run', (s: LeaseService) => s.put('prod', 2, OTHER), 'another apply took it over (other run)'],
-    ['a newer generation nobody can read', (s: LeaseService) => s.put('prod', 2, 'edited'), 'another apply took it over (unknown holder)'],
-    ['its record edited by hand', (s: LeaseService) => s.put('prod', 1, 'edited'), 'its lease record was changed by someone else'],
-    ['its record with another owner', (s: LeaseService) => s.put('prod', 1, { owner: 'owner-b', holder: 'run A', stamp: START }), 'its lease record was changed by someone else'],
-    ['its record with another stamp', (s: LeaseService) => s.put('prod', 1, { owner: 'owner-a', holder: 'run A', stamp: START + 1 }), 'its lease record was changed by someone else'],
-    ['its record with another holder', (s: LeaseService) => s.put('prod', 1, { owner: 'owner-a', holder: 'run B', stamp: START }), 'its lease record was changed by someone else'],
-    ['its record not renewed for 120 s of service time', (s: LeaseService) => s.advance(LEASE_STALE_MS), "it was not renewed for 120s of the service's time, so another apply may take it"],
-  ])('the lease is lost to %s: the write is not sent', async (_, change, why) => {
-    const service = new LeaseService(START);
-    const leases = await take(service);
-    change(service);
-    const err = await failure(leases.request('prod', write));
-    expect(err).toBeInstanceOf(LeaseLostError);
-    expect((err as LeaseLostError).why).toBe(why);
-    expect(service.requests('PATCH')).toEqual([]);
-    expect(service.profiles('prod').has('MY_PROFILE')).toBe(false);
+    ['no record', (w: World) => void w],
+    ['a record freed with unlock', (w: World) => w.service.put('prod', 3, { ...released(), state: 'freed' })],
+    ['an edited record', (w: World) => w.service.put('prod', 3, 'edited')],
+  ])('finding %s, waits the lifetime and the margin before the read it takes the lease from, counting down each second', async (_what, seed) => {
+    const world = new World();
+    seed(world);
+    const waits: LeaseWait[] = [];
+    const start = world.t;
+    const leases = await Leases.acquire(world.service.client, prod, [prod], options(world, { onWait: (w) => waits.push(w) }));
+    const looks = world.service.requests('GET');
+    expect(looks).toHaveLength(2);
+    expect(world.t - start).toBe(LEASE_LIFETIME_MS + MARGIN);
+    expect(waits).toHaveLength((LEASE_LIFETIME_MS + MARGIN) / 1000);
+    expect(waits[0]).toEqual({ why: 'unknown', secondsLeft: 151 });
+    expect(waits.at(-1)).toEqual({ why: 'unknown', secondsLeft: 1 });
+    expect(leases.report().notes[0]).toMatch(/^waited 151s before taking the lease: /);
+    expect(leases.report().waitedSeconds).toBe(151);
   });
 
-  it('a takeover names the holder of the stale lease it took over, not of older records left over', async () => {
-    const service = new LeaseService(START);
-    service.put('prod', 1, { ...OTHER, holder: 'older run' });
-    service.put('prod', 2, OTHER);
-    service.advance(LEASE_STALE_MS);
-    const leases = await take(service);
-    expect(leases.report().notes).toEqual(['took over the lease of account prod from other run (not renewed for 120s)']);
-    expect(service.records('prod').map((r) => r.id)).toEqual(['POSTUREOPS_LEASE_3']);
+  it('another apply holding it stops the run at once by default, with the holder and its age by the service clock', async () => {
+    const world = new World();
+    world.service.put('prod', 4, { owner: 'o', holder: 'mallory\u001b[2J', stamp: START - 30_000, state: 'held' });
+    const err = await failure(Leases.acquire(world.service.client, prod, [prod], options(world)));
+    expect(err).toBeInstanceOf(LeaseHeldError);
+    expect((err as Error).message).toBe(
+      "another apply holds the lease (in account prod; mallory\\x1b[2J; renewed 30s ago by the service's clock; free after 120s without renewal): nothing was changed",
+    );
+    expect(world.service.requests('GET')).toHaveLength(1);
+    expect(world.service.requests('POST')).toHaveLength(0);
   });
 
-  it('an older record left over (its deletion failed at the takeover) does not make the lease look lost', async () => {
-    const service = new LeaseService(START);
-    service.put('prod', 1, OTHER);
-    service.advance(LEASE_STALE_MS);
-    service.before = (req) => {
-      if (req.method === 'DELETE') throw serviceError(req, 500);
-    };
-    const leases = await take(service);
-    expect(leases.report().notes).toEqual([
-      'took over the lease of account prod from other run (not renewed for 120s)',
-      'an old lease record of account prod (POSTUREOPS_LEASE_1) could not be deleted: DELETE /api/v2/AlertProfiles/POSTUREOPS_LEASE_1 failed (transient): 500',
-    ]);
-    await leases.request('prod', write);
-    expect(service.profiles('prod').has('MY_PROFILE')).toBe(true);
+  it('--lease-wait waits with a countdown and takes a lease over once not renewed for the lifetime, by the service clock', async () => {
+    const world = new World();
+    world.service.put('prod', 4, { owner: 'o', holder: 'run B', stamp: START, state: 'held' });
+    const waits: LeaseWait[] = [];
+    const leases = await Leases.acquire(world.service.client, prod, [prod], options(world, { waitMs: 600_000, onWait: (w) => waits.push(w) }));
+    expect(waits[0]).toEqual({ why: 'held', holder: 'run B', secondsLeft: 30 });
+    expect(world.service.records('prod').map((r) => r.generation)).toEqual([5]);
+    expect(leases.report().notes).toEqual(['took over the lease from run B (not renewed for 120s)', 'waited 120s for another apply']);
   });
 
-  it('a renewal answered 404 (the record deleted after the look) loses the lease', async () => {
-    const service = new LeaseService(START);
-    const leases = await take(service);
-    service.advance(LEASE_RENEW_MS);
-    service.before = (req) => {
-      if (isRenewal(req)) service.profiles('prod').delete(FIRST);
-    };
-    const err = await failure(leases.fence('prod'));
-    expect(err).toEqual(new LeaseLostError('prod', 'its lease record was deleted'));
-    const sent = service.sent.length;
-    expect(await failure(leases.fence('prod'))).toBeInstanceOf(LeaseLostError);
-    expect(service.sent).toHaveLength(sent);
+  it('a signal ends a wait at once: nothing taken', async () => {
+    const world = new World();
+    const stop = new AbortController();
+    const err = await failure(Leases.acquire(world.service.client, prod, [prod], options(world, { signal: stop.signal, onWait: (w) => w.secondsLeft === 140 && stop.abort('SIGINT') })));
+    expect(err).toBeInstanceOf(LeaseWaitStopped);
+    expect(world.service.requests('POST')).toHaveLength(0);
   });
 
-  it('a renewal that fails otherwise is an error, not a loss: the next fence renews', async () => {
-    const service = new LeaseService(START);
-    const leases = await take(service);
-    service.advance(LEASE_RENEW_MS);
-    let failed = false;
-    service.before = (req) => {
-      if (isRenewal(req) && !failed) {
-        failed = true;
-        throw serviceError(req, 500);
-      }
-    };
-    const err = await failure(leases.fence('prod'));
-    expect(err).toBeInstanceOf(ApiError);
-    await leases.fence('prod');
-    expect(service.requests('PATCH')).toHaveLength(2);
-    expect(service.records('prod')[0].data?.stamp).toBe(START + LEASE_RENEW_MS);
-  });
-
-  it('a fence queued behind the look that found the loss fails without a look of its own', async () => {
-    const service = new LeaseService(START);
-    const leases = await take(service);
-    service.profiles('prod').delete(FIRST);
-    service.sent.length = 0;
-    const held = gate(service, isLook);
-    const first = failure(leases.fence('prod'));
-    await Promise.race([held.reached, first]);
-    const second = failure(leases.fence('prod'));
+  it('of two runs that saw the same generation, one wins the create (409 for the other, which then finds it held)', async () => {
+    const world = worldReleased();
+    // B creates generation 2 between A's look and A's create.
+    const held = gate(world.service, (r) => r.method === 'POST');
+    const a = failure(Leases.acquire(world.service.client, prod, [prod], options(world)));
+    await held.reached;
+    world.service.put('prod', 2, { owner: 'owner-b', holder: 'run B', stamp: START, state: 'held' });
     held.open();
-    expect(await first).toBeInstanceOf(LeaseLostError);
-    expect(await second).toEqual(new LeaseLostError('prod', 'its lease record was deleted'));
-    expect(service.sent.map((r) => r.method)).toEqual(['GET']);
+    expect(await a).toBeInstanceOf(LeaseHeldError);
+    expect(world.service.records('prod').at(-1)?.data?.owner).toBe('owner-b');
+  });
+
+  it('a create whose outcome is unknown was won when the records show its generation with this run as owner', async () => {
+    const world = worldReleased();
+    world.service.after = (req) => {
+      if (req.method === 'POST') throw new ApiError({ kind: 'outcome-unknown', status: 502, method: 'POST', path: req.path });
+    };
+    const leases = await Leases.acquire(world.service.client, prod, [prod], options(world));
+    world.service.after = undefined;
+    expect(leases.fenceLeftMs()).toBeGreaterThan(0);
+    expect(world.service.records('prod').map((r) => r.data?.owner)).toEqual(['owner-a']);
+  });
+
+  it('the default holder is the CI run, or user@host and pid', () => {
+    expect(defaultHolder({ GITHUB_RUN_ID: '7', GITHUB_REPOSITORY: 'acme/posture' })).toBe('GitHub run acme/posture #7');
+    expect(defaultHolder({}, () => 'ann')).toMatch(/^ann@.+ pid \d+$/);
+    expect(
+      defaultHolder({}, () => {
+        throw new Error('no user');
+      }),
+    ).toMatch(/^unknown@/);
   });
 });
 
-describe('the heartbeat, and the timers behind it and the waits', () => {
-  it('starts with the first lease, every 60 s, and stops at release', async () => {
-    const service = new LeaseService(START);
-    const { leases, periods, stops } = await beating(service);
-    expect(periods).toEqual([LEASE_HEARTBEAT_MS]);
-    expect(stops).toEqual([]);
-    await leases.release();
-    expect(stops).toEqual([1]);
+describe('the fence: by time, judged as a write leaves, never a read per write', () => {
+  it('writes leave without a read of the lease while the fence is open; one leaving after it closed is refused, not sent', async () => {
+    const world = worldReleased();
+    const leases = await Leases.acquire(world.service.client, prod, [prod], options(world));
+    const before = world.service.sent.length;
+    for (let i = 0; i < 10; i++) await leases.request(prod, write);
+    expect(world.service.sent.slice(before).every((r) => r.method === 'POST' && r.path === write.path)).toBe(true);
+    world.t += SPAN - 10 * 0 - 1;
+    await leases.request(prod, write);
+    world.t += 1;
+    const err = await failure(leases.request(prod, write));
+    expect(err).toBeInstanceOf(LeaseLostError);
+    expect((err as Error).message).toBe("the apply lease (in account prod) is no longer this run's (its fence closed 0s ago without a renewal): stopped before the next write");
+    expect(world.service.refused).toHaveLength(1);
+    expect(world.processed).toHaveLength(11);
   });
 
-  it('skips a lease confirmed less than 45 s ago by the client clock; then confirms it, renewing it at 30 s of service time', async () => {
-    local = 1_000_000;
-    const service = new LeaseService(START);
-    const { beat } = await beating(service);
-    service.sent.length = 0;
-    service.advance(30_000);
-    local += (LEASE_HEARTBEAT_MS * 3) / 4 - 1;
-    await beat();
-    expect(service.sent).toEqual([]);
-    local += 1;
-    await beat();
-    expect(service.sent.map((r) => r.method)).toEqual(['GET', 'PATCH', 'GET']);
-    expect(service.records('prod')[0].data?.stamp).toBe(START + 30_000);
-    // Confirmed now: the next beat waits another 45 s.
-    await beat();
-    expect(service.sent).toHaveLength(3);
+  it('a write queued behind a long rate-limit wait is judged when it leaves, not when it was queued', async () => {
+    const world = worldReleased();
+    const leases = await Leases.acquire(world.service.client, prod, [prod], options(world));
+    // Queued now (fence open), it waits 95 s for its bucket: the gate is asked only as it leaves.
+    expect(leases.fenceLeftMs()).toBe(SPAN);
+    world.t += 95_000;
+    expect(() => leases.gate.leaving()).toThrow(LeaseLostError);
   });
 
-  it('a beat while another runs does nothing', async () => {
-    local = 1_000_000;
-    const service = new LeaseService(START);
-    const { beat } = await beating(service);
-    service.sent.length = 0;
-    local += LEASE_HEARTBEAT_MS;
-    const held = gate(service, isLook);
-    const first = beat();
-    await Promise.race([held.reached, first]);
-    const second = beat().then(() => 'returned');
-    expect(await Promise.race([second, settled()])).toBe('returned');
-    held.open();
-    await first;
-    expect(service.sent.map((r) => r.method)).toEqual(['GET']);
+  it('a pause of the process (the wall clock moved further than the monotonic one) closes the fence', async () => {
+    const world = worldReleased();
+    const clock = world.clock();
+    const leases = await Leases.acquire(world.service.client, prod, [prod], options(world, { clock }));
+    clock.pause(40_000);
+    // By its monotonic clock the fence is still open for a long time: the pause closes it anyway.
+    expect(leases.fenceLeftMs()).toBe(SPAN);
+    const err = await failure(leases.request(prod, write));
+    expect((err as Error).message).toContain('the process was paused (its wall clock moved 40s further than its monotonic clock)');
+    expect(world.processed).toHaveLength(0);
   });
 
-  it('a renewal that fails is a note (tried again at the next beat); a loss is not: the next write stops', async () => {
-    local = 1_000_000;
-    const service = new LeaseService(START);
-    const { leases, beat } = await beating(service);
-    service.advance(LEASE_RENEW_MS);
-    service.before = (req) => {
-      if (isRenewal(req)) throw serviceError(req, 500);
+  it('clocks an hour apart decide nothing: ages are the service\'s, the fence is the monotonic clock\'s', async () => {
+    const world = worldReleased();
+    const leases = await Leases.acquire(world.service.client, prod, [prod], options(world, { clock: world.clock(3_600_000, 5) }));
+    expect(world.service.records('prod')[0].data?.stamp).toBe(START);
+    expect(leases.fenceLeftMs()).toBe(SPAN);
+  });
+});
+
+describe('renewals', () => {
+  it('the heartbeat renews once the fence has the lead left: a read, then a PATCH stamped with that read\'s Date; the fence moves to the read\'s send time', async () => {
+    const world = worldReleased();
+    const opts = options(world);
+    const leases = await Leases.acquire(world.service.client, prod, [prod], opts);
+    world.t += SPAN - RENEW_LEAD_MS - 1;
+    await opts.beat();
+    expect(world.service.requests('PATCH')).toHaveLength(0);
+    world.t += 1;
+    const sent = world.t;
+    await opts.beat();
+    expect(world.service.requests('PATCH')).toHaveLength(1);
+    expect(world.service.records('prod')[0].data?.stamp).toBe(Math.floor(sent / 1000) * 1000);
+    expect(leases.fenceLeftMs()).toBe(SPAN);
+  });
+
+  it('a renewal whose answer comes after the old fence closed revives nothing', async () => {
+    const world = worldReleased();
+    const opts = options(world);
+    const leases = await Leases.acquire(world.service.client, prod, [prod], opts);
+    world.t += SPAN - RENEW_LEAD_MS;
+    world.service.before = (req) => {
+      if (req.method === 'PATCH') world.t += RENEW_LEAD_MS;
     };
-    local += LEASE_HEARTBEAT_MS;
-    await beat();
-    expect(leases.report().notes).toEqual(['a renewal of the lease of account prod failed: PATCH /api/v2/AlertProfiles/POSTUREOPS_LEASE_1 failed (transient): 500']);
-    service.profiles('prod').delete(FIRST);
-    await beat();
-    expect(leases.report().notes).toHaveLength(1);
-    expect(await failure(leases.request('prod', write))).toEqual(new LeaseLostError('prod', 'its lease record was deleted'));
+    await opts.beat();
+    expect(leases.fenceLeftMs()).toBe(0);
+    expect(await failure(leases.request(prod, write))).toBeInstanceOf(LeaseLostError);
   });
 
-  it('waits through the injected sleep only, never a timer of its own', async () => {
-    vi.useFakeTimers({ now: START, toFake: ['setTimeout', 'clearTimeout', 'setInterval', 'clearInterval', 'Date'] });
-    const service = new LeaseService(START);
-    service.put('prod', 1, OTHER);
-    const pauses: number[] = [];
-    const taking = take(service, [prod], {
-      waitMs: 600_000,
-      sleep: async (ms) => {
-        pauses.push(ms);
-        service.advance(ms);
-      },
-    }).then(() => 'taken');
-    expect(await Promise.race([taking, settled()])).toBe('taken');
-    expect(pauses).toEqual([30_000, 30_000, 30_000, 30_000]);
-    expect(vi.getTimerCount()).toBe(0);
+  it('a renewal whose outcome is unknown leaves the old fence; the record holding either stamp is still this run\'s', async () => {
+    const world = worldReleased();
+    const opts = options(world);
+    const leases = await Leases.acquire(world.service.client, prod, [prod], opts);
+    world.t += SPAN - RENEW_LEAD_MS;
+    world.service.after = (req) => {
+      if (req.method === 'PATCH') throw new ApiError({ kind: 'transient', method: 'PATCH', path: req.path, detail: 'timed out' });
+    };
+    await opts.beat();
+    world.service.after = undefined;
+    expect(leases.fenceLeftMs()).toBe(RENEW_LEAD_MS);
+    // The next renewal finds the stamp the unknown one wrote, takes it as its own, and moves the fence.
+    world.t += 1000;
+    await opts.beat();
+    expect(leases.fenceLeftMs()).toBe(SPAN);
   });
 
-  it("without injected timers: the default sleep waits on the clock's timer, the default heartbeat is an interval release clears", async () => {
-    vi.useFakeTimers({ now: START });
-    const service = new LeaseService(START);
-    service.clock = () => Date.now();
-    // Free in 1 s by service time: the run sleeps 2 s (a second past it).
-    service.put('prod', 1, { ...OTHER, stamp: START - LEASE_STALE_MS + 1_000 });
-    let taken: Leases | undefined;
-    const taking = Leases.acquire(service.client, KINDS, [prod], { holder: 'run A', owner: 'owner-a', waitMs: 30_000 }).then((l) => (taken = l));
-    await vi.advanceTimersByTimeAsync(1_999);
-    expect(taken).toBeUndefined();
-    await vi.advanceTimersByTimeAsync(1);
-    expect(taken?.report().accounts).toEqual(['prod']);
-    await taking;
-    service.sent.length = 0;
-    await vi.advanceTimersByTimeAsync(LEASE_HEARTBEAT_MS);
-    expect(service.sent.map((r) => r.method)).toEqual(['GET', 'PATCH', 'GET']);
-    await taken!.release();
-    expect(vi.getTimerCount()).toBe(0);
+  it.each([
+    ['deleted', (w: World) => w.service.profiles('prod').delete('POSTUREOPS_LEASE_2'), 'its lease record was deleted'],
+    ['edited', (w: World) => w.service.put('prod', 2, 'edited'), 'its lease record was changed by someone else'],
+    ['freed', (w: World) => w.service.put('prod', 2, { owner: 'owner-a', holder: 'run A', stamp: START, state: 'freed' }), 'it was freed with postureops unlock'],
+    ['taken over', (w: World) => w.service.put('prod', 3, { owner: 'b', holder: 'run B', stamp: START, state: 'held' }), 'another apply took it over (run B)'],
+  ])('a record %s under the run: its renewal finds it, the fence is not moved, and the next write is refused', async (_what, change, why) => {
+    const world = worldReleased();
+    const opts = options(world);
+    const leases = await Leases.acquire(world.service.client, prod, [prod], opts);
+    change(world);
+    world.t += SPAN - RENEW_LEAD_MS;
+    await opts.beat();
+    expect(world.service.requests('PATCH')).toHaveLength(0);
+    const err = await failure(leases.request(prod, write));
+    expect((err as Error).message).toContain(why);
   });
 });
 
 describe('release', () => {
-  it('deletes the record of every lease held; a second release does nothing', async () => {
-    const service = new LeaseService(START);
-    const leases = await take(service, [prod, staging]);
-    await leases.release();
-    expect([service.records('prod'), service.records('staging')]).toEqual([[], []]);
-    const sent = service.sent.length;
-    await leases.release();
-    expect(service.sent).toHaveLength(sent);
-    expect(leases.report().notes).toEqual([]);
+  it('marks the record released (a PATCH, never a delete); the next run takes it over at once', async () => {
+    const world = worldReleased();
+    const a = await Leases.acquire(world.service.client, prod, [prod], options(world));
+    await a.request(prod, write);
+    await a.release();
+    expect(world.service.records('prod')).toEqual([{ id: 'POSTUREOPS_LEASE_2', generation: 2, data: { owner: 'owner-a', holder: 'run A', stamp: START, state: 'released' } }]);
+    expect(a.report().notes).toEqual(['released the lease']);
+    const before = world.t;
+    await Leases.acquire(world.service.client, prod, [prod], options(world, { owner: 'owner-b', holder: 'run B' }));
+    expect(world.t).toBe(before);
+    expect(world.service.records('prod').map((r) => r.generation)).toEqual([3]);
   });
 
-  it('deletes its own record, not an older one left over before it', async () => {
-    const service = new LeaseService(START);
-    service.put('prod', 1, OTHER);
-    service.advance(LEASE_STALE_MS);
-    let refuse = true;
-    service.before = (req) => {
-      if (req.method === 'DELETE' && refuse) throw serviceError(req, 500);
+  it('waits for every write in flight to be answered first', async () => {
+    const world = worldReleased();
+    const a = await Leases.acquire(world.service.client, prod, [prod], options(world, { clock: world.clock(0, 0, true) }));
+    const held = gate(world.service, (r) => r.path === write.path);
+    const writing = a.request(prod, write);
+    await held.reached;
+    const releasing = a.release();
+    await new Promise((r) => setImmediate(r));
+    expect(world.service.requests('PATCH')).toHaveLength(0);
+    held.open();
+    await writing;
+    await releasing;
+    expect(world.service.records('prod')[0].data?.state).toBe('released');
+    expect(a.report().notes).toEqual(['released the lease']);
+  });
+
+  it('after a write given up on (no answer), waits the margin since; past the fence, leaves the record to expire and says so', async () => {
+    const world = worldReleased();
+    const a = await Leases.acquire(world.service.client, prod, [prod], options(world));
+    world.service.after = (req) => {
+      if (req.path === write.path) throw new ApiError({ kind: 'outcome-unknown', method: 'POST', path: req.path, detail: 'timed out', timedOut: true });
     };
-    const leases = await take(service);
-    refuse = false;
-    await leases.release();
-    expect(service.records('prod').map((r) => r.id)).toEqual([FIRST]);
-  });
+    await failure(a.request(prod, write));
+    const gaveUp = world.t;
+    await a.release();
+    expect(world.t - gaveUp).toBe(MARGIN);
+    expect(world.service.records('prod')[0].data?.state).toBe('released');
 
-  it('leaves a record someone changed in place, and says unlock frees it', async () => {
-    const service = new LeaseService(START);
-    const leases = await take(service);
-    service.put('prod', 1, 'edited');
-    await leases.release();
-    expect(service.records('prod').map((r) => r.id)).toEqual([FIRST]);
-    expect(leases.report().notes).toEqual(['the lease record of account prod (POSTUREOPS_LEASE_1) was changed by someone else: left in place, postureops unlock frees it']);
-  });
-
-  it('says nothing when its record is gone, or when a newer generation shows the record is another run’s now', async () => {
-    const service = new LeaseService(START);
-    const leases = await take(service, [prod, staging]);
-    service.profiles('prod').delete(FIRST);
-    // After an unlock, the next run took generation 1 of staging and then 2.
-    service.put('staging', 1, OTHER);
-    service.put('staging', 2, OTHER);
-    await leases.release();
-    expect(leases.report().notes).toEqual([]);
-    expect(service.records('staging').map((r) => r.id)).toEqual([FIRST, 'POSTUREOPS_LEASE_2']);
-  });
-
-  it('a record that cannot be deleted is left with a note: free 120 s after its last renewal, or by unlock; release never throws', async () => {
-    const service = new LeaseService(START);
-    const leases = await take(service);
-    service.before = (req) => {
-      if (req.method === 'DELETE') throw serviceError(req, 500);
-    };
-    await leases.release();
-    expect(leases.report().notes).toEqual([
-      'the lease record of account prod (POSTUREOPS_LEASE_1) could not be deleted (DELETE /api/v2/AlertProfiles/POSTUREOPS_LEASE_1 failed (transient): 500): it is free 120s after its last renewal, or run postureops unlock',
-    ]);
-  });
-
-  it('removeLease: a record gone already is fine; another failure is thrown', async () => {
-    const service = new LeaseService(START);
-    await removeLease(service.client, profileLease, prod, FIRST);
-    expect(service.requests('DELETE')).toHaveLength(1);
-    service.before = (req) => {
-      throw serviceError(req, 403);
-    };
-    expect(await failure(removeLease(service.client, profileLease, prod, FIRST))).toMatchObject({ status: 403 });
+    // Given up on too late for the fence: no release.
+    const world2 = worldReleased();
+    const b = await Leases.acquire(world2.service.client, prod, [prod], options(world2));
+    world2.t += SPAN - 10_000;
+    world2.service.after = world.service.after;
+    await failure(b.request(prod, write));
+    await b.release();
+    expect(world2.service.records('prod')[0].data?.state).toBe('held');
+    expect(b.report().notes.at(-1)).toBe('the lease was not released: its fence had closed; it is free 120s after its last renewal, or run postureops unlock');
   });
 });
 
-describe('what the engine asks of a lease', () => {
-  it('owns the lease records and nothing of the user', async () => {
-    const leases = await take(new LeaseService(START));
-    expect(leases.owns({ kind: 'AlertProfile', account: 'prod', name: FIRST, id: FIRST, spec: {} })).toBe(true);
-    expect(leases.owns({ kind: 'AlertProfile', account: 'prod', name: 'MY_PROFILE', id: 'MY_PROFILE', spec: {} })).toBe(false);
-  });
-
-  it('gives fresh reads of a held account, the reads taken under it, and a request context that resolves nothing', async () => {
-    const service = new LeaseService(START);
-    const leases = await take(service);
-    const fresh = leases.fresh('prod')!;
-    expect(fresh.account).toBe('prod');
-    expect(await fresh.get('/api/v2/AlertProfiles')).toMatchObject([{ alertProfileId: 'SVC_BASE' }, { alertProfileId: FIRST }]);
-    expect(leases.check('prod')?.account).toBe('prod');
-    const ctx = leases.requestContextOf('prod')!;
-    expect([ctx.account, ctx.orgAccess]).toEqual(['prod', false]);
-    expect(() => ctx.resolve('AlertChannel', 'x')).toThrow('a lease record refers to nothing');
-  });
-
-  it('keeps the notes the engine adds', async () => {
-    const leases = await take(new LeaseService(START));
-    leases.note('a note of the engine');
-    expect(leases.report().notes).toEqual(['a note of the engine']);
-  });
-
-  it('reads one look with its records, the newest as the lease, and the service time', async () => {
-    const service = new LeaseService(START);
-    service.put('prod', 2, OTHER);
-    service.put('prod', 1, OTHER);
-    const look = await lookAt(service.client, profileLease, prod);
-    expect([look.records.map((r) => r.id), look.top?.id, look.date]).toEqual([[FIRST, 'POSTUREOPS_LEASE_2'], 'POSTUREOPS_LEASE_2', START]);
-  });
-});
-
-describe('the default holder shown to other runs', () => {
-  it('names the GitHub run, with its repository when known', () => {
-    expect(defaultHolder({ GITHUB_RUN_ID: '42', GITHUB_REPOSITORY: 'acme/posture' })).toBe('GitHub run acme/posture #42');
-    expect(defaultHolder({ GITHUB_RUN_ID: '42' })).toBe('GitHub run #42');
-  });
-
-  it('names user, host and process otherwise; "unknown" when the system has no user name', async () => {
-    const { hostname, userInfo } = await import('node:os');
-    expect(defaultHolder({})).toBe(`${userInfo().username}@${hostname()} pid ${process.pid}`);
-    expect(
-      defaultHolder({}, () => {
-        throw new Error('no user name');
-      }),
-    ).toBe(`unknown@${hostname()} pid ${process.pid}`);
+describe('the safety property: no write of one holder is processed after another has started', () => {
+  // Six holders at once on one virtual time, seeded: each takes the lease (waiting as long as it
+  // must), writes at random times with random latencies up to the request bound, renews now and then,
+  // pauses now and then (a suspended laptop), and dies (never releases) or releases. Every write a
+  // holder had processed must precede the read every later holder took the lease from.
+  it.each([1, 2, 3, 4, 5, 6, 7, 8, 9, 10])('seed %i', async (seed) => {
+    let x = seed * 7919;
+    const rnd = () => (x = (x * 48271) % 2147483647) / 2147483647;
+    const world = new World();
+    world.service.put('prod', 1, released());
+    world.service.before = (req) => {
+      const latency = (req.body as { latency?: number } | undefined)?.latency;
+      if (req.path === write.path && latency !== undefined) world.t += latency;
+    };
+    const taken: { at: number; writes: number[] }[] = [];
+    const holder = async (h: number) => {
+      for (let i = Math.floor(rnd() * 50); i > 0; i--) await Promise.resolve();
+      const clock = world.clock(Math.floor(rnd() * 7_200_000) - 3_600_000, Math.floor(rnd() * 1e9));
+      let lastRead = 0;
+      const mine = { at: 0, writes: [] as number[] };
+      const client = {
+        ...world.service.client,
+        request: <T,>(req: ApiRequest) => {
+          if (req.method === 'GET') lastRead = world.t;
+          if (req.method === 'POST' && req.path === '/api/v2/AlertProfiles') mine.at = lastRead;
+          return world.service.client.request<T>(req);
+        },
+      };
+      let leases: Leases;
+      try {
+        leases = await Leases.acquire(client, prod, [prod], options(world, { owner: `o${h}`, holder: `h${h}`, clock, waitMs: 3_600_000 }));
+      } catch (err) {
+        if (err instanceof LeaseHeldError || /changed hands/.test(String(err))) return;
+        throw err;
+      }
+      taken.push(mine);
+      for (let w = 3 + Math.floor(rnd() * 10); w > 0; w--) {
+        await clock.sleep(Math.floor(rnd() * 30_000));
+        if (rnd() < 0.2) clock.pause(Math.floor(rnd() * 150_000));
+        try {
+          await leases.request(prod, { ...write, body: { latency: Math.floor(rnd() * 30_000) } });
+          mine.writes.push(world.processed.at(-1)!.at);
+        } catch (err) {
+          if (!(err instanceof LeaseLostError)) throw err;
+          break;
+        }
+        if (leases.fenceLeftMs() <= RENEW_LEAD_MS) await leases.renew();
+      }
+      if (rnd() < 0.6) await leases.release();
+    };
+    await Promise.all([0, 1, 2, 3, 4, 5].map(holder));
+    expect(taken.length).toBeGreaterThan(1);
+    for (const a of taken) for (const b of taken) if (b.at > a.at) for (const at of a.writes) expect(at).toBeLessThan(b.at);
+    expect(taken.flatMap((t) => t.writes).length).toBeGreaterThan(5);
   });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { durationText, leaseGroups, preflight, preflightLine, readGroups, recordGroups, TOKEN_GROUP, writeGroups } from '../../src/ops/budget/preflight.js';
+import { durationText, leaseGroups, leaseRestGroups, leaseTakeGroups, preflight, preflightLine, readGroups, recordGroups, renewalPeriodSeconds, TOKEN_GROUP, writeGroups } from '../../src/ops/budget/preflight.js';
 import { KINDS } from '../../src/kinds/index.js';
 import type { AccountConfig } from '../../src/model/account.js';
 import type { Change } from '../../src/model/plan.js';
@@ -86,32 +86,36 @@ describe('preflight', () => {
     expect(p.slowest?.buckets).toEqual(['GET AgentAccessTokens']);
   });
 
-  it('counts the lease of every account with changes: taking, a fence read per write, renewals for the run, freeing', () => {
-    const groups = leaseGroups(accounts(3), KINDS);
-    // Per account: a list and a create, a delete of the generation replaced, a list and a delete to free it, one renewal (a PATCH and two lists).
-    expect(groups).toEqual([
-      { buckets: ['GET AlertProfiles'], requests: 12 },
-      { buckets: ['POST AlertProfiles'], requests: 3 },
-      { buckets: ['DELETE AlertProfiles'], requests: 6 },
-      { buckets: ['PATCH AlertProfiles'], requests: 3 },
+  it('counts one lease whatever the accounts and the writes: taking it, its release, and a renewal per period of the run', () => {
+    // A list and a create to take it, a delete of the generation it replaced, a PATCH marking it released.
+    expect(leaseGroups()).toEqual([
+      { buckets: ['GET AlertProfiles'], requests: 1 },
+      { buckets: ['POST AlertProfiles'], requests: 1 },
+      { buckets: ['DELETE AlertProfiles'], requests: 1 },
+      { buckets: ['PATCH AlertProfiles'], requests: 1 },
     ]);
-    expect(leaseGroups([], KINDS)).toEqual([]);
-
-    const change = (account: string, name: string): Change =>
-      ({ key: `${account}/AlertChannel/${name}`, action: 'create', kind: 'AlertChannel', account, name, after: { type: 'Webhook', enabled: true, data: { webhookUrl: 'https://x.example' } }, dependsOn: [] }) as unknown as Change;
-    // Two writes in leased accounts (one fence read each, at most), one in an account without a lease; a 10-minute run renews 10 more times per account.
-    const busy = leaseGroups(accounts(2), KINDS, [change('a0', 'x'), change('a1', 'y'), change('a9', 'z')], 600);
-    expect(busy.find((g) => g.buckets[0] === 'GET AlertProfiles')?.requests).toBe(2 * 2 + 2 + 2 * 2 * 11);
-    expect(busy.find((g) => g.buckets[0] === 'PATCH AlertProfiles')?.requests).toBe(2 * 11);
+    expect(leaseTakeGroups().reduce((n, g) => n + g.requests, 0)).toBe(3);
+    // A renewal each fence span (120 s less the 31 s margin) less its 20 s lead: 69 s at the default 30 s request bound.
+    expect(renewalPeriodSeconds()).toBe(69);
+    expect(renewalPeriodSeconds(10_000)).toBe(89);
+    expect(leaseRestGroups(68)).toEqual([{ buckets: ['PATCH AlertProfiles'], requests: 1 }]);
+    expect(leaseRestGroups(69)).toEqual([
+      { buckets: ['GET AlertProfiles'], requests: 1 },
+      { buckets: ['PATCH AlertProfiles'], requests: 2 },
+    ]);
+    // An hour: 52 renewals, within one bucket's 120 an hour.
+    expect(leaseRestGroups(3600)).toEqual([
+      { buckets: ['GET AlertProfiles'], requests: 52 },
+      { buckets: ['PATCH AlertProfiles'], requests: 53 },
+    ]);
   });
 
-  it('counts recording the applied commit in every account: a list, the fence look and the write each', () => {
-    expect(recordGroups(accounts(3), KINDS)).toEqual([
-      { buckets: ['GET AlertProfiles'], requests: 6 },
+  it('counts recording the applied commit in every account: a list and the write each', () => {
+    expect(recordGroups(accounts(3))).toEqual([
+      { buckets: ['GET AlertProfiles'], requests: 3 },
       { buckets: ['PATCH AlertProfiles'], requests: 3 },
     ]);
-    expect(recordGroups([], KINDS)).toEqual([]);
-    expect(recordGroups(accounts(3), kinds('AlertChannel'))).toEqual([]);
+    expect(recordGroups([])).toEqual([]);
   });
 
   it('says durations as people do', () => {

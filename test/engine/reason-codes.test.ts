@@ -9,7 +9,6 @@ import { ApiError, RequestInterrupted } from '../../src/api/types.js';
 import { plan as buildPlan } from '../../src/plan/steps/plan.js';
 import { apply, countNotStarted, summarize } from '../../src/ops/apply/apply.js';
 import { CreatedIds, runChange } from '../../src/ops/apply/apply-change.js';
-import { CreateGuard } from '../../src/ops/apply/apply-guard.js';
 import type { Leases } from '../../src/ops/lease/lease.js';
 import type { FetchContext } from '../../src/kinds/types.js';
 import { type ApplyReport, type Change, type ChangeResult, type Plan, PLAN_FORMAT_VERSION } from '../../src/model/plan.js';
@@ -71,40 +70,13 @@ const CHANGE_SCENARIOS: Record<ChangeReasonCode, { tone: ReasonTone; make: () =>
 
 /** The result of one change's key in an apply of `changes` against `svc`. */
 async function applied(svc: FakeService, changes: Change[], key: string, options: { signal?: AbortSignal; env?: Record<string, string> } = {}): Promise<ChangeResult> {
-  const report = await apply(planOf(changes), svc, { env: options.env ?? {}, kinds, signal: options.signal });
+  // A virtual clock: a create whose outcome stays unknown is tried again for minutes.
+  let t = 0;
+  const report = await apply(planOf(changes), svc, { env: options.env ?? {}, kinds, signal: options.signal, now: () => t, sleep: async (ms) => void (t += ms) });
   return report.results.find((r) => r.key === key)!;
 }
 
 const w1 = () => change({ action: 'create', kind: 'Widget', name: 'w1', after: { size: 1 } });
-
-/** The create guard's last check, with a service holding this run's record and a twin of its name. */
-async function settled(ours: 'lower' | 'higher', removal: 'works' | 'fails'): Promise<ChangeResult> {
-  const svc = new FakeService();
-  const first = svc.seed('prod', 'Widgets', 'w1');
-  const second = svc.seed('prod', 'Widgets', 'w1');
-  const id = ours === 'lower' ? first : second;
-  const ctx: FetchContext = {
-    account: 'prod',
-    orgAccess: false,
-    get: async (path) => ((await svc.request({ method: 'GET', path, account: 'prod' })).body as { data: unknown }).data,
-  };
-  const leases = {
-    check: async () => ctx,
-    fresh: () => ctx,
-    note: () => undefined,
-    owns: () => false,
-    requestContextOf: () => ({ account: 'prod', orgAccess: false, resolve: () => '' }),
-    request: async (_account: string, req: Parameters<FakeService['request']>[0]) => {
-      if (removal === 'fails') throw permanent(403, 'Forbidden', req.path);
-      return svc.request(req);
-    },
-  } as unknown as Leases;
-  const guard = new CreateGuard(leases);
-  const c = w1();
-  guard.created(c, Widget, id);
-  const [result] = await guard.settle([{ key: c.key, action: 'create', kind: 'Widget', account: 'prod', name: 'w1', status: 'done', liveId: id }]);
-  return result;
-}
 
 const RESULT_SCENARIOS: Record<ResultReasonCode, { status: ChangeResult['status']; tone: ReasonTone; make: () => Promise<ChangeResult> }> = {
   'created-after-unknown-outcome': {
@@ -116,26 +88,12 @@ const RESULT_SCENARIOS: Record<ResultReasonCode, { status: ChangeResult['status'
       return applied(svc, [w1()], 'prod/Widget/w1');
     },
   },
-  'already-live': {
-    status: 'done',
-    tone: 'note',
-    make: async () => {
-      const svc = new FakeService();
-      const id = svc.seed('prod', 'Widgets', 'w1');
-      const guard = { existing: async () => ({ kind: 'Widget', account: 'prod', name: 'w1', id, spec: {} }), created: () => undefined };
-      const runner = { client: svc, kinds, env: {}, accounts: [{ name: 'prod', orgAccess: false }], testResources: false, created: new CreatedIds(), redactor: { redact: (t: string) => t, add: () => undefined }, guard };
-      const c = w1();
-      return { key: c.key, action: c.action, kind: c.kind, account: c.account, name: c.name, ...(await runChange(c, runner as never)) };
-    },
-  },
+
   'already-gone': {
     status: 'done',
     tone: 'note',
     make: () => applied(new FakeService(), [change({ action: 'delete', kind: 'Widget', name: 'w1', liveId: 'WIDGETS-404' })], 'prod/Widget/w1'),
   },
-  'duplicate-kept': { status: 'done', tone: 'note', make: () => settled('lower', 'works') },
-  'duplicate-removed': { status: 'done', tone: 'note', make: () => settled('higher', 'works') },
-  'duplicate-not-removed': { status: 'done', tone: 'warning', make: () => settled('higher', 'fails') },
   'not-started': {
     status: 'skipped',
     tone: 'note',
@@ -339,7 +297,7 @@ describe('reason codes: counts and renderings read the code, never the words', (
     const loud = reportWith(result({ status: 'failed', reason: 'all fine', reasonCode: 'request-failed' }));
     expect(renderApplyReport(loud, 'text', { color: true })).toContain(`${ESC.failure}all fine`);
     // Markdown: a done change is folded unless its code is a warning, whatever its words.
-    const worded = reportWith(result({ status: 'done', reason: 'two remain; removing failed', reasonCode: 'duplicate-kept' }));
+    const worded = reportWith(result({ status: 'done', reason: 'two remain; removing failed', reasonCode: 'created-after-unknown-outcome' }));
     expect(renderApplyReport(worded, 'markdown', { color: false })).not.toContain('with a warning');
   });
 });

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startEmulator, type RunningEmulator } from '../../src/emulator/index.js';
 import { applyBranches, applyRefusal, detectMode, isBranchName } from '../../src/github/settings.js';
-import { rawApi, serviceEnv } from '../e2e/harness.js';
+import { rawApi, releasedLeases, serviceEnv } from '../e2e/harness.js';
 import { pullPayload, runBundle, writeFiles, type ActionResult, type RunOptions } from './action-harness.js';
 import { startFakeGithub, type FakeGithub } from './fake-github.js';
 
@@ -18,6 +18,8 @@ let gh: FakeGithub;
 
 beforeAll(async () => {
   [emu, gh] = await Promise.all([startEmulator({ accounts: ['br1', 'br2', 'br3', 'br4'], rateLimit: 100_000 }), startFakeGithub()]);
+  // Applies find a released lease (as after an earlier apply): taken at once.
+  await releasedLeases(emu, ['br1', 'br2', 'br3', 'br4']);
 });
 afterAll(async () => {
   await Promise.all([emu.close(), gh.close()]);

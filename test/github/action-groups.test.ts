@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startEmulator, type RunningEmulator } from '../../src/emulator/index.js';
-import { serviceEnv } from '../e2e/harness.js';
+import { serviceEnv, releasedLeases } from '../e2e/harness.js';
 import { runBundle, writeFiles } from './action-harness.js';
 import { startFakeGithub, type FakeGithub } from './fake-github.js';
 
@@ -15,6 +15,8 @@ let gh: FakeGithub;
 
 beforeAll(async () => {
   [emu, gh] = await Promise.all([startEmulator({ accounts: ['prod'], rateLimit: 100_000 }), startFakeGithub()]);
+  // Applies find a released lease (as after an earlier apply): taken at once.
+  await releasedLeases(emu, ['prod']);
 });
 afterAll(async () => {
   await Promise.all([emu.close(), gh.close()]);

@@ -12,7 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startEmulator, type RunningEmulator } from '../../src/emulator/index.js';
-import { cli, rawApi } from '../e2e/harness.js';
+import { cli, rawApi, releasedLeases } from '../e2e/harness.js';
 import { runBundle, writeFiles, type ActionResult } from './action-harness.js';
 import { startFakeGithub, type FakeGithub } from './fake-github.js';
 
@@ -105,6 +105,8 @@ let proxy: Proxy;
 
 beforeAll(async () => {
   [emu, gh] = await Promise.all([startEmulator({ accounts: ACCOUNTS, rateLimit: 100_000 }), startFakeGithub()]);
+  // Applies find a released lease (as after an earlier apply): taken at once.
+  await releasedLeases(emu, ACCOUNTS);
   proxy = new Proxy(emu.url);
   await proxy.start();
 });

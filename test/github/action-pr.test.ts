@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startEmulator, type RunningEmulator } from '../../src/emulator/index.js';
-import { cli, serviceEnv } from '../e2e/harness.js';
+import { cli, serviceEnv, releasedLeases } from '../e2e/harness.js';
 import { pullPayload, runBundle, SLACK_URL, TOKEN, writeFiles, type ActionResult } from './action-harness.js';
 import { startFakeGithub, type FakeGithub } from './fake-github.js';
 
@@ -16,6 +16,8 @@ let gh: FakeGithub;
 
 beforeAll(async () => {
   [emu, gh] = await Promise.all([startEmulator({ accounts: ACCOUNTS, rateLimit: 100_000, keyId: 'KEY_pr_0001', secret: 'svc-SECRET-pr-0123456789' }), startFakeGithub()]);
+  // Applies find a released lease (as after an earlier apply): taken at once.
+  await releasedLeases(emu, ACCOUNTS);
 });
 afterAll(async () => {
   await Promise.all([emu.close(), gh.close()]);

@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startEmulator, type RunningEmulator } from '../../src/emulator/index.js';
-import { cli, rawApi, serviceEnv } from '../e2e/harness.js';
+import { cli, rawApi, serviceEnv, releasedLeases } from '../e2e/harness.js';
 import { runBundle, SLACK_URL, TOKEN, writeFiles, type ActionResult } from './action-harness.js';
 import { startFakeGithub, type FakeGithub } from './fake-github.js';
 
@@ -18,6 +18,8 @@ let gh: FakeGithub;
 
 beforeAll(async () => {
   [emu, gh] = await Promise.all([startEmulator({ accounts: ['push1', 'drift1', 'drift2', 'drift3'], rateLimit: 100_000, keys: [NIGHT_SHIFT] }), startFakeGithub()]);
+  // Applies find a released lease (as after an earlier apply): taken at once.
+  await releasedLeases(emu, ['push1', 'drift1', 'drift2', 'drift3']);
 });
 afterAll(async () => {
   await Promise.all([emu.close(), gh.close()]);

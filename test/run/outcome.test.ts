@@ -3,7 +3,7 @@
 
 import { describe, expect, it } from 'vitest';
 import type { ApplyReport, Plan } from '../../src/model/plan.js';
-import { applyRun, leasePolicy } from '../../src/run/apply-run.js';
+import { applyRun } from '../../src/run/apply-run.js';
 import { RunError, type RunProblem } from '../../src/run/errors.js';
 import { EXIT, exitCodeOf, problemVerdict, reportVerdict } from '../../src/run/outcome.js';
 import type { Planned } from '../../src/run/plan-run.js';
@@ -37,9 +37,9 @@ async function problemOf(work: Promise<unknown>): Promise<RunProblem> {
 }
 
 describe('how a run ends', () => {
-  it('an apply whose plan reads unset variables stops before the lease and the first write (CLI and Action alike)', async () => {
+  it('an apply whose plan reads unset variables stops before the first write (CLI and Action alike)', async () => {
     const { planned: p, sent } = planned({ changes: [create] as never });
-    const problem = await problemOf(applyRun(p, { env: {}, lease: leasePolicy({ POSTUREOPS_LEASE_HOLDER: 'ci' }) }));
+    const problem = await problemOf(applyRun(p, { env: {} }));
     expect(problem).toEqual({ kind: 'unset-env', names: ['HOOK_URL'] });
     expect(sent).toEqual([]);
     expect(exitCodeOf(problemVerdict(problem))).toBe(EXIT.error);
@@ -48,13 +48,13 @@ describe('how a run ends', () => {
   it('a refused plan is the run problem `refused` (exit 3), unless the plan request forced it', async () => {
     const refusal = { code: 'safety-threshold' as const, message: 'too many deletions', details: [] };
     const { planned: p, sent } = planned({ refusal, changes: [create] as never });
-    const problem = await problemOf(applyRun(p, { env: { HOOK_URL: 'https://h.example' }, lease: false }));
+    const problem = await problemOf(applyRun(p, { env: { HOOK_URL: 'https://h.example' } }));
     expect(problem).toMatchObject({ kind: 'refused', refusal, overridable: true });
     expect(sent).toEqual([]);
     expect(exitCodeOf(problemVerdict(problem))).toBe(EXIT.refused);
     // Forced where the plan was asked for: the apply goes ahead (and reaches the client).
     const forced = planned({ refusal, changes: [create] as never }, true);
-    await applyRun(forced.planned, { env: { HOOK_URL: 'https://h.example' }, lease: false }).catch(() => undefined);
+    await applyRun(forced.planned, { env: { HOOK_URL: 'https://h.example' } }).catch(() => undefined);
     expect(forced.sent.length).toBeGreaterThan(0);
   });
 

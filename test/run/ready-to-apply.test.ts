@@ -24,13 +24,15 @@ describe('the write pre-flight of an apply', () => {
     expect(asked).toEqual([]);
   });
 
-  it('recording the commit counts the lease and the record of every account, even with nothing to change', async () => {
+  it('recording the commit counts the record of every account and the lease (taken already: its release), even with nothing to change', async () => {
     const { planned: p, asked } = planned(true);
     await readyToApply(p, { lease: true, record: true });
     expect(asked).toHaveLength(1);
-    // Two accounts: the lease's create each.
-    expect(total(asked[0], 'POST AlertProfiles')).toBe(2);
-    expect(total(asked[0], 'PATCH AlertProfiles')).toBe(2 + 2); // a renewal each, and the record's replace
+    // The lease was taken before the read (its create counted then): nothing of it here but the release.
+    expect(total(asked[0], 'POST AlertProfiles')).toBe(0);
+    // Two accounts: the record's replace each, and the lease's release (one, whatever the accounts).
+    expect(total(asked[0], 'PATCH AlertProfiles')).toBe(2 + 1);
+    expect(total(asked[0], 'GET AlertProfiles')).toBe(2);
   });
 
   it('without a maximum duration there is nothing to check', async () => {

@@ -16,8 +16,6 @@ import {
   templateSpec,
 } from './records.js';
 import { SCHEMA_FILE, schemas } from './schema.js';
-import { profileLease } from '../lease-record.js';
-import { appliedRecord } from '../applied-record.js';
 import type { DesiredResource, LiveResource, ResourceDocument } from '../../model/resource.js';
 import type { FetchContext, Kind, KindSettings } from '../types.js';
 
@@ -103,10 +101,6 @@ export const AlertProfile: Kind = {
   replaceOn: ['extends'],
   collection: PROFILES_COLLECTION,
   renameRefusal: "an alert profile's name is its alertProfileId, which cannot be changed",
-  // Profile ids are unique in an account, so a create is a compare-and-set: the apply lease (lease-record.ts).
-  lease: profileLease,
-  // The last successful apply of the account (applied-record.ts), read by the next apply.
-  applied: appliedRecord,
   rootSettings: {
     [PREFIX_SETTING]: {
       type: 'string',

@@ -1,7 +1,7 @@
 // Executes one change of a plan through its Kind: builds the requests (secrets resolved only here),
 // sends them, and settles unknown create outcomes by looking before repeating.
 
-import { ApiError, type ApiClient, type ApiRequest, type ApiResponse, RequestInterrupted, ServiceUnreachable, unwrapData } from '../../api/types.js';
+import { ApiError, type ApiClient, type ApiRequest, type ApiResponse, type RequestGate, RequestInterrupted, ServiceUnreachable, unwrapData } from '../../api/types.js';
 import type { AccountConfig } from '../../model/account.js';
 import type { DesiredResource, LiveResource } from '../../model/resource.js';
 import type { FetchContext, Kind, RequestContext } from '../../kinds/types.js';
@@ -13,13 +13,17 @@ import { type LiteralSource, MissingEnvError, MissingLiteralError, PlaceholderEn
 import type { Change, ChangeResult } from '../../model/plan.js';
 import { because, type ResultReasonCode } from '../../model/reasons.js';
 import { LeaseLostError } from '../lease/lease.js';
-import { requestTarget } from '../../model/account.js';
 
-/** Attempts of one create, the first included, when its outcome stays unknown. */
-export const MAX_CREATE_ATTEMPTS = 3;
+/**
+ * How long a create whose outcome stays unknown is tried again, each time after a look that found
+ * it not created (so repeating it is safe): a budget in time, counted in the pre-flight, not a count
+ * of attempts.
+ */
+export const RETRY_BUDGET_MS = 5 * 60_000;
+/** The longest pause between two attempts of such a create. */
+const RETRY_PAUSE_MAX_MS = 30_000;
 export const CONFIRMED_REASON = 'created (confirmed after an unknown outcome)';
 export const ALREADY_GONE_REASON = 'already gone';
-export const ALREADY_LIVE_REASON = 'already live: another apply created it after this plan was read; not created again';
 
 /** Ids of resources created during this run, by (account, kind, name). */
 export class CreatedIds {
@@ -51,17 +55,20 @@ export interface ChangeRunner {
   testResources: boolean;
   created: CreatedIds;
   redactor: Redactor;
-  /** With an apply lease: looks before each create and remembers what was created (apply-guard.ts). */
-  guard?: {
-    existing(change: Change, kind: Kind, except?: string): Promise<LiveResource | undefined>;
-    created(change: Change, kind: Kind, id: string): void;
-  };
   /** Told when the client gives up on the service, so that no further change starts. */
   onUnreachable?: (err: ServiceUnreachable) => void;
+  /** Told when the lease's fence refused a write, so that no further change starts. */
+  onLeaseLost?: (err: LeaseLostError) => void;
   /** Why the run stopped, once it has (an interruption, an unreachable service). */
   stopReason?: () => string | undefined;
-  /** With an apply lease: resolves when the lease of the change's account is confirmed for a write, else throws. */
-  fence?: (change: Change) => Promise<void>;
+  /** With an apply lease: every write leaves through it (the client judges the fence as it leaves). */
+  gate?: RequestGate;
+  /** The run's clock and sleep: the retry budget of a create is measured in time. */
+  now?: () => number;
+  sleep?: (ms: number) => Promise<void>;
+  retryBudgetMs?: number;
+  /** The longest a request may take: a write whose outcome is unknown is looked up only after it. */
+  requestBoundMs?: number;
 }
 
 /** The reason of a change the run stopped before it could start. */
@@ -112,29 +119,26 @@ export async function runChange(change: Change, runner: ChangeRunner): Promise<C
 async function execute(change: Change, runner: ChangeRunner, track: Track): Promise<ChangeOutcome> {
   const kind = runner.kinds.find((k) => k.kind === change.kind);
   if (!kind) throw new ChangeError('invalid-change', `no resource kind named ${change.kind} is registered`);
-  const target = requestTarget(change.account, runner.accounts);
-  const orgAccess = target.orgAccess === true;
+  const orgAccess = runner.accounts.find((a) => a.name === change.account)?.orgAccess ?? false;
   const secrets = runner.secretValues ?? [];
   const send = async <T>(req: ApiRequest): Promise<ApiResponse<T>> => {
-    if (runner.fence && !isRead(req)) {
-      try {
-        await runner.fence(change);
-      } catch (err) {
-        // Not sent: the lease guards every write, not only the first.
-        track.stopped = true;
-        throw err;
-      }
-    }
     try {
       const res = await runner.client.request<T>({
         ...req,
-        ...target,
+        // The lease guards every write, not only the first, as it leaves.
+        ...(runner.gate && !isRead(req) ? { gate: runner.gate } : {}),
+        account: orgAccess ? undefined : change.account,
+        orgAccess: orgAccess || undefined,
         ...(req.body !== undefined && secrets.length > 0 ? { secrets: [...(req.secrets ?? []), ...secrets] } : {}),
       });
       track.reached = true;
       return res;
     } catch (err) {
-      if (err instanceof RequestInterrupted) {
+      if (err instanceof LeaseLostError) {
+        // Not sent: the fence refused it as it left.
+        track.stopped = true;
+        runner.onLeaseLost?.(err);
+      } else if (err instanceof RequestInterrupted) {
         track.stopped = true;
         if (err.mayHaveLanded) track.reached = true;
       } else if (err instanceof ServiceUnreachable) {
@@ -164,7 +168,7 @@ async function execute(change: Change, runner: ChangeRunner, track: Track): Prom
   switch (change.action) {
     case 'create': {
       const { desired, request } = buildCreate(step);
-      outcome = await guardedCreate(step, desired, request);
+      outcome = await createConfirmed(step, desired, request);
       break;
     }
     case 'update': {
@@ -188,7 +192,7 @@ async function execute(change: Change, runner: ChangeRunner, track: Track): Prom
       const { desired, request } = buildCreate(step);
       await deleteLive(step, liveId);
       try {
-        outcome = await guardedCreate(step, desired, request, liveId);
+        outcome = await createConfirmed(step, desired, request);
       } catch (err) {
         throw new ChangeError('replacement-failed', `deleted ${liveId}, but creating its replacement failed: ${describe(err)}`);
       }
@@ -234,21 +238,11 @@ function buildCreate(step: Step): { desired: DesiredResource; request: ApiReques
   return { desired, request: step.kind.createRequest(desired, children, step.ctx) };
 }
 
-/** A create under the apply lease: not made when another run made the name meanwhile (`except`: the replaced id). */
-async function guardedCreate(step: Step, desired: DesiredResource, request: ApiRequest, except?: string): Promise<ChangeOutcome> {
-  const { change, kind, runner } = step;
-  const found = await runner.guard?.existing(change, kind, except);
-  if (found) {
-    runner.created.set(change.account, kind.kind, change.name, found.id);
-    return { status: 'done', liveId: found.id, ...because('already-live', ALREADY_LIVE_REASON) };
-  }
-  const outcome = await createConfirmed(step, desired, request);
-  runner.guard?.created(change, kind, outcome.liveId as string);
-  return outcome;
-}
-
 async function createConfirmed(step: Step, desired: DesiredResource, request: ApiRequest): Promise<ChangeOutcome> {
   const { change, kind, runner } = step;
+  const now = runner.now ?? Date.now;
+  const sleep = runner.sleep ?? ((ms: number) => new Promise<void>((r) => setTimeout(r, ms)));
+  const until = now() + (runner.retryBudgetMs ?? RETRY_BUDGET_MS);
   for (let attempt = 1; ; attempt++) {
     let outcome: ChangeOutcome;
     try {
@@ -261,6 +255,10 @@ async function createConfirmed(step: Step, desired: DesiredResource, request: Ap
       outcome = { status: 'done', liveId: kind.createdId(res.body, desired) };
     } catch (err) {
       if (!isUnknownOutcome(err)) throw err;
+      // The run stopped (interrupted, the service unreachable): no look, the outcome stays unknown.
+      if (runner.stopReason?.() !== undefined) throw err;
+      // No answer at all: the request may still be on its way until the client's bound has passed.
+      if (err instanceof ApiError && err.status === undefined && (err.networkCode !== undefined || err.timedOut === true || err.address !== undefined)) await sleep(runner.requestBoundMs ?? 0);
       // Repeating blindly could create a duplicate (names are not unique in the service): look first.
       const found = await lookUp(step, desired);
       if (found.length > 1) {
@@ -275,9 +273,11 @@ async function createConfirmed(step: Step, desired: DesiredResource, request: Ap
           runner.redactor.add(id);
           runner.onCredential?.(change, id);
         }
-      } else if (attempt >= MAX_CREATE_ATTEMPTS) {
-        throw new ChangeError('outcome-unknown', `create outcome unknown ${attempt} times and not found by name: ${describe(err)}`);
+      } else if (now() >= until || runner.stopReason?.() !== undefined) {
+        throw new ChangeError('outcome-unknown', `create outcome unknown ${attempt} times in ${Math.round((runner.retryBudgetMs ?? RETRY_BUDGET_MS) / 1000)}s and not found by name: ${describe(err)}`);
       } else {
+        // Not created: repeating it is safe. A pause that grows, within the budget.
+        await sleep(Math.min(RETRY_PAUSE_MAX_MS, 1000 * 2 ** (attempt - 1), Math.max(0, until - now())));
         continue;
       }
     }

@@ -6,14 +6,13 @@ import type { ApiClient } from '../../api/types.js';
 import { type AppliedRecordReport, type CallStats, ACTIONS, type ApplyReport, type ApplyStop, type ApplySummary, type Change, type ChangeResult, PLAN_FORMAT_VERSION, type Plan } from '../../model/plan.js';
 import { KINDS } from '../../kinds/index.js';
 import type { Kind } from '../../kinds/types.js';
-import { type ChangeOutcome, CreatedIds, notStarted, runChange } from './apply-change.js';
+import { type ChangeOutcome, CreatedIds, notStarted, RETRY_BUDGET_MS, runChange } from './apply-change.js';
 import { because } from '../../model/reasons.js';
 import { Semaphore } from '../../model/concurrency.js';
 import { planRedactor, planSecretValues } from './apply-redact.js';
 import type { LiteralSource } from '../../model/env-markers.js';
 import { type EngineHooks } from '../../model/live.js';
-import { type LeaseOptions, Leases, LeaseLostError } from '../lease/lease.js';
-import { CreateGuard } from './apply-guard.js';
+import { type Leases, LeaseLostError } from '../lease/lease.js';
 import { writeApplied } from './applied.js';
 import { refuseUnlessForced } from './apply-refusal.js';
 
@@ -37,18 +36,21 @@ export interface ApplyOptions {
    */
   signal?: AbortSignal;
   /**
-   * Take the apply lease of every account with changes before the first write (lease.ts), confirm it
-   * before every write (a lost lease stops the run: `stopped.cause` `lease-lost`), look before each
-   * create, check for duplicates after the last, free it at the end whatever happened. Throws
-   * LeaseHeldError when another apply holds one (every lease taken is freed).
+   * The apply lease the run took before it read the live state this plan comes from (lease.ts):
+   * every write leaves through its gate, which refuses it once the fence is closed (a lost lease
+   * stops the run: `stopped.cause` `lease-lost`). The run releases it, not apply.
    */
-  lease?: LeaseOptions;
+  leases?: Leases;
   /**
    * With the lease: record `commit` as the last applied commit of every account of the plan whose
    * changes all succeeded (none counts), so the next apply covers what this one did not (applied.ts).
-   * Every account of the plan is then leased, with or without changes.
    */
   record?: { commit: string };
+  /** The run's clock and sleep (a retry's budget is measured in time); default the system's. */
+  now?: () => number;
+  sleep?: (ms: number) => Promise<void>;
+  /** How long a create whose outcome stays unknown is tried again (checked each time); default RETRY_BUDGET_MS. */
+  retryBudgetMs?: number;
   /** Apply a refused plan anyway (`--force`); `prevent-destroy` is refused whatever this says. */
   force?: boolean;
 }
@@ -69,10 +71,7 @@ export async function apply(plan: Plan, client: ApiClient, options: ApplyOptions
   const statsBefore = structuredClone(client.stats());
   const waitedBefore = options.waited?.() ?? 0;
   const kinds = options.kinds ?? KINDS;
-  const withChanges = plan.accounts.filter((a) => changes.some((c) => c.account === a.name));
-  const leased = options.record ? plan.accounts : withChanges;
-  const leases = options.lease && leased.length > 0 ? await Leases.acquire(client, kinds, leased, options.lease) : undefined;
-  const guard = leases ? new CreateGuard(leases) : undefined;
+  const leases = options.leases;
 
   // Why the run stopped starting changes, once it has: the signal, or the client giving up on the service.
   let stop: Omit<ApplyStop, 'notStarted'> | undefined;
@@ -89,18 +88,15 @@ export async function apply(plan: Plan, client: ApiClient, options: ApplyOptions
       stop ??= { cause: 'unreachable', message: err.message };
     },
     stopReason: () => stop?.message,
-    fence: leases
-      ? async (change: Change) => {
-          try {
-            await leases.fence(change.account);
-          } catch (err) {
-            if (err instanceof LeaseLostError) stop ??= { cause: 'lease-lost', message: err.message };
-            throw err;
-          }
-        }
-      : undefined,
+    onLeaseLost: (err: LeaseLostError) => {
+      stop ??= { cause: 'lease-lost', message: err.message };
+    },
+    gate: leases?.gate,
+    now: options.now ?? Date.now,
+    sleep: options.sleep ?? ((ms: number) => new Promise<void>((r) => setTimeout(r, ms))),
+    retryBudgetMs: options.retryBudgetMs ?? RETRY_BUDGET_MS,
+    requestBoundMs: client.requestBoundMs?.() ?? 30_000,
     kinds,
-    guard,
     env: options.env,
     literals: options.literals,
     accounts: plan.accounts,
@@ -160,11 +156,9 @@ export async function apply(plan: Plan, client: ApiClient, options: ApplyOptions
   try {
     await Promise.all(changes.map(run));
     ordered = changes.map((c) => results.get(c.key) as ChangeResult);
-    if (guard) ordered = await guard.settle(ordered);
-    if (leases && options.record) recorded = await recordApplied(client, kinds, leases, plan, ordered, options.record.commit, stop !== undefined);
+    if (leases && options.record) recorded = await recordApplied(client, leases, plan, ordered, options.record.commit, stop !== undefined);
   } finally {
     options.signal?.removeEventListener('abort', interrupted);
-    await leases?.release();
   }
   return {
     formatVersion: PLAN_FORMAT_VERSION,
@@ -180,7 +174,7 @@ export async function apply(plan: Plan, client: ApiClient, options: ApplyOptions
 }
 
 /** Writes the applied record of each account whose changes all succeeded; one that fails is reported, not thrown. */
-async function recordApplied(client: ApiClient, kinds: readonly Kind[], leases: Leases, plan: Plan, results: readonly ChangeResult[], commit: string, stopped: boolean): Promise<AppliedRecordReport> {
+async function recordApplied(client: ApiClient, leases: Leases, plan: Plan, results: readonly ChangeResult[], commit: string, stopped: boolean): Promise<AppliedRecordReport> {
   const report: AppliedRecordReport = { commit, accounts: [], notRecorded: [] };
   for (const account of plan.accounts) {
     const unfinished = results.filter((r) => r.account === account.name && r.status !== 'done').length;
@@ -189,7 +183,7 @@ async function recordApplied(client: ApiClient, kinds: readonly Kind[], leases: 
       continue;
     }
     try {
-      await writeApplied(client, kinds, leases, account, commit);
+      await writeApplied(client, leases, account, commit);
       report.accounts.push(account.name);
     } catch (err) {
       report.notRecorded.push({ account: account.name, reason: `the record could not be written: ${err instanceof Error ? err.message : String(err)}` });

@@ -109,8 +109,11 @@ export function budgetNeeds(
   kinds: readonly Kind[],
   accounts: readonly AccountConfig[],
   budget: readonly BucketBudget[] = [],
+  /** Requests beyond the changes' own (the apply lease's), one bucket each. */
+  extra: readonly { buckets: string[]; requests: number }[] = [],
 ): { needs: BucketNeed[]; diagnostics: Diagnostic[] } {
   const counts = new Map<string, number>();
+  for (const group of extra) counts.set(group.buckets[0], (counts.get(group.buckets[0]) ?? 0) + group.requests);
   const diagnostics: Diagnostic[] = [];
   for (const change of changes) {
     let requests: ApiRequest[];
@@ -149,9 +152,9 @@ export function budgetNeeds(
  * (`client.budget()`): the run layer attaches it after the pure plan() (a request a kind cannot
  * build is a warning, added to the plan's diagnostics).
  */
-export function withBudget(result: PlanResult, kinds: readonly Kind[], budget: readonly BucketBudget[] = []): PlanResult {
+export function withBudget(result: PlanResult, kinds: readonly Kind[], budget: readonly BucketBudget[] = [], extra: readonly { buckets: string[]; requests: number }[] = []): PlanResult {
   if (!result.plan) return result;
-  const { needs, diagnostics } = budgetNeeds(result.plan.changes, kinds, result.plan.accounts, budget);
+  const { needs, diagnostics } = budgetNeeds(result.plan.changes, kinds, result.plan.accounts, budget, result.plan.changes.length > 0 ? extra : []);
   if (diagnostics.length === 0) return { ...result, plan: { ...result.plan, budget: needs } };
   const all = sortDiagnostics([...result.diagnostics, ...diagnostics]);
   return { diagnostics: all, plan: { ...result.plan, budget: needs, diagnostics: all } };

@@ -11,8 +11,9 @@ import type { Change } from '../../model/plan.js';
 import type { Kind } from '../../kinds/types.js';
 import { budgetAt, changeRequests, PLACEHOLDER_ID, waitSecondsFor } from './budget.js';
 import type { ReadPaths } from '../live/fetch.js';
-import { LEASE_HEARTBEAT_MS, leaseHookOf } from '../lease/lease.js';
-import { appliedHookOf } from '../apply/applied.js';
+import { LEASE_LIFETIME_MS, leaseMarginMs, RENEW_LEAD_MS } from '../lease/lease.js';
+import { LEASE_LIST_PATH, writeLeaseRequest } from '../lease/lease-record.js';
+import { APPLIED_LIST_PATH, replaceAppliedRequest } from '../apply/applied-record.js';
 
 /** The service's documented budget per functionality: 120 requests per hour. */
 export const DOCUMENTED_LIMIT = 120;
@@ -152,36 +153,40 @@ function merge(groups: readonly RequestGroup[]): RequestGroup[] {
   return [...out.values()].sort((a, b) => b.buckets.length - a.buckets.length);
 }
 
+/** Seconds between two renewals of a lease (lease.ts): the fence's span less the renewal's lead. */
+export function renewalPeriodSeconds(requestBoundMs = 30_000): number {
+  return (LEASE_LIFETIME_MS - leaseMarginMs(requestBoundMs) - RENEW_LEAD_MS) / 1000;
+}
+
 /**
- * The apply lease's requests (lease.ts), for the accounts with changes: per account a list and a
- * create to take it, a delete of the generation it replaces, a list and a delete to free it; one fence read per
- * write of `changes` (an upper bound: writes issued together share one); and renewals (a PATCH and a
- * read each) for a run of `seconds` (the estimate without them), one per heartbeat, plus one.
+ * The apply lease's requests to take it (lease.ts): a list and a create, and a delete of the
+ * generation it replaces. One lease for every account of the run: a bounded handful whatever the
+ * writes and the accounts.
  */
-export function leaseGroups(accounts: readonly AccountConfig[], kinds: readonly Kind[], changes: readonly Change[] = [], seconds = 0): RequestGroup[] {
-  const hook = leaseHookOf(kinds);
-  if (!hook || accounts.length === 0) return [];
-  const leased = new Set(accounts.map((a) => a.name));
-  let writes = 0;
-  for (const change of changes) {
-    if (!leased.has(change.account)) continue;
-    try {
-      writes += changeRequests(change, kinds, accounts).filter((r) => r.method !== 'GET' && !/\/search$/.test(r.path)).length;
-    } catch {
-      // an unknown kind: writeGroups leaves it out as well
-    }
-  }
-  const renewals = accounts.length * (1 + Math.ceil((seconds * 1000) / LEASE_HEARTBEAT_MS));
-  const ctx = { account: accounts[0].name, orgAccess: accounts[0].orgAccess, resolve: () => PLACEHOLDER_ID };
-  const data = { owner: 'preflight', holder: 'preflight', stamp: 0 };
+export function leaseTakeGroups(): RequestGroup[] {
   const { add, groups } = tally();
-  // A renewal reads the records before and after its PATCH (Leases.renew then confirm): two lists.
-  add({ method: 'GET', path: hook.listPath }, 2 * accounts.length + writes + 2 * renewals);
-  // A create goes to the list's path (its body needs a list answer to be built).
-  add({ method: 'POST', path: hook.listPath }, accounts.length);
-  add(hook.deleteRequest(hook.recordId(1), ctx), 2 * accounts.length);
-  add(hook.renewRequest(hook.recordId(1), data, ctx), renewals);
+  add({ method: 'GET', path: LEASE_LIST_PATH }, 1);
+  add({ method: 'POST', path: LEASE_LIST_PATH }, 1);
+  add({ method: 'DELETE', path: leasePatch().path }, 1);
   return groups();
+}
+
+/** Once taken: per renewal (one each renewalPeriodSeconds of a run of `seconds`) a list and a PATCH, and the PATCH marking it released. */
+export function leaseRestGroups(seconds = 0, requestBoundMs = 30_000): RequestGroup[] {
+  const renewals = Math.floor(seconds / renewalPeriodSeconds(requestBoundMs));
+  const { add, groups } = tally();
+  if (renewals > 0) add({ method: 'GET', path: LEASE_LIST_PATH }, renewals);
+  add(leasePatch(), 1 + renewals);
+  return groups();
+}
+
+/** Everything the lease sends for a run of `seconds`. */
+export function leaseGroups(seconds = 0, requestBoundMs = 30_000): RequestGroup[] {
+  return [...leaseTakeGroups(), ...leaseRestGroups(seconds, requestBoundMs)];
+}
+
+function leasePatch() {
+  return writeLeaseRequest(1, { owner: 'preflight', holder: 'preflight', stamp: 0, state: 'held' }, { account: 'home', orgAccess: false, resolve: () => PLACEHOLDER_ID });
 }
 
 /** Requests counted per bucket (`add`), then as one group per bucket, in the order first seen. */
@@ -198,15 +203,14 @@ function tally(): { add: (req: { method: string; path: string }, n: number) => v
 
 /**
  * What recording the applied commit sends (apply with `record`, the Action's apply): per account, a
- * list of the records, the fence's look under the lease, and the write.
+ * list of the records and the write.
  */
-export function recordGroups(accounts: readonly AccountConfig[], kinds: readonly Kind[]): RequestGroup[] {
-  const hook = appliedHookOf(kinds);
-  if (!hook || accounts.length === 0) return [];
+export function recordGroups(accounts: readonly AccountConfig[]): RequestGroup[] {
+  if (accounts.length === 0) return [];
   const ctx = { account: accounts[0].name, orgAccess: accounts[0].orgAccess, resolve: () => PLACEHOLDER_ID };
-  const write = hook.replaceRequest({ commit: 'preflight', stamp: 0 }, ctx);
+  const write = replaceAppliedRequest({ commit: 'preflight', stamp: 0 }, ctx);
   const { add, groups } = tally();
-  add({ method: 'GET', path: hook.listPath }, 2 * accounts.length);
+  add({ method: 'GET', path: APPLIED_LIST_PATH }, accounts.length);
   add(write, accounts.length);
   return groups();
 }

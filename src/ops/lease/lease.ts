@@ -1,38 +1,86 @@
-// The apply lease: one apply writes to an account at a time, across machines, held in records of
-// the service itself (the kind that offers Kind.lease stores them; today an alert profile).
+// The apply lease: one apply writes at a time, across machines, held in a record of the service
+// itself (lease-record.ts: an alert profile of one account, the run's home). One lease covers every
+// account a run holds, so what it costs grows with neither the writes nor the accounts.
 //
-// - Atomic: the lease is a chain of generations. A run takes it by creating generation n+1 where n
-//   is the newest it saw; the service refuses a create of an id that exists, so of two runs that saw
-//   n, exactly one wins. The newest generation is the lease; older ones are removed by the winner.
-// - Service time only: a record carries the service's time (its Date header) of its last renewal;
-//   every age is a Date header minus that stamp. The client's clock never judges expiry (it only
-//   schedules the heartbeat).
-// - Free after STALE_MS without renewal: a holder renews at its fences once its stamp is RENEW_MS
-//   old and from a heartbeat while it waits; a dead holder's lease is taken over (create n+1).
-// - Fenced: before a write the run reads the list again (one read shared by the writes that ask
-//   while none is in flight) and goes on only when the newest record is still its own, unchanged,
-//   and renewed less than RENEW_MS ago; otherwise LeaseLostError, and the run stops.
+// What must hold: no write of one holder is processed by the service after another holder has
+// started to read or write. How:
+// - Atomic: the lease is a chain of generations; a run takes it by creating generation n+1 where n is
+//   the newest it saw. The service refuses a create of an id that exists, so of two runs that saw n,
+//   one wins. The winner removes the generation it replaced (superseded, not freed).
+// - Fenced by time, by the service's clock: a holder writes only while its fence is open, from the
+//   send time of the read that confirmed its record (unchanged and newest; its Date is the stamp the
+//   record carries) for LEASE_LIFETIME_MS minus a margin (the Date header's one-second resolution and
+//   the longest a request may take: the client aborts every attempt at that bound). So every write
+//   it sends is processed before stamp + lifetime by the service's clock, and another run takes the
+//   lease over only from a read dated at or after that. The fence is judged as each write leaves
+//   (the client's gate, after any rate-limit wait), never by a read per write.
+// - Renewed before it closes: a read showing the record unchanged, then a PATCH stamped with that
+//   read's Date. Only its success before the old fence closes moves the fence (to the read's send
+//   time plus the same span); an unknown outcome leaves the old fence; a late one revives nothing.
+//   A pause of the process (its wall clock moved further than its monotonic one) closes the fence.
+// - Never deleted to free it: a finished run marks it released once every write it sent was
+//   answered, or the margin passed since it gave up on one; `unlock` marks it freed. A run finding it
+//   released takes over at once; finding none, a freed one or an edited one (nobody can know when its
+//   holder last wrote), it waits the lifetime plus the margin before the read it takes it from.
 
 import { randomUUID } from 'node:crypto';
 import { hostname, userInfo } from 'node:os';
-import { ApiError, type ApiClient, type ApiRequest } from '../../api/types.js';
+import { ApiError, type ApiClient, type ApiRequest, type RequestGate } from '../../api/types.js';
 import type { AccountConfig } from '../../model/account.js';
 import type { LeaseReport } from '../../model/plan.js';
-import type { FetchContext, Kind, LeaseData, LeaseHook, LeaseRecord, LiveResource, RequestContext } from '../../kinds/types.js';
-import { fetchContext } from '../live/fetch.js';
+import type { RequestContext } from '../../kinds/types.js';
 import { inertText } from '../../model/inert.js';
 import { compareText } from '../../model/compare.js';
-import { requestTarget } from '../../model/account.js';
+import { bucketOf } from '../../api/buckets.js';
+import { createLeaseRequest, LEASE_LIST_PATH, type LeaseData, type LeaseRecord, leaseId, leaseRecords, writeLeaseRequest } from './lease-record.js';
 
-/** A lease not renewed for this long (service time) is free. */
-export const LEASE_STALE_MS = 2 * 60_000;
-/** A fence renews a lease this old (service time) before it lets a write go. */
-export const LEASE_RENEW_MS = 60_000;
-/** The heartbeat's period (the client's clock: it only schedules). */
-export const LEASE_HEARTBEAT_MS = 60_000;
+/** A lease not renewed for this long (service time) may be taken over. */
+export const LEASE_LIFETIME_MS = 2 * 60_000;
+/** The Date header's resolution: a date is the service's time cut to the second. */
+export const DATE_RESOLUTION_MS = 1000;
+/** The wall clock may run ahead of the monotonic one by this much before it counts as a pause. */
+export const PAUSE_TOLERANCE_MS = 1000;
+/** A renewal starts when the fence has this long left (paced: about one a minute). */
+export const RENEW_LEAD_MS = 20_000;
+/** Longest wait for the writes in flight and the margin before a release is given up. */
+export const RELEASE_DEADLINE_EXTRA_MS = 5_000;
+/** The release's own request bound (it is sent whatever stopped the run). */
+export const RELEASE_REQUEST_MS = 10_000;
 const DEFAULT_POLL_MS = 30_000;
 /** Creates lost to another run before giving up (each loss means another run took the lease). */
 const MAX_CREATE_RACES = 5;
+/** The client's bound when it does not say (the default request timeout). */
+const DEFAULT_REQUEST_BOUND_MS = 30_000;
+
+/** The margin of a fence: the Date header's resolution and the longest a request may take. */
+export function leaseMarginMs(requestBoundMs: number): number {
+  return DATE_RESOLUTION_MS + requestBoundMs;
+}
+
+/** The clocks of a lease: monotonic for its fence, wall to find pauses, and its sleep. */
+export interface LeaseClock {
+  mono(): number;
+  wall(): number;
+  sleep(ms: number): Promise<void>;
+}
+
+export function systemLeaseClock(): LeaseClock {
+  return {
+    mono: () => performance.timeOrigin + performance.now(),
+    wall: Date.now,
+    sleep: (ms) => new Promise((r) => setTimeout(r, ms)),
+  };
+}
+
+/** What a wait for the lease is about, for its countdown. */
+export interface LeaseWait {
+  /** `held`: another apply holds it; `unknown`: no record, a freed or an edited one (the rule's wait). */
+  why: 'held' | 'unknown';
+  /** The other holder, neutralised; undefined when unknown. */
+  holder?: string;
+  /** Seconds until this run reads again (held) or takes it (unknown). */
+  secondsLeft: number;
+}
 
 export interface LeaseOptions {
   /** Shown to other runs while this one holds the lease; default: user@host and pid, or the CI run. */
@@ -43,41 +91,49 @@ export interface LeaseOptions {
   waitMs?: number;
   /** Time between looks while waiting (at most); default 30 s. */
   pollMs?: number;
-  sleep?: (ms: number) => Promise<void>;
-  /** Starts the heartbeat (calls `beat` every `ms`) and returns its stop; default an unref'd interval. */
+  clock?: LeaseClock;
+  /** Ends a wait at once (LeaseWaitStopped). */
+  signal?: AbortSignal;
+  /** Called at least once a second while the run waits for the lease (a countdown). */
+  onWait?: (wait: LeaseWait) => void;
+  /** The longest one request may take; default the client's bound. */
+  requestBoundMs?: number;
+  /** Starts the heartbeat (calls `beat` every `ms`) and returns its stop; default a timer on the lease clock. */
   heartbeat?: (beat: () => Promise<void>, ms: number) => () => void;
-  /** Called when this run starts waiting for another holder. */
-  onWait?: (account: string, other: { holder: string }) => void;
-  /** The client's clock: it only schedules (the heartbeat skips a lease confirmed lately), never judges expiry. */
-  now?: () => number;
 }
 
-/** Another apply holds the lease of an account: nothing was changed (the engine stopped before the first write). */
+/** Another apply holds the lease: nothing was changed (the run stopped before reading the live state). */
 export class LeaseHeldError extends Error {
   constructor(
     readonly account: string,
     readonly holder: string,
-    /** Service time since its last renewal; undefined for a record that cannot be read. */
-    readonly ageMs: number | undefined,
+    /** Service time since its last renewal. */
+    readonly ageMs: number,
     readonly waitedSeconds: number,
   ) {
-    const state =
-      ageMs === undefined
-        ? 'its lease record cannot be read (edited?): postureops unlock frees it'
-        : `renewed ${Math.round(ageMs / 1000)}s ago by the service's clock; free after ${LEASE_STALE_MS / 1000}s without renewal`;
-    super(`another apply holds the lease of account ${account} (${holderText(holder)}; ${state})${waitedSeconds > 0 ? ` after waiting ${waitedSeconds}s` : ''}: nothing was changed`);
+    super(
+      `another apply holds the lease (in account ${account}; ${holderText(holder)}; renewed ${Math.round(ageMs / 1000)}s ago by the service's clock; free after ${LEASE_LIFETIME_MS / 1000}s without renewal)${waitedSeconds > 0 ? ` after waiting ${waitedSeconds}s` : ''}: nothing was changed`,
+    );
     this.name = 'LeaseHeldError';
   }
 }
 
-/** The lease of an account is no longer this run's: the write it guarded was not sent. */
+/** The lease is no longer this run's (or its fence closed): the write it guarded was not sent. */
 export class LeaseLostError extends Error {
   constructor(
     readonly account: string,
     readonly why: string,
   ) {
-    super(`the apply lease of account ${account} is no longer this run's (${why}): stopped before the next write`);
+    super(`the apply lease (in account ${account}) is no longer this run's (${why}): stopped before the next write`);
     this.name = 'LeaseLostError';
+  }
+}
+
+/** A wait for the lease ended by the stop signal: nothing was changed. */
+export class LeaseWaitStopped extends Error {
+  constructor(readonly waitedSeconds: number) {
+    super(`the wait for the apply lease was ended after ${waitedSeconds}s: nothing was changed`);
+    this.name = 'LeaseWaitStopped';
   }
 }
 
@@ -97,17 +153,22 @@ export function defaultHolder(env: Record<string, string | undefined>, userName:
   return `${user}@${hostname()} pid ${process.pid}`;
 }
 
-/** One look at an account's lease records, with the service's time of the answer. */
+/** The account that holds the lease of a configuration: the first of its accounts by name, whatever a run narrows to. */
+export function leaseHome(accounts: readonly AccountConfig[]): AccountConfig | undefined {
+  return [...accounts].sort((a, b) => compareText(a.name, b.name))[0];
+}
+
+/** One look at the lease records, with the service's time of the answer. */
 export interface LeaseLook {
   records: LeaseRecord[];
-  /** The newest generation: the lease (when readable and not stale). */
+  /** The newest generation: the lease. */
   top?: LeaseRecord;
   /** Service time of the answer (Date header). */
   date: number;
   body: unknown;
 }
 
-function requestContext(account: AccountConfig): RequestContext {
+export function requestContext(account: AccountConfig): RequestContext {
   return {
     account: account.name,
     orgAccess: account.orgAccess,
@@ -117,20 +178,15 @@ function requestContext(account: AccountConfig): RequestContext {
   };
 }
 
-function send(client: ApiClient, account: AccountConfig, req: ApiRequest) {
-  return client.request({ ...req, ...requestTarget(account) });
+function addressed(account: AccountConfig, req: ApiRequest): ApiRequest {
+  return { ...req, account: account.orgAccess ? undefined : account.name, orgAccess: account.orgAccess || undefined };
 }
 
-/** The lease hook of a registry (one kind offers it). */
-export function leaseHookOf(kinds: readonly Kind[]): LeaseHook | undefined {
-  return kinds.find((k) => k.lease !== undefined)?.lease;
-}
-
-/** Reads the lease records of an account (one list request). */
-export async function lookAt(client: ApiClient, hook: LeaseHook, account: AccountConfig): Promise<LeaseLook> {
-  const res = await send(client, account, { method: 'GET', path: hook.listPath });
+/** Reads the lease records (one list request). */
+export async function lookAt(client: ApiClient, account: AccountConfig, extra: Partial<ApiRequest> = {}): Promise<LeaseLook> {
+  const res = await client.request(addressed(account, { method: 'GET', path: LEASE_LIST_PATH, ...extra }));
   if (res.date === undefined) throw new Error(`the service's answer for account ${account.name} carries no Date header: the apply lease judges time by the service's clock only`);
-  const records = hook.records(res.body);
+  const records = leaseRecords(res.body);
   return { records, top: records.at(-1), date: res.date, body: res.body };
 }
 
@@ -139,296 +195,347 @@ export function leaseAge(record: LeaseRecord, date: number): number | undefined 
   return record.data ? Math.max(0, date - record.data.stamp) : undefined;
 }
 
-/** Free: no record, or the newest one readable and not renewed for LEASE_STALE_MS. */
-function isFree(look: LeaseLook): boolean {
-  if (!look.top) return true;
-  const age = leaseAge(look.top, look.date);
-  // An unreadable record has no age: never free (postureops unlock frees it).
-  return (age ?? 0) >= LEASE_STALE_MS;
+/** What a look says to a run that wants the lease. */
+type Verdict = { take: 'now'; over?: string } | { take: 'after-wait' } | { held: LeaseRecord & { data: LeaseData }; ageMs: number };
+
+function judgeLook(look: LeaseLook): Verdict {
+  const top = look.top;
+  // No record, an edited one, a freed one: nobody can tell when its holder last wrote.
+  if (!top || !top.data || top.data.state === 'freed') return { take: 'after-wait' };
+  if (top.data.state === 'released') return { take: 'now' };
+  const age = look.date - top.data.stamp;
+  if (age >= LEASE_LIFETIME_MS) return { take: 'now', over: `took over the lease from ${holderText(top.data.holder)} (not renewed for ${Math.round(age / 1000)}s)` };
+  return { held: top as LeaseRecord & { data: LeaseData }, ageMs: Math.max(0, age) };
 }
 
-/** Deletes a lease record; gone already is fine. */
-export async function removeLease(client: ApiClient, hook: LeaseHook, account: AccountConfig, id: string): Promise<void> {
-  try {
-    await send(client, account, hook.deleteRequest(id, requestContext(account)));
-  } catch (err) {
-    if (!(err instanceof ApiError && err.status === 404)) throw err;
-  }
+/** The situation a rule's wait was for: the same after the wait lets the run take it. */
+function situation(look: LeaseLook): string {
+  const top = look.top;
+  return top ? `${top.generation}:${top.data ? JSON.stringify(top.data) : 'unreadable'}` : 'none';
 }
 
-interface Held {
-  account: AccountConfig;
-  id: string;
-  generation: number;
-  data: LeaseData;
-  /** Fresh, memoised reads taken under this lease (the look before each create uses them). */
-  ctx: FetchContext;
-  lost?: string;
-  /** The client's clock when the lease was last confirmed: schedules the heartbeat, judges nothing. */
-  confirmedAt: number;
-  /** Fence batching: the confirmation running, and the one queued behind it (renewing at this age). */
-  running?: Promise<void>;
-  queued?: Promise<void>;
-  renewAfterMs?: number;
-}
-
-/** The leases of one apply, one per account with changes, taken in account-name order. */
+/** The lease of one run, for every account it holds. */
 export class Leases {
-  private readonly held = new Map<string, Held>();
-  private readonly taken: string[] = [];
+  private generation = 0;
+  private data!: LeaseData;
+  /** A renewal whose outcome is unknown may have written this instead. */
+  private maybe?: LeaseData;
+  /** Monotonic time until which writes may leave. */
+  private fenceEnd = 0;
+  /** Wall and monotonic times of the last look at the clocks: their drift is a pause. */
+  private lastWall = 0;
+  private lastMono = 0;
+  private lost?: string;
+  private inFlight = 0;
+  private abandonedAt?: number;
+  private released = false;
+  private renewing?: Promise<void>;
+  private stopBeat?: () => void;
   private waitedMs = 0;
   private readonly notes: string[] = [];
-  private stopBeat?: () => void;
-  private beating?: Promise<void>;
+  private readonly clock: LeaseClock;
+  private readonly marginMs: number;
+  private readonly accounts: AccountConfig[];
+  readonly home: AccountConfig;
+  private readonly opts: LeaseOptions & { holder: string; owner: string };
 
   private constructor(
     private readonly client: ApiClient,
-    private readonly hook: LeaseHook,
-    private readonly opts: Required<Omit<LeaseOptions, 'onWait'>> & Pick<LeaseOptions, 'onWait'>,
-  ) {}
-
-  /** Takes the lease of every account, or none (LeaseHeldError; every lease taken is freed). Undefined when no kind offers a lease. */
-  static async acquire(client: ApiClient, kinds: readonly Kind[], accounts: readonly AccountConfig[], options: LeaseOptions): Promise<Leases | undefined> {
-    const hook = leaseHookOf(kinds);
-    if (!hook) return undefined;
-    const leases = new Leases(client, hook, {
-      holder: options.holder ?? defaultHolder(process.env),
-      owner: options.owner ?? randomUUID(),
-      waitMs: options.waitMs ?? 0,
-      pollMs: options.pollMs ?? DEFAULT_POLL_MS,
-      sleep: options.sleep ?? ((ms) => new Promise((r) => setTimeout(r, ms))),
-      heartbeat:
-        options.heartbeat ??
-        ((beat, ms) => {
-          const timer = setInterval(() => void beat(), ms);
-          timer.unref();
-          return () => clearInterval(timer);
-        }),
-      onWait: options.onWait,
-      now: options.now ?? Date.now,
-    });
-    const sorted = [...accounts].sort((a, b) => compareText(a.name, b.name));
-    // The heartbeat runs from the first lease on: taking the others may wait (--lease-wait, a
-    // rate-limited bucket) longer than a lease lives without renewal.
-    leases.stopBeat = leases.opts.heartbeat(() => leases.beat(), LEASE_HEARTBEAT_MS);
-    try {
-      for (const account of sorted) await leases.acquireOne(account);
-    } catch (err) {
-      await leases.release();
-      throw err;
-    }
-    return leases;
+    home: AccountConfig,
+    accounts: readonly AccountConfig[],
+    options: LeaseOptions,
+  ) {
+    this.home = home;
+    this.accounts = [...accounts].sort((a, b) => compareText(a.name, b.name));
+    this.clock = options.clock ?? systemLeaseClock();
+    this.marginMs = leaseMarginMs(options.requestBoundMs ?? client.requestBoundMs?.() ?? DEFAULT_REQUEST_BOUND_MS);
+    this.opts = { ...options, holder: options.holder ?? defaultHolder(process.env), owner: options.owner ?? randomUUID() };
+    this.lastWall = this.clock.wall();
+    this.lastMono = this.clock.mono();
   }
 
-  /** The tool's own records (never the user's resources). */
-  owns(live: LiveResource): boolean {
-    return this.hook.owns(live);
-  }
-
-  /** A fresh read context of `account` (memoised within itself only). */
-  fresh(account: string): FetchContext | undefined {
-    const held = this.held.get(account);
-    return held ? fetchContext(this.client, held.account) : undefined;
-  }
-
-  /** Sends a write to the account of a held lease, fenced. */
-  async request(account: string, req: ApiRequest): Promise<unknown> {
-    const held = this.held.get(account);
-    if (!held) throw new Error(`no lease is held in account ${account}`);
-    await this.fence(account);
-    return send(this.client, held.account, req);
-  }
-
-  requestContextOf(account: string): RequestContext | undefined {
-    const held = this.held.get(account);
-    return held ? requestContext(held.account) : undefined;
-  }
-
-  /** The reads taken under the lease of `account` (undefined without one). A lost lease stops the write that follows (its fence). */
-  check(account: string): FetchContext | undefined {
-    return this.held.get(account)?.ctx;
+  /** The span of a fence: the lifetime minus the margin. */
+  get fenceSpanMs(): number {
+    return LEASE_LIFETIME_MS - this.marginMs;
   }
 
   /**
-   * Before a write in `account`: a read of the lease records that started after this call shows the
-   * newest record is still this run's, unchanged, renewed less than LEASE_RENEW_MS ago (renewed and
-   * read again when older). Writes that ask while a read is in flight share the next one.
-   * Throws LeaseLostError otherwise; the lease then stays lost.
+   * Takes the lease (stored in `home`) for `accounts`: LeaseHeldError when another apply holds it
+   * longer than the wait allows, LeaseWaitStopped when the signal ends a wait. Resolves once the
+   * fence is open; the heartbeat then renews it until `release`.
    */
-  async fence(account: string, renewAfterMs = LEASE_RENEW_MS): Promise<void> {
-    const held = this.held.get(account);
-    if (!held) return;
-    // A lost lease: the confirmation below throws without a look (`confirm` checks `lost` first).
-    held.renewAfterMs = Math.min(held.renewAfterMs ?? renewAfterMs, renewAfterMs);
-    if (!held.queued) {
-      // One confirmation at a time per account: renewals never cross, so the record holds the stamp we
-      // last wrote. `running` keeps the last confirmation once it has settled: chaining on it costs a tick.
-      const queued: Promise<void> = (held.running ?? Promise.resolve())
-        .catch(() => undefined)
-        .then(() => {
-          held.running = queued;
-          held.queued = undefined;
-          const renewAfter = held.renewAfterMs ?? LEASE_RENEW_MS;
-          held.renewAfterMs = undefined;
-          return this.confirm(held, renewAfter);
-        });
-      held.queued = queued;
-    }
-    await held.queued;
+  static async acquire(client: ApiClient, home: AccountConfig, accounts: readonly AccountConfig[], options: LeaseOptions = {}): Promise<Leases> {
+    const leases = new Leases(client, home, accounts, options);
+    await leases.take();
+    leases.startHeartbeat();
+    return leases;
   }
 
-  /** Frees every lease this run holds (a look, then a delete of its record while it is still its own); never throws (an undeleted record is free after LEASE_STALE_MS). */
-  async release(): Promise<void> {
-    this.stopBeat?.();
-    this.stopBeat = undefined;
-    await this.beating;
-    for (const held of this.held.values()) {
-      try {
-        // Only a record that is still ours: after an unlock the next run may have created the same
-        // generation, and an edited record stays for unlock to free (it is nobody's to judge).
-        const look = await lookAt(this.client, this.hook, held.account);
-        const own = look.records.find((r) => r.generation === held.generation);
-        if (own?.data?.owner === held.data.owner) await removeLease(this.client, this.hook, held.account, held.id);
-        else if (own && !look.records.some((r) => r.generation > held.generation)) {
-          this.notes.push(`the lease record of account ${held.account.name} (${held.id}) was changed by someone else: left in place, postureops unlock frees it`);
-        }
-      } catch (err) {
-        this.notes.push(
-          `the lease record of account ${held.account.name} (${held.id}) could not be deleted (${err instanceof Error ? err.message : String(err)}): it is free ${LEASE_STALE_MS / 1000}s after its last renewal, or run postureops unlock`,
-        );
-      }
+  /** Accounts this lease covers. */
+  covers(account: string): boolean {
+    return this.accounts.some((a) => a.name === account);
+  }
+
+  /** The gate of every write under the lease (ApiRequest.gate): the fence is judged as each attempt leaves. */
+  readonly gate: RequestGate = {
+    leaving: () => {
+      this.checkFence();
+      this.inFlight++;
+    },
+    landed: (answered) => {
+      this.inFlight--;
+      if (!answered) this.abandonedAt = this.clock.mono();
+    },
+  };
+
+  /** Throws LeaseLostError unless a write may leave now. */
+  checkFence(): void {
+    if (this.lost) throw new LeaseLostError(this.home.name, this.lost);
+    this.notePause();
+    if (this.lost) throw new LeaseLostError(this.home.name, this.lost);
+    if (this.released) throw new LeaseLostError(this.home.name, 'it was released');
+    if (this.clock.mono() >= this.fenceEnd) {
+      this.lost = `its fence closed ${Math.round((this.clock.mono() - this.fenceEnd) / 1000)}s ago without a renewal`;
+      throw new LeaseLostError(this.home.name, this.lost);
     }
-    this.held.clear();
+  }
+
+  /** Milliseconds the fence stays open (0 when closed or lost). */
+  fenceLeftMs(): number {
+    return this.lost ? 0 : Math.max(0, this.fenceEnd - this.clock.mono());
+  }
+
+  /** Sends a write to `account` under the lease (its gate). */
+  async request(account: AccountConfig, req: ApiRequest): Promise<unknown> {
+    return (await this.client.request({ ...addressed(account, req), gate: this.gate })).body;
+  }
+
+  requestContextOf(account: AccountConfig): RequestContext {
+    return requestContext(account);
   }
 
   report(): LeaseReport {
-    return { accounts: [...this.taken], waitedSeconds: Math.round(this.waitedMs / 1000), notes: [...this.notes] };
+    return { accounts: this.accounts.map((a) => a.name), home: this.home.name, waitedSeconds: Math.round(this.waitedMs / 1000), notes: [...this.notes] };
   }
 
   note(text: string): void {
     this.notes.push(text);
   }
 
-  private async acquireOne(account: AccountConfig): Promise<void> {
+  /**
+   * Marks the lease released once every write sent was answered, or the margin passed since the run
+   * gave up on one, within a deadline of its own (the margin and a little more) whatever stopped the
+   * run; the release itself leaves only while the fence is open. Never throws: what it could not do
+   * is in the notes (the record is then free LEASE_LIFETIME_MS after its last renewal).
+   */
+  async release(): Promise<void> {
+    if (this.released) return;
+    this.stopBeat?.();
+    this.stopBeat = undefined;
+    await this.renewing?.catch(() => undefined);
+    const deadline = this.clock.mono() + this.marginMs + RELEASE_DEADLINE_EXTRA_MS;
+    const expires = `it is free ${LEASE_LIFETIME_MS / 1000}s after its last renewal, or run postureops unlock`;
+    for (;;) {
+      const now = this.clock.mono();
+      const settledAt = this.abandonedAt === undefined ? now : this.abandonedAt + this.marginMs;
+      if (this.inFlight === 0 && now >= settledAt) break;
+      if (now >= deadline) {
+        this.notes.push(`the lease was not released: ${this.inFlight > 0 ? 'writes were still in flight' : 'a write given up on may still reach the service'} at the release's deadline; ${expires}`);
+        this.released = true;
+        return;
+      }
+      await this.clock.sleep(Math.min(1000, Math.max(1, (this.inFlight > 0 ? now + 1000 : settledAt) - now)));
+    }
+    if (this.lost || this.fenceLeftMs() === 0) {
+      this.released = true;
+      if (!this.lost) this.notes.push(`the lease was not released: its fence had closed; ${expires}`);
+      return;
+    }
+    try {
+      const data: LeaseData = { ...this.data, state: 'released' };
+      await this.client.request({
+        ...addressed(this.home, writeLeaseRequest(this.generation, data, requestContext(this.home))),
+        gate: this.gate,
+        detached: { timeoutMs: RELEASE_REQUEST_MS },
+        reserved: true,
+      });
+      this.notes.push('released the lease');
+    } catch (err) {
+      this.notes.push(`the lease could not be released (${err instanceof Error ? err.message : String(err)}): ${expires}`);
+    } finally {
+      this.released = true;
+      this.reserve(0);
+    }
+  }
+
+  /** One renewal (the heartbeat's): a read, then a PATCH stamped with its Date. */
+  renew(): Promise<void> {
+    if (!this.renewing) {
+      this.renewing = this.renewOnce().finally(() => (this.renewing = undefined));
+    }
+    return this.renewing;
+  }
+
+  private async renewOnce(): Promise<void> {
+    if (this.lost || this.released) return;
+    this.notePause();
+    const oldEnd = this.fenceEnd;
+    const sentAt = this.clock.mono();
+    const look = await lookAt(this.client, this.home, { reserved: true });
+    const why = this.lostReason(look);
+    if (why !== undefined) {
+      this.lost = why;
+      return;
+    }
+    const next: LeaseData = { ...this.data, stamp: look.date };
+    try {
+      await this.client.request({ ...addressed(this.home, writeLeaseRequest(this.generation, next, requestContext(this.home))), gate: this.gate, reserved: true });
+    } catch (err) {
+      if (err instanceof LeaseLostError) return;
+      if (err instanceof ApiError && err.status === 404) {
+        this.lost = 'its lease record was deleted';
+        return;
+      }
+      // Unknown: the record may hold either; the old fence stays.
+      if (!(err instanceof ApiError && err.kind === 'permanent')) this.maybe = next;
+      this.notes.push(`a renewal of the lease failed (${err instanceof Error ? err.message : String(err)}): the next one tries again`);
+      return;
+    }
+    this.data = next;
+    this.maybe = undefined;
+    this.reserve(1);
+    // Late: a renewal that arrives after its old fence closed revives nothing.
+    if (this.clock.mono() >= oldEnd || this.lost) {
+      this.lost ??= 'its renewal was answered after its fence had closed';
+      return;
+    }
+    this.fenceEnd = sentAt + this.fenceSpanMs;
+  }
+
+  /** Why a look shows the lease is no longer this run's; undefined when it is unchanged and newest. */
+  private lostReason(look: LeaseLook): string | undefined {
+    const own = look.records.find((r) => r.generation === this.generation);
+    const top = look.top;
+    if (top && top.generation > this.generation) return `another apply took it over (${holderText(top.data?.holder)})`;
+    if (!own) return 'its lease record was deleted';
+    const d = own.data;
+    const same = (x: LeaseData | undefined) => x !== undefined && d !== undefined && d.owner === x.owner && d.stamp === x.stamp && d.holder === x.holder && d.state === x.state;
+    if (!same(this.data) && !same(this.maybe)) return d?.state === 'freed' ? 'it was freed with postureops unlock' : 'its lease record was changed by someone else';
+    if (this.maybe && same(this.maybe)) this.data = this.maybe;
+    return undefined;
+  }
+
+  /** A pause of the process (the wall clock moved further than the monotonic one) closes the fence. */
+  private notePause(): void {
+    const wall = this.clock.wall();
+    const mono = this.clock.mono();
+    const drift = wall - this.lastWall - (mono - this.lastMono);
+    this.lastWall = wall;
+    this.lastMono = mono;
+    if (drift > PAUSE_TOLERANCE_MS && !this.lost) this.lost = `the process was paused (its wall clock moved ${Math.round(drift / 1000)}s further than its monotonic clock)`;
+  }
+
+  /** Holds back the lease's next renewal and its release in their buckets. */
+  private reserve(renewals: number): void {
+    const ctx = requestContext(this.home);
+    const patch = writeLeaseRequest(1, this.data, ctx);
+    this.client.reserve?.(bucketOf('GET', LEASE_LIST_PATH), renewals);
+    this.client.reserve?.(bucketOf(patch.method, patch.path), renewals + (renewals > 0 ? 1 : 0));
+  }
+
+  private startHeartbeat(): void {
+    const period = 1000;
+    const beat = async () => {
+      if (this.lost || this.released) return;
+      this.notePause();
+      if (this.fenceLeftMs() <= RENEW_LEAD_MS) await this.renew().catch((err: unknown) => this.notes.push(`a renewal of the lease failed: ${err instanceof Error ? err.message : String(err)}`));
+    };
+    if (this.opts.heartbeat) {
+      this.stopBeat = this.opts.heartbeat(beat, period);
+      return;
+    }
+    // A timer of its own (not the lease clock's sleep): a virtual clock moves only when the run waits.
+    const timer = setInterval(() => void beat(), period);
+    timer.unref();
+    this.stopBeat = () => clearInterval(timer);
+  }
+
+  /** A pause ended by the signal (LeaseWaitStopped), with a countdown at least once a second. */
+  private async pause(ms: number, wait: Omit<LeaseWait, 'secondsLeft'>): Promise<void> {
+    const end = this.clock.mono() + ms;
+    for (;;) {
+      if (this.opts.signal?.aborted) throw new LeaseWaitStopped(Math.round(this.waitedMs / 1000));
+      const left = end - this.clock.mono();
+      if (left <= 0) return;
+      this.opts.onWait?.({ ...wait, secondsLeft: Math.ceil(left / 1000) });
+      const step = Math.min(1000, left);
+      await this.clock.sleep(step);
+      this.waitedMs += step;
+    }
+  }
+
+  private async take(): Promise<void> {
     const { opts } = this;
-    let waiting = false;
+    const home = this.home;
+    let waitedFor: string | undefined;
+    let heldWaitMs = 0;
     for (let races = 0; ; ) {
-      const look = await lookAt(this.client, this.hook, account);
-      if (!isFree(look)) {
-        const top = look.top!;
-        const holder = top.data?.holder ?? '';
-        if (this.waitedMs >= opts.waitMs) throw new LeaseHeldError(account.name, holder, leaseAge(top, look.date), Math.round(this.waitedMs / 1000));
-        if (!waiting) opts.onWait?.(account.name, { holder: holderText(holder) });
-        waiting = true;
-        const age = leaseAge(top, look.date);
-        const untilFree = age === undefined ? opts.pollMs : LEASE_STALE_MS - age + 1000;
-        const pause = Math.max(1, Math.min(opts.pollMs, opts.waitMs - this.waitedMs, untilFree));
-        await opts.sleep(pause);
-        this.waitedMs += pause;
+      this.notePause();
+      const sentAt = this.clock.mono();
+      const look = await lookAt(this.client, home);
+      const verdict = judgeLook(look);
+      if ('held' in verdict) {
+        const { held, ageMs } = verdict;
+        const limit = opts.waitMs ?? 0;
+        if (heldWaitMs >= limit) throw new LeaseHeldError(home.name, held.data.holder, ageMs, Math.round(this.waitedMs / 1000));
+        const untilFree = LEASE_LIFETIME_MS - ageMs + DATE_RESOLUTION_MS;
+        const step = Math.max(1, Math.min(opts.pollMs ?? DEFAULT_POLL_MS, limit - heldWaitMs, untilFree));
+        await this.pause(step, { why: 'held', holder: holderText(held.data.holder) });
+        heldWaitMs += step;
+        continue;
+      }
+      if (verdict.take === 'after-wait' && waitedFor !== situation(look)) {
+        // Nobody can tell when that record's holder last wrote: the lifetime and the margin, then look again.
+        waitedFor = situation(look);
+        const span = LEASE_LIFETIME_MS + this.marginMs;
+        await this.pause(span, { why: 'unknown' });
+        this.notes.push(`waited ${Math.round(span / 1000)}s before taking the lease: ${look.top ? (look.top.data ? 'it was freed with postureops unlock' : 'its record was edited') : 'no lease record was found'}`);
         continue;
       }
       const generation = (look.top?.generation ?? 0) + 1;
-      const data: LeaseData = { owner: opts.owner, holder: opts.holder, stamp: look.date };
+      const data: LeaseData = { owner: opts.owner, holder: opts.holder, stamp: look.date, state: 'held' };
       let won: boolean;
       try {
-        await send(this.client, account, this.hook.createRequest(generation, data, look.body, requestContext(account)));
+        await this.client.request(addressed(home, createLeaseRequest(generation, data, look.body, requestContext(home))));
         won = true;
       } catch (err) {
         if (err instanceof ApiError && err.status === 409) won = false;
         else if (err instanceof ApiError && err.kind === 'outcome-unknown') {
           // Created or not: the records tell.
-          const again = await lookAt(this.client, this.hook, account);
+          const again = await lookAt(this.client, home);
           won = again.records.find((r) => r.generation === generation)?.data?.owner === opts.owner;
         } else throw err;
       }
       if (!won) {
-        // Another run created that generation first: look again (it holds the lease now).
-        if (++races >= MAX_CREATE_RACES) throw new Error(`the lease of account ${account.name} changed hands ${races} times while this run tried to take it`);
+        if (++races >= MAX_CREATE_RACES) throw new Error(`the apply lease changed hands ${races} times while this run tried to take it`);
         continue;
       }
-      this.held.set(account.name, { account, id: this.hook.recordId(generation), generation, data, ctx: fetchContext(this.client, account), confirmedAt: opts.now() });
-      this.taken.push(account.name);
-      if (waiting) this.notes.push(`waited ${Math.round(this.waitedMs / 1000)}s for another apply in account ${account.name}`);
-      // Older generations: the stale lease just taken over, or leftovers. Ours is newer than all of them.
+      this.generation = generation;
+      this.data = data;
+      // The fence opens from the send time of the read whose Date the record carries.
+      this.fenceEnd = sentAt + this.fenceSpanMs;
+      if ('over' in verdict && verdict.over) this.notes.push(verdict.over);
+      if (heldWaitMs > 0) this.notes.push(`waited ${Math.round(heldWaitMs / 1000)}s for another apply`);
+      this.reserve(1);
+      // The generation replaced is superseded (the lease is ours now): removed, so that records do not pile up.
       for (const r of look.records) {
-        if (r === look.top && r.data) {
-          this.notes.push(`took over the lease of account ${account.name} from ${holderText(r.data.holder)} (not renewed for ${Math.round((leaseAge(r, look.date) ?? 0) / 1000)}s)`);
-        }
         try {
-          await removeLease(this.client, this.hook, account, r.id);
+          await this.client.request(addressed(home, { method: 'DELETE', path: writeLeaseRequest(r.generation, data, requestContext(home)).path }));
         } catch (err) {
-          this.notes.push(`an old lease record of account ${account.name} (${r.id}) could not be deleted: ${err instanceof Error ? err.message : String(err)}`);
+          if (!(err instanceof ApiError && err.status === 404)) this.notes.push(`an old lease record (${leaseId(r.generation)}) could not be removed: ${err instanceof Error ? err.message : String(err)}`);
         }
       }
       return;
     }
   }
-
-  /** One confirmation (see fence). */
-  private async confirm(held: Held, renewAfterMs: number): Promise<void> {
-    if (held.lost) throw new LeaseLostError(held.account.name, held.lost);
-    let look = await lookAt(this.client, this.hook, held.account);
-    this.judge(held, look);
-    if (look.date - held.data.stamp >= renewAfterMs) {
-      await this.renew(held, look.date);
-      look = await lookAt(this.client, this.hook, held.account);
-      this.judge(held, look);
-    }
-    held.confirmedAt = this.opts.now();
-  }
-
-  /** Marks the lease lost (and throws) unless the look shows it intact and fresh. */
-  private judge(held: Held, look: LeaseLook): void {
-    const why = lostReason(held, look);
-    if (why === undefined) return;
-    held.lost = why;
-    throw new LeaseLostError(held.account.name, why);
-  }
-
-  private async renew(held: Held, date: number): Promise<void> {
-    const next: LeaseData = { ...held.data, stamp: date };
-    try {
-      await send(this.client, held.account, this.hook.renewRequest(held.id, next, requestContext(held.account)));
-    } catch (err) {
-      if (err instanceof ApiError && err.status === 404) {
-        held.lost = 'its lease record was deleted';
-        throw new LeaseLostError(held.account.name, held.lost);
-      }
-      throw err;
-    }
-    held.data = next;
-  }
-
-  /**
-   * While the run lives (waiting for a bucket, a slow request): a confirmation of each lease not
-   * confirmed lately, renewing one half a minute old, so that the lease stays fresh between writes.
-   */
-  private async beat(): Promise<void> {
-    if (this.beating) return;
-    this.beating = (async () => {
-      for (const held of this.held.values()) {
-        if (held.lost || this.opts.now() - held.confirmedAt < (LEASE_HEARTBEAT_MS * 3) / 4) continue;
-        try {
-          await this.fence(held.account.name, LEASE_RENEW_MS / 2);
-        } catch (err) {
-          // A lost lease stops the next write (its fence); a failed renewal is tried again at the next beat.
-          if (!(err instanceof LeaseLostError)) this.notes.push(`a renewal of the lease of account ${held.account.name} failed: ${err instanceof Error ? err.message : String(err)}`);
-        }
-      }
-    })().finally(() => (this.beating = undefined));
-    await this.beating;
-  }
-}
-
-/** Why a look shows the lease is no longer `held`'s; undefined when it is intact and fresh. */
-function lostReason(held: Held, look: LeaseLook): string | undefined {
-  const own = look.records.find((r) => r.generation === held.generation);
-  const top = look.top;
-  if (top && top.generation > held.generation) return `another apply took it over (${holderText(top.data?.holder)})`;
-  if (!own) return 'its lease record was deleted';
-  const d = own.data;
-  if (!d || d.owner !== held.data.owner || d.stamp !== held.data.stamp || d.holder !== held.data.holder) return 'its lease record was changed by someone else';
-  const age = look.date - d.stamp;
-  if (age >= LEASE_STALE_MS) return `it was not renewed for ${Math.round(age / 1000)}s of the service's time, so another apply may take it`;
-  return undefined;
 }

@@ -14,6 +14,8 @@ import type { Json } from '../../model/json.js';
 import { getAt, setAt } from '../../model/json-pointer.js';
 import type { LiveState } from '../../model/live.js';
 import { mapBounded } from '../../model/concurrency.js';
+import { isLeaseRecord } from '../lease/lease-record.js';
+import { isAppliedRecord } from '../apply/applied-record.js';
 import { unreadKinds } from './needed-kinds.js';
 import { requestTarget } from '../../model/account.js';
 
@@ -180,10 +182,9 @@ async function fetchAccount(client: ApiClient, account: AccountConfig, kinds: re
  * The apply lease is the tool's own record: never planned, listed as unmanaged, pruned or exported.
  * The registry's hook counts too: a read of templates alone must drop the lease profile's template.
  */
-export function withoutLeases(kinds: readonly Kind[], live: LiveResource[]): LiveResource[] {
-  // The record of the last apply (Kind.applied) is the tool's own in the same way.
-  const hooks = [...new Set([...kinds, ...KINDS].flatMap((k) => [k.lease, k.applied].filter((h) => h !== undefined)))];
-  return hooks.length > 0 ? live.filter((r) => !hooks.some((h) => h.owns(r))) : live;
+export function withoutLeases(_kinds: readonly Kind[], live: LiveResource[]): LiveResource[] {
+  // The record of the last apply is the tool's own in the same way.
+  return live.filter((r) => !isLeaseRecord(r) && !isAppliedRecord(r));
 }
 
 function statsDelta(before: CallStats, after: CallStats): CallStats {

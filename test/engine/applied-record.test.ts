@@ -3,7 +3,7 @@
 // otherwise, and owned (hidden) with its template.
 
 import { describe, expect, it } from 'vitest';
-import { APPLIED_ID, appliedRecord } from '../../src/kinds/applied-record.js';
+import { APPLIED_ID, isAppliedRecord, readAppliedRecord, writeAppliedRequest } from '../../src/ops/apply/applied-record.js';
 import type { RequestContext } from '../../src/kinds/types.js';
 
 const ctx: RequestContext = {
@@ -16,31 +16,31 @@ const ctx: RequestContext = {
 const commit = 'ab'.repeat(20);
 const predefined = { alertProfileId: 'SVC_CSA_DEFAULT', alerts: [{ name: 'x', description: 'y' }] };
 
-describe('appliedRecord', () => {
+describe('the applied record', () => {
   it('writes a record that reads back as written; PATCH when it exists', () => {
-    const create = appliedRecord.writeRequest({ commit, stamp: 1_700_000_000_000 }, { data: [predefined] }, ctx);
+    const create = writeAppliedRequest({ commit, stamp: 1_700_000_000_000 }, { data: [predefined] }, ctx);
     expect(create.method).toBe('POST');
     const body = create.body as { alertProfileId: string; extends: string; alerts: unknown[] };
     expect(body).toMatchObject({ alertProfileId: APPLIED_ID, extends: 'SVC_CSA_DEFAULT' });
     expect(JSON.stringify(body)).not.toMatch(/\{\{/);
     const listed = { data: [predefined, { alertProfileId: APPLIED_ID, extends: 'SVC_CSA_DEFAULT', alerts: body.alerts }] };
-    expect(appliedRecord.read(listed)).toEqual({ commit, stamp: 1_700_000_000_000 });
-    expect(appliedRecord.writeRequest({ commit, stamp: 1 }, listed, ctx).method).toBe('PATCH');
+    expect(readAppliedRecord(listed)).toEqual({ commit, stamp: 1_700_000_000_000 });
+    expect(writeAppliedRequest({ commit, stamp: 1 }, listed, ctx).method).toBe('PATCH');
   });
 
   it('absent is undefined; an edited record is unreadable, not a commit', () => {
-    expect(appliedRecord.read({ data: [predefined] })).toBeUndefined();
+    expect(readAppliedRecord({ data: [predefined] })).toBeUndefined();
     const edited = (description: string) => ({ data: [{ alertProfileId: APPLIED_ID, alerts: [{ name: 'Applied', description }] }] });
-    expect(appliedRecord.read(edited(`postureops-applied/1 commit=${commit} stamp=1 extra`))).toBe('unreadable');
-    expect(appliedRecord.read(edited('postureops-applied/1 commit=HEAD stamp=1'))).toBe('unreadable');
-    expect(appliedRecord.read(edited(`postureops-applied/1 commit=${commit} stamp=1`))).toEqual({ commit, stamp: 1 });
+    expect(readAppliedRecord(edited(`postureops-applied/1 commit=${commit} stamp=1 extra`))).toBe('unreadable');
+    expect(readAppliedRecord(edited('postureops-applied/1 commit=HEAD stamp=1'))).toBe('unreadable');
+    expect(readAppliedRecord(edited(`postureops-applied/1 commit=${commit} stamp=1`))).toEqual({ commit, stamp: 1 });
   });
 
   it('owns the profile and its template, nothing else', () => {
     const live = (kind: string, name: string, parent?: string) => ({ kind, account: 'prod', name, id: name, spec: {}, ...(parent ? { parent } : {}) });
-    expect(appliedRecord.owns(live('AlertProfile', APPLIED_ID))).toBe(true);
-    expect(appliedRecord.owns(live('AlertTemplate', 'Applied', APPLIED_ID))).toBe(true);
-    expect(appliedRecord.owns(live('AlertProfile', 'MINE'))).toBe(false);
-    expect(appliedRecord.owns(live('AlertTemplate', 'Applied', 'MINE'))).toBe(false);
+    expect(isAppliedRecord(live('AlertProfile', APPLIED_ID))).toBe(true);
+    expect(isAppliedRecord(live('AlertTemplate', 'Applied', APPLIED_ID))).toBe(true);
+    expect(isAppliedRecord(live('AlertProfile', 'MINE'))).toBe(false);
+    expect(isAppliedRecord(live('AlertTemplate', 'Applied', 'MINE'))).toBe(false);
   });
 });

@@ -1,15 +1,15 @@
-// The apply lease's record (src/kinds/lease-record.ts): a custom alert profile POSTUREOPS_LEASE_<n>
-// whose one template holds owner, holder and stamp. What it reads back decides whose the lease is,
+// The apply lease's record (src/ops/lease/lease-record.ts): a custom alert profile POSTUREOPS_LEASE_<n>
+// whose one template holds owner, holder, stamp and state. What it reads back decides whose the lease is,
 // so anything else (an edit, a foreign id, a broken text) reads as unreadable, never as a lease.
 
 import { describe, expect, it } from 'vitest';
-import { baseOf, LEASE_ID_PREFIX, leaseId, profileLease, profilesOf } from '../../src/kinds/lease-record.js';
-import type { LeaseData, RequestContext } from '../../src/kinds/types.js';
+import { baseOf, createLeaseRequest, isLeaseRecord, LEASE_ID_PREFIX, LEASE_LIST_PATH, type LeaseData, leaseId, leaseRecords, profilesOf, writeLeaseRequest } from '../../src/ops/lease/lease-record.js';
+import type { RequestContext } from '../../src/kinds/types.js';
 
 const ctx: RequestContext = { account: 'prod', orgAccess: false, resolve: () => '' };
-const DATA: LeaseData = { owner: 'owner-a', holder: 'run A', stamp: 1_790_000_000_000 };
+const DATA: LeaseData = { owner: 'owner-a', holder: 'run A', stamp: 1_790_000_000_000, state: 'held' };
 const BASE = { alertProfileId: 'SVC_BASE', alerts: [{ name: 'Default' }] };
-const TAG = 'postureops-apply-lease/1 ';
+const TAG = 'postureops-apply-lease/2 ';
 
 /** A lease profile whose template description is `description` (other template members as the tool writes them). */
 function profile(id: string, description: unknown, extra: Record<string, unknown> = {}) {
@@ -17,19 +17,18 @@ function profile(id: string, description: unknown, extra: Record<string, unknown
 }
 
 function written(generation: number, data: LeaseData = DATA) {
-  return profileLease.createRequest(generation, data, { data: [BASE] }, ctx).body as { alertProfileId: string; alerts: { description: string }[] };
+  return createLeaseRequest(generation, data, { data: [BASE] }, ctx).body as { alertProfileId: string; alerts: { description: string }[] };
 }
 
 describe('the lease record', () => {
   it('is the profile POSTUREOPS_LEASE_<generation>, listed with the alert profiles', () => {
     expect(LEASE_ID_PREFIX).toBe('POSTUREOPS_LEASE_');
     expect(leaseId(7)).toBe('POSTUREOPS_LEASE_7');
-    expect(profileLease.recordId(12)).toBe('POSTUREOPS_LEASE_12');
-    expect(profileLease.listPath).toBe('/api/v2/AlertProfiles');
+    expect(LEASE_LIST_PATH).toBe('/api/v2/AlertProfiles');
   });
 
   it('is created by a POST of the profile extending a predefined profile, with one template that holds the data', () => {
-    expect(profileLease.createRequest(3, DATA, { data: [BASE] }, ctx)).toEqual({
+    expect(createLeaseRequest(3, DATA, { data: [BASE] }, ctx)).toEqual({
       method: 'POST',
       path: '/api/v2/AlertProfiles',
       account: 'prod',
@@ -42,7 +41,7 @@ describe('the lease record', () => {
             name: 'Lease',
             eventName: 'postureops apply lease',
             subject: 'postureops apply lease: do not edit (postureops unlock frees it)',
-            description: `${TAG}{"owner":"owner-a","holder":"run A","stamp":1790000000000}`,
+            description: `${TAG}{"owner":"owner-a","holder":"run A","stamp":1790000000000,"state":"held"}`,
           },
         ],
       },
@@ -50,28 +49,27 @@ describe('the lease record', () => {
   });
 
   it('cannot be created in an account without a predefined profile with templates to extend', () => {
-    expect(() => profileLease.createRequest(1, DATA, { data: [{ alertProfileId: 'SVC_EMPTY', alerts: [] }] }, ctx)).toThrow(
+    expect(() => createLeaseRequest(1, DATA, { data: [{ alertProfileId: 'SVC_EMPTY', alerts: [] }] }, ctx)).toThrow(
       'the account has no predefined alert profile with templates for the apply lease to extend',
     );
   });
 
-  it('is renewed by a PATCH of its template and freed by a DELETE, both by its id', () => {
+  it('is renewed, released and freed by a PATCH of its template by its id, never deleted', () => {
     const renewed = { ...DATA, stamp: DATA.stamp + 60_000 };
-    expect(profileLease.renewRequest('POSTUREOPS_LEASE_2', renewed, ctx)).toEqual({
+    expect(writeLeaseRequest(2, renewed, ctx)).toEqual({
       method: 'PATCH',
       path: '/api/v2/AlertProfiles/POSTUREOPS_LEASE_2',
       account: 'prod',
       orgAccess: false,
       body: { alerts: written(2, renewed).alerts },
     });
-    expect(profileLease.deleteRequest('POSTUREOPS_LEASE_2', ctx)).toEqual({ method: 'DELETE', path: '/api/v2/AlertProfiles/POSTUREOPS_LEASE_2', account: 'prod', orgAccess: false });
   });
 
   it('holds no brace but its outer two in the template text (the service reads {{...}} as a placeholder), and reads back what was written', () => {
-    const data = { owner: 'owner-{a}', holder: 'run {{x}} }{', stamp: 5 };
+    const data: LeaseData = { owner: 'owner-{a}', holder: 'run {{x}} }{', stamp: 5, state: 'released' };
     const text = written(1, data).alerts[0].description;
-    expect(text).toBe(`${TAG}{"owner":"owner-\\u007ba\\u007d","holder":"run \\u007b\\u007bx\\u007d\\u007d \\u007d\\u007b","stamp":5}`);
-    expect(profileLease.records([written(1, data)])).toEqual([{ id: 'POSTUREOPS_LEASE_1', generation: 1, data }]);
+    expect(text).toBe(`${TAG}{"owner":"owner-\\u007ba\\u007d","holder":"run \\u007b\\u007bx\\u007d\\u007d \\u007d\\u007b","stamp":5,"state":"released"}`);
+    expect(leaseRecords([written(1, data)])).toEqual([{ id: 'POSTUREOPS_LEASE_1', generation: 1, data }]);
   });
 });
 
@@ -80,10 +78,10 @@ describe('reading the lease records of a list answer', () => {
     // An id that is not text is no record, even a list whose text would be a lease id.
     const list = [BASE, written(10), 'not a profile', null, { alertProfileId: 7 }, { ...written(3), alertProfileId: ['POSTUREOPS_LEASE_3'] }, written(9), written(2), { alertProfileId: 'MY_PROFILE', alerts: [] }];
     const expected = [2, 9, 10].map((g) => ({ id: `POSTUREOPS_LEASE_${g}`, generation: g, data: DATA }));
-    expect(profileLease.records(list)).toEqual(expected);
-    expect(profileLease.records({ data: list })).toEqual(expected);
-    expect(profileLease.records({ data: 'no list' })).toEqual([]);
-    expect(profileLease.records(undefined)).toEqual([]);
+    expect(leaseRecords(list)).toEqual(expected);
+    expect(leaseRecords({ data: list })).toEqual(expected);
+    expect(leaseRecords({ data: 'no list' })).toEqual([]);
+    expect(leaseRecords(undefined)).toEqual([]);
   });
 
   it.each([
@@ -94,11 +92,11 @@ describe('reading the lease records of a list answer', () => {
     ['something before the prefix', 'XPOSTUREOPS_LEASE_1'],
     ['no number', 'POSTUREOPS_LEASE_'],
   ])('an id with %s is not a lease record', (_, id) => {
-    expect(profileLease.records([{ ...written(1), alertProfileId: id }])).toEqual([]);
+    expect(leaseRecords([{ ...written(1), alertProfileId: id }])).toEqual([]);
   });
 
   it('a generation of 15 digits is one', () => {
-    expect(profileLease.records([{ ...written(1), alertProfileId: 'POSTUREOPS_LEASE_123456789012345' }])).toEqual([
+    expect(leaseRecords([{ ...written(1), alertProfileId: 'POSTUREOPS_LEASE_123456789012345' }])).toEqual([
       { id: 'POSTUREOPS_LEASE_123456789012345', generation: 123456789012345, data: DATA },
     ]);
   });
@@ -119,14 +117,16 @@ describe('reading the lease records of a list answer', () => {
     ['an empty owner', profile('POSTUREOPS_LEASE_1', `${TAG}{"owner":"","holder":"run A","stamp":5}`)],
     ['a holder that is not text', profile('POSTUREOPS_LEASE_1', `${TAG}{"owner":"o","holder":5,"stamp":5}`)],
     ['a stamp that is not a number', profile('POSTUREOPS_LEASE_1', `${TAG}{"owner":"o","holder":"h","stamp":"5"}`)],
-    ['a stamp that is not finite', profile('POSTUREOPS_LEASE_1', `${TAG}{"owner":"o","holder":"h","stamp":1e999}`)],
+    ['a stamp that is not finite', profile('POSTUREOPS_LEASE_1', `${TAG}{"owner":"o","holder":"h","stamp":1e999,"state":"held"}`)],
+    ['no state', profile('POSTUREOPS_LEASE_1', `${TAG}{"owner":"o","holder":"h","stamp":5}`)],
+    ['a state of no meaning', profile('POSTUREOPS_LEASE_1', `${TAG}{"owner":"o","holder":"h","stamp":5,"state":"free"}`)],
   ])('a record with %s is unreadable: a lease of nobody (unlock frees it)', (_, p) => {
-    expect(profileLease.records([p])).toEqual([{ id: 'POSTUREOPS_LEASE_1', generation: 1 }]);
+    expect(leaseRecords([p])).toEqual([{ id: 'POSTUREOPS_LEASE_1', generation: 1 }]);
   });
 
   it('an empty holder is readable (shown as an unknown holder)', () => {
-    expect(profileLease.records([profile('POSTUREOPS_LEASE_1', `${TAG}{"owner":"o","holder":"","stamp":5}`)])).toEqual([
-      { id: 'POSTUREOPS_LEASE_1', generation: 1, data: { owner: 'o', holder: '', stamp: 5 } },
+    expect(leaseRecords([profile('POSTUREOPS_LEASE_1', `${TAG}{"owner":"o","holder":"","stamp":5,"state":"freed"}`)])).toEqual([
+      { id: 'POSTUREOPS_LEASE_1', generation: 1, data: { owner: 'o', holder: '', stamp: 5, state: 'freed' } },
     ]);
   });
 });
@@ -167,11 +167,11 @@ describe('the base a lease record extends', () => {
 describe('what the tool owns', () => {
   it('a lease profile and its template, never a profile, template or resource of the user', () => {
     const live = (kind: string, name: string, parent?: string) => ({ kind, account: 'prod', name, id: name, spec: {}, ...(parent ? { parent } : {}) });
-    expect(profileLease.owns(live('AlertProfile', 'POSTUREOPS_LEASE_4'))).toBe(true);
-    expect(profileLease.owns(live('AlertTemplate', 'POSTUREOPS_LEASE_4.Lease', 'POSTUREOPS_LEASE_4'))).toBe(true);
-    expect(profileLease.owns(live('AlertProfile', 'MY_PROFILE'))).toBe(false);
-    expect(profileLease.owns(live('AlertTemplate', 'MY_PROFILE.Lease', 'MY_PROFILE'))).toBe(false);
-    expect(profileLease.owns(live('AlertChannel', 'POSTUREOPS_LEASE_4'))).toBe(false);
-    expect(profileLease.owns(live('AlertProfile', 'POSTUREOPS_LEASE_0'))).toBe(false);
+    expect(isLeaseRecord(live('AlertProfile', 'POSTUREOPS_LEASE_4'))).toBe(true);
+    expect(isLeaseRecord(live('AlertTemplate', 'POSTUREOPS_LEASE_4.Lease', 'POSTUREOPS_LEASE_4'))).toBe(true);
+    expect(isLeaseRecord(live('AlertProfile', 'MY_PROFILE'))).toBe(false);
+    expect(isLeaseRecord(live('AlertTemplate', 'MY_PROFILE.Lease', 'MY_PROFILE'))).toBe(false);
+    expect(isLeaseRecord(live('AlertChannel', 'POSTUREOPS_LEASE_4'))).toBe(false);
+    expect(isLeaseRecord(live('AlertProfile', 'POSTUREOPS_LEASE_0'))).toBe(false);
   });
 });
