@@ -1,7 +1,8 @@
 // `.env` files: read with Node's own parser (util.parseEnv), beside postureops.yaml or named with
 // --dotenv; the real environment wins over the file. Values are never printed.
 
-import { readFile } from 'node:fs/promises';
+import { constants } from 'node:fs';
+import { open } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { parseEnv } from 'node:util';
 import { isForbiddenVariable } from '../src/model/env.js';
@@ -9,6 +10,32 @@ import { EXIT, ExitError, type Io, write } from './io.js';
 
 /** The file's name beside postureops.yaml. */
 export const DOTENV = '.env';
+
+/** Far above any list of variables, far below what could hurt to hold (a `.env` that is /dev/zero). */
+export const MAX_DOTENV_BYTES = 1024 * 1024;
+
+/**
+ * The text of a dotenv file, at most MAX_DOTENV_BYTES. The repository's `.env` must be a regular file
+ * reached without a symlink (a pull request must not point it at /dev/zero or at a file of the runner);
+ * a file the user names may be anything readable (`--dotenv <(...)` is a pipe).
+ */
+async function readDotenv(path: string, ofRepository: boolean): Promise<string> {
+  const handle = await open(path, constants.O_RDONLY | (ofRepository ? constants.O_NOFOLLOW : 0));
+  try {
+    if (ofRepository && !(await handle.stat()).isFile()) throw Object.assign(new Error('not a regular file'), { code: 'not a regular file' });
+    const buffer = Buffer.alloc(MAX_DOTENV_BYTES + 1);
+    let length = 0;
+    while (length <= MAX_DOTENV_BYTES) {
+      const { bytesRead } = await handle.read(buffer, length, buffer.length - length, null);
+      if (bytesRead === 0) break;
+      length += bytesRead;
+    }
+    if (length > MAX_DOTENV_BYTES) throw Object.assign(new Error('too large'), { code: `larger than ${MAX_DOTENV_BYTES} bytes` });
+    return buffer.subarray(0, length).toString('utf8');
+  } finally {
+    await handle.close();
+  }
+}
 
 /** Variables of a dotenv text, as Node reads them (`KEY=value`, quotes, comments, `export`). */
 export function parseEnvText(text: string): Record<string, string> {
@@ -25,9 +52,10 @@ export async function withEnvFile(io: Io, dir: string, file?: string): Promise<I
   const path = file !== undefined ? resolve(io.cwd, file) : resolve(io.cwd, dir, DOTENV);
   let text: string;
   try {
-    text = await readFile(path, 'utf8');
+    text = await readDotenv(path, file === undefined);
   } catch (err) {
-    const code = (err as NodeJS.ErrnoException).code;
+    let code = (err as NodeJS.ErrnoException).code;
+    if (code === 'ELOOP') code = 'a symlink: the .env beside postureops.yaml must be a file of the repository';
     if (file === undefined && (code === 'ENOENT' || code === 'ENOTDIR')) return io;
     throw new ExitError(EXIT.error, `${file !== undefined ? `--dotenv ${file}` : path}: cannot read it (${code ?? 'error'})`);
   }
