@@ -3,6 +3,7 @@
 // Only variables postureops.yaml declares are read, only where the policy allows (values under
 // `spec` that name nothing); every value read is returned, for masking wherever it flows.
 
+import type { DiagnosticCode } from '../model/diagnostic-codes.js';
 import type { Diagnostic, SourcePosition } from '../model/diagnostics.js';
 import type { Json, JsonObject } from '../model/json.js';
 import { type Env, envNames, hasEnvRef, hasUnclosedEnvRef, interpolate, isDeclared, isForbiddenVariable, malformedEnvRefs, unescapeEnv } from '../model/env.js';
@@ -33,7 +34,7 @@ export interface EnvPolicy {
 }
 
 /** Code of the warning for a variable skipped with `missingEnv: 'skip'` (one per use; callers summarise them). */
-export const ENV_SKIPPED = 'env-skipped';
+export const ENV_SKIPPED = 'env-skipped' satisfies DiagnosticCode;
 
 function withoutEmpty(env: Env): Env {
   return Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== ''));

@@ -62,7 +62,7 @@ export interface LoadedDocument {
  * previousNames, lifecycle) never.
  */
 export function envPolicy(kind: Kind, root: RootConfig | undefined): EnvPolicy {
-  const naming = [...kind.references.map((r) => r.pointer), ...(kind.identifiers ?? [])].map(parsePointer);
+  const naming = [...(kind.references ?? []).map((r) => r.pointer), ...(kind.memberReferences ?? []).map((m) => m.pointer), ...(kind.identifiers ?? [])].map(parsePointer);
   const matches = (pattern: readonly string[], at: readonly string[]): boolean =>
     // A reference is a name or a list of names: its items are names too.
     (at.length === pattern.length || at.length === pattern.length + 1) && pattern.every((p, i) => p === '*' || p === at[i]);
@@ -109,7 +109,7 @@ export function readDocument(
       hint:
         typeof kindValue !== 'string'
           ? `expected one of: ${DOCUMENT_KINDS.join(', ')}`
-          : (KINDS.find((k) => k.documentKind === null && k.kind === kindValue)?.declaredIn ?? didYouMean(kindValue, DOCUMENT_KINDS)),
+          : (KINDS.find((k) => k.documentKind === null && k.kind === kindValue)?.hierarchy?.declaredIn ?? didYouMean(kindValue, DOCUMENT_KINDS)),
     });
     return undefined;
   }
@@ -158,12 +158,12 @@ export function readDocument(
 function renameChecks(kind: Kind, value: JsonObject, where: (pointer: string) => SourcePosition): Diagnostic[] {
   const previous = value.previousNames;
   if (!Array.isArray(previous) || previous.length === 0) return [];
-  if (!kind.renamable) {
+  if (!kind.rename?.inPlace) {
     return [
       {
         severity: 'error',
         code: 'rename-unsupported',
-        message: `${kind.kind} \`${String(value.name)}\` gives previousNames, but ${kind.renameRefusal ?? `the service cannot rename a ${kind.kind} in place`}`,
+        message: `${kind.kind} \`${String(value.name)}\` gives previousNames, but ${kind.rename?.refusal ?? `the service cannot rename a ${kind.kind} in place`}`,
         ...where('/previousNames'),
         field: '/previousNames',
         hint: 'remove previousNames: the plan then deletes the old resource and creates the new one',

@@ -221,7 +221,7 @@ function referenceChecks(docs: LoadedDocument[]): Diagnostic[] {
   };
   for (const doc of docs) {
     const kind = kindForDocument(doc.kind);
-    for (const reference of kind?.references ?? []) {
+    for (const reference of (kind?.references ?? []) ?? []) {
       if (!KINDS.some((k) => k.kind === reference.kind && k.documentKind !== null)) continue;
       const { targets, declared } = documentsOf(reference.kind);
       for (const [name, pointer] of namesAt(doc.value.spec, reference.pointer)) {
@@ -230,7 +230,7 @@ function referenceChecks(docs: LoadedDocument[]): Diagnostic[] {
         const missingIn = doc.accounts.filter((a) => !accounts?.has(a));
         if (missingIn.length === 0) continue;
         const hint = didYouMean(name, [...new Set(targets.map((d) => d.name))]);
-        if (hint === undefined && KINDS.some((k) => k.kind === reference.kind && k.serviceDefaults === true)) continue;
+        if (hint === undefined && KINDS.some((k) => k.kind === reference.kind && k.lifecycle?.serviceDefaults === true)) continue;
         out.push({
           severity: 'warning',
           code: 'reference-not-declared',

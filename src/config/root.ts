@@ -1,6 +1,7 @@
 // postureops.yaml: the accounts a repository manages, the default account, pruning and what it never
 // deletes (`protect`), the secrets policy, the safety thresholds.
 
+import type { Kind } from '../kinds/types.js';
 import type { Diagnostic } from '../model/diagnostics.js';
 import type { JsonObject } from '../model/json.js';
 import { type AccountConfig, type RootConfig, type SafetySettings, type SecretLiteralPolicy } from '../model/account.js';
@@ -18,7 +19,7 @@ export function parseRoot(
   absFile: string,
   file: string,
   text: string,
-  kinds: readonly { kind: string; parentKind?: string; deleteMeans?: string; rootSettings?: Readonly<Record<string, unknown>> }[],
+  kinds: readonly Pick<Kind, 'kind' | 'hierarchy' | 'lifecycle' | 'rootSettings'>[],
   diagnostics: Diagnostic[],
 ): RootConfig | undefined {
   const docs = parseYamlDocuments(file, text, diagnostics);
@@ -103,10 +104,11 @@ export function parseRoot(
   const given = value.prune !== null && typeof value.prune === 'object' ? (value.prune as JsonObject) : {};
   const prune: Record<string, boolean> = {};
   for (const k of kinds) {
-    const own = given[k.kind] ?? (k.parentKind !== undefined ? given[k.parentKind] : undefined);
+    const parent = k.hierarchy?.parentKind;
+    const own = given[k.kind] ?? (parent !== undefined ? given[parent] : undefined);
     // A kind whose delete is not a deletion (agent tokens are disabled, for good: a disabled token
     // cannot be found again) is pruned only when named, never by a blanket `prune: true`.
-    prune[k.kind] = (value.prune === true && k.deleteMeans === undefined) || own === true;
+    prune[k.kind] = (value.prune === true && k.lifecycle?.deleteMeans === undefined) || own === true;
   }
   const secretLiterals = ((value.secrets as JsonObject | undefined)?.literals ?? 'warn') as SecretLiteralPolicy;
   // Settings the kinds own, as given (each kind applies its own default to one left out).

@@ -88,17 +88,17 @@ function common(): SchemaObject {
 
 /** `, except AlertTemplate, which follows AlertProfile`: kinds with a parent follow it when left out. */
 function pruneExceptions(): string {
-  const children = KINDS.filter((k) => k.parentKind !== undefined).map((k) => `${k.kind}, which follows ${k.parentKind}`);
-  const named = KINDS.filter((k) => k.deleteMeans !== undefined).map((k) => k.kind);
+  const children = KINDS.filter((k) => k.hierarchy?.parentKind !== undefined).map((k) => `${k.kind}, which follows ${k.hierarchy?.parentKind}`);
+  const named = KINDS.filter((k) => k.lifecycle?.deleteMeans !== undefined).map((k) => k.kind);
   const onlyNamed = named.length === 0 ? '' : `; \`true\` for every kind leaves out ${named.join(', ')} (${named.length === 1 ? 'its delete is' : 'their deletes are'} not a deletion: name ${named.length === 1 ? 'it' : 'them'} to prune)`;
   return (children.length === 0 ? '' : `, except ${children.join('; ')}`) + onlyNamed;
 }
 
 /** Prune a kind that references another, keep the referenced one (its resources may be shared). */
 function pruneExample(): Record<string, boolean> {
-  const referring = KINDS.find((k) => k.references.length > 0);
+  const referring = KINDS.find((k) => (k.references ?? []).length > 0);
   if (!referring) return { [DOCUMENT_KINDS[0]]: true };
-  return { [referring.kind]: true, [referring.references[0].kind]: false };
+  return { [referring.kind]: true, [(referring.references ?? [])[0].kind]: false };
 }
 
 /** The thresholds one level of `safety` may set. */
@@ -228,7 +228,7 @@ export function schemaCatalog(): Record<string, SchemaObject> {
     [DOCUMENT_SCHEMA]: documentDispatch(),
   };
   for (const kind of KINDS) {
-    for (const [file, schema] of Object.entries(kind.schemas?.() ?? {})) {
+    for (const [file, schema] of Object.entries((kind.documents?.schemas() ?? {}) ?? {})) {
       if (file in catalog) throw new Error(`schema ${file} of ${kind.kind} is already in the catalog`);
       catalog[file] = schema;
     }

@@ -24,9 +24,9 @@ export interface SecretFacts {
 /** The secret pointers of a document, asking the kind once for each list. */
 export function secretFacts(kind: Kind, spec: Json | undefined): SecretFacts {
   if (!isObject(spec)) return { all: [], writeOnly: new Set() };
-  const members = kind.secretMembers(spec);
-  const writeOnly = kind.writeOnly(spec);
-  const pointers = [...members.map((m) => m.pointer), ...writeOnly, ...kind.sensitive(spec)];
+  const members = (kind.secrets?.secretMembers?.(spec) ?? []);
+  const writeOnly = (kind.secrets?.writeOnly?.(spec) ?? []);
+  const pointers = [...members.map((m) => m.pointer), ...writeOnly, ...(kind.secrets?.sensitive?.(spec) ?? [])];
   return {
     all: [...new Set(pointers)].map((p) => '/spec' + p),
     writeOnly: new Set([...members.filter((m) => m.writeOnly).map((m) => m.pointer), ...writeOnly].map((p) => '/spec' + p)),
@@ -94,7 +94,7 @@ export function checkDocument(kind: Kind, doc: JsonObject, ctx: SemanticContext)
     });
   }
 
-  out.push(...(kind.checkDocument?.(doc, at, ctx.settings ?? {}) ?? []));
+  out.push(...(kind.documents?.check?.(doc, at, ctx.settings ?? {}) ?? []));
   return out;
 }
 

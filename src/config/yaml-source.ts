@@ -3,6 +3,7 @@
 // Hostile input (alias bombs, alias cycles, prototype keys, non-JSON scalars) becomes diagnostics.
 
 import type { Document, Node } from 'yaml';
+import type { DiagnosticCode } from '../model/diagnostic-codes.js';
 import type { Diagnostic, SourcePosition } from '../model/diagnostics.js';
 import type { Json, JsonObject } from '../model/json.js';
 import { escapePointerSegment } from '../model/json-pointer.js';
@@ -73,7 +74,7 @@ export function positionOf(index: PositionIndex, pointer: string, prefer: 'key' 
 
 class Abort extends Error {}
 
-const YAML_CODES: Record<string, string> = {
+const YAML_CODES: Record<string, DiagnosticCode> = {
   DUPLICATE_KEY: 'yaml-duplicate-key',
   TAB_AS_INDENT: 'yaml-tab-indent',
 };
@@ -255,7 +256,7 @@ function toJson(
     const range = (node as Node | null)?.range;
     return range ? range[0] : fallback;
   };
-  const fail = (code: string, message: string, where: number, fatal: boolean): void => {
+  const fail = (code: DiagnosticCode, message: string, where: number, fatal: boolean): void => {
     diagnostics.push({ severity: 'error', code, message, ...pos(where) });
     ok = false;
     if (fatal) throw new Abort();

@@ -1,7 +1,8 @@
 // Small helpers every kind file uses: paths, account headers, response records, set-like lists.
 
 import type { Diagnostic } from '../model/diagnostics.js';
-import { ApiError, type ApiRequest, type HttpMethod, unwrapData } from '../api/types.js';
+import { type ApiRequest, type HttpMethod, unwrapData } from '../api/types.js';
+import { MalformedBodyError } from '../model/service-body.js';
 import { API_PREFIX } from '../api/buckets.js';
 import { isObject, jsonEqual, type Json, type JsonObject } from '../model/json.js';
 import type { RequestContext } from './types.js';
@@ -33,7 +34,7 @@ export function toFlag(value: Json | undefined): 0 | 1 {
 export function recordList(body: unknown, path: string): JsonObject[] {
   const list = unwrapData(body);
   if (!Array.isArray(list) || !list.every(isObject)) {
-    throw new ApiError({ kind: 'permanent', method: 'GET', path, detail: 'unexpected response: expected a list of records' });
+    throw new MalformedBodyError('not-a-list', 'GET', path, 'expected a list of records');
   }
   return list;
 }
@@ -49,14 +50,14 @@ export function createdRecord(body: unknown): JsonObject | undefined {
 export function createdString(body: unknown, member: string, path: string): string {
   const value = createdRecord(body)?.[member];
   if (typeof value === 'string' && value !== '') return value;
-  throw new ApiError({ kind: 'outcome-unknown', method: 'POST', path, detail: `created, but the response carries no ${member}` });
+  throw new MalformedBodyError('created-without-id', 'POST', path, `created, but the answer carries no ${member}`);
 }
 
 /** A string identity member of a live record; a record without one cannot be managed. */
 export function requireString(rec: JsonObject, member: string, path: string): string {
   const value = rec[member];
   if (typeof value === 'string' && value !== '') return value;
-  throw new ApiError({ kind: 'permanent', method: 'GET', path, detail: `unexpected response: a record without ${member}` });
+  throw new MalformedBodyError('record-without-identity', 'GET', path, `a record without ${member}`);
 }
 
 export function stringList(value: unknown): string[] {

@@ -55,7 +55,10 @@ export function integrationKind(opts: IntegrationOptions): Kind {
   const listPath = apiPath(opts.collection);
   const defaults = opts.dataDefaults ?? {};
   const pointers = (spec: JsonObject, writeOnly: boolean) =>
-    opts.secrets(spec).filter((s) => s.writeOnly === writeOnly).map((s) => dataPointer(s.path));
+    opts
+      .secrets(spec)
+      .filter((s) => s.writeOnly === writeOnly)
+      .map((s) => dataPointer(s.path));
   const isKnown = (spec: JsonObject): boolean => {
     const t = typeOf(spec);
     return t !== undefined && opts.knownTypes.includes(t);
@@ -85,26 +88,10 @@ export function integrationKind(opts: IntegrationOptions): Kind {
     order: opts.order,
     documentKind: opts.documentKind,
     schema: opts.schema,
-    schemas: opts.schemas,
     references: [],
-    replaceOn: [],
     collection: opts.collection,
     // Alert channels, cloud accounts and container registries all have `POST .../search`.
     searchable: true,
-
-    setPointers: (spec) => opts.setPointers?.(spec) ?? [],
-    // `data` is replaced whole by an update: the file names what it manages, the rest is carried.
-    // Not across a change of type: the other type's members mean nothing to the new one.
-    openMembers: (desired, live) => (desired.type === live.type && typeOf(desired) === typeOf(live) ? ['/data'] : []),
-    writeOnly: (spec) => unique([...pointers(spec, true), ...detected(spec)]),
-    ...(opts.unreturned ? { unreturned: opts.unreturned } : {}),
-    sensitive: (spec) => pointers(spec, false),
-    secretMembers: (spec) => {
-      const declared = (opts.fileSecrets ?? opts.secrets)(spec).map((s) => ({ pointer: dataPointer(s.path), writeOnly: s.writeOnly }));
-      const named = new Set(declared.map((m) => m.pointer));
-      return [...declared, ...detected(spec).filter((p) => !named.has(p)).map((pointer) => ({ pointer, writeOnly: true }))];
-    },
-
     fromDocument(doc: ResourceDocument) {
       const data = isObject(doc.spec.data) ? clone(doc.spec.data) : {};
       const spec: JsonObject = {
@@ -122,7 +109,6 @@ export function integrationKind(opts: IntegrationOptions): Kind {
       };
       return { resources: [resource], diagnostics: convertedEnvRefs(doc, ['/enabled']) };
     },
-
     async list(ctx: FetchContext): Promise<LiveResource[]> {
       return recordList(await ctx.get(listPath), listPath).map((rec) => {
         const type = typeof rec.type === 'string' ? rec.type : (opts.fixedType ?? '');
@@ -151,14 +137,10 @@ export function integrationKind(opts: IntegrationOptions): Kind {
         return live;
       });
     },
-
     createRequest(desired: DesiredResource, _children: DesiredResource[], ctx: RequestContext) {
       return request(ctx, 'POST', listPath, fullBody(desired));
     },
-
     createdId: (body) => createdString(body, 'intgGuid', listPath),
-
-    renamable: true,
     updateRequests(id: string, desired: DesiredResource, changed: string[], ctx: RequestContext, options?: UpdateOptions) {
       const members = MEMBERS.filter((m) => changed.includes(m));
       if (members.length === 0 && !options?.rename) return [];
@@ -169,44 +151,71 @@ export function integrationKind(opts: IntegrationOptions): Kind {
       for (const m of members) body[m] = m === 'enabled' ? toFlag(desired.spec.enabled) : desired.spec[m];
       return [request(ctx, 'PATCH', path, body)];
     },
-
     deleteRequest: (id, ctx) => request(ctx, 'DELETE', apiPath(opts.collection, id)),
-
-    toDocument(live: LiveResource): ExportedDocument | null {
-      let data: JsonObject = {};
-      for (const [key, value] of Object.entries(isObject(live.spec.data) ? live.spec.data : {})) {
-        if (!(key in defaults && jsonEqual(value, defaults[key]))) data[key] = clone(value);
-      }
-      // Export replaces every secret pointer by an env reference; a masked one must be there to be
-      // replaced, and so must a member the service never returns.
-      for (const ptr of [...kind.writeOnly(live.spec), ...(kind.unreturned?.(live.spec) ?? [])]) {
-        if (getAt({ data }, ptr) === undefined) data = setAt({ data }, ptr, '').data as JsonObject;
-      }
-      // In a type this version does not know, "" may be a secret the service hides or an empty
-      // setting: neither written as a value nor as a variable, but named.
-      const notes: Diagnostic[] = [];
-      if (!isKnown(live.spec)) {
-        const inObject = (ptr: string): boolean => isObject(getAt({ data }, ptr.slice(0, ptr.lastIndexOf('/'))));
-        for (const ptr of emptyPointers(data, '/data').filter(inObject).reverse()) {
-          data = removeAt({ data }, ptr).data as JsonObject;
-          notes.push({
-            severity: 'warning',
-            code: 'empty-member-left-out',
-            message: `${opts.kind} "${live.name}" in account ${live.account}: spec${ptr} is empty in the service (type \`${String(typeOf(live.spec))}\`, unknown to this version: a hidden secret or an empty setting); left out of the export`,
-            field: '/spec' + ptr,
-            hint: 'if it is a secret, add it to the file as ${env:NAME} (a member shown empty and taken from the environment is not compared); an update leaves it out otherwise',
-          });
+    documents: {
+      schemas: opts.schemas,
+    },
+    compare: {
+      replaceOn: [],
+      setPointers: (spec) => opts.setPointers?.(spec) ?? [],
+      // `data` is replaced whole by an update: the file names what it manages, the rest is carried.
+      // Not across a change of type: the other type's members mean nothing to the new one.
+      openMembers: (desired, live) => (desired.type === live.type && typeOf(desired) === typeOf(live) ? ['/data'] : []),
+    },
+    secrets: {
+      ...(opts.unreturned ? { unreturned: opts.unreturned } : {}),
+      writeOnly: (spec) => unique([...pointers(spec, true), ...detected(spec)]),
+      sensitive: (spec) => pointers(spec, false),
+      secretMembers: (spec) => {
+        const declared = (opts.fileSecrets ?? opts.secrets)(spec).map((s) => ({ pointer: dataPointer(s.path), writeOnly: s.writeOnly }));
+        const named = new Set(declared.map((m) => m.pointer));
+        return [
+          ...declared,
+          ...detected(spec)
+            .filter((p) => !named.has(p))
+            .map((pointer) => ({ pointer, writeOnly: true })),
+        ];
+      },
+    },
+    rename: {
+      inPlace: true,
+    },
+    // The service tests a channel (`--test-channels`).
+    ...(opts.testable ? { lifecycle: { testRequest: (id: string, ctx: RequestContext) => request(ctx, 'POST', apiPath(opts.collection, id, 'test')) } } : {}),
+    export: {
+      toDocument(live: LiveResource): ExportedDocument | null {
+        let data: JsonObject = {};
+        for (const [key, value] of Object.entries(isObject(live.spec.data) ? live.spec.data : {})) {
+          if (!(key in defaults && jsonEqual(value, defaults[key]))) data[key] = clone(value);
         }
-      }
-      const spec: JsonObject = {};
-      if (opts.fixedType === undefined || live.spec.type !== opts.fixedType) spec.type = live.spec.type;
-      if (live.spec.enabled === false) spec.enabled = false;
-      spec.data = data;
-      return { kind: opts.documentKind, name: live.name, spec, ...(notes.length > 0 ? { notes } : {}) };
+        // Export replaces every secret pointer by an env reference; a masked one must be there to be
+        // replaced, and so must a member the service never returns.
+        for (const ptr of [...(kind.secrets?.writeOnly?.(live.spec) ?? []), ...(kind.secrets?.unreturned?.(live.spec) ?? [])]) {
+          if (getAt({ data }, ptr) === undefined) data = setAt({ data }, ptr, '').data as JsonObject;
+        }
+        // In a type this version does not know, "" may be a secret the service hides or an empty
+        // setting: neither written as a value nor as a variable, but named.
+        const notes: Diagnostic[] = [];
+        if (!isKnown(live.spec)) {
+          const inObject = (ptr: string): boolean => isObject(getAt({ data }, ptr.slice(0, ptr.lastIndexOf('/'))));
+          for (const ptr of emptyPointers(data, '/data').filter(inObject).reverse()) {
+            data = removeAt({ data }, ptr).data as JsonObject;
+            notes.push({
+              severity: 'warning',
+              code: 'empty-member-left-out',
+              message: `${opts.kind} "${live.name}" in account ${live.account}: spec${ptr} is empty in the service (type \`${String(typeOf(live.spec))}\`, unknown to this version: a hidden secret or an empty setting); left out of the export`,
+              field: '/spec' + ptr,
+              hint: 'if it is a secret, add it to the file as ${env:NAME} (a member shown empty and taken from the environment is not compared); an update leaves it out otherwise',
+            });
+          }
+        }
+        const spec: JsonObject = {};
+        if (opts.fixedType === undefined || live.spec.type !== opts.fixedType) spec.type = live.spec.type;
+        if (live.spec.enabled === false) spec.enabled = false;
+        spec.data = data;
+        return { kind: opts.documentKind, name: live.name, spec, ...(notes.length > 0 ? { notes } : {}) };
+      },
     },
   };
-  if (opts.testable) {
-    kind.testRequest = (id, ctx) => request(ctx, 'POST', apiPath(opts.collection, id, 'test'));
-  }
   return kind;
 }

@@ -36,7 +36,7 @@ export function essentialRoutingKinds(kinds: readonly Kind[] = KINDS): Kind[] {
 
 /** What `routes --live` reads: the routing kinds and the kinds they name (resource groups, so scopes show names). */
 export function routingReads(kinds: readonly Kind[] = KINDS): Kind[] {
-  const wanted = new Set(routingKinds(kinds).flatMap((k) => [k.kind, ...k.references.map((r) => r.kind)]));
+  const wanted = new Set(routingKinds(kinds).flatMap((k) => [k.kind, ...(k.references ?? []).map((r) => r.kind)]));
   return kinds.filter((k) => wanted.has(k.kind));
 }
 

@@ -5,6 +5,8 @@
 // closed sets of the service are annotations that src/config/value-check.ts judges (warnings where
 // the service may know better).
 
+import type { DiagnosticCode } from '../model/diagnostic-codes.js';
+
 export type SchemaObject = { [key: string]: unknown };
 
 export const SCHEMA_BASE = 'https://postureops.dev/schemas/';
@@ -89,7 +91,7 @@ export interface ClosedSet {
   /** Default true: a value far from every known one is new, not wrong. */
   open?: boolean;
   /** Diagnostic code of a value outside the set; default `unknown-value`. */
-  code?: string;
+  code?: DiagnosticCode;
   /** Said with a new value: what carrying it means. */
   note?: string;
 }

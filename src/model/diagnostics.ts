@@ -1,4 +1,5 @@
 // One problem type from the YAML loader to the GitHub annotations: collected, never thrown one at a time.
+import type { DiagnosticCode } from './diagnostic-codes.js';
 
 export type Severity = 'error' | 'warning';
 
@@ -11,7 +12,7 @@ export interface SourcePosition {
 export interface Diagnostic {
   severity: Severity;
   /** Stable machine code, kebab-case, e.g. `unknown-field`, `duplicate-resource`. */
-  code: string;
+  code: DiagnosticCode;
   /** What is wrong, for a person. Never contains a secret value. */
   message: string;
   file?: string;

@@ -8,7 +8,7 @@ import { PlanRefusedError, refuseUnlessForced } from '../ops/apply/apply-refusal
 import { planEnvNames } from '../ops/apply/apply-redact.js';
 import { defaultHolder, type LeaseOptions } from '../ops/lease/lease.js';
 import { checkLiterals, literalSource, planLiteralRefs } from '../ops/apply/literals.js';
-import { neededKinds } from '../ops/live/needed-kinds.js';
+import { declaredParents, neededKinds } from '../ops/live/needed-kinds.js';
 import { plan as derivePlan } from '../plan/steps/plan.js';
 import { withBudget } from '../ops/budget/budget.js';
 import { planDifferences } from '../plan/saved/plan-compare.js';
@@ -141,13 +141,14 @@ export async function deriveSavedPlan(setup: RunSetup, request: SavedPlanRequest
   const run = Run.open(setup);
   try {
     const kindsOf = neededKinds(desired, KINDS);
+    const parentsOf = declaredParents(desired, KINDS);
     // Before the first request: the read the derivation needs and the writes, against the budget last reported.
     const writes = writeGroups(saved.changes, KINDS, accounts);
     const leased = request.lease ? [...leaseTakeGroups(), ...leaseRest(run, writes)] : [];
-    await run.preflight([...readGroups(accounts, kindsOf), ...writes, ...leased], 'read and apply');
+    await run.preflight([...readGroups(accounts, kindsOf, 'both', parentsOf), ...writes, ...leased], 'read and apply');
     // The lease first: the live state the derivation reads is read under it.
     if (request.lease) await run.takeLease({ declared: desired.root.accounts, accounts });
-    const live = await readLive(run, accounts, { settings: desired.root.settings, kindsOf }, hooks);
+    const live = await readLive(run, accounts, { settings: desired.root.settings, kindsOf, parentsOf }, hooks);
     // Rotation is asked for per change in the file; the derived plan rotates the same resources.
     const rotate = saved.changes.filter((c) => c.rotate === true).map((c) => `${c.account}/${c.kind}/${c.name}`);
     const result = withBudget(derivePlan(desired, live, {

@@ -4,9 +4,10 @@
 
 import { attribute } from '../ops/live/attribute.js';
 import { literalSource } from '../ops/apply/literals.js';
-import { neededKinds } from '../ops/live/needed-kinds.js';
+import { declaredParents, neededKinds } from '../ops/live/needed-kinds.js';
 import { plan as buildPlan } from '../plan/steps/plan.js';
 import { leaseRestGroups, leaseTakeGroups, preflight, readGroups, writeGroups } from '../ops/budget/preflight.js';
+import { serviceCheckGroups, serviceChecks } from '../ops/live/service-checks.js';
 import { withBudget } from '../ops/budget/budget.js';
 import { KINDS } from '../kinds/index.js';
 import type { AccountConfig, DesiredState } from '../model/account.js';
@@ -64,10 +65,11 @@ export async function planRun(setup: RunSetup, request: PlanRequest, hooks: Plan
   try {
     const { accounts, scope } = await narrow(run, desired, selected, request, offline);
     const kindsOf = neededKinds(desired, KINDS);
-    await run.preflight([...readGroups(accounts, kindsOf), ...(request.lease ? leaseTakeGroups() : [])], 'read');
+    const parentsOf = declaredParents(desired, KINDS);
+    await run.preflight([...readGroups(accounts, kindsOf, 'both', parentsOf), ...serviceCheckGroups(desired, accounts, KINDS), ...(request.lease ? leaseTakeGroups() : [])], 'read');
     // The lease first: the live state this plan comes from is read under it.
     if (request.lease) await run.takeLease({ declared: desired.root.accounts, accounts });
-    const live = await readLive(run, accounts, { settings: desired.root.settings, kindsOf }, hooks);
+    const live = await readLive(run, accounts, { settings: desired.root.settings, kindsOf, parentsOf }, hooks);
     const built = buildPlan(desired, live, {
       accounts: accounts.map((a) => a.name),
       force: request.force,
@@ -84,6 +86,9 @@ export async function planRun(setup: RunSetup, request: PlanRequest, hooks: Plan
     const result = withBudget(built, KINDS, budget, request.noLease ? [] : [...(request.lease ? [] : leaseTakeGroups()), ...rest]);
     // Problems go with the error (the adapter shows them once); a plan's warnings go to the hook.
     if (!result.plan || hasErrors(result.diagnostics)) throw new RunError({ kind: 'no-plan', diagnostics: result.diagnostics });
+    // What only the service can judge (Kind.serviceCheck), asked of what the plan would send.
+    const refused = await serviceChecks(run.client, result.plan, desired, KINDS);
+    if (refused.length > 0) throw new RunError({ kind: 'no-plan', diagnostics: [...result.diagnostics, ...refused] });
     await hooks.diagnostics?.(result.diagnostics);
     let plan = result.plan;
     if (request.attribute) {

@@ -125,7 +125,7 @@ function declaredSets(): Map<string, ClosedSet> {
       Object.values(node).forEach(scan);
     }
   };
-  for (const kind of KINDS) scan(kind.schemas?.() ?? {});
+  for (const kind of KINDS) scan((kind.documents?.schemas() ?? {}) ?? {});
   return found;
 }
 

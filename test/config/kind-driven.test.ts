@@ -17,9 +17,9 @@ async function diagnosticsOf(files: Record<string, string>) {
 
 describe('config driven by the kinds', () => {
   it('gives the hint of a kind without documents from that kind', async () => {
-    const template = KINDS.find((k) => k.documentKind === null && k.declaredIn !== undefined)!;
+    const template = KINDS.find((k) => k.documentKind === null && k.hierarchy?.declaredIn !== undefined)!;
     const [d] = (await diagnosticsOf({ 'a.yaml': `kind: ${template.kind}\nname: x\n` })).filter((x) => x.code === 'unknown-kind');
-    expect(d.hint).toBe(template.declaredIn);
+    expect(d.hint).toBe(template.hierarchy?.declaredIn);
   });
 
   it('reports a referenced name per account it is missing in, at the item, with a suggestion', async () => {

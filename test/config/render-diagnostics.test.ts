@@ -81,12 +81,12 @@ describe('renderDiagnostics github', () => {
     expect(escapeData('100% done\r\nnext: a,b')).toBe('100%25 done%0D%0Anext: a,b');
     expect(escapeProperty('dir:a,b%.yaml')).toBe('dir%3Aa%2Cb%25.yaml');
     const out = renderDiagnostics(
-      [{ severity: 'error', code: 'x', message: '50%\nline two', file: 'a,b:c.yaml', line: 1, column: 2 }],
+      [{ severity: 'error', code: 'schema-violation', message: '50%\nline two', file: 'a,b:c.yaml', line: 1, column: 2 }],
       'github',
       { color: false },
     );
     // A line break inside a message is outside text: shown as `\n` (src/model/inert.ts), so only our own break between message and hint is %0A.
-    expect(out).toBe('::error file=a%2Cb%3Ac.yaml,line=1,col=2,title=x::50%25\\nline two\n');
+    expect(out).toBe('::error file=a%2Cb%3Ac.yaml,line=1,col=2,title=schema-violation::50%25\\nline two\n');
   });
 
   it('leaves out file properties when there is no file', () => {

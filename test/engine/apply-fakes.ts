@@ -37,7 +37,12 @@ export function fakeKind(name: string, opts: FakeKindOptions = {}): Kind {
     let spec = desired.spec;
     for (const ref of references) {
       const v = getAt(spec, ref.pointer);
-      if (Array.isArray(v)) spec = setAt(spec, ref.pointer, v.map((n) => ctx.resolve(ref.kind, String(n))));
+      if (Array.isArray(v))
+        spec = setAt(
+          spec,
+          ref.pointer,
+          v.map((n) => ctx.resolve(ref.kind, String(n))),
+        );
       else if (typeof v === 'string') spec = setAt(spec, ref.pointer, ctx.resolve(ref.kind, v));
     }
     return spec;
@@ -47,22 +52,22 @@ export function fakeKind(name: string, opts: FakeKindOptions = {}): Kind {
     documentKind: opts.documentKind === undefined ? name : opts.documentKind,
     schema: null,
     references,
-    replaceOn: [],
     order: 0,
     collection,
-    ...(opts.parentKind ? { parentKind: opts.parentKind } : {}),
-    ...(opts.ownsChildren ? { ownsChildren: true } : {}),
-    setPointers: () => [],
-    writeOnly: () => [...(opts.writeOnly ?? [])],
-    sensitive: () => [...(opts.sensitive ?? [])],
-    secretMembers: () => [],
+    ...(opts.parentKind || opts.ownsChildren
+      ? { hierarchy: { ...(opts.parentKind ? { parentKind: opts.parentKind } : {}), ...(opts.ownsChildren ? { ownsChildren: true } : {}) } }
+      : {}),
     fromDocument: () => ({ resources: [], diagnostics: [] }),
     async list(ctx) {
       const records = (await ctx.get(path)) as { id: string; name: string; spec: JsonObject; parent?: string }[];
       return records.map((r) => ({ kind: name, account: ctx.account, name: r.name, id: r.id, spec: r.spec, ...(r.parent ? { parent: r.parent } : {}) }));
     },
     createRequest: (desired, children, ctx) =>
-      req(ctx, 'POST', path, { name: desired.name, spec: resolved(desired, ctx), children: children.map((c) => ({ kind: c.kind, name: c.name, parent: c.parent ?? null, spec: c.spec })) }),
+      req(ctx, 'POST', path, {
+        name: desired.name,
+        spec: resolved(desired, ctx),
+        children: children.map((c) => ({ kind: c.kind, name: c.name, parent: c.parent ?? null, spec: c.spec })),
+      }),
     createdId: (body) => {
       const id = (body as { data?: { id?: unknown } })?.data?.id;
       if (typeof id !== 'string') throw new ApiError({ kind: 'outcome-unknown', method: 'POST', path, detail: 'no id in the response' });
@@ -75,12 +80,23 @@ export function fakeKind(name: string, opts: FakeKindOptions = {}): Kind {
       return [req(ctx, 'PATCH', `${path}/${id}`, { spec: body })];
     },
     deleteRequest: (id, ctx) => req(ctx, 'DELETE', `${path}/${id}`),
-    toDocument: (live: LiveResource, children: readonly LiveResource[]) =>
-      opts.documentKind === null
-        ? null
-        : { kind: name, name: live.name, spec: children.length > 0 ? { ...live.spec, children: children.map((c) => c.name) } : live.spec },
+    compare: {
+      replaceOn: [],
+      setPointers: () => [],
+    },
+    secrets: {
+      writeOnly: () => [...(opts.writeOnly ?? [])],
+      sensitive: () => [...(opts.sensitive ?? [])],
+      secretMembers: () => [],
+    },
+    ...(opts.testable ? { lifecycle: { testRequest: (id: string, ctx: RequestContext) => req(ctx, 'POST', `${path}/${id}/test`) } } : {}),
+    export: {
+      toDocument: (live: LiveResource, children: readonly LiveResource[]) =>
+        opts.documentKind === null
+          ? null
+          : { kind: name, name: live.name, spec: children.length > 0 ? { ...live.spec, children: children.map((c) => c.name) } : live.spec },
+    },
   };
-  if (opts.testable) kind.testRequest = (id, ctx) => req(ctx, 'POST', `${path}/${id}/test`);
   return kind;
 }
 

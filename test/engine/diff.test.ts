@@ -34,8 +34,13 @@ describe('diff with --rotate: write-only members', () => {
 });
 
 /** A kind built for one rule of the diff at a time. */
-function boxKind(over: Partial<Kind>): Kind {
-  return { ...Channel, kind: 'Box', replaceOn: [], setPointers: () => [], writeOnly: () => [], sensitive: () => [], ...over };
+function boxKind(over: Pick<Kind, 'compare' | 'secrets'>): Kind {
+  return {
+    ...Channel,
+    kind: 'Box',
+    compare: { replaceOn: [], setPointers: () => [], ...over.compare },
+    secrets: { ...Channel.secrets!, writeOnly: () => [], sensitive: () => [], ...over.secrets },
+  };
 }
 const box = (spec: JsonObject, envRefs?: Record<string, string>) => desired('Box', 'b', spec, envRefs ? { envRefs } : {});
 const liveBox = (spec: JsonObject) => live('Box', 'b', 'B1', spec);
@@ -48,7 +53,15 @@ describe('diff: set arrays', () => {
     expect(out[0]).toBe(docs[0]);
     expect(out[1]).toBe(docs[1]);
     // One set out of order among ordered ones: only that one moves.
-    expect(sortSets([{ a: ['x', 'y'], b: ['2', '1'] }, { a: ['p', 'q'], b: ['s', 't'] }], ['/a', '/b'])).toEqual([
+    expect(
+      sortSets(
+        [
+          { a: ['x', 'y'], b: ['2', '1'] },
+          { a: ['p', 'q'], b: ['s', 't'] },
+        ],
+        ['/a', '/b'],
+      ),
+    ).toEqual([
       { a: ['x', 'y'], b: ['1', '2'] },
       { a: ['p', 'q'], b: ['t', 's'] },
     ]);
@@ -75,7 +88,7 @@ describe('diff: set arrays', () => {
 
   it('a nested set is ordered before the set that holds it: the same members in another order are no change', () => {
     const Nested = boxKind({
-      setPointers: (s) => ['/groups', ...((s.groups as JsonObject[] | undefined) ?? []).map((_g, i) => `/groups/${i}/tags`)],
+      compare: { setPointers: (s) => ['/groups', ...((s.groups as JsonObject[] | undefined) ?? []).map((_g, i) => `/groups/${i}/tags`)] },
     });
     const d = box({ groups: [{ tags: ['z', 'a'] }, { tags: ['b'] }] });
     const diff = diffResource(Nested, d, liveBox({ groups: [{ tags: ['a', 'z'] }, { tags: ['b'] }] }));
@@ -84,7 +97,7 @@ describe('diff: set arrays', () => {
   });
 
   it('the views of a create and a delete show sets in order', () => {
-    const Sets = boxKind({ setPointers: () => ['/tags'], unreturned: () => ['/hidden'] });
+    const Sets = boxKind({ compare: { setPointers: () => ['/tags'] }, secrets: { unreturned: () => ['/hidden'] } });
     expect(desiredView(Sets, box({ tags: ['b', 'a'] }))).toMatchObject({ after: { tags: ['a', 'b'] }, unreturned: ['/hidden'] });
     expect(liveView(Sets, liveBox({ tags: ['b', 'a'] })).before).toEqual({ tags: ['a', 'b'] });
   });
@@ -92,13 +105,13 @@ describe('diff: set arrays', () => {
 
 describe('diff: members not compared', () => {
   it('write-only members are removed deepest first, so a removed element does not shift another pointer onto the wrong one', () => {
-    const Items = boxKind({ writeOnly: () => ['/items/0', '/items/1/key'] });
+    const Items = boxKind({ secrets: { writeOnly: () => ['/items/0', '/items/1/key'] } });
     const diff = diffResource(Items, box({ items: [{ k: 'w' }, { name: 'n', key: 's1' }] }), liveBox({ items: [{ k: 'w2' }, { name: 'n' }] }));
     expect(diff.changed).toEqual([]);
   });
 
   it('unreturned members are not compared, and an object left empty by them goes too, not one that still holds something', () => {
-    const Unret = boxKind({ unreturned: () => ['/top', '/data/role'] });
+    const Unret = boxKind({ secrets: { unreturned: () => ['/top', '/data/role'] } });
     expect(diffResource(Unret, box({ top: 'x' }), liveBox({})).changed).toEqual([]);
     expect(diffResource(Unret, box({ data: { role: 'r' } }), liveBox({})).changed).toEqual([]);
     expect(diffResource(Unret, box({ data: { role: 'r', region: 'eu' } }), liveBox({ data: { region: 'us' } })).changed).toEqual(['data']);
@@ -107,14 +120,14 @@ describe('diff: members not compared', () => {
   });
 
   it('--rotate sends an unreturned member the file sets, and only such a member', () => {
-    const Unret = boxKind({ unreturned: () => ['/role'] });
+    const Unret = boxKind({ secrets: { unreturned: () => ['/role'] } });
     expect(diffResource(Unret, box({ n: 1 }), liveBox({ n: 1 }), true)).toMatchObject({ changed: [], diff: [] });
     expect(diffResource(Unret, box({ n: 1, role: 'r' }), liveBox({ n: 1 }), true).diff).toEqual([{ op: 'add', path: '/role', value: 'r' }]);
     expect(diffResource(Unret, box({ n: 1, role: 'r' }), liveBox({ n: 1, role: 'old' }), true).diff).toEqual([{ op: 'replace', path: '/role', value: 'r' }]);
   });
 
   it('an env value the service shows empty inside an open member is a hidden secret; elsewhere, or shown set, it is compared', () => {
-    const Open = boxKind({ openMembers: () => ['/data', '/extra'] });
+    const Open = boxKind({ compare: { openMembers: () => ['/data', '/extra'] } });
     const env = { '/data/token': '${env:T}', '/plain': '${env:P}' };
     const hidden = diffResource(Open, box({ data: { token: 'new' }, plain: 'p' }, env), liveBox({ data: { token: '' }, plain: '' }));
     expect(hidden.writeOnly).toEqual(['/data/token']);
@@ -124,7 +137,7 @@ describe('diff: members not compared', () => {
   });
 
   it('a change below a masked member shows only the mask', () => {
-    const Masked = boxKind({ sensitive: () => ['/data'] });
+    const Masked = boxKind({ secrets: { sensitive: () => ['/data'] } });
     const diff = diffResource(Masked, box({ data: { url: 'new-secret' } }), liveBox({ data: { url: 'old-secret' } }));
     expect(diff.diff).toEqual([{ op: 'replace', path: '/data/url', value: MASK }]);
   });
@@ -133,22 +146,53 @@ describe('diff: members not compared', () => {
 describe('diff: a secret inside an element of a set array', () => {
   // The service lists set elements in an order of its own: a pointer found on the desired side
   // (here a value the file takes from the environment) may sit at another index on the live side.
-  const Creds = boxKind({ setPointers: (s) => (Array.isArray(s.creds) ? ['/creds'] : []) });
+  const Creds = boxKind({ compare: { setPointers: (s) => (Array.isArray(s.creds) ? ['/creds'] : []) } });
   const env = { '/creds/0/token': '${env:TOKEN_A}' };
-  const file = box({ creds: [{ name: 'a', token: 'new-a' }, { name: 'b', token: 'plain-b' }] }, env);
+  const file = box(
+    {
+      creds: [
+        { name: 'a', token: 'new-a' },
+        { name: 'b', token: 'plain-b' },
+      ],
+    },
+    env,
+  );
 
   it('the live value the service echoes is masked in the plan whichever element holds it', () => {
-    const diff = diffResource(Creds, file, liveBox({ creds: [{ name: 'b', token: 'plain-b' }, { name: 'a', token: 'echoed-secret-a' }] }));
+    const diff = diffResource(
+      Creds,
+      file,
+      liveBox({
+        creds: [
+          { name: 'b', token: 'plain-b' },
+          { name: 'a', token: 'echoed-secret-a' },
+        ],
+      }),
+    );
     expect(JSON.stringify(diff)).not.toContain('echoed-secret-a');
-    expect(diff.before).toEqual({ creds: [{ name: 'a', token: MASK }, { name: 'b', token: MASK }] });
-    expect(diff.after).toEqual({ creds: [{ name: 'a', token: { $env: '${env:TOKEN_A}' } }, { name: 'b', token: 'plain-b' }] });
+    expect(diff.before).toEqual({
+      creds: [
+        { name: 'a', token: MASK },
+        { name: 'b', token: MASK },
+      ],
+    });
+    expect(diff.after).toEqual({
+      creds: [
+        { name: 'a', token: { $env: '${env:TOKEN_A}' } },
+        { name: 'b', token: 'plain-b' },
+      ],
+    });
   });
 
   it('a live spec without the set array keeps the pointer as it is, and one outside any set is masked where it is', () => {
     const diff = diffResource(Creds, box({ creds: [{ name: 'a', token: 'x' }], url: 'u' }, { ...env, '/url': '${env:URL}' }), liveBox({ url: 'echoed-url' }));
     expect(diff.before).toEqual({ url: MASK });
     expect(diff.changed).toEqual(['creds', 'url']);
-    const both = diffResource(Creds, box({ creds: [{ name: 'a', token: 'x' }], url: 'u' }, { ...env, '/url': '${env:URL}' }), liveBox({ creds: [{ name: 'a', token: 't' }], url: 'echoed-url' }));
+    const both = diffResource(
+      Creds,
+      box({ creds: [{ name: 'a', token: 'x' }], url: 'u' }, { ...env, '/url': '${env:URL}' }),
+      liveBox({ creds: [{ name: 'a', token: 't' }], url: 'echoed-url' }),
+    );
     expect(JSON.stringify(both)).not.toContain('echoed-url');
     expect(both.before).toEqual({ creds: [{ name: 'a', token: MASK }], url: MASK });
   });

@@ -2,7 +2,7 @@ import { chmod, mkdir, mkdtemp, readdir, readFile, rm, stat, symlink, writeFile 
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { writeExport } from '../../src/ops/export/export.js';
+import { ExportError, writeExport } from '../../src/ops/export/export.js';
 import { MARKER_FILE, markerText, parseMarker } from '../../src/ops/export/export-marker.js';
 
 let root: string;
@@ -48,6 +48,7 @@ describe('writeExport', () => {
     const out = join(root, 'out');
     await writeExport(out, { files: [...result.files, { path: 'old/stale.yaml', content: 'x' }] });
     await expect(writeExport(out, result)).rejects.toThrow(`cannot export to ${out}: the folder is not empty (use --force to replace a previous export)`);
+    await expect(writeExport(out, result)).rejects.toMatchObject({ name: 'ExportError', code: 'target-not-empty' });
     expect(await tree(out)).toEqual(['old/stale.yaml', 'postureops.yaml', 'prod/alert-channels.yaml']);
 
     await writeExport(out, result, { force: true });
@@ -61,6 +62,7 @@ describe('writeExport', () => {
     await writeExport(out, { files: [{ path: 'keep.yaml', content: 'keep' }] });
     const broken = { files: [...result.files, { path: 'prod/bad\0name.yaml', content: 'x' }] };
     await expect(writeExport(out, broken, { force: true })).rejects.toThrow(`cannot export to ${out}:`);
+    await expect(writeExport(out, broken, { force: true })).rejects.toBeInstanceOf(ExportError);
     expect(await tree(out)).toEqual(['keep.yaml']);
     expect(await readdir(root)).toEqual(['out']);
 
@@ -73,6 +75,7 @@ describe('writeExport', () => {
     const out = join(root, 'out');
     await expect(writeExport(out, { files: [{ path: '../escape.yaml', content: 'x' }] })).rejects.toThrow('invalid file path "../escape.yaml"');
     await expect(writeExport(out, { files: [{ path: '/abs.yaml', content: 'x' }] })).rejects.toThrow('invalid file path');
+    await expect(writeExport(out, { files: [{ path: '/abs.yaml', content: 'x' }] })).rejects.toMatchObject({ code: 'invalid-path' });
     expect(await readdir(root)).toEqual([]);
   });
 
@@ -80,6 +83,8 @@ describe('writeExport', () => {
     const file = join(root, 'file');
     await writeFile(file, 'x');
     await expect(writeExport(file, result, { force: true })).rejects.toThrow(`cannot export to ${file}: it exists and is not a folder`);
+    await expect(writeExport(file, result, { force: true })).rejects.toMatchObject({ code: 'target-not-folder' });
+    await expect(writeExport('/', result)).rejects.toMatchObject({ code: 'target-is-root' });
     expect(await readFile(file, 'utf8')).toBe('x');
   });
 });
@@ -168,6 +173,7 @@ describe('the export marker (issue 29: --force replaces only a previous export)'
     await writeExport(out, result);
     await mkdir(join(out, 'extra'));
     await expect(writeExport(out, result, { force: true })).rejects.toThrow(`cannot export to ${out}: it holds "extra", a folder the previous export did not write: --force replaces only a previous export; nothing was written or removed`);
+    await expect(writeExport(out, result, { force: true })).rejects.toMatchObject({ name: 'ExportError', code: 'target-not-export' });
     await rm(join(out, 'extra'), { recursive: true });
     const elsewhere = join(root, 'elsewhere');
     await mkdir(elsewhere);

@@ -6,6 +6,7 @@ import { kindFileStem } from '../../src/ops/export/export-yaml.js';
 import type { LiveState } from '../../src/model/live.js';
 import type { LiveResource } from '../../src/model/resource.js';
 import { fakeKind } from './apply-fakes.js';
+import type { Kind } from '../../src/kinds/types.js';
 
 const SLACK_URL = 'https://hooks.slack.com/services/T0000/B0000/sekr1tsekr1t';
 const accounts = [
@@ -170,7 +171,7 @@ describe('exportConfig', () => {
 
   it('leaves out a document where a secret would surface outside its pointer (defence in depth)', () => {
     const Leaky = fakeKind('Leaky', { sensitive: ['/url'] });
-    const leaky = { ...Leaky, toDocument: (live: LiveResource) => ({ kind: 'Leaky', name: live.name, spec: { ...live.spec, note: `copy of ${String(live.spec.url)}` } }) };
+    const leaky: Kind = { ...Leaky, export: { toDocument: (live: LiveResource) => ({ kind: 'Leaky', name: live.name, spec: { ...live.spec, note: `copy of ${String(live.spec.url)}` } }) } };
     const result = exportConfig(liveOf([{ kind: 'Leaky', account: 'prod', name: 'l', id: '1', spec: { url: 'https://secret.example/abc' } }]), { accounts, kinds: [leaky] });
     expect(result.diagnostics.map((d) => d.code)).toEqual(['secret-in-export']);
     for (const f of result.files) expect(f.content).not.toContain('secret.example');

@@ -40,7 +40,8 @@ describe('fetchLive reads', () => {
       override async request<T>(req: ApiRequest) {
         const chosen = req.alternative ? { ...req, ...req.alternative } : req;
         sent.push(`${chosen.method} ${chosen.account} ${chosen.path}`);
-        if (chosen.path.endsWith('/search')) throw new ApiError({ kind: 'permanent', status: 400, method: chosen.method, path: chosen.path, serviceMessage: 'Invalid data' });
+        if (chosen.path.endsWith('/search'))
+          throw new ApiError({ kind: 'permanent', status: 400, method: chosen.method, path: chosen.path, serviceMessage: 'Invalid data' });
         return super.request<T>(chosen);
       }
     })({ prod: { '/api/v2/AlertChannels': table }, staging: { '/api/v2/AlertChannels': table } });
@@ -83,7 +84,11 @@ describe('fetchLive reads', () => {
   it('reads per account only the kinds it is told, and records the others as unread', async () => {
     const client = new FakeClient({});
     const state = await fetchLive(client, ACCOUNTS, FAKE_KINDS, { kindsOf: (a) => (a.name === 'prod' ? [Channel, Rule] : [Channel]) });
-    expect(client.requests.map((r) => `${r.account} ${r.path}`).sort()).toEqual(['prod /api/v2/AlertChannels', 'prod /api/v2/AlertRules', 'staging /api/v2/AlertChannels']);
+    expect(client.requests.map((r) => `${r.account} ${r.path}`).sort()).toEqual([
+      'prod /api/v2/AlertChannels',
+      'prod /api/v2/AlertRules',
+      'staging /api/v2/AlertChannels',
+    ]);
     expect(state.unread).toEqual([
       { account: 'prod', kinds: ['Profile', 'Template'] },
       { account: 'staging', kinds: ['Rule', 'Profile', 'Template'] },
@@ -123,7 +128,13 @@ describe('neededKinds', () => {
 
   it('reads what refers to a declared kind only when that kind can be replaced', () => {
     // A channel kind without replaceOn loses a resource only to prune: no rule is read for it.
-    const Fixed: Kind = { ...Channel, replaceOn: [] };
+    const Fixed: Kind = {
+      ...Channel,
+      compare: {
+        ...Channel.compare,
+        replaceOn: [],
+      },
+    };
     const of = neededKinds({ root: root(), resources: [declared('prod', 'Channel')] }, [Fixed, Rule, Profile, Template]);
     expect(names(of(ACCOUNTS[0]))).toEqual(['Channel']);
   });
@@ -131,8 +142,19 @@ describe('neededKinds', () => {
   it('does not go further than one step: a kind read for the in-use check brings nothing of its own', () => {
     // Rules refer to channels and to groups; groups are pruned, so the rules are read for the in-use
     // check, but the channels they name are not: those rules are never compared.
-    const Group: Kind = { ...Profile, kind: 'Group', documentKind: 'Group', order: 15, collection: 'Groups', parentKind: undefined, references: [] };
-    const Routed: Kind = { ...Rule, references: [...Rule.references, { kind: 'Group', pointer: '/groups' }] };
+    const Group: Kind = {
+      ...Profile,
+      kind: 'Group',
+      documentKind: 'Group',
+      order: 15,
+      collection: 'Groups',
+      references: [],
+      hierarchy: {
+        ...Profile.hierarchy,
+        parentKind: undefined,
+      },
+    };
+    const Routed: Kind = { ...Rule, references: [...(Rule.references ?? []), { kind: 'Group', pointer: '/groups' }] };
     const of = neededKinds({ root: root({ Group: true }), resources: [] }, [Channel, Group, Routed]);
     expect(names(of(ACCOUNTS[0]))).toEqual(['Group', 'Rule']);
   });

@@ -18,7 +18,11 @@ describe('order', () => {
     // Rules first in the kind list: only the dependency can put the channel first.
     const kinds = [FAKE_KINDS[1], FAKE_KINDS[0], FAKE_KINDS[2], FAKE_KINDS[3]];
     const result = plan(
-      desiredState([desired('Rule', 'a-rule', { channels: ['z-chan'], severity: [1] }), desired('Rule', 'b-rule', { channels: [], severity: [1] }), desired('Channel', 'z-chan', hook('u'))]),
+      desiredState([
+        desired('Rule', 'a-rule', { channels: ['z-chan'], severity: [1] }),
+        desired('Rule', 'b-rule', { channels: [], severity: [1] }),
+        desired('Channel', 'z-chan', hook('u')),
+      ]),
       liveState([]),
       { kinds },
     );
@@ -56,7 +60,13 @@ describe('order', () => {
     ).toEqual(['update prod/Profile/P', 'update prod/Template/P.a']);
 
     // A parent kind that does not own its children: the children are deleted first, on their own.
-    const LooseProfile: Kind = { ...FAKE_KINDS[2], ownsChildren: false };
+    const LooseProfile: Kind = {
+      ...FAKE_KINDS[2],
+      hierarchy: {
+        ...FAKE_KINDS[2].hierarchy,
+        ownsChildren: false,
+      },
+    };
     const result = plan(
       desiredState([], { Profile: true, Template: true }),
       liveState([live('Profile', 'P', 'P', { extends: 'SVC_A' }), live('Template', 'P.a', 'P.a', { subject: 's' }, { parent: 'P' })]),
@@ -108,7 +118,16 @@ describe('order', () => {
   });
 
   it('a cycle of declared resources is a planning error', () => {
-    const Node: Kind = { ...Channel, kind: 'Node', references: [{ kind: 'Node', pointer: '/next' }], writeOnly: () => [], sensitive: () => [] };
+    const Node: Kind = {
+      ...Channel,
+      kind: 'Node',
+      references: [{ kind: 'Node', pointer: '/next' }],
+      secrets: {
+        ...Channel.secrets,
+        writeOnly: () => [],
+        sensitive: () => [],
+      },
+    };
     const result = plan(desiredState([desired('Node', 'a', { next: 'b' }), desired('Node', 'b', { next: 'a' })]), liveState([]), { kinds: [Node] });
     expect(result.plan).toBeUndefined();
     expect(result.diagnostics.map((d) => d.code)).toEqual(['dependency-cycle']);

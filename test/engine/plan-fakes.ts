@@ -13,15 +13,8 @@ type Rec = Record<string, unknown>;
 
 const base = {
   schema: null,
-  replaceOn: [] as string[],
-  references: [],
-  setPointers: (): string[] => [],
-  writeOnly: (): string[] => [],
-  secretMembers: () => [],
-  sensitive: (): string[] => [],
   fromDocument: () => ({ resources: [], diagnostics: [] }),
   createdId: (body: unknown): string => String((body as Rec)?.id ?? ''),
-  toDocument: () => null,
 };
 
 /** A channel: `type` cannot change in place; Pager keys are write-only, Slack urls come back in clear. */
@@ -31,10 +24,6 @@ export const Channel: Kind = {
   documentKind: 'Channel',
   order: 10,
   collection: 'AlertChannels',
-  replaceOn: ['type'],
-  setPointers: (spec) => (Array.isArray(spec.tags) ? ['/tags'] : []),
-  writeOnly: (spec) => (spec.type === 'Pager' ? ['/data/apiKey'] : []),
-  sensitive: (spec) => (spec.type === 'Slack' ? ['/data/url'] : []),
   async list(ctx: FetchContext): Promise<LiveResource[]> {
     const rows = (await ctx.get('/api/v2/AlertChannels')) as Rec[];
     return rows.map((r) => ({
@@ -50,6 +39,14 @@ export const Channel: Kind = {
     { method: 'PATCH', path: `/api/v2/AlertChannels/${id}`, account: ctx.account, body: Object.fromEntries(changed.map((m) => [m, d.spec[m]])) },
   ],
   deleteRequest: (id, ctx) => ({ method: 'DELETE', path: `/api/v2/AlertChannels/${id}`, account: ctx.account }),
+  compare: {
+    replaceOn: ['type'],
+    setPointers: (spec) => (Array.isArray(spec.tags) ? ['/tags'] : []),
+  },
+  secrets: {
+    writeOnly: (spec) => (spec.type === 'Pager' ? ['/data/apiKey'] : []),
+    sensitive: (spec) => (spec.type === 'Slack' ? ['/data/url'] : []),
+  },
 };
 
 /** A rule routes to channels by name (live: by id until fetch maps them). */
@@ -60,7 +57,6 @@ export const Rule: Kind = {
   order: 20,
   collection: 'AlertRules',
   references: [{ kind: 'Channel', pointer: '/channels' }],
-  setPointers: () => ['/channels', '/severity'],
   async list(ctx: FetchContext): Promise<LiveResource[]> {
     const rows = (await ctx.get('/api/v2/AlertRules')) as Rec[];
     return rows.map((r) => ({
@@ -79,6 +75,9 @@ export const Rule: Kind = {
   }),
   updateRequests: (id, _d, _changed, ctx) => [{ method: 'PATCH', path: `/api/v2/AlertRules/${id}`, account: ctx.account }],
   deleteRequest: (id, ctx) => ({ method: 'DELETE', path: `/api/v2/AlertRules/${id}`, account: ctx.account }),
+  compare: {
+    setPointers: () => ['/channels', '/severity'],
+  },
 };
 
 /** A profile creates its templates in one call; `extends` cannot change in place. */
@@ -88,8 +87,6 @@ export const Profile: Kind = {
   order: 30,
   documentKind: 'Profile',
   collection: 'AlertProfiles',
-  ownsChildren: true,
-  replaceOn: ['extends'],
   async list(ctx: FetchContext): Promise<LiveResource[]> {
     const rows = (await ctx.get('/api/v2/AlertProfiles')) as Rec[];
     return rows.map((r) => ({
@@ -110,6 +107,12 @@ export const Profile: Kind = {
   }),
   updateRequests: (id, _d, _changed, ctx) => [{ method: 'PATCH', path: `/api/v2/AlertProfiles/${id}`, account: ctx.account }],
   deleteRequest: (id, ctx) => ({ method: 'DELETE', path: `/api/v2/AlertProfiles/${id}`, account: ctx.account }),
+  hierarchy: {
+    ownsChildren: true,
+  },
+  compare: {
+    replaceOn: ['extends'],
+  },
 };
 
 /** Templates live inside profiles: name `<profile>.<template>`; placeholders checked against the parent. */
@@ -119,7 +122,6 @@ export const Template: Kind = {
   order: 40,
   documentKind: null,
   collection: 'AlertProfiles',
-  parentKind: 'Profile',
   async list(ctx: FetchContext): Promise<LiveResource[]> {
     const rows = (await ctx.get('/api/v2/AlertProfiles')) as Rec[];
     return rows.flatMap((p) =>
@@ -143,14 +145,15 @@ export const Template: Kind = {
       .map((u) => ({ severity: 'error' as const, code: 'unknown-placeholder', message: `${desired.name} uses {{${u}}}` }));
   },
   createRequest: (d, _c, ctx) => ({ method: 'POST', path: `/api/v2/AlertProfiles/${d.parent}/AlertTemplates`, account: ctx.account }),
-  updateRequests: (id, d, _changed, ctx) => [
-    { method: 'PATCH', path: `/api/v2/AlertProfiles/${d.parent}/AlertTemplates/${id.split('.')[1]}`, account: ctx.account },
-  ],
+  updateRequests: (id, d, _changed, ctx) => [{ method: 'PATCH', path: `/api/v2/AlertProfiles/${d.parent}/AlertTemplates/${id.split('.')[1]}`, account: ctx.account }],
   deleteRequest: (id, ctx) => ({
     method: 'DELETE',
     path: `/api/v2/AlertProfiles/${id.split('.')[0]}/AlertTemplates/${id.split('.')[1]}`,
     account: ctx.account,
   }),
+  hierarchy: {
+    parentKind: 'Profile',
+  },
 };
 
 export const FAKE_KINDS: readonly Kind[] = [Channel, Rule, Profile, Template];

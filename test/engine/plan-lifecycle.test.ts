@@ -9,7 +9,17 @@ import type { Kind } from '../../src/kinds/types.js';
 import type { DesiredResource } from '../../src/model/resource.js';
 import { Channel, desired, desiredState, FAKE_KINDS, live, liveState } from './plan-fakes.js';
 
-const KINDS: readonly Kind[] = FAKE_KINDS.map((k) => (k === Channel ? { ...Channel, renamable: true } : k));
+const KINDS: readonly Kind[] = FAKE_KINDS.map((k) =>
+  k === Channel
+    ? {
+        ...Channel,
+        rename: {
+          ...Channel.rename,
+          inPlace: true,
+        },
+      }
+    : k,
+);
 const hook = (url: string) => ({ type: 'Webhook', data: { url } });
 const rule = (channels: string[]) => ({ channels, severity: [1] });
 
@@ -22,9 +32,7 @@ function planOf(d: DesiredResource[], l: Parameters<typeof liveState>[0], opts: 
 }
 
 describe('plan: renames', () => {
-  const liveNow = [live('Channel', 'old', 'C1', hook('u')), live('Rule', 'r', 'R1', rule(['C1']))].map((r) =>
-    r.kind === 'Rule' ? { ...r, spec: rule(['old']) } : r,
-  );
+  const liveNow = [live('Channel', 'old', 'C1', hook('u')), live('Rule', 'r', 'R1', rule(['C1']))].map((r) => (r.kind === 'Rule' ? { ...r, spec: rule(['old']) } : r));
 
   it('previousNames: one update of the name, same id; the rule that routes to it has nothing to change', () => {
     const p = planOf([{ ...desired('Channel', 'new', hook('u')), previousNames: ['old'] }, desired('Rule', 'r', rule(['new']))], liveNow, { prune: { Channel: true } });
@@ -82,11 +90,9 @@ describe('plan: lifecycle and protect', () => {
 
 describe('plan: --target', () => {
   it('only the targeted change and the channel it depends on; partial; unrelated changes and refusals left out', () => {
-    const p = planOf(
-      [desired('Channel', 'a', hook('a')), desired('Channel', 'b', hook('b')), desired('Rule', 'r', rule(['a'])), desired('Rule', 's', rule(['b']))],
-      [],
-      { targets: ['prod/Rule/r'] },
-    );
+    const p = planOf([desired('Channel', 'a', hook('a')), desired('Channel', 'b', hook('b')), desired('Rule', 'r', rule(['a'])), desired('Rule', 's', rule(['b']))], [], {
+      targets: ['prod/Rule/r'],
+    });
     expect(p.changes.map((c) => `${c.action} ${c.key}`)).toEqual(['create prod/Channel/a', 'create prod/Rule/r']);
     expect(p.summary.create).toBe(2);
     expect(p.targets).toEqual(['prod/Rule/r']);

@@ -118,7 +118,10 @@ const RESULT_SCENARIOS: Record<ResultReasonCode, { status: ChangeResult['status'
     make: () =>
       applied(
         new FakeService(),
-        [change({ action: 'create', kind: 'Widget', name: 'a', dependsOn: ['prod/Widget/b'] }), change({ action: 'create', kind: 'Widget', name: 'b', dependsOn: ['prod/Widget/a'] })],
+        [
+          change({ action: 'create', kind: 'Widget', name: 'a', dependsOn: ['prod/Widget/b'] }),
+          change({ action: 'create', kind: 'Widget', name: 'b', dependsOn: ['prod/Widget/a'] }),
+        ],
         'prod/Widget/a',
       ),
   },
@@ -162,7 +165,8 @@ const RESULT_SCENARIOS: Record<ResultReasonCode, { status: ChangeResult['status'
   'missing-value': {
     status: 'failed',
     tone: 'failure',
-    make: () => applied(new FakeService(), [change({ action: 'create', kind: 'Widget', name: 'w1', after: { token: { $env: '${env:MISSING_ONE}' } } })], 'prod/Widget/w1'),
+    make: () =>
+      applied(new FakeService(), [change({ action: 'create', kind: 'Widget', name: 'w1', after: { token: { $env: '${env:MISSING_ONE}' } } })], 'prod/Widget/w1'),
   },
   'no-longer-live': {
     status: 'failed',
@@ -172,7 +176,15 @@ const RESULT_SCENARIOS: Record<ResultReasonCode, { status: ChangeResult['status'
       const svc = new FakeService();
       const report = await apply(planOf([change({ action: 'update', kind: 'Widget', name: 'w1', liveId: 'WIDGETS-9', changed: ['size'] })]), svc, {
         env: {},
-        kinds: [{ ...Widget, secretIds: true }],
+        kinds: [
+          {
+            ...Widget,
+            credentials: {
+              ...Widget.credentials,
+              secretIds: true,
+            },
+          },
+        ],
       });
       return report.results[0];
     },
@@ -257,7 +269,15 @@ describe('reason codes: every one is made and rendered', () => {
 });
 
 describe('reason codes: counts and renderings read the code, never the words', () => {
-  const result = (over: Partial<ChangeResult>): ChangeResult => ({ key: 'prod/Widget/w', action: 'create', kind: 'Widget', account: 'prod', name: 'w', status: 'skipped', ...over });
+  const result = (over: Partial<ChangeResult>): ChangeResult => ({
+    key: 'prod/Widget/w',
+    action: 'create',
+    kind: 'Widget',
+    account: 'prod',
+    name: 'w',
+    status: 'skipped',
+    ...over,
+  });
 
   it('a skipped change whose message reads like "not started:" is not counted as not started unless its code says so', () => {
     const lookalike = result({ reason: 'not started: looks like a stop, but a dependency failed', reasonCode: 'dependency-failed' });

@@ -284,8 +284,8 @@ describe('the routing step: the spec a change leaves in the state after', () => 
   });
 
   it('works with a routing kind that declares no open members: its creates, replaces and updates take the desired spec', () => {
-    const { openMembers: _open, ...closedRule } = RULE;
-    const Closed: Kind = closedRule;
+    const { openMembers: _open, ...closedCompare } = RULE.compare ?? {};
+    const Closed: Kind = { ...RULE, compare: closedCompare };
     const updated = decisionFor(Closed, 'crit', ruleSpec(['slack']), 'update');
     const created = decisionFor(Closed, 'high', ruleSpec(['pager'], { severity: [2] }), 'create');
     const changes = step([...KINDS.filter((k) => k.kind !== 'AlertRule'), Closed], [updated, created], [changeOf(updated, 'R1'), changeOf(created)]);

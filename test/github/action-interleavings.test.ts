@@ -16,7 +16,10 @@ import { cli, rawApi, releasedLeases } from '../e2e/harness.js';
 import { runBundle, writeFiles, type ActionResult } from './action-harness.js';
 import { startFakeGithub, type FakeGithub } from './fake-github.js';
 
-const ACCOUNTS = ['ia1', 'ia2', 'ia3'];
+// Two stories, each with accounts of its own, so that neither depends on the other (or on their order)
+// and each stays far from the timeout on a loaded machine: about 5 runs of the bundle each.
+const STORY_A = ['ia1', 'ia2', 'ia3'];
+const STORY_B = ['ib1', 'ib2', 'ib3'];
 /** How the client updates a channel. */
 const UPDATE = 'PATCH';
 const GIT_ENV = { GIT_AUTHOR_NAME: 't', GIT_AUTHOR_EMAIL: 't@example.com', GIT_COMMITTER_NAME: 't', GIT_COMMITTER_EMAIL: 't@example.com', GIT_CONFIG_NOSYSTEM: '1', GIT_CONFIG_GLOBAL: '/dev/null' };
@@ -104,9 +107,9 @@ let gh: FakeGithub;
 let proxy: Proxy;
 
 beforeAll(async () => {
-  [emu, gh] = await Promise.all([startEmulator({ accounts: ACCOUNTS, rateLimit: 100_000 }), startFakeGithub()]);
+  [emu, gh] = await Promise.all([startEmulator({ accounts: [...STORY_A, ...STORY_B], rateLimit: 100_000 }), startFakeGithub()]);
   // Applies find a released lease (as after an earlier apply): taken at once.
-  await releasedLeases(emu, ACCOUNTS);
+  await releasedLeases(emu, [...STORY_A, ...STORY_B]);
   proxy = new Proxy(emu.url);
   await proxy.start();
 });
@@ -153,25 +156,36 @@ async function converged(ws: string): Promise<{ code: number; unmanaged: number 
   return { code: r.code, unmanaged: (JSON.parse(r.stdout) as { summary: { unmanaged: number } }).summary.unmanaged };
 }
 
-describe('every merged change is applied, whatever GitHub cancels, fails or runs in between', () => {
-  it('three quick merges with the second cancelled while pending, a drift run alongside, a failed account retried by the next push, a re-run that does nothing', async () => {
-    const ws = mkdtempSync(join(tmpdir(), 'postureops-ws-'));
-    writeFiles(join(ws, 'posture'), {
-      'postureops.yaml': `accounts:\n${ACCOUNTS.map((a) => `  - name: ${a}\n`).join('')}defaults:\n  account: ia1\nvariables: [SLACK_URL, HOOK_URL]\n`,
-      ...Object.fromEntries(ACCOUNTS.map((a) => [`${a}.yaml`, hook(a, 'v0')])),
-    });
-    git(ws, 'init', '-q');
-    git(ws, 'add', '-A');
-    git(ws, 'commit', '-q', '-m', 'base');
-    const c0 = git(ws, 'rev-parse', 'HEAD');
-    const group = new Group();
+/** A workspace whose main holds a channel per account at v0, applied once (each account records it). */
+async function appliedBase(accounts: readonly string[]): Promise<{ ws: string; c0: string; first: ActionResult }> {
+  const ws = mkdtempSync(join(tmpdir(), 'postureops-ws-'));
+  writeFiles(join(ws, 'posture'), {
+    'postureops.yaml': `accounts:\n${accounts.map((a) => `  - name: ${a}\n`).join('')}defaults:\n  account: ${accounts[0]}\nvariables: [SLACK_URL, HOOK_URL]\n`,
+    ...Object.fromEntries(accounts.map((a) => [`${a}.yaml`, hook(a, 'v0')])),
+  });
+  git(ws, 'init', '-q');
+  git(ws, 'add', '-A');
+  git(ws, 'commit', '-q', '-m', 'base');
+  const c0 = git(ws, 'rev-parse', 'HEAD');
+  const mark = proxy.writes.length;
+  const first = await apply(ws, c0, '0'.repeat(40));
+  expect(first.code, first.stdout).toBe(0);
+  expect(first.stdout).toContain(`recorded commit ${c0.slice(0, 7)} as the last applied commit of 3 account(s) (${accounts.join(', ')})`);
+  expect(proxy.channelWrites(mark), JSON.stringify(proxy.writes)).toEqual(accounts.map((a) => `${a} POST`));
+  return { ws, c0, first };
+}
 
+/** Each account's channel written once per merged change of it (the first apply's create included), never twice. */
+function writesPerAccount(accounts: readonly string[]): number[] {
+  return accounts.map((a) => proxy.channelWrites().filter((w) => w.startsWith(`${a} `)).length);
+}
+
+describe('every merged change is applied, whatever GitHub cancels, fails or runs in between', () => {
+  it('three quick merges with the second cancelled while pending and a drift run alongside: the next run applies the cancelled change too', async () => {
     // The first apply finds no record: every account, and says so; then each account records c0.
-    const first = await apply(ws, c0, '0'.repeat(40));
-    expect(first.code, first.stdout).toBe(0);
+    const { ws, c0, first } = await appliedBase(STORY_A);
     expect(first.stdout).toContain('planning every resource of ia1 (no record of a successful apply), ia2 (no record of a successful apply), ia3 (no record of a successful apply)');
-    expect(first.stdout).toContain(`recorded commit ${c0.slice(0, 7)} as the last applied commit of 3 account(s) (ia1, ia2, ia3)`);
-    expect(proxy.channelWrites(), JSON.stringify(proxy.writes)).toEqual(["ia1 POST", "ia2 POST", "ia3 POST"]);
+    const group = new Group();
 
     // Three quick merges: c1's run starts; c2's waits; c3's replaces c2's pending run (GitHub cancels it).
     const c1 = merge(ws, { ia1: 'v1' });
@@ -200,25 +214,29 @@ describe('every merged change is applied, whatever GitHub cancels, fails or runs
     expect(r3.stdout).toContain('Scope (--changed-since last-applied');
     expect(proxy.channelWrites(mark)).toEqual([`ia2 ${UPDATE}`, `ia3 ${UPDATE}`]);
     expect(await converged(ws)).toEqual({ code: 0, unmanaged: 0 });
+    expect(writesPerAccount(STORY_A)).toEqual([2, 2, 2]);
+  });
 
-    // c4 changes ia1 and ia2; the service refuses ia2's write: ia1 is applied and recorded, ia2 not.
-    const c4 = merge(ws, { ia1: 'v4', ia2: 'v4' });
-    proxy.failIn = 'ia2';
-    mark = proxy.writes.length;
-    const r4 = await apply(ws, c4, c3);
-    proxy.failIn = undefined;
+  it('a failed account is retried by the next push, a re-run does nothing, and the records stay the tool\'s own', async () => {
+    const { ws, c0 } = await appliedBase(STORY_B);
+
+    // c4 changes ib1 and ib2; the service refuses ib2's write: ib1 is applied and recorded, ib2 not.
+    const c4 = merge(ws, { ib1: 'v4', ib2: 'v4' });
+    proxy.failIn = 'ib2';
+    let mark = proxy.writes.length;
+    const r4 = await apply(ws, c4, c0).finally(() => (proxy.failIn = undefined));
     expect(r4.code).not.toBe(0);
     expect(r4.outputs.status).toBe('apply-failed');
-    expect(r4.stdout).toMatch(/recorded commit [0-9a-f]{7} as the last applied commit of 1 account\(s\) \(ia1\); not of ia2 \(1 change\(s\) not done\): the next apply covers them again/);
-    expect(proxy.channelWrites(mark)).toEqual([`ia1 ${UPDATE}`]);
-    expect(r4.summary.replace(/\\/g, '')).toContain('as the last applied commit of 1 account(s) (ia1); not of ia2 (1 change(s) not done)');
+    expect(r4.stdout).toMatch(/recorded commit [0-9a-f]{7} as the last applied commit of 1 account\(s\) \(ib1\); not of ib2 \(1 change\(s\) not done\): the next apply covers them again/);
+    expect(proxy.channelWrites(mark)).toEqual([`ib1 ${UPDATE}`]);
+    expect(r4.summary.replace(/\\/g, '')).toContain('as the last applied commit of 1 account(s) (ib1); not of ib2 (1 change(s) not done)');
 
-    // c5 changes ia3 only: its run retries ia2 (from its record, c3) and leaves ia1 alone.
-    const c5 = merge(ws, { ia3: 'v5' });
+    // c5 changes ib3 only: its run retries ib2 (from its record, c0) and leaves ib1 alone.
+    const c5 = merge(ws, { ib3: 'v5' });
     mark = proxy.writes.length;
     const r5 = await apply(ws, c5, c4);
     expect(r5.code, r5.stdout).toBe(0);
-    expect(proxy.channelWrites(mark)).toEqual([`ia2 ${UPDATE}`, `ia3 ${UPDATE}`]);
+    expect(proxy.channelWrites(mark)).toEqual([`ib2 ${UPDATE}`, `ib3 ${UPDATE}`]);
     expect(await converged(ws)).toEqual({ code: 0, unmanaged: 0 });
 
     // A re-run of c5 (or a stale run after it): every account is recorded at c5, nothing is planned or written.
@@ -229,17 +247,14 @@ describe('every merged change is applied, whatever GitHub cancels, fails or runs
     expect(proxy.writes.slice(mark).filter((w) => w.status < 300)).toEqual([]);
 
     // The records are the tool's own: an export of an account holds none of them (nor the plan, above: unmanaged 0).
-    const profiles = await rawApi(emu, 'GET', '/api/v2/AlertProfiles', { account: 'ia2' });
+    const profiles = await rawApi(emu, 'GET', '/api/v2/AlertProfiles', { account: 'ib2' });
     expect(JSON.stringify(profiles.body)).toContain(`postureops-applied/1 commit=${c5}`);
     const out = mkdtempSync(join(tmpdir(), 'postureops-export-'));
-    const exported = await cli(['export', '--out', out, '--account', 'ia2'], { env: env() });
+    const exported = await cli(['export', '--out', out, '--account', 'ib2'], { env: env() });
     expect(exported.code, exported.stderr).toBe(0);
     const files = readdirSync(out, { recursive: true, encoding: 'utf8' }).filter((f) => f.endsWith('.yaml'));
     expect(files.length).toBeGreaterThan(0);
     expect(files.filter((f) => readFileSync(join(out, f), 'utf8').includes('POSTUREOPS_'))).toEqual([]);
-
-    // Over the whole story: each account's channel written once per merged change of it, never twice.
-    const perAccount = (a: string) => proxy.channelWrites().filter((w) => w.startsWith(`${a} `)).length;
-    expect([perAccount('ia1'), perAccount('ia2'), perAccount('ia3')]).toEqual([3, 3, 3]);
+    expect(writesPerAccount(STORY_B)).toEqual([2, 2, 2]);
   });
 });

@@ -25,7 +25,7 @@ describe('AgentAccessToken', () => {
     const req = AgentAccessToken.createRequest(desired({ enabled: true, description: 'for k8s' }), [], ctx);
     expect(req).toMatchObject({ method: 'POST', path: '/api/v2/AgentAccessTokens', account: 'prod', body: { tokenAlias: 'k8s', tokenEnabled: '1', props: { description: 'for k8s' } } });
     const body = { data: { accessToken: VALUE, tokenAlias: 'k8s', tokenEnabled: '1' } };
-    expect(AgentAccessToken.issuedCredential?.(body)).toBe(VALUE);
+    expect(AgentAccessToken.credentials?.issuedCredential?.(body)).toBe(VALUE);
     expect(AgentAccessToken.createdId(body, desired({}))).toBe(standInId(VALUE));
   });
 
@@ -35,14 +35,14 @@ describe('AgentAccessToken', () => {
     ]);
     expect(AgentAccessToken.updateRequests(VALUE, desired({ enabled: true, description: 'x' }), ['description'], ctx)[0].body).toEqual({ props: { description: 'x' } });
     expect(AgentAccessToken.deleteRequest(VALUE, ctx)).toMatchObject({ method: 'PATCH', body: { tokenEnabled: '0' } });
-    expect(AgentAccessToken.deleteMeans).toMatch(/disabled/);
-    expect(AgentAccessToken.secretIds).toBe(true);
-    expect(AgentAccessToken.unlisted?.(desired({ enabled: false, description: '' }))).toBe(true);
-    expect(AgentAccessToken.unlisted?.(desired({ enabled: true, description: '' }))).toBe(false);
+    expect(AgentAccessToken.lifecycle?.deleteMeans).toMatch(/disabled/);
+    expect(AgentAccessToken.credentials?.secretIds).toBe(true);
+    expect(AgentAccessToken.lifecycle?.unlisted?.(desired({ enabled: false, description: '' }))).toBe(true);
+    expect(AgentAccessToken.lifecycle?.unlisted?.(desired({ enabled: true, description: '' }))).toBe(false);
   });
 
   it('exports as people write it: enabled and description only when they differ from the defaults', () => {
     const live = { kind: 'AgentAccessToken', account: 'prod', name: 'k8s', id: standInId(VALUE), serviceId: VALUE, spec: { enabled: true, description: '' } };
-    expect(AgentAccessToken.toDocument(live, [])).toEqual({ kind: 'AgentAccessToken', name: 'k8s', spec: {} });
+    expect((AgentAccessToken.export?.toDocument(live, []) ?? null)).toEqual({ kind: 'AgentAccessToken', name: 'k8s', spec: {} });
   });
 });

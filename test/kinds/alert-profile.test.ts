@@ -116,10 +116,10 @@ describe('AlertProfile and AlertTemplate: live state', () => {
   it('exports a custom profile with its templates, nothing for predefined ones or templates alone', async () => {
     const live = await liveOf(PROFILES);
     const templates = live.filter((r) => r.kind === 'AlertTemplate');
-    const exported = AlertProfile.toDocument(byName(live, 'CUSTOM_FILES'), templates);
+    const exported = (AlertProfile.export?.toDocument(byName(live, 'CUSTOM_FILES'), templates) ?? null);
     expect(exported).toEqual({ kind: 'AlertProfile', name: 'CUSTOM_FILES', spec: { extends: 'SVC_FILES_PROFILE', alerts: [FILE_VIOLATION] } });
-    expect(AlertProfile.toDocument(byName(live, 'SVC_FILES_PROFILE'), templates)).toBeNull();
-    expect(AlertTemplate.toDocument(byName(live, 'CUSTOM_FILES.File_Violation'), [])).toBeNull();
+    expect((AlertProfile.export?.toDocument(byName(live, 'SVC_FILES_PROFILE'), templates) ?? null)).toBeNull();
+    expect((AlertTemplate.export?.toDocument(byName(live, 'CUSTOM_FILES.File_Violation'), []) ?? null)).toBeNull();
 
     const again = desiredOf(AlertProfile, doc('AlertProfile', exported!.name, exported!.spec));
     expect(again.map((r) => [r.name, r.spec])).toEqual([
@@ -201,8 +201,8 @@ describe('AlertProfile and AlertTemplate: requests', () => {
     const bare = templates.map((t) => ({ ...t, name: 'File_Violation' }));
     expect(AlertProfile.createRequest(profile, bare, ctx).body).toMatchObject({ alerts: [{ name: 'File_Violation' }] });
     expect(AlertProfile.createdId([{ alertProfileId: 'CUSTOM_FILES' }], profile)).toBe('CUSTOM_FILES');
-    expect(AlertProfile.ownsChildren).toBe(true);
-    expect(AlertProfile.replaceOn).toEqual(['extends']);
+    expect(AlertProfile.hierarchy?.ownsChildren).toBe(true);
+    expect((AlertProfile.compare?.replaceOn ?? [])).toEqual(['extends']);
   });
 
   it('has nothing to patch on a profile and deletes it by id', () => {
@@ -236,7 +236,7 @@ describe('AlertProfile and AlertTemplate: requests', () => {
       account: 'prod',
       orgAccess: false,
     });
-    expect(AlertTemplate.parentKind).toBe('AlertProfile');
+    expect(AlertTemplate.hierarchy?.parentKind).toBe('AlertProfile');
   });
 });
 
@@ -257,13 +257,13 @@ describe('predefined profiles by a configurable prefix (root setting predefinedP
     expect(await managed({ predefinedProfilePrefix: 'ACME_' })).toEqual(['ACME_BASE', 'ACME_BASE.T']);
     const ctx = fetchCtx({ [LIST]: { data: records } });
     const [svc] = await AlertProfile.list(ctx);
-    expect(AlertProfile.toDocument(svc, [])).toBeNull();
+    expect((AlertProfile.export?.toDocument(svc, []) ?? null)).toBeNull();
   });
 
   it('reserves the configured prefix for custom ids', () => {
     const at = () => ({ file: 'p.yaml', line: 1, column: 1 });
     const docOf = (name: string) => ({ kind: 'AlertProfile', name, spec: { extends: 'ACME_BASE' } });
-    const codes = (name: string, settings?: JsonObject) => (AlertProfile.checkDocument?.(docOf(name), at, settings) ?? []).map((d) => d.code);
+    const codes = (name: string, settings?: JsonObject) => (AlertProfile.documents?.check?.(docOf(name), at, settings) ?? []).map((d) => d.code);
     expect(codes('ACME_MINE', { predefinedProfilePrefix: 'ACME_' })).toEqual(['profile-reserved-id']);
     expect(codes('ACME_MINE')).toEqual(['profile-extends-custom']);
     expect(AlertProfile.rootSettings).toHaveProperty('predefinedProfilePrefix');

@@ -66,7 +66,7 @@ describe('AlertRule: desired and live agree', () => {
     expect(desired.spec).toEqual(c.canonical);
     expect(namesForIds(live)).toEqual(c.canonical);
 
-    const exported = AlertRule.toDocument({ ...live, spec: namesForIds(live) }, []);
+    const exported = (AlertRule.export?.toDocument({ ...live, spec: namesForIds(live) }, []) ?? null);
     const [again] = desiredOf(AlertRule, doc('AlertRule', exported!.name, exported!.spec));
     expect(again.spec).toEqual(c.canonical);
   });
@@ -79,7 +79,7 @@ describe('AlertRule: desired and live agree', () => {
       id: 'g',
       spec: { channels: ['ops-slack'], severity: [1, 3], eventCategory: [], resourceGroups: [], description: '', enabled: true },
     };
-    expect(AlertRule.toDocument(live, [])).toEqual({ kind: 'AlertRule', name: 'r', spec: { channels: ['ops-slack'], severity: ['critical', 'medium'] } });
+    expect((AlertRule.export?.toDocument(live, []) ?? null)).toEqual({ kind: 'AlertRule', name: 'r', spec: { channels: ['ops-slack'], severity: ['critical', 'medium'] } });
   });
 
   it('moves env references with the items of a sorted list', () => {
@@ -105,11 +105,11 @@ describe('AlertRule: desired and live agree', () => {
     const rec = { mcGuid: 'm', type: 'Event', intgGuidList: ['PROD_AAA'], filters: { name: 'n', enabled: 1, resourceGroups: ['x'], eventCategory: ['User'], severity: [3] } };
     const [live] = await AlertRule.list(fetchCtx({ [LIST]: [rec] }));
     expect(live.spec).toMatchObject({ resourceGroups: ['x'], eventCategory: ['User'], severity: [3] });
-    expect(AlertRule.references).toEqual([
+    expect((AlertRule.references ?? [])).toEqual([
       { kind: 'AlertChannel', pointer: '/channels' },
       { kind: 'ResourceGroup', pointer: '/resourceGroups' },
     ]);
-    expect(AlertRule.setPointers(live.spec)).toEqual(['/channels', '/severity', '/eventCategory', '/resourceGroups', '/category', '/subCategory', '/source']);
+    expect((AlertRule.compare?.setPointers?.(live.spec) ?? [])).toEqual(['/channels', '/severity', '/eventCategory', '/resourceGroups', '/category', '/subCategory', '/source']);
     expect(AlertRule.collection).toBe('AlertRules');
     expect(bucketOf('GET', apiPath(AlertRule.collection))).toBe('GET AlertRules');
   });
@@ -155,7 +155,7 @@ describe('AlertRule: requests', () => {
   });
 
   it('renames in place through filters.name (a PATCH replaces filters whole)', () => {
-    expect(AlertRule.renamable).toBe(true);
+    expect(AlertRule.rename?.inPlace).toBe(true);
     expect(AlertRule.updateRequests('m 1', desired, [], ctx, { rename: true })).toEqual([
       {
         method: 'PATCH',
@@ -183,7 +183,7 @@ describe('AlertRule: requests', () => {
     expect(live.name).toBe('top-level-name');
     expect(live.spec).toMatchObject({ eventCategory: ['Cloud', 'Identity'], category: ['Policy'], subCategory: ['Compliance'], source: ['AWS', 'Azure'] });
     // Export writes what it read.
-    expect(AlertRule.toDocument(live, [])?.spec).toMatchObject({ category: ['Policy'], subCategory: ['Compliance'], source: ['AWS', 'Azure'] });
+    expect((AlertRule.export?.toDocument(live, []) ?? null)?.spec).toMatchObject({ category: ['Policy'], subCategory: ['Compliance'], source: ['AWS', 'Azure'] });
   });
 
   it('sends the newer lists only where the rule has them, and leaves them out of a file that does not declare them', () => {
@@ -193,6 +193,6 @@ describe('AlertRule: requests', () => {
     expect(declared.spec).toMatchObject({ source: ['AWS', 'K8s'], category: null });
     const req = AlertRule.updateRequests('m', { ...declared, spec: { ...declared.spec, category: ['Policy'] } }, ['source'], requestCtx({ 'ops-slack': 'PROD_AAA' }));
     expect((req[0].body as JsonObject).filters).toMatchObject({ source: ['AWS', 'K8s'], category: ['Policy'] });
-    expect(AlertRule.openMembers?.(plain.spec, plain.spec)).toEqual(['']);
+    expect(AlertRule.compare?.openMembers?.(plain.spec, plain.spec)).toEqual(['']);
   });
 });

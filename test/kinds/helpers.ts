@@ -76,9 +76,9 @@ export function requestCtx(ids: Record<string, string> = {}, opts: { account?: s
 /** Spec without the members the engine never compares. */
 export function comparable(kind: Kind, spec: JsonObject, other?: JsonObject): JsonObject {
   let out = spec;
-  for (const ptr of kind.writeOnly(spec)) out = removeAt(out, ptr);
+  for (const ptr of (kind.secrets?.writeOnly?.(spec) ?? [])) out = removeAt(out, ptr);
   // Members the service never returns (by either side, as the diff takes them), and the objects left empty without them.
-  for (const ptr of new Set([...(kind.unreturned?.(spec) ?? []), ...(other ? (kind.unreturned?.(other) ?? []) : [])])) {
+  for (const ptr of new Set([...(kind.secrets?.unreturned?.(spec) ?? []), ...(other ? (kind.secrets?.unreturned?.(other) ?? []) : [])])) {
     out = removeAt(out, ptr);
     const parent = ptr.slice(0, ptr.lastIndexOf('/'));
     const held = getAt(out, parent);

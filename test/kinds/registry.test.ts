@@ -46,8 +46,8 @@ describe('kind registry', () => {
     // puts a rule before the channels it routes to.
     const at = new Map(KINDS.map((k, i) => [k.kind, i]));
     for (const [i, k] of KINDS.entries()) {
-      for (const ref of k.references) if (ref.kind !== k.kind) expect(at.get(ref.kind), `${k.kind} refers to ${ref.kind}`).toBeLessThan(i);
-      if (k.parentKind) expect(at.get(k.parentKind), `${k.kind}'s parent`).toBeLessThan(i);
+      for (const ref of (k.references ?? [])) if (ref.kind !== k.kind) expect(at.get(ref.kind), `${k.kind} refers to ${ref.kind}`).toBeLessThan(i);
+      if (k.hierarchy?.parentKind) expect(at.get(k.hierarchy?.parentKind), `${k.kind}'s parent`).toBeLessThan(i);
     }
     expect(DOCUMENT_KINDS).toEqual(KINDS.filter((k) => k.documentKind !== null).map((k) => k.documentKind));
     expect(DOCUMENT_KINDS.length).toBe(folders.length - KINDS.filter((k) => k.documentKind === null).length);
@@ -67,21 +67,21 @@ describe('kind registry', () => {
     for (const k of KINDS) {
       if (k.documentKind === null) {
         expect(k.schema).toBeNull();
-        expect(k.schemas).toBeUndefined();
-        expect(k.declaredIn, `${k.kind} says how files declare it`).toMatch(/\S/);
+        expect(k.documents).toBeUndefined();
+        expect(k.hierarchy?.declaredIn, `${k.kind} says how files declare it`).toMatch(/\S/);
         continue;
       }
       expect(k.schema).toMatch(/\.schema\.json$/);
       expect(existsSync(SCHEMAS_DIR + k.schema), `schemas/${k.schema}`).toBe(true);
-      expect(k.schemas?.()[k.schema!]?.title, k.kind).toBe(k.documentKind);
+      expect(k.documents!.schemas()[k.schema!]?.title, k.kind).toBe(k.documentKind);
     }
   });
 
   it('names a parent kind that is registered and owns its children', () => {
-    for (const k of KINDS.filter((x) => x.parentKind !== undefined)) expect(kindOf(k.parentKind!).ownsChildren).toBe(true);
+    for (const k of KINDS.filter((x) => x.hierarchy?.parentKind !== undefined)) expect(kindOf(k.hierarchy!.parentKind!).hierarchy?.ownsChildren).toBe(true);
   });
 
   it('references only registered kinds', () => {
-    for (const k of KINDS) for (const r of k.references) expect(() => kindOf(r.kind), `${k.kind} → ${r.kind}`).not.toThrow();
+    for (const k of KINDS) for (const r of (k.references ?? [])) expect(() => kindOf(r.kind), `${k.kind} → ${r.kind}`).not.toThrow();
   });
 });

@@ -47,7 +47,7 @@ describe('ResourceGroup', () => {
     expect(live.spec).toEqual(d.spec);
     expect(live.managedByService).toBeUndefined();
     // Export writes the readable form, which reads back as the same spec.
-    const exported = ResourceGroup.toDocument(live, [])!;
+    const exported = (ResourceGroup.export?.toDocument(live, []) ?? null)!;
     expect(exported.spec.query).toHaveProperty('all');
     expect(desiredOf(ResourceGroup, doc('ResourceGroup', 'g', exported.spec))[0].spec).toEqual(d.spec);
   });
@@ -56,18 +56,18 @@ describe('ResourceGroup', () => {
     const old = { guid: 'PROD_OLD', resourceName: 'All AWS Accounts', resourceType: 'AWS', enabled: 1, isDefaultBoolean: true, props: { Account: ['*'] } };
     const [live] = await ResourceGroup.list(fetchCtx({ [GROUPS]: [old] }));
     expect(live).toMatchObject({ name: 'All AWS Accounts', id: 'PROD_OLD', managedByService: true, spec: { props: { Account: ['*'] } } });
-    expect(ResourceGroup.toDocument(live, [])).toBeNull();
+    expect((ResourceGroup.export?.toDocument(live, []) ?? null)).toBeNull();
   });
 
   it('renames in place and replaces on a new resource type', () => {
     const [d] = desiredOf(ResourceGroup, doc('ResourceGroup', 'g2', readable));
     const [req] = ResourceGroup.updateRequests('PROD_1', d, [], requestCtx(), { rename: true });
     expect(req).toMatchObject({ method: 'PATCH', path: '/api/v2/ResourceGroups/PROD_1', body: { name: 'g2' } });
-    expect(ResourceGroup.replaceOn).toEqual(['resourceType']);
+    expect((ResourceGroup.compare?.replaceOn ?? [])).toEqual(['resourceType']);
   });
 
   it('refuses a query in no form or two, and a filter name the expression invents', () => {
-    const codes = (spec: JsonObject) => (ResourceGroup.checkDocument?.({ kind: 'ResourceGroup', name: 'g', spec }, at) ?? []).map((d) => `${d.code} ${d.field}`);
+    const codes = (spec: JsonObject) => (ResourceGroup.documents?.check?.({ kind: 'ResourceGroup', name: 'g', spec }, at) ?? []).map((d) => `${d.code} ${d.field}`);
     expect(codes({ resourceType: 'AWS' })).toEqual(['invalid-query /spec']);
     expect(codes({ resourceType: 'AWS', query: { all: [{ field: 'Region', values: ['x'] }], filters: {} } })).toEqual(['invalid-query /spec/query']);
     const bad = structuredClone(serviceForm);
@@ -113,6 +113,6 @@ describe('ReportRule', () => {
   });
 
   it('takes only EmailUser channels', () => {
-    expect(ReportRule.references.find((r) => r.kind === 'AlertChannel')?.only).toEqual({ member: '/type', values: ['EmailUser'] });
+    expect((ReportRule.references ?? []).find((r) => r.kind === 'AlertChannel')?.only).toEqual({ member: '/type', values: ['EmailUser'] });
   });
 });

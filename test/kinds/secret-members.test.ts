@@ -23,24 +23,24 @@ const SAMPLES: JsonObject[] = [
 
 describe('secretMembers', () => {
   it('lists an unused secret of the type too (a Jira Server password on Jira Cloud)', () => {
-    expect(AlertChannel.secretMembers(jiraCloud)).toEqual([
+    expect((AlertChannel.secrets?.secretMembers?.(jiraCloud) ?? [])).toEqual([
       { pointer: '/data/apiToken', writeOnly: true },
       { pointer: '/data/password', writeOnly: true },
     ]);
-    expect(AlertChannel.writeOnly(jiraCloud)).toEqual(['/data/apiToken']);
+    expect((AlertChannel.secrets?.writeOnly?.(jiraCloud) ?? [])).toEqual(['/data/apiToken']);
   });
 
   it('says which secrets come back in clear', () => {
-    expect(AlertChannel.secretMembers({ type: 'SlackChannel', data: {} })).toEqual([{ pointer: '/data/slackUrl', writeOnly: false }]);
-    expect(CloudAccount.secretMembers({ type: 'AwsCfg', data: {} })).toEqual([]);
-    expect(ContainerRegistry.secretMembers({ data: { registryType: 'GHCR' } })).toEqual([{ pointer: '/data/credentials/password', writeOnly: true }]);
+    expect((AlertChannel.secrets?.secretMembers?.({ type: 'SlackChannel', data: {} }) ?? [])).toEqual([{ pointer: '/data/slackUrl', writeOnly: false }]);
+    expect((CloudAccount.secrets?.secretMembers?.({ type: 'AwsCfg', data: {} }) ?? [])).toEqual([]);
+    expect((ContainerRegistry.secrets?.secretMembers?.({ data: { registryType: 'GHCR' } }) ?? [])).toEqual([{ pointer: '/data/credentials/password', writeOnly: true }]);
   });
 
   it.each(KINDS.map((k) => [k.kind, k] as const))('%s: covers every pointer it treats as write-only or sensitive', (_name, kind) => {
     for (const spec of SAMPLES) {
-      const members = kind.secretMembers(spec);
-      for (const p of kind.writeOnly(spec)) expect(members).toContainEqual({ pointer: p, writeOnly: true });
-      for (const p of kind.sensitive(spec)) expect(members).toContainEqual({ pointer: p, writeOnly: false });
+      const members = (kind.secrets?.secretMembers?.(spec) ?? []);
+      for (const p of (kind.secrets?.writeOnly?.(spec) ?? [])) expect(members).toContainEqual({ pointer: p, writeOnly: true });
+      for (const p of (kind.secrets?.sensitive?.(spec) ?? [])) expect(members).toContainEqual({ pointer: p, writeOnly: false });
     }
   });
 });

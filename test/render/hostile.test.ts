@@ -4,6 +4,7 @@
 
 import { describe, expect, it } from 'vitest';
 import type { Diagnostic } from '../../src/model/diagnostics.js';
+import type { DiagnosticCode } from '../../src/model/diagnostic-codes.js';
 import { escapeHtml, escapeMd, fenced, hasUnsafe, inertJson, inertLog, inertText, inlineCode } from '../../src/model/inert.js';
 import type { ApplyReport, Change, ChangeResult, Plan } from '../../src/model/plan.js';
 import { renderApplyReport, renderPlan } from '../../src/render/index.js';
@@ -123,7 +124,8 @@ describe('terminal text: plan, apply, diagnostics', () => {
   }
 
   it('diagnostics text, json and github: values escaped, annotations only our own', () => {
-    const diags: Diagnostic[] = HOSTILE.map((h) => ({ severity: 'error', code: h, message: h, file: h, line: 1, column: 1, hint: h }));
+    // Codes are a closed set; the renderers escape them all the same.
+    const diags: Diagnostic[] = HOSTILE.map((h) => ({ severity: 'error', code: h as DiagnosticCode, message: h, file: h, line: 1, column: 1, hint: h }));
     for (const color of [false, true]) expectTerminalSafe(renderDiagnostics(diags, 'text', { color }), 'diagnostics text', color);
     const github = renderDiagnostics(diags, 'github', { color: false });
     expectTerminalSafe(github, 'diagnostics github');
@@ -185,7 +187,7 @@ describe('Markdown: plan, apply, comment, drift issue', () => {
     const rel = (f: string) => f;
     for (const h of HOSTILE) {
       expectMarkdownSafe(failureBody(STAMP, { kind: 'service', message: h }, 0, rel).text, `service failure ${JSON.stringify(h)}`);
-      const diagnostics: Diagnostic[] = [{ severity: 'error', code: 'x', message: h, file: h, line: 1 }];
+      const diagnostics: Diagnostic[] = [{ severity: 'error', code: 'schema-violation', message: h, file: h, line: 1 }];
       expectMarkdownSafe(failureBody(STAMP, { kind: 'invalid', diagnostics }, 1, rel).text, `invalid ${JSON.stringify(h)}`);
     }
   });

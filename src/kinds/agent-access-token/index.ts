@@ -50,24 +50,8 @@ export const AgentAccessToken: Kind = {
   order: 70,
   documentKind: 'AgentAccessToken',
   schema: SCHEMA_FILE,
-  schemas,
-  references: [],
-  replaceOn: [],
   collection: COLLECTION,
   searchable: true,
-  renameRefusal: "an agent access token's alias cannot be changed: the service has no request that renames a token",
-  secretIds: true,
-  deleteMeans: 'disabled: agent access tokens cannot be deleted',
-  issuedNote:
-    'the service issues its value on create: `apply --credentials-out FILE` keeps it in FILE (JSON keyed by account/AgentAccessToken/name, mode 0600), the GitHub Action in its masked output `credentials`; without either it is not kept. Later: GET /api/v2/AgentAccessTokens lists each token with its accessToken, the value, which is also its id (GET /api/v2/AgentAccessTokens/{id})',
-
-  setPointers: () => [],
-  // `os` is compared only where a file declares it; the live one is carried otherwise.
-  openMembers: () => [''],
-  writeOnly: () => [],
-  sensitive: () => [],
-  secretMembers: () => [],
-
   fromDocument(doc: ResourceDocument) {
     const spec: JsonObject = {
       enabled: toBoolean(doc.spec.enabled),
@@ -77,7 +61,6 @@ export const AgentAccessToken: Kind = {
     const resource: DesiredResource = { kind: 'AgentAccessToken', account: doc.account, name: doc.name, spec, envRefs: { ...doc.envRefs }, source: doc.source };
     return { resources: [resource], diagnostics: convertedEnvRefs(doc, ['/enabled']) };
   },
-
   async list(ctx: FetchContext): Promise<LiveResource[]> {
     return recordList(await ctx.get(LIST_PATH), LIST_PATH).map((rec) => {
       const value = requireString(rec, 'accessToken', LIST_PATH);
@@ -91,37 +74,51 @@ export const AgentAccessToken: Kind = {
       };
     });
   },
-
-  // The list shows enabled tokens only: a disabled one is absent when it is as declared.
-  unlisted: (desired) => desired.spec.enabled === false,
-
   createRequest(desired, _children, ctx) {
     const body: JsonObject = { tokenAlias: desired.name, tokenEnabled: desired.spec.enabled === false ? DISABLED : ENABLED };
     if ((typeof desired.spec.description === 'string' && desired.spec.description !== '') || typeof desired.spec.os === 'string') body.props = propsOf(desired.spec);
     return request(ctx, 'POST', LIST_PATH, body);
   },
-
   createdId: (body) => standInId(createdString(body, 'accessToken', LIST_PATH)),
-
-  issuedCredential(body) {
-    const value = createdRecord(body)?.accessToken;
-    return typeof value === 'string' && value !== '' ? value : undefined;
-  },
-
   updateRequests(id, desired, changed, ctx) {
     const body: JsonObject = {};
     if (changed.includes('enabled')) body.tokenEnabled = desired.spec.enabled === false ? DISABLED : ENABLED;
     if (changed.includes('description') || changed.includes('os')) body.props = propsOf(desired.spec);
     return Object.keys(body).length === 0 ? [] : [patch(id, ctx, body)];
   },
-
   deleteRequest: (id, ctx) => patch(id, ctx, { tokenEnabled: DISABLED }),
-
-  toDocument(live): ExportedDocument {
-    const spec: JsonObject = {};
-    if (live.spec.enabled === false) spec.enabled = false;
-    if (typeof live.spec.description === 'string' && live.spec.description !== '') spec.description = live.spec.description;
-    if (typeof live.spec.os === 'string') spec.os = live.spec.os;
-    return { kind: 'AgentAccessToken', name: live.name, spec };
+  documents: {
+    schemas,
+  },
+  compare: {
+    // `os` is compared only where a file declares it; the live one is carried otherwise.
+    openMembers: () => [''],
+  },
+  rename: {
+    inPlace: false,
+    refusal: "an agent access token's alias cannot be changed: the service has no request that renames a token",
+  },
+  credentials: {
+    secretIds: true,
+    issuedNote:
+      'the service issues its value on create: `apply --credentials-out FILE` keeps it in FILE (JSON keyed by account/AgentAccessToken/name, mode 0600), the GitHub Action in its masked output `credentials`; without either it is not kept. Later: GET /api/v2/AgentAccessTokens lists each token with its accessToken, the value, which is also its id (GET /api/v2/AgentAccessTokens/{id})',
+    issuedCredential(body) {
+      const value = createdRecord(body)?.accessToken;
+      return typeof value === 'string' && value !== '' ? value : undefined;
+    },
+  },
+  lifecycle: {
+    deleteMeans: 'disabled: agent access tokens cannot be deleted',
+    // The list shows enabled tokens only: a disabled one is absent when it is as declared.
+    unlisted: (desired) => desired.spec.enabled === false,
+  },
+  export: {
+    toDocument(live): ExportedDocument {
+      const spec: JsonObject = {};
+      if (live.spec.enabled === false) spec.enabled = false;
+      if (typeof live.spec.description === 'string' && live.spec.description !== '') spec.description = live.spec.description;
+      if (typeof live.spec.os === 'string') spec.os = live.spec.os;
+      return { kind: 'AgentAccessToken', name: live.name, spec };
+    },
   },
 };

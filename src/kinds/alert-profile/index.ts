@@ -6,15 +6,7 @@ import { apiPath, rebaseEnvRefs, request } from '../common.js';
 import { isObject, type JsonObject } from '../../model/json.js';
 import { checkProfileDocument } from './checks.js';
 import { PREDEFINED_PROFILE_PREFIX, predefinedPrefix, PREFIX_SETTING, ROOT_PROFILE_ID } from './ids.js';
-import {
-  isPredefined,
-  PROFILES_COLLECTION,
-  PROFILES_PATH,
-  readProfiles,
-  templateId,
-  templateNameOf,
-  templateSpec,
-} from './records.js';
+import { isPredefined, PROFILES_COLLECTION, PROFILES_PATH, readProfiles, templateId, templateNameOf, templateSpec } from './records.js';
 import { SCHEMA_FILE, schemas } from './schema.js';
 import type { DesiredResource, LiveResource, ResourceDocument } from '../../model/resource.js';
 import type { FetchContext, Kind, KindSettings } from '../types.js';
@@ -93,14 +85,8 @@ export const AlertProfile: Kind = {
   order: 30,
   documentKind: 'AlertProfile',
   schema: SCHEMA_FILE,
-  schemas,
-  ownsChildren: true,
-  references: [],
-  identifiers: ['/extends', '/alerts/*/name'],
-  // No endpoint changes a profile's base: a new base means a new profile.
-  replaceOn: ['extends'],
   collection: PROFILES_COLLECTION,
-  renameRefusal: "an alert profile's name is its alertProfileId, which cannot be changed",
+  identifiers: ['/extends', '/alerts/*/name'],
   rootSettings: {
     [PREFIX_SETTING]: {
       type: 'string',
@@ -111,15 +97,7 @@ export const AlertProfile: Kind = {
       examples: [PREDEFINED_PROFILE_PREFIX],
     },
   },
-
-  setPointers: () => [],
-  writeOnly: () => [],
-  sensitive: () => [],
-  secretMembers: () => [],
-  checkDocument: checkProfileDocument,
-
   fromDocument,
-
   async list(ctx: FetchContext): Promise<LiveResource[]> {
     return (await readProfiles(ctx)).map((p) => {
       const live: LiveResource = {
@@ -136,27 +114,36 @@ export const AlertProfile: Kind = {
       return live;
     });
   },
-
   check: (desired, live, settings) => checkBase(desired, live, settings),
-
   createRequest(desired, children, ctx) {
     const alerts = children.map((c) => ({ name: templateNameOf(c), ...c.spec }));
     return request(ctx, 'POST', PROFILES_PATH, { alertProfileId: desired.name, extends: desired.spec.extends, alerts });
   },
-
   // The client chooses the id.
   createdId: (_body, desired) => desired.name,
-
   // Templates are planned on their own and `extends` is a replace: nothing else can change.
   updateRequests: () => [],
-
   deleteRequest: (id, ctx) => request(ctx, 'DELETE', apiPath(PROFILES_COLLECTION, id)),
-
-  toDocument(live, children) {
-    if (live.managedByService) return null;
-    const alerts = children
-      .filter((c) => c.kind === 'AlertTemplate' && c.parent === live.name)
-      .map((c): JsonObject => ({ name: templateNameOf(c), ...c.spec }));
-    return { kind: 'AlertProfile', name: live.name, spec: { extends: live.spec.extends ?? '', alerts } };
+  documents: {
+    schemas,
+    check: checkProfileDocument,
+  },
+  hierarchy: {
+    ownsChildren: true,
+  },
+  compare: {
+    // No endpoint changes a profile's base: a new base means a new profile.
+    replaceOn: ['extends'],
+  },
+  rename: {
+    inPlace: false,
+    refusal: "an alert profile's name is its alertProfileId, which cannot be changed",
+  },
+  export: {
+    toDocument(live, children) {
+      if (live.managedByService) return null;
+      const alerts = children.filter((c) => c.kind === 'AlertTemplate' && c.parent === live.name).map((c): JsonObject => ({ name: templateNameOf(c), ...c.spec }));
+      return { kind: 'AlertProfile', name: live.name, spec: { extends: live.spec.extends ?? '', alerts } };
+    },
   },
 };

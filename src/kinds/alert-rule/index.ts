@@ -49,7 +49,11 @@ function filtersBody(desired: DesiredResource, ctx: RequestContext): JsonObject 
     eventCategory: list(s.eventCategory),
     severity: list(s.severity),
     // Sent only where the rule has them: declared in the file, or carried from the live rule.
-    ...Object.fromEntries(Object.keys(NEWER_FILTERS).filter((m) => Array.isArray(s[m])).map((m) => [m, s[m]])),
+    ...Object.fromEntries(
+      Object.keys(NEWER_FILTERS)
+        .filter((m) => Array.isArray(s[m]))
+        .map((m) => [m, s[m]]),
+    ),
   };
 }
 
@@ -109,7 +113,9 @@ const routing: RoutingHook = {
       name,
       enabled: toBoolean(spec.enabled),
       channels: stringList(spec.channels),
-      severities: list(spec.severity).map(severityOf).filter((s): s is number => s !== undefined),
+      severities: list(spec.severity)
+        .map(severityOf)
+        .filter((s): s is number => s !== undefined),
       categories: stringList(spec.eventCategory).map(categoryOf),
       resourceGroups: stringList(spec.resourceGroups),
       conditions: Object.keys(NEWER_FILTERS)
@@ -124,25 +130,12 @@ export const AlertRule: Kind = {
   order: 20,
   documentKind: 'AlertRule',
   schema: SCHEMA_FILE,
-  schemas,
   references: [
     { kind: 'AlertChannel', pointer: '/channels' },
     { kind: 'ResourceGroup', pointer: '/resourceGroups' },
   ],
-  replaceOn: [],
   collection: COLLECTION,
   searchable: true,
-
-  setPointers: () => [...SET_POINTERS],
-  // Files name severities; the service and the spec use 1..5: plans show the names.
-  valueNames: () => [{ pointer: '/severity', names: Object.fromEntries([...SEVERITY_NAMES].map(([n, name]) => [String(n), name])) }],
-  // Every top-level member is open: the newer filter lists are compared only when the file declares them.
-  openMembers: () => [''],
-  writeOnly: () => [],
-  sensitive: () => [],
-  secretMembers: () => [],
-  checkDocument,
-
   fromDocument(doc: ResourceDocument) {
     const parsed = severitiesOf(doc);
     const diagnostics: Diagnostic[] = [...convertedEnvRefs(doc, ['/severity', '/enabled']), ...parsed.diagnostics];
@@ -166,12 +159,13 @@ export const AlertRule: Kind = {
     const resource: DesiredResource = { kind: 'AlertRule', account: doc.account, name: doc.name, spec, envRefs: sets.envRefs(), source: doc.source };
     return { resources: [resource], diagnostics };
   },
-
   async list(ctx: FetchContext): Promise<LiveResource[]> {
     return recordList(await ctx.get(LIST_PATH), LIST_PATH).map((rec) => {
       const filters = isObject(rec.filters) ? rec.filters : {};
       const set = (items: Json[]) => canonicalSet(items, '', {}).items;
-      const severities = list(filters.severity).map(severityOf).filter((s): s is number => s !== undefined);
+      const severities = list(filters.severity)
+        .map(severityOf)
+        .filter((s): s is number => s !== undefined);
       const spec: JsonObject = {
         // Channel ids; the engine maps them to names through `references`.
         channels: set(stringList(rec.intgGuidList)),
@@ -188,37 +182,46 @@ export const AlertRule: Kind = {
       return liveRule('AlertRule', rec, filters, spec, ctx.account, LIST_PATH);
     });
   },
-
   createRequest(desired, _children, ctx) {
     return request(ctx, 'POST', LIST_PATH, { type: ALERT_RULE_TYPE, intgGuidList: channelIds(desired, ctx), filters: filtersBody(desired, ctx) });
   },
-
   createdId: (body) => createdString(body, 'mcGuid', LIST_PATH),
-
-  // The name is inside `filters`: a rename sends filters whole, like any filter change.
-  renamable: true,
   updateRequests(id, desired, changed, ctx, options) {
     const body: JsonObject = {};
     if (options?.rename || changed.some((m) => FILTER_MEMBERS.includes(m))) body.filters = filtersBody(desired, ctx);
     if (changed.includes('channels')) body.intgGuidList = channelIds(desired, ctx);
     return Object.keys(body).length === 0 ? [] : [request(ctx, 'PATCH', apiPath(COLLECTION, id), body)];
   },
-
   deleteRequest: (id, ctx) => request(ctx, 'DELETE', apiPath(COLLECTION, id)),
-
   routing,
-
-  toDocument(live) {
-    const s = live.spec;
-    const spec: JsonObject = {
-      channels: list(s.channels),
-      severity: list(s.severity).map((v) => (typeof v === 'number' ? (SEVERITY_NAMES.get(v) ?? v) : v)),
-    };
-    if (list(s.eventCategory).length > 0) spec.eventCategory = list(s.eventCategory);
-    if (list(s.resourceGroups).length > 0) spec.resourceGroups = list(s.resourceGroups);
-    if (typeof s.description === 'string' && s.description !== '') spec.description = s.description;
-    if (s.enabled === false) spec.enabled = false;
-    for (const member of Object.keys(NEWER_FILTERS)) if (Array.isArray(s[member])) spec[member] = s[member];
-    return { kind: 'AlertRule', name: live.name, spec };
+  documents: {
+    schemas,
+    check: checkDocument,
+  },
+  compare: {
+    setPointers: () => [...SET_POINTERS],
+    // Files name severities; the service and the spec use 1..5: plans show the names.
+    valueNames: () => [{ pointer: '/severity', names: Object.fromEntries([...SEVERITY_NAMES].map(([n, name]) => [String(n), name])) }],
+    // Every top-level member is open: the newer filter lists are compared only when the file declares them.
+    openMembers: () => [''],
+  },
+  rename: {
+    // The name is inside `filters`: a rename sends filters whole, like any filter change.
+    inPlace: true,
+  },
+  export: {
+    toDocument(live) {
+      const s = live.spec;
+      const spec: JsonObject = {
+        channels: list(s.channels),
+        severity: list(s.severity).map((v) => (typeof v === 'number' ? (SEVERITY_NAMES.get(v) ?? v) : v)),
+      };
+      if (list(s.eventCategory).length > 0) spec.eventCategory = list(s.eventCategory);
+      if (list(s.resourceGroups).length > 0) spec.resourceGroups = list(s.resourceGroups);
+      if (typeof s.description === 'string' && s.description !== '') spec.description = s.description;
+      if (s.enabled === false) spec.enabled = false;
+      for (const member of Object.keys(NEWER_FILTERS)) if (Array.isArray(s[member])) spec[member] = s[member];
+      return { kind: 'AlertRule', name: live.name, spec };
+    },
   },
 };

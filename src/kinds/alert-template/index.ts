@@ -61,19 +61,9 @@ export const AlertTemplate: Kind = {
   kind: 'AlertTemplate',
   order: 40,
   documentKind: null,
-  declaredIn: 'alert templates have no document of their own: list them under an AlertProfile spec.alerts',
   schema: null,
-  parentKind: 'AlertProfile',
-  references: [],
-  replaceOn: [],
   // Same list call as AlertProfile: the templates are inside the profiles.
   collection: PROFILES_COLLECTION,
-
-  setPointers: () => [],
-  writeOnly: () => [],
-  sensitive: () => [],
-  secretMembers: () => [],
-
   fromDocument(doc) {
     return {
       resources: [],
@@ -89,7 +79,6 @@ export const AlertTemplate: Kind = {
       ],
     };
   },
-
   async list(ctx: FetchContext): Promise<LiveResource[]> {
     return (await readProfiles(ctx)).flatMap((p) =>
       p.alerts.map((a) => {
@@ -106,16 +95,12 @@ export const AlertTemplate: Kind = {
       }),
     );
   },
-
   check: checkPlaceholders,
-
   createRequest(desired, _children, ctx) {
     const profileId = desired.parent ?? splitTemplateId(desired.name)[0];
     return request(ctx, 'POST', templatePath(profileId), { name: templateNameOf(desired), ...desired.spec });
   },
-
   createdId: (_body, desired) => desired.name,
-
   updateRequests(id, desired, changed, ctx) {
     const body: JsonObject = {};
     for (const m of TEMPLATE_MEMBERS) if (changed.includes(m)) body[m] = desired.spec[m];
@@ -123,12 +108,12 @@ export const AlertTemplate: Kind = {
     const profileId = desired.parent ?? splitTemplateId(id)[0];
     return [request(ctx, 'PATCH', templatePath(profileId, templateNameOf({ name: id, parent: profileId })), body)];
   },
-
   deleteRequest(id, ctx) {
     const [profileId, name] = splitTemplateId(id);
     return request(ctx, 'DELETE', templatePath(profileId, name));
   },
-
-  toDocument: () => null,
+  hierarchy: {
+    declaredIn: 'alert templates have no document of their own: list them under an AlertProfile spec.alerts',
+    parentKind: 'AlertProfile',
+  },
 };
-

@@ -43,21 +43,11 @@ export const ReportRule: Kind = {
   order: 25,
   documentKind: 'ReportRule',
   schema: SCHEMA_FILE,
-  schemas,
   references: [
     { kind: 'AlertChannel', pointer: '/channels', only: { member: '/type', values: ['EmailUser'] } },
     { kind: 'ResourceGroup', pointer: '/resourceGroups' },
   ],
-  replaceOn: [],
   collection: COLLECTION,
-  renamable: true,
-
-  setPointers: () => [...SET_POINTERS],
-  valueNames: () => [{ pointer: '/severity', names: Object.fromEntries([...SEVERITY_NAMES].map(([n, name]) => [String(n), name])) }],
-  writeOnly: () => [],
-  sensitive: () => [],
-  secretMembers: () => [],
-
   fromDocument(doc: ResourceDocument) {
     const parsed = severitiesOf(doc);
     const diagnostics: Diagnostic[] = [...convertedEnvRefs(doc, ['/severity', '/enabled', '/reports']), ...parsed.diagnostics];
@@ -75,7 +65,6 @@ export const ReportRule: Kind = {
     const resource: DesiredResource = { kind: 'ReportRule', account: doc.account, name: doc.name, spec, envRefs: sets.envRefs(), source: doc.source };
     return { resources: [resource], diagnostics };
   },
-
   async list(ctx: FetchContext): Promise<LiveResource[]> {
     return recordList(await ctx.get(LIST_PATH), LIST_PATH).map((rec) => {
       const filters = isObject(rec.filters) ? rec.filters : {};
@@ -94,7 +83,6 @@ export const ReportRule: Kind = {
       return liveRule('ReportRule', rec, filters, spec, ctx.account, LIST_PATH);
     });
   },
-
   createRequest(desired, _children, ctx) {
     return request(ctx, 'POST', LIST_PATH, {
       type: REPORT_RULE_TYPE,
@@ -103,9 +91,7 @@ export const ReportRule: Kind = {
       reportNotificationTypes: notificationTypes(desired),
     });
   },
-
   createdId: (body) => createdString(body, 'mcGuid', LIST_PATH),
-
   updateRequests(id, desired, changed, ctx, options) {
     const body: JsonObject = {};
     if (options?.rename || changed.some((m) => FILTER_MEMBERS.includes(m))) body.filters = filtersBody(desired, ctx);
@@ -113,26 +99,35 @@ export const ReportRule: Kind = {
     if (changed.includes('reports')) body.reportNotificationTypes = notificationTypes(desired);
     return Object.keys(body).length === 0 ? [] : [request(ctx, 'PATCH', apiPath(COLLECTION, id), body)];
   },
-
   deleteRequest: (id, ctx) => request(ctx, 'DELETE', apiPath(COLLECTION, id)),
-
   // Routing: reports reach e-mail channels, no alerts; a channel an enabled report rule uses is not idle.
   routing: {
     role: 'consumer',
     read: (name, spec) => ({ role: 'consumer', consumer: { name, enabled: toBoolean(spec.enabled), channels: stringList(spec.channels) } }),
   },
-
-  toDocument(live): ExportedDocument {
-    const s = live.spec;
-    const list = (v: Json | undefined): Json[] => (Array.isArray(v) ? v : []);
-    const spec: JsonObject = {
-      channels: list(s.channels),
-      reports: list(s.reports),
-    };
-    if (list(s.severity).length > 0) spec.severity = list(s.severity).map((v) => (typeof v === 'number' ? (SEVERITY_NAMES.get(v) ?? v) : v));
-    if (list(s.resourceGroups).length > 0) spec.resourceGroups = list(s.resourceGroups);
-    if (typeof s.description === 'string' && s.description !== '') spec.description = s.description;
-    if (s.enabled === false) spec.enabled = false;
-    return { kind: 'ReportRule', name: live.name, spec };
+  documents: {
+    schemas,
+  },
+  compare: {
+    setPointers: () => [...SET_POINTERS],
+    valueNames: () => [{ pointer: '/severity', names: Object.fromEntries([...SEVERITY_NAMES].map(([n, name]) => [String(n), name])) }],
+  },
+  rename: {
+    inPlace: true,
+  },
+  export: {
+    toDocument(live): ExportedDocument {
+      const s = live.spec;
+      const list = (v: Json | undefined): Json[] => (Array.isArray(v) ? v : []);
+      const spec: JsonObject = {
+        channels: list(s.channels),
+        reports: list(s.reports),
+      };
+      if (list(s.severity).length > 0) spec.severity = list(s.severity).map((v) => (typeof v === 'number' ? (SEVERITY_NAMES.get(v) ?? v) : v));
+      if (list(s.resourceGroups).length > 0) spec.resourceGroups = list(s.resourceGroups);
+      if (typeof s.description === 'string' && s.description !== '') spec.description = s.description;
+      if (s.enabled === false) spec.enabled = false;
+      return { kind: 'ReportRule', name: live.name, spec };
+    },
   },
 };

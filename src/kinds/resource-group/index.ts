@@ -11,7 +11,7 @@ import type { Diagnostic } from '../../model/diagnostics.js';
 import { isObject, type Json, type JsonObject } from '../../model/json.js';
 import type { DesiredResource, LiveResource, ResourceDocument } from '../../model/resource.js';
 import { apiPath, convertedEnvRefs, createdRecord, lastChangeOf, recordList, request, toBoolean, toFlag } from '../common.js';
-import { ApiError } from '../../api/types.js';
+import { MalformedBodyError } from '../../model/service-body.js';
 import type { ExportedDocument, FetchContext, Kind, Locate } from '../types.js';
 import { canonicalQuery, fromServiceQuery, serviceQueryProblems, toReadable, toServiceQuery } from './query.js';
 import { SCHEMA_FILE, schemas } from './schema.js';
@@ -28,7 +28,7 @@ function stringOf(rec: JsonObject, members: readonly string[]): string | undefin
 function required(rec: JsonObject, members: readonly string[]): string {
   const value = stringOf(rec, members);
   if (value !== undefined) return value;
-  throw new ApiError({ kind: 'permanent', method: 'GET', path: LIST_PATH, detail: `unexpected response: a record without ${members.join(' or ')}` });
+  throw new MalformedBodyError('record-without-identity', 'GET', LIST_PATH, `a record without ${members.join(' or ')}`);
 }
 
 const isDefault = (rec: JsonObject): boolean => rec.isDefaultBoolean === true || rec.isDefaultBoolean === 1 || rec.isDefaultBoolean === 'true';
@@ -38,7 +38,13 @@ function checkDocument(doc: JsonObject, at: Locate): Diagnostic[] {
   const out: Diagnostic[] = [];
   const query = isObject(doc.spec) ? doc.spec.query : undefined;
   const problem = (pointer: string, message: string, hint?: string): void => {
-    out.push({ severity: 'error', code: 'invalid-query', message: `ResourceGroup "${String(doc.name)}": ${message}`, ...at(`/spec/query${pointer}`), ...(hint ? { hint } : {}) });
+    out.push({
+      severity: 'error',
+      code: 'invalid-query',
+      message: `ResourceGroup "${String(doc.name)}": ${message}`,
+      ...at(`/spec/query${pointer}`),
+      ...(hint ? { hint } : {}),
+    });
   };
   if (isObject(doc.spec) && (query === undefined) === (doc.spec.props === undefined)) {
     out.push({
@@ -52,7 +58,11 @@ function checkDocument(doc: JsonObject, at: Locate): Diagnostic[] {
   const readable = ['all', 'any'].filter((m) => m in query);
   const service = ['filters', 'expression'].filter((m) => m in query);
   if (readable.length + (service.length > 0 ? 1 : 0) !== 1 || (service.length > 0 && service.length !== 2)) {
-    problem('', 'query takes one form: `all:` or `any:` (readable), or both `filters` and `expression` (the service\'s)', 'write `query: {all: [{field: Region, values: [eu-west-1]}]}`');
+    problem(
+      '',
+      "query takes one form: `all:` or `any:` (readable), or both `filters` and `expression` (the service's)",
+      'write `query: {all: [{field: Region, values: [eu-west-1]}]}`',
+    );
     return out;
   }
   if (service.length === 2) {
@@ -107,22 +117,8 @@ export const ResourceGroup: Kind = {
   order: 15,
   documentKind: 'ResourceGroup',
   schema: SCHEMA_FILE,
-  schemas,
-  references: [],
-  // Every account has default groups that rules name without declaring them.
-  serviceDefaults: true,
-  // The service refuses to change a group's type.
-  replaceOn: ['resourceType'],
   collection: COLLECTION,
   searchable: true,
-  renamable: true,
-
-  setPointers: () => [],
-  writeOnly: () => [],
-  sensitive: () => [],
-  secretMembers: () => [],
-  checkDocument,
-
   fromDocument(doc: ResourceDocument) {
     // The query is compared in canonical form: a value from ${env:...} would move with it.
     const diagnostics: Diagnostic[] = convertedEnvRefs(doc, ['/query', '/enabled', '/resourceType']);
@@ -137,7 +133,6 @@ export const ResourceGroup: Kind = {
     const resource: DesiredResource = { kind: 'ResourceGroup', account: doc.account, name: doc.name, spec, envRefs: { ...doc.envRefs }, source: doc.source };
     return { resources: [resource], diagnostics };
   },
-
   async list(ctx: FetchContext): Promise<LiveResource[]> {
     return recordList(await ctx.get(LIST_PATH), LIST_PATH).map((rec) => {
       const live: LiveResource = {
@@ -154,33 +149,45 @@ export const ResourceGroup: Kind = {
       return live;
     });
   },
-
   createRequest(desired, _children, ctx) {
     return request(ctx, 'POST', LIST_PATH, body(desired, ['name', 'resourceType', 'description', 'enabled', 'query', 'props']));
   },
-
   createdId(created) {
     const id = createdRecord(created) === undefined ? undefined : stringOf(createdRecord(created)!, ['resourceGroupGuid', 'guid']);
     if (id !== undefined) return id;
-    throw new ApiError({ kind: 'outcome-unknown', method: 'POST', path: LIST_PATH, detail: 'created, but the response carries no resourceGroupGuid' });
+    throw new MalformedBodyError('created-without-id', 'POST', LIST_PATH, 'created, but the answer carries no resourceGroupGuid');
   },
-
   updateRequests(id, desired, changed, ctx, options) {
     const members = [...changed, ...(options?.rename ? ['name'] : [])];
     const patch = body(desired, members);
     return Object.keys(patch).length === 0 ? [] : [request(ctx, 'PATCH', apiPath(COLLECTION, id), patch)];
   },
-
   deleteRequest: (id, ctx) => request(ctx, 'DELETE', apiPath(COLLECTION, id)),
-
-  toDocument(live): ExportedDocument | null {
-    if (live.managedByService) return null;
-    const s = live.spec;
-    const spec: JsonObject = { resourceType: s.resourceType as string };
-    if (typeof s.description === 'string' && s.description !== '') spec.description = s.description;
-    if (s.enabled === false) spec.enabled = false;
-    if (isObject(s.query)) spec.query = toReadable(s.query);
-    else if (isObject(s.props)) spec.props = s.props;
-    return { kind: 'ResourceGroup', name: live.name, spec };
+  documents: {
+    schemas,
+    check: checkDocument,
+  },
+  lifecycle: {
+    // Every account has default groups that rules name without declaring them.
+    serviceDefaults: true,
+  },
+  compare: {
+    // The service refuses to change a group's type.
+    replaceOn: ['resourceType'],
+  },
+  rename: {
+    inPlace: true,
+  },
+  export: {
+    toDocument(live): ExportedDocument | null {
+      if (live.managedByService) return null;
+      const s = live.spec;
+      const spec: JsonObject = { resourceType: s.resourceType as string };
+      if (typeof s.description === 'string' && s.description !== '') spec.description = s.description;
+      if (s.enabled === false) spec.enabled = false;
+      if (isObject(s.query)) spec.query = toReadable(s.query);
+      else if (isObject(s.props)) spec.props = s.props;
+      return { kind: 'ResourceGroup', name: live.name, spec };
+    },
   },
 };

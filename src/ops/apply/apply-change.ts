@@ -2,7 +2,7 @@
 // sends them, and settles unknown create outcomes by looking before repeating.
 
 import { ApiError, type ApiClient, type ApiRequest, type ApiResponse, type RequestGate, RequestInterrupted, ServiceUnreachable, unwrapData } from '../../api/types.js';
-import type { AccountConfig } from '../../model/account.js';
+import { type AccountConfig, requestTarget } from '../../model/account.js';
 import type { DesiredResource, LiveResource } from '../../model/resource.js';
 import type { FetchContext, Kind, RequestContext } from '../../kinds/types.js';
 import type { JsonObject } from '../../model/json.js';
@@ -12,6 +12,7 @@ import type { Redactor } from '../../model/masking.js';
 import { type LiteralSource, MissingEnvError, MissingLiteralError, PlaceholderEnvError, resolveEnv } from '../../model/env-markers.js';
 import type { Change, ChangeResult } from '../../model/plan.js';
 import { because, type ResultReasonCode } from '../../model/reasons.js';
+import { MalformedBodyError } from '../../model/service-body.js';
 import { LeaseLostError } from '../lease/lease.js';
 
 /**
@@ -71,6 +72,30 @@ export interface ChangeRunner {
   requestBoundMs?: number;
 }
 
+/**
+ * The updates of one account to a kind updated in bulk (Kind.bulkUpdate: the predefined policies'
+ * PATCH with a bare array), sent as one request: one outcome for all of them. A bulk kind's updates
+ * carry no secrets (its specs are states and severities), so they are sent as the plan holds them.
+ */
+export async function runBulk(changes: readonly Change[], runner: ChangeRunner): Promise<ChangeOutcome> {
+  const first = changes[0];
+  const kind = runner.kinds.find((k) => k.kind === first.kind);
+  try {
+    if (!kind?.bulkUpdate) throw new ChangeError('invalid-change', `${first.kind} has no bulk update`);
+    const updates = changes.map((c) => {
+      if (c.liveId === undefined || c.after === undefined) throw new ChangeError('invalid-change', `${c.key}: an update without a live id or a spec`);
+      return { id: c.liveId, desired: { kind: c.kind, account: c.account, name: c.name, spec: c.after, envRefs: {} }, changed: c.changed ?? [] };
+    });
+    const target = requestTarget(first.account, runner.accounts);
+    const ctx: RequestContext = { account: first.account, orgAccess: target.orgAccess === true, resolve: (_kind, name) => name };
+    // The lease judges the write as it leaves, as for every other write.
+    await runner.client.request({ ...kind.bulkUpdate.request(updates, ctx), ...target, ...(runner.gate ? { gate: runner.gate } : {}) });
+    return { status: 'done', liveId: undefined };
+  } catch (err) {
+    return { status: 'failed', ...because(failureCode(err), runner.redactor.redact(describe(err))) };
+  }
+}
+
 /** The reason of a change the run stopped before it could start. */
 export function notStarted(why: string): { status: 'skipped'; reasonCode: 'not-started'; reason: string } {
   return { status: 'skipped', ...because('not-started', `not started: ${why}`) };
@@ -92,6 +117,7 @@ class ChangeError extends Error {
 function failureCode(err: unknown): ResultReasonCode {
   if (err instanceof ChangeError) return err.code;
   if (err instanceof ApiError) return err.kind === 'outcome-unknown' ? 'outcome-unknown' : 'request-failed';
+  if (err instanceof MalformedBodyError) return err.mayHaveApplied ? 'outcome-unknown' : 'request-failed';
   // The run stopped under this change after one of its requests may have landed.
   if (err instanceof RequestInterrupted || err instanceof ServiceUnreachable || err instanceof LeaseLostError) return 'interrupted';
   if (err instanceof MissingEnvError || err instanceof MissingLiteralError || err instanceof PlaceholderEnvError) return 'missing-value';
@@ -199,7 +225,7 @@ async function execute(change: Change, runner: ChangeRunner, track: Track): Prom
       break;
     }
   }
-  if (runner.testResources && kind.testRequest && outcome.liveId !== undefined && change.action !== 'delete') {
+  if (runner.testResources && kind.lifecycle?.testRequest && outcome.liveId !== undefined && change.action !== 'delete') {
     outcome.test = await testResource(step, outcome.liveId);
   }
   return outcome;
@@ -231,7 +257,7 @@ function buildCreate(step: Step): { desired: DesiredResource; request: ApiReques
   const { change, kind, runner } = step;
   const desired = buildDesired(step, kind.kind, change.name, change.parent, change.after);
   const children = (change.children ?? []).map((child) => {
-    const childKind = runner.kinds.find((k) => k.parentKind === kind.kind);
+    const childKind = runner.kinds.find((k) => k.hierarchy?.parentKind === kind.kind);
     if (!childKind) throw new ChangeError('invalid-change', `the plan gives children, but no kind is owned by ${kind.kind}`);
     return buildDesired(step, childKind.kind, child.name, change.name, child.after);
   });
@@ -247,7 +273,7 @@ async function createConfirmed(step: Step, desired: DesiredResource, request: Ap
     let outcome: ChangeOutcome;
     try {
       const res = await step.send(request);
-      const credential = kind.issuedCredential?.(res.body);
+      const credential = kind.credentials?.issuedCredential?.(res.body);
       if (credential !== undefined) {
         runner.redactor.add(credential);
         runner.onCredential?.(change, credential);
@@ -269,7 +295,7 @@ async function createConfirmed(step: Step, desired: DesiredResource, request: Ap
         // The answer that carried an issued credential was lost; a kind whose id is that credential
         // still has it in the record found.
         const id = found[0].serviceId;
-        if (kind.issuedCredential && kind.secretIds && id !== undefined) {
+        if (kind.credentials?.issuedCredential && kind.credentials?.secretIds && id !== undefined) {
           runner.redactor.add(id);
           runner.onCredential?.(change, id);
         }
@@ -320,7 +346,7 @@ async function listFresh(step: Step, what: string, code: ResultReasonCode): Prom
  * behind the plan's stand-in, read afresh (undefined when no live resource has it any more).
  */
 async function serviceIdOf(step: Step, liveId: string): Promise<string | undefined> {
-  if (!step.kind.secretIds) return liveId;
+  if (!step.kind.credentials?.secretIds) return liveId;
   const live = await listFresh(step, 'finding the resource', 'request-failed');
   const found = live.find((r) => r.kind === step.kind.kind && r.id === liveId)?.serviceId;
   if (found !== undefined) step.runner.redactor.add(found);
@@ -328,7 +354,7 @@ async function serviceIdOf(step: Step, liveId: string): Promise<string | undefin
 }
 
 function withSecretId(step: Step, req: ApiRequest, serviceId: string): ApiRequest {
-  return step.kind.secretIds ? { ...req, secrets: [...(req.secrets ?? []), serviceId] } : req;
+  return step.kind.credentials?.secretIds ? { ...req, secrets: [...(req.secrets ?? []), serviceId] } : req;
 }
 
 async function deleteLive(step: Step, liveId: string): Promise<ChangeOutcome> {
@@ -344,7 +370,7 @@ async function deleteLive(step: Step, liveId: string): Promise<ChangeOutcome> {
 }
 
 async function testResource(step: Step, liveId: string): Promise<{ ok: boolean; message?: string }> {
-  const test = step.kind.testRequest;
+  const test = step.kind.lifecycle?.testRequest;
   if (!test) return { ok: true };
   try {
     await step.send(test(liveId, step.ctx));
@@ -362,7 +388,7 @@ function isRead(req: ApiRequest): boolean {
 
 /** The client answers `transient` for a POST only when it was not processed (see ApiErrorKind). */
 function isUnknownOutcome(err: unknown): boolean {
-  return err instanceof ApiError && err.kind === 'outcome-unknown';
+  return (err instanceof ApiError && err.kind === 'outcome-unknown') || (err instanceof MalformedBodyError && err.mayHaveApplied);
 }
 
 function describe(err: unknown): string {

@@ -6,7 +6,7 @@ import type { ApiClient } from '../../api/types.js';
 import { type AppliedRecordReport, type CallStats, ACTIONS, type ApplyReport, type ApplyStop, type ApplySummary, type Change, type ChangeResult, PLAN_FORMAT_VERSION, type Plan } from '../../model/plan.js';
 import { KINDS } from '../../kinds/index.js';
 import type { Kind } from '../../kinds/types.js';
-import { type ChangeOutcome, CreatedIds, notStarted, RETRY_BUDGET_MS, runChange } from './apply-change.js';
+import { type ChangeOutcome, CreatedIds, notStarted, RETRY_BUDGET_MS, runBulk, runChange } from './apply-change.js';
 import { because } from '../../model/reasons.js';
 import { Semaphore } from '../../model/concurrency.js';
 import { planRedactor, planSecretValues } from './apply-redact.js';
@@ -141,7 +141,7 @@ export async function apply(plan: Plan, client: ApiClient, options: ApplyOptions
         // Waiting for a slot may outlast the run.
         if (stop) return notStarted(stop.message);
         notify(() => hooks.onChangeStart?.(change));
-        return runChange(change, runner);
+        return bulkOf(change) ?? runChange(change, runner);
       });
       const result = settle(change, outcome);
       return outcome.status === 'failed' ? { result, failedAt: change.key } : { result };
@@ -150,6 +150,26 @@ export async function apply(plan: Plan, client: ApiClient, options: ApplyOptions
     return pending;
   };
   const byKey = new Map(changes.map((c) => [c.key, c]));
+  // Kinds updated in bulk (Kind.bulkUpdate): an account's updates go as one request, sent once every
+  // one of them has its dependencies done; each change of the group takes its outcome.
+  const bulks = new Map<string, Promise<ChangeOutcome>>();
+  const bulkOf = (change: Change): Promise<ChangeOutcome> | undefined => {
+    if (change.action !== 'update' || !kinds.find((k) => k.kind === change.kind)?.bulkUpdate) return undefined;
+    const group = JSON.stringify([change.account, change.kind]);
+    let pending = bulks.get(group);
+    if (!pending) {
+      const members = changes.filter((c) => c.action === 'update' && c.account === change.account && c.kind === change.kind);
+      const inGroup = new Set(members.map((m) => m.key));
+      pending = (async () => {
+        const deps = await Promise.all(members.flatMap((m) => m.dependsOn.filter((d) => keys.has(d) && !inGroup.has(d)).map((d) => run(byKey.get(d)!))));
+        const blocked = deps.find((d) => d.result.status !== 'done');
+        if (blocked) return { status: 'skipped', ...because('dependency-failed', `sent with the other updates of ${change.kind}, one of which depends on ${blocked.failedAt ?? blocked.result.key}, which failed`) };
+        return runBulk(members, runner);
+      })();
+      bulks.set(group, pending);
+    }
+    return pending;
+  };
   // Started in plan order, so that the slots go to changes in plan order.
   let ordered: ChangeResult[];
   let recorded: AppliedRecordReport | undefined;

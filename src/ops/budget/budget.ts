@@ -29,7 +29,7 @@ export function changeRequests(change: Change, kinds: readonly Kind[], accounts:
     envRefs: {},
   });
   const children = (): DesiredResource[] => {
-    const childKind = kinds.find((k) => k.parentKind === change.kind);
+    const childKind = kinds.find((k) => k.hierarchy?.parentKind === change.kind);
     return (change.children ?? []).map((c) => ({
       kind: childKind?.kind ?? change.kind,
       account: change.account,
@@ -41,7 +41,7 @@ export function changeRequests(change: Change, kinds: readonly Kind[], accounts:
   };
   // A kind whose ids are credentials has its real id read afresh before an update or a delete.
   const lookUp = (): ApiRequest[] =>
-    kind.secretIds ? [{ method: 'GET', path: `${API_PREFIX}/${kind.collection}`, ...requestTarget(change.account, accounts) }] : [];
+    kind.credentials?.secretIds ? [{ method: 'GET', path: `${API_PREFIX}/${kind.collection}`, ...requestTarget(change.account, accounts) }] : [];
   switch (change.action) {
     case 'create':
       return [kind.createRequest(desired(), children(), ctx)];
@@ -52,6 +52,34 @@ export function changeRequests(change: Change, kinds: readonly Kind[], accounts:
     case 'delete':
       return [...lookUp(), kind.deleteRequest(id, ctx)];
   }
+}
+
+/**
+ * Requests of `changes` with the updates of a kind updated in bulk (Kind.bulkUpdate) sent as one
+ * request per account and kind, as apply sends them; every other change through changeRequests.
+ * `onError`: a change whose requests cannot be built (it is left out).
+ */
+export function planRequests(changes: readonly Change[], kinds: readonly Kind[], accounts: readonly AccountConfig[], onError: (change: Change, err: unknown) => void): ApiRequest[] {
+  const out: ApiRequest[] = [];
+  const bulks = new Set<string>();
+  for (const change of changes) {
+    const bulk = change.action === 'update' ? kinds.find((k) => k.kind === change.kind)?.bulkUpdate : undefined;
+    if (bulk) {
+      const group = JSON.stringify([change.account, change.kind]);
+      if (bulks.has(group)) continue;
+      bulks.add(group);
+      const ctx: RequestContext = { account: change.account, orgAccess: requestTarget(change.account, accounts).orgAccess === true, resolve: () => PLACEHOLDER_ID };
+      const desired: DesiredResource = { kind: change.kind, account: change.account, name: change.name, spec: change.after ?? {}, envRefs: {} };
+      out.push(bulk.request([{ id: change.liveId ?? PLACEHOLDER_ID, desired, changed: change.changed ?? [] }], ctx));
+      continue;
+    }
+    try {
+      out.push(...changeRequests(change, kinds, accounts));
+    } catch (err) {
+      onError(change, err);
+    }
+  }
+  return out;
 }
 
 /** Seconds between two requests of a bucket that refills `limit` per hour. */
@@ -115,22 +143,16 @@ export function budgetNeeds(
   const counts = new Map<string, number>();
   for (const group of extra) counts.set(group.buckets[0], (counts.get(group.buckets[0]) ?? 0) + group.requests);
   const diagnostics: Diagnostic[] = [];
-  for (const change of changes) {
-    let requests: ApiRequest[];
-    try {
-      requests = changeRequests(change, kinds, accounts);
-    } catch (err) {
-      diagnostics.push({
-        severity: 'warning',
-        code: 'budget-estimate',
-        message: `cannot estimate the requests of ${change.key} (${change.action}): ${err instanceof Error ? err.message : String(err)}`,
-      });
-      continue;
-    }
-    for (const req of requests) {
-      const bucket = bucketOf(req.method, req.path);
-      counts.set(bucket, (counts.get(bucket) ?? 0) + 1);
-    }
+  const onError = (change: Change, err: unknown): void => {
+    diagnostics.push({
+      severity: 'warning',
+      code: 'budget-estimate',
+      message: `cannot estimate the requests of ${change.key} (${change.action}): ${err instanceof Error ? err.message : String(err)}`,
+    });
+  };
+  for (const req of planRequests(changes, kinds, accounts, onError)) {
+    const bucket = bucketOf(req.method, req.path);
+    counts.set(bucket, (counts.get(bucket) ?? 0) + 1);
   }
   // Every bucket of the service has the same size: a bucket not used yet is taken to be full.
   const fullSize = budget.reduce((m, b) => Math.max(m, b.limit), 0);

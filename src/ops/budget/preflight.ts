@@ -9,8 +9,8 @@ import { API_PREFIX, bucketOf } from '../../api/buckets.js';
 import type { AccountConfig } from '../../model/account.js';
 import type { Change } from '../../model/plan.js';
 import type { Kind } from '../../kinds/types.js';
-import { budgetAt, changeRequests, PLACEHOLDER_ID, waitSecondsFor } from './budget.js';
-import type { ReadPaths } from '../live/fetch.js';
+import { budgetAt, changeRequests, PLACEHOLDER_ID, planRequests, waitSecondsFor } from './budget.js';
+import type { ParentsOf, ReadPaths } from '../live/fetch.js';
 import { LEASE_LIFETIME_MS, leaseMarginMs, RENEW_LEAD_MS } from '../lease/lease.js';
 import { LEASE_LIST_PATH, writeLeaseRequest } from '../lease/lease-record.js';
 import { APPLIED_LIST_PATH, replaceAppliedRequest } from '../apply/applied-record.js';
@@ -49,24 +49,39 @@ export interface Preflight {
 /** The token exchange every run starts with. */
 export const TOKEN_GROUP: RequestGroup = { buckets: [bucketOf('POST', `${API_PREFIX}/access/tokens`)], requests: 1 };
 
-/** The list reads of `accounts`: one per collection of the kinds each account needs. */
+/**
+ * The list reads of `accounts`: one per collection of the kinds each account needs, and for a kind
+ * listed per parent (Kind.perParent) one per parent `parentsOf` names (the live read reads no other).
+ */
 export function readGroups(
   accounts: readonly AccountConfig[],
   kindsOf: (account: AccountConfig) => readonly Kind[],
   readPaths: ReadPaths = 'both',
+  parentsOf?: ParentsOf,
 ): RequestGroup[] {
   const groups = new Map<string, RequestGroup>();
+  const add = (buckets: string[], requests: number): void => {
+    const key = buckets.join('|');
+    const group = groups.get(key) ?? { buckets, requests: 0 };
+    group.requests += requests;
+    groups.set(key, group);
+  };
   for (const account of accounts) {
     const collections = new Map<string, boolean>();
-    for (const kind of kindsOf(account)) collections.set(kind.collection, (collections.get(kind.collection) ?? false) || kind.searchable === true);
+    for (const kind of kindsOf(account)) {
+      if (kind.perParent) {
+        const parents = parentsOf?.(account, kind.kind);
+        // Without a list of parents every live one is read: how many is known only once they are.
+        if (parents === undefined) throw new Error(`${kind.kind} is read per parent: the pre-flight needs the parents to read`);
+        if (parents.length > 0) add([bucketOf('GET', kind.perParent.path(PLACEHOLDER_ID))], parents.length);
+        continue;
+      }
+      collections.set(kind.collection, (collections.get(kind.collection) ?? false) || kind.searchable === true);
+    }
     for (const [collection, searchable] of collections) {
       const list = bucketOf('GET', `${API_PREFIX}/${collection}`);
       const search = bucketOf('POST', `${API_PREFIX}/${collection}/search`);
-      const buckets = !searchable || readPaths === 'list' ? [list] : readPaths === 'search' ? [search] : [list, search];
-      const key = buckets.join('|');
-      const group = groups.get(key) ?? { buckets, requests: 0 };
-      group.requests++;
-      groups.set(key, group);
+      add(!searchable || readPaths === 'list' ? [list] : readPaths === 'search' ? [search] : [list, search], 1);
     }
   }
   return [...groups.values()];
@@ -75,17 +90,10 @@ export function readGroups(
 /** The writes of `changes`, one group per bucket (look-ups after unknown outcomes aside). */
 export function writeGroups(changes: readonly Change[], kinds: readonly Kind[], accounts: readonly AccountConfig[]): RequestGroup[] {
   const counts = new Map<string, number>();
-  for (const change of changes) {
-    let requests;
-    try {
-      requests = changeRequests(change, kinds, accounts);
-    } catch {
-      continue; // an unknown kind: the plan's own budget estimate warns about it
-    }
-    for (const req of requests) {
-      const bucket = bucketOf(req.method, req.path);
-      counts.set(bucket, (counts.get(bucket) ?? 0) + 1);
-    }
+  // An unknown kind is left out: the plan's own budget estimate warns about it.
+  for (const req of planRequests(changes, kinds, accounts, () => {})) {
+    const bucket = bucketOf(req.method, req.path);
+    counts.set(bucket, (counts.get(bucket) ?? 0) + 1);
   }
   return [...counts].map(([bucket, requests]) => ({ buckets: [bucket], requests }));
 }

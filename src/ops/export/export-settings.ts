@@ -46,7 +46,7 @@ export function liveSettings(resources: readonly LiveResource[], kinds: readonly
   if (prefix === undefined || prefix === PREDEFINED_PROFILE_PREFIX) {
     return { ...unchanged, diagnostics: disagreements(found, prefix ?? PREDEFINED_PROFILE_PREFIX) };
   }
-  const children = new Set(kinds.filter((k) => k.parentKind === owner.kind).map((k) => k.kind));
+  const children = new Set(kinds.filter((k) => k.hierarchy?.parentKind === owner.kind).map((k) => k.kind));
   // The kinds classified by the default prefix; under the service's own one, a profile (and its
   // templates) is the service's exactly when its id carries it.
   const reclassified = resources.map((r) => {

@@ -19,20 +19,48 @@ interface Files {
   files: readonly { path: string; content: string }[];
 }
 
-/** A failure whose message is already made for people (no errno, no temp path). */
+/** Why an export could not be written: callers and tests key on the code, people read the message. */
+export type ExportErrorCode =
+  /** The target is the file system's root. */
+  | 'target-is-root'
+  /** The target folder holds files and `force` was not given. */
+  | 'target-not-empty'
+  /** With `force`: the target holds files a previous export did not write (nothing is removed). */
+  | 'target-not-export'
+  /** The target exists and is not a folder. */
+  | 'target-not-folder'
+  /** The target (or its parent) cannot be inspected or read. */
+  | 'target-unreadable'
+  /** A file path of the export would leave the folder (never made by export itself). */
+  | 'invalid-path'
+  /** Creating, writing or moving the files failed; the target is as it was, but where the message says otherwise. */
+  | 'write-failed';
+
+/** An export that could not be written; the message names the target, never a temp path. */
+export class ExportError extends Error {
+  constructor(
+    readonly code: ExportErrorCode,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'ExportError';
+  }
+}
+
+/** A failure whose message is already made for people (no errno, no temp path); wrapped as an ExportError. */
 class ExportWriteError extends Error {}
 
 export async function writeExport(dir: string, result: Files, options: WriteExportOptions = {}): Promise<void> {
   const target = resolve(dir);
   const parent = dirname(target);
-  if (parent === target) throw new Error(`cannot export to ${target}: choose a folder below it`);
+  if (parent === target) throw new ExportError('target-is-root', `cannot export to ${target}: choose a folder below it`);
   for (const file of result.files) checkRelative(file.path, target);
   // The export's files and the marker that lets a later --force replace them (and only them).
   const written: Files = { files: [...result.files, { path: MARKER_FILE, content: markerText(result.files) }] };
 
   const state = await targetState(target);
   if (state === 'full' && !options.force) {
-    throw new Error(`cannot export to ${target}: the folder is not empty (use --force to replace a previous export)`);
+    throw new ExportError('target-not-empty', `cannot export to ${target}: the folder is not empty (use --force to replace a previous export)`);
   }
   // Checked before anything is written: what --force may remove, and nothing else.
   const old = state === 'full' ? await replaceable(target) : [];
@@ -40,7 +68,7 @@ export async function writeExport(dir: string, result: Files, options: WriteExpo
     if (state === 'absent') await writeNewFolder(target, written);
     else await writeInPlace(target, written, old);
   } catch (err) {
-    throw new Error(`cannot export to ${target}: ${err instanceof ExportWriteError ? err.message : reason(err)}`);
+    throw new ExportError('write-failed', `cannot export to ${target}: ${err instanceof ExportWriteError ? err.message : reason(err)}`);
   }
 }
 
@@ -73,8 +101,8 @@ async function replaceable(target: string): Promise<string[]> {
   try {
     return await previousExport(target);
   } catch (err) {
-    if (err instanceof NotAnExport) throw new Error(`cannot export to ${target}: ${err.message}; nothing was written or removed (choose another --out, or empty the folder yourself)`);
-    throw new Error(`cannot export to ${target}: the folder cannot be checked (${reason(err)}): ${nextStep(err, target)}; nothing was written or removed`);
+    if (err instanceof NotAnExport) throw new ExportError('target-not-export', `cannot export to ${target}: ${err.message}; nothing was written or removed (choose another --out, or empty the folder yourself)`);
+    throw new ExportError('target-unreadable', `cannot export to ${target}: the folder cannot be checked (${reason(err)}): ${nextStep(err, target)}; nothing was written or removed`);
   }
 }
 
@@ -145,13 +173,13 @@ async function targetState(target: string): Promise<'absent' | 'empty' | 'full'>
     isDir = (await lstat(target)).isDirectory();
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'ENOENT') return 'absent';
-    throw new Error(`cannot export to ${target}: ${reason(err)}: ${nextStep(err, dirname(target))}`);
+    throw new ExportError('target-unreadable', `cannot export to ${target}: ${reason(err)}: ${nextStep(err, dirname(target))}`);
   }
-  if (!isDir) throw new Error(`cannot export to ${target}: it exists and is not a folder`);
+  if (!isDir) throw new ExportError('target-not-folder', `cannot export to ${target}: it exists and is not a folder`);
   try {
     return (await readdir(target)).length === 0 ? 'empty' : 'full';
   } catch (err) {
-    throw new Error(`cannot export to ${target}: the folder cannot be read (${reason(err)}): ${nextStep(err, target)}`);
+    throw new ExportError('target-unreadable', `cannot export to ${target}: the folder cannot be read (${reason(err)}): ${nextStep(err, target)}`);
   }
 }
 
@@ -159,7 +187,7 @@ async function targetState(target: string): Promise<'absent' | 'empty' | 'full'>
 function checkRelative(path: string, target: string): void {
   const segments = path.split('/');
   if (path === '' || path === MARKER_FILE || path.startsWith('/') || path.includes('\\') || segments.some((s) => s === '' || s === '.' || s === '..')) {
-    throw new Error(`cannot export to ${target}: invalid file path "${path}" in the export`);
+    throw new ExportError('invalid-path', `cannot export to ${target}: invalid file path "${path}" in the export`);
   }
 }
 

@@ -16,7 +16,7 @@ import type { LiveState } from '../../model/live.js';
 import { type DocumentCheck, fitDocument } from './export-fit.js';
 import { liveSettings } from './export-settings.js';
 
-export { writeExport, type WriteExportOptions } from './export-write.js';
+export { ExportError, type ExportErrorCode, writeExport, type WriteExportOptions } from './export-write.js';
 export type { ExportedSecret } from './export-secrets.js';
 
 export interface ExportFile {
@@ -184,7 +184,7 @@ export function exportConfig(live: LiveState, options: ExportOptions): ExportRes
  */
 function kindProblems(entry: Entry, settings: JsonObject): Diagnostic[] {
   const doc: JsonObject = { kind: entry.doc.kind, name: entry.doc.name, account: entry.doc.account, spec: entry.doc.spec };
-  return (entry.kind.checkDocument?.(doc, (pointer) => ({ field: pointer }), settings) ?? []).filter((d) => d.severity === 'error');
+  return (entry.kind.documents?.check?.(doc, (pointer) => ({ field: pointer }), settings) ?? []).filter((d) => d.severity === 'error');
 }
 
 /** Document kinds to export; a kind without documents (AlertTemplate) selects its owner. */
@@ -194,7 +194,7 @@ function selectKinds(kinds: readonly Kind[], names: readonly string[] | undefine
   const wanted = new Set<Kind>();
   for (const name of names) {
     const kind = kinds.find((k) => k.kind === name || k.documentKind === name);
-    const owner = kind && kind.documentKind === null ? kinds.find((k) => k.kind === kind.parentKind) : kind;
+    const owner = kind && kind.documentKind === null ? kinds.find((k) => k.kind === kind.hierarchy?.parentKind) : kind;
     if (owner && owner.documentKind !== null) wanted.add(owner);
     else
       diagnostics.push({
@@ -208,17 +208,17 @@ function selectKinds(kinds: readonly Kind[], names: readonly string[] | undefine
 }
 
 function toEntry(kinds: readonly Kind[], kind: Kind, live: LiveResource, all: readonly LiveResource[]): Entry | undefined {
-  const childKinds = new Set(kinds.filter((k) => k.parentKind === kind.kind).map((k) => k.kind));
+  const childKinds = new Set(kinds.filter((k) => k.hierarchy?.parentKind === kind.kind).map((k) => k.kind));
   const children = all.filter(
     (c) => childKinds.has(c.kind) && c.account === live.account && c.parent !== undefined && (c.parent === live.name || c.parent === live.id),
   );
-  const exported = kind.toDocument(live, children);
+  const exported = (kind.export?.toDocument(live, children) ?? null);
   if (exported === null) return undefined;
   // The service's text is never a reference: escaped before the secrets become references.
   const spec = escapeLiveText(exported.spec) as JsonObject;
   // A member the service never returns is exported like a write-only secret: a variable to set.
-  const writeOnly = new Set([...kind.writeOnly(live.spec), ...(kind.unreturned?.(live.spec) ?? [])]);
-  const pointers = [...new Set([...writeOnly, ...kind.sensitive(live.spec)])].sort(compareText);
+  const writeOnly = new Set([...(kind.secrets?.writeOnly?.(live.spec) ?? []), ...(kind.secrets?.unreturned?.(live.spec) ?? [])]);
+  const pointers = [...new Set([...writeOnly, ...(kind.secrets?.sensitive?.(live.spec) ?? [])])].sort(compareText);
   return {
     account: live.account,
     kind,
@@ -285,7 +285,7 @@ function missingReferences(exported: readonly Entry[], live: readonly LiveResour
   ]);
   const out: Diagnostic[] = [];
   for (const e of exported) {
-    for (const ref of e.kind.references) {
+    for (const ref of (e.kind.references ?? [])) {
       const value = getAt(e.live.spec, ref.pointer);
       const names = Array.isArray(value) ? value : value === undefined ? [] : [value];
       for (const name of names) {

@@ -25,6 +25,9 @@ import { requestTarget } from '../../model/account.js';
  */
 export type ReadPaths = 'both' | 'list' | 'search';
 
+/** The parents whose records a kind listed per parent reads in an account; undefined: every live one. */
+export type ParentsOf = (account: AccountConfig, kind: string) => readonly string[] | undefined;
+
 export interface FetchOptions {
   /** Accounts fetched at the same time (default 4). */
   concurrency?: number;
@@ -34,6 +37,11 @@ export interface FetchOptions {
   readPaths?: ReadPaths;
   /** The kinds to read in an account (default: all of `kinds`); see neededKinds. */
   kindsOf?: (account: AccountConfig) => readonly Kind[];
+  /**
+   * Kinds listed per parent (Kind.perParent): the names of the parents whose records are read in an
+   * account (one request each; see declaredParents). Default: every live parent (export).
+   */
+  parentsOf?: ParentsOf;
   /** Progress hook (display only): an account's lists have all been read. */
   onAccountRead?: (account: AccountConfig) => void;
 }
@@ -49,7 +57,7 @@ export async function fetchLive(
   const before = client.stats();
   const reads = readsOf(kinds, options.readPaths);
   const perAccount = await mapBounded(accounts, options.concurrency ?? DEFAULT_FETCH_CONCURRENCY, (account) =>
-    fetchAccount(client, account, options.kindsOf ? options.kindsOf(account) : kinds, reads, options.settings).then((live) => {
+    fetchAccount(client, account, options.kindsOf ? options.kindsOf(account) : kinds, reads, options.settings, options.parentsOf).then((live) => {
       try {
         options.onAccountRead?.(account);
       } catch {
@@ -171,11 +179,31 @@ function nextPageOf(body: unknown): string | undefined {
   return typeof next === 'string' && next !== '' ? next : undefined;
 }
 
-async function fetchAccount(client: ApiClient, account: AccountConfig, kinds: readonly Kind[], reads: ListReads, settings?: KindSettings): Promise<LiveResource[]> {
+async function fetchAccount(
+  client: ApiClient,
+  account: AccountConfig,
+  kinds: readonly Kind[],
+  reads: ListReads,
+  settings?: KindSettings,
+  parentsOf?: ParentsOf,
+): Promise<LiveResource[]> {
   const ctx = fetchContext(client, account, settings, reads);
   // Kinds of one account run together: the memo turns a shared list path into one request.
-  const lists = await Promise.all(kinds.map((kind) => kind.list(ctx).then((live) => withoutLeases(kinds, live))));
-  return lists.flat();
+  const lists = await Promise.all(kinds.filter((k) => !k.perParent).map((kind) => kind.list(ctx).then((live) => withoutLeases(kinds, live))));
+  const read = lists.flat();
+  // Then the kinds listed per parent, once their parents are known: one request per parent to read.
+  const perParent = await Promise.all(
+    kinds
+      .filter((k) => k.perParent)
+      .map(async (kind) => {
+        const parentKind = kind.perParent!.parentKind;
+        const known = kinds.some((k) => k.kind === parentKind) ? read.filter((r) => r.kind === parentKind) : [];
+        const wanted = parentsOf?.(account, kind.kind);
+        const parents = known.filter((p) => wanted === undefined || wanted.includes(p.name)).map((p) => ({ id: p.serviceId ?? p.id, name: p.name }));
+        return parents.length === 0 ? [] : kind.list({ ...ctx, parents });
+      }),
+  );
+  return [...read, ...perParent.flat()];
 }
 
 /**
@@ -215,9 +243,9 @@ export function mapReferences(
   const diagnostics: Diagnostic[] = [];
   const mapped = resources.map((r) => {
     const kind = kindByName.get(r.kind);
-    if (!kind || kind.references.length === 0) return r;
+    if (!kind || (kind.references ?? []).length === 0) return r;
     let spec = r.spec;
-    for (const ref of kind.references) {
+    for (const ref of (kind.references ?? [])) {
       if (!read(r.account, ref.kind)) continue;
       const value = getAt(spec, ref.pointer);
       const mapOne = (id: Json): Json => {

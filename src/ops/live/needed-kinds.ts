@@ -22,7 +22,7 @@ export function neededKinds(desired: Pick<DesiredState, 'root' | 'resources'>, k
   }
   const pruned = kinds.filter((k) => desired.root.prune[k.kind] === true).map((k) => k.kind);
   const referrers = new Map<string, string[]>();
-  for (const k of kinds) for (const r of k.references) referrers.set(r.kind, [...(referrers.get(r.kind) ?? []), k.kind]);
+  for (const k of kinds) for (const r of (k.references ?? [])) referrers.set(r.kind, [...(referrers.get(r.kind) ?? []), k.kind]);
   return (account) => {
     // What may change here: the kinds declared in the account and the pruned ones.
     const here = declared.get(account.name) ?? new Set<string>();
@@ -33,17 +33,33 @@ export function neededKinds(desired: Pick<DesiredState, 'root' | 'resources'>, k
       if (!kind) continue;
       // Only a pruned kind can lose a resource, and only a declared kind with replaceOn can have one
       // replaced: what refers to those is read for the in-use check of that delete.
-      const removable = pruned.includes(name) || (here.has(name) && kind.replaceOn.length > 0);
+      const removable = pruned.includes(name) || (here.has(name) && (kind.compare?.replaceOn ?? []).length > 0);
       // What they refer to (live ids become names), their parents, and what refers to a removable
       // kind. Not further: a kind read only for its names or for what it uses is never compared, so
       // its own references need no names (fetch leaves them).
-      for (const next of [...kind.references.map((r) => r.kind), ...(kind.parentKind ? [kind.parentKind] : []), ...(removable ? (referrers.get(kind.kind) ?? []) : [])]) {
+      for (const next of [...(kind.references ?? []).map((r) => r.kind), ...(kind.hierarchy?.parentKind ? [kind.hierarchy?.parentKind] : []), ...(removable ? (referrers.get(kind.kind) ?? []) : [])]) {
         read.add(next);
       }
     }
     const collections = new Set(kinds.filter((k) => read.has(k.kind)).map((k) => k.collection));
     return kinds.filter((k) => collections.has(k.collection));
   };
+}
+
+/**
+ * For kinds listed per parent (Kind.perParent): the parents a repository declares records under, per
+ * account. Only they are read (one request each), so a repository with exceptions for 3 policies
+ * reads 3 lists, not one per live policy; the pre-flight counts the same (readGroups).
+ */
+export function declaredParents(desired: Pick<DesiredState, 'resources'>, kinds: readonly Kind[]): (account: AccountConfig, kind: string) => readonly string[] | undefined {
+  const perParent = new Set(kinds.filter((k) => k.perParent).map((k) => k.kind));
+  const parents = new Map<string, Set<string>>();
+  for (const r of desired.resources) {
+    if (!perParent.has(r.kind) || r.parent === undefined) continue;
+    const key = JSON.stringify([r.account, r.kind]);
+    parents.set(key, (parents.get(key) ?? new Set()).add(r.parent));
+  }
+  return (account, kind) => (perParent.has(kind) ? [...(parents.get(JSON.stringify([account.name, kind])) ?? [])].sort() : undefined);
 }
 
 /** Per account in scope, the kinds `kindsOf` leaves out (accounts with none left out are omitted). */

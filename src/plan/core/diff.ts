@@ -55,18 +55,18 @@ const uniqueSorted = (items: Iterable<string>): string[] => [...new Set(items)].
 /** The plan's view of a desired resource (create, children). */
 export function desiredView(kind: Kind, declared: DesiredResource): DesiredView {
   // A create has nothing to keep: the file's null members are simply left out.
-  const desired = { ...declared, spec: withoutNulls(declared.spec, kind.openMembers?.(declared.spec, declared.spec) ?? []) };
-  const writeOnly = uniqueSorted(kind.writeOnly(desired.spec));
-  const sensitive = uniqueSorted([...kind.sensitive(desired.spec), ...Object.keys(desired.envRefs)]);
+  const desired = { ...declared, spec: withoutNulls(declared.spec, kind.compare?.openMembers?.(declared.spec, declared.spec) ?? []) };
+  const writeOnly = uniqueSorted((kind.secrets?.writeOnly?.(desired.spec) ?? []));
+  const sensitive = uniqueSorted([...(kind.secrets?.sensitive?.(desired.spec) ?? []), ...Object.keys(desired.envRefs)]);
   const sets = setPointersOf(kind, [desired.spec]);
   const [, after] = sortSets([desired.spec, afterOf(desired, writeOnly, sensitive)], sets);
-  return { after, writeOnly, sensitive, unreturned: uniqueSorted(kind.unreturned?.(desired.spec) ?? []) };
+  return { after, writeOnly, sensitive, unreturned: uniqueSorted(kind.secrets?.unreturned?.(desired.spec) ?? []) };
 }
 
 /** The plan's view of a live resource (delete). */
 export function liveView(kind: Kind, live: LiveResource): LiveView {
-  const writeOnly = uniqueSorted(kind.writeOnly(live.spec));
-  const sensitive = uniqueSorted(kind.sensitive(live.spec));
+  const writeOnly = uniqueSorted((kind.secrets?.writeOnly?.(live.spec) ?? []));
+  const sensitive = uniqueSorted((kind.secrets?.sensitive?.(live.spec) ?? []));
   const sets = setPointersOf(kind, [live.spec]);
   const [, before] = sortSets([live.spec, maskAt(live.spec, [...writeOnly, ...sensitive])], sets);
   return { before, writeOnly, sensitive };
@@ -78,7 +78,7 @@ export function liveView(kind: Kind, live: LiveResource): LiveView {
  * write-only secrets count as changed.
  */
 export function diffResource(kind: Kind, desired: DesiredResource, live: LiveResource, rotate = false): ResourceDiff {
-  const open = kind.openMembers?.(desired.spec, live.spec) ?? [];
+  const open = kind.compare?.openMembers?.(desired.spec, live.spec) ?? [];
   const d = withoutNulls(desired.spec, open);
   const l = declaredLive(live.spec, desired.spec, open);
   // The live rest never carries what the service showed masked or empty: that would overwrite the secret.
@@ -89,15 +89,15 @@ export function diffResource(kind: Kind, desired: DesiredResource, live: LiveRes
   // A member the service shows empty and the file takes from the environment is a hidden secret
   // (export leaves such members of unknown types out and asks for exactly this): not compared.
   const hidden = envPointers.filter((p) => open.some((o) => isWithin(p, o)) && getAt(l, p) === '');
-  const writeOnly = uniqueSorted([...kind.writeOnly(d), ...kind.writeOnly(l), ...hidden]);
-  const sensitive = uniqueSorted([...kind.sensitive(d), ...kind.sensitive(l), ...kind.sensitive(full), ...envPointers]);
+  const writeOnly = uniqueSorted([...(kind.secrets?.writeOnly?.(d) ?? []), ...(kind.secrets?.writeOnly?.(l) ?? []), ...hidden]);
+  const sensitive = uniqueSorted([...(kind.secrets?.sensitive?.(d) ?? []), ...(kind.secrets?.sensitive?.(l) ?? []), ...(kind.secrets?.sensitive?.(full) ?? []), ...envPointers]);
   const masked = uniqueSorted([...writeOnly, ...sensitive]);
   // Pointers found on the desired side may sit at another index of a set array on the live side.
-  const liveWriteOnly = uniqueSorted([...widen(writeOnly, sets, l), ...kind.writeOnly(l)]);
-  const unreturned = uniqueSorted([...(kind.unreturned?.(d) ?? []), ...(kind.unreturned?.(live.spec) ?? [])]);
+  const liveWriteOnly = uniqueSorted([...widen(writeOnly, sets, l), ...(kind.secrets?.writeOnly?.(l) ?? [])]);
+  const unreturned = uniqueSorted([...(kind.secrets?.unreturned?.(d) ?? []), ...(kind.secrets?.unreturned?.(live.spec) ?? [])]);
 
   const [, after] = sortSets([full, afterOf({ ...desired, spec: full }, writeOnly, sensitive)], sets);
-  const shownLive = uniqueSorted([...widen(masked, sets, live.spec), ...kind.writeOnly(live.spec), ...kind.sensitive(live.spec)]);
+  const shownLive = uniqueSorted([...widen(masked, sets, live.spec), ...(kind.secrets?.writeOnly?.(live.spec) ?? []), ...(kind.secrets?.sensitive?.(live.spec) ?? [])]);
   const [, before] = sortSets([live.spec, maskAt(live.spec, shownLive)], sets);
 
   // Compared forms: write-only members removed; the display twin has every secret as MASK.
@@ -135,7 +135,7 @@ export function diffResource(kind: Kind, desired: DesiredResource, live: LiveRes
     writeOnly,
     sensitive,
     unreturned,
-    replace: changedList.some((m) => kind.replaceOn.includes(m)),
+    replace: changedList.some((m) => (kind.compare?.replaceOn ?? []).includes(m)),
     withheld,
   };
 }
@@ -160,7 +160,7 @@ function toDiffOp(op: { op: string; path: string; value?: unknown }, shownAfter:
 
 function setPointersOf(kind: Kind, specs: JsonObject[]): string[] {
   // Deepest first, so an outer set is ordered by already ordered members (a stable sort: by name within a depth).
-  return uniqueSorted(specs.flatMap((s) => kind.setPointers(s))).sort((a, b) => b.length - a.length);
+  return uniqueSorted(specs.flatMap((s) => (kind.compare?.setPointers?.(s) ?? []))).sort((a, b) => b.length - a.length);
 }
 
 /**

@@ -56,15 +56,15 @@ export function dependencyEdges(items: readonly PlannedChange[], kinds: readonly
     if (linked !== undefined && byKey.get(linked)?.action === 'delete') edges.push([change.key, linked]);
     // Parents before their children; on deletion children go first.
     // Stryker disable next-line ConditionalExpression,LogicalOperator: without a parent kind or a parent the key has an `undefined` part and names no change: no edge either way
-    if (kind.parentKind && change.parent !== undefined) {
-      const parentKey = resourceKey(change.account, kind.parentKind, change.parent);
+    if (kind.hierarchy?.parentKind && change.parent !== undefined) {
+      const parentKey = resourceKey(change.account, kind.hierarchy?.parentKind, change.parent);
       const parent = byKey.get(parentKey);
       if (isWrite(change) && isWrite(parent)) edges.push([parentKey, change.key]);
       if (change.action === 'delete' && removesOld(parent)) edges.push([change.key, parentKey]);
     }
     // A change that drops a reference runs before the referenced resource goes away.
     if (live) {
-      for (const ref of kind.references) {
+      for (const ref of (kind.references ?? [])) {
         // Stryker disable next-line ArrayDeclaration: a made-up kept name matters only to a live reference of that very name
         const kept = new Set(change.action === 'delete' || !desired ? [] : referencedNames(desired.spec, ref.pointer));
         for (const name of referencedNames(live.spec, ref.pointer)) {

@@ -126,7 +126,7 @@ export function inUseRefusal(
       if (referrer.account !== change.account) continue;
       const kind = kinds.find((k) => k.kind === referrer.kind);
       if (!kind) continue;
-      for (const ref of kind.references) {
+      for (const ref of (kind.references ?? [])) {
         if (ref.kind !== change.kind || !referencedNames(referrer.spec, ref.pointer).includes(change.name)) continue;
         const own = changeOf.get(idKey(referrer.account, referrer.kind, referrer.id));
         if (own && stopsReferring(own, ref.pointer, change)) continue;

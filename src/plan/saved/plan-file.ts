@@ -4,6 +4,7 @@
 // cannot recompute; the checksum beside it only catches accidents (anyone can recompute a sha256).
 
 import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
+import type { DiagnosticCode } from '../../model/diagnostic-codes.js';
 import { type Diagnostic, DiagnosticsError } from '../../model/diagnostics.js';
 import type { LiveResource } from '../../model/resource.js';
 import { liveDigest } from '../core/digest.js';
@@ -99,7 +100,7 @@ export function jsonTooDeep(text: string, max: number): boolean {
   return false;
 }
 
-export const planFileProblem = (file: string, code: string, message: string, hint?: string): DiagnosticsError =>
+export const planFileProblem = (file: string, code: DiagnosticCode, message: string, hint?: string): DiagnosticsError =>
   new DiagnosticsError([{ severity: 'error', code, message, file, ...(hint ? { hint } : {}) } satisfies Diagnostic]);
 const problem = planFileProblem;
 

@@ -55,7 +55,7 @@ export function writeChange(decision: Decision, children: readonly Decision[], r
     ...(allRefs.length > 0 ? { refs: allRefs } : {}),
     dependsOn: [],
     ...(decision.renamedFrom !== undefined ? { renamedFrom: decision.renamedFrom } : {}),
-    ...(kind.issuedNote !== undefined && (action === 'create' || action === 'replace') ? { issued: kind.issuedNote } : {}),
+    ...(kind.credentials?.issuedNote !== undefined && (action === 'create' || action === 'replace') ? { issued: kind.credentials?.issuedNote } : {}),
     ...(diff && action === 'update' && diff.withheld.length > 0 ? { withheld: diff.withheld } : {}),
     ...(decision.reasonCode !== undefined ? because(decision.reasonCode, decision.reason ?? '') : {}),
     ...(d.source ? { source: d.source } : {}),
@@ -93,7 +93,7 @@ const VALUE_NAMES = new WeakMap<Kind, Pick<Change, 'valueNames'>>();
 function valueNamesOf(kind: Kind): Pick<Change, 'valueNames'> {
   let known = VALUE_NAMES.get(kind);
   if (!known) {
-    const names = kind.valueNames?.() ?? [];
+    const names = kind.compare?.valueNames?.() ?? [];
     // Shared by every change of the kind: frozen, so a consumer that wrote into it would fail loudly.
     known = names.length > 0 ? { valueNames: Object.freeze(names.map((v) => Object.freeze({ pointer: v.pointer, names: Object.freeze({ ...v.names }) }))) as ValueNames[] } : {};
     VALUE_NAMES.set(kind, known);

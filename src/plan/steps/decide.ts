@@ -17,14 +17,14 @@ export function decide(matches: readonly Match[], rotating: ReadonlySet<string>)
  * disabled agent token): then its absence is what was asked for.
  */
 export function unmatched(m: Match): Decision {
-  if (m.kind.unlisted?.(m.desired)) return { ...m, rotate: false };
+  if (m.kind.lifecycle?.unlisted?.(m.desired)) return { ...m, rotate: false };
   return { ...m, action: 'create', rotate: false };
 }
 
 function compare(m: Match, rotate: boolean): Decision {
   const diff = diffResource(m.kind, m.desired, m.live!, rotate);
   if (diff.replace) {
-    const fixed = diff.changed.filter((member) => m.kind.replaceOn.includes(member));
+    const fixed = diff.changed.filter((member) => (m.kind.compare?.replaceOn ?? []).includes(member));
     return { ...m, diff, action: 'replace', rotate: false, ...because('replace-because-cannot-update', `${fixed.join(', ')} cannot be changed in place`) };
   }
   if (diff.changed.length > 0) return { ...m, diff, action: 'update', rotate };

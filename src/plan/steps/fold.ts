@@ -13,8 +13,8 @@ export function fold(decisions: Decisions, kinds: readonly Kind[]): Decisions {
 
 function foldOne(decision: Decision, decisions: Decisions, kindOf: ReadonlyMap<string, Kind>): Decision {
   const { desired: d, kind } = decision;
-  if (!kind.parentKind || d.parent === undefined || !kindOf.get(kind.parentKind)?.ownsChildren) return decision;
-  const parentKey = resourceKey(d.account, kind.parentKind, d.parent);
+  if (!kind.hierarchy?.parentKind || d.parent === undefined || !kindOf.get(kind.hierarchy.parentKind)?.hierarchy?.ownsChildren) return decision;
+  const parentKey = resourceKey(d.account, kind.hierarchy?.parentKind, d.parent);
   const parent = decisions.get(parentKey);
   if (parent?.action !== 'create' && parent?.action !== 'replace') return decision;
   return { ...decision, foldedInto: parentKey };

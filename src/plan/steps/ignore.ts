@@ -20,7 +20,7 @@ export function ignoreChanges(matches: readonly Match[]): Ignored {
     const pointers = m.desired.lifecycle?.ignoreChanges ?? [];
     if (pointers.length === 0 || !m.live) return m;
     // A secret taken from the live state would have to be carried in the plan; refuse rather than leak.
-    const secrets = m.kind.secretMembers(m.desired.spec).map((s) => s.pointer);
+    const secrets = (m.kind.secrets?.secretMembers?.(m.desired.spec) ?? []).map((s) => s.pointer);
     const secret = pointers.filter((p) => secrets.some((s) => isWithin(s, p) || isWithin(p, s)));
     if (secret.length > 0) {
       diagnostics.push({

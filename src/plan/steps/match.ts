@@ -27,7 +27,15 @@ export function match(desired: readonly DesiredResource[], kinds: readonly Kind[
       continue;
     }
     const key = resourceKey(d.account, d.kind, d.name);
-    const lives = livesAt(index, key);
+    const derived = kind.derivedId;
+    if (derived && !derived.rule.pattern.test(d.name)) {
+      diagnostics.push({ severity: 'error', code: 'invalid-value', message: `${d.kind} ${d.name}: the service derives its id from its name, and ${derived.rule.says}`, ...at(d) });
+      continue;
+    }
+    // A kind whose id the service derives from the name: the twin is the live record whose id carries it.
+    const lives = derived
+      ? (index.byAccount.get(d.account) ?? []).filter((r) => r.kind === d.kind && derived.nameOf(r.serviceId ?? r.id) === d.name)
+      : livesAt(index, key);
     if (lives.length > 1) {
       diagnostics.push({
         severity: 'error',

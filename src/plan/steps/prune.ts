@@ -43,7 +43,7 @@ export type DeletionCause = { readonly why: 'not-in-parent'; readonly parentKind
 export function deletionReason(live: LiveResource, kind: Kind, cause: DeletionCause): string {
   const why = cause.why === 'prune' ? `not declared; prune is on for ${live.kind}` : `not declared in ${cause.parentKind} ${live.parent}`;
   // A kind whose delete is not a deletion (tokens are disabled) says so in the plan.
-  return kind.deleteMeans ? `${why}; ${kind.deleteMeans}` : why;
+  return kind.lifecycle?.deleteMeans ? `${why}; ${kind.lifecycle?.deleteMeans}` : why;
 }
 
 const DELETION_CODE: Readonly<Record<DeletionCause['why'], ChangeReasonCode>> = {
@@ -70,11 +70,11 @@ export function prune(input: PruneInput): Pruned {
     const leave = (): void => {
       unmanaged.push({ kind: r.kind, account: r.account, name: r.name, id: r.id, ...(guarded ? { protected: true } : {}), ...(r.lastChange ? { lastChange: { ...r.lastChange } } : {}) });
     };
-    const parentKind = kind.parentKind ? kindOf.get(kind.parentKind) : undefined;
+    const parentKind = kind.hierarchy?.parentKind ? kindOf.get(kind.hierarchy?.parentKind) : undefined;
     if (parentKind && r.parent !== undefined) {
       const parent = input.decisions.get(resourceKey(r.account, parentKind.kind, r.parent));
       if (parent) {
-        if (parentKind.ownsChildren && parent.action === 'replace') continue;
+        if (parentKind.hierarchy?.ownsChildren && parent.action === 'replace') continue;
         if (guarded) leave();
         else {
           // Stryker disable next-line StringLiteral: deletionReason tells only 'prune' apart from the rest
@@ -82,7 +82,7 @@ export function prune(input: PruneInput): Pruned {
         }
         continue;
       }
-      if (parentKind.ownsChildren) continue;
+      if (parentKind.hierarchy?.ownsChildren) continue;
     }
     if (!input.prune[r.kind] || guarded) {
       leave();

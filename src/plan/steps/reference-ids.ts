@@ -19,7 +19,7 @@ export function namesForIds(desired: readonly DesiredResource[], kinds: readonly
   const diagnostics: Diagnostic[] = [];
   const out = desired.map((d) => {
     let spec = d.spec;
-    for (const ref of kindOf.get(d.kind)?.references ?? []) {
+    for (const ref of (kindOf.get(d.kind)?.references ?? []) ?? []) {
       const value = getAt(spec, ref.pointer);
       const nameFor = (v: Json): Json => {
         // Stryker disable next-line ConditionalExpression: a value that is not text names no key and is no live id

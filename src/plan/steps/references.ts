@@ -26,7 +26,7 @@ export function resolveReferences(decisions: Decisions, index: LiveIndex, deleti
 function refsOf(decision: Decision, decisions: Decisions, index: LiveIndex, deleted: ReadonlySet<string>, diagnostics: Diagnostic[]): Ref[] {
   const d = decision.desired;
   const refs: Ref[] = [];
-  for (const ref of decision.kind.references) {
+  for (const ref of (decision.kind.references ?? [])) {
     for (const name of referencedNames(d.spec, ref.pointer)) {
       const key = resourceKey(d.account, ref.kind, name);
       const target = decisions.get(key);
@@ -84,6 +84,48 @@ function refsOf(decision: Decision, decisions: Decisions, index: LiveIndex, dele
       const id = keepsId && lives.length === 1 ? lives[0].id : undefined;
       refs.push({ kind: ref.kind, name, ...(id !== undefined ? { id } : {}) });
     }
+  }
+  for (const ref of decision.kind.memberReferences ?? []) {
+    const value = getAt(d.spec, ref.pointer);
+    if (typeof value !== 'string') continue;
+    const dot = value.indexOf('.');
+    const [name, member] = dot > 0 ? [value.slice(0, dot), value.slice(dot + 1)] : [value, ''];
+    const key = resourceKey(d.account, ref.kind, name);
+    const target = decisions.get(key);
+    const lives = livesAt(index, key);
+    const problem = { field: ref.pointer, ...at(d) };
+    if ((!target && lives.length !== 1) || member === '') {
+      diagnostics.push({
+        severity: 'error',
+        code: 'unknown-reference',
+        message:
+          member === ''
+            ? `${d.kind} ${d.name} names ${JSON.stringify(value)}, which is not <${ref.kind}>.<${ref.label}>`
+            : `${d.kind} ${d.name} refers to ${ref.kind} ${name}, which is ${lives.length > 1 ? `a name ${lives.length} live resources share` : 'neither declared nor live'} in account ${d.account}`,
+        ...problem,
+        hint: `write the ${ref.label} as <${ref.kind} name>.<${ref.label} name>`,
+      });
+      continue;
+    }
+    // The members the resource offers as this plan leaves it: as declared, else as live.
+    const spec = target ? target.desired.spec : lives[0].spec;
+    const children = target
+      ? [...decisions.values()].filter((x) => x.desired.account === d.account && x.desired.parent === name).map((x) => ({ name: x.desired.name, spec: x.desired.spec }))
+      : (index.byAccount.get(d.account) ?? []).filter((r) => r.parent === lives[0].id && r.kind !== ref.kind).map((r) => ({ name: r.name, spec: r.spec }));
+    const offered = ref.members(spec, children);
+    if (!offered.includes(member)) {
+      diagnostics.push({
+        severity: 'error',
+        code: 'unknown-reference',
+        message: `${d.kind} ${d.name} refers to ${ref.label} ${JSON.stringify(member)} of ${ref.kind} ${name}, which has no such ${ref.label}`,
+        ...problem,
+        hint: offered.length > 0 ? `its ${ref.label}s: ${offered.slice(0, 10).join(', ')}` : `${ref.kind} ${name} has no ${ref.label}`,
+      });
+      continue;
+    }
+    const keepsId = !target || target.action === undefined || target.action === 'update';
+    const id = keepsId && lives.length === 1 ? lives[0].id : undefined;
+    refs.push({ kind: ref.kind, name, ...(id !== undefined ? { id } : {}) });
   }
   return refs;
 }

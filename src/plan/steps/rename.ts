@@ -41,11 +41,11 @@ export function rename(desired: readonly DesiredResource[], live: readonly LiveR
     if (!d.previousNames || d.previousNames.length === 0) continue;
     const kind = kindOf.get(d.kind);
     if (!kind) continue;
-    if (!kind.renamable) {
+    if (!kind.rename?.inPlace) {
       diagnostics.push({
         severity: 'error',
         code: 'rename-unsupported',
-        message: `${d.kind} ${d.name} gives previousNames, but ${kind.renameRefusal ?? `the service cannot rename a ${d.kind} in place`}`,
+        message: `${d.kind} ${d.name} gives previousNames, but ${kind.rename?.refusal ?? `the service cannot rename a ${d.kind} in place`}`,
         ...at(d),
         field: '/previousNames',
       });
@@ -109,11 +109,11 @@ export function renameLive(live: readonly LiveResource[], renames: readonly Rena
     if (own !== undefined) out = { ...out, name: own };
     const kind = kindOf.get(r.kind);
     // Stryker disable next-line ConditionalExpression,LogicalOperator: without a parent kind or a parent the key names kind or parent `undefined`, which no rename has
-    if (kind?.parentKind && r.parent !== undefined) {
-      const parent = newName(r.account, kind.parentKind, r.parent);
+    if (kind?.hierarchy?.parentKind && r.parent !== undefined) {
+      const parent = newName(r.account, kind.hierarchy?.parentKind, r.parent);
       if (parent !== undefined) out = { ...out, parent };
     }
-    for (const ref of kind?.references ?? []) {
+    for (const ref of (kind?.references ?? []) ?? []) {
       const value = getAt(out.spec, ref.pointer);
       // Stryker disable next-line ConditionalExpression: a value that is not text is no old name
       const map = (v: Json): Json => (typeof v === 'string' ? (newName(r.account, ref.kind, v) ?? v) : v);

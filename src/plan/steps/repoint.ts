@@ -18,7 +18,7 @@ function repointOne(decision: Decision, replaced: (key: string) => boolean): Dec
   // Created and replaced resources send every member anyway; without a live twin there is no diff.
   if (decision.action === 'create' || decision.action === 'replace' || !decision.diff) return decision;
   let out = decision;
-  for (const ref of kind.references) {
+  for (const ref of (kind.references ?? [])) {
     const names = referencedNames(d.spec, ref.pointer).filter((n) => replaced(resourceKey(d.account, ref.kind, n)));
     if (names.length === 0) continue;
     const member = parsePointer(ref.pointer)[0];

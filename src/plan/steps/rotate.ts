@@ -18,7 +18,7 @@ export function selectRotations(matches: readonly Match[], selectorTexts: readon
   const used = new Set<string>();
   for (const { key, desired: d, kind } of matches) {
     const selecting = selectors.filter((s) => selects(s, d.account, d.kind, d.name));
-    if (selecting.length === 0 || kind.writeOnly(d.spec).length + (kind.unreturned?.(d.spec).length ?? 0) === 0) continue;
+    if (selecting.length === 0 || (kind.secrets?.writeOnly?.(d.spec) ?? []).length + (kind.secrets?.unreturned?.(d.spec).length ?? 0) === 0) continue;
     keys.add(key);
     for (const s of selecting) used.add(s.text);
   }

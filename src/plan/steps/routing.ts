@@ -65,7 +65,7 @@ export function routing(input: RoutingInput): RoutingStep {
     const live = old ? after.get(old) : undefined;
     const spec =
       // Stryker disable next-line ArrayDeclaration: every routing kind has openMembers
-      c.action === 'update' && live ? carriedSpec(live.spec, desired, kind.openMembers?.(desired, live.spec) ?? []) : withoutNulls(desired, kind.openMembers?.(desired, desired) ?? []);
+      c.action === 'update' && live ? carriedSpec(live.spec, desired, kind.compare?.openMembers?.(desired, live.spec) ?? []) : withoutNulls(desired, kind.compare?.openMembers?.(desired, desired) ?? []);
     // Stryker disable next-line ConditionalExpression: the set below puts the record back under the same key
     if (old) after.delete(old);
     after.set(old ?? `new:${c.key}`, { kind: c.kind, account: c.account, name: c.name, spec });

@@ -56,7 +56,7 @@ export function target(
     for (const dep of byKey.get(key)!.dependsOn) take(dep);
   };
   for (const c of changes) {
-    const parentKind = kindOf.get(c.kind)?.parentKind;
+    const parentKind = kindOf.get(c.kind)?.hierarchy?.parentKind;
     const own = picks(c.account, c.kind, c.name);
     const viaParent = parentKind !== undefined && c.parent !== undefined && picks(c.account, parentKind, c.parent);
     if (own || viaParent) take(c.key);

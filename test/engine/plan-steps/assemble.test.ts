@@ -29,17 +29,17 @@ describe('assemble', () => {
     const r = assemble({
       ...base,
       diagnostics: [
-        { severity: 'warning', code: 'w', message: 'later', file: 'b.yaml', line: 1 },
-        { severity: 'error', code: 'e', message: 'first', file: 'a.yaml', line: 9 },
+        { severity: 'warning', code: 'unknown-field', message: 'later', file: 'b.yaml', line: 1 },
+        { severity: 'error', code: 'schema-violation', message: 'first', file: 'a.yaml', line: 9 },
       ],
     });
     expect(r.plan).toBeUndefined();
-    expect(r.diagnostics.map((d) => d.code)).toEqual(['e', 'w']);
+    expect(r.diagnostics.map((d) => d.code)).toEqual(['schema-violation', 'unknown-field']);
   });
 
   it('warnings only → a plan that carries them', () => {
-    const r = assemble({ ...base, diagnostics: [{ severity: 'warning', code: 'w', message: 'm' }] });
-    expect(r.plan!.diagnostics.map((d) => d.code)).toEqual(['w']);
+    const r = assemble({ ...base, diagnostics: [{ severity: 'warning', code: 'unknown-field', message: 'm' }] });
+    expect(r.plan!.diagnostics.map((d) => d.code)).toEqual(['unknown-field']);
   });
 
   it.each([

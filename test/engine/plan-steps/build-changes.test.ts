@@ -23,7 +23,16 @@ describe('build changes', () => {
       name: 'slack',
       after: {
         type: 'Slack',
-        data: { url: { $literal: { resource: 'prod/Channel/slack', pointer: '/data/url', at: `${d.source!.file}:3`, sha256: literalDigest('prod/Channel/slack', '/data/url', 'secret-url') } } },
+        data: {
+          url: {
+            $literal: {
+              resource: 'prod/Channel/slack',
+              pointer: '/data/url',
+              at: `${d.source!.file}:3`,
+              sha256: literalDigest('prod/Channel/slack', '/data/url', 'secret-url'),
+            },
+          },
+        },
       },
       writeOnly: [],
       sensitive: ['/data/url'],
@@ -66,13 +75,23 @@ describe('build changes', () => {
 
   it('deletions come after the writes, with the masked live spec and their reason', () => {
     const gone = live('Channel', 'old', 'C9', { type: 'Slack', data: { url: 'secret-url' } });
-    const items = buildChanges(decisionsOf([decisionOf(desired('Channel', 'new', {}), { action: 'create' })]), noRefs, frozen([{ live: gone, kind: Channel, reason: 'because', reasonCode: 'delete-because-not-in-parent' as const }]));
+    const items = buildChanges(
+      decisionsOf([decisionOf(desired('Channel', 'new', {}), { action: 'create' })]),
+      noRefs,
+      frozen([{ live: gone, kind: Channel, reason: 'because', reasonCode: 'delete-because-not-in-parent' as const }]),
+    );
     expect(items.map((i) => [i.change.action, i.change.key])).toEqual([
       ['create', 'prod/Channel/new'],
       ['delete', 'prod/Channel/old'],
     ]);
     expect(items[1].live).toBe(gone);
-    expect(items[1].change).toMatchObject({ liveId: 'C9', before: { type: 'Slack', data: { url: MASK } }, reason: 'because', reasonCode: 'delete-because-not-in-parent', dependsOn: [] });
+    expect(items[1].change).toMatchObject({
+      liveId: 'C9',
+      before: { type: 'Slack', data: { url: MASK } },
+      reason: 'because',
+      reasonCode: 'delete-because-not-in-parent',
+      dependsOn: [],
+    });
     expect(items[1].change.after).toBeUndefined();
   });
 });
@@ -83,7 +102,9 @@ describe('build changes: who last changed the live record', () => {
     const l = { ...live('Channel', 'ops', 'C1', { type: 'Webhook', data: { url: 'a' } }), lastChange };
     const [update] = buildChanges(decide([matchOf(desired('Channel', 'ops', { type: 'Webhook', data: { url: 'b' } }), l)], new Set()), noRefs, []);
     expect(update.change.lastChange).toEqual(lastChange);
-    const [del] = buildChanges(decisionsOf([]), noRefs, [{ live: { ...l, name: 'old' }, kind: Channel, reason: 'not declared', reasonCode: 'delete-because-not-declared' }]);
+    const [del] = buildChanges(decisionsOf([]), noRefs, [
+      { live: { ...l, name: 'old' }, kind: Channel, reason: 'not declared', reasonCode: 'delete-because-not-declared' },
+    ]);
     expect(del.change.lastChange).toEqual(lastChange);
     const [create] = buildChanges(decisionsOf([decisionOf(desired('Channel', 'new', { type: 'Webhook', data: { url: 'b' } }), { action: 'create' })]), noRefs, []);
     expect(create.change).not.toHaveProperty('lastChange');
@@ -111,13 +132,24 @@ describe('build changes: what each action carries', () => {
   });
 
   it('a kind whose create issues a credential says so on a create and a replace only', () => {
-    const Issued: Kind = { ...Channel, issuedNote: 'the service issues a new secret' };
+    const Issued: Kind = {
+      ...Channel,
+      credentials: {
+        ...Channel.credentials,
+        issuedNote: 'the service issues a new secret',
+      },
+    };
     const note = (action: 'create' | 'replace' | 'update', kind: Kind = Issued) => {
       const u = updated();
       const [item] = buildChanges(decisionsOf([{ ...u, kind, action }]), noRefs, []);
       return item.change.issued;
     };
-    expect([note('create'), note('replace'), note('update'), note('create', Channel)]).toEqual(['the service issues a new secret', 'the service issues a new secret', undefined, undefined]);
+    expect([note('create'), note('replace'), note('update'), note('create', Channel)]).toEqual([
+      'the service issues a new secret',
+      'the service issues a new secret',
+      undefined,
+      undefined,
+    ]);
   });
 
   it('an update names the members it withholds (shown masked or empty, never sent back); a replace or an update withholding nothing does not', () => {
@@ -130,11 +162,16 @@ describe('build changes: what each action carries', () => {
   });
 
   it('carries the reason a decision gives, the old name of a rename, the parent, and the names of coded values', () => {
-    const Coded = { ...Channel, valueNames: () => [{ pointer: '/type', names: { 1: 'one' } }] } as unknown as Kind;
+    const Coded: Kind = { ...Channel, compare: { ...Channel.compare, valueNames: () => [{ pointer: '/type', names: { 1: 'one' } }] } };
     const u = updated();
     const child = decisionOf(desired('Template', 'P.t', {}, { parent: 'P' }), { action: 'create' });
     const items = buildChanges(decisionsOf([{ ...u, kind: Coded, reason: 'why', reasonCode: 'replace-because-cannot-update', renamedFrom: 'old' }, child]), noRefs, []);
-    expect(items[0].change).toMatchObject({ reason: 'why', reasonCode: 'replace-because-cannot-update', renamedFrom: 'old', valueNames: [{ pointer: '/type', names: { 1: 'one' } }] });
+    expect(items[0].change).toMatchObject({
+      reason: 'why',
+      reasonCode: 'replace-because-cannot-update',
+      renamedFrom: 'old',
+      valueNames: [{ pointer: '/type', names: { 1: 'one' } }],
+    });
     expect(items[1].change.parent).toBe('P');
     expect(items[1].change).not.toHaveProperty('valueNames');
     expect(items[1].change).not.toHaveProperty('reason');
@@ -147,9 +184,13 @@ describe('build changes: what each action carries', () => {
   });
 
   it('a delete has no parent member unless its live resource has a parent', () => {
-    const [del] = buildChanges(decisionsOf([]), noRefs, [{ live: live('Channel', 'old', 'C9', {}), kind: Channel, reason: 'r', reasonCode: 'delete-because-not-declared' }]);
+    const [del] = buildChanges(decisionsOf([]), noRefs, [
+      { live: live('Channel', 'old', 'C9', {}), kind: Channel, reason: 'r', reasonCode: 'delete-because-not-declared' },
+    ]);
     expect(del.change).not.toHaveProperty('parent');
-    const [child] = buildChanges(decisionsOf([]), noRefs, [{ live: live('Template', 'P.t', 'T1', {}, { parent: 'P' }), kind: Channel, reason: 'r', reasonCode: 'delete-because-not-declared' }]);
+    const [child] = buildChanges(decisionsOf([]), noRefs, [
+      { live: live('Template', 'P.t', 'T1', {}, { parent: 'P' }), kind: Channel, reason: 'r', reasonCode: 'delete-because-not-declared' },
+    ]);
     expect(child.change.parent).toBe('P');
   });
 });

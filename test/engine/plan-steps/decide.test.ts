@@ -57,7 +57,7 @@ describe('decide', () => {
 
   it('unmatched: nothing to do when the kind says the service does not list what is declared', () => {
     const m = matchOf(desired('Channel', 'off', { ...hook('a'), enabled: false }));
-    const hidden = { ...m, kind: { ...m.kind, unlisted: (d: DesiredResource) => d.spec.enabled === false } };
+    const hidden = { ...m, kind: { ...m.kind, lifecycle: { unlisted: (d: DesiredResource) => d.spec.enabled === false } } };
     expect(unmatched(frozen(hidden))).toEqual({ ...hidden, rotate: false });
     expect(unmatched(frozen({ ...hidden, desired: desired('Channel', 'on', hook('a')) })).action).toBe('create');
   });
@@ -90,7 +90,7 @@ describe('decide: renames', () => {
 
 describe('decide: the reason of a replace', () => {
   it('names every member that cannot change in place, separated by commas', () => {
-    const Fixed = { ...Channel, replaceOn: ['data', 'type'] };
+    const Fixed = { ...Channel, compare: { ...Channel.compare, replaceOn: ['data', 'type'] } };
     const m = { ...matchOf(desired('Channel', 'ops', hook('b')), live('Channel', 'ops', 'C1', { type: 'Slack', data: { url: 'a' } })), kind: Fixed };
     const [d] = [...decide(frozen([m]), new Set()).values()];
     expect([d.action, d.reasonCode, d.reason]).toEqual(['replace', 'replace-because-cannot-update', 'data, type cannot be changed in place']);

@@ -17,7 +17,17 @@ describe('fold', () => {
     {
       name: 'a parent kind that does not own its children → a change of its own',
       parent: 'create',
-      kinds: FAKE_KINDS.map((k) => (k === Profile ? { ...Profile, ownsChildren: false } : k)),
+      kinds: FAKE_KINDS.map((k) =>
+        k === Profile
+          ? {
+              ...Profile,
+              hierarchy: {
+                ...Profile.hierarchy,
+                ownsChildren: false,
+              },
+            }
+          : k,
+      ),
       folded: false,
     },
   ];

@@ -45,7 +45,18 @@ describe('ignoreChanges', () => {
     const d = withIgnore(desired('Channel', 'c', { type: 'Pager', data: { apiKey: 'k' } }), ['/data']);
     const m = matchOf(d, live('Channel', 'c', 'C1', { type: 'Pager', data: {} }));
     // The fake kind has no secretMembers; give it one.
-    const r = ignoreChanges([{ ...m, kind: { ...m.kind, secretMembers: () => [{ pointer: '/data/apiKey', writeOnly: true }] } }]);
+    const r = ignoreChanges([
+      {
+        ...m,
+        kind: {
+          ...m.kind,
+          secrets: {
+            ...m.kind.secrets,
+            secretMembers: () => [{ pointer: '/data/apiKey', writeOnly: true }],
+          },
+        },
+      },
+    ]);
     expect(r.diagnostics.map((x) => x.code)).toEqual(['ignore-secret']);
     expect(r.matches[0].desired.spec).toEqual(d.spec);
   });
@@ -65,9 +76,10 @@ describe('ignoreChanges: the edges', () => {
   });
 
   it('env references of the members not ignored stay', () => {
-    const d = withIgnore(desired('Channel', 'c', { type: 'Slack', data: { channel: '#mine', team: 't' } }, { envRefs: { '/data/channel': '${env:C}', '/data/team': '${env:T}' } }), [
-      '/data/channel',
-    ]);
+    const d = withIgnore(
+      desired('Channel', 'c', { type: 'Slack', data: { channel: '#mine', team: 't' } }, { envRefs: { '/data/channel': '${env:C}', '/data/team': '${env:T}' } }),
+      ['/data/channel'],
+    );
     expect(ignoreChanges([matchOf(d, l)]).matches[0].desired.envRefs).toEqual({ '/data/team': '${env:T}' });
   });
 
@@ -75,7 +87,7 @@ describe('ignoreChanges: the edges', () => {
     const d = (ignore: string[]) => withIgnore(desired('Channel', 'c', { type: 'Pager', data: { apiKey: { v: 'k' }, team: 't' } }, { line: 5 }), ignore);
     const m = (ignore: string[]) => {
       const base = matchOf(d(ignore), live('Channel', 'c', 'C1', { type: 'Pager', data: { team: 'theirs' } }));
-      return { ...base, kind: { ...base.kind, secretMembers: () => [{ pointer: '/data/apiKey', writeOnly: true }] } };
+      return { ...base, kind: { ...base.kind, secrets: { ...base.kind.secrets, secretMembers: () => [{ pointer: '/data/apiKey', writeOnly: true as const }] } } };
     };
     const beside = ignoreChanges([m(['/data/team'])]);
     expect(beside.diagnostics).toEqual([]);
@@ -104,7 +116,19 @@ describe('ignoreChanges: untouched and several secrets', () => {
   it('every secret member ignored is named', () => {
     const d = withIgnore(desired('Channel', 'c', { type: 'Pager', data: { apiKey: 'k', token: 't' } }), ['/data/apiKey', '/data/token']);
     const base = matchOf(d, live('Channel', 'c', 'C1', { type: 'Pager', data: {} }));
-    const m = { ...base, kind: { ...base.kind, secretMembers: () => [{ pointer: '/data/apiKey', writeOnly: true }, { pointer: '/data/token', writeOnly: true }] } };
+    const m = {
+      ...base,
+      kind: {
+        ...base.kind,
+        secrets: {
+          ...base.kind.secrets,
+          secretMembers: () => [
+            { pointer: '/data/apiKey', writeOnly: true },
+            { pointer: '/data/token', writeOnly: true },
+          ],
+        },
+      },
+    };
     expect(ignoreChanges([m]).diagnostics[0].message).toBe(
       'Channel c: lifecycle.ignoreChanges names the secret member /data/apiKey, /data/token, whose live value a plan may not carry',
     );

@@ -5,8 +5,25 @@ import type { DesiredResource } from '../../../src/model/resource.js';
 import { Channel, desired, FAKE_KINDS, live, Profile, Rule, Template } from '../plan-fakes.js';
 import { frozen } from './helpers.js';
 
-const RenamableChannel: Kind = { ...Channel, renamable: true };
-const KINDS: readonly Kind[] = [RenamableChannel, Rule, { ...Profile, renameRefusal: 'its name is its id' }, Template];
+const RenamableChannel: Kind = {
+  ...Channel,
+  rename: {
+    ...Channel.rename,
+    inPlace: true,
+  },
+};
+const KINDS: readonly Kind[] = [
+  RenamableChannel,
+  Rule,
+  {
+    ...Profile,
+    rename: {
+      inPlace: false,
+      refusal: 'its name is its id',
+    },
+  },
+  Template,
+];
 
 const named = (name: string, previousNames: string[], extra: Partial<DesiredResource> = {}): DesiredResource => ({
   ...desired('Channel', name, { type: 'Slack' }),
@@ -61,7 +78,11 @@ describe('rename', () => {
   });
 
   it('renameLive moves children to the new parent name', () => {
-    const out = renameLive([live('Profile', 'P', 'P', {}), live('Template', 'P.t', 'P.t', {}, { parent: 'P' })], [{ account: 'prod', kind: 'Profile', from: 'P', to: 'Q' }], FAKE_KINDS);
+    const out = renameLive(
+      [live('Profile', 'P', 'P', {}), live('Template', 'P.t', 'P.t', {}, { parent: 'P' })],
+      [{ account: 'prod', kind: 'Profile', from: 'P', to: 'Q' }],
+      FAKE_KINDS,
+    );
     expect(out.map((x) => [x.name, x.parent])).toEqual([
       ['Q', undefined],
       ['P.t', 'Q'],
@@ -71,7 +92,14 @@ describe('rename', () => {
 
 describe('rename: what it skips and what it says', () => {
   it('a document with an empty previousNames, or of a kind not registered, asks for nothing', () => {
-    const r = rename([{ ...desired('Profile', 'P2', {}), previousNames: [] }, { ...desired('Nope', 'n', {}), previousNames: ['m'] }], [live('Nope', 'm', 'N1', {})], KINDS);
+    const r = rename(
+      [
+        { ...desired('Profile', 'P2', {}), previousNames: [] },
+        { ...desired('Nope', 'n', {}), previousNames: ['m'] },
+      ],
+      [live('Nope', 'm', 'N1', {})],
+      KINDS,
+    );
     expect(r.diagnostics).toEqual([]);
     expect(r.renamedFrom.size).toBe(0);
   });

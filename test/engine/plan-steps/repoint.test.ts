@@ -83,7 +83,7 @@ describe('re-point', () => {
   });
 
   it('the first reason stays: two reference pointers naming replaced resources give the reason of the first', () => {
-    const TwoRefs = { ...Rule, references: [...Rule.references, { kind: 'Channel', pointer: '/backup' }] };
+    const TwoRefs = { ...Rule, references: [...(Rule.references ?? []), { kind: 'Channel', pointer: '/backup' }] };
     const referrer = { ...decisionOf(desired('Rule', 'r', { channels: ['a'], backup: ['b'] }), { diff: diffWith([]) }), kind: TwoRefs };
     const channels = ['a', 'b'].map((n) => decisionOf(desired('Channel', n, {}), { action: 'replace' }));
     const after = repoint(decisionsOf([...channels, referrer])).get(referrer.key)!;

@@ -28,7 +28,16 @@ describe('rotate', () => {
 });
 
 describe('rotate: what counts as a secret to push', () => {
-  const withUnreturned = (m: Match, unreturned: string[]): Match => ({ ...m, kind: { ...m.kind, unreturned: () => unreturned } });
+  const withUnreturned = (m: Match, unreturned: string[]): Match => ({
+    ...m,
+    kind: {
+      ...m.kind,
+      secrets: {
+        ...m.kind.secrets,
+        unreturned: () => unreturned,
+      },
+    },
+  });
 
   it('a member the service never returns is pushed on --rotate like a write-only one, alone or beside one', () => {
     expect([...selectRotations([withUnreturned(hook, ['/data/role'])], ['Channel/hook']).keys]).toEqual(['prod/Channel/hook']);
