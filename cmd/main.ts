@@ -6,6 +6,7 @@ import { DURATION_EXPECTED, parseDuration } from '../src/model/duration.js';
 import { inertText } from '../src/model/inert.js';
 import { packageRoot } from '../src/util/package-root.js';
 import { EXIT, ExitError, type Io, LOG_LEVELS, logLevel, logLine, logs, processIo, withoutColor, withSecrets, write } from './io.js';
+import * as parse from './options.js';
 
 function packageVersion(): string {
   return (JSON.parse(readFileSync(join(packageRoot(), 'package.json'), 'utf8')) as { version: string }).version;
@@ -36,7 +37,7 @@ function parseShardOption(value: string): Shard {
 
 /** Variables of a `.env` file: --dotenv, else `.env` beside postureops.yaml; the environment wins. */
 const envFileOption = ['--dotenv <file>', 'read variables from FILE instead of .env beside postureops.yaml (the environment wins)'] as const;
-async function envFor(io: Io, dir: string, opts: { dotenv?: string }): Promise<Io> {
+async function envFor(io: Io, dir: string, opts: parse.EnvFileOption): Promise<Io> {
   const { withEnvFile } = await import('./env-file.js');
   return withEnvFile(io, dir, opts.dotenv);
 }
@@ -51,7 +52,7 @@ const maxDurationOption = () =>
   new Option('--max-duration <duration>', 'refuse to start (exit 3, with the estimate) a run the rate-limit budget cannot finish within this (10m, 2h, 90s)').argParser(durationArg);
 
 const formatOption = () =>
-  new Option('--format <format>', 'output format').choices(['text', 'json', 'markdown']).default('text');
+  new Option('--format <format>', 'output format').choices(parse.OUTPUT_FORMATS).default('text');
 const clientOptions = (cmd: Command) =>
   cmd
     .option('--base-url <url>', 'service address (default: $SVC_BASE_URL)')
@@ -125,7 +126,7 @@ export function buildProgram(programIo: Io, setCode: (code: number) => void, onI
     .command('validate')
     .description('check the configuration offline (no network); exit 0 valid, 1 invalid')
     .argument('[dir]', 'configuration repository', '.')
-    .addOption(new Option('--format <format>', 'output format').choices(['text', 'json', 'github']).default('text'))
+    .addOption(new Option('--format <format>', 'output format').choices(parse.VALIDATE_FORMATS).default('text'))
     .option('--no-env', 'check everything but that ${env:...} variables are set (unset or empty ones are skipped)')
     .option(...envFileOption)
     .addHelpText(
@@ -138,7 +139,8 @@ export function buildProgram(programIo: Io, setCode: (code: number) => void, onI
         ],
       ),
     )
-    .action(async (dir: string, opts) => {
+    .action(async (dir: string, raw: parse.RawOptions) => {
+      const opts = parse.validateOptions(raw);
       const { validateCommand } = await import('./commands/validate.js');
       setCode(await validateCommand(await envFor(io, dir, opts), dir, opts));
     });
@@ -178,7 +180,8 @@ export function buildProgram(programIo: Io, setCode: (code: number) => void, onI
           ],
         ),
       ),
-  ).action(async (dir: string, opts) => {
+  ).action(async (dir: string, raw: parse.RawOptions) => {
+    const opts = parse.planOptions(raw);
     const { planCommand } = await import('./commands/plan.js');
     setCode(await planCommand(await envFor(io, dir, opts), dir, opts));
   });
@@ -221,7 +224,8 @@ export function buildProgram(programIo: Io, setCode: (code: number) => void, onI
           ],
         ),
       ),
-  ).action(async (dir: string, opts) => {
+  ).action(async (dir: string, raw: parse.RawOptions) => {
+    const opts = parse.applyOptions(raw);
     const { applyCommand } = await import('./commands/apply.js');
     setCode(await applyCommand(await envFor(io, dir, opts), dir, opts));
   });
@@ -234,7 +238,7 @@ export function buildProgram(programIo: Io, setCode: (code: number) => void, onI
       .argument('[dir]', 'configuration repository', '.')
       .option('--live', 'from the live state (one list each of channels, alert rules, report rules and resource groups per account) instead of the configuration')
       .option('--account <name>', 'only this account (repeatable)', collect)
-      .addOption(new Option('--format <format>', 'output format (html: one self-contained page, for a browser)').choices(['text', 'json', 'markdown', 'html']).default('text'))
+      .addOption(new Option('--format <format>', 'output format (html: one self-contained page, for a browser)').choices(parse.ROUTES_FORMATS).default('text'))
       .option('--out <file>', 'write the output to FILE instead of stdout (whole, or not at all)')
       .option('--base <ref>', 'compare with the routing of the configuration at this git commit, branch or tag: the cells that change are marked (html, text)')
       .option(...envFileOption)
@@ -254,7 +258,8 @@ export function buildProgram(programIo: Io, setCode: (code: number) => void, onI
           ],
         ),
       ),
-  ).action(async (dir: string, opts) => {
+  ).action(async (dir: string, raw: parse.RawOptions) => {
+    const opts = parse.routesOptions(raw);
     const { routesCommand } = await import('./commands/routes.js');
     setCode(await routesCommand(await envFor(io, dir, opts), dir, opts));
   });
@@ -282,8 +287,8 @@ export function buildProgram(programIo: Io, setCode: (code: number) => void, onI
     )
     .action(async (dir: string, _opts, cmd: Command) => {
       const { routeTestCommand } = await import('./commands/routes.js');
-      const opts = cmd.optsWithGlobals();
-      setCode(await routeTestCommand(await envFor(io, dir, opts), dir, opts as never));
+      const opts = parse.routeTestOptions(cmd.optsWithGlobals());
+      setCode(await routeTestCommand(await envFor(io, dir, opts), dir, opts));
     });
 
   program
@@ -305,9 +310,9 @@ export function buildProgram(programIo: Io, setCode: (code: number) => void, onI
         ],
       ),
     )
-    .action(async (files: string[], opts) => {
+    .action(async (files: string[], raw: parse.RawOptions) => {
       const { mergeCommand } = await import('./commands/merge.js');
-      setCode(await mergeCommand(io, files, opts));
+      setCode(await mergeCommand(io, files, parse.mergeOptions(raw)));
     });
 
   program
@@ -326,9 +331,9 @@ export function buildProgram(programIo: Io, setCode: (code: number) => void, onI
         ],
       ),
     )
-    .action(async (file: string, opts) => {
+    .action(async (file: string, raw: parse.RawOptions) => {
       const { showCommand } = await import('./commands/show.js');
-      setCode(await showCommand(io, file, opts));
+      setCode(await showCommand(io, file, parse.showOptions(raw)));
     });
 
   clientOptions(
@@ -357,9 +362,9 @@ export function buildProgram(programIo: Io, setCode: (code: number) => void, onI
           ],
         ),
       ),
-  ).action(async (opts) => {
+  ).action(async (raw: parse.RawOptions) => {
     const { exportCommand } = await import('./commands/export.js');
-    setCode(await exportCommand(io, opts));
+    setCode(await exportCommand(io, parse.exportOptions(raw)));
   });
 
   program
@@ -394,9 +399,9 @@ export function buildProgram(programIo: Io, setCode: (code: number) => void, onI
         ],
       ),
     )
-    .action(async (opts) => {
+    .action(async (raw: parse.RawOptions) => {
       const { emulatorCommand } = await import('./commands/emulator.js');
-      setCode(await emulatorCommand(io, opts));
+      setCode(await emulatorCommand(io, parse.emulatorOptions(raw)));
     });
 
   clientOptions(
@@ -420,7 +425,8 @@ export function buildProgram(programIo: Io, setCode: (code: number) => void, onI
           ],
         ),
       ),
-  ).action(async (dir: string, opts) => {
+  ).action(async (dir: string, raw: parse.RawOptions) => {
+    const opts = parse.unlockOptions(raw);
     const { unlockCommand } = await import('./commands/unlock.js');
     setCode(await unlockCommand(await envFor(io, dir, opts), dir, opts));
   });

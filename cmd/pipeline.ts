@@ -207,7 +207,8 @@ export async function withExit<T>(io: Io, work: () => Promise<T>): Promise<T> {
 
 export interface PlanFlags extends ClientFlags {
   account?: string[];
-  force?: boolean;
+  /** `--force`: the plan request's, and so the refusal check's and the apply's (one way in). */
+  force: boolean;
   rotate?: string[];
   target?: string[];
   /** Read the audit log of the accounts with drift (`plan --attribute`). */
@@ -216,6 +217,8 @@ export interface PlanFlags extends ClientFlags {
   changedSince?: string;
   /** `--shard I/N`: this run's share of the accounts. */
   shard?: import('../src/plan/core/shard.js').Shard;
+  /** False with apply's `--no-lease` (plan has no such flag). */
+  lease?: boolean;
 }
 
 /** Load, scope, read, plan: the run layer's plan run, shown as the CLI shows it. The caller closes `planned.run`. */
@@ -225,7 +228,7 @@ export async function computePlan(io: Io, dir: string, flags: PlanFlags, interru
   const setup = { ...(await runSetup(io, flags, interruption)), ...(lease ? { lease: await leaseSetup(io, lease) } : {}) };
   const request = {
     lease: lease !== undefined,
-    ...((flags as { lease?: boolean }).lease === false ? { noLease: true } : {}),
+    ...(flags.lease === false ? { noLease: true } : {}),
     desired,
     dir: resolve(io.cwd, dir),
     accounts: flags.account,

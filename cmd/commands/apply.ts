@@ -16,9 +16,9 @@ export interface ApplyOptions extends PlanFlags {
   testChannels?: boolean;
   credentialsOut?: string;
   /** Seconds to wait for another apply's lease (0: stop at once). */
-  leaseWait?: number;
-  /** `--no-lease`: commander's negated flag; false skips the service-side lease. */
-  lease?: boolean;
+  leaseWait: number;
+  /** False with `--no-lease`: no service-side lease. */
+  lease: boolean;
 }
 
 /** Issued credentials go to --credentials-out and nowhere else; without it, the user is told what was not kept. */
@@ -76,7 +76,7 @@ async function loadSavedPlan(io: Io, dir: string, file: string, opts: ApplyOptio
   const lease = leaseWanted(io, opts);
   const setup = { ...(await runSetup(io, opts, interruption)), ...(lease ? { lease: await leaseSetup(io, opts) } : {}) };
   try {
-    return await deriveSavedPlan(setup, { desired, saved, ...(opts.force ? { force: true } : {}), lease }, readHooks(io, interruption));
+    return await deriveSavedPlan(setup, { desired, saved, force: opts.force, lease }, readHooks(io, interruption));
   } catch (err) {
     if (err instanceof RunError) throw await exitFor(io, err.problem, { file, dir });
     throw err;
@@ -107,7 +107,7 @@ export async function applyCommand(io: Io, dir: string, opts: ApplyOptions): Pro
  * --no-lease, or no one can say yes (no terminal and no --auto-approve: nothing will be written).
  */
 function leaseWanted(io: Io, opts: ApplyOptions): boolean {
-  return opts.lease !== false && (opts.autoApprove === true || io.stdin.isTTY === true);
+  return opts.lease && (opts.autoApprove === true || io.stdin.isTTY === true);
 }
 
 async function applyInterruptibly(io: Io, dir: string, opts: ApplyOptions, interruption: Interruption): Promise<number> {
@@ -127,7 +127,7 @@ async function applyInterruptibly(io: Io, dir: string, opts: ApplyOptions, inter
     await printDiagnostics(io, plan.diagnostics);
     const { applyRun, readyToApply } = await import('../../src/run/apply-run.js');
     // The engine's refusal (unless --force), then the writes against the budget as the read left it.
-    await withExit(io, () => readyToApply(planned, { lease: opts.lease !== false }));
+    await withExit(io, () => readyToApply(planned, { lease: opts.lease }));
     if (plan.changes.length === 0) {
       // Releases the lease taken for the read (the report says so).
       const report = await withExit(io, () => applyRun(planned, { env: io.env }));

@@ -8,6 +8,7 @@ import { packageRoot } from '../../src/util/package-root.js';
 import { EXIT, type Io, write, writeText } from '../io.js';
 import { loadDesired, openRun } from '../pipeline.js';
 import { applyCommand } from './apply.js';
+import { applyOptions, planOptions } from '../options.js';
 import { planCommand } from './plan.js';
 
 function banner(io: Io, text: string): void {
@@ -31,17 +32,17 @@ export async function demoCommand(io: Io, opts: { examples?: string }): Promise<
 
     // One screen or two: the plan once, one line a change; then what apply did; then the plan again.
     banner(io, 'postureops plan examples');
-    await planCommand(demoIo, examples, { format: 'text', brief: true });
+    await planCommand(demoIo, examples, { ...planOptions({ format: 'text' }), brief: true });
     write(io.stdout, '(one line a change here: postureops plan shows each with its diff)');
 
     // The demo's emulator is its own (no other apply can reach it): no lease, whose first taking
     // waits its lifetime and margin (about 2.5 min) on a service that never had one.
     banner(io, 'postureops apply examples --auto-approve --no-lease');
-    const applied = await applyCommand(demoIo, examples, { format: 'text', autoApprove: true, brief: true, lease: false });
+    const applied = await applyCommand(demoIo, examples, { ...applyOptions({ format: 'text', autoApprove: true, lease: false }), brief: true });
     if (applied !== EXIT.ok) return applied;
 
     banner(io, 'postureops plan examples --detailed-exitcode');
-    const again = await planCommand(demoIo, examples, { format: 'text', detailedExitcode: true });
+    const again = await planCommand(demoIo, examples, planOptions({ format: 'text', detailedExitcode: true }));
     write(io.stdout, again === EXIT.ok ? '\nThe live state matches the examples.' : '\nThe second plan still shows changes.');
     return again === EXIT.ok ? EXIT.ok : EXIT.error;
   } finally {

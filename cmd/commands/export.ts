@@ -11,7 +11,7 @@ export interface ExportOptions extends ClientFlags {
   account?: string[];
   orgAccount?: string;
   kind?: string[];
-  force?: boolean;
+  force: boolean;
   /** Also write the current values of the secrets the service returns in clear here (mode 0600). */
   dotenvOut?: string;
 }
@@ -73,7 +73,7 @@ export async function exportCommand(io: Io, opts: ExportOptions): Promise<number
       `Exported ${result.files.length} file${result.files.length === 1 ? '' : 's'} to ${opts.out}` +
         (vars > 0 ? `; ${vars} secret${vars === 1 ? '' : 's'} to provide as environment variables (see SECRETS.md)` : ''),
     );
-    if (opts.dotenvOut !== undefined) await writeExportEnv(io, opts.dotenvOut, exported, opts.force === true);
+    if (opts.dotenvOut !== undefined) await writeExportEnv(io, opts.dotenvOut, exported, opts.force);
     return interruption.exitCode() ?? (hasErrors(result.diagnostics) ? EXIT.error : EXIT.ok);
   } finally {
     interruption.dispose();

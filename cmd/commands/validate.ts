@@ -7,8 +7,8 @@ export type ValidateFormat = 'text' | 'json' | 'github';
 
 export interface ValidateOptions {
   format: ValidateFormat;
-  /** commander's `--no-env`: false when given. */
-  env?: boolean;
+  /** False with `--no-env`: unset variables are skipped. */
+  env: boolean;
 }
 
 /** Offline: reads files only, never the network. */
@@ -18,7 +18,7 @@ export async function validateCommand(io: Io, dir: string, opts: ValidateOptions
     import('../../src/config/interpolate.js'),
     import('../../src/render/diagnostics.js'),
   ]);
-  const noEnv = opts.env === false;
+  const noEnv = !opts.env;
   const { whileLoading } = await import('../pipeline.js');
   const result = await whileLoading(io, dir, loadConfig(resolve(io.cwd, dir), { ...readInto(io), env: io.env, ...(noEnv ? { missingEnv: 'skip' as const } : {}) }), false);
   // --no-env: every use of an unset variable is one line together, not a warning per use.

@@ -34,7 +34,7 @@ function common(): SchemaObject {
         type: 'string',
         minLength: 1,
         pattern: NOT_BLANK,
-        description: 'Identity of the resource within (account, kind): the name the service shows. Not empty, not only spaces.',
+        description: 'Identity of the resource within (account, kind): the name the service shows: one line, not empty, not only spaces.',
         examples: ['ops-slack'],
       },
       accountName: {

@@ -5,7 +5,7 @@ import type { ErrorObject } from 'ajv/dist/2020.js';
 import type { Diagnostic, SourcePosition } from '../model/diagnostics.js';
 import type { Json } from '../model/json.js';
 import { isWithin, parsePointer, toPointer } from '../model/json-pointer.js';
-import { PATTERN_PHRASES } from '../kinds/schema-parts.js';
+import { NOT_BLANK, PATTERN_PHRASES } from '../kinds/schema-parts.js';
 import { didYouMean } from '../model/suggest.js';
 import { validatorFor } from './validators.js';
 import { checkValues } from './value-check.js';
@@ -191,8 +191,9 @@ function toDiagnostic(e: ErrorObject, ctx: SchemaCheckContext): Diagnostic {
     case 'pattern': {
       const pattern = String(params.pattern);
       const phrase = PATTERN_PHRASES[pattern];
+      const blank = pattern === NOT_BLANK ? (typeof e.data === 'string' && /[\n\r\u2028\u2029]/.test(e.data) ? 'must be one line (it holds a line break)' : 'must not be only spaces') : undefined;
       const message =
-        pattern === '\\S' ? `\`${label}\` must not be only spaces` : phrase ? `\`${label}\`: expected ${phrase}` : `\`${label}\` does not match ${pattern}`;
+        blank !== undefined ? `\`${label}\` ${blank}` : phrase ? `\`${label}\`: expected ${phrase}` : `\`${label}\` does not match ${pattern}`;
       return { severity: 'error', code: 'invalid-value', message, ...base(e.instancePath, 'value') };
     }
     case 'anyOf': {

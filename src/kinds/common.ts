@@ -10,6 +10,10 @@ import type { LastChange, LiveResource, ResourceDocument } from '../model/resour
 
 /** `/api/v2/<collection>/<encoded id>/...`: every segment after the collection is URI-encoded. */
 export function apiPath(collection: string, ...ids: string[]): string {
+  // encodeURIComponent leaves '.' alone, and a URL resolver drops '.' and '..' steps (and reads '%2e'
+  // as '.'): an id the service answered as one of them would send the request to another path.
+  const bad = ids.find((id) => /^\.{0,2}$/.test(id));
+  if (bad !== undefined) throw new MalformedBodyError('unaddressable-id', 'a request to', `${API_PREFIX}/${collection}`, `an id ${JSON.stringify(bad)} would address another path`);
   return [API_PREFIX, collection, ...ids.map((id) => encodeURIComponent(id))].join('/');
 }
 

@@ -21,7 +21,8 @@ export const HTTP_URL = orEnv('https?://\\S+');
 export const EMAIL = orEnv('[^@\\s]+@[^@\\s]+\\.[^@\\s]+');
 export const ARN = orEnv('arn:[a-z][a-z0-9-]*:\\S+');
 export const AWS_ACCOUNT_ID = orEnv('[0-9]{12}');
-export const NOT_BLANK = '\\S';
+// The seed's rule for names, `(?!^ +$)^.+$`: one line, not only spaces (nor only other blanks).
+export const NOT_BLANK = '^(?!\\s*$).+$';
 export const SPEC_POINTER = '^(/[^/]*)+$';
 export const SELECTOR = '^[^/]+/.+$';
 
@@ -44,7 +45,7 @@ export const FORMAT_KEYWORD = 'x-format';
 
 /** What each pattern means, for error messages (guessed formats are not patterns: FORMAT_GUESSES). */
 export const PATTERN_PHRASES: Record<string, string> = {
-  [NOT_BLANK]: 'a value that is not only spaces',
+  [NOT_BLANK]: 'one line, not only spaces',
   [SPEC_POINTER]: 'a JSON pointer into spec, such as /data/channel',
   [SELECTOR]: 'a selector [account/]Kind/name (* matches within a part)',
 };

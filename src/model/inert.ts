@@ -79,8 +79,10 @@ export function inertLog(text: string, options: LogOptions = {}): string {
         return escapeChar(m);
       });
   if (options.commands) return out;
-  // `[^\S\n]`: the whitespace TrimStart skips (what is left of it once controls are escaped).
-  return out.replace(COMMAND_START, '$1\\x3a:').replaceAll('##[', '##\\x5b');
+  // `[^\S\n]`: the whitespace TrimStart skips (what is left of it once controls are escaped). A
+  // text without `::` and `##[` (a plan's lines, almost always) has nothing to replace.
+  const started = out.includes('::') ? out.replace(COMMAND_START, '$1\\x3a:') : out;
+  return started.includes('##[') ? started.replaceAll('##[', '##\\x5b') : started;
 }
 
 const COMMAND_START = /^([^\S\n]*)::/gm;

@@ -65,7 +65,7 @@ export class Redactor {
   private readonly seen = new Set<string>();
   private readonly minLength: number;
   /** The forms to remove, longest first, computed once per set of values (redact runs per request). */
-  private forms: { long: string[]; short: RegExp[] } | undefined;
+  private forms: { long: string[]; short: { form: string; re: RegExp }[] } | undefined;
 
   constructor(
     private readonly options: RedactorOptions,
@@ -89,7 +89,7 @@ export class Redactor {
     return this.entries.length;
   }
 
-  private compiled(): { long: string[]; short: RegExp[] } {
+  private compiled(): { long: string[]; short: { form: string; re: RegExp }[] } {
     // Stryker disable next-line ConditionalExpression: a cache; recomputing gives the same forms.
     if (this.forms) return this.forms;
     const long = new Set<string>();
@@ -100,7 +100,7 @@ export class Redactor {
     const order = (a: string, b: string): number => b.length - a.length || (a < b ? -1 : 1);
     this.forms = {
       long: [...long].sort(order),
-      short: [...short].sort(order).map((f) => new RegExp(`(?<![A-Za-z0-9])${escapeRegExp(f)}(?![A-Za-z0-9])`, 'g')),
+      short: [...short].sort(order).map((form) => ({ form, re: new RegExp(`(?<![A-Za-z0-9])${escapeRegExp(form)}(?![A-Za-z0-9])`, 'g') })),
     };
     return this.forms;
   }
@@ -110,8 +110,9 @@ export class Redactor {
     if (this.entries.length === 0) return text;
     const { long, short } = this.compiled();
     let out = text;
-    for (const form of long) out = out.split(form).join(this.options.mask);
-    for (const re of short) out = out.replace(re, this.options.mask);
+    // A form the text does not hold is not split on nor searched for (most strings of a plan hold none).
+    for (const form of long) if (out.includes(form)) out = out.split(form).join(this.options.mask);
+    for (const { form, re } of short) if (out.includes(form)) out = out.replace(re, this.options.mask);
     return out;
   }
 

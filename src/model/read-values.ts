@@ -46,17 +46,34 @@ export class ReadValues {
     return this.inText.labelsIn(text);
   }
 
-  /** A copy of `value` (JSON-like data, Maps and Sets too) with every string masked; `value` itself when nothing is to mask. */
+  /** `value` (JSON-like data, Maps and Sets too) with every string masked: copied where something is masked, itself elsewhere. */
   maskData<T>(value: T): T {
     if (this.inData.size === 0) return value;
+    // Copy on write for arrays and plain objects: one that holds nothing to mask is kept as it is
+    // (most of a plan), so the copy costs only the paths to what is masked.
     const walk = (v: unknown): unknown => {
       if (typeof v === 'string') return this.inData.redact(v);
-      if (Array.isArray(v)) return v.map(walk);
+      if (Array.isArray(v)) {
+        let out: unknown[] | undefined;
+        for (let i = 0; i < v.length; i++) {
+          const x = walk(v[i]);
+          if (x !== v[i]) (out ??= [...v])[i] = x;
+        }
+        return out ?? v;
+      }
       if (v instanceof Map) return new Map([...v].map(([k, x]) => [walk(k), walk(x)]));
       if (v instanceof Set) return new Set([...v].map(walk));
       if (v !== null && typeof v === 'object') {
+        const plain = Object.getPrototypeOf(v) === Object.prototype || Object.getPrototypeOf(v) === null;
+        const entries = Object.entries(v);
+        const masked = entries.map(([k, x]): [string, unknown] => [this.inData.redact(k), walk(x)]);
+        if (plain && masked.every(([k, x], i) => k === entries[i][0] && x === entries[i][1])) return v;
         const out: Record<string, unknown> = {};
-        for (const [k, x] of Object.entries(v)) Object.defineProperty(out, this.inData.redact(k), { value: walk(x), enumerable: true, writable: true, configurable: true });
+        for (const [key, x] of masked) {
+          // `__proto__` as an own member, never the prototype; any other key is a plain assignment.
+          if (key === '__proto__') Object.defineProperty(out, key, { value: x, enumerable: true, writable: true, configurable: true });
+          else out[key] = x;
+        }
         return out;
       }
       return v;

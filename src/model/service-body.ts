@@ -8,7 +8,9 @@ export type MalformedBodyCode =
   /** A live record without a member that identifies it. */
   | 'record-without-identity'
   /** A create answered without the new resource's id: the create may have happened. */
-  | 'created-without-id';
+  | 'created-without-id'
+  /** An id that a URL resolver reads as a path step or as nothing ('', '.', '..'): no request is built with it. */
+  | 'unaddressable-id';
 
 export class MalformedBodyError extends Error {
   constructor(

@@ -3,7 +3,7 @@
 // `secrets.literals` policy, write-only literals still refused, `.env` beside the root and
 // --dotenv with the environment winning, and `export --dotenv-out` planning to no changes.
 
-import { mkdir, mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm, stat, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -208,6 +208,36 @@ describe('secrets written in files, and .env files, end to end', () => {
     } finally {
       await new Promise((r) => hostile.close(r));
     }
+  });
+
+  it("a .env of the repository cannot move postureops' own state nor give the CI's variables: the budget memory stays where the environment says", async () => {
+    const poisoned = join(tmp, 'dotenv-cache');
+    const dir = await repo(join(tmp, 'dotenv-process'), {
+      'postureops.yaml': ROOT(),
+      'hook.yaml': 'kind: AlertChannel\nname: h\nspec:\n  type: Webhook\n  data:\n    webhookUrl: https://hooks.example.com/1\n',
+      '.env': `XDG_CACHE_HOME=${poisoned}\nGITHUB_TOKEN=from-the-pull-request\nnode_options=--require=/nonexistent\n`,
+    });
+    const res = await cli(['plan', dir, '--max-duration', '10m'], { env });
+    expect(res.code, all(res)).toBe(0);
+    expect(res.stderr).toContain('ignored GITHUB_TOKEN, XDG_CACHE_HOME, node_options');
+    await expect(stat(poisoned)).rejects.toThrow();
+  });
+
+  it("a .env of the repository is read bounded: a symlink (to /dev/zero, to a file of the runner) or a file over the limit is a clear error, nothing read", async () => {
+    const dir = await repo(join(tmp, 'dotenv-bounded'), { 'postureops.yaml': ROOT() });
+    await symlink('/dev/zero', join(dir, '.env'));
+    const linked = await cli(['validate', dir], { env: {} });
+    expect(linked.code).toBe(1);
+    expect(linked.stderr).toContain('.env: cannot read it (a symlink: the .env beside postureops.yaml must be a file of the repository)');
+    await rm(join(dir, '.env'));
+    await writeFile(join(dir, '.env'), `HOOK_A=${'x'.repeat(2 * 1024 * 1024)}\n`);
+    const large = await cli(['validate', dir], { env: {} });
+    expect(large.code).toBe(1);
+    expect(large.stderr).toContain('.env: cannot read it (larger than 1048576 bytes)');
+    // Named by the user, the same device is read bounded too.
+    const named = await cli(['validate', dir, '--dotenv', '/dev/zero'], { env: {} });
+    expect(named.code).toBe(1);
+    expect(named.stderr).toContain('--dotenv /dev/zero: cannot read it (larger than 1048576 bytes)');
   });
 
   it('the examples validate with the documented --dotenv examples/.env.example and nothing else', async () => {

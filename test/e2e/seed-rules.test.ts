@@ -57,6 +57,31 @@ describe('what the service refuses, validate refuses', () => {
     expect(oneLine(r.stdout)).toMatch(/c\.yaml:27:7: error\[invalid-value\]: `name` must not be only spaces/);
     expect(r.stdout + r.stderr).not.toContain('secret-part');
   });
+  it('a name on two lines (the seed: one line, not only spaces) and a template name twice in a profile: errors at file:line', async () => {
+    const dir = join(tmp, 'lines');
+    await mkdir(dir, { recursive: true });
+    await writeFile(join(dir, 'postureops.yaml'), 'accounts:\n  - name: prod\n');
+    await writeFile(
+      join(dir, 'c.yaml'),
+      [
+        'kind: AlertChannel\nname: "hook\\nsecond"\nspec:\n  type: Webhook\n  data:\n    webhookUrl: https://a.example/h\n',
+        'kind: AlertChannel\nname: |\n  folded\n  name\nspec:\n  type: Webhook\n  data:\n    webhookUrl: https://a.example/h\n',
+        'kind: AlertChannel\nname: renamed\npreviousNames: ["old\\rname"]\nspec:\n  type: Webhook\n  data:\n    webhookUrl: https://a.example/h\n',
+        'kind: AlertProfile\nname: P1\nspec:\n  extends: SVC_HE_FILES_DEFAULT_PROFILE\n  alerts:\n' +
+          '    - {name: File_Changed, eventName: e, subject: s, description: d}\n' +
+          '    - {name: File_Changed, eventName: e, subject: s, description: d}\n' +
+          '    - {name: "x\\ny", eventName: e, subject: s, description: d}\n',
+      ].join('---\n'),
+    );
+    const r = await postureops(['validate', dir], {});
+    expect(r.code).toBe(1);
+    const out = oneLine(r.stdout);
+    expect(out).toMatch(/c\.yaml:2:7: error\[invalid-value\]: `name` must be one line \(it holds a line break\)/);
+    expect(out).toMatch(/c\.yaml:9:7: error\[invalid-value\]: `name` must be one line/);
+    expect(out).toMatch(/c\.yaml:19:17: error\[invalid-value\]: `previousNames\[0\]` must be one line/);
+    expect(out).toMatch(/c\.yaml:31:14: error\[duplicate-template\]: alert template `File_Changed` is declared twice in this profile/);
+    expect(out).toMatch(/c\.yaml:32:14: error\[invalid-value\]: `spec\.alerts\[2\]\.name` must be one line/);
+  });
 });
 
 describe('an export of legacy records still validates', () => {

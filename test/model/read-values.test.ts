@@ -76,6 +76,21 @@ describe('ReadValues', () => {
     expect(masked.n).toBe(3);
   });
 
+  it('copies only the paths to what it masks: the rest is kept as it is, the data given is never changed', () => {
+    const untouched = { a: ['x', { b: 'plain' }], n: 1 };
+    const data = { untouched, hit: { list: ['ok', `an Abc here`] } };
+    const masked = values.maskData(data);
+    expect(masked.untouched).toBe(untouched);
+    expect(masked.hit.list).toEqual(['ok', `an ${MASK} here`]);
+    expect(data.hit.list[1]).toBe('an Abc here');
+    expect(values.maskData(untouched)).toBe(untouched);
+    // A `__proto__` member stays an own member, in a copy as in the original.
+    const proto = JSON.parse('{"__proto__": "Abc", "k": 1}') as Record<string, unknown>;
+    const out = values.maskData(proto);
+    expect(Object.getPrototypeOf(out)).toBe(Object.prototype);
+    expect(Object.getOwnPropertyDescriptor(out, '__proto__')?.value).toBe(MASK);
+  });
+
   it('masks first, then shortens: a rendering that cuts or escapes the value shows none of it', () => {
     const cut = (text: string) => text.slice(0, 20);
     const escapeMd = (text: string) => text.replace(/[\\"/_]/g, (c) => `\\${c}`);

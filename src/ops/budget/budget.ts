@@ -150,8 +150,16 @@ export function budgetNeeds(
       message: `cannot estimate the requests of ${change.key} (${change.action}): ${err instanceof Error ? err.message : String(err)}`,
     });
   };
+  // The bucket of a method and path, worked out once per distinct pair: the creates of a kind
+  // in an account all send the same one.
+  const buckets = new Map<string, string>();
   for (const req of planRequests(changes, kinds, accounts, onError)) {
-    const bucket = bucketOf(req.method, req.path);
+    const pair = `${req.method} ${req.path}`;
+    let bucket = buckets.get(pair);
+    if (bucket === undefined) {
+      bucket = bucketOf(req.method, req.path);
+      buckets.set(pair, bucket);
+    }
     counts.set(bucket, (counts.get(bucket) ?? 0) + 1);
   }
   // Every bucket of the service has the same size: a bucket not used yet is taken to be full.

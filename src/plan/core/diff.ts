@@ -172,15 +172,13 @@ export function sortSets(docs: JsonObject[], pointers: readonly string[]): JsonO
   for (const pointer of pointers) {
     const path = parsePointer(pointer);
     const base = getAtPath(out[0], path);
-    if (!Array.isArray(base)) continue;
-    const order = base
-      .map((v, i) => ({ key: canonicalJson(v), i }))
-      // Stable (ES2019): equal members keep their order.
-      .sort((a, b) => compareText(a.key, b.key))
-      .map((x) => x.i);
-    // Already in order (the loader writes sets in canonical order): nothing to copy, as for a
-    // pointer that holds no array.
-    if (order.every((i, k) => i === k)) continue;
+    if (!Array.isArray(base) || base.length < 2) continue;
+    const keyed = base.map((v, i) => ({ key: canonicalJson(v), i }));
+    // Already in order (the loader writes sets in canonical order): the stable sort would keep it
+    // as it is, so nothing is sorted or copied, as for a pointer that holds no array.
+    if (keyed.every((x, k) => k === 0 || compareText(keyed[k - 1].key, x.key) <= 0)) continue;
+    // Stable (ES2019): equal members keep their order.
+    const order = keyed.sort((a, b) => compareText(a.key, b.key)).map((x) => x.i);
     out = out.map((doc) => {
       const arr = getAtPath(doc, path);
       if (!Array.isArray(arr) || arr.length !== base.length) return doc;

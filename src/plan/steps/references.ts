@@ -31,13 +31,14 @@ function refsOf(decision: Decision, decisions: Decisions, index: LiveIndex, dele
       const key = resourceKey(d.account, ref.kind, name);
       const target = decisions.get(key);
       const lives = livesAt(index, key);
-      const problem = { field: ref.pointer, ...at(d) };
+      // Built only for a diagnostic: most references have none.
+      const problem = (): Pick<Diagnostic, 'field' | 'file' | 'line' | 'column'> => ({ field: ref.pointer, ...at(d) });
       if (!target && lives.length === 0) {
         diagnostics.push({
           severity: 'error',
           code: 'unknown-reference',
           message: `${d.kind} ${d.name} refers to ${ref.kind} ${name}, which is neither declared nor live in account ${d.account}`,
-          ...problem,
+          ...problem(),
           hint: `declare the ${ref.kind} or remove it from the ${d.kind}`,
         });
         continue;
@@ -47,7 +48,7 @@ function refsOf(decision: Decision, decisions: Decisions, index: LiveIndex, dele
           severity: 'error',
           code: 'reference-to-deleted',
           message: `${d.kind} ${d.name} refers to ${ref.kind} ${name}, which this plan deletes (not declared, prune is on)`,
-          ...problem,
+          ...problem(),
           hint: `declare the ${ref.kind} or remove it from the ${d.kind}`,
         });
         continue;
@@ -60,7 +61,7 @@ function refsOf(decision: Decision, decisions: Decisions, index: LiveIndex, dele
             .map((l) => l.id)
             .sort()
             .join(', ')})`,
-          ...problem,
+          ...problem(),
         });
         continue;
       }
@@ -74,7 +75,7 @@ function refsOf(decision: Decision, decisions: Decisions, index: LiveIndex, dele
           severity: 'error',
           code: 'reference-not-allowed',
           message: `${d.kind} ${d.name} refers to ${ref.kind} ${name}, whose ${only.member.slice(1)} is ${actual}; a ${d.kind} takes only ${only.values.join(', ')}`,
-          ...problem,
+          ...problem(),
           hint: `name a ${ref.kind} whose ${only.member.slice(1)} is ${only.values.join(' or ')}`,
         });
         continue;
