@@ -16,11 +16,13 @@ const ENGINE_TESTS = ['test/engine/**/*.test.ts', 'test/kinds/**/*.test.ts'];
 export const groups = [
   {
     name: 'secrets',
-    // With the Action's guard, the last net before a text leaves for GitHub.
-    mutate: ['src/model/masking.ts', 'src/api/redact.ts', 'src/model/inert.ts', 'src/model/secret-detection.ts', 'src/github/redact.ts'],
+    // With the Action's guard, the last net before a text leaves for GitHub, and what the Action
+    // registers with the runner (`::add-mask::`).
+    mutate: ['src/model/masking.ts', 'src/api/redact.ts', 'src/model/inert.ts', 'src/model/secret-detection.ts', 'src/github/redact.ts', 'src/github/secrets.ts'],
     tests: [
       'test/model/**/*.test.ts',
       'test/github/redact.test.ts',
+      'test/github/secrets.test.ts',
       'test/api/**/*.test.ts',
       'test/kinds/**/*.test.ts',
       'test/render/**/*.test.ts',
@@ -55,6 +57,7 @@ export const strict = [
   'src/model/inert.ts',
   'src/model/secret-detection.ts',
   'src/github/redact.ts',
+  'src/github/secrets.ts',
   'src/plan/saved/plan-file.ts',
   'src/plan/saved/plan-compare.ts',
   'src/ops/apply/apply-redact.ts',

@@ -16,12 +16,14 @@ export const CREDENTIAL_VARIABLES = [ENV_SECRET, ENV_KEY_ID, 'GITHUB_TOKEN', 'IN
 export function maskForms(value: string): string[] {
   const forms = new Set(echoForms(value));
   for (const line of value.split(/\r?\n/)) if (line.trim().length >= 4) forms.add(line.trim());
-  return [...forms].filter((f) => f !== '');
+  // echoForms leaves out the empty form, and a line is taken only with four characters: none is empty.
+  return [...forms];
 }
 
 /** Registers the values with the runner. */
 export function registerValues(values: Iterable<string>, setSecret: (v: string) => void = core.setSecret): void {
-  for (const value of values) if (value !== '') for (const form of maskForms(value)) setSecret(form);
+  // An empty value has no form (maskForms('') is empty): nothing is registered for it.
+  for (const value of values) for (const form of maskForms(value)) setSecret(form);
 }
 
 /** Registers the credentials; returns the names whose values were registered (the guard's list). */
