@@ -7,6 +7,7 @@ import type { AccountConfig, DesiredState } from '../src/model/account.js';
 import { type Diagnostic, hasErrors } from '../src/model/diagnostics.js';
 import type { Plan } from '../src/model/plan.js';
 import type { RunProblem } from '../src/run/errors.js';
+import type { LoadProgress, LoadResult } from '../src/run/load.js';
 import type { Planned } from '../src/run/plan-run.js';
 import type { ReadHooks } from '../src/run/read.js';
 import type { Run, RunFlags, RunSetup } from '../src/run/run.js';
@@ -56,10 +57,17 @@ export function whileLoading<T>(io: Io, dir: string, loading: Promise<T>, ciLine
 }
 
 export async function loadDesired(io: Io, dir: string): Promise<DesiredState> {
-  const { desiredOf, loadConfiguration } = await import('../src/run/load.js');
-  const result = await whileLoading(io, dir, loadConfiguration(resolve(io.cwd, dir), { ...readInto(io), env: io.env }));
-  await printDiagnostics(io, result.diagnostics);
+  const { desiredOf } = await import('../src/run/load.js');
+  const result = await loadShown(io, dir);
   return withExit(io, async () => desiredOf(result));
+}
+
+/** The files loaded, their problems shown; `progress` told as they load (the plan run's read ahead). */
+async function loadShown(io: Io, dir: string, progress?: LoadProgress): Promise<LoadResult> {
+  const { loadConfiguration } = await import('../src/run/load.js');
+  const result = await whileLoading(io, dir, loadConfiguration(resolve(io.cwd, dir), { ...readInto(io), env: io.env, ...(progress ? { onProgress: progress } : {}) }));
+  await printDiagnostics(io, result.diagnostics);
+  return result;
 }
 
 /** The accounts in scope: all declared ones, or those named with --account (each must be declared). */
@@ -136,7 +144,12 @@ export async function exitFor(io: Io, problem: RunProblem, saved?: { file: strin
   const code = exitCodeOf(problemVerdict(problem));
   switch (problem.kind) {
     case 'invalid':
-      return new ExitError(code, 'the configuration has errors; nothing was sent to the service');
+      return new ExitError(
+        code,
+        problem.sent === undefined
+          ? 'the configuration has errors; nothing was sent to the service'
+          : `the configuration has errors; nothing was written (${problem.sent} read request${problem.sent === 1 ? '' : 's'} had been sent while the files loaded)`,
+      );
     case 'client-config':
     case 'scope':
       return new ExitError(code, problem.message);
@@ -223,13 +236,13 @@ export interface PlanFlags extends ClientFlags {
 
 /** Load, scope, read, plan: the run layer's plan run, shown as the CLI shows it. The caller closes `planned.run`. */
 export async function computePlan(io: Io, dir: string, flags: PlanFlags, interruption?: Interruption, lease?: LeaseFlags): Promise<Planned> {
-  const desired = await loadDesired(io, dir);
   const { planRun } = await import('../src/run/plan-run.js');
   const setup = { ...(await runSetup(io, flags, interruption)), ...(lease ? { lease: await leaseSetup(io, lease) } : {}) };
   const request = {
     lease: lease !== undefined,
     ...(flags.lease === false ? { noLease: true } : {}),
-    desired,
+    // Loaded by the run: a plain plan reads the live state while the files load.
+    desired: (progress?: LoadProgress) => loadShown(io, dir, progress),
     dir: resolve(io.cwd, dir),
     accounts: flags.account,
     force: flags.force,

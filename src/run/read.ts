@@ -2,7 +2,7 @@
 // to the changed ones and to a shard, and the live state of those read with one list per collection.
 
 import { changedSinceRef } from '../config/changed.js';
-import { fetchLive, type ParentsOf } from '../ops/live/fetch.js';
+import { fetchLive, type ListsAhead, type ParentsOf } from '../ops/live/fetch.js';
 import { type AppliedState, readApplied } from '../ops/apply/applied.js';
 import { type ChangedAccounts, type NarrowedScope, narrowScope } from '../plan/core/plan-scope.js';
 import type { Shard } from '../plan/core/shard.js';
@@ -71,6 +71,8 @@ export interface ReadOptions {
   kindsOf?: (account: AccountConfig) => readonly Kind[];
   /** Kinds listed per parent: the parents read (declaredParents); default every live one. */
   parentsOf?: ParentsOf;
+  /** Lists asked for while the files loaded (read-ahead.ts). */
+  ahead?: ListsAhead;
 }
 
 /** The live state of `accounts`, one list per collection of the kinds each needs. */
@@ -80,6 +82,7 @@ export async function readLive(run: Run, accounts: readonly AccountConfig[], opt
     ...(options.settings ? { settings: options.settings } : {}),
     ...(options.kindsOf ? { kindsOf: options.kindsOf } : {}),
     ...(options.parentsOf ? { parentsOf: options.parentsOf } : {}),
+    ...(options.ahead ? { ahead: options.ahead } : {}),
     onAccountRead: () => count?.step(),
   }).finally(() => count?.end());
   return hooks.race ? hooks.race(reading) : reading;

@@ -9,7 +9,7 @@ import { API_PREFIX, bucketOf } from '../../api/buckets.js';
 import type { AccountConfig } from '../../model/account.js';
 import type { Change } from '../../model/plan.js';
 import type { Kind } from '../../kinds/types.js';
-import { budgetAt, changeRequests, PLACEHOLDER_ID, planRequests, waitSecondsFor } from './budget.js';
+import { budgetAt, changeRequests, countWrites, PLACEHOLDER_ID, waitSecondsFor, type WriteCount } from './budget.js';
 import type { ParentsOf, ReadPaths } from '../live/fetch.js';
 import { LEASE_LIFETIME_MS, leaseMarginMs, RENEW_LEAD_MS } from '../lease/lease.js';
 import { LEASE_LIST_PATH, writeLeaseRequest } from '../lease/lease-record.js';
@@ -89,14 +89,9 @@ export function readGroups(
 }
 
 /** The writes of `changes`, one group per bucket (look-ups after unknown outcomes aside). */
-export function writeGroups(changes: readonly Change[], kinds: readonly Kind[], accounts: readonly AccountConfig[]): RequestGroup[] {
-  const counts = new Map<string, number>();
+export function writeGroups(changes: readonly Change[], kinds: readonly Kind[], accounts: readonly AccountConfig[], counted?: WriteCount): RequestGroup[] {
   // An unknown kind is left out: the plan's own budget estimate warns about it.
-  for (const req of planRequests(changes, kinds, accounts, () => {})) {
-    const bucket = bucketOf(req.method, req.path);
-    counts.set(bucket, (counts.get(bucket) ?? 0) + 1);
-  }
-  return [...counts].map(([bucket, requests]) => ({ buckets: [bucket], requests }));
+  return [...(counted ?? countWrites(changes, kinds, accounts)).perBucket].map(([bucket, requests]) => ({ buckets: [bucket], requests }));
 }
 
 export function preflight(groups: readonly RequestGroup[], reported: readonly BucketBudget[], now: number): Preflight {

@@ -44,6 +44,11 @@ export interface FetchOptions {
   parentsOf?: ParentsOf;
   /** Progress hook (display only): an account's lists have all been read. */
   onAccountRead?: (account: AccountConfig) => void;
+  /**
+   * Lists already asked for (the run layer reads ahead while the files load): taken from here, not
+   * read again. Made with the same client, kinds, settings and readPaths.
+   */
+  ahead?: ListsAhead;
 }
 
 export const DEFAULT_FETCH_CONCURRENCY = 4;
@@ -54,10 +59,10 @@ export async function fetchLive(
   kinds: readonly Kind[],
   options: FetchOptions = {},
 ): Promise<LiveState> {
-  const before = client.stats();
-  const reads = readsOf(kinds, options.readPaths);
+  const ahead = options.ahead ?? new ListsAhead(client, kinds, options);
+  const before = ahead.before;
   const perAccount = await mapBounded(accounts, options.concurrency ?? DEFAULT_FETCH_CONCURRENCY, (account) =>
-    fetchAccount(client, account, options.kindsOf ? options.kindsOf(account) : kinds, reads, options.settings, options.parentsOf).then((live) => {
+    fetchAccount(ahead, account, options.kindsOf ? options.kindsOf(account) : kinds, options.parentsOf).then((live) => {
       try {
         options.onAccountRead?.(account);
       } catch {
@@ -77,6 +82,52 @@ export async function fetchLive(
     ...(diagnostics.length > 0 ? { diagnostics } : {}),
     ...(unread.length > 0 ? { unread } : {}),
   };
+}
+
+/**
+ * The lists of a run's live read, each asked for once: per account one FetchContext (its paths
+ * memoised) and per account and kind the kind's list of it. The run layer asks for some before the
+ * files have all loaded (src/run/read-ahead.ts); fetchLive takes those from here and reads the rest.
+ */
+export class ListsAhead {
+  /** The client's count before the first of these reads: the read's calls are counted from it. */
+  readonly before: CallStats;
+  private readonly reads: ListReads;
+  private readonly contexts = new Map<string, FetchContext>();
+  private readonly lists = new Map<string, Promise<LiveResource[]>>();
+
+  constructor(
+    private readonly client: ApiClient,
+    private readonly kinds: readonly Kind[],
+    private readonly options: Pick<FetchOptions, 'settings' | 'readPaths'> = {},
+  ) {
+    this.before = client.stats();
+    this.reads = readsOf(kinds, options.readPaths);
+  }
+
+  context(account: AccountConfig): FetchContext {
+    let ctx = this.contexts.get(account.name);
+    if (!ctx) this.contexts.set(account.name, (ctx = fetchContext(this.client, account, this.options.settings, this.reads)));
+    return ctx;
+  }
+
+  /** The live resources of `kind` (not one listed per parent) in `account`, the tool's own records left out. */
+  list(account: AccountConfig, kind: Kind): Promise<LiveResource[]> {
+    const key = JSON.stringify([account.name, kind.kind]);
+    let pending = this.lists.get(key);
+    if (!pending) {
+      pending = kind.list(this.context(account)).then((live) => withoutLeases(this.kinds, live));
+      // Asked for ahead, awaited later (or never, when the configuration turns out invalid).
+      pending.catch(() => {});
+      this.lists.set(key, pending);
+    }
+    return pending;
+  }
+
+  /** Whether the list of `kind` in `account` has been asked for. */
+  has(account: AccountConfig, kind: Kind): boolean {
+    return this.lists.has(JSON.stringify([account.name, kind.kind]));
+  }
 }
 
 /**
@@ -179,17 +230,10 @@ function nextPageOf(body: unknown): string | undefined {
   return typeof next === 'string' && next !== '' ? next : undefined;
 }
 
-async function fetchAccount(
-  client: ApiClient,
-  account: AccountConfig,
-  kinds: readonly Kind[],
-  reads: ListReads,
-  settings?: KindSettings,
-  parentsOf?: ParentsOf,
-): Promise<LiveResource[]> {
-  const ctx = fetchContext(client, account, settings, reads);
+async function fetchAccount(ahead: ListsAhead, account: AccountConfig, kinds: readonly Kind[], parentsOf?: ParentsOf): Promise<LiveResource[]> {
+  const ctx = ahead.context(account);
   // Kinds of one account run together: the memo turns a shared list path into one request.
-  const lists = await Promise.all(kinds.filter((k) => !k.perParent).map((kind) => kind.list(ctx).then((live) => withoutLeases(kinds, live))));
+  const lists = await Promise.all(kinds.filter((k) => !k.perParent).map((kind) => ahead.list(account, kind)));
   const read = lists.flat();
   // Then the kinds listed per parent, once their parents are known: one request per parent to read.
   const perParent = await Promise.all(
