@@ -41,8 +41,8 @@ export class ReadAhead implements LoadProgress {
   private stopped = false;
   private config: RootConfig | undefined;
   private accounts: AccountConfig[] = [];
-  /** One (account, kind) of each pair the documents declared so far: all neededKinds looks at. */
-  private readonly declared: DesiredState['resources'] = [];
+  /** Per account, one (account, kind) of each pair the documents declared so far: all neededKinds looks at. */
+  private readonly declared = new Map<string, DesiredState['resources']>();
   private readonly seen = new Set<string>();
   /** Accounts with lists to ask for, in order, and those lists; accounts being read. */
   private readonly queue: AccountConfig[] = [];
@@ -81,7 +81,10 @@ export class ReadAhead implements LoadProgress {
         const key = JSON.stringify([account, kind.kind]);
         if (this.seen.has(key)) continue;
         this.seen.add(key);
-        this.declared.push({ kind: kind.kind, account, name: '', spec: {}, envRefs: {} });
+        const list = this.declared.get(account);
+        const pair = { kind: kind.kind, account, name: '', spec: {}, envRefs: {} };
+        if (list) list.push(pair);
+        else this.declared.set(account, [pair]);
         touched.add(account);
       }
     }
@@ -103,7 +106,9 @@ export class ReadAhead implements LoadProgress {
   /** Queues the lists the documents so far make needed in the `touched` accounts. */
   private ask(touched: ReadonlySet<string>): void {
     const lists = this.lists!;
-    const kindsOf = neededKinds({ root: this.config!, resources: this.declared }, KINDS);
+    // An account's needs depend on its own documents and the root alone: only the touched ones count.
+    const resources = [...touched].flatMap((a) => this.declared.get(a) ?? []);
+    const kindsOf = neededKinds({ root: this.config!, resources }, KINDS);
     for (const account of this.accounts) {
       if (!touched.has(account.name)) continue;
       const queued = this.wanted.get(account.name);

@@ -106,14 +106,18 @@ export function routing(input: RoutingInput): RoutingStep {
 
 /** The plan's change to each rule and channel, by account, role and name (before and after a rename). */
 function causes(changes: readonly Change[], kindOf: ReadonlyMap<string, Kind>, inScope: ReadonlySet<string>): CauseOf {
-  const byName = new Map<string, RoutingCause>();
+  // By account, then role, then name: looked up for every route of every changed cell, so no key is built.
+  const byAccount = new Map<string, { rule: Map<string, RoutingCause>; channel: Map<string, RoutingCause> }>();
   for (const c of changes) {
     const role = kindOf.get(c.kind)?.routing?.role;
     if ((role !== 'rule' && role !== 'channel') || !inScope.has(c.account)) continue;
     const cause: RoutingCause = { key: c.key, action: c.action, role, name: c.name };
-    for (const name of [c.name, c.renamedFrom]) if (name !== undefined && !byName.has(JSON.stringify([c.account, role, name]))) byName.set(JSON.stringify([c.account, role, name]), cause);
+    let roles = byAccount.get(c.account);
+    if (!roles) byAccount.set(c.account, (roles = { rule: new Map(), channel: new Map() }));
+    const byName = roles[role];
+    for (const name of [c.name, c.renamedFrom]) if (name !== undefined && !byName.has(name)) byName.set(name, cause);
   }
-  return (account, role, name) => byName.get(JSON.stringify([account, role, name]));
+  return (account, role, name) => byAccount.get(account)?.[role].get(name);
 }
 
 const idKey = (account: string, kind: string, id: string): string => JSON.stringify([account, kind, id]);
