@@ -148,7 +148,7 @@ export async function exitFor(io: Io, problem: RunProblem, saved?: { file: strin
         code,
         problem.sent === undefined
           ? 'the configuration has errors; nothing was sent to the service'
-          : `the configuration has errors; nothing was written (${problem.sent} read request${problem.sent === 1 ? '' : 's'} had been sent while the files loaded)`,
+          : `the configuration has errors; nothing was written (${problem.sent} request${problem.sent === 1 ? '' : 's'} to read the live state had been sent while the files loaded)`,
       );
     case 'client-config':
     case 'scope':

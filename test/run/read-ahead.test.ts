@@ -17,7 +17,8 @@ import { RunError } from '../../src/run/errors.js';
 import { planRun, type PlanRequest } from '../../src/run/plan-run.js';
 import type { RunSetup } from '../../src/run/run.js';
 import { GENERATED_ENV, writeRepository } from '../bench/generate.js';
-import { serviceEnv } from '../e2e/harness.js';
+import { cli, serviceEnv } from '../e2e/harness.js';
+import { exitFor } from '../../cmd/pipeline.js';
 
 let emu: RunningEmulator;
 let dir: string;
@@ -172,5 +173,21 @@ describe('the live read while the files load', () => {
     expect(unknown.planned).toBeInstanceOf(RunError);
     expect((unknown.planned as RunError).problem.kind).toBe('unknown-account');
     expect(unknown.sent).toBe(0);
+  });
+
+  it('the CLI says what was sent ahead of a configuration with errors, and that nothing was when nothing was', async () => {
+    const said = await exitFor({ env: {} } as Parameters<typeof exitFor>[0], { kind: 'invalid', diagnostics: [], sent: 3 });
+    expect(said.message).toBe('the configuration has errors; nothing was written (3 requests to read the live state had been sent while the files loaded)');
+    const first = join(dir, 'a-broken.yaml');
+    await writeFile(first, 'kind: AlertChannel\nname: broken\naccount: "*"\nspec:\n  type: Webhook\n');
+    try {
+      const before = emu.requestCount();
+      const res = await cli(['plan', dir], { env: { ...serviceEnv(emu), ...GENERATED_ENV } });
+      expect(res.code).toBe(1);
+      expect(res.stderr).toContain('the configuration has errors; nothing was sent to the service');
+      expect(emu.requestCount()).toBe(before);
+    } finally {
+      await rm(first);
+    }
   });
 });
