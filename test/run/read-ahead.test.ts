@@ -14,7 +14,7 @@ import type { LoadProgress } from '../../src/config/types.js';
 import { startEmulator, type RunningEmulator } from '../../src/emulator/index.js';
 import { type BudgetMemory, NO_BUDGET_MEMORY } from '../../src/run/budget-memory.js';
 import { RunError } from '../../src/run/errors.js';
-import { planRun, type PlanRequest } from '../../src/run/plan-run.js';
+import { type Planned, planRun, type PlanRequest } from '../../src/run/plan-run.js';
 import type { RunSetup } from '../../src/run/run.js';
 import { GENERATED_ENV, writeRepository } from '../bench/generate.js';
 import { cli, serviceEnv } from '../e2e/harness.js';
@@ -73,7 +73,7 @@ async function tracedPlan(repo: string, extra: Partial<RunSetup> = {}, request: 
         : {}),
     });
   const before = emu.requestCount();
-  const planned = await planRun(setup, { dir: repo, desired, ...request }).catch((e: unknown) => e);
+  const planned: Planned | Error = await planRun(setup, { dir: repo, desired, ...request }).catch((e: unknown) => (e instanceof Error ? e : new Error(String(e))));
   if (!(planned instanceof Error)) await planned.run.close();
   return { planned, events, sent: emu.requestCount() - before };
 }
