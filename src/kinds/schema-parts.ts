@@ -25,6 +25,8 @@ export const AWS_ACCOUNT_ID = orEnv('[0-9]{12}');
 export const NOT_BLANK = '^(?!\\s*$).+$';
 export const SPEC_POINTER = '^(/[^/]*)+$';
 export const SELECTOR = '^[^/]+/.+$';
+/** An RFC 3339 time with a zone (`2026-12-31T18:00:00Z`, `...+02:00`): what the service takes as an expiry. */
+export const RFC3339_TIME = '^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d+)?(Z|[+-]\\d{2}:\\d{2})$';
 
 /**
  * Formats of values that are our guess, not the service's rule (public examples show 9-digit GovCloud
@@ -48,6 +50,7 @@ export const PATTERN_PHRASES: Record<string, string> = {
   [NOT_BLANK]: 'one line, not only spaces',
   [SPEC_POINTER]: 'a JSON pointer into spec, such as /data/channel',
   [SELECTOR]: 'a selector [account/]Kind/name (* matches within a part)',
+  [RFC3339_TIME]: 'an RFC 3339 time with its zone, such as 2026-12-31T18:00:00Z',
 };
 
 export const SECRET_NOTE =
