@@ -5,7 +5,7 @@
 
 import { isObject, type JsonObject } from '../../model/json.js';
 import type { DesiredResource, LiveResource, ResourceDocument } from '../../model/resource.js';
-import { apiPath, canonicalSet, canonicalSets, convertedEnvRefs, createdString, liveRule, recordList, request, stringList, toBoolean, toFlag } from '../common.js';
+import { apiPath, canonicalSet, canonicalSets, CONSUMER_ROUTING, convertedEnvRefs, createdString, liveRule, recordList, request, rulePatch, stringList, toBoolean, toFlag } from '../common.js';
 import type { ExportedDocument, FetchContext, Kind, RequestContext } from '../types.js';
 import { SCHEMA_FILE, schemas } from './schema.js';
 
@@ -64,18 +64,11 @@ export const DataExportRule: Kind = {
   },
   createRequest: (desired, _children, ctx) => request(ctx, 'POST', LIST_PATH, { type: EXPORT_TYPE, intgGuidList: channelIds(desired, ctx), filters: filtersBody(desired) }),
   createdId: (body) => createdString(body, 'mcGuid', LIST_PATH),
-  updateRequests(id, desired, changed, ctx, options) {
-    const body: JsonObject = {};
-    if (options?.rename || changed.some((m) => FILTER_MEMBERS.includes(m))) body.filters = filtersBody(desired);
-    if (changed.includes('channels')) body.intgGuidList = channelIds(desired, ctx);
-    return Object.keys(body).length === 0 ? [] : [request(ctx, 'PATCH', apiPath(COLLECTION, id), body)];
-  },
+  updateRequests: (id, desired, changed, ctx, options) =>
+    rulePatch(apiPath(COLLECTION, id), changed, FILTER_MEMBERS, { filters: () => filtersBody(desired), channels: () => channelIds(desired, ctx) }, ctx, options?.rename),
   deleteRequest: (id, ctx) => request(ctx, 'DELETE', apiPath(COLLECTION, id)),
   // Routing: an export routes no alert, but a bucket an enabled export rule writes to is not idle.
-  routing: {
-    role: 'consumer',
-    read: (name, spec) => ({ role: 'consumer', consumer: { name, enabled: toBoolean(spec.enabled), channels: stringList(spec.channels) } }),
-  },
+  routing: CONSUMER_ROUTING,
   documents: {
     schemas,
   },
