@@ -113,6 +113,22 @@ export function closedSet(description: string, set: ClosedSet, extra: Extra = {}
   return schema;
 }
 
+/**
+ * The `channels` of a kind that takes only channels of some types (report rules: EmailUser; data
+ * export rules: AwsS3): names of the same account, at least one, another type refused.
+ */
+export function typedChannels(types: readonly string[], what: string, example: string): SchemaObject {
+  const typed = `${types.join(' or ')} AlertChannel`;
+  return {
+    type: 'array',
+    minItems: 1,
+    uniqueItems: true,
+    items: { type: 'string', minLength: 1, description: `Name of an ${typed} of the same account.` },
+    description: `${typed} names (of the same account) ${what}; a channel of another type is refused.`,
+    examples: [[example]],
+  };
+}
+
 export function str(description: string, extra: Extra = {}): SchemaObject {
   const s: SchemaObject = { type: 'string', description };
   if (!extra.enum && !extra.pattern) s.minLength = 1;

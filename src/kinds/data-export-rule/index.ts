@@ -8,12 +8,11 @@ import type { DesiredResource, LiveResource, ResourceDocument } from '../../mode
 import { apiPath, canonicalSet, canonicalSets, CONSUMER_ROUTING, convertedEnvRefs, createdString, liveRule, recordList, request, rulePatch, stringList, toBoolean, toFlag } from '../common.js';
 import type { ExportedDocument, FetchContext, Kind, RequestContext } from '../types.js';
 import { SCHEMA_FILE, schemas } from './schema.js';
+import { EXPORT_CHANNEL_TYPES } from './channels.js';
 
 const COLLECTION = 'DataExportRules';
 const LIST_PATH = apiPath(COLLECTION);
 const EXPORT_TYPE = 'Dataexport';
-/** The only channels a data export takes. */
-export const EXPORT_CHANNEL_TYPES = ['AwsS3'] as const;
 const FILTER_MEMBERS = ['description', 'enabled', 'profileVersions'];
 
 function filtersBody(desired: DesiredResource): JsonObject {

@@ -1,6 +1,7 @@
 // The JSON Schema of DataExportRule documents.
 
-import { commonRef, envelope, obj, type SchemaObject } from '../schema-parts.js';
+import { commonRef, envelope, obj, type SchemaObject, typedChannels } from '../schema-parts.js';
+import { EXPORT_CHANNEL_TYPES } from './channels.js';
 
 export const SCHEMA_FILE = 'data-export-rule.schema.json';
 
@@ -8,14 +9,7 @@ function documentSchema(): SchemaObject {
   const spec = obj(
     "Which S3 buckets (AwsS3 alert channels) receive the account's data export.",
     {
-      channels: {
-        type: 'array',
-        minItems: 1,
-        uniqueItems: true,
-        items: { type: 'string', minLength: 1, description: 'Name of an AwsS3 AlertChannel of the same account.' },
-        description: 'AwsS3 AlertChannel names (of the same account) the data is exported to; a channel of another type is refused.',
-        examples: [['security-lake']],
-      },
+      channels: typedChannels(EXPORT_CHANNEL_TYPES, 'the data is exported to', 'security-lake'),
       description: { type: 'string', default: '', description: 'Free text shown with the rule.', examples: ['Everything to the security data lake'] },
       enabled: commonRef('enabled'),
       profileVersions: {
