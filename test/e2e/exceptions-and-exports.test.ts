@@ -124,6 +124,10 @@ describe('vulnerability exceptions and data export rules, end to end', () => {
     expect(text).toMatch(new RegExp(`~ update VulnerabilityException webp \\[${veId}\\] .* last changed by console@example\\.com`));
     expect(text).toContain('CVE-2024-0001');
     expect(text).toContain('Plan: 0 to create, 2 to update, 0 to replace, 0 to delete.');
+    // --attribute: the audit log's entries under each drifted record, the console's edit first.
+    const attributed = oneLine((await cli(['plan', dir, '--attribute'], { env })).stdout);
+    expect(attributed).toMatch(new RegExp(`audit log: \\S+ console@example\\.com update: Updated vulnerability exception webp \\(${veId}\\)`));
+    expect(attributed).toMatch(new RegExp(`audit log: \\S+ console@example\\.com update: Updated data export rule to-lake \\(${ruleId}\\)`));
 
     const applied = await cli(['apply', dir, '--auto-approve', '--no-lease'], { env });
     expect(applied.code, applied.stderr).toBe(0);
@@ -143,6 +147,18 @@ describe('vulnerability exceptions and data export rules, end to end', () => {
     expect(validated.code, validated.stdout + validated.stderr).toBe(0);
     const planned = await cli(['plan', out, '--detailed-exitcode'], { env });
     expect(planned.code, planned.stdout + planned.stderr).toBe(0);
+  });
+
+  it('prunes a vulnerability exception no file declares any more', async () => {
+    const first = EXCEPTIONS.split('---\n')[0];
+    await writeFile(join(dir, 'exceptions.yaml'), first);
+    await writeFile(join(dir, 'postureops.yaml'), `${ROOT}prune: {VulnerabilityException: true}\n`);
+    const applied = await cli(['apply', dir, '--auto-approve', '--no-lease', '--format', 'json'], { env });
+    expect(applied.code, applied.stderr).toBe(0);
+    expect(JSON.parse(applied.stdout).results.map((r: { action: string; name: string }) => `${r.action} ${r.name}`)).toEqual(['delete build-hosts']);
+    const left = await rawApi(emu, 'GET', '/api/v2/VulnerabilityExceptions', { account: 'prod' });
+    expect(left.body.data.map((e: { exceptionName: string }) => e.exceptionName)).toEqual(['webp']);
+    await writeFile(join(dir, 'postureops.yaml'), ROOT);
   });
 
   it('refuses a data export rule naming a live channel of another type', async () => {
