@@ -150,8 +150,12 @@ describe('queries and policies as code', () => {
     expect(query.queryText).toBe(TRAIL_TEXT);
     expect(query.usedByPolicies).toEqual(['prod-traildeleted']);
 
-    const again = await cli(['plan', dir, '--detailed-exitcode'], { env });
+    const again = await cli(['plan', dir, '--detailed-exitcode', '--verbose'], { env });
     expect(again.code, again.stdout + again.stderr).toBe(0);
+    // The pre-flight counts a validation per declared query (the token, 3 lists in 2 accounts, 2
+    // validations); with nothing to create or change, none is sent.
+    expect(again.stderr).toContain('Pre-flight (read): 9 requests in 5 rate-limit buckets');
+    expect(again.stderr).not.toContain('/Queries/validate');
   });
 
   step('shows a console edit of a policy as drift, with who made it, and puts it back', async () => {
@@ -176,8 +180,10 @@ describe('queries and policies as code', () => {
     const valid = await cli(['validate', dir]);
     expect(valid.code).toBe(0);
     expect(oneLine(valid.stdout + valid.stderr)).toContain('warning[query-text-shape]: Query "TrailDeleted": line 6 of the text: section `source` comes after `filter`; the order is source, filter, return');
-    const plan = await cli(['plan', dir], { env });
+    const plan = await cli(['plan', dir, '--verbose'], { env });
     expect(plan.code).toBe(1);
+    // One validation per changed query, each account's.
+    expect(plan.stderr.match(/POST \/api\/v2\/Queries\/validate \[(prod|staging)\] → 400/g)).toHaveLength(2);
     const said = oneLine(plan.stdout + plan.stderr);
     expect(said).toContain(`queries.yaml:1:1: error[service-check-failed]: Query TrailDeleted in account prod: the service refuses it: Invalid query text:`);
     expect(said).toContain('Query TrailDeleted in account staging: the service refuses it');

@@ -76,6 +76,8 @@ describe('export round trip against the emulator', () => {
       'prod/alert-rules.yaml',
       'prod/cloud-accounts.yaml',
       'prod/container-registries.yaml',
+      'prod/policies.yaml',
+      'prod/queries.yaml',
       'prod/report-rules.yaml',
       'prod/resource-groups.yaml',
       'staging/agent-access-tokens.yaml',
@@ -84,6 +86,8 @@ describe('export round trip against the emulator', () => {
       'staging/alert-rules.yaml',
       'staging/cloud-accounts.yaml',
       'staging/container-registries.yaml',
+      'staging/policies.yaml',
+      'staging/queries.yaml',
       'staging/report-rules.yaml',
       'staging/resource-groups.yaml',
     ]);

@@ -143,9 +143,9 @@ describe('Policy', () => {
     expect(Policy.documents!.check!({ kind: 'Policy', name: 'publicbucket-12', spec: file }, at)).toEqual([]);
     const bad = Policy.documents!.check!({ kind: 'Policy', name: 'Public_Bucket', spec: { ...file, type: 'Compliance', alertProfile: 'P' } }, at);
     expect(bad.map((d) => [d.code, d.field, d.message])).toEqual([
-      ['invalid-value', '/name', 'Policy "Public_Bucket": the service derives its id from its name, and a name is lower-case letters (at most 16), optionally followed by `-` and digits (at most 8), such as `publicbucket` or `publicbucket-2`'],
-      ['invalid-value', '/spec/frequency', 'Policy "Public_Bucket": a Compliance policy has no evaluation frequency'],
-      ['invalid-value', '/spec/alertProfile', 'Policy "Public_Bucket": give alertTemplate or alertProfile, not both'],
+      ['invalid-name', '/name', 'Policy "Public_Bucket": the service derives its id from its name, and a name is lower-case letters (at most 16), optionally followed by `-` and digits (at most 8), such as `publicbucket` or `publicbucket-2`'],
+      ['conflicting-members', '/spec/frequency', 'Policy "Public_Bucket": a Compliance policy has no evaluation frequency'],
+      ['conflicting-members', '/spec/alertProfile', 'Policy "Public_Bucket": give alertTemplate or alertProfile, not both'],
     ]);
   });
 
@@ -186,7 +186,7 @@ describe('Query', () => {
   it('checks the name offline; the text shape is a warning that says the line', () => {
     const check = (name: string, text: string) => Query.documents!.check!({ kind: 'Query', name, spec: { text } }, at, {}).map((d) => [d.severity, d.code, d.message]);
     expect(check('Mine', TEXT)).toEqual([]);
-    expect(check('my query', TEXT)).toEqual([['error', 'invalid-value', "Query \"my query\": a Query's name is its queryId, which holds letters, digits, `-`, `_` and `.` only"]]);
+    expect(check('my query', TEXT)).toEqual([['error', 'invalid-name', "Query \"my query\": a Query's name is its queryId, which holds letters, digits, `-`, `_` and `.` only"]]);
     expect(check('SVC_Mine', TEXT)).toEqual([['error', 'query-reserved-id', 'Query "SVC_Mine": ids starting with SVC_ are the service\'s predefined queries']]);
     expect(check('Mine', '{\n  source { x }\n')).toEqual([['warning', 'query-text-shape', 'Query "Mine": line 1 of the text: a `{` is not closed']]);
   });
