@@ -36,6 +36,11 @@ export interface LoadOptions {
    */
   onRead?: (values: readonly string[]) => void;
   /**
+   * The clock documents are judged by (a vulnerability exception past its expiry is a warning), read
+   * once per load; default Date.now. Tests give their virtual one.
+   */
+  now?: () => number;
+  /**
    * Told what the loader knows as it goes: the root file's configuration, then each file's
    * documents in file order (the run layer starts the live read from them: src/run/read-ahead.ts).
    * Given this, the loader lets other work run between files (answers to requests already sent).
