@@ -40,6 +40,7 @@ export type DiagnosticCode =
   | 'missing-field'
   | 'unknown-kind'
   | 'unknown-field'
+  | 'unknown-member'
   | 'invalid-type'
   | 'schema-violation'
   | 'duplicate-item'
@@ -156,6 +157,7 @@ export const DIAGNOSTIC_CODES: Readonly<Record<DiagnosticCode, string>> = {
   'missing-field': 'a document lacks a member it must have',
   'unknown-kind': 'a document names a kind postureops does not know (or one without documents of its own)',
   'unknown-field': 'a member the schema does not know (a misspelling, usually: the hint says which)',
+  'unknown-member': 'a member of an object the service defines (an integration\'s `data`) that this version does not list, far from every listed one: carried as written, the service decides',
   'invalid-type': 'a value of the wrong type (a string where a list is expected, ...)',
   'schema-violation': 'any other schema rule broken (a pattern, a range, a required member)',
   'duplicate-item': 'a list that is a set names the same item twice',

@@ -50,7 +50,11 @@ describe('value-check', () => {
 
   it('follows the type dispatch to the data of the type that holds, and only that one', () => {
     const doc = { kind: 'AlertChannel', name: 'd', spec: { type: 'Datadog', data: { datadogSite: 'com', datadogType: 'Logs Detail', jiraType: 'x' } } };
-    expect(annotatedValues('alert-channel.schema.json', doc).map((a) => a.pointer)).toEqual(['/spec/type', '/spec/data/datadogSite', '/spec/data/datadogType']);
+    const found = annotatedValues('alert-channel.schema.json', doc);
+    expect(found.map((a) => a.pointer)).toEqual(['/spec/type', '/spec/data/datadogSite', '/spec/data/datadogType', '/spec/data/jiraType']);
+    // jiraType is no closed set here: a member Datadog's data does not list, judged as a member.
+    expect(found[3]).toMatchObject({ value: 'jiraType', members: ['apiKey', 'datadogSite', 'datadogType'] });
+    expect(found[3].set).toBeUndefined();
   });
 
   it('judges nothing below an ignored pointer', () => {

@@ -52,6 +52,14 @@ const govAccessKey = (): SchemaObject => {
   return key;
 };
 
+/** The agentless scanner's key carries the token endpoint of the key file too (api-facts.md; the public client sends it). */
+const withTokenUri = (credentials: SchemaObject): SchemaObject => {
+  (credentials.properties as Record<string, SchemaObject>).tokenUri = formatted('Token endpoint of the service account key (`token_uri` of its JSON key file).', 'https-url', {
+    example: 'https://oauth2.googleapis.com/token',
+  });
+  return credentials;
+};
+
 const gcpIdType = (): SchemaObject =>
   closedSet('Whether `id` names a project or an organization.', { label: 'GCP id type', values: GCP_ID_TYPES }, { example: 'PROJECT' });
 const gcpIntegrationType = (): SchemaObject =>
@@ -200,7 +208,7 @@ const CLOUD_DATA: Record<KnownCloudAccountType, { title: string; properties: Rec
     title: 'Google Cloud agentless scanning',
     properties: {
       ...structuredClone(SCAN),
-      credentials: gcpCredentials('the scanner'),
+      credentials: withTokenUri(gcpCredentials('the scanner')),
       idType: gcpIdType(),
       id: str('Project id or organization id.', { example: 'security-audit' }),
       scanningProjectId: str('Project the scanners run in.', { example: 'posture-scanning' }),
