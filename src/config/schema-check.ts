@@ -18,6 +18,8 @@ export interface SchemaCheckContext {
   quiet: (pointer: string) => boolean;
   /** Errors at or below these pointers are dropped (their value is missing for another reported reason). */
   ignore: readonly string[];
+  /** The root file's `serviceValues`: closed-set values the service holds beyond the known ones. */
+  serviceValues?: Readonly<Record<string, readonly string[]>>;
 }
 
 /** `/spec/alerts/0/name` → `spec.alerts[0].name`. */
@@ -77,6 +79,7 @@ export function checkSchema(schemaFile: string, value: Json, ctx: SchemaCheckCon
     quiet: ctx.quiet,
     ignore: ctx.ignore,
     label: fieldLabel,
+    ...(ctx.serviceValues ? { serviceValues: ctx.serviceValues } : {}),
   });
   return dedupe(withoutMisspeltRequired([...ajvDiagnostics(schemaFile, value, ctx), ...values]));
 }

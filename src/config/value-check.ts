@@ -31,6 +31,8 @@ export interface ValueCheckContext {
   ignore: readonly string[];
   /** A pointer as messages name it (`spec.eventCategory[1]`). */
   label: (pointer: string) => string;
+  /** Values of a closed set the root file's `serviceValues` lists as the service's (by the set's label). */
+  serviceValues?: Readonly<Record<string, readonly string[]>>;
   /** Where a member's key is in its file (default: `at`). */
   keyAt?: (pointer: string) => Pick<Diagnostic, 'file' | 'line' | 'column' | 'field'>;
 }
@@ -243,6 +245,16 @@ function judgeSet(set: ClosedSet, value: string, pointer: string, ctx: ValueChec
   const quiet = ctx.quiet(pointer);
   const shown = quiet || value.length > 60 ? '' : ` \`${value}\``;
   const code = set.code ?? 'unknown-value';
+  if (ctx.serviceValues && Object.hasOwn(ctx.serviceValues, set.label) && ctx.serviceValues[set.label].includes(value)) {
+    // The root file says the service holds it: new to this version, whatever it is close to.
+    return {
+      severity: 'warning',
+      code,
+      message: `\`${ctx.label(pointer)}\`: ${set.label}${shown} is not one this version knows; \`serviceValues\` lists it as the service's: carried as written${set.note ? `; ${set.note}` : ''}`,
+      ...ctx.at(pointer),
+      hint: `known: ${set.values.join(', ')}`,
+    };
+  }
   if (verdict.is === 'misspelt') {
     const caseOnly = verdict.value.toLowerCase() === value.toLowerCase();
     return {

@@ -306,11 +306,14 @@ function documentSchema(): SchemaObject {
 
 /**
  * Public material shows the members of the newer types, not which of them the service insists on:
- * none is required (a record export reads must validate; the service judges what a write lacks).
+ * none is required (a record export reads must validate; the service judges what a write lacks), and
+ * a text member other than a secret may be empty (the public client sends `queryText: ""` and an
+ * empty `privateKeyId`, and the service answers them so).
  */
-function withoutRequired(schema: SchemaObject): SchemaObject {
+function withoutRequired(schema: SchemaObject, secrets: readonly string[], path = ''): SchemaObject {
   delete schema.required;
-  for (const sub of Object.values((schema.properties ?? {}) as Record<string, SchemaObject>)) withoutRequired(sub);
+  if (schema.type === 'string' && !secrets.includes(path)) delete schema.minLength;
+  for (const [name, sub] of Object.entries((schema.properties ?? {}) as Record<string, SchemaObject>)) withoutRequired(sub, secrets, path === '' ? name : `${path}.${name}`);
   return schema;
 }
 
@@ -321,7 +324,7 @@ export function schemas(): Record<string, SchemaObject> {
   for (const type of KNOWN_CLOUD_ACCOUNT_TYPES) {
     const def = CLOUD_DATA[type];
     const body = obj('', structuredClone(def.properties), def.required);
-    if (newer.includes(type)) withoutRequired(body);
+    if (newer.includes(type)) withoutRequired(body, CLOUD_ACCOUNT_SECRETS[type].map((x) => x.path));
     markSecrets(body, CLOUD_ACCOUNT_SECRETS[type]);
     delete body.description;
     const file = cloudAccountDataFile(type);
