@@ -71,3 +71,24 @@ describe('value-check', () => {
     expect(d.message).not.toContain('secret-part');
   });
 });
+
+describe('serviceValues: closed-set values the service holds', () => {
+  const registry = { kind: 'ContainerRegistry', name: 'r', spec: { data: { registryType: 'GHCR2', registryDomain: 'x' } } };
+  const judged = (serviceValues?: Record<string, string[]>) =>
+    checkValues('container-registry.schema.json', registry, { ...ctx(), ...(serviceValues ? { serviceValues } : {}) }).map((d) => [d.severity, d.code, d.message.includes('did you mean `GHCR`')]);
+
+  it('a value a typo from a known one is a misspelling, unless serviceValues lists it under its set\'s label', () => {
+    expect(judged()).toEqual([['error', 'unknown-type', true]]);
+    expect(judged({ 'ContainerRegistry type': ['GHCR2'] })).toEqual([['warning', 'unknown-type', false]]);
+    // Listed under another set, or another value: still a misspelling.
+    expect(judged({ 'AlertChannel type': ['GHCR2'] })).toEqual([['error', 'unknown-type', true]]);
+    expect(judged({ 'ContainerRegistry type': ['GHCR3'] })).toEqual([['error', 'unknown-type', true]]);
+  });
+
+  it('misspeltValues finds exactly the values a file would take for misspellings, with their labels', async () => {
+    const { misspeltValues } = await import('../../src/config/document-check.js');
+    expect(misspeltValues(registry)).toEqual([{ label: 'ContainerRegistry type', value: 'GHCR2', pointer: '/spec/data/registryType' }]);
+    expect(misspeltValues({ ...registry, spec: { data: { registryType: 'QUAY_IO' } } })).toEqual([]);
+    expect(misspeltValues({ ...registry, spec: { data: { registryType: 'GHCR' } } })).toEqual([]);
+  });
+});
