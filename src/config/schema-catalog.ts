@@ -135,7 +135,7 @@ function thresholds(description: string, extra: Record<string, SchemaObject> = {
   });
 }
 
-/** The label of every closed set the kinds' schemas declare (`CloudAccount type`, `event category`), sorted. */
+/** The label of every closed set the kinds' schemas declare (`<kind> type`, `event category`), sorted. */
 export function closedSetLabels(): string[] {
   const labels = new Set<string>();
   const walk = (node: unknown): void => {
@@ -231,10 +231,10 @@ function root(): SchemaObject {
       serviceValues: {
         type: 'object',
         description:
-          'Values the service holds that this version of postureops does not know, by what they are (`CloudAccount type`, `event category`): carried as written with a warning, never taken for a misspelling of a known value they are close to. Export writes the ones it finds in the live service.',
+          "Values the service holds that this version of postureops does not know, by what they are (the label that validate's messages give the set: `<kind> type`, `event category`, ...): carried as written with a warning, never taken for a misspelling of a known value they are close to. Export writes the ones it finds in the live service.",
         propertyNames: { enum: closedSetLabels() },
         additionalProperties: { type: 'array', minItems: 1, uniqueItems: true, items: { type: 'string', minLength: 1 } },
-        examples: [{ 'CloudAccount type': ['AwsCfgOrg'] }],
+        examples: [Object.fromEntries(closedSetLabels().filter((l) => l.endsWith(' type')).slice(0, 1).map((l) => [l, ['NewTypeV2']]))],
       },
       routing: routingSchema(),
       ...Object.assign({}, ...KINDS.map((k) => k.rootSettings ?? {})),
