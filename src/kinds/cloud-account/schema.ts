@@ -307,8 +307,8 @@ function documentSchema(): SchemaObject {
 /**
  * Public material shows the members of the newer types, not which of them the service insists on:
  * none is required (a record export reads must validate; the service judges what a write lacks), and
- * a text member other than a secret may be empty (the public client sends `queryText: ""` and an
- * empty `privateKeyId`, and the service answers them so).
+ * a text member other than a secret may be empty (the public client sends `queryText: ""`, and the
+ * service answers such members so).
  */
 function withoutRequired(schema: SchemaObject, secrets: readonly string[], path = ''): SchemaObject {
   delete schema.required;
