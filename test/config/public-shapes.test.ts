@@ -105,6 +105,15 @@ describe('shapes of the public clients', () => {
     expect(check('CloudAccount', { type: 'AzureAdAl', data: { ...NEWER.AzureAdAl, credentials: { clientId: 'c', clientSecret: 'literal' } } }).map((d) => d.code)).toEqual(['secret-literal']);
   });
 
+  it('a carried member of a known type named as a secret is a secret: a literal is refused, ${env:...} accepted', () => {
+    const data = { datadogSite: 'eu', datadogType: 'Logs Detail', apiKey: '${env:SECRET}' };
+    const literal = check('AlertChannel', { type: 'Datadog', data: { ...data, signingSecret: 'literal-value' } });
+    expect(literal.map((d) => [d.severity, d.code]).sort()).toEqual([['error', 'secret-literal'], ['warning', 'unknown-member']]);
+    expect(JSON.stringify(literal)).not.toContain('literal-value');
+    const fromEnv = check('AlertChannel', { type: 'Datadog', data: { ...data, signingSecret: '${env:SECRET}' } });
+    expect(fromEnv.map((d) => [d.severity, d.code])).toEqual([['warning', 'unknown-member']]);
+  });
+
   it('declares the secrets of the newer types write-only, as the other types do', () => {
     const secretsOf = (type: string) => (CloudAccount.secrets?.secretMembers?.({ type, data: NEWER[type] ?? {} }) ?? []);
     expect(secretsOf('AzureSidekick')).toEqual([{ pointer: '/data/credentials/clientSecret', writeOnly: true }]);
