@@ -1,6 +1,7 @@
-// The retry budget of a create whose outcome stays unknown is reserved in the apply's pre-flight
-// (issue 31): a maximum duration that covers the writes' wait but not that budget is refused before
-// anything is written, with a line that names the retry budget; one that covers both is not.
+// The retry budgets are reserved in the apply's pre-flight (issue 31): the client's, of a request safe
+// to repeat, and with creates one create's whose outcome stays unknown. A maximum duration that covers
+// the writes' wait but not those budgets is refused before anything is written, with a line that names
+// them; one that covers all is not.
 
 import { rm } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -37,12 +38,16 @@ describe('the retry budget in the pre-flight', () => {
     expect(retryLookUps(30_000)).toBe(6);
     const create = { account: 'a', kind: 'AlertChannel', name: 'x', action: 'create' } as never;
     const update = { account: 'a', kind: 'AlertChannel', name: 'y', action: 'update' } as never;
-    expect(retryReserve([create, update])).toEqual({ seconds: 300, lookUps: 15 });
-    expect(retryReserve([update])).toBeUndefined();
+    expect(retryReserve([create, update])).toEqual({ seconds: 420, requestSeconds: 120, createSeconds: 300, lookUps: 15 });
+    // Without creates, only the client's retry budget of a request safe to repeat (its own, when set).
+    expect(retryReserve([update])).toEqual({ seconds: 120, requestSeconds: 120 });
+    expect(retryReserve([update], 30_000)).toEqual({ seconds: 30, requestSeconds: 30 });
     const fits = preflight([{ buckets: ['POST AlertChannels'], requests: 2 }], [], 0);
     expect(preflightLine(fits, retryReserve([create]))).toBe(
-      '2 requests in 1 rate-limit bucket; the budget allows them all now; up to 5 min more reserved for the retry budget of a create whose outcome stays unknown (at most 15 look-ups and 14 repeats)',
+      '2 requests in 1 rate-limit bucket; the budget allows them all now; up to 7 min more reserved for retries under faults: 2 min for a request safe to repeat, 5 min for a create whose outcome stays unknown (at most 15 look-ups and 14 repeats)',
     );
+    expect(preflightLine(fits, retryReserve([update]))).toBe('2 requests in 1 rate-limit bucket; the budget allows them all now; up to 2 min more reserved for retries under faults: 2 min for a request safe to repeat');
+    expect(preflightLine(fits, retryReserve([update], 0))).toBe('2 requests in 1 rate-limit bucket; the budget allows them all now');
   });
 
   it('refuses a --max-duration above the writes\u2019 wait but below it plus the retry budget, through the run layer; nothing written', async () => {
@@ -71,19 +76,19 @@ describe('the retry budget in the pre-flight', () => {
     // Unbounded in practice: the apply's pre-flight says how long the writes wait.
     expect(await tryApply(86_400)).toBeUndefined();
     const applyLine = lines.find((l) => l.line.startsWith('Pre-flight (apply)'));
-    expect(applyLine?.line).toContain('up to 5 min more reserved for the retry budget');
+    expect(applyLine?.line).toContain('up to 7 min more reserved for retries under faults');
     const writes = applyLine!.seconds;
     expect(writes).toBeGreaterThan(60);
 
-    const err = await tryApply(writes + 60);
+    const err = await tryApply(writes + 360);
     expect(err).toBeInstanceOf(RunError);
     const problem = (err as RunError).problem;
     expect(problem.kind).toBe('too-long');
     if (problem.kind !== 'too-long') return;
     expect(problem.too.what).toBe('apply');
-    expect(problem.too.seconds).toBe(writes + 300);
-    expect(problem.too.line).toContain('retry budget of a create whose outcome stays unknown');
+    expect(problem.too.seconds).toBe(writes + 420);
+    expect(problem.too.line).toContain('5 min for a create whose outcome stays unknown');
     // Room for both: not refused (and its plan still creates all six: the refusal wrote nothing).
-    expect(await tryApply(writes + 300 + 60)).toBeUndefined();
+    expect(await tryApply(writes + 420)).toBeUndefined();
   });
 });
