@@ -196,7 +196,7 @@ export function leaseAge(record: LeaseRecord, date: number): number | undefined 
 }
 
 /** What a look says to a run that wants the lease. */
-type Verdict = { take: 'now'; over?: string } | { take: 'after-wait' } | { held: LeaseRecord & { data: LeaseData }; ageMs: number };
+type Verdict = { take: 'now'; over?: string } | { take: 'after-wait'; over?: undefined } | { held: LeaseRecord & { data: LeaseData }; ageMs: number };
 
 function judgeLook(look: LeaseLook): Verdict {
   const top = look.top;
@@ -229,8 +229,10 @@ export class Leases {
   private inFlight = 0;
   private abandonedAt?: number;
   private released = false;
+  private releasing?: Promise<void>;
   private renewing?: Promise<void>;
-  private stopBeat?: () => void;
+  /** Stops the heartbeat (startHeartbeat); nothing before it starts. */
+  private stopBeat: () => void = () => undefined;
   private waitedMs = 0;
   private readonly notes: string[] = [];
   private readonly clock: LeaseClock;
@@ -290,7 +292,7 @@ export class Leases {
 
   /** Throws LeaseLostError unless a write may leave now. */
   checkFence(): void {
-    if (this.lost) throw new LeaseLostError(this.home.name, this.lost);
+    // A pause found here is a loss like any other (notePause sets nothing once lost).
     this.notePause();
     if (this.lost) throw new LeaseLostError(this.home.name, this.lost);
     if (this.released) throw new LeaseLostError(this.home.name, 'it was released');
@@ -328,10 +330,14 @@ export class Leases {
    * run; the release itself leaves only while the fence is open. Never throws: what it could not do
    * is in the notes (the record is then free LEASE_LIFETIME_MS after its last renewal).
    */
-  async release(): Promise<void> {
-    if (this.released) return;
-    this.stopBeat?.();
-    this.stopBeat = undefined;
+  release(): Promise<void> {
+    // Once: an interruption and the run's close may both release it; the second waits for the first.
+    this.releasing ??= this.releaseOnce();
+    return this.releasing;
+  }
+
+  private async releaseOnce(): Promise<void> {
+    this.stopBeat();
     await this.renewing?.catch(() => undefined);
     const deadline = this.clock.mono() + this.marginMs + RELEASE_DEADLINE_EXTRA_MS;
     const expires = `it is free ${LEASE_LIFETIME_MS / 1000}s after its last renewal, or run postureops unlock`;
@@ -445,8 +451,8 @@ export class Leases {
 
   private startHeartbeat(): void {
     const period = 1000;
+    // After a loss renew() sends nothing; after release the beat is stopped.
     const beat = async () => {
-      if (this.lost || this.released) return;
       this.notePause();
       if (this.fenceLeftMs() <= RENEW_LEAD_MS) await this.renew().catch((err: unknown) => this.notes.push(`a renewal of the lease failed: ${err instanceof Error ? err.message : String(err)}`));
     };
@@ -524,7 +530,7 @@ export class Leases {
       this.data = data;
       // The fence opens from the send time of the read whose Date the record carries.
       this.fenceEnd = sentAt + this.fenceSpanMs;
-      if ('over' in verdict && verdict.over) this.notes.push(verdict.over);
+      if (verdict.over !== undefined) this.notes.push(verdict.over);
       if (heldWaitMs > 0) this.notes.push(`waited ${Math.round(heldWaitMs / 1000)}s for another apply`);
       this.reserve(1);
       // The generation replaced is superseded (the lease is ours now): removed, so that records do not pile up.
