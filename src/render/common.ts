@@ -110,7 +110,7 @@ function amount(n: unknown): n is number {
 export function leaseShareText(plan: Pick<Plan, 'leaseRequests'>): string | undefined {
   const n = plan.leaseRequests;
   if (!amount(n) || n === 0) return undefined;
-  return `${Math.round(n)} of them for the apply lease (taking it, renewing it while the writes wait, releasing it)`;
+  return `${Math.round(n)} for the apply lease (taking it, renewing it while the writes wait, releasing it)`;
 }
 
 /**

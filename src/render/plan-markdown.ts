@@ -244,7 +244,7 @@ function tailText(plan: Plan): string {
   const lines = [`- API calls made: ${escapeMd(callsText(plan.apiCalls))}`];
   for (const b of plan.budget) lines.push(`- ${escapeMd(b.bucket)}: ${escapeMd(budgetText(b))}`);
   const lease = leaseShareText(plan);
-  if (lease !== undefined) lines.push(`- Of the requests apply needs, ${escapeMd(lease)}`);
+  if (lease !== undefined) lines.push(`- Of these, ${escapeMd(lease)}`);
   const wait = longestWait(plan.budget);
   if (plan.budget.length > 0) lines.push(`- Estimated wait for rate limits: ${wait > 0 ? `about ${duration(wait)}` : 'none'}`);
   const reserve = retryReserveText(plan);

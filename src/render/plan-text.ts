@@ -94,7 +94,7 @@ export function renderPlanText(plan: Plan, options: { color: boolean; quiet?: bo
     const width = Math.max(...plan.budget.map((b) => v(b.bucket).length));
     for (const b of plan.budget) out.push(`  ${v(b.bucket).padEnd(width)}  ${budgetText(b)}`);
     const lease = leaseShareText(plan);
-    if (lease !== undefined) out.push(`  ${lease}`);
+    if (lease !== undefined) out.push(`  of these, ${lease}`);
     const wait = longestWait(plan.budget);
     out.push(wait > 0 ? c.yellow(`Estimated wait for rate limits: about ${duration(wait)}`) : 'Estimated wait for rate limits: none');
     const reserve = retryReserveText(plan);

@@ -9,7 +9,7 @@ import type { BucketBudget } from '../../src/api/types.js';
 import { loadConfig } from '../../src/config/load.js';
 import { manualClock, startEmulator, type RunningEmulator } from '../../src/emulator/index.js';
 import { RETRY_BUDGET_MS, retryLookUps } from '../../src/ops/apply/apply-change.js';
-import { preflight, preflightLine, retryReserve } from '../../src/ops/budget/preflight.js';
+import { preflight, preflightLine, renewalPeriodSeconds, retryReserve } from '../../src/ops/budget/preflight.js';
 import { readyToApply } from '../../src/run/apply-run.js';
 import { RunError } from '../../src/run/errors.js';
 import { planRun } from '../../src/run/plan-run.js';
@@ -90,5 +90,35 @@ describe('the retry budget in the pre-flight', () => {
     expect(problem.too.line).toContain('5 min for a create whose outcome stays unknown');
     // Room for both: not refused (and its plan still creates all six: the refusal wrote nothing).
     expect(await tryApply(writes + 420)).toBeUndefined();
+  });
+
+  it("plan's own estimate carries the same reserve and the lease's requests (taking it, renewals while the writes wait, release)", async () => {
+    const clock = manualClock(Date.UTC(2026, 2, 1));
+    const drained: BucketBudget[] = [{ bucket: 'POST AlertChannels', limit: 6, remaining: 0, resetSeconds: 600, observedAt: clock.now() }];
+    const desired = (await loadConfig(repo, { env: {} })).state!;
+    const estimate = async (extra: { noLease?: boolean; lease?: boolean }, retryBudgetMs?: number) => {
+      const planned = await planRun(
+        {
+          env: serviceEnv(emu),
+          flags: {},
+          memory: () => ({ recall: async () => drained, remember: async () => undefined }),
+          adjust: (o) => ({ ...o, now: clock.now, ...(retryBudgetMs !== undefined ? { retryBudgetMs } : {}) }),
+        },
+        { desired, dir: repo, ...extra },
+      );
+      await planned.run.close();
+      return planned.plan;
+    };
+    const plan = await estimate({});
+    expect(plan.retryReserve).toEqual({ seconds: 420, requestSeconds: 120, createSeconds: 300, lookUps: 15 });
+    // Six creates at six an hour wait about 50 min: a renewal each period, the take (3) and the release.
+    const waits = Math.max(...plan.budget.map((b) => b.waitSeconds));
+    expect(waits).toBeGreaterThan(2400);
+    const renewals = Math.floor(preflight([{ buckets: ['POST AlertChannels'], requests: 6 }], drained, clock.now()).seconds / renewalPeriodSeconds());
+    expect(renewals).toBeGreaterThan(30);
+    expect(plan.leaseRequests).toBe(3 + 1 + 2 * renewals);
+    expect(plan.budget.find((b) => b.bucket === 'GET AlertProfiles')?.needed).toBe(1 + renewals);
+    expect((await estimate({ noLease: true })).leaseRequests).toBeUndefined();
+    expect((await estimate({ noLease: true }, 30_000)).retryReserve).toEqual({ seconds: 330, requestSeconds: 30, createSeconds: 300, lookUps: 15 });
   });
 });
