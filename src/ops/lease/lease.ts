@@ -80,6 +80,8 @@ export interface LeaseWait {
   holder?: string;
   /** Seconds until this run reads again (held) or takes it (unknown). */
   secondsLeft: number;
+  /** Held: seconds until the wait allowed (LeaseOptions.waitMs) is over, the looks between included. */
+  waitLeftSeconds?: number;
 }
 
 export interface LeaseOptions {
@@ -94,7 +96,7 @@ export interface LeaseOptions {
   clock?: LeaseClock;
   /** Ends a wait at once (LeaseWaitStopped). */
   signal?: AbortSignal;
-  /** Called at least once a second while the run waits for the lease (a countdown). */
+  /** Called at least once a second while the run waits for the lease (a countdown), and with 0 seconds left when a pause ends. */
   onWait?: (wait: LeaseWait) => void;
   /** The longest one request may take; default the client's bound. */
   requestBoundMs?: number;
@@ -466,14 +468,18 @@ export class Leases {
     this.stopBeat = () => clearInterval(timer);
   }
 
-  /** A pause ended by the signal (LeaseWaitStopped), with a countdown at least once a second. */
-  private async pause(ms: number, wait: Omit<LeaseWait, 'secondsLeft'>): Promise<void> {
+  /**
+   * A pause ended by the signal (LeaseWaitStopped), with a countdown at least once a second; `afterMs`:
+   * what the wait allows after this pause (a held lease's), counted down with it.
+   */
+  private async pause(ms: number, wait: Omit<LeaseWait, 'secondsLeft'>, afterMs?: number): Promise<void> {
     const end = this.clock.mono() + ms;
     for (;;) {
       if (this.opts.signal?.aborted) throw new LeaseWaitStopped(Math.round(this.waitedMs / 1000));
-      const left = end - this.clock.mono();
-      if (left <= 0) return;
-      this.opts.onWait?.({ ...wait, secondsLeft: Math.ceil(left / 1000) });
+      const left = Math.max(0, end - this.clock.mono());
+      this.opts.onWait?.({ ...wait, secondsLeft: Math.ceil(left / 1000), ...(afterMs !== undefined ? { waitLeftSeconds: Math.ceil((left + afterMs) / 1000) } : {}) });
+      // Told 0 when the pause is over (a countdown clears its line; a look or the take follows).
+      if (left === 0) return;
       const step = Math.min(1000, left);
       await this.clock.sleep(step);
       this.waitedMs += step;
@@ -496,7 +502,7 @@ export class Leases {
         if (heldWaitMs >= limit) throw new LeaseHeldError(home.name, held.data.holder, ageMs, Math.round(this.waitedMs / 1000));
         const untilFree = LEASE_LIFETIME_MS - ageMs + DATE_RESOLUTION_MS;
         const step = Math.max(1, Math.min(opts.pollMs ?? DEFAULT_POLL_MS, limit - heldWaitMs, untilFree));
-        await this.pause(step, { why: 'held', holder: holderText(held.data.holder) });
+        await this.pause(step, { why: 'held', holder: holderText(held.data.holder) }, limit - heldWaitMs - step);
         heldWaitMs += step;
         continue;
       }
