@@ -291,6 +291,27 @@ describe('waiting for it', () => {
 
 // The mutants the 'lease' group's run on 2026-11-27 left (docs/mutation.md): each test asserts what
 // the run sees or sends.
+/** The lease clock's sleeps from now on. */
+function sleepsOf(w: World): number[] {
+  const sleeps: number[] = [];
+  const sleep = w.clock.sleep;
+  w.clock.sleep = async (ms) => {
+    sleeps.push(ms);
+    await sleep(ms);
+  };
+  return sleeps;
+}
+
+/** Ten seconds on, a renewal without faults finds the record still the run's: the fence moves to a full span. */
+async function stillHeld(w: World, leases: Leases): Promise<void> {
+  w.service.before = undefined;
+  w.service.after = undefined;
+  w.clock.advance(10_000);
+  await leases.renew();
+  expect(() => leases.checkFence()).not.toThrow();
+  expect(leases.fenceLeftMs()).toBe(SPAN);
+}
+
 describe('release under way', () => {
   it('two releases at once (an interruption and the run closing) send one PATCH and leave one note', async () => {
     const w = world();
@@ -305,12 +326,7 @@ describe('release under way', () => {
   it('waits for a write given up on only until the margin has passed since, in steps that end then', async () => {
     const w = world();
     const leases = await taken(w);
-    const sleeps: number[] = [];
-    const sleep = w.clock.sleep;
-    w.clock.sleep = async (ms) => {
-      sleeps.push(ms);
-      await sleep(ms);
-    };
+    const sleeps = sleepsOf(w);
     leases.gate.leaving();
     leases.gate.landed(false);
     // 500 ms short of the margin since it was given up on: one step of 500 ms, then the PATCH.
@@ -323,12 +339,7 @@ describe('release under way', () => {
   it('a write still in flight at the deadline: not released, says so, and counts as released', async () => {
     const w = world();
     const leases = await taken(w);
-    const sleeps: number[] = [];
-    const sleep = w.clock.sleep;
-    w.clock.sleep = async (ms) => {
-      sleeps.push(ms);
-      await sleep(ms);
-    };
+    const sleeps = sleepsOf(w);
     leases.gate.leaving();
     await leases.release();
     expect(w.service.requests('PATCH')).toHaveLength(0);
@@ -411,11 +422,7 @@ describe('what a renewal makes of what it finds', () => {
     w.clock.advance(10_000);
     w.service.before = (req) => (req.method === 'PATCH' ? fail(500, 'outcome-unknown')(req) : undefined);
     await leases.renew();
-    w.service.before = undefined;
-    w.clock.advance(10_000);
-    await leases.renew();
-    expect(() => leases.checkFence()).not.toThrow();
-    expect(leases.fenceLeftMs()).toBe(SPAN);
+    await stillHeld(w, leases);
   });
 
   it('two unknown renewals that did not land: the record still holds what it held, and the lease is kept', async () => {
@@ -426,11 +433,7 @@ describe('what a renewal makes of what it finds', () => {
       w.service.before = (req) => (req.method === 'PATCH' ? fail(500, 'outcome-unknown')(req) : undefined);
       await leases.renew();
     }
-    w.service.before = undefined;
-    w.clock.advance(10_000);
-    await leases.renew();
-    expect(() => leases.checkFence()).not.toThrow();
-    expect(leases.fenceLeftMs()).toBe(SPAN);
+    await stillHeld(w, leases);
   });
 });
 
