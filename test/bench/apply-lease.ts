@@ -137,15 +137,17 @@ export async function rateLimitedApply(changes = 300, perHour = 60): Promise<App
 /** One seed's apply at `faults`: applies until nothing is left (at most `runs`); how many it took and whether a name is there twice. */
 async function faultyApplies(seed: number, faults: number, runs: number, dir: string, desired: DesiredState): Promise<{ applies: number; duplicate: boolean }> {
   const emu = await startEmulator({ accounts: ['prod'], rateLimit: 100_000, faults, faultSeed: seed });
-  // One virtual clock for the client's retry budget and backoffs and the apply's create retries.
-  let t = 0;
-  const client = createClient({ baseUrl: emu.url, keyId: emu.keyId, secret: emu.secret, now: () => t, sleep: async (ms) => void (t += ms) });
+  // One virtual clock for the client's retry budget and backoffs and the apply's create retries, on
+  // which concurrent sleeps overlap (as they do in real time) rather than add up.
+  const clock = manualClock(Date.UTC(2026, 10, 27, 9, 0, 0));
+  const sleep = virtualTime(clock);
+  const client = createClient({ baseUrl: emu.url, keyId: emu.keyId, secret: emu.secret, now: () => clock.now(), sleep });
   try {
     for (let n = 1; n <= runs; n++) {
       const live = await fetchLive(client, [PROD], KINDS);
       const p = plan(desired, live, { force: true }).plan!;
       if (p.changes.length === 0) return { applies: n - 1, duplicate: false };
-      await apply(p, client, { env: {}, concurrency: 4, now: () => t, sleep: async (ms) => void (t += ms) });
+      await apply(p, client, { env: {}, concurrency: 4, now: () => clock.now(), sleep });
       const after = await fetchLive(client, [PROD], KINDS);
       const names = after.resources.filter((r) => r.kind === 'AlertChannel').map((r) => r.name);
       if (new Set(names).size !== names.length) return { applies: n, duplicate: true };

@@ -232,6 +232,11 @@ describe('release', () => {
     await leases.release();
     expect(w.service.requests('PATCH')).toHaveLength(0);
     expect(leases.report().notes).toEqual(['the lease was not released: its fence had closed; it is free 120s after its last renewal, or run postureops unlock']);
+    // Over all the same: no renewal is sent after it, and a write is refused as after any release.
+    const sent = w.service.sent.length;
+    await leases.renew();
+    expect(w.service.sent.length).toBe(sent);
+    expect(() => leases.checkFence()).toThrow('(it was released)');
 
     const v = world();
     const lost = await taken(v);
