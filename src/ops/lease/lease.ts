@@ -207,16 +207,22 @@ function judgeLook(look: LeaseLook): Verdict {
   // Stryker disable next-line ObjectLiteral,StringLiteral: 'now' is the default that take() never reads (it waits only on 'after-wait' or 'held'), so `{}` and `take: ''` take it at once alike
   if (top.data.state === 'released') return { take: 'now' };
   const age = look.date - top.data.stamp;
-  // Stryker disable next-line StringLiteral: the `take: 'now'` tag, as above (the `over` note is tested in full)
-  if (age >= LEASE_LIFETIME_MS) return { take: 'now', over: `took over the lease from ${holderText(top.data.holder)} (not renewed for ${Math.round(age / 1000)}s)` };
+  if (age >= LEASE_LIFETIME_MS) {
+    const over = `took over the lease from ${holderText(top.data.holder)} (not renewed for ${Math.round(age / 1000)}s)`;
+    // Stryker disable next-line StringLiteral: the `take: 'now'` tag, as above
+    return { take: 'now', over };
+  }
   return { held: top as LeaseRecord & { data: LeaseData }, ageMs: Math.max(0, age) };
 }
 
 /** The situation a rule's wait was for: the same after the wait lets the run take it. */
 function situation(look: LeaseLook): string {
   const top = look.top;
-  // Stryker disable next-line StringLiteral: only compared for equality; a record's JSON always starts with `{` and a top always adds `N:`, so '' marks 'unreadable' and 'none' apart just as well
-  return top ? `${top.generation}:${top.data ? JSON.stringify(top.data) : 'unreadable'}` : 'none';
+  // Stryker disable next-line StringLiteral: only compared for equality, and every situation with a record starts with `N:`, so '' tells no record apart just as well
+  if (!top) return 'none';
+  // Stryker disable next-line StringLiteral: a record's JSON always starts with `{`, so '' tells an unreadable one apart just as well
+  const shown = top.data ? JSON.stringify(top.data) : 'unreadable';
+  return `${top.generation}:${shown}`;
 }
 
 /** The lease of one run, for every account it holds. */
