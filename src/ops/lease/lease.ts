@@ -204,8 +204,10 @@ function judgeLook(look: LeaseLook): Verdict {
   const top = look.top;
   // No record, an edited one, a freed one: nobody can tell when its holder last wrote.
   if (!top || !top.data || top.data.state === 'freed') return { take: 'after-wait' };
-  // Stryker disable next-line ObjectLiteral,StringLiteral: 'now' is the default that take() never reads (it waits only on 'after-wait' or 'held'), so `{}` and `take: ''` take it at once alike
-  if (top.data.state === 'released') return { take: 'now' };
+  if (top.data.state === 'released') {
+    // Stryker disable next-line ObjectLiteral,StringLiteral: 'now' is the default that take() never reads (it waits only on 'after-wait' or 'held'), so `{}` and `take: ''` take it at once alike
+    return { take: 'now' };
+  }
   const age = look.date - top.data.stamp;
   if (age >= LEASE_LIFETIME_MS) {
     const over = `took over the lease from ${holderText(top.data.holder)} (not renewed for ${Math.round(age / 1000)}s)`;
