@@ -31,11 +31,9 @@ export function phaseProgress(io: Io, phase: string, total: number, now: () => n
   const progress = new Progress(consoleOf(io), phase, total, now, unit, waits ? (at) => waits.left(at) : undefined);
   if (waits) {
     waits.onTick = () => progress.tick();
-    // Off a terminal the wait rides on the progress lines: one line at most every 30 s.
-    waits.inPhase = true;
+    // Off a terminal the progress lines (at most one every 30 s) say the wait under way too.
     progress.also = () => waits.brief(now());
     progress.onEnd = () => {
-      waits.inPhase = false;
       waits.onTick = undefined;
     };
   }

@@ -2,7 +2,7 @@
 // phase, a rate-limit countdown) stays below them, redrawn in place with readline's cursor calls and
 // never mixed into them; elsewhere (CI logs) there is no status line: a phase logs one line when it
 // starts and at most one progress line every 30 s (with the rate-limit wait under way in it), and a
-// wait outside a phase one line when it starts and at most one a minute.
+// rate-limit wait one line when it starts and at most one a minute.
 
 import { clearLine, cursorTo } from 'node:readline';
 import { inertText } from '../src/model/inert.js';
@@ -127,11 +127,6 @@ export class WaitReporter {
   private estimate: ((now: number) => number | undefined) | undefined;
   /** Told each second of a wait (a phase's progress refreshes with it). */
   onTick?: (now: number) => void;
-  /**
-   * A phase's progress is showing (phaseProgress): off a terminal its lines, at most one every 30 s,
-   * carry the wait (brief), and the wait logs none of its own, so the log gets one line per 30 s.
-   */
-  inPhase = false;
 
   constructor(private readonly out: StatusConsole) {}
 
@@ -155,7 +150,7 @@ export class WaitReporter {
       this.out.setStatus(this.waiting.size > 0 ? this.forms(info.now) : undefined, 'wait');
       return;
     }
-    if (secondsLeft > 0 && !this.inPhase && (this.lastLine === undefined || info.now - this.lastLine >= LOG_INTERVAL_MS)) {
+    if (secondsLeft > 0 && (this.lastLine === undefined || info.now - this.lastLine >= LOG_INTERVAL_MS)) {
       this.lastLine = info.now;
       this.out.line(this.text(info.now));
     }
