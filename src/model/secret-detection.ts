@@ -135,8 +135,25 @@ const qualifiedKeyWord = (word: string): boolean => {
   return m !== null && KEY_QUALIFIERS.has(m[1]);
 };
 
+/**
+ * Verdicts by name: every resource of a kind repeats the same member names, so each is judged once.
+ * Bounded (names come from files and the service): the cache starts over once it holds this many.
+ */
+const SECRET_NAMES = new Map<string, boolean>();
+const SECRET_NAMES_MAX = 4096;
+
 /** Whether a member of this name holds a credential (see the rule at the top of this file). */
 export function isSecretName(name: string): boolean {
+  let known = SECRET_NAMES.get(name);
+  if (known === undefined) {
+    if (SECRET_NAMES.size >= SECRET_NAMES_MAX) SECRET_NAMES.clear();
+    known = judgeName(name);
+    SECRET_NAMES.set(name, known);
+  }
+  return known;
+}
+
+function judgeName(name: string): boolean {
   // Version digits say nothing: `apiKey2`, `password_1`, `signingSecretV2`.
   const all = nameWords(name)
     .map((w) => (ENCODING_WORDS.has(w) ? w : /^v\d+$/.test(w) ? '' : w.replace(/\d+$/, '')))
