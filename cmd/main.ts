@@ -291,6 +291,34 @@ export function buildProgram(programIo: Io, setCode: (code: number) => void, onI
       setCode(await routeTestCommand(await envFor(io, dir, opts), dir, opts));
     });
 
+  clientOptions(
+    program
+      .command('test-channels')
+      .description("send the service's test notification to the live alert channels --target names, without applying anything")
+      .argument('[dir]', 'configuration repository', '.')
+      .option('--target <selector>', '[account/]AlertChannel/name to test (globs allowed; repeatable; required)', collect)
+      .option('--account <name>', 'only this account (repeatable)', collect)
+      .addOption(new Option('--format <format>', 'output format').choices(['text', 'json']).default('text'))
+      .option(...envFileOption)
+      .addHelpText(
+        'after',
+        helpAfter(
+          [
+            'postureops test-channels examples --target prod/AlertChannel/oncall-pagerduty',
+            "postureops test-channels examples --target 'AlertChannel/*' --account staging --format json",
+          ],
+          [
+            [EXIT.ok, 'every test succeeded'],
+            [EXIT.error, 'a test failed (the channel and the service\'s answer are named), no live channel matches, or an error'],
+          ],
+        ),
+      ),
+  ).action(async (dir: string, raw: parse.RawOptions) => {
+    const opts = parse.testChannelsOptions(raw);
+    const { testChannelsCommand } = await import('./commands/test-channels.js');
+    setCode(await testChannelsCommand(await envFor(io, dir, opts), dir, opts));
+  });
+
   program
     .command('merge')
     .description("merge the saved plans of the shards of one run (plan --shard I/N --out FILE) into one plan")

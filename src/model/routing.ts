@@ -400,6 +400,43 @@ export interface PlanRouting {
    * change and that were failing before it (an outage, not this plan's doing): shown, not refused.
    */
   outages?: RequirementFailure[];
+  /** Channels the plan creates or changes that a requirement relies on (a covered cell reaches it and it is what the requirement asks for): a failed test of one fails the apply. */
+  requiredChannels?: RequiredChannel[];
+}
+
+export interface RequiredChannel {
+  account: string;
+  name: string;
+  requirements: string[];
+}
+
+/** Per channel name of each account, the requirements it serves in `map`: a covered cell reaches it and it is of a type or name the requirement asks for. */
+export function requirementsServed(reqs: readonly RoutingRequirement[], map: RoutingMap): RequiredChannel[] {
+  const found = new Map<string, RequiredChannel>();
+  for (const req of reqs) {
+    const types = new Set(req.reach.types ?? []);
+    const names = new Set(req.reach.channels ?? []);
+    for (const acc of map.accounts) {
+      if (req.accounts !== '*' && !req.accounts.includes(acc.account)) continue;
+      const typeOf = new Map<string, string[]>();
+      for (const c of acc.channels) if (c.enabled) typeOf.set(c.name, [...(typeOf.get(c.name) ?? []), c.type]);
+      const cats = req.eventCategories === '*' ? acc.categories : req.eventCategories;
+      const sevs = req.severities === '*' ? acc.severities : req.severities;
+      for (const cat of cats) {
+        for (const sev of sevs) {
+          const cell = cellOf(acc, cat, sev);
+          for (const ch of cell ? (req.allResources ? cell.unscoped : cell.channels) : []) {
+            if (!names.has(ch) && !(typeOf.get(ch) ?? []).some((t) => types.has(t))) continue;
+            const key = JSON.stringify([acc.account, ch]);
+            const entry = found.get(key) ?? { account: acc.account, name: ch, requirements: [] };
+            if (!entry.requirements.includes(req.name)) entry.requirements.push(req.name);
+            found.set(key, entry);
+          }
+        }
+      }
+    }
+  }
+  return [...found.values()];
 }
 
 /** Finds the plan's change to a rule or channel of an account (by its name before or after the plan). */
@@ -503,6 +540,7 @@ export function mergeRouting(parts: readonly (PlanRouting | undefined)[], byAcco
     ...(undeclaredChannels.length > 0 ? { undeclaredChannels } : {}),
     ...(delivery.length > 0 ? { delivery } : {}),
     ...(outages.size > 0 ? { outages: [...outages.values()] } : {}),
+    ...(given.some((p) => p.requiredChannels) ? { requiredChannels: given.flatMap((p) => p.requiredChannels ?? []) } : {}),
   };
 }
 

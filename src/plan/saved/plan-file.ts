@@ -213,7 +213,10 @@ function routingShape(r: unknown): boolean {
           Array.isArray(d.failing) &&
           d.failing.every((f) => isObject(f) && typeof f.name === 'string' && typeof f.type === 'string' && healthOk(f.health)),
       ));
-  return cellsOk && failuresOk(r.failing) && failuresOk(r.outages) && deliveryOk && receiptsOk(r.newChannels) && receiptsOk(r.undeclaredChannels);
+  const requiredOk =
+    r.requiredChannels === undefined ||
+    (Array.isArray(r.requiredChannels) && r.requiredChannels.every((x) => isObject(x) && typeof x.account === 'string' && typeof x.name === 'string' && isStringArray(x.requirements)));
+  return cellsOk && requiredOk && failuresOk(r.failing) && failuresOk(r.outages) && deliveryOk && receiptsOk(r.newChannels) && receiptsOk(r.undeclaredChannels);
 }
 
 function shapeProblems(plan: Record<string, unknown>): string[] {
@@ -236,7 +239,7 @@ function shapeProblems(plan: Record<string, unknown>): string[] {
       if (scope.rootAccounts !== undefined && !isStringArray(scope.rootAccounts)) out.push('scope.rootAccounts must be a list of strings');
     }
   }
-  if (plan.routing !== undefined && !routingShape(plan.routing)) out.push('routing must be {accounts, changes: [{account, eventCategory, severity, before, after, gained, lost, causes?}], failing?, newChannels?, undeclaredChannels?, delivery?, outages?}');
+  if (plan.routing !== undefined && !routingShape(plan.routing)) out.push('routing must be {accounts, changes: [{account, eventCategory, severity, before, after, gained, lost, causes?}], failing?, newChannels?, undeclaredChannels?, delivery?, outages?, requiredChannels?}');
   if (!Array.isArray(plan.changes)) {
     out.push('changes must be a list');
     return out;

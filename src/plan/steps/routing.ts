@@ -19,6 +19,7 @@ import {
   failureText,
   type PlanRouting,
   type RequirementFailure,
+  requirementsServed,
   routeAll,
   type RoutingCause,
   type RoutingCellChange,
@@ -102,6 +103,11 @@ export function routing(input: RoutingInput): RoutingStep {
   const cellChanges = diffRouting(mapBefore, mapAfter, causeOf);
   const { failing, outages } = requirementsAfter(input.requirements, mapBefore, mapAfter, cellChanges, input.work);
   const delivery = deliveryOfMap(mapBefore);
+  // What an apply with --test-channels tests and a requirement relies on.
+  const requiredChannels = requirementsServed(input.requirements, mapAfter).filter((r) => {
+    const action = causeOf(r.account, 'channel', r.name)?.action;
+    return action === 'create' || action === 'update' || action === 'replace';
+  });
   // Destinations a reviewer must see: channels this plan creates, and live ones no file declares.
   const declared = new Set([...input.decisions.values()].map((d) => idKey(d.desired.account, d.desired.kind, d.desired.name)));
   const channelKinds = new Set(input.kinds.filter((k) => k.routing?.role === 'channel').map((k) => k.kind));
@@ -115,6 +121,7 @@ export function routing(input: RoutingInput): RoutingStep {
     ...(undeclaredChannels.length > 0 ? { undeclaredChannels } : {}),
     ...(delivery.length > 0 ? { delivery } : {}),
     ...(outages.length > 0 ? { outages } : {}),
+    ...(requiredChannels.length > 0 ? { requiredChannels } : {}),
   };
   if (failing.length === 0 || input.force) return { routing: result };
   const reachOf = new Map(input.requirements.map((r) => [r.name, r.reach]));
