@@ -11,12 +11,14 @@ import {
   askedCategories,
   type CauseOf,
   channelReceipts,
+  cellOf,
   checkRequirement,
   deliveryOfMap,
   diffRouting,
   failureCells,
   failureOf,
   failureText,
+  healthByName,
   type PlanRouting,
   type RequirementFailure,
   requirementsServed,
@@ -130,7 +132,7 @@ export function routing(input: RoutingInput): RoutingStep {
     refusal: {
       code: 'routing-requirement',
       message: `after this plan, ${failing.length === 1 ? 'a routing requirement fails' : `${failing.length} routing requirements fail`} (postureops.yaml \`routing.requirements\`)`,
-      details: failing.map((f) => failureText(f, reachOf.get(f.requirement))),
+      details: [...failing.map((f) => failureText(f, reachOf.get(f.requirement))), ...healthNotes(failing, mapAfter)],
     },
   };
 }
@@ -170,6 +172,32 @@ function requirementsAfter(
     if (o) outages.push(o);
   }
   return { failing, outages };
+}
+
+/** What a refusal for want of a healthy channel adds: the channels reached that fail, and those unknown because the plan creates or changes them. */
+function healthNotes(failing: readonly RequirementFailure[], after: RoutingMap): string[] {
+  const failingNames = new Set<string>();
+  const untested = new Set<string>();
+  for (const f of failing) {
+    if (!f.healthy) continue;
+    for (const a of f.accounts) {
+      const acc = after.accounts.find((x) => x.account === a.account);
+      if (!acc) continue;
+      const health = healthByName(acc.channels);
+      for (const label of a.cells) {
+        const slash = label.lastIndexOf('/');
+        for (const ch of cellOf(acc, label.slice(0, slash), label.slice(slash + 1))?.channels ?? []) {
+          const h = health.get(ch);
+          if (h?.state === 'failing') failingNames.add(`${a.account}/${ch}`);
+          else if (h?.state === 'unknown' && h.reason?.startsWith('created or changed')) untested.add(`${a.account}/${ch}`);
+        }
+      }
+    }
+  }
+  const out: string[] = [];
+  if (failingNames.size > 0) out.push(`failing channels (as the service reports them): ${[...failingNames].join(', ')}`);
+  if (untested.size > 0) out.push(`unknown until tested (this plan creates or changes them): ${[...untested].join(', ')}; \`apply --test-channels\` tests them after the change, --force applies the plan anyway`);
+  return out;
 }
 
 /** The plan's change to each rule and channel, by account, role and name (before and after a rename). */
