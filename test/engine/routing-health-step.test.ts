@@ -11,14 +11,15 @@ import type { LiveState } from '../../src/model/live.js';
 import type { DesiredState } from '../../src/model/account.js';
 import type { DesiredResource, LiveResource } from '../../src/model/resource.js';
 import type { RoutingRequirement } from '../../src/model/routing.js';
+import type { JsonObject } from '../../src/model/json.js';
 
 const ACCOUNTS = [{ name: 'prod', orgAccess: false }];
 const prune = Object.fromEntries(KINDS.map((k) => [k.kind, false]));
 const T = Date.UTC(2026, 10, 20, 14, 0);
-const channelSpec = (type: string, data: Record<string, unknown> = {}) => ({ type, enabled: true, data });
-const ruleSpec = (channels: string[], severity = [1]) => ({ channels, severity, eventCategory: ['Cloud'], resourceGroups: [], description: '', enabled: true });
-const healthy = { ok: true, lastSuccessfulTime: T };
-const failing = { ok: false, lastSuccessfulTime: T, details: 'webhook revoked' };
+const channelSpec = (type: string, data: JsonObject = {}): JsonObject => ({ type, enabled: true, data });
+const ruleSpec = (channels: string[], severity = [1]): JsonObject => ({ channels, severity, eventCategory: ['Cloud'], resourceGroups: [], description: '', enabled: true });
+const healthy: JsonObject = { ok: true, lastSuccessfulTime: T };
+const failing: JsonObject = { ok: false, lastSuccessfulTime: T, details: 'webhook revoked' };
 
 const desiredOf = (resources: Omit<DesiredResource, 'envRefs'>[], requirements: RoutingRequirement[]): DesiredState => ({
   root: { file: 'postureops.yaml', accounts: ACCOUNTS, defaultAccount: 'prod', prune, routing: { requirements, tests: [] } },
@@ -28,7 +29,7 @@ const liveOf = (resources: LiveResource[]): LiveState => ({ accounts: ACCOUNTS, 
 const pages: RoutingRequirement = { name: 'pages', accounts: '*', eventCategories: ['Cloud'], severities: ['critical'], reach: { types: ['PagerDutyApi'] }, allResources: false, healthy: true };
 
 /** Live: pager (its health given) and slack (healthy); rule crit → both for Cloud/critical, rule low → slack for Cloud/low. */
-function live(pagerInfo: Record<string, unknown> | undefined): LiveResource[] {
+function live(pagerInfo: JsonObject | undefined): LiveResource[] {
   return [
     { kind: 'AlertChannel', account: 'prod', name: 'pager', id: 'C1', spec: channelSpec('PagerDutyApi'), ...(pagerInfo ? { info: pagerInfo } : {}) },
     { kind: 'AlertChannel', account: 'prod', name: 'slack', id: 'C2', spec: channelSpec('SlackChannel'), info: healthy },
@@ -36,7 +37,7 @@ function live(pagerInfo: Record<string, unknown> | undefined): LiveResource[] {
     { kind: 'AlertRule', account: 'prod', name: 'low', id: 'R2', spec: ruleSpec(['slack'], [4]) },
   ];
 }
-const declared = (crit: string[], low: string[] = ['slack'], pagerData: Record<string, unknown> = {}) => [
+const declared = (crit: string[], low: string[] = ['slack'], pagerData: JsonObject = {}) => [
   { kind: 'AlertChannel', account: 'prod', name: 'pager', spec: channelSpec('PagerDutyApi', pagerData) },
   { kind: 'AlertChannel', account: 'prod', name: 'slack', spec: channelSpec('SlackChannel') },
   { kind: 'AlertRule', account: 'prod', name: 'crit', spec: ruleSpec(crit) },
@@ -85,7 +86,7 @@ describe('health in the routing step', () => {
   });
 
   it('never succeeded (lastSuccessfulTime 0) and no state are unknown, not failing: no silent cell, and not healthy either', () => {
-    for (const info of [{ ok: false, lastSuccessfulTime: 0, details: 'x' }, undefined]) {
+    for (const info of [{ ok: false, lastSuccessfulTime: 0, details: 'x' } as JsonObject, undefined]) {
       const result = plan(desiredOf(declared(['pager']), [pages]), liveOf(live(info)), {});
       expect(result.plan!.routing!.delivery).toBeUndefined();
       expect(result.plan!.refusal!.details[0]).toContain('none reaches a healthy PagerDutyApi channel');

@@ -9,6 +9,7 @@ import { DETAILS_MAX, detailsText, integrationHealth } from '../../src/kinds/int
 import { routingDimensions, routingInputs, type RoutedResource } from '../../src/kinds/routing.js';
 import { checkRequirement, deliveryOfMap, healthByName, routeAll, type RoutingRequirement } from '../../src/model/routing.js';
 import { ReadValues } from '../../src/model/read-values.js';
+import type { JsonObject } from '../../src/model/json.js';
 import { renderRoutesJson, renderRouteTestJson } from '../../src/render/routing-json.js';
 import { renderRoutesMarkdown } from '../../src/render/routing-markdown.js';
 import { renderRoutesText, renderRouteTestText } from '../../src/render/routing-text.js';
@@ -19,7 +20,7 @@ const dims = routingDimensions(KINDS);
 const T = Date.UTC(2026, 10, 20, 14, 0);
 const ENV_SECRET = 'env-secret-value-4711';
 const rule = (name: string, channels: string[], severity: number[]) => ({ kind: 'AlertRule', account: 'prod', name, spec: { enabled: true, channels, severity, eventCategory: ['Cloud'], resourceGroups: [] } });
-const channel = (name: string, type: string, info?: Record<string, unknown>): RoutedResource => ({ kind: 'AlertChannel', account: 'prod', name, spec: { type, enabled: true }, ...(info ? { info } : {}) });
+const channel = (name: string, type: string, info?: JsonObject): RoutedResource => ({ kind: 'AlertChannel', account: 'prod', name, spec: { type, enabled: true }, ...(info ? { info } : {}) });
 
 function mapWith(detail: string) {
   const resources: RoutedResource[] = [
