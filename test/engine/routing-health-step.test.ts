@@ -4,7 +4,11 @@
 // creates or changes counts as unknown until tested, and the channels a requirement relies on are
 // named for `apply --test-channels`.
 
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { loadPlan, savePlan } from '../../src/run/plan-files.js';
 import { plan } from '../../src/plan/steps/plan.js';
 import { KINDS } from '../../src/kinds/index.js';
 import type { LiveState } from '../../src/model/live.js';
@@ -93,5 +97,20 @@ describe('health in the routing step', () => {
     }
     const fine = plan(desiredOf(declared(['pager']), [pages]), liveOf(live(healthy)), {});
     expect(fine.plan!.refusal).toBeUndefined();
+  });
+
+  it('a saved plan keeps delivery, outages and the required channels, read back as they were', async () => {
+    const made = plan(desiredOf(declared(['pager', 'slack'], ['slack', 'pager'], { note: 'x' }), [pages]), liveOf(live(failing)), {}).plan!;
+    expect(made.routing!.delivery).toBeDefined();
+    expect(made.routing!.outages).toBeDefined();
+    expect(made.routing!.requiredChannels).toBeDefined();
+    const dir = await mkdtemp(join(tmpdir(), 'postureops-health-plan-'));
+    try {
+      const file = join(dir, 'plan.json');
+      await savePlan(file, made);
+      expect((await loadPlan(file)).routing).toEqual(made.routing);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 });
