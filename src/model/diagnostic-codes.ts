@@ -79,6 +79,8 @@ export type DiagnosticCode =
   | 'unknown-base-profile'
   | 'base-profile-without-templates'
   | 'service-check-failed'
+  | 'scope-not-of-type'
+  | 'exception-expired'
   // plan
   | 'unknown-account'
   | 'account-not-fetched'
@@ -195,6 +197,8 @@ export const DIAGNOSTIC_CODES: Readonly<Record<DiagnosticCode, string>> = {
   'unknown-base-profile': 'an alert profile extends a predefined profile the account does not have',
   'base-profile-without-templates': 'an alert profile extends a profile that has no templates',
   'service-check-failed': 'the service refused a value a kind asked it to check at plan time (a query its validation endpoint rejects)',
+  'scope-not-of-type': 'a vulnerability exception scopes by a member of the other type (a hostname on a Container exception)',
+  'exception-expired': 'a vulnerability exception is past its expiry: the service no longer applies it',
   'unknown-account': 'an account asked for is not one of the root file',
   'account-not-fetched': 'the live state holds no data of a planned account',
   'managed-by-service': 'a document declares a resource the service predefines: it cannot be managed',

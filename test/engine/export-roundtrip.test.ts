@@ -76,16 +76,20 @@ describe('export round trip against the emulator', () => {
       'prod/alert-rules.yaml',
       'prod/cloud-accounts.yaml',
       'prod/container-registries.yaml',
+      'prod/data-export-rules.yaml',
       'prod/report-rules.yaml',
       'prod/resource-groups.yaml',
+      'prod/vulnerability-exceptions.yaml',
       'staging/agent-access-tokens.yaml',
       'staging/alert-channels.yaml',
       'staging/alert-profiles.yaml',
       'staging/alert-rules.yaml',
       'staging/cloud-accounts.yaml',
       'staging/container-registries.yaml',
+      'staging/data-export-rules.yaml',
       'staging/report-rules.yaml',
       'staging/resource-groups.yaml',
+      'staging/vulnerability-exceptions.yaml',
     ]);
     const out = join(dir, 'exported');
     await writeExport(out, result);
