@@ -27,6 +27,8 @@ export const SPEC_POINTER = '^(/[^/]*)+$';
 export const SELECTOR = '^[^/]+/.+$';
 /** An RFC 3339 time with a zone (`2026-12-31T18:00:00Z`, `...+02:00`): what the service takes as an expiry. */
 export const RFC3339_TIME = '^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d+)?(Z|[+-]\\d{2}:\\d{2})$';
+/** Text that may span lines, not only blanks (a policy's remediation). */
+export const HAS_TEXT = '\\S';
 
 /**
  * Formats of values that are our guess, not the service's rule (public examples show 9-digit GovCloud
@@ -51,6 +53,7 @@ export const PATTERN_PHRASES: Record<string, string> = {
   [SPEC_POINTER]: 'a JSON pointer into spec, such as /data/channel',
   [SELECTOR]: 'a selector [account/]Kind/name (* matches within a part)',
   [RFC3339_TIME]: 'an RFC 3339 time with its zone, such as 2026-12-31T18:00:00Z',
+  [HAS_TEXT]: 'some text, not only blanks',
 };
 
 export const SECRET_NOTE =

@@ -159,6 +159,8 @@ describe('postureops.yaml', () => {
       ReportRule: false,
       DataExportRule: false,
       VulnerabilityException: false,
+      Query: false,
+      Policy: false,
     });
     const all = await rootWith('prune: true\n');
     // Agent tokens are disabled, not deleted, for good: a blanket `true` leaves them out.

@@ -150,7 +150,7 @@ export interface SeedCounts {
 
 /**
  * Creates `perKindPerAccount` channels, cloud accounts, registries, resource groups, alert and report
- * rules, profiles (with 2 templates each) and agent tokens per account.
+ * rules, profiles (with 2 templates each), agent tokens, queries and policies per account.
  */
 export async function seedService(client: ApiClient, accounts: readonly string[], { perKindPerAccount: n, predefinedPrefix }: SeedCounts): Promise<void> {
   const profiles = predefinedPrefix === undefined ? PREDEFINED_PROFILES : predefinedProfiles(predefinedPrefix);
@@ -232,6 +232,43 @@ export async function seedService(client: ApiClient, accounts: readonly string[]
           ],
         });
       }
+      const prefix = predefinedPrefix ?? 'SVC_';
+      for (let i = 0; i < n; i++) {
+        await post('/api/v2/Queries', {
+          queryId: `Custom_${a}_${i}`,
+          queryText: queryText(`Custom_${a}_${i}`, prefix, i),
+          ...(i % 2 ? { queryName: nameFor('query', i) } : {}),
+          ...(i % 3 === 1 ? { description: `finds ${i}: "quoted" # not a comment` } : {}),
+        });
+      }
+      for (let i = 0; i < n; i++) {
+        const compliance = i % 3 === 2;
+        const alert = i % 4 === 0 ? `CUSTOM_${a.toUpperCase()}_${i}.Alert_${i}` : i % 4 === 1 ? `${prefix}CFG_AWS_DEFAULT_PROFILE` : i % 4 === 2 ? `${prefix}CFG_AWS_DEFAULT_PROFILE.Compliance_Violation` : undefined;
+        await post('/api/v2/Policies', {
+          // Every fifth without a suffix: the service names it `<tenant>-default-<n>`.
+          ...(i % 5 === 4 ? {} : { policyId: `policy${String.fromCharCode(97 + (i % 26))}-${i}` }),
+          policyType: compliance ? 'Compliance' : 'Violation',
+          queryId: i % 6 === 5 ? `${prefix}Global_AWS_Config_S3BucketPublicRead` : `Custom_${a}_${i}`,
+          title: nameFor('Policy', i),
+          description: i % 2 ? `what policy ${i} finds` : '',
+          remediation: `Fix #${i}:\n  step one`,
+          severity: ['critical', 'High', 'medium', 'LOW', 'info'][i % 5],
+          enabled: i % 7 !== 6,
+          alertEnabled: i % 4 !== 3,
+          ...(alert !== undefined ? { alertProfile: alert } : {}),
+          ...(!compliance && i % 2 ? { evalFrequency: 'Daily' } : {}),
+          ...(i % 3 === 0 ? { limit: 100 + i } : {}),
+          tags: i % 2 ? [`team:t${i % 3}`, 'domain:AWS'] : [],
+        });
+      }
     }),
   );
+}
+
+/** Query texts in both forms, with comment lines, trailing spaces and prefixed data sources. */
+function queryText(id: string, prefix: string, i: number): string {
+  const body = `    source {\n        ${prefix}CFG_AWS_S3 b\n    }\n    filter {\n        b.NAME like '%${i}%'  \n    }\n    return distinct {\n        b.ARN as RESOURCE_KEY, b.ACCOUNT_ID\n    }\n`;
+  if (i % 3 === 0) return `--- query ${i}\n{\n${body}}`;
+  if (i % 3 === 1) return `${id} {\n${body}}\n`;
+  return `{\n${body}}\n\n`;
 }

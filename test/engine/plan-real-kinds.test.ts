@@ -115,6 +115,8 @@ describe('plan engine with the registered kinds', () => {
       ReportRules: 2,
       DataExportRules: 2,
       VulnerabilityExceptions: 2,
+      Queries: 2,
+      Policies: 2,
     });
     const text = JSON.stringify(first);
     expect(text.includes(SLACK)).toBe(false);
