@@ -55,7 +55,6 @@ export interface IntegrationOptions {
 
 const MEMBERS = ['type', 'enabled', 'data'] as const;
 
-<<<<<<< HEAD
 /** Longest `details` text kept from a state (the service's words, untrusted: no unbounded growth). */
 export const DETAILS_MAX = 300;
 
@@ -85,7 +84,8 @@ export function integrationHealth(info: JsonObject | undefined): ChannelHealth {
   if (!(last > 0)) return { state: 'unknown', reason: 'never succeeded' };
   if (info.ok) return { state: 'healthy', lastSuccess: last };
   return { state: 'failing', lastSuccess: last, ...(typeof info.details === 'string' ? { detail: info.details } : {}) };
-=======
+}
+
 /**
  * Whether the schema lists the member at `segments` (pointer segments below `data`): every segment a
  * listed member, until an object the schema does not describe member by member (its members are the
@@ -106,7 +106,6 @@ function listedIn(schema: SchemaObject | undefined, segments: readonly string[])
     node = props[seg];
   }
   return true;
->>>>>>> main
 }
 
 export function integrationKind(opts: IntegrationOptions): Kind {
