@@ -10,7 +10,7 @@ import type { Diagnostic } from '../model/diagnostics.js';
 import type { Json, JsonObject } from '../model/json.js';
 import type { ValueNames } from '../model/plan.js';
 import type { DesiredResource, LiveResource, ResourceDocument } from '../model/resource.js';
-import type { RoutingChannel, RoutingConsumer, RoutingDimensions, RoutingRule } from '../model/routing.js';
+import type { ChannelHealth, RoutingChannel, RoutingConsumer, RoutingDimensions, RoutingRule } from '../model/routing.js';
 import type { SchemaObject } from './schema-parts.js';
 
 export type { DesiredResource, Json, JsonObject, LiveResource, ResourceDocument, SchemaObject };
@@ -97,6 +97,8 @@ export interface RoutingHook {
   /** Rule kinds: the event categories and severities their filters range over (a map's rows and columns). */
   dimensions?(): RoutingDimensions;
   read(name: string, spec: JsonObject): RoutingPart;
+  /** Channel kinds: a live resource's health from its `info` (the service's state as list() kept it). */
+  health?(info: JsonObject | undefined): ChannelHealth;
 }
 
 /** What an offline check may know besides the document: the time it is judged at. */

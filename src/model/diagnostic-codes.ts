@@ -35,6 +35,7 @@ export type DiagnosticCode =
   | 'protect-unknown-kind'
   | 'routing-requirement'
   | 'routing-test'
+  | 'routing-health-unchecked'
   // documents and their values
   | 'document-not-mapping'
   | 'missing-field'
@@ -161,6 +162,7 @@ export const DIAGNOSTIC_CODES: Readonly<Record<DiagnosticCode, string>> = {
   'protect-unknown-kind': 'a `protect` selector names no kind: it would protect nothing',
   'routing-requirement': 'a routing requirement of postureops.yaml is not met by the configuration',
   'routing-test': 'a routing test of postureops.yaml fails: an event reaches other channels than expected',
+  'routing-health-unchecked': 'a `healthy: true` routing requirement: validate checks what its cells reach, not whether the channels deliver (plan reads that from the service)',
   'document-not-mapping': 'a document is not a mapping with `kind`, `name` and `spec`',
   'missing-field': 'a document lacks a member it must have',
   'unknown-kind': 'a document names a kind postureops does not know (or one without documents of its own)',
