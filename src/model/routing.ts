@@ -197,13 +197,15 @@ export function routeAccount(input: RoutingInput, dims: RoutingDimensions, work?
       ...(rule.resourceGroups.length > 0 ? { resourceGroups: [...rule.resourceGroups] } : {}),
       ...(rule.conditions.length > 0 ? { conditions: rule.conditions.map((c) => ({ name: c.name, values: [...c.values] })) } : {}),
     };
+    // A rule's route to a channel is the same in every cell it matches: one object, in each cell's list (nothing writes to a route).
+    const ruleRoutes: Route[] = targets.map((t) => ({ rule: rule.name, channel: t.channel, channelType: t.type, ...scope }));
     for (const cat of cats) {
       for (const sev of sevs) {
         if (work) work.ruleCells++;
         const key = cellKey(cat, sev);
-        const list = routes.get(key) ?? [];
-        for (const t of targets) list.push({ rule: rule.name, channel: t.channel, channelType: t.type, ...scope });
-        routes.set(key, list);
+        const list = routes.get(key);
+        if (list) list.push(...ruleRoutes);
+        else routes.set(key, [...ruleRoutes]);
       }
     }
   }
