@@ -5,7 +5,7 @@
 import { createHash } from 'node:crypto';
 import type { Json, JsonObject } from './json.js';
 import { type Env, envNames, interpolate, isForbiddenVariable } from './env.js';
-import { getAt, hasAt, setAt } from './json-pointer.js';
+import { escapePointerSegment, getAt, hasAt, setAt } from './json-pointer.js';
 
 /** In a Plan, a value that came from `${env:...}` is stored as `{"$env": "<template>"}`, never as its value. */
 export const ENV_MARKER = '$env';
@@ -97,15 +97,39 @@ function markerShaped(value: Json): boolean {
  * (where markers are about to be placed: an env value, a secret), which are descended into.
  */
 export function protectData(spec: JsonObject, keep: readonly string[]): JsonObject {
+  // Copy on write: what holds nothing marker-shaped is kept as it is (most specs: nothing is copied),
+  // as setAt does, since a spec is never written to in place.
   const walk = (v: Json, pointer: string): Json => {
     if (v === null || typeof v !== 'object') return v;
     if (markerShaped(v) && !keep.some((k) => k === pointer || k.startsWith(pointer + '/'))) return { [DATA_MARKER]: v };
-    if (Array.isArray(v)) return v.map((x, i) => walk(x, `${pointer}/${i}`));
-    const out: JsonObject = {};
-    for (const [k, x] of Object.entries(v)) Object.defineProperty(out, k, { value: walk(x, `${pointer}/${k.replace(/~/g, '~0').replace(/\//g, '~1')}`), enumerable: true, writable: true, configurable: true });
-    return out;
+    if (Array.isArray(v)) {
+      let copy: Json[] | undefined;
+      for (let i = 0; i < v.length; i++) {
+        const x = walk(v[i], `${pointer}/${i}`);
+        if (x !== v[i]) (copy ??= [...v])[i] = x;
+      }
+      return copy ?? v;
+    }
+    const keys = Object.keys(v);
+    let out: JsonObject | undefined;
+    for (let i = 0; i < keys.length; i++) {
+      const k = keys[i];
+      const x = walk(v[k], `${pointer}/${escapePointerSegment(k)}`);
+      if (out === undefined && x === v[k]) continue;
+      if (out === undefined) {
+        out = {};
+        for (let j = 0; j < i; j++) ownMember(out, keys[j], v[keys[j]]);
+      }
+      ownMember(out, k, x);
+    }
+    return out ?? v;
   };
   return walk(spec, '') as JsonObject;
+}
+
+/** `key` as an own member of `out` (`__proto__` too, never the prototype). */
+function ownMember(out: JsonObject, key: string, value: Json): void {
+  Object.defineProperty(out, key, { value, enumerable: true, writable: true, configurable: true });
 }
 
 /** Where apply finds the values of literal markers (the repository); undefined when it has none. */
