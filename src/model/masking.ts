@@ -65,7 +65,7 @@ export class Redactor {
   private readonly seen = new Set<string>();
   private readonly minLength: number;
   /** The forms to remove, longest first, computed once per set of values (redact runs per request). */
-  private forms: { long: string[]; short: { form: string; re: RegExp }[] } | undefined;
+  private forms: { long: string[]; short: { form: string; re: RegExp }[]; shortest: number } | undefined;
 
   constructor(
     private readonly options: RedactorOptions,
@@ -89,7 +89,7 @@ export class Redactor {
     return this.entries.length;
   }
 
-  private compiled(): { long: string[]; short: { form: string; re: RegExp }[] } {
+  private compiled(): { long: string[]; short: { form: string; re: RegExp }[]; shortest: number } {
     // Stryker disable next-line ConditionalExpression: a cache; recomputing gives the same forms.
     if (this.forms) return this.forms;
     const long = new Set<string>();
@@ -101,6 +101,7 @@ export class Redactor {
     this.forms = {
       long: [...long].sort(order),
       short: [...short].sort(order).map((form) => ({ form, re: new RegExp(`(?<![A-Za-z0-9])${escapeRegExp(form)}(?![A-Za-z0-9])`, 'g') })),
+      shortest: Math.min(...[...long, ...short].map((f) => f.length)),
     };
     return this.forms;
   }
@@ -108,7 +109,9 @@ export class Redactor {
   redact(text: string): string {
     // Stryker disable next-line ConditionalExpression: a shortcut; with no values there are no forms.
     if (this.entries.length === 0) return text;
-    const { long, short } = this.compiled();
+    const { long, short, shortest } = this.compiled();
+    // A text shorter than every form holds none (most strings of a plan: names, types, flags).
+    if (text.length < shortest) return text;
     let out = text;
     // A form the text does not hold is not split on nor searched for (most strings of a plan hold none).
     for (const form of long) if (out.includes(form)) out = out.split(form).join(this.options.mask);
