@@ -336,3 +336,20 @@ export function seedScope(scope: ScopeData, lists: Readonly<Record<string, unkno
     );
   }
 }
+
+/**
+ * The vendor prefix the seeded alert profiles show (`LW_` on the real service), undefined when they
+ * show none: the predefined profiles descend from one root (the profile that extends nothing, or the
+ * parent the list leaves out); the root's id up to its first `_` is the prefix.
+ */
+export function seededPrefix(lists: Readonly<Record<string, Readonly<Record<string, unknown>>>>): string | undefined {
+  for (const account of Object.values(lists)) {
+    const profiles = recordsOf(account.AlertProfiles) ?? [];
+    const ids = new Set(profiles.map((p) => str(p.alertProfileId)));
+    const parents = profiles.map((p) => str(p.extends)).filter((e) => e !== '');
+    const roots = [...parents.filter((p) => !ids.has(p)), ...profiles.filter((p) => str(p.extends) === '' && parents.includes(str(p.alertProfileId))).map((p) => str(p.alertProfileId))];
+    const prefix = roots.map((r) => /^[A-Za-z][A-Za-z0-9]*_/.exec(r)?.[0]).find((p) => p !== undefined);
+    if (prefix !== undefined) return prefix;
+  }
+  return undefined;
+}

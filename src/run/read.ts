@@ -71,6 +71,8 @@ export interface ReadOptions {
   kindsOf?: (account: AccountConfig) => readonly Kind[];
   /** Kinds listed per parent: the parents read (declaredParents); default every live one. */
   parentsOf?: ParentsOf;
+  /** Keep the lists as read (LiveState.lists), for a rehearsal. */
+  keepLists?: boolean;
 }
 
 /** The live state of `accounts`, one list per collection of the kinds each needs. */
@@ -80,6 +82,7 @@ export async function readLive(run: Run, accounts: readonly AccountConfig[], opt
     ...(options.settings ? { settings: options.settings } : {}),
     ...(options.kindsOf ? { kindsOf: options.kindsOf } : {}),
     ...(options.parentsOf ? { parentsOf: options.parentsOf } : {}),
+    ...(options.keepLists ? { keepLists: true } : {}),
     onAccountRead: () => count?.step(),
   }).finally(() => count?.end());
   return hooks.race ? hooks.race(reading) : reading;

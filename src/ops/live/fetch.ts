@@ -44,6 +44,8 @@ export interface FetchOptions {
   parentsOf?: ParentsOf;
   /** Progress hook (display only): an account's lists have all been read. */
   onAccountRead?: (account: AccountConfig) => void;
+  /** Keep every list's records as read (LiveState.lists): what a rehearsal seeds its emulator with. */
+  keepLists?: boolean;
 }
 
 export const DEFAULT_FETCH_CONCURRENCY = 4;
@@ -56,8 +58,9 @@ export async function fetchLive(
 ): Promise<LiveState> {
   const before = client.stats();
   const reads = readsOf(kinds, options.readPaths);
+  const lists: Record<string, Record<string, readonly unknown[]>> | undefined = options.keepLists ? {} : undefined;
   const perAccount = await mapBounded(accounts, options.concurrency ?? DEFAULT_FETCH_CONCURRENCY, (account) =>
-    fetchAccount(client, account, options.kindsOf ? options.kindsOf(account) : kinds, reads, options.settings, options.parentsOf).then((live) => {
+    fetchAccount(client, account, options.kindsOf ? options.kindsOf(account) : kinds, reads, options.settings, options.parentsOf, lists ? (lists[account.name] = {}) : undefined).then((live) => {
       try {
         options.onAccountRead?.(account);
       } catch {
@@ -76,6 +79,7 @@ export async function fetchLive(
     calls: statsDelta(before, client.stats()),
     ...(diagnostics.length > 0 ? { diagnostics } : {}),
     ...(unread.length > 0 ? { unread } : {}),
+    ...(lists ? { lists } : {}),
   };
 }
 
@@ -108,7 +112,7 @@ const MAX_PAGES = 100;
  * per kind (a copy of a large list per reader was most of a run's memory). `reads` says which lists
  * may be read through their search instead; a paged answer is followed to its last page.
  */
-export function fetchContext(client: ApiClient, account: AccountConfig, settings?: KindSettings, reads: ListReads = new Map()): FetchContext {
+export function fetchContext(client: ApiClient, account: AccountConfig, settings?: KindSettings, reads: ListReads = new Map(), kept?: Record<string, readonly unknown[]>): FetchContext {
   const memo = new Map<string, Promise<unknown>>();
   const target = requestTarget(account);
   return {
@@ -118,7 +122,13 @@ export function fetchContext(client: ApiClient, account: AccountConfig, settings
     get(path: string): Promise<unknown> {
       let pending = memo.get(path);
       if (!pending) {
-        pending = readAll(client, path, reads, target).then(deepFreeze);
+        // Kept as read, frozen and shared (no copy), under the list path without the API prefix.
+        pending = readAll(client, path, reads, target)
+          .then(deepFreeze)
+          .then((data) => {
+            if (kept && Array.isArray(data)) kept[path.slice(API_PREFIX.length + 1)] = data;
+            return data;
+          });
         memo.set(path, pending);
       }
       return pending;
@@ -186,8 +196,9 @@ async function fetchAccount(
   reads: ListReads,
   settings?: KindSettings,
   parentsOf?: ParentsOf,
+  kept?: Record<string, readonly unknown[]>,
 ): Promise<LiveResource[]> {
-  const ctx = fetchContext(client, account, settings, reads);
+  const ctx = fetchContext(client, account, settings, reads, kept);
   // Kinds of one account run together: the memo turns a shared list path into one request.
   const lists = await Promise.all(kinds.filter((k) => !k.perParent).map((kind) => kind.list(ctx).then((live) => withoutLeases(kinds, live))));
   const read = lists.flat();
