@@ -123,6 +123,9 @@ describe('a well-formed plan file is accepted with each optional part present or
       p.routing.failing.push({ requirement: 'dev too', accounts: [{ account: 'prod', cells: [] }, { account: 'dev', cells: ['Compliance/high'] }] });
     }],
     ['no changes at all', (p) => (p.changes = [])],
+    ['a clean rehearsal', (p) => (p.rehearsal = { outcome: 'clean', accepted: 2 })],
+    ['a refused rehearsal', (p) => (p.rehearsal = { outcome: 'refused', accepted: 0, refused: [{ key: 'prod/AlertChannel/x', action: 'create', message: '400' }], notTried: 1 })],
+    ['an unsettled rehearsal', (p) => (p.rehearsal = { outcome: 'unsettled', accepted: 1, remaining: [{ key: 'prod/AlertChannel/x', action: 'update' }], remainingCount: 3 })],
   ];
   for (const [name, edit] of variants) it(name, () => expectAccepted(edit));
 });
@@ -231,6 +234,20 @@ describe('routing of the wrong shape is refused, naming routing', () => {
     ['new channels as an object', (p) => (routing(p).newChannels = { name: 'x' })],
     ['a new channel without its cells', (p) => (routing(p).newChannels = [{ account: 'prod', name: 'x', type: 'Webhook', enabled: true, rules: [] }])],
     ['an undeclared channel whose enabled is text', (p) => (routing(p).undeclaredChannels = [{ account: 'prod', name: 'x', type: 'Webhook', enabled: 'yes', cells: [], rules: [] }])],
+  ];
+  for (const [name, edit] of cases) it(name, () => expectDamaged(edit, wrong));
+});
+
+describe('a rehearsal of the wrong shape is refused, naming rehearsal', () => {
+  const wrong = ['rehearsal must be {outcome, accepted, refused?, notTried?, remaining?, remainingCount?, message?}'];
+  const cases: [string, (p: Json) => void][] = [
+    ['rehearsal as text', (p) => (p.rehearsal = 'clean')],
+    ['an outcome no rehearsal has', (p) => (p.rehearsal = { outcome: 'fine', accepted: 1 })],
+    ['accepted as text', (p) => (p.rehearsal = { outcome: 'clean', accepted: '1' })],
+    ['accepted below zero', (p) => (p.rehearsal = { outcome: 'clean', accepted: -1 })],
+    ['a refused change with an action no change has', (p) => (p.rehearsal = { outcome: 'refused', accepted: 0, refused: [{ key: 'k', action: 'explode' }] })],
+    ['a remaining change without its key', (p) => (p.rehearsal = { outcome: 'unsettled', accepted: 0, remaining: [{ action: 'create' }] })],
+    ['a message that is not text', (p) => (p.rehearsal = { outcome: 'failed', accepted: 0, message: { text: 'x' } })],
   ];
   for (const [name, edit] of cases) it(name, () => expectDamaged(edit, wrong));
 });
