@@ -38,6 +38,15 @@ async function service() {
   return emu;
 }
 
+/** A stand-in: the emulator seeded as asked, behind a proxy that answers what `intercept` takes. */
+function behindProxy(intercept: Parameters<typeof forwardingProxy>[1]): StartRehearsal {
+  return async (seed) => {
+    const inner = await startEmulator(seed);
+    const proxy = await forwardingProxy(inner.url, intercept);
+    return { url: proxy.url, keyId: inner.keyId, secret: inner.secret, close: async () => (await proxy.close(), await inner.close()) };
+  };
+}
+
 const ROOT = 'accounts:\n  - name: prod\nvariables: [SLACK_URL]\n';
 const SLACK_DOC = 'kind: AlertChannel\nname: ops-slack\nspec:\n  type: SlackChannel\n  data:\n    slackUrl: ${env:SLACK_URL}\n';
 
@@ -75,17 +84,13 @@ describe('rehearsal (run layer)', () => {
     const env = { ...serviceEnv(emu), SLACK_URL: SLACK };
     const { dir, desired } = await desiredOf({ 'postureops.yaml': ROOT, 'c.yaml': SLACK_DOC }, env);
     // A stand-in that refuses every create with the body it was sent, a terminal escape and a mention in it.
-    const start: StartRehearsal = async (seed) => {
-      const inner = await startEmulator(seed);
-      const proxy = await forwardingProxy(inner.url, (req, res) => {
-        if (req.method !== 'POST' || !req.url?.endsWith('/AlertChannels')) return false;
-        let body = '';
-        req.on('data', (c: Buffer) => (body += c.toString('utf8')));
-        req.on('end', () => res.writeHead(400, { 'Content-Type': 'application/json' }).end(JSON.stringify({ message: `\u001b[31m @admins refused ${body}` })));
-        return true;
-      });
-      return { url: proxy.url, keyId: inner.keyId, secret: inner.secret, close: async () => (await proxy.close(), await inner.close()) };
-    };
+    const start = behindProxy((req, res) => {
+      if (req.method !== 'POST' || !req.url?.endsWith('/AlertChannels')) return false;
+      let body = '';
+      req.on('data', (c: Buffer) => (body += c.toString('utf8')));
+      req.on('end', () => res.writeHead(400, { 'Content-Type': 'application/json' }).end(JSON.stringify({ message: `\u001b[31m @admins refused ${body}` })));
+      return true;
+    });
     const planned = await planRun({ env, flags: {}, memory: () => NO_BUDGET_MEMORY }, { desired, dir, rehearse: start });
     await planned.run.close();
     const { plan } = planned;
@@ -124,15 +129,11 @@ describe('rehearsal (run layer)', () => {
     const env = { ...serviceEnv(emu), SLACK_URL: SLACK };
     const { dir, desired } = await desiredOf({ 'postureops.yaml': ROOT, 'c.yaml': SLACK_DOC }, env);
     // A stand-in that accepts the create and then lists no channel: the result plans the create again.
-    const forgetful: StartRehearsal = async (seed) => {
-      const inner = await startEmulator(seed);
-      const proxy = await forwardingProxy(inner.url, (req, res) => {
-        if (req.method === 'GET' && req.url === '/api/v2/AlertChannels') return !!res.writeHead(200, { 'Content-Type': 'application/json' }).end('{"data":[]}');
-        if (req.method === 'POST' && req.url === '/api/v2/AlertChannels/search') return !!res.writeHead(200, { 'Content-Type': 'application/json' }).end('{"data":[]}');
-        return false;
-      });
-      return { url: proxy.url, keyId: inner.keyId, secret: inner.secret, close: async () => (await proxy.close(), await inner.close()) };
-    };
+    const forgetful = behindProxy((req, res) => {
+      const listing = (req.method === 'GET' && req.url === '/api/v2/AlertChannels') || (req.method === 'POST' && req.url === '/api/v2/AlertChannels/search');
+      if (listing) res.writeHead(200, { 'Content-Type': 'application/json' }).end('{"data":[]}');
+      return listing;
+    });
     const planned = await planRun({ env, flags: {}, memory: () => NO_BUDGET_MEMORY }, { desired, dir, rehearse: forgetful });
     await planned.run.close();
     expect(planned.plan.rehearsal).toEqual({ outcome: 'unsettled', accepted: 1, remaining: [{ key: 'prod/AlertChannel/ops-slack', action: 'create' }], remainingCount: 1 });
