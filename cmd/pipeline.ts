@@ -162,7 +162,7 @@ export async function exitFor(io: Io, problem: RunProblem, saved?: { file: strin
       return new ExitError(code, `refused: the saved plan ${file} names accounts the repository in ${dir} does not declare: ${names}; nothing was sent to the service`);
     }
     case 'refused':
-      return new ExitError(code, `refused: ${problem.refusal.message}${problem.overridable ? ' (use --force to override)' : problem.refusal.code === 'rehearsal' ? '; nothing was written (--no-rehearse skips the rehearsal)' : ''}`);
+      return new ExitError(code, `refused: ${problem.refusal.message}${problem.overridable ? ' (use --force to override)' : problem.plan.rehearsal?.outcome === 'refused' || problem.plan.rehearsal?.outcome === 'failed' ? '; nothing was written (--no-rehearse skips the rehearsal)' : ''}`);
     case 'unset-env': {
       const one = problem.names.length === 1;
       return new ExitError(

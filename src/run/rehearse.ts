@@ -62,9 +62,9 @@ export async function rehearsed(run: Run, start: StartRehearsal, input: Rehearsa
   const rehearsal = await rehearse(run, start, input);
   const refusal = refusalOf(rehearsal);
   if (!refusal) return { ...plan, rehearsal };
-  // preventDestroy stays first (both are beyond --force); any other refusal follows the rehearsal's.
-  const first = plan.refusal?.code === 'prevent-destroy';
-  return { ...plan, rehearsal, refusal: first ? combine(plan.refusal, refusal) : combine(refusal, plan.refusal) };
+  // The plan's own refusal keeps its code (it is the first thing to fix); --force, which would lift
+  // it, lifts nothing of the rehearsal's (refuseUnlessForced reads plan.rehearsal).
+  return { ...plan, rehearsal, refusal: combine(plan.refusal, refusal) };
 }
 
 async function rehearse(run: Run, start: StartRehearsal, input: RehearsalInput): Promise<Rehearsal> {
@@ -79,7 +79,8 @@ async function rehearse(run: Run, start: StartRehearsal, input: RehearsalInput):
     client = run.rehearsalClient(service);
     // The plan as it stands, refusal aside (a refused plan is rehearsed too: the reviewer learns both).
     const { refusal: _refusal, ...unrefused } = plan;
-    const report = await apply(unrefused, client, { env: input.env, literals: input.literals });
+    const stop = run.stopSignal;
+    const report = await apply(unrefused, client, { env: input.env, literals: input.literals, ...(stop ? { signal: stop } : {}) });
     const accepted = report.summary.done;
     if (report.stopped) return { outcome: 'failed', accepted, message: `the rehearsal stopped: ${report.stopped.message}` };
     const refused = report.results.filter((r) => r.status === 'failed').map((r): RehearsedChange => ({ key: r.key, action: r.action, message: r.reason ?? 'refused' }));

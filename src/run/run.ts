@@ -115,6 +115,11 @@ export class Run {
     return new Run(createClient(adjusted), adjusted.now ?? Date.now, adjusted.sleep ?? ((ms) => new Promise<void>((r) => setTimeout(r, ms))), setup.memory(options.baseUrl, options.keyId), setup, limits);
   }
 
+  /** The run's interruption (a signal): once aborted, a rehearsal starts no further change either. */
+  get stopSignal(): AbortSignal | undefined {
+    return this.setup.signals?.stop;
+  }
+
   /**
    * A client of a rehearsal's service (the emulator on loopback an adapter started): this run's read
    * limits and interruption, nothing of its budget, memory, clock or log, so that no request to it

@@ -8,6 +8,7 @@ import { plan } from '../../src/plan/steps/plan.js';
 import { withBudget } from '../../src/ops/budget/budget.js';
 import type { DesiredState } from '../../src/model/account.js';
 import type { Plan, Refusal } from '../../src/model/plan.js';
+import { PlanRefusedError, refuseUnlessForced } from '../../src/ops/apply/apply-refusal.js';
 import { desired, FAKE_KINDS, live } from './plan-fakes.js';
 
 const NAMES = ['zeta', 'alpha', 'mid', 'beta', 'omega', 'gamma', 'delta'];
@@ -84,10 +85,14 @@ describe('mergePlans', () => {
     const merged = mergePlans([{ ...one, plan: refused(one.plan, 'in-use') }, { ...two, plan: refused(two.plan, 'prevent-destroy') }], FAKE_KINDS);
     expect(merged.refusal?.code).toBe('prevent-destroy');
     expect(merged.refusal?.details).toEqual(['prevent-destroy', 'in-use']);
-    // A rehearsal's refusal, beyond --force too, comes before one --force overrides.
+    // A rehearsal's refusal joins in shard order, its rehearsal with it (what keeps it beyond --force).
     const rehearsal: Refusal = { code: 'rehearsal', message: 'rehearsal', details: ['r'] };
-    const both = mergePlans([{ ...one, plan: refused(one.plan, 'in-use') }, { ...two, plan: { ...two.plan, refusal: rehearsal } }], FAKE_KINDS);
-    expect(both.refusal).toEqual({ code: 'rehearsal', message: 'rehearsal; also, in-use', details: ['r', 'in-use'] });
+    const both = mergePlans(
+      [{ ...one, plan: refused(one.plan, 'in-use') }, { ...two, plan: { ...two.plan, refusal: rehearsal, rehearsal: { outcome: 'refused', accepted: 0, refused: [{ key: 'k', action: 'create', message: 'r' }] } } }],
+      FAKE_KINDS,
+    );
+    expect(both.refusal).toEqual({ code: 'in-use', message: 'in-use; also, rehearsal', details: ['in-use', 'r'] });
+    expect(() => refuseUnlessForced(both, true)).toThrow(PlanRefusedError);
   });
 
   it("the shards' rehearsals as one: the worst outcome, counts summed, changes in shard order", () => {

@@ -16,11 +16,13 @@ export class PlanRefusedError extends Error {
 }
 
 /** Throws PlanRefusedError when `plan` is refused and `force` does not override the refusal. */
-export function refuseUnlessForced(plan: Pick<Plan, 'refusal'>, force: boolean | undefined): void {
+export function refuseUnlessForced(plan: Pick<Plan, 'refusal' | 'rehearsal'>, force: boolean | undefined): void {
   const refusal = plan.refusal;
   if (!refusal) return;
-  // A change the rehearsal saw refused would be refused by the service too: `--no-rehearse`, not --force.
-  const overridable = refusal.code !== 'prevent-destroy' && refusal.code !== 'rehearsal';
+  // A change the rehearsal saw refused would be refused by the service too: `--no-rehearse`, not
+  // --force, whichever refusal came first.
+  const rehearsalFailed = plan.rehearsal?.outcome === 'refused' || plan.rehearsal?.outcome === 'failed';
+  const overridable = refusal.code !== 'prevent-destroy' && refusal.code !== 'rehearsal' && !rehearsalFailed;
   if (overridable && force === true) return;
   throw new PlanRefusedError(refusal, overridable);
 }

@@ -130,10 +130,10 @@ export function mergePlans(inputs: readonly ShardPlan[], kinds: readonly Kind[] 
   const changedSince = plans[0].scope!.changedSince;
   const scope: PlanScope | undefined = changedSince || skipped.length > 0 ? { ...(changedSince ? { changedSince: { ...changedSince } } : {}), skipped } : undefined;
 
-  // preventDestroy first, then a rehearsal's: the refusals --force does not override decide the code.
+  // preventDestroy first: the one refusal --force does not override decides the code (a rehearsal's
+  // is beyond --force whatever the code: refuseUnlessForced reads the rehearsal).
   const refusals = plans.map((p) => p.refusal).filter((r): r is Refusal => r !== undefined);
-  const beyondForce = (r: Refusal): number => (r.code === 'prevent-destroy' ? 0 : r.code === 'rehearsal' ? 1 : 2);
-  const refusal = [...refusals].sort((a, b) => beyondForce(a) - beyondForce(b)).reduce<Refusal | undefined>(
+  const refusal = [...refusals.filter((r) => r.code === 'prevent-destroy'), ...refusals.filter((r) => r.code !== 'prevent-destroy')].reduce<Refusal | undefined>(
     (acc, r) => combine(acc, r),
     undefined,
   );
