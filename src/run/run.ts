@@ -125,13 +125,14 @@ export class Run {
    * limits and interruption, nothing of its budget, memory, clock or log, so that no request to it
    * counts against the service's budget. No retries: the emulator injects no faults.
    */
-  rehearsalClient(service: { url: string; keyId: string; secret: string }): ApiClient {
+  rehearsalClient(service: { url: string; keyId: string; secret: string }, concurrency: number): ApiClient {
     const signals = this.setup.signals;
     return createClient({
       baseUrl: service.url,
       keyId: service.keyId,
       secret: service.secret,
       maxRetries: 0,
+      concurrency,
       ...this.limits,
       ...(signals ? { stopSignal: signals.stop, abortSignal: signals.abort } : {}),
     });
