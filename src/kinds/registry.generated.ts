@@ -8,8 +8,12 @@ import { AlertRule } from './alert-rule/index.js';
 import { AlertTemplate } from './alert-template/index.js';
 import { CloudAccount } from './cloud-account/index.js';
 import { ContainerRegistry } from './container-registry/index.js';
+import { DataExportRule } from './data-export-rule/index.js';
+import { Policy } from './policy/index.js';
+import { Query } from './query/index.js';
 import { ReportRule } from './report-rule/index.js';
 import { ResourceGroup } from './resource-group/index.js';
+import { VulnerabilityException } from './vulnerability-exception/index.js';
 import type { Kind } from './types.js';
 
-export const REGISTERED: readonly Kind[] = [AgentAccessToken, AlertChannel, AlertProfile, AlertRule, AlertTemplate, CloudAccount, ContainerRegistry, ReportRule, ResourceGroup];
+export const REGISTERED: readonly Kind[] = [AgentAccessToken, AlertChannel, AlertProfile, AlertRule, AlertTemplate, CloudAccount, ContainerRegistry, DataExportRule, Policy, Query, ReportRule, ResourceGroup, VulnerabilityException];

@@ -157,6 +157,10 @@ describe('postureops.yaml', () => {
       AgentAccessToken: false,
       ResourceGroup: false,
       ReportRule: false,
+      DataExportRule: false,
+      VulnerabilityException: false,
+      Query: false,
+      Policy: false,
     });
     const all = await rootWith('prune: true\n');
     // Agent tokens are disabled, not deleted, for good: a blanket `true` leaves them out.
