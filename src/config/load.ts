@@ -7,7 +7,7 @@ import { type Diagnostic, hasErrors, type SourcePosition, sortDiagnostics } from
 import { DOCUMENT_KINDS, KINDS, kindForDocument } from '../kinds/index.js';
 import { clone } from '../kinds/common.js';
 import type { DesiredResource, Lifecycle, ResourceDocument } from '../model/resource.js';
-import type { Kind, Reference } from '../kinds/types.js';
+import type { Kind, MemberReference, Reference } from '../kinds/types.js';
 import type { Json, JsonObject } from '../model/json.js';
 import { getAt } from '../model/json-pointer.js';
 import { displayPath, findDocumentFiles, readConfigText, ROOT_FILE_NAMES } from './files.js';
@@ -221,6 +221,7 @@ function referenceChecks(docs: LoadedDocument[]): Diagnostic[] {
   };
   for (const doc of docs) {
     const kind = kindForDocument(doc.kind);
+    for (const reference of kind?.memberReferences ?? []) out.push(...memberCheck(doc, reference, documentsOf(reference.kind).targets));
     for (const reference of (kind?.references ?? []) ?? []) {
       if (!KINDS.some((k) => k.kind === reference.kind && k.documentKind !== null)) continue;
       const { targets, declared } = documentsOf(reference.kind);
@@ -243,6 +244,36 @@ function referenceChecks(docs: LoadedDocument[]): Diagnostic[] {
     }
   }
   return out;
+}
+
+/**
+ * Kind.memberReferences against the declared targets: a document naming `<resource>.<member>` of a
+ * resource this repository declares in its accounts must name a member that resource offers (a
+ * policy's `profile.template`). A resource not declared is left to plan, which also reads live ones.
+ */
+function memberCheck(doc: LoadedDocument, reference: MemberReference, targets: readonly LoadedDocument[]): Diagnostic[] {
+  const value = getAt(doc.value.spec, reference.pointer);
+  const dot = typeof value === 'string' ? value.indexOf('.') : -1;
+  if (typeof value !== 'string' || dot <= 0) return [];
+  const [name, member] = [value.slice(0, dot), value.slice(dot + 1)];
+  const pointer = `/spec${reference.pointer}`;
+  return targets
+    .filter((t) => t.name === name && t.accounts.some((a) => doc.accounts.includes(a)))
+    .slice(0, 1)
+    .flatMap((t) => {
+      const offered = isObject(t.value.spec) ? reference.members(t.value.spec, []) : [];
+      if (offered.includes(member)) return [];
+      return [
+        {
+          severity: 'error' as const,
+          code: 'unknown-reference' as const,
+          message: `${doc.kind} \`${doc.name}\` names ${reference.label} \`${member}\` of ${reference.kind} \`${name}\`, which has no such ${reference.label}`,
+          ...(positionAt(doc.positions, pointer, 'value') ?? doc.source),
+          field: pointer,
+          hint: `${name} is declared in ${t.source.file}:${t.source.line}${offered.length > 0 ? `; its ${reference.label}s: ${offered.slice(0, 10).join(', ')}` : ''}`,
+        },
+      ];
+    });
 }
 
 /**

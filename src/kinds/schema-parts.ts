@@ -25,6 +25,8 @@ export const AWS_ACCOUNT_ID = orEnv('[0-9]{12}');
 export const NOT_BLANK = '^(?!\\s*$).+$';
 export const SPEC_POINTER = '^(/[^/]*)+$';
 export const SELECTOR = '^[^/]+/.+$';
+/** Text that may span lines, not only blanks (a policy's remediation). */
+export const HAS_TEXT = '\\S';
 
 /**
  * Formats of values that are our guess, not the service's rule (public examples show 9-digit GovCloud
@@ -48,6 +50,7 @@ export const PATTERN_PHRASES: Record<string, string> = {
   [NOT_BLANK]: 'one line, not only spaces',
   [SPEC_POINTER]: 'a JSON pointer into spec, such as /data/channel',
   [SELECTOR]: 'a selector [account/]Kind/name (* matches within a part)',
+  [HAS_TEXT]: 'some text, not only blanks',
 };
 
 export const SECRET_NOTE =

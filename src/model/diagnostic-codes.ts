@@ -78,6 +78,8 @@ export type DiagnosticCode =
   | 'unknown-base-profile'
   | 'base-profile-without-templates'
   | 'service-check-failed'
+  | 'query-reserved-id'
+  | 'query-text-shape'
   // plan
   | 'unknown-account'
   | 'account-not-fetched'
@@ -194,6 +196,8 @@ export const DIAGNOSTIC_CODES: Readonly<Record<DiagnosticCode, string>> = {
   'unknown-base-profile': 'an alert profile extends a predefined profile the account does not have',
   'base-profile-without-templates': 'an alert profile extends a profile that has no templates',
   'service-check-failed': 'the service refused a value a kind asked it to check at plan time (a query its validation endpoint rejects)',
+  'query-reserved-id': "a Query's name (its queryId) uses the predefined queries' prefix",
+  'query-text-shape': 'a query text without the shape every text the service parses has (a brace not closed, a section missing or out of order): a warning, the service validates at plan',
   'unknown-account': 'an account asked for is not one of the root file',
   'account-not-fetched': 'the live state holds no data of a planned account',
   'managed-by-service': 'a document declares a resource the service predefines: it cannot be managed',

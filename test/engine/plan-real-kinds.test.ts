@@ -103,7 +103,7 @@ describe('plan engine with the registered kinds', () => {
     ]);
     expect(first.changes[3].children?.map((c) => c.name)).toEqual(['CUSTOM_FILES.A', 'CUSTOM_FILES.B']);
     expect(first.changes[2].dependsOn).toEqual(['prod/AlertChannel/ops-slack', 'prod/AlertChannel/pager']);
-    // Profiles and templates share one call: 8 list paths per account, token exchange aside.
+    // Profiles and templates share one call: 10 list paths per account, token exchange aside.
     expect(readsByCollection(first.apiCalls.byBucket)).toEqual({
       AlertChannels: 2,
       AlertRules: 2,
@@ -113,6 +113,8 @@ describe('plan engine with the registered kinds', () => {
       AgentAccessTokens: 2,
       ResourceGroups: 2,
       ReportRules: 2,
+      Queries: 2,
+      Policies: 2,
     });
     const text = JSON.stringify(first);
     expect(text.includes(SLACK)).toBe(false);

@@ -49,6 +49,9 @@ const DOCS: [string, string, JsonObject][] = [
       alerts: [{ name: 'File_Violation', eventName: 'Changed file', subject: '{{PATH}} changed on {{MID}}', description: '{{_OCCURRENCE}}' }],
     },
   ],
+  ['Query', 'ShadowChanged', { name: 'Shadow changed', text: "--- the password file\n{\n  source { SVC_HE_FILES f }\n  return { f.MID, f.PATH }  \n}\n" }],
+  ['Policy', 'shadow', { query: 'ShadowChanged', title: 'Shadow changed', remediation: 'Look', severity: 'HIGH', tags: ['b', 'a'], alertTemplate: 'CUSTOM_FILES.File_Violation', limit: 50 }],
+  ['Policy', 'publicread-2', { query: 'SVC_Global_AWS_Config_S3BucketPublicRead', title: 'Public', remediation: 'Fix', severity: 'low', type: 'Compliance', alertProfile: 'SVC_CFG_AWS_DEFAULT_PROFILE', enabled: false }],
 ];
 
 // A fresh emulator, client and id map for every case: no case relies on what another created.
@@ -85,7 +88,9 @@ async function listAll(): Promise<LiveResource[]> {
     let spec = r.spec;
     for (const ref of (kindOf(r.kind).references ?? [])) {
       const member = ref.pointer.slice(1);
-      spec = { ...spec, [member]: (spec[member] as string[]).map((id) => nameOf.get(id) ?? id).sort() };
+      const value = spec[member];
+      if (typeof value === 'string') spec = { ...spec, [member]: nameOf.get(value) ?? value };
+      else if (Array.isArray(value)) spec = { ...spec, [member]: (value as string[]).map((id) => nameOf.get(id) ?? id).sort() };
     }
     return { ...r, spec };
   });
@@ -146,6 +151,8 @@ describe('kinds against the emulator', () => {
       ['AlertChannel', 'ops-slack', { type: 'Webhook', data: { webhookUrl: 'https://hooks.example.com/x' } }, ['type', 'data']],
       ['ContainerRegistry', 'ecr', { enabled: false, data: { registryType: 'AWS_ECR', awsAuthType: 'AWS_IAM', registryDomain: 'r.example.com', crossAccountCredentials: { roleArn: 'arn:aws:iam::1:role/r', externalId: 'e' } } }, ['enabled', 'data']],
       ['AlertRule', 'critical', { channels: ['dd'], severity: [3], resourceGroups: ['rg'], enabled: false }, ['channels', 'severity', 'resourceGroups', 'eventCategory', 'description', 'enabled']],
+      ['Query', 'ShadowChanged', { name: 'Shadow changed', text: '{ source { SVC_HE_FILES f } filter { f.PATH = 1 } return { f.MID } }', description: 'now described' }, ['text', 'description']],
+      ['Policy', 'shadow', { query: 'ShadowChanged', title: 'Shadow', remediation: 'Look', severity: 'Critical', type: 'Compliance', tags: ['c'], alertEnabled: false, limit: 50, alertTemplate: 'CUSTOM_FILES.File_Violation' }, ['title', 'severity', 'type', 'tags', 'alertEnabled', 'frequency']],
     ];
     const updated = changes.map(([kind, name, spec]) => desiredOf(kindOf(kind), doc(kind, name, spec))[0]);
     for (const [i, d] of updated.entries()) {
@@ -167,7 +174,7 @@ describe('kinds against the emulator', () => {
     expect((await listAll()).filter((r) => !r.managedByService)).toHaveLength(desired.length);
     const ctx = requestCtx();
     await client.request(kindOf('AlertTemplate').deleteRequest('CUSTOM_FILES.File_Violation', ctx));
-    for (const key of ['AlertRule/critical', 'ReportRule/weekly', 'ResourceGroup/rg', 'AlertProfile/CUSTOM_FILES', 'AlertChannel/dd', 'AlertChannel/ops-slack', 'AlertChannel/sec-mail', 'CloudAccount/aws-main', 'ContainerRegistry/ecr']) {
+    for (const key of ['Policy/shadow', 'Policy/publicread-2', 'Query/ShadowChanged', 'AlertRule/critical', 'ReportRule/weekly', 'ResourceGroup/rg', 'AlertProfile/CUSTOM_FILES', 'AlertChannel/dd', 'AlertChannel/ops-slack', 'AlertChannel/sec-mail', 'CloudAccount/aws-main', 'ContainerRegistry/ecr']) {
       const [kind] = key.split('/');
       await client.request(kindOf(kind).deleteRequest(key === 'AlertProfile/CUSTOM_FILES' ? 'CUSTOM_FILES' : ids.get(key)!, ctx));
     }

@@ -131,6 +131,10 @@ export const AlertProfile: Kind = {
   hierarchy: {
     ownsChildren: true,
   },
+  lifecycle: {
+    // Every account has the predefined profiles, which policies name without declaring them.
+    serviceDefaults: true,
+  },
   compare: {
     // No endpoint changes a profile's base: a new base means a new profile.
     replaceOn: ['extends'],

@@ -37,7 +37,7 @@ export function neededKinds(desired: Pick<DesiredState, 'root' | 'resources'>, k
       // What they refer to (live ids become names), their parents, and what refers to a removable
       // kind. Not further: a kind read only for its names or for what it uses is never compared, so
       // its own references need no names (fetch leaves them).
-      for (const next of [...(kind.references ?? []).map((r) => r.kind), ...(kind.hierarchy?.parentKind ? [kind.hierarchy?.parentKind] : []), ...(removable ? (referrers.get(kind.kind) ?? []) : [])]) {
+      for (const next of [...(kind.references ?? []).map((r) => r.kind), ...(kind.memberReferences ?? []).map((r) => r.kind), ...(kind.hierarchy?.parentKind ? [kind.hierarchy?.parentKind] : []), ...(removable ? (referrers.get(kind.kind) ?? []) : [])]) {
         read.add(next);
       }
     }

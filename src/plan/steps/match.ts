@@ -32,9 +32,11 @@ export function match(desired: readonly DesiredResource[], kinds: readonly Kind[
       diagnostics.push({ severity: 'error', code: 'invalid-value', message: `${d.kind} ${d.name}: the service derives its id from its name, and ${derived.rule.says}`, ...at(d) });
       continue;
     }
-    // A kind whose id the service derives from the name: the twin is the live record whose id carries it.
+    // A kind whose id the service derives from the name: the twin is the live record whose id carries
+    // it. The service's own records were not derived from a user's name (a predefined policy's
+    // `<vendor>-global-1` is no twin of a custom `global-1`, whose id is `<tenant>-global-1`).
     const lives = derived
-      ? (index.byAccount.get(d.account) ?? []).filter((r) => r.kind === d.kind && derived.nameOf(r.serviceId ?? r.id) === d.name)
+      ? (index.byAccount.get(d.account) ?? []).filter((r) => r.kind === d.kind && !r.managedByService && derived.nameOf(r.serviceId ?? r.id) === d.name)
       : livesAt(index, key);
     if (lives.length > 1) {
       diagnostics.push({
