@@ -349,8 +349,11 @@ export interface Kind {
   list(ctx: FetchContext): Promise<LiveResource[]>;
   /** Request creating `desired` (secrets resolved); `children` are included when the kind owns children. */
   createRequest(desired: DesiredResource, children: DesiredResource[], ctx: RequestContext): ApiRequest;
-  /** Identifier of the created resource from the create response body. */
-  createdId(body: unknown, desired: DesiredResource): string;
+  /**
+   * Identifier of the created resource from the create response body; `ctx` resolves what the id
+   * carries besides (a policy exception's id holds its policy's).
+   */
+  createdId(body: unknown, desired: DesiredResource, ctx?: RequestContext): string;
   /**
    * Requests bringing live `id` to `desired`; `changed` lists the changed top-level members. With
    * `rename` (kinds that rename in place) the requests also give the resource `desired.name`.

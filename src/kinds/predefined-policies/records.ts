@@ -3,26 +3,17 @@
 // (enabled, severity) is all a client may change; severities are answered in lower case.
 
 import type { JsonObject } from '../../model/json.js';
+import { isPredefinedPolicy } from '../policy/ids.js';
+import { POLICIES_COLLECTION } from '../policy/index.js';
 import { apiPath, lastChangeOf, recordList, requireString, stringList } from '../common.js';
 import type { FetchContext } from '../types.js';
 import type { LiveResource } from '../../model/resource.js';
 
-export const POLICIES_COLLECTION = 'Policies';
+export { POLICIES_COLLECTION };
 export const POLICIES_PATH = apiPath(POLICIES_COLLECTION);
 
 /** The severities of a policy, by name (api-facts.md: answers are lower case; any case is read). */
 export const POLICY_SEVERITIES = ['critical', 'high', 'medium', 'low', 'info'] as const;
-
-/** `<vendor>-global-<n>` (api-facts.md): the vendor's name in lower case, then `-global-` and an integer. */
-const GLOBAL_ID = /^[a-z][a-z0-9]*-global-[0-9]+$/;
-
-/**
- * Whether `id` is a predefined policy's in `account`. A custom id is `<tenant>-<suffix>`, the tenant
- * being the account's name, and a suffix may itself read `global-<n>`: such an id is the account's own.
- */
-export function isPredefinedPolicyId(id: string, account: string): boolean {
-  return GLOBAL_ID.test(id) && !id.startsWith(`${account.toLowerCase()}-`);
-}
 
 /** The number ending a predefined id, for the service's order (1, 2, 8, 39, ...). */
 export const globalNumber = (id: string): number => Number(/-([0-9]+)$/.exec(id)?.[1] ?? Number.NaN);
@@ -39,7 +30,8 @@ export async function readPredefinedPolicies(ctx: FetchContext, kind: string): P
   const out: LiveResource[] = [];
   for (const rec of recordList(await ctx.get(POLICIES_PATH), POLICIES_PATH)) {
     const id = requireString(rec, 'policyId', POLICIES_PATH);
-    if (!isPredefinedPolicyId(id, ctx.account)) continue;
+    // The custom ones are Policy documents' (the Policy kind lists these as the service's).
+    if (!isPredefinedPolicy(rec)) continue;
     const spec: JsonObject = { enabled: rec.enabled === true || rec.enabled === 1 || rec.enabled === 'true' };
     // A severity the service may have added since is carried as it reads.
     if (typeof rec.severity === 'string') spec.severity = severityName(rec.severity) ?? rec.severity;
