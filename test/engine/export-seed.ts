@@ -123,7 +123,8 @@ export interface SeedCounts {
 
 /**
  * Creates `perKindPerAccount` channels, cloud accounts, registries, resource groups, alert and report
- * rules, profiles (with 2 templates each) and agent tokens per account.
+ * rules, profiles (with 2 templates each), agent tokens and exceptions of predefined policies per
+ * account, and changes the state of two predefined policies.
  */
 export async function seedService(client: ApiClient, accounts: readonly string[], { perKindPerAccount: n, predefinedPrefix }: SeedCounts): Promise<void> {
   const profiles = predefinedPrefix === undefined ? PREDEFINED_PROFILES : predefinedProfiles(predefinedPrefix);
@@ -193,6 +194,18 @@ export async function seedService(client: ApiClient, accounts: readonly string[]
           ],
         });
       }
+      // Exceptions of the predefined policies (custom ones are named by their suffix), and their state.
+      const predefined: [string, (i: number) => JsonObject[]][] = [
+        ['svc-global-1', (i) => [{ fieldKey: 'accountIds', fieldValues: [String(100000000000 + i)] }]],
+        ['svc-global-8', (i) => [{ fieldKey: 'resourceTags', fieldValues: [{ key: `team${i}`, value: ['a', 'b'] }] }, { fieldKey: 'arns', fieldValues: [`arn:aws:s3:::bucket-${i}`] }]],
+        ['svc-global-73', (i) => [{ fieldKey: 'projects', fieldValues: [`project-${i}`, '*'] }, { fieldKey: 'organizations', fieldValues: [String(i)] }]],
+        ['svc-global-87', (i) => [{ fieldKey: 'subscriptions', fieldValues: [`sub-${i}`] }]],
+      ];
+      for (let i = 0; i < n; i++) {
+        const [policyId, constraints] = predefined[i % predefined.length];
+        await post(`/api/v2/Exceptions?policyId=${policyId}`, { description: i % 5 === 4 ? `exception: "${i}" # with text` : `exception ${i}`, constraints: constraints(i) });
+      }
+      await client.request({ method: 'PATCH', path: '/api/v2/Policies', account: a, body: [{ policyId: 'svc-global-39', enabled: false }, { policyId: 'svc-global-2', enabled: true, severity: 'high' }] });
     }),
   );
 }
