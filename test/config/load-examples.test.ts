@@ -157,6 +157,10 @@ describe('postureops.yaml', () => {
       AgentAccessToken: false,
       ResourceGroup: false,
       ReportRule: false,
+      Query: false,
+      Policy: false,
+      PolicyException: false,
+      PredefinedPolicies: false,
     });
     const all = await rootWith('prune: true\n');
     // Agent tokens are disabled, not deleted, for good: a blanket `true` leaves them out.
