@@ -152,8 +152,10 @@ describe('PolicyException: the exceptions of a policy', () => {
 
   step('exports queries, policies and exceptions to a folder that validates and plans clean', async () => {
     const out = `${dir}-export`;
-    const res = await cli(['export', '--out', out, '--account', 'prod'], { env });
+    const res = await cli(['export', '--out', out, '--account', 'prod', '--verbose'], { env });
     expect(res.code, res.stderr).toBe(0);
+    // Every policy's exceptions are read (ten predefined, one custom), and the pre-flight says so first.
+    expect(oneLine(res.stderr)).toMatch(/Pre-flight \(export\): .*Pre-flight \(export of prod: 11 PolicyException lists, one per Policy\): 11 requests/);
     const text = await readFile(join(out, 'prod', 'policy-exceptions.yaml'), 'utf8');
     expect(text.match(/^kind: PolicyException$/gm)).toHaveLength(2);
     expect(text).toContain('name: publicbuckets');
