@@ -188,6 +188,23 @@ describe('PolicyException: the exceptions of a policy', () => {
     expect((await cli(['plan', dir, '--detailed-exitcode'], { env })).code).toBe(0);
   });
 
+  step("for a policy the same apply creates, the service's 400 for a field key is the exception's failure, in the service's words", async () => {
+    await writeFile(
+      join(dir, 'policy.yaml'),
+      'kind: Policy\nname: fresh\nspec:\n  query: SVC_Global_AWS_Config_S3BucketPublicRead\n  title: Fresh\n  remediation: Fix it\n  severity: low\n  type: Compliance\n',
+    );
+    await writeFile(join(dir, 'exceptions.yaml'), 'kind: PolicyException\nname: fresh\nspec:\n  exceptions:\n    - description: GCP projects\n      constraints:\n        projects: [p-1]\n');
+    const plan = await cli(['plan', dir, '--format', 'json'], { env });
+    expect((JSON.parse(plan.stdout).changes as any[]).map((c) => `${c.action} ${c.kind} ${c.name}`)).toEqual(['create Policy fresh', 'create PolicyException fresh/GCP projects']);
+    const applied = await cli(['apply', dir, '--auto-approve', '--no-lease'], { env });
+    expect(applied.code).toBe(1);
+    expect(oneLine(applied.stdout + applied.stderr)).toMatch(/PolicyException fresh\/GCP projects.*fieldKey: projects is not applicable to policy prod-fresh\. Valid fieldKey are \[accountIds, arns, resourceNames, resourceTags\]/);
+    // The next plan knows the policy: the same mistake is an error before anything is sent.
+    const again = await cli(['plan', dir], { env });
+    expect(again.code).toBe(1);
+    expect(oneLine(again.stdout + again.stderr)).toMatch(/exceptions\.yaml:7:\d+: error\[invalid-value\]: PolicyException fresh\/GCP projects: fieldKey projects is not applicable to policy prod-fresh/);
+  });
+
   it('runs the story in order', async () => {
     for (const [name, fn] of steps) {
       try {
