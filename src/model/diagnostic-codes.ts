@@ -79,6 +79,8 @@ export type DiagnosticCode =
   | 'base-profile-without-templates'
   | 'service-check-failed'
   | 'query-reserved-id'
+  | 'invalid-name'
+  | 'conflicting-members'
   | 'query-text-shape'
   // plan
   | 'unknown-account'
@@ -197,6 +199,8 @@ export const DIAGNOSTIC_CODES: Readonly<Record<DiagnosticCode, string>> = {
   'base-profile-without-templates': 'an alert profile extends a profile that has no templates',
   'service-check-failed': 'the service refused a value a kind asked it to check at plan time (a query its validation endpoint rejects)',
   'query-reserved-id': "a Query's name (its queryId) uses the predefined queries' prefix",
+  'invalid-name': "a name the service would not take as the resource's id (a Policy's name is its id's suffix, a Query's its queryId)",
+  'conflicting-members': "members a document may not give together (a policy's alertTemplate and alertProfile, a frequency on a Compliance policy)",
   'query-text-shape': 'a query text without the shape every text the service parses has (a brace not closed, a section missing or out of order): a warning, the service validates at plan',
   'unknown-account': 'an account asked for is not one of the root file',
   'account-not-fetched': 'the live state holds no data of a planned account',

@@ -123,8 +123,8 @@ export interface SeedCounts {
 
 /**
  * Creates `perKindPerAccount` channels, cloud accounts, registries, resource groups, alert and report
- * rules, profiles (with 2 templates each), agent tokens and exceptions of predefined policies per
- * account, and changes the state of two predefined policies.
+ * rules, profiles (with 2 templates each), agent tokens, queries and policies, and exceptions of
+ * predefined policies per account, and changes the state of two predefined policies.
  */
 export async function seedService(client: ApiClient, accounts: readonly string[], { perKindPerAccount: n, predefinedPrefix }: SeedCounts): Promise<void> {
   const profiles = predefinedPrefix === undefined ? PREDEFINED_PROFILES : predefinedProfiles(predefinedPrefix);
@@ -194,6 +194,35 @@ export async function seedService(client: ApiClient, accounts: readonly string[]
           ],
         });
       }
+      const prefix = predefinedPrefix ?? 'SVC_';
+      for (let i = 0; i < n; i++) {
+        await post('/api/v2/Queries', {
+          queryId: `Custom_${a}_${i}`,
+          queryText: queryText(`Custom_${a}_${i}`, prefix, i),
+          ...(i % 2 ? { queryName: nameFor('query', i) } : {}),
+          ...(i % 3 === 1 ? { description: `finds ${i}: "quoted" # not a comment` } : {}),
+        });
+      }
+      for (let i = 0; i < n; i++) {
+        const compliance = i % 3 === 2;
+        const alert = i % 4 === 0 ? `CUSTOM_${a.toUpperCase()}_${i}.Alert_${i}` : i % 4 === 1 ? `${prefix}CFG_AWS_DEFAULT_PROFILE` : i % 4 === 2 ? `${prefix}CFG_AWS_DEFAULT_PROFILE.Compliance_Violation` : undefined;
+        await post('/api/v2/Policies', {
+          // Every fifth without a suffix: the service names it `<tenant>-default-<n>`.
+          ...(i % 5 === 4 ? {} : { policyId: `policy${String.fromCharCode(97 + (i % 26))}-${i}` }),
+          policyType: compliance ? 'Compliance' : 'Violation',
+          queryId: i % 6 === 5 ? `${prefix}Global_AWS_Config_S3BucketPublicRead` : `Custom_${a}_${i}`,
+          title: nameFor('Policy', i),
+          description: i % 2 ? `what policy ${i} finds` : '',
+          remediation: `Fix #${i}:\n  step one`,
+          severity: ['critical', 'High', 'medium', 'LOW', 'info'][i % 5],
+          enabled: i % 7 !== 6,
+          alertEnabled: i % 4 !== 3,
+          ...(alert !== undefined ? { alertProfile: alert } : {}),
+          ...(!compliance && i % 2 ? { evalFrequency: 'Daily' } : {}),
+          ...(i % 3 === 0 ? { limit: 100 + i } : {}),
+          tags: i % 2 ? [`team:t${i % 3}`, 'domain:AWS'] : [],
+        });
+      }
       // Exceptions of the predefined policies (custom ones are named by their suffix), and their state.
       const predefined: [string, (i: number) => JsonObject[]][] = [
         ['svc-global-1', (i) => [{ fieldKey: 'accountIds', fieldValues: [String(100000000000 + i)] }]],
@@ -208,4 +237,12 @@ export async function seedService(client: ApiClient, accounts: readonly string[]
       await client.request({ method: 'PATCH', path: '/api/v2/Policies', account: a, body: [{ policyId: 'svc-global-39', enabled: false }, { policyId: 'svc-global-2', enabled: true, severity: 'high' }] });
     }),
   );
+}
+
+/** Query texts in both forms, with comment lines, trailing spaces and prefixed data sources. */
+function queryText(id: string, prefix: string, i: number): string {
+  const body = `    source {\n        ${prefix}CFG_AWS_S3 b\n    }\n    filter {\n        b.NAME like '%${i}%'  \n    }\n    return distinct {\n        b.ARN as RESOURCE_KEY, b.ACCOUNT_ID\n    }\n`;
+  if (i % 3 === 0) return `--- query ${i}\n{\n${body}}`;
+  if (i % 3 === 1) return `${id} {\n${body}}\n`;
+  return `{\n${body}}\n\n`;
 }

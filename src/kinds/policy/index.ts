@@ -63,17 +63,17 @@ function checkDocument(doc: JsonObject, at: Locate): Diagnostic[] {
   if (name !== '' && !SUFFIX.test(name)) {
     out.push({
       severity: 'error',
-      code: 'invalid-value',
+      code: 'invalid-name',
       message: `Policy "${name}": the service derives its id from its name, and ${SUFFIX_RULE}`,
       ...at('/name'),
       hint: 'the title, which findings show, may be any text: put it in spec.title',
     });
   }
   if (spec.type === 'Compliance' && spec.frequency !== undefined) {
-    out.push({ severity: 'error', code: 'invalid-value', message: `Policy "${name}": a Compliance policy has no evaluation frequency`, ...at('/spec/frequency'), hint: 'remove frequency, or make it a Violation policy' });
+    out.push({ severity: 'error', code: 'conflicting-members', message: `Policy "${name}": a Compliance policy has no evaluation frequency`, ...at('/spec/frequency'), hint: 'remove frequency, or make it a Violation policy' });
   }
   if (spec.alertTemplate !== undefined && spec.alertProfile !== undefined) {
-    out.push({ severity: 'error', code: 'invalid-value', message: `Policy "${name}": give alertTemplate or alertProfile, not both`, ...at('/spec/alertProfile'), hint: 'alertTemplate names a profile and its template: <profile>.<template>' });
+    out.push({ severity: 'error', code: 'conflicting-members', message: `Policy "${name}": give alertTemplate or alertProfile, not both`, ...at('/spec/alertProfile'), hint: 'alertTemplate names a profile and its template: <profile>.<template>' });
   }
   return out;
 }

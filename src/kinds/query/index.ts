@@ -30,7 +30,7 @@ function checkDocument(doc: JsonObject, at: Locate, settings?: KindSettings): Di
   if (name !== '' && !ID.test(name)) {
     out.push({
       severity: 'error',
-      code: 'invalid-value',
+      code: 'invalid-name',
       message: `Query "${name}": a Query's name is its queryId, which holds letters, digits, \`-\`, \`_\` and \`.\` only`,
       ...at('/name'),
       hint: 'e.g. TrailDeleted or custom_s3-public',

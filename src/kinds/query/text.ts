@@ -29,7 +29,8 @@ function blocksOf(text: string, firstLine: number): { blocks: Block[]; tail: str
   let head = '';
   let start = 0;
   let startLine = firstLine;
-  let openLine = firstLine;
+  // Lines of the braces still open, innermost last: an unclosed one is reported where it opened.
+  const open: number[] = [];
   for (let i = 0; i < text.length; i++) {
     const c = text[i];
     if (c === '\n') {
@@ -46,11 +47,12 @@ function blocksOf(text: string, firstLine: number): { blocks: Block[]; tail: str
         start = i + 1;
         startLine = line;
       }
-      openLine = line;
+      open.push(line);
       depth += 1;
     } else if (c === '}') {
       if (depth === 0) return { line, message: 'a `}` closes nothing' };
       depth -= 1;
+      open.pop();
       if (depth === 0) {
         blocks.push({ head: head.trim(), body: text.slice(start, i), line: startLine });
         head = '';
@@ -58,7 +60,7 @@ function blocksOf(text: string, firstLine: number): { blocks: Block[]; tail: str
     } else if (depth === 0) head += c;
   }
   if (quote !== undefined) return { line, message: `a quoted text (${quote}) is not closed` };
-  if (depth > 0) return { line: openLine, message: `${depth === 1 ? 'a `{` is' : `${depth} \`{\` are`} not closed` };
+  if (depth > 0) return { line: open[0], message: `${depth === 1 ? 'a `{` is' : `${depth} \`{\` are`} not closed` };
   return { blocks, tail: head.trim() };
 }
 

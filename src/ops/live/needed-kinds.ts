@@ -22,7 +22,7 @@ export function neededKinds(desired: Pick<DesiredState, 'root' | 'resources'>, k
   }
   const pruned = kinds.filter((k) => desired.root.prune[k.kind] === true).map((k) => k.kind);
   const referrers = new Map<string, string[]>();
-  for (const k of kinds) for (const r of (k.references ?? [])) referrers.set(r.kind, [...(referrers.get(r.kind) ?? []), k.kind]);
+  for (const k of kinds) for (const r of [...(k.references ?? []), ...(k.memberReferences ?? [])]) referrers.set(r.kind, [...(referrers.get(r.kind) ?? []), k.kind]);
   return (account) => {
     // What may change here: the kinds declared in the account and the pruned ones.
     const here = declared.get(account.name) ?? new Set<string>();

@@ -30,6 +30,11 @@ export function referencedNames(spec: Json | undefined, pointer: string): string
   return [];
 }
 
+/** The resource a member reference (`<resource>.<member>`) names, as a list like referencedNames. */
+export function ownerNames(spec: Json | undefined, pointer: string): string[] {
+  return referencedNames(spec, pointer).map((v) => (v.indexOf('.') > 0 ? v.slice(0, v.indexOf('.')) : v));
+}
+
 const isWrite = (c: Change | undefined): boolean => c !== undefined && c.action !== 'delete';
 const makesNewId = (c: Change | undefined): boolean => c !== undefined && (c.action === 'create' || c.action === 'replace');
 const removesOld = (c: Change | undefined): boolean => c !== undefined && (c.action === 'delete' || c.action === 'replace');
@@ -64,10 +69,12 @@ export function dependencyEdges(items: readonly PlannedChange[], kinds: readonly
     }
     // A change that drops a reference runs before the referenced resource goes away.
     if (live) {
-      for (const ref of (kind.references ?? [])) {
+      // Member references (`<resource>.<member>`) drop the resource they name in the same way.
+      const refs = [...(kind.references ?? []).map((r) => ({ ...r, names: referencedNames })), ...(kind.memberReferences ?? []).map((r) => ({ ...r, names: ownerNames }))];
+      for (const ref of refs) {
         // Stryker disable next-line ArrayDeclaration: a made-up kept name matters only to a live reference of that very name
-        const kept = new Set(change.action === 'delete' || !desired ? [] : referencedNames(desired.spec, ref.pointer));
-        for (const name of referencedNames(live.spec, ref.pointer)) {
+        const kept = new Set(change.action === 'delete' || !desired ? [] : ref.names(desired.spec, ref.pointer));
+        for (const name of ref.names(live.spec, ref.pointer)) {
           if (kept.has(name)) continue;
           const target = resourceKey(change.account, ref.kind, name);
           if (removesOld(byKey.get(target))) edges.push([change.key, target]);

@@ -5,9 +5,10 @@
 import type { Kind } from '../../kinds/types.js';
 import type { SafetySettings, SafetyThresholds } from '../../model/account.js';
 import type { LiveResource } from '../../model/resource.js';
-import { type PlannedChange, referencedNames } from './order.js';
+import { ownerNames, type PlannedChange, referencedNames } from './order.js';
 import { resourceKey } from '../../model/resource.js';
 import type { Change, Refusal } from '../../model/plan.js';
+import type { Json } from '../../model/json.js';
 
 /** The thresholds where postureops.yaml sets none. */
 export const SAFETY_DEFAULTS: Required<SafetyThresholds> = { minResources: 10, updatePercent: 30, deletePercent: 30 };
@@ -126,10 +127,12 @@ export function inUseRefusal(
       if (referrer.account !== change.account) continue;
       const kind = kinds.find((k) => k.kind === referrer.kind);
       if (!kind) continue;
-      for (const ref of (kind.references ?? [])) {
-        if (ref.kind !== change.kind || !referencedNames(referrer.spec, ref.pointer).includes(change.name)) continue;
+      // Plain references, and member references (`<resource>.<member>`) by the resource they name.
+      const refs = [...(kind.references ?? []).map((r) => ({ ...r, names: referencedNames })), ...(kind.memberReferences ?? []).map((r) => ({ ...r, names: ownerNames }))];
+      for (const ref of refs) {
+        if (ref.kind !== change.kind || !ref.names(referrer.spec, ref.pointer).includes(change.name)) continue;
         const own = changeOf.get(idKey(referrer.account, referrer.kind, referrer.id));
-        if (own && stopsReferring(own, ref.pointer, change)) continue;
+        if (own && stopsReferring(own, ref.pointer, change, ref.names)) continue;
         const managed = declared.has(resourceKey(referrer.account, referrer.kind, referrer.name));
         details.push(
           `${change.account}/${change.kind}/${change.name} (${change.action}) is still used by ${referrer.kind} ${referrer.name}` +
@@ -147,9 +150,9 @@ export function inUseRefusal(
   };
 }
 
-function stopsReferring(own: PlannedChange, pointer: string, target: Change): boolean {
+function stopsReferring(own: PlannedChange, pointer: string, target: Change, names: (spec: Json | undefined, pointer: string) => string[] = referencedNames): boolean {
   if (own.change.action === 'delete') return true;
   if (!own.desired) return false;
   // Apply replaces by deleting first: a referrer re-pointed to the new id still blocks that delete.
-  return !referencedNames(own.desired.spec, pointer).includes(target.name);
+  return !names(own.desired.spec, pointer).includes(target.name);
 }
