@@ -85,7 +85,7 @@ describe('PredefinedPolicies', () => {
       at,
     );
     expect(problems.map((p) => [p.code, p.field])).toEqual([
-      ['invalid-value', '/spec/policies/0'],
+      ['conflicting-members', '/spec/policies/0'],
       ['missing-field', '/spec/policies/1'],
       ['missing-field', '/spec/policies/2'],
       ['duplicate-item', '/spec/policies/3/policy'],

@@ -40,7 +40,7 @@ function checkDocument(doc: JsonObject, at: Locate): Diagnostic[] {
     if (hasPolicy === hasTag) {
       out.push({
         severity: 'error',
-        code: hasPolicy ? 'invalid-value' : 'missing-field',
+        code: hasPolicy ? 'conflicting-members' : 'missing-field',
         message: `entry ${i + 1} of ${KIND} \`${String(doc.name)}\` ${hasPolicy ? 'gives both policy and tag' : 'gives neither policy nor tag'}: an entry selects one policy by id or the policies carrying a tag`,
         ...at(pointer),
         field: pointer,
