@@ -5,11 +5,12 @@
 
 import { describe, expect, it } from 'vitest';
 import { kindOf } from '../../src/kinds/index.js';
+import type { JsonObject } from '../../src/model/json.js';
 import type { LiveResource } from '../../src/model/resource.js';
 import { desiredOf, doc, fetchCtx, requestCtx } from './helpers.js';
 
 const kind = kindOf('PolicyException');
-const SPEC = {
+const SPEC: JsonObject = {
   exceptions: [
     { description: 'Website', constraints: { resourceNames: ['b', 'a', 'b'], resourceTags: [{ key: 'public', value: ['yes', 'true'] }] } },
     { description: 'Sandbox', previousDescriptions: ['Old sandbox'], constraints: { accountIds: ['123456789012'] } },
