@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startEmulator } from '../../src/emulator/index.js';
 import { makeRepo } from '../config/helpers.js';
-import { cli, oneLine, rawApi, serviceEnv } from './harness.js';
+import { cli, oneLine, rawApi, serviceEnv, story } from './harness.js';
 
 const QUERY_TEXT = `{
     source {
@@ -80,10 +80,7 @@ describe('PolicyException: the exceptions of a policy', () => {
     await emu?.close();
     await rm(dir, { recursive: true, force: true });
   });
-  const steps: [string, () => Promise<void>][] = [];
-  const step = (name: string, fn: () => Promise<void>): void => {
-    steps.push([name, fn]);
-  };
+  const { step, run } = story();
 
   step('applies query, policy and exceptions in order, reading exceptions of the declared policies only; the second plan is clean', async () => {
     const valid = await cli(['validate', dir]);
@@ -205,13 +202,5 @@ describe('PolicyException: the exceptions of a policy', () => {
     expect(oneLine(again.stdout + again.stderr)).toMatch(/exceptions\.yaml:7:\d+: error\[invalid-value\]: PolicyException fresh\/GCP projects: fieldKey projects is not applicable to policy prod-fresh/);
   });
 
-  it('runs the story in order', async () => {
-    for (const [name, fn] of steps) {
-      try {
-        await fn();
-      } catch (err) {
-        throw new Error(`step "${name}": ${(err as Error).message}`);
-      }
-    }
-  });
+  it('runs the story in order', run);
 });

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startEmulator } from '../../src/emulator/index.js';
 import { makeRepo } from '../config/helpers.js';
-import { cli, oneLine, rawApi, serviceEnv } from './harness.js';
+import { cli, oneLine, rawApi, serviceEnv, story } from './harness.js';
 
 // Ten predefined policies in the emulator: the first apply changes six, over the default share of 30 %.
 const ROOT = 'accounts:\n  - name: prod\nsafety:\n  kinds:\n    PredefinedPolicies: {updatePercent: 100}\n';
@@ -48,10 +48,7 @@ describe('PredefinedPolicies: the state of the predefined policies', () => {
     await emu?.close();
     await rm(dir, { recursive: true, force: true });
   });
-  const steps: [string, () => Promise<void>][] = [];
-  const step = (name: string, fn: () => Promise<void>): void => {
-    steps.push([name, fn]);
-  };
+  const { step, run } = story();
 
   step('plans one update per selected policy whose state differs, applies them in one bulk request, then plans clean', async () => {
     const before = await policies();
@@ -129,13 +126,5 @@ describe('PredefinedPolicies: the state of the predefined policies', () => {
     await rm(out, { recursive: true, force: true });
   });
 
-  it('runs the story in order', async () => {
-    for (const [name, fn] of steps) {
-      try {
-        await fn();
-      } catch (err) {
-        throw new Error(`step "${name}": ${(err as Error).message}`);
-      }
-    }
-  });
+  it('runs the story in order', run);
 });

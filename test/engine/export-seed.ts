@@ -224,17 +224,23 @@ export async function seedService(client: ApiClient, accounts: readonly string[]
         });
       }
       // Exceptions of the predefined policies (custom ones are named by their suffix), and their state.
+      // The vendor's ids (`<vendor>-global-<n>`) follow the emulator's vendor.
+      const listedPolicies = unwrapData<JsonObject[]>((await client.request({ method: 'GET', path: '/api/v2/Policies', account: a })).body);
+      const globalId = (n: number): string => String(listedPolicies.find((p) => new RegExp(`^[a-z0-9]+-global-${n}$`).test(String(p.policyId)))?.policyId);
       const predefined: [string, (i: number) => JsonObject[]][] = [
-        ['svc-global-1', (i) => [{ fieldKey: 'accountIds', fieldValues: [String(100000000000 + i)] }]],
-        ['svc-global-8', (i) => [{ fieldKey: 'resourceTags', fieldValues: [{ key: `team${i}`, value: ['a', 'b'] }] }, { fieldKey: 'arns', fieldValues: [`arn:aws:s3:::bucket-${i}`] }]],
-        ['svc-global-73', (i) => [{ fieldKey: 'projects', fieldValues: [`project-${i}`, '*'] }, { fieldKey: 'organizations', fieldValues: [String(i)] }]],
-        ['svc-global-87', (i) => [{ fieldKey: 'subscriptions', fieldValues: [`sub-${i}`] }]],
+        [globalId(1), (i) => [{ fieldKey: 'accountIds', fieldValues: [String(100000000000 + i)] }]],
+        [globalId(8), (i) => [{ fieldKey: 'resourceTags', fieldValues: [{ key: `team${i}`, value: ['a', 'b'] }] }, { fieldKey: 'arns', fieldValues: [`arn:aws:s3:::bucket-${i}`] }]],
+        [globalId(73), (i) => [{ fieldKey: 'projects', fieldValues: [`project-${i}`, '*'] }, { fieldKey: 'organizations', fieldValues: [String(i)] }]],
+        [globalId(87), (i) => [{ fieldKey: 'subscriptions', fieldValues: [`sub-${i}`] }]],
       ];
-      for (let i = 0; i < n; i++) {
-        const [policyId, constraints] = predefined[i % predefined.length];
-        await post(`/api/v2/Exceptions?policyId=${policyId}`, { description: i % 5 === 4 ? `exception: "${i}" # with text` : `exception ${i}`, constraints: constraints(i) });
-      }
-      await client.request({ method: 'PATCH', path: '/api/v2/Policies', account: a, body: [{ policyId: 'svc-global-39', enabled: false }, { policyId: 'svc-global-2', enabled: true, severity: 'high' }] });
+      // Side by side: nothing refers to an exception.
+      await Promise.all(
+        Array.from({ length: n }, (_, i) => {
+          const [policyId, constraints] = predefined[i % predefined.length];
+          return post(`/api/v2/Exceptions?policyId=${policyId}`, { description: i % 5 === 4 ? `exception: "${i}" # with text` : `exception ${i}`, constraints: constraints(i) });
+        }),
+      );
+      await client.request({ method: 'PATCH', path: '/api/v2/Policies', account: a, body: [{ policyId: globalId(39), enabled: false }, { policyId: globalId(2), enabled: true, severity: 'high' }] });
     }),
   );
 }

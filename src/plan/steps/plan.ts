@@ -61,7 +61,7 @@ export interface PlanOptions {
 export function plan(desired: DesiredState, live: LiveState, options: PlanOptions): PlanResult {
   const kinds = options.kinds ?? KINDS;
   // 0. Documents that select live records (by tag) become the resources they select.
-  const selected = select(desired.resources, live.resources, kinds);
+  const selected = select(desired.resources, live, kinds);
   // 1. What this plan covers, the renames it makes (previousNames), the live resources by name, and
   // references a file gives as ids read as the names they stand for.
   const scoped = scope({ ...desired, resources: [...selected.desired] }, live, options.accounts);
