@@ -291,6 +291,32 @@ describe('queries and policies as code', () => {
   const SECOND_KEY = () => ({ url: emu.url, keyId: SECOND.keyId, secret: SECOND.secret });
 });
 
+describe('what validate refuses offline', () => {
+  it('a template the declared profile lacks, a name that is no id suffix, a query id with the reserved prefix', async () => {
+    const dir = await makeRepo({
+      'postureops.yaml': 'accounts:\n  - name: prod\n',
+      'profiles.yaml': PROFILES,
+      'policies.yaml': POLICIES.replace('CUSTOM_TRAIL.Trail_Deleted', 'CUSTOM_TRAIL.Trail_Gone').replace('name: publicread-1', 'name: Public_Read'),
+      'queries.yaml': QUERIES.replace('name: TrailDeleted', 'name: SVC_Mine'),
+    });
+    try {
+      const valid = await cli(['validate', dir]);
+      expect(valid.code).toBe(1);
+      const said = oneLine(valid.stdout + valid.stderr);
+      expect(said).toContain(
+        `${dir}/policies.yaml:9:18: error[unknown-reference]: Policy \`traildeleted\` names alert template \`Trail_Gone\` of AlertProfile \`CUSTOM_TRAIL\`, which has no such alert template = hint: CUSTOM_TRAIL is declared in ${dir}/profiles.yaml:1; its alert templates: Trail_Deleted`,
+      );
+      expect(said).toContain('policies.yaml:15:7: error[invalid-name]: Policy "Public_Read": the service derives its id from its name, and a name is lower-case letters (at most 16)');
+      expect(said).toContain("queries.yaml:2:7: error[query-reserved-id]: Query \"SVC_Mine\": ids starting with SVC_ are the service's predefined queries");
+      // The policy names a query declared nowhere now: as with the service's predefined queries,
+      // validate leaves that to plan (which also reads live queries) unless it looks misspelt.
+      expect(said).toContain('3 errors, 0 warnings in 2 files');
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+});
+
 describe('references by name that plan refuses', () => {
   it('a template the predefined profile lacks and a query neither declared nor live, at the file and line', async () => {
     const emu = await startEmulator({ accounts: ['prod'] });
