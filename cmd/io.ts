@@ -25,6 +25,8 @@ export interface Io {
   clientOptions?: (options: ClientOptions) => ClientOptions;
   /** The apply lease's clocks (tests: virtual ones, so that its waits take no real time). The CLI sets none. */
   leaseClock?: LeaseClock;
+  /** The clock the loader judges documents by (an expired exception); tests give theirs. The CLI sets none. */
+  now?: () => number;
   /**
    * The values the configuration read from the environment (the loader adds them as it reads):
    * masked in what the commands render, and by `stdout` and `stderr` themselves (masked).
@@ -32,9 +34,9 @@ export interface Io {
   secrets?: ReadValues;
 }
 
-/** The loader's option that adds what it reads to the run's secrets. */
-export function readInto(io: Pick<Io, 'secrets'>): { onRead: (values: readonly string[]) => void } {
-  return { onRead: (values) => io.secrets?.add(values) };
+/** The loader's options from `io`: what it reads goes into the run's secrets; documents are judged by io's clock. */
+export function readInto(io: Pick<Io, 'secrets' | 'now'>): { onRead: (values: readonly string[]) => void; now?: () => number } {
+  return { onRead: (values) => io.secrets?.add(values), ...(io.now ? { now: io.now } : {}) };
 }
 
 /** A stream whose every written text is masked for `secrets` (the net behind the renderers). */

@@ -136,6 +136,7 @@ export function readDocument(
       literals: root?.secretLiterals,
       settings: root?.settings,
       secrets,
+      now: (options.now ?? Date.now)(),
     }),
   );
 

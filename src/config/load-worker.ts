@@ -9,7 +9,7 @@ import { prepareValidators } from './validators.js';
 async function main(task: WorkerTask): Promise<WorkerAnswer> {
   await prepareValidators();
   const results: [number, FileResult][] = [];
-  takeFiles(task, new Int32Array(task.counter), results);
+  takeFiles({ ...task, options: { ...task.options, now: () => task.now } }, new Int32Array(task.counter), results);
   return { results };
 }
 

@@ -121,8 +121,11 @@ export async function loadDocuments(
   });
   const files: TextFile[] = read.flatMap((r) => (r.text === undefined ? [] : [{ file: r.file, text: r.text }]));
   const workers = workersFor(files, options.parallel);
+  // One time for the whole load: every document is judged at the same moment.
+  const at = (options.now ?? Date.now)();
+  const timed: LoadOptions = { ...options, now: () => at };
   const results =
-    workers > 0 ? await loadFilesInParallel(files, root, options, workers) : files.map((f) => loadFileText(f.file, f.text, root, options));
+    workers > 0 ? await loadFilesInParallel(files, root, timed, workers) : files.map((f) => loadFileText(f.file, f.text, root, timed));
   const values = new Set<string>();
   for (const result of results) {
     options.onRead?.(result.read);

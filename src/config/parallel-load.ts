@@ -37,6 +37,8 @@ export interface WorkerTask {
   files: TextFile[];
   root: RootConfig | undefined;
   options: LoadOptions;
+  /** The load's time (LoadOptions.now, read once: a function cannot be posted). */
+  now: number;
   /** Int32Array over it: [0] is the index of the next file to take. */
   counter: SharedArrayBuffer;
 }
@@ -77,6 +79,7 @@ export async function loadFilesInParallel(files: TextFile[], root: RootConfig | 
     files,
     root,
     options: { env: { ...options.env }, ...(options.missingEnv !== undefined ? { missingEnv: options.missingEnv } : {}) },
+    now: (options.now ?? Date.now)(),
     counter,
   };
   const answers = Array.from({ length: workers }, () => runWorker(task));

@@ -43,6 +43,8 @@ export interface SemanticContext {
   literals?: SecretLiteralPolicy;
   /** The root file's kind settings (Kind.rootSettings). */
   settings?: JsonObject;
+  /** Epoch ms the document is judged at (LoadOptions.now); default now. */
+  now?: number;
   /** secretFacts of the document, when the caller has them already. */
   secrets?: SecretFacts;
 }
@@ -94,7 +96,7 @@ export function checkDocument(kind: Kind, doc: JsonObject, ctx: SemanticContext)
     });
   }
 
-  out.push(...(kind.documents?.check?.(doc, at, ctx.settings ?? {}) ?? []));
+  out.push(...(kind.documents?.check?.(doc, at, ctx.settings ?? {}, { now: ctx.now ?? Date.now() }) ?? []));
   return out;
 }
 

@@ -35,4 +35,9 @@ export interface LoadOptions {
    * anything else happens): the Action registers them with the runner there.
    */
   onRead?: (values: readonly string[]) => void;
+  /**
+   * The clock documents are judged by (a vulnerability exception past its expiry is a warning), read
+   * once per load; default Date.now. Tests give their virtual one.
+   */
+  now?: () => number;
 }

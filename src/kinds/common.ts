@@ -5,7 +5,7 @@ import { type ApiRequest, type HttpMethod, unwrapData } from '../api/types.js';
 import { MalformedBodyError } from '../model/service-body.js';
 import { API_PREFIX } from '../api/buckets.js';
 import { isObject, jsonEqual, type Json, type JsonObject } from '../model/json.js';
-import type { RequestContext } from './types.js';
+import type { RequestContext, RoutingHook } from './types.js';
 import type { LastChange, LiveResource, ResourceDocument } from '../model/resource.js';
 
 /** `/api/v2/<collection>/<encoded id>/...`: every segment after the collection is URI-encoded. */
@@ -178,4 +178,33 @@ export function lastChangeOf(by: unknown, time: unknown): LastChange | undefined
   const ms = typeof time === 'number' ? time : typeof time === 'string' && /^\d{10,}$/.test(time) ? Number(time) : typeof time === 'string' ? Date.parse(time) : NaN;
   if (Number.isFinite(ms) && ms > 0) out.at = new Date(ms).toISOString();
   return out.by !== undefined || out.at !== undefined ? out : undefined;
+}
+
+/**
+ * Routing of a kind that sends something other than alerts to channels (report rules' reports, data
+ * export rules' data): it routes no alert, but a channel an enabled one uses is not idle.
+ */
+export const CONSUMER_ROUTING: RoutingHook = {
+  role: 'consumer',
+  read: (name, spec) => ({ role: 'consumer', consumer: { name, enabled: toBoolean(spec.enabled), channels: stringList(spec.channels) } }),
+};
+
+/**
+ * The PATCH of a rule record (`mcGuid`, `filters`, `intgGuidList`): `filters` whole when one of
+ * `filterMembers` changed or the rule is renamed (its name is in them), the channels when they
+ * changed, and `extra` (members of the kind's own); no request when nothing is to send.
+ */
+export function rulePatch(
+  path: string,
+  changed: readonly string[],
+  filterMembers: readonly string[],
+  parts: { filters: () => JsonObject; channels: () => string[]; extra?: JsonObject },
+  ctx: RequestContext,
+  rename = false,
+): ApiRequest[] {
+  const body: JsonObject = {};
+  if (rename || changed.some((m) => filterMembers.includes(m))) body.filters = parts.filters();
+  if (changed.includes('channels')) body.intgGuidList = parts.channels();
+  Object.assign(body, parts.extra ?? {});
+  return Object.keys(body).length === 0 ? [] : [request(ctx, 'PATCH', path, body)];
 }

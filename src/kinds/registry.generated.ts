@@ -8,12 +8,14 @@ import { AlertRule } from './alert-rule/index.js';
 import { AlertTemplate } from './alert-template/index.js';
 import { CloudAccount } from './cloud-account/index.js';
 import { ContainerRegistry } from './container-registry/index.js';
+import { DataExportRule } from './data-export-rule/index.js';
 import { Policy } from './policy/index.js';
 import { PolicyException } from './policy-exception/index.js';
 import { PredefinedPolicies } from './predefined-policies/index.js';
 import { Query } from './query/index.js';
 import { ReportRule } from './report-rule/index.js';
 import { ResourceGroup } from './resource-group/index.js';
+import { VulnerabilityException } from './vulnerability-exception/index.js';
 import type { Kind } from './types.js';
 
-export const REGISTERED: readonly Kind[] = [AgentAccessToken, AlertChannel, AlertProfile, AlertRule, AlertTemplate, CloudAccount, ContainerRegistry, Policy, PolicyException, PredefinedPolicies, Query, ReportRule, ResourceGroup];
+export const REGISTERED: readonly Kind[] = [AgentAccessToken, AlertChannel, AlertProfile, AlertRule, AlertTemplate, CloudAccount, ContainerRegistry, DataExportRule, Policy, PolicyException, PredefinedPolicies, Query, ReportRule, ResourceGroup, VulnerabilityException];

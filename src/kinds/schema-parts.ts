@@ -25,6 +25,8 @@ export const AWS_ACCOUNT_ID = orEnv('[0-9]{12}');
 export const NOT_BLANK = '^(?!\\s*$).+$';
 export const SPEC_POINTER = '^(/[^/]*)+$';
 export const SELECTOR = '^[^/]+/.+$';
+/** An RFC 3339 time with a zone (`2026-12-31T18:00:00Z`, `...+02:00`): what the service takes as an expiry. */
+export const RFC3339_TIME = '^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d+)?(Z|[+-]\\d{2}:\\d{2})$';
 /** Text that may span lines, not only blanks (a policy's remediation). */
 export const HAS_TEXT = '\\S';
 
@@ -50,6 +52,7 @@ export const PATTERN_PHRASES: Record<string, string> = {
   [NOT_BLANK]: 'one line, not only spaces',
   [SPEC_POINTER]: 'a JSON pointer into spec, such as /data/channel',
   [SELECTOR]: 'a selector [account/]Kind/name (* matches within a part)',
+  [RFC3339_TIME]: 'an RFC 3339 time with its zone, such as 2026-12-31T18:00:00Z',
   [HAS_TEXT]: 'some text, not only blanks',
 };
 
@@ -111,6 +114,22 @@ export function closedSet(description: string, set: ClosedSet, extra: Extra = {}
   if (extra.example === undefined) schema.examples = [...set.values];
   schema[CLOSED_SET_KEYWORD] = { ...set, values: [...set.values] };
   return schema;
+}
+
+/**
+ * The `channels` of a kind that takes only channels of some types (report rules: EmailUser; data
+ * export rules: AwsS3): names of the same account, at least one, another type refused.
+ */
+export function typedChannels(types: readonly string[], what: string, example: string): SchemaObject {
+  const typed = `${types.join(' or ')} AlertChannel`;
+  return {
+    type: 'array',
+    minItems: 1,
+    uniqueItems: true,
+    items: { type: 'string', minLength: 1, description: `Name of an ${typed} of the same account.` },
+    description: `${typed} names (of the same account) ${what}; a channel of another type is refused.`,
+    examples: [[example]],
+  };
 }
 
 export function str(description: string, extra: Extra = {}): SchemaObject {

@@ -99,6 +99,12 @@ export interface RoutingHook {
   read(name: string, spec: JsonObject): RoutingPart;
 }
 
+/** What an offline check may know besides the document: the time it is judged at. */
+export interface CheckContext {
+  /** Epoch ms of the load (the run's clock; tests inject theirs): an expiry before it has passed. */
+  now: number;
+}
+
 /** Capability `documents`: the kind's files (config's loader: schema validation, then `check`). */
 export interface DocumentsCapability {
   /**
@@ -111,7 +117,7 @@ export interface DocumentsCapability {
    * `doc` is the whole document after `${env:...}` substitution and schema validation (which may have
    * failed: check shapes); pointers are document-relative (`/name`, `/spec/...`).
    */
-  check?(doc: JsonObject, at: Locate, settings?: KindSettings): Diagnostic[];
+  check?(doc: JsonObject, at: Locate, settings?: KindSettings, context?: CheckContext): Diagnostic[];
 }
 
 /** Capability `hierarchy`: resources that live inside a parent's (plan's fold step; order; the loader). */
@@ -128,6 +134,11 @@ export interface HierarchyCapability {
 export interface CompareCapability {
   /** Top-level spec members no endpoint can change: a change to one plans a replace. */
   readonly replaceOn?: readonly string[];
+  /**
+   * Members whose change, between these two specs, no endpoint can make (a vulnerability exception's
+   * expiry removed: a PATCH can set one, not clear it): like replaceOn, for this change only.
+   */
+  replaceWhen?(desired: JsonObject, live: JsonObject): string[];
   /** JSON pointers of arrays in this spec compared as sets (the service reorders them). */
   setPointers?(spec: JsonObject): string[];
   /**

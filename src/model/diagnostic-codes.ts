@@ -78,6 +78,8 @@ export type DiagnosticCode =
   | 'unknown-base-profile'
   | 'base-profile-without-templates'
   | 'service-check-failed'
+  | 'scope-not-of-type'
+  | 'exception-expired'
   | 'query-reserved-id'
   | 'invalid-name'
   | 'conflicting-members'
@@ -198,6 +200,8 @@ export const DIAGNOSTIC_CODES: Readonly<Record<DiagnosticCode, string>> = {
   'unknown-base-profile': 'an alert profile extends a predefined profile the account does not have',
   'base-profile-without-templates': 'an alert profile extends a profile that has no templates',
   'service-check-failed': 'the service refused a value a kind asked it to check at plan time (a query its validation endpoint rejects)',
+  'scope-not-of-type': 'a vulnerability exception scopes by a member of the other type (a hostname on a Container exception)',
+  'exception-expired': 'a vulnerability exception is past its expiry: the service no longer applies it',
   'query-reserved-id': "a Query's name (its queryId) uses the predefined queries' prefix",
   'invalid-name': "a name the service would not take as the resource's id (a Policy's name is its id's suffix, a Query's its queryId)",
   'conflicting-members': "members a document may not give together (a policy's alertTemplate and alertProfile, a frequency on a Compliance policy)",

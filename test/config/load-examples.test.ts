@@ -157,6 +157,8 @@ describe('postureops.yaml', () => {
       AgentAccessToken: false,
       ResourceGroup: false,
       ReportRule: false,
+      DataExportRule: false,
+      VulnerabilityException: false,
       Query: false,
       Policy: false,
       PolicyException: false,

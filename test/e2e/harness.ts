@@ -74,7 +74,7 @@ export function leapingLeaseClock(): LeaseClock & { leapt: () => number } {
 
 export async function cli(
   args: string[],
-  opts: { env?: Record<string, string | undefined>; cwd?: string; signals?: Io['signals']; clientOptions?: Io['clientOptions']; leaseClock?: LeaseClock } = {},
+  opts: { env?: Record<string, string | undefined>; cwd?: string; signals?: Io['signals']; clientOptions?: Io['clientOptions']; leaseClock?: LeaseClock; now?: () => number } = {},
 ): Promise<CliResult> {
   const out = sink();
   const err = sink();
@@ -88,6 +88,7 @@ export async function cli(
     ...(opts.signals ? { signals: opts.signals } : {}),
     ...(opts.clientOptions ? { clientOptions: opts.clientOptions } : {}),
     leaseClock: opts.leaseClock ?? leapingLeaseClock(),
+    ...(opts.now ? { now: opts.now } : {}),
   };
   const code = await run(['node', 'postureops', ...args], io);
   return { code, stdout: out.text(), stderr: err.text() };

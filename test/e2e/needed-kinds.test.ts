@@ -40,9 +40,9 @@ describe('a pruned channel still used by a live rule', () => {
     const plan = JSON.parse(res.stdout);
     expect(plan.refusal.code).toBe('in-use');
     expect(plan.refusal.details.join('\n')).toContain('AlertRule r1');
-    // Report rules route to channels too; the resource groups the rules name are not read: rules
+    // Report rules and data export rules use channels too; the resource groups the rules name are not read: rules
     // read only for the in-use check are never compared, so their group ids need no names.
-    expect(readsByCollection(plan.apiCalls.byBucket)).toEqual({ AlertChannels: 1, AlertRules: 1, ReportRules: 1 });
+    expect(readsByCollection(plan.apiCalls.byBucket)).toEqual({ AlertChannels: 1, AlertRules: 1, ReportRules: 1, DataExportRules: 1 });
     expect(plan.diagnostics ?? []).toEqual([]);
   });
 });

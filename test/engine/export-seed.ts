@@ -91,6 +91,33 @@ function registryData(i: number): JsonObject {
   return flavours[i % flavours.length];
 }
 
+const REASONS = ['Accepted Risk', 'False Positive', 'Compensating Controls', 'Fix Pending', 'Other'];
+const SEVERITIES = ['Critical', 'High', 'Medium', 'Low', 'Info'];
+
+/** A vulnerability exception of either type, its criteria and scope varied; expiries in two zones or none. */
+export function vulnerabilityException(i: number, name: string): JsonObject {
+  const host = i % 2 === 1;
+  const criteria: JsonObject = {};
+  if (i % 3 !== 1) criteria.cve = [`CVE-2024-${1000 + i}`, `CVE-2023-${2000 + i}`];
+  // Versions of one name in two entries: the service groups them.
+  if (i % 4 !== 0) criteria.package = [{ [`pkg-${i}`]: ['1.0.0', '1.1.0'] }, { libssl: [`3.0.${i}`] }, { [`pkg-${i}`]: ['2.0.0'] }];
+  if (i % 3 !== 0) criteria.severity = SEVERITIES.filter((_, j) => (i + j) % 2 === 0);
+  if (i % 5 !== 0) criteria.fixable = [i % 2];
+  const scope: JsonObject = host
+    ? { hostname: [`host-${i}`, `host-${i + 1}`], ...(i % 3 === 0 ? { clusterName: ['prod-eks'] } : {}) }
+    : { registry: ['index.docker.io'], repository: [`team/app-${i}`], ...(i % 4 === 2 ? { imageTag: ['latest', 'v1'] } : {}) };
+  return {
+    exceptionName: name,
+    exceptionType: host ? 'Host' : 'Container',
+    exceptionReason: REASONS[i % REASONS.length],
+    ...(i % 6 === 5 ? { state: 0 } : {}),
+    props: { description: i % 2 ? `excepted ${i}` : '' },
+    vulnerabilityCriteria: criteria,
+    ...(i % 7 !== 6 ? { resourceScope: scope } : {}),
+    ...(i % 3 === 0 ? { expiryTime: '2031-01-15T10:00:00+02:00' } : i % 3 === 1 ? { expiryTime: `2032-06-${String(10 + (i % 18)).padStart(2, '0')}T08:30:00Z` } : {}),
+  };
+}
+
 const NAME_STYLES = [(s: string) => s, (s: string) => `Team ${s} Alerts`, (s: string) => s.toUpperCase(), (s: string) => `équipe-${s}`];
 /** A field seen per resource type (api-facts.md), for groups of every type. */
 const GROUP_FIELDS: [string, string, string][] = [
@@ -156,6 +183,18 @@ export async function seedService(client: ApiClient, accounts: readonly string[]
           filters: { name: nameFor('report', i), description: i % 2 ? `reports ${i}` : '', enabled: i % 5 === 4 ? 0 : 1, severity: [1, 2, 3].slice(0, 1 + (i % 3)), resourceGroups: i % 3 ? [groupIds[i % n], defaults[i % defaults.length]] : [] },
           reportNotificationTypes: { pci: i % 2 === 0, trendReport: true, [i % 4 ? 'awsComplianceEvents' : 'gcpCis12']: true },
         });
+      }
+      // Data export rules take AwsS3 channels only.
+      const s3Ids = channelIds.filter((_, i) => CHANNEL_TYPES[i % CHANNEL_TYPES.length] === 'AwsS3');
+      for (let i = 0; i < n; i++) {
+        await post('/api/v2/DataExportRules', {
+          type: 'Dataexport',
+          intgGuidList: [s3Ids[i % s3Ids.length]],
+          filters: { name: nameFor('export', i), description: i % 2 ? `export ${i}` : '', enabled: i % 5 === 4 ? 0 : 1, ...(i % 3 === 0 ? { profileVersions: ['V1'] } : {}) },
+        });
+      }
+      for (let i = 0; i < n; i++) {
+        await post('/api/v2/VulnerabilityExceptions', vulnerabilityException(i, nameFor('exception', i)));
       }
       for (let i = 0; i < n; i++) {
         const type = CLOUD_ACCOUNT_TYPES[i % CLOUD_ACCOUNT_TYPES.length];

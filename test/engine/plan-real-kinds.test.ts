@@ -115,6 +115,8 @@ describe('plan engine with the registered kinds', () => {
       AgentAccessTokens: 2,
       ResourceGroups: 2,
       ReportRules: 2,
+      DataExportRules: 2,
+      VulnerabilityExceptions: 2,
       Queries: 2,
       Policies: 2,
     });

@@ -41,6 +41,21 @@ const DOCS: [string, string, JsonObject][] = [
   ],
   ['AlertRule', 'critical', { channels: ['ops-slack', 'dd'], severity: ['high', 'critical'], eventCategory: ['Compliance', 'Cloud'], resourceGroups: ['rg'], description: 'on-call' }],
   ['ReportRule', 'weekly', { channels: ['sec-mail'], reports: ['pci', 'awsComplianceEvents'], severity: ['critical'], resourceGroups: ['rg'] }],
+  ['AlertChannel', 'lake', { type: 'AwsS3', data: { s3CrossAccountCredentials: { roleArn: 'arn:aws:iam::123456789012:role/x', externalId: 'e', bucketArn: 'arn:aws:s3:::lake' } } }],
+  ['DataExportRule', 'to-lake', { channels: ['lake'], description: 'all of it', profileVersions: ['V1'] }],
+  [
+    'VulnerabilityException',
+    'webp',
+    {
+      type: 'Container',
+      reason: 'Accepted Risk',
+      description: 'not reachable',
+      criteria: { cves: ['CVE-2023-4863'], packages: [{ name: 'libwebp', version: '1.3.0' }, { name: 'zlib', version: '1.2' }, { name: 'libwebp', version: '1.2.4' }], severities: ['High', 'Critical'], fixable: true },
+      scope: { repository: ['shop/front'], registry: ['ghcr.io'] },
+      expiry: '2031-01-01T02:00:00+02:00',
+    },
+  ],
+  ['VulnerabilityException', 'hosts', { type: 'Host', reason: 'Fix Pending', enabled: false, criteria: { severities: ['Low'] } }],
   [
     'AlertProfile',
     'CUSTOM_FILES',
@@ -152,6 +167,10 @@ describe('kinds against the emulator', () => {
       ['AlertChannel', 'ops-slack', { type: 'Webhook', data: { webhookUrl: 'https://hooks.example.com/x' } }, ['type', 'data']],
       ['ContainerRegistry', 'ecr', { enabled: false, data: { registryType: 'AWS_ECR', awsAuthType: 'AWS_IAM', registryDomain: 'r.example.com', crossAccountCredentials: { roleArn: 'arn:aws:iam::1:role/r', externalId: 'e' } } }, ['enabled', 'data']],
       ['AlertRule', 'critical', { channels: ['dd'], severity: [3], resourceGroups: ['rg'], enabled: false }, ['channels', 'severity', 'resourceGroups', 'eventCategory', 'description', 'enabled']],
+      ['DataExportRule', 'to-lake', { channels: ['lake'], enabled: false, profileVersions: [] }, ['description', 'enabled', 'profileVersions']],
+      // Criteria narrowed to one package and no fixable filter; the scope widened to every resource.
+      ['VulnerabilityException', 'webp', { type: 'Container', reason: 'Other', criteria: { packages: [{ name: 'zlib', version: '1.2' }] }, expiry: '2032-01-01T00:00:00Z' }, ['reason', 'description', 'criteria', 'scope', 'expiry']],
+      ['VulnerabilityException', 'hosts', { type: 'Host', reason: 'Fix Pending', criteria: { severities: ['Low'] }, scope: { hostname: ['b1'] } }, ['enabled', 'scope']],
       ['Query', 'ShadowChanged', { name: 'Shadow changed', text: '{ source { SVC_HE_FILES f } filter { f.PATH = 1 } return { f.MID } }', description: 'now described' }, ['text', 'description']],
       ['Policy', 'shadow', { query: 'ShadowChanged', title: 'Shadow', remediation: 'Look', severity: 'Critical', type: 'Compliance', tags: ['c'], alertEnabled: false, limit: 50, alertTemplate: 'CUSTOM_FILES.File_Violation' }, ['title', 'severity', 'type', 'tags', 'alertEnabled', 'frequency']],
     ];
@@ -175,7 +194,7 @@ describe('kinds against the emulator', () => {
     expect((await listAll()).filter((r) => !r.managedByService)).toHaveLength(desired.length);
     const ctx = requestCtx();
     await client.request(kindOf('AlertTemplate').deleteRequest('CUSTOM_FILES.File_Violation', ctx));
-    for (const key of ['Policy/shadow', 'Policy/publicread-2', 'Query/ShadowChanged', 'AlertRule/critical', 'ReportRule/weekly', 'ResourceGroup/rg', 'AlertProfile/CUSTOM_FILES', 'AlertChannel/dd', 'AlertChannel/ops-slack', 'AlertChannel/sec-mail', 'CloudAccount/aws-main', 'ContainerRegistry/ecr']) {
+    for (const key of ['Policy/shadow', 'Policy/publicread-2', 'Query/ShadowChanged', 'AlertRule/critical', 'DataExportRule/to-lake', 'VulnerabilityException/webp', 'VulnerabilityException/hosts', 'AlertChannel/lake', 'ReportRule/weekly', 'ResourceGroup/rg', 'AlertProfile/CUSTOM_FILES', 'AlertChannel/dd', 'AlertChannel/ops-slack', 'AlertChannel/sec-mail', 'CloudAccount/aws-main', 'ContainerRegistry/ecr']) {
       const [kind] = key.split('/');
       await client.request(kindOf(kind).deleteRequest(key === 'AlertProfile/CUSTOM_FILES' ? 'CUSTOM_FILES' : ids.get(key)!, ctx));
     }

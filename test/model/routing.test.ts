@@ -29,8 +29,8 @@ const reach = (map: RoutingMap, category: string, severity: string, account = 'p
   cellOf(map.accounts.find((a) => a.account === account)!, category, severity)?.channels ?? [];
 
 describe('the routing hooks of the kinds', () => {
-  it('channels, alert rules and report rules take part, each in its role; the rule kind gives the dimensions', () => {
-    expect(Object.fromEntries(KINDS.filter((k) => k.routing).map((k) => [k.kind, k.routing!.role]))).toEqual({ AlertChannel: 'channel', AlertRule: 'rule', ReportRule: 'consumer' });
+  it('channels, alert rules, report rules and data export rules take part, each in its role; the rule kind gives the dimensions', () => {
+    expect(Object.fromEntries(KINDS.filter((k) => k.routing).map((k) => [k.kind, k.routing!.role]))).toEqual({ AlertChannel: 'channel', AlertRule: 'rule', ReportRule: 'consumer', DataExportRule: 'consumer' });
     expect(dims.severities.map((s) => s.name)).toEqual(['critical', 'high', 'medium', 'low', 'info']);
     expect(dims.categories).toContain('Cloud');
   });

@@ -1,6 +1,6 @@
 // /api/v2/DataExportRules (api-facts.md "Data export rules"): type `Dataexport`, `intgGuidList` of
 // the account's AwsS3 channels only (400 for another type), filters {name, description, enabled
-// 0/1, profileVersions}, PATCH without mcGuid, search.
+// 0/1, profileVersions}, PATCH without mcGuid, createdOrUpdatedTime or createdOrUpdatedBy, search.
 
 import { HttpError, objectBody, type Handler, type RequestContext } from '../http.js';
 import { newMcGuid } from '../ids.js';
@@ -95,7 +95,9 @@ export function dataExportRuleRoutes(): Route[] {
   const patch: Handler = (ctx) => {
     const r = find(ctx);
     const body = objectBody(ctx);
-    refuseMembers(body, ['mcGuid'], 'must not be sent on update');
+    refuseMembers(body, ['mcGuid', 'createdOrUpdatedTime', 'createdOrUpdatedBy'], 'must not be sent on update');
+    // The service writes these; a client that echoes a record back sends them in filters.
+    if (body.filters !== null && typeof body.filters === 'object') refuseMembers(body.filters as Record<string, unknown>, ['createdOrUpdatedTime', 'createdOrUpdatedBy'], 'must not be sent on update (filters)');
     check(DATA_EXPORT_PATCH, body);
     checkChannels(ctx, body);
     const f = patchRuleCore(r, body, ctx);

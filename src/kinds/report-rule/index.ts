@@ -7,7 +7,7 @@ import type { Diagnostic } from '../../model/diagnostics.js';
 import { isObject, type Json, type JsonObject } from '../../model/json.js';
 import type { DesiredResource, LiveResource, ResourceDocument } from '../../model/resource.js';
 import { SEVERITY_NAMES, severitiesOf, severityOf } from '../alert-rule/severities.js';
-import { apiPath, canonicalSet, canonicalSets, convertedEnvRefs, createdString, liveRule, recordList, request, stringList, toBoolean, toFlag } from '../common.js';
+import { apiPath, canonicalSet, canonicalSets, CONSUMER_ROUTING, convertedEnvRefs, createdString, liveRule, recordList, request, rulePatch, stringList, toBoolean, toFlag } from '../common.js';
 import type { ExportedDocument, FetchContext, Kind, RequestContext } from '../types.js';
 import { REPORT_RULE_TYPE, REPORTS } from './reports.js';
 import { SCHEMA_FILE, schemas } from './schema.js';
@@ -93,18 +93,13 @@ export const ReportRule: Kind = {
   },
   createdId: (body) => createdString(body, 'mcGuid', LIST_PATH),
   updateRequests(id, desired, changed, ctx, options) {
-    const body: JsonObject = {};
-    if (options?.rename || changed.some((m) => FILTER_MEMBERS.includes(m))) body.filters = filtersBody(desired, ctx);
-    if (changed.includes('channels')) body.intgGuidList = channelIds(desired, ctx);
-    if (changed.includes('reports')) body.reportNotificationTypes = notificationTypes(desired);
-    return Object.keys(body).length === 0 ? [] : [request(ctx, 'PATCH', apiPath(COLLECTION, id), body)];
+    const extra: JsonObject = changed.includes('reports') ? { reportNotificationTypes: notificationTypes(desired) } : {};
+    const parts = { filters: () => filtersBody(desired, ctx), channels: () => channelIds(desired, ctx), extra };
+    return rulePatch(apiPath(COLLECTION, id), changed, FILTER_MEMBERS, parts, ctx, options?.rename);
   },
   deleteRequest: (id, ctx) => request(ctx, 'DELETE', apiPath(COLLECTION, id)),
-  // Routing: reports reach e-mail channels, no alerts; a channel an enabled report rule uses is not idle.
-  routing: {
-    role: 'consumer',
-    read: (name, spec) => ({ role: 'consumer', consumer: { name, enabled: toBoolean(spec.enabled), channels: stringList(spec.channels) } }),
-  },
+  // Routing: reports reach e-mail channels, no alerts.
+  routing: CONSUMER_ROUTING,
   documents: {
     schemas,
   },

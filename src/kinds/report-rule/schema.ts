@@ -1,7 +1,7 @@
 // The JSON Schema of ReportRule documents.
 
 import { severityItem } from '../alert-rule/schema.js';
-import { closedSet, commonRef, envelope, obj, type SchemaObject } from '../schema-parts.js';
+import { closedSet, commonRef, envelope, obj, type SchemaObject, typedChannels } from '../schema-parts.js';
 import { REPORTS } from './reports.js';
 
 export const SCHEMA_FILE = 'report-rule.schema.json';
@@ -10,14 +10,7 @@ function documentSchema(): SchemaObject {
   const spec = obj(
     'Which scheduled reports are e-mailed to which channels.',
     {
-      channels: {
-        type: 'array',
-        minItems: 1,
-        uniqueItems: true,
-        items: { type: 'string', minLength: 1, description: 'Name of an EmailUser AlertChannel of the same account.' },
-        description: 'EmailUser AlertChannel names (of the same account) that receive the reports; a channel of another type is refused.',
-        examples: [['secops-email']],
-      },
+      channels: typedChannels(['EmailUser'], 'that receive the reports', 'secops-email'),
       reports: {
         type: 'array',
         uniqueItems: true,

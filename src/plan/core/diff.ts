@@ -135,9 +135,14 @@ export function diffResource(kind: Kind, desired: DesiredResource, live: LiveRes
     writeOnly,
     sensitive,
     unreturned,
-    replace: changedList.some((m) => (kind.compare?.replaceOn ?? []).includes(m)),
+    replace: changedList.some((m) => fixedMembers(kind, d, l).includes(m)),
     withheld,
   };
+}
+
+/** Members no endpoint can change from `live` to `desired`: the kind's replaceOn and replaceWhen. */
+export function fixedMembers(kind: Kind, desired: JsonObject, live: JsonObject): string[] {
+  return [...(kind.compare?.replaceOn ?? []), ...(kind.compare?.replaceWhen?.(desired, live) ?? [])];
 }
 
 /**

@@ -3,7 +3,7 @@
 // other change means update (pushing write-only secrets too when rotation asked for it), and so does
 // a rename (`previousNames`) even when the spec is unchanged.
 
-import { diffResource } from '../core/diff.js';
+import { diffResource, fixedMembers } from '../core/diff.js';
 import { because } from '../../model/reasons.js';
 import type { Decision, Decisions, Match } from './shared.js';
 
@@ -27,7 +27,7 @@ export function unmatched(m: Match): Decision {
 function compare(m: Match, rotate: boolean): Decision {
   const diff = diffResource(m.kind, m.desired, m.live!, rotate);
   if (diff.replace) {
-    const fixed = diff.changed.filter((member) => (m.kind.compare?.replaceOn ?? []).includes(member));
+    const fixed = diff.changed.filter((member) => fixedMembers(m.kind, m.desired.spec, m.live!.spec).includes(member));
     return { ...m, diff, action: 'replace', rotate: false, ...because('replace-because-cannot-update', `${fixed.join(', ')} cannot be changed in place`) };
   }
   if (diff.changed.length > 0) return { ...m, diff, action: 'update', rotate };
