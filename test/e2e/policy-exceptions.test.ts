@@ -118,6 +118,9 @@ describe('PolicyException: the exceptions of a policy', () => {
     const changes = JSON.parse(plan.stdout).changes as any[];
     expect(changes.map((c) => `${c.action} ${c.name}`)).toEqual(['update svc-global-8/Legacy logs bucket']);
     expect(changes[0].lastChange.by).toBe('admin@example.com');
+    // --target by policy: the other policy's exceptions have nothing to change.
+    expect((await cli(['plan', dir, '--target', 'PolicyException/publicbuckets/*', '--detailed-exitcode'], { env })).code).toBe(0);
+    expect((await cli(['plan', dir, '--target', 'PolicyException/svc-global-8/*', '--detailed-exitcode'], { env })).code).toBe(2);
     expect(JSON.stringify(changes[0].before)).toContain('arn:aws:s3:::*');
     expect(changes[0].diff.map((d: { path: string }) => d.path.split('/').slice(0, 3).join('/'))).toContain('/constraints/arns');
     expect((await cli(['apply', dir, '--auto-approve', '--no-lease'], { env })).code).toBe(0);
