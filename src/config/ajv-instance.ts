@@ -3,7 +3,7 @@
 
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { schemaCatalog } from './schema-catalog.js';
-import { CLOSED_SET_KEYWORD, FORMAT_KEYWORD } from '../kinds/schema-parts.js';
+import { CLOSED_SET_KEYWORD, FORMAT_KEYWORD, OPEN_MEMBERS_KEYWORD } from '../kinds/schema-parts.js';
 
 export function createAjv(code?: { source: boolean; esm: boolean }): Ajv2020 {
   const ajv = new Ajv2020({
@@ -19,6 +19,7 @@ export function createAjv(code?: { source: boolean; esm: boolean }): Ajv2020 {
   // Annotations ajv does not judge: value-check.ts does (a warning is not a JSON Schema verdict).
   ajv.addKeyword(CLOSED_SET_KEYWORD);
   ajv.addKeyword(FORMAT_KEYWORD);
+  ajv.addKeyword(OPEN_MEMBERS_KEYWORD);
   // Registered, not compiled: a schema is compiled on first use, with only what it references.
   for (const schema of Object.values(schemaCatalog())) ajv.addSchema(schema);
   return ajv;

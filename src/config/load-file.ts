@@ -126,6 +126,7 @@ export function readDocument(
       quiet: (p) => p in interpolated.refs || secrets.all.includes(p),
       // A placeholder export wrote stands for a value still to be set: its shape is not checked.
       ignore: [...interpolated.missing, ...interpolated.placeholders],
+      ...(root?.serviceValues ? { serviceValues: root.serviceValues } : {}),
     }),
   );
   out.push(

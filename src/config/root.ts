@@ -165,7 +165,13 @@ export function parseRoot(
     ...(safety ? { safety } : {}),
     ...(routing ? { routing } : {}),
     variables,
+    ...(isServiceValues(value.serviceValues) ? { serviceValues: value.serviceValues } : {}),
   };
+}
+
+/** `serviceValues` as the schema lets it through: lists of strings by label. */
+function isServiceValues(value: Json | undefined): value is Record<string, string[]> {
+  return value !== null && typeof value === 'object' && !Array.isArray(value) && Object.values(value).every((v) => Array.isArray(v) && v.every((x) => typeof x === 'string'));
 }
 
 /** Pointers of the strings holding a reference (well-formed or not; escapes are text). */

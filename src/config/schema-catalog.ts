@@ -4,7 +4,21 @@
 // the shared definitions, the root file postureops.yaml, and the `document.schema.json` dispatch.
 
 import { DOCUMENT_KINDS, KINDS, kindForDocument } from '../kinds/index.js';
-import { COMMON_SCHEMA, DRAFT, NOT_BLANK, SCHEMA_BASE, SELECTOR, SPEC_POINTER, bool, commonRef, obj, ref, type SchemaObject } from '../kinds/schema-parts.js';
+import {
+  CLOSED_SET_KEYWORD,
+  COMMON_SCHEMA,
+  DRAFT,
+  NOT_BLANK,
+  SCHEMA_BASE,
+  SELECTOR,
+  SPEC_POINTER,
+  bool,
+  commonRef,
+  obj,
+  ref,
+  type ClosedSet,
+  type SchemaObject,
+} from '../kinds/schema-parts.js';
 
 import { routingSchema } from './routing-schema.js';
 
@@ -121,6 +135,23 @@ function thresholds(description: string, extra: Record<string, SchemaObject> = {
   });
 }
 
+/** The label of every closed set the kinds' schemas declare (`<kind> type`, `event category`), sorted. */
+export function closedSetLabels(): string[] {
+  const labels = new Set<string>();
+  const walk = (node: unknown): void => {
+    if (node === null || typeof node !== 'object') return;
+    if (Array.isArray(node)) {
+      for (const item of node) walk(item);
+      return;
+    }
+    const set = (node as SchemaObject)[CLOSED_SET_KEYWORD] as ClosedSet | undefined;
+    if (set !== undefined) labels.add(set.label);
+    for (const value of Object.values(node)) walk(value);
+  };
+  for (const kind of KINDS) walk(kind.documents?.schemas() ?? {});
+  return [...labels].sort();
+}
+
 function root(): SchemaObject {
   return {
     $schema: DRAFT,
@@ -197,6 +228,14 @@ function root(): SchemaObject {
           }),
         },
       }),
+      serviceValues: {
+        type: 'object',
+        description:
+          "Values the service holds that this version of postureops does not know, by what they are (the label that validate's messages give the set: `<kind> type`, `event category`, ...): carried as written with a warning, never taken for a misspelling of a known value they are close to. Export writes the ones it finds in the live service.",
+        propertyNames: { enum: closedSetLabels() },
+        additionalProperties: { type: 'array', minItems: 1, uniqueItems: true, items: { type: 'string', minLength: 1 } },
+        examples: [Object.fromEntries(closedSetLabels().filter((l) => l.endsWith(' type')).slice(0, 1).map((l) => [l, ['NewTypeV2']]))],
+      },
       routing: routingSchema(),
       ...Object.assign({}, ...KINDS.map((k) => k.rootSettings ?? {})),
     },

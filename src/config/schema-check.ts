@@ -18,6 +18,8 @@ export interface SchemaCheckContext {
   quiet: (pointer: string) => boolean;
   /** Errors at or below these pointers are dropped (their value is missing for another reported reason). */
   ignore: readonly string[];
+  /** The root file's `serviceValues`: closed-set values the service holds beyond the known ones. */
+  serviceValues?: Readonly<Record<string, readonly string[]>>;
 }
 
 /** `/spec/alerts/0/name` → `spec.alerts[0].name`. */
@@ -70,11 +72,16 @@ export function checkSchema(schemaFile: string, value: Json, ctx: SchemaCheckCon
       const p = positionAt(ctx.positions, pointer, 'value');
       return { file: ctx.file, line: p?.line, column: p?.column, field: pointer };
     },
+    keyAt: (pointer) => {
+      const p = positionAt(ctx.positions, pointer, 'key');
+      return { file: ctx.file, line: p?.line, column: p?.column, field: pointer };
+    },
     quiet: ctx.quiet,
     ignore: ctx.ignore,
     label: fieldLabel,
+    ...(ctx.serviceValues ? { serviceValues: ctx.serviceValues } : {}),
   });
-  return [...ajvDiagnostics(schemaFile, value, ctx), ...values];
+  return dedupe(withoutMisspeltRequired([...ajvDiagnostics(schemaFile, value, ctx), ...values]));
 }
 
 function ajvDiagnostics(schemaFile: string, value: Json, ctx: SchemaCheckContext): Diagnostic[] {
@@ -99,7 +106,7 @@ function ajvDiagnostics(schemaFile: string, value: Json, ctx: SchemaCheckContext
     if (!prev || rank(e.keyword) < rank(prev.keyword)) byValue.set(e.instancePath, e);
   }
   for (const e of byValue.values()) out.push(toDiagnostic(e, ctx));
-  return dedupe(withoutMisspeltRequired(out));
+  return out;
 }
 
 /** `slackurl` reported as unknown with "did you mean `slackUrl`": the missing `slackUrl` says nothing more. */

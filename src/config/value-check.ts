@@ -14,6 +14,7 @@ import {
   CLOSED_SET_KEYWORD,
   FORMAT_GUESSES,
   FORMAT_KEYWORD,
+  OPEN_MEMBERS_KEYWORD,
   SCHEMA_BASE,
   type ClosedSet,
   type FormatGuess,
@@ -30,6 +31,10 @@ export interface ValueCheckContext {
   ignore: readonly string[];
   /** A pointer as messages name it (`spec.eventCategory[1]`). */
   label: (pointer: string) => string;
+  /** Values of a closed set the root file's `serviceValues` lists as the service's (by the set's label). */
+  serviceValues?: Readonly<Record<string, readonly string[]>>;
+  /** Where a member's key is in its file (default: `at`). */
+  keyAt?: (pointer: string) => Pick<Diagnostic, 'file' | 'line' | 'column' | 'field'>;
 }
 
 let catalog: Record<string, SchemaObject> | undefined;
@@ -63,7 +68,7 @@ function lookUp(ref: string, file: string): Located {
 }
 
 // Keywords that say nothing about whether a value matches (for the `if` conditions).
-const ANNOTATIONS = new Set(['description', 'title', 'examples', 'default', '$comment', 'writeOnly', CLOSED_SET_KEYWORD, FORMAT_KEYWORD]);
+const ANNOTATIONS = new Set(['description', 'title', 'examples', 'default', '$comment', 'writeOnly', CLOSED_SET_KEYWORD, FORMAT_KEYWORD, OPEN_MEMBERS_KEYWORD]);
 
 const TYPE_TESTS: Record<string, (v: Json) => boolean> = {
   string: (v) => typeof v === 'string',
@@ -140,6 +145,7 @@ function annotates(schema: SchemaObject, file: string): boolean {
   const found =
     schema[CLOSED_SET_KEYWORD] !== undefined ||
     schema[FORMAT_KEYWORD] !== undefined ||
+    schema[OPEN_MEMBERS_KEYWORD] !== undefined ||
     (ref !== undefined && sub(ref.schema, ref.file)) ||
     Object.values((schema.properties ?? {}) as Record<string, unknown>).some((s) => sub(s)) ||
     sub(schema.additionalProperties) ||
@@ -150,12 +156,16 @@ function annotates(schema: SchemaObject, file: string): boolean {
   return found;
 }
 
-/** A string of a document that its schema annotates: a closed set's value or a guessed format's. */
+/**
+ * A string of a document that its schema annotates: a closed set's value or a guessed format's, or
+ * the name of a member an open object (`x-open-members`) does not list, with the ones it lists.
+ */
 export interface AnnotatedValue {
   pointer: string;
   value: string;
   set?: ClosedSet;
   format?: FormatGuess;
+  members?: readonly string[];
 }
 
 /**
@@ -168,6 +178,7 @@ export function annotatedValues(schemaFile: string, value: Json, skip: (pointer:
   const found: AnnotatedValue[] = [];
   const sets = new Set<string>();
   const formats = new Set<string>();
+  const members = new Set<string>();
   const walk = (schema: SchemaObject | boolean | undefined, file: string, v: Json, pointer: string): void => {
     if (schema === undefined || typeof schema === 'boolean' || !annotates(schema, file) || skip(pointer)) return;
     if (typeof schema.$ref === 'string') {
@@ -188,10 +199,16 @@ export function annotatedValues(schemaFile: string, value: Json, skip: (pointer:
     } else if (isObject(v)) {
       const props = schema.properties as Record<string, SchemaObject> | undefined;
       const extra = isObject(schema.additionalProperties as Json) ? (schema.additionalProperties as SchemaObject) : undefined;
+      const open = schema[OPEN_MEMBERS_KEYWORD] === true && props !== undefined;
       for (const m in v) {
-        const sub = props !== undefined && Object.hasOwn(props, m) ? props[m] : extra;
-        if (sub === undefined) continue;
+        const listed = props !== undefined && Object.hasOwn(props, m);
         const segment = m.includes('~') || m.includes('/') ? m.replace(/~/g, '~0').replace(/\//g, '~1') : m;
+        if (open && !listed && !members.has(`${pointer}/${segment}`)) {
+          members.add(`${pointer}/${segment}`);
+          found.push({ pointer: `${pointer}/${segment}`, value: m, members: Object.keys(props) });
+        }
+        const sub = listed ? props[m] : extra;
+        if (sub === undefined) continue;
         walk(sub, file, v[m], `${pointer}/${segment}`);
       }
     } else if (Array.isArray(v) && schema.items !== undefined) {
@@ -210,7 +227,13 @@ export function annotatedValues(schemaFile: string, value: Json, skip: (pointer:
 export function checkValues(schemaFile: string, value: Json, ctx: ValueCheckContext): Diagnostic[] {
   const skip = (pointer: string): boolean => ctx.ignore.some((p) => isWithin(pointer, p));
   return annotatedValues(schemaFile, value, skip).flatMap((a) => {
-    const verdict = a.set ? judgeSet(a.set, a.value, a.pointer, ctx) : a.format ? judgeFormat(a.format, a.value, a.pointer, ctx) : undefined;
+    const verdict = a.set
+      ? judgeSet(a.set, a.value, a.pointer, ctx)
+      : a.format
+        ? judgeFormat(a.format, a.value, a.pointer, ctx)
+        : a.members
+          ? judgeMember(a.value, a.members, a.pointer, ctx)
+          : undefined;
     return verdict ? [verdict] : [];
   });
 }
@@ -222,6 +245,16 @@ function judgeSet(set: ClosedSet, value: string, pointer: string, ctx: ValueChec
   const quiet = ctx.quiet(pointer);
   const shown = quiet || value.length > 60 ? '' : ` \`${value}\``;
   const code = set.code ?? 'unknown-value';
+  if (ctx.serviceValues && Object.hasOwn(ctx.serviceValues, set.label) && ctx.serviceValues[set.label].includes(value)) {
+    // The root file says the service holds it: new to this version, whatever it is close to.
+    return {
+      severity: 'warning',
+      code,
+      message: `\`${ctx.label(pointer)}\`: ${set.label}${shown} is not one this version knows; \`serviceValues\` lists it as the service's: carried as written${set.note ? `; ${set.note}` : ''}`,
+      ...ctx.at(pointer),
+      hint: `known: ${set.values.join(', ')}`,
+    };
+  }
   if (verdict.is === 'misspelt') {
     const caseOnly = verdict.value.toLowerCase() === value.toLowerCase();
     return {
@@ -249,6 +282,32 @@ function judgeSet(set: ClosedSet, value: string, pointer: string, ctx: ValueChec
     ...ctx.at(pointer),
     hint: `known: ${set.values.join(', ')}`,
   };
+}
+
+/**
+ * A member an object of the service does not list here: within reach of a listed one it is a
+ * misspelling (an error, as a closed schema would say); far from all, a member of the service this
+ * version does not know, carried as written.
+ */
+function judgeMember(member: string, listed: readonly string[], pointer: string, ctx: ValueCheckContext): Diagnostic {
+  const verdict = membership(member, listed, true);
+  const parent = pointer.slice(0, pointer.lastIndexOf('/'));
+  const where = parent === '' ? '' : ` in \`${ctx.label(parent)}\``;
+  if (verdict.is === 'misspelt') {
+    return { severity: 'error', code: 'unknown-field', message: `unknown field \`${member}\`${where}; did you mean \`${verdict.value}\`?`, ...keyAt(ctx, pointer) };
+  }
+  return {
+    severity: 'warning',
+    code: 'unknown-member',
+    message: `\`${ctx.label(pointer)}\` is not a member this version knows: carried as written, the service decides`,
+    ...keyAt(ctx, pointer),
+    hint: `a member this close to a known one (${listed.join(', ')}) would be taken for a misspelling; check its spelling against the service's documentation`,
+  };
+}
+
+/** Where a member is: its key rather than its value. */
+function keyAt(ctx: ValueCheckContext, pointer: string): Pick<Diagnostic, 'file' | 'line' | 'column' | 'field'> {
+  return ctx.keyAt ? ctx.keyAt(pointer) : ctx.at(pointer);
 }
 
 const patterns = new Map<string, RegExp>();

@@ -104,13 +104,16 @@ export interface ResourceGroupRecord {
   /** `{filters, expression}` as written; older records hold `props` instead. */
   query?: Record<string, unknown>;
   props?: Record<string, unknown>;
+  /** `props` as JSON text, as some older records hold it (seeded so): answered as that text. */
+  propsText?: string;
   isDefaultBoolean: boolean;
   /** An older record: answered with `resourceName` and `guid` (and `props` when it has no query). */
   legacy?: boolean;
   createdTime: number;
   createdBy: string;
   updatedTime: number;
-  updatedBy: string;  /** Top-level members of a seeded record the emulator does not model, answered as given. */
+  updatedBy: string;
+  /** Top-level members of a seeded record the emulator does not model, answered as given. */
   carried?: Record<string, unknown>;
 }
 

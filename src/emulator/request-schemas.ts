@@ -135,7 +135,7 @@ export const CLOUD_ACCOUNT_MEMBERS: Record<CloudAccountType, Record<string, Sche
     integrationLevel: { type: 'string', enum: ['TENANT', 'SUBSCRIPTION'] },
     subscriptionsList: ANY,
   },
-  GcpSidekick: { ...SCAN, ...GCP_ID, ...texts('scanningProjectId', 'sharedBucketName'), filterList: ANY, accountMappingFile: STR },
+  GcpSidekick: { ...SCAN, ...GCP_ID, ...texts('scanningProjectId', 'sharedBucketName', 'credentials.tokenUri'), filterList: ANY, accountMappingFile: STR },
   AzureAdAl: { ...AZURE_CREDENTIALS, ...texts('tenantId', 'eventHubNamespace', 'eventHubName') },
   GcpGkeAudit: GCP_AUDIT,
   GcpAlPubSub: { ...GCP_AUDIT, topicId: TEXT },

@@ -108,6 +108,8 @@ function resourceGroup(r: Json): ResourceGroupRecord {
     enabled: r.enabled === 0 ? 0 : 1,
     ...(isObject(r.query) ? { query: r.query } : {}),
     ...(!isObject(r.query) && isObject(props) ? { props } : {}),
+    // The real service answered some older groups' props as JSON text: answered as that text again.
+    ...(!isObject(r.query) && typeof r.props === 'string' ? { propsText: r.props } : {}),
     isDefaultBoolean: r.isDefaultBoolean === true,
     ...(legacy ? { legacy: true } : {}),
     createdTime: timeOf(r.createdTime),

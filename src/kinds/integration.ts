@@ -35,6 +35,8 @@ export interface IntegrationOptions {
    */
   knownTypes: readonly string[];
   typePointer: '/type' | '/data/registryType';
+  /** The schema file (a key of `schemas()`) of a known type's `data`. */
+  dataFile(type: string): string;
   /** Members the service accepts and never returns (Kind.unreturned), as spec pointers (`/data/...`). */
   unreturned?(spec: JsonObject): string[];
   /** Live `data` in the shape files use (a spelling the service also answers with, read as ours). */
@@ -51,6 +53,28 @@ export interface IntegrationOptions {
 
 const MEMBERS = ['type', 'enabled', 'data'] as const;
 
+/**
+ * Whether the schema lists the member at `segments` (pointer segments below `data`): every segment a
+ * listed member, until an object the schema does not describe member by member (its members are the
+ * service's, listed as a whole).
+ */
+function listedIn(schema: SchemaObject | undefined, segments: readonly string[]): boolean {
+  let node = schema;
+  for (const raw of segments) {
+    if (node === undefined) return false;
+    const seg = raw.replace(/~1/g, '/').replace(/~0/g, '~');
+    if (/^\d+$/.test(seg) && typeof node.items === 'object') {
+      node = node.items as SchemaObject;
+      continue;
+    }
+    const props = node.properties as Record<string, SchemaObject> | undefined;
+    if (props === undefined) return true;
+    if (!Object.hasOwn(props, seg)) return false;
+    node = props[seg];
+  }
+  return true;
+}
+
 export function integrationKind(opts: IntegrationOptions): Kind {
   const listPath = apiPath(opts.collection);
   const defaults = opts.dataDefaults ?? {};
@@ -63,10 +87,18 @@ export function integrationKind(opts: IntegrationOptions): Kind {
     const t = typeOf(spec);
     return t !== undefined && opts.knownTypes.includes(t);
   };
-  // Secrets no table names: in a type this version does not know, every member named as a secret;
-  // in any type, every member the service shows masked. Both are treated as write-only.
+  // Secrets no table names: every member named as a secret that the type's schema does not list (in
+  // a type this version does not know, any); in any type, every member the service shows masked.
+  // All are treated as write-only.
+  let dataSchemas: Record<string, SchemaObject> | undefined;
+  const listed = (spec: JsonObject, pointer: string): boolean => {
+    const type = typeOf(spec);
+    if (type === undefined || !opts.knownTypes.includes(type)) return false;
+    dataSchemas ??= opts.schemas();
+    return listedIn(dataSchemas[opts.dataFile(type)], pointer.split('/').slice(2));
+  };
   const detected = (spec: JsonObject): string[] => [
-    ...new Set([...maskedPointers(spec.data, '/data'), ...(isKnown(spec) ? [] : secretNamePointers(spec.data, '/data'))]),
+    ...new Set([...maskedPointers(spec.data, '/data'), ...secretNamePointers(spec.data, '/data').filter((p) => !listed(spec, p))]),
   ];
   const unique = (items: string[]): string[] => [...new Set(items)];
   const withDefaults = (data: JsonObject): JsonObject => ({ ...clone(defaults), ...data });

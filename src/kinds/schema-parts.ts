@@ -293,7 +293,33 @@ export function markSecrets(schema: SchemaObject, secrets: readonly { path: stri
   return schema;
 }
 
-/** A per-type `data` schema file: its $id, title and description around `body`. */
+/**
+ * Objects the service defines (an integration's `data` and the objects inside it): a member this
+ * version does not list may be one the service has. One within reach of a listed member
+ * (src/model/suggest.ts: misspellingReach) is refused as a misspelling with "did you mean"; any other
+ * is carried as written with a warning, the service decides. Declared as the `x-open-members`
+ * annotation instead of `additionalProperties: false` (JSON Schema cannot say "warn"); checked by
+ * src/config/value-check.ts like the closed sets.
+ */
+export const OPEN_MEMBERS_KEYWORD = 'x-open-members';
+
+/** Marks every closed object of `schema` (itself and those below its properties and items) open to the service's members. */
+export function openMembers(schema: SchemaObject): SchemaObject {
+  if (schema.type === 'object' || (Array.isArray(schema.type) && schema.type.includes('object'))) {
+    if (schema.additionalProperties === false && schema.properties !== undefined) {
+      delete schema.additionalProperties;
+      schema[OPEN_MEMBERS_KEYWORD] = true;
+    }
+  }
+  for (const sub of Object.values((schema.properties ?? {}) as Record<string, SchemaObject>)) openMembers(sub);
+  if (schema.items !== undefined && typeof schema.items === 'object') openMembers(schema.items as SchemaObject);
+  for (const key of ['anyOf', 'oneOf', 'allOf'] as const) {
+    if (Array.isArray(schema[key])) for (const branch of schema[key] as SchemaObject[]) openMembers(branch);
+  }
+  return schema;
+}
+
+/** A per-type `data` schema file: its $id, title and description around `body`, open to the service's members (openMembers). */
 export function dataSchema(path: string, title: string, description: string, body: SchemaObject): SchemaObject {
-  return { $schema: DRAFT, $id: SCHEMA_BASE + path, title, description, ...body };
+  return { $schema: DRAFT, $id: SCHEMA_BASE + path, title, description, ...openMembers(body) };
 }

@@ -49,7 +49,12 @@ export interface RootConfig {
   routing?: RoutingSettings;
   /** `variables`: the environment variables documents may read (names, or prefixes ending in `*`). */
   variables?: string[];
+  /** `serviceValues`: per closed set (by its label), values the service holds that this version does not know. */
+  serviceValues?: ServiceValues;
 }
+
+/** Values of closed sets the service holds beyond the known ones, by the set's label (`CloudAccount type`). */
+export type ServiceValues = Readonly<Record<string, readonly string[]>>;
 
 /** How much of what exists one plan may change: octoDNS's update and delete percentages. */
 export interface SafetyThresholds {

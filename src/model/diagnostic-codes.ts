@@ -40,6 +40,8 @@ export type DiagnosticCode =
   | 'missing-field'
   | 'unknown-kind'
   | 'unknown-field'
+  | 'unknown-member'
+  | 'reference-kept-as-id'
   | 'invalid-type'
   | 'schema-violation'
   | 'duplicate-item'
@@ -125,6 +127,7 @@ export type DiagnosticCode =
   | 'invalid-live-name'
   | 'duplicate-live-name'
   | 'reference-not-exported'
+  | 'export-service-value'
   | 'secret-in-export'
   | 'env-like-live-value';
 
@@ -163,6 +166,8 @@ export const DIAGNOSTIC_CODES: Readonly<Record<DiagnosticCode, string>> = {
   'missing-field': 'a document lacks a member it must have',
   'unknown-kind': 'a document names a kind postureops does not know (or one without documents of its own)',
   'unknown-field': 'a member the schema does not know (a misspelling, usually: the hint says which)',
+  'reference-kept-as-id': 'a reference to an id the live resource holds though the account lists no such resource (a rule naming a deleted group): kept as the id, neither changed nor refused',
+  'unknown-member': 'a member of an object the service defines (an integration\'s `data`) that this version does not list, far from every listed one: carried as written, the service decides',
   'invalid-type': 'a value of the wrong type (a string where a list is expected, ...)',
   'schema-violation': 'any other schema rule broken (a pattern, a range, a required member)',
   'duplicate-item': 'a list that is a set names the same item twice',
@@ -243,6 +248,7 @@ export const DIAGNOSTIC_CODES: Readonly<Record<DiagnosticCode, string>> = {
   'empty-member-left-out': 'export leaves out a member the service holds empty and this version does not know',
   'invalid-live-name': 'a live name no file can hold (export)',
   'duplicate-live-name': 'live resources share a name, which files cannot tell apart (export)',
+  'export-service-value': "a live value close to a known one (a type a short edit from one this version knows) is the service's: export lists it in `serviceValues` of postureops.yaml",
   'reference-not-exported': 'an exported resource names one this export does not write',
   'secret-in-export': 'a secret value would appear in an exported document after its secrets were replaced: the document is left out',
   'env-like-live-value': 'a live value holds `${env:`, which loading would read as an environment reference',

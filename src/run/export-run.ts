@@ -2,7 +2,7 @@
 // name them), turned into a configuration folder whose every document validates. The adapter writes
 // it where the user said.
 
-import { documentChecker } from '../config/document-check.js';
+import { documentChecker, misspeltValues } from '../config/document-check.js';
 import { exportConfig, type ExportResult, writeExport } from '../ops/export/export.js';
 import { envFileText, exportEnvEntries } from '../ops/export/export-env.js';
 import type { LiveState } from '../model/live.js';
@@ -44,7 +44,7 @@ export async function exportRun(setup: RunSetup, request: ExportRequest, hooks: 
     };
     const live = await readLive(run, request.accounts, { beforeParents }, hooks);
     hooks.read?.();
-    const result = exportConfig(live, { accounts: request.accounts, kindNames: request.kindNames, check: await documentChecker() });
+    const result = exportConfig(live, { accounts: request.accounts, kindNames: request.kindNames, check: await documentChecker(), misspelt: misspeltValues });
     return { result, live };
   } finally {
     await run.close();

@@ -63,7 +63,7 @@ const NEWER: Record<string, JsonObject> = {
   AwsSidekick: { scanFrequency: 24, scanContainers: true, scanHostVulnerabilities: true, scanMultiVolume: false, scanStoppedInstances: true, queryText: 'q', awsAccountId: '123456789012', bucketArn: 'arn:aws:s3:::b', crossAccountCredentials: ROLE },
   AwsSidekickOrg: { scanFrequency: 24, crossAccountCredentials: ROLE, scanningAccount: '123456789012', managementAccount: '210987654321', monitoredAccounts: 'ou-1,123456789012', accountMappingFile: 'data:application/json;base64,e30=' },
   AzureSidekick: { credentials: AZURE, integrationLevel: 'TENANT', scanningSubscriptionId: 's', tenantId: 't', blobContainerName: 'b', scanningResourceGroupName: 'g', storageAccountUrl: 'https://a.blob.core.windows.net', subscriptionsList: 's1,s2', scanFrequency: 24 },
-  GcpSidekick: { credentials: GCP, idType: 'PROJECT', id: 'p', scanningProjectId: 's', sharedBucketName: 'b', filterList: 'p1,-p2', queryText: 'q', scanFrequency: 24, accountMappingFile: 'data:,' },
+  GcpSidekick: { credentials: { ...GCP, tokenUri: 'https://oauth2.googleapis.com/token' }, idType: 'PROJECT', id: 'p', scanningProjectId: 's', sharedBucketName: 'b', filterList: 'p1,-p2', queryText: 'q', scanFrequency: 24, accountMappingFile: 'data:,' },
   AzureAdAl: { credentials: AZURE, tenantId: 't', eventHubNamespace: 'ns', eventHubName: 'h' },
   GcpGkeAudit: { credentials: GCP, integrationType: 'ORGANIZATION', organizationId: '1', projectId: 'p', subscriptionName: 'projects/p/subscriptions/s' },
   GcpAlPubSub: { credentials: GCP, integrationType: 'PROJECT', projectId: 'p', subscriptionName: 'projects/p/subscriptions/s', topicId: 't' },
@@ -96,9 +96,22 @@ describe('shapes of the public clients', () => {
     expect(KNOWN_CLOUD_ACCOUNT_TYPES).toHaveLength(19);
     expect(Object.keys(NEWER).sort()).toEqual(KNOWN_CLOUD_ACCOUNT_TYPES.slice(9).sort());
     for (const [type, data] of Object.entries(NEWER)) expect(check('CloudAccount', { type, data }), type).toEqual([]);
-    // A member none of them has is refused (known types are strict), and a literal secret too.
-    expect(check('CloudAccount', { type: 'OciCfg', data: { ...NEWER.OciCfg, tenancy: 'x' } }).map((d) => d.code)).toEqual(['unknown-field']);
+    // A member a typo away from one they have is refused with "did you mean"; one far from all is
+    // carried with a warning (the service decides); a literal secret is refused.
+    const typo = check('CloudAccount', { type: 'OciCfg', data: { ...NEWER.OciCfg, homeRegon: 'x' } });
+    expect(typo.map((d) => [d.severity, d.code])).toEqual([['error', 'unknown-field']]);
+    expect(typo[0].message).toContain('did you mean `homeRegion`?');
+    expect(check('CloudAccount', { type: 'OciCfg', data: { ...NEWER.OciCfg, tenancy: 'x' } }).map((d) => [d.severity, d.code])).toEqual([['warning', 'unknown-member']]);
     expect(check('CloudAccount', { type: 'AzureAdAl', data: { ...NEWER.AzureAdAl, credentials: { clientId: 'c', clientSecret: 'literal' } } }).map((d) => d.code)).toEqual(['secret-literal']);
+  });
+
+  it('a carried member of a known type named as a secret is a secret: a literal is refused, ${env:...} accepted', () => {
+    const data = { datadogSite: 'eu', datadogType: 'Logs Detail', apiKey: '${env:SECRET}' };
+    const literal = check('AlertChannel', { type: 'Datadog', data: { ...data, signingSecret: 'literal-value' } });
+    expect(literal.map((d) => [d.severity, d.code]).sort()).toEqual([['error', 'secret-literal'], ['warning', 'unknown-member']]);
+    expect(JSON.stringify(literal)).not.toContain('literal-value');
+    const fromEnv = check('AlertChannel', { type: 'Datadog', data: { ...data, signingSecret: '${env:SECRET}' } });
+    expect(fromEnv.map((d) => [d.severity, d.code])).toEqual([['warning', 'unknown-member']]);
   });
 
   it('declares the secrets of the newer types write-only, as the other types do', () => {

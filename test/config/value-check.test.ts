@@ -50,7 +50,11 @@ describe('value-check', () => {
 
   it('follows the type dispatch to the data of the type that holds, and only that one', () => {
     const doc = { kind: 'AlertChannel', name: 'd', spec: { type: 'Datadog', data: { datadogSite: 'com', datadogType: 'Logs Detail', jiraType: 'x' } } };
-    expect(annotatedValues('alert-channel.schema.json', doc).map((a) => a.pointer)).toEqual(['/spec/type', '/spec/data/datadogSite', '/spec/data/datadogType']);
+    const found = annotatedValues('alert-channel.schema.json', doc);
+    expect(found.map((a) => a.pointer)).toEqual(['/spec/type', '/spec/data/datadogSite', '/spec/data/datadogType', '/spec/data/jiraType']);
+    // jiraType is no closed set here: a member Datadog's data does not list, judged as a member.
+    expect(found[3]).toMatchObject({ value: 'jiraType', members: ['apiKey', 'datadogSite', 'datadogType'] });
+    expect(found[3].set).toBeUndefined();
   });
 
   it('judges nothing below an ignored pointer', () => {
@@ -65,5 +69,26 @@ describe('value-check', () => {
     // The seed's rule for a Slack URL: an error (a guessed format would be a warning).
     expect(d).toMatchObject({ severity: 'error', code: 'format' });
     expect(d.message).not.toContain('secret-part');
+  });
+});
+
+describe('serviceValues: closed-set values the service holds', () => {
+  const registry = { kind: 'ContainerRegistry', name: 'r', spec: { data: { registryType: 'GHCR2', registryDomain: 'x' } } };
+  const judged = (serviceValues?: Record<string, string[]>) =>
+    checkValues('container-registry.schema.json', registry, { ...ctx(), ...(serviceValues ? { serviceValues } : {}) }).map((d) => [d.severity, d.code, d.message.includes('did you mean `GHCR`')]);
+
+  it('a value a typo from a known one is a misspelling, unless serviceValues lists it under its set\'s label', () => {
+    expect(judged()).toEqual([['error', 'unknown-type', true]]);
+    expect(judged({ 'ContainerRegistry type': ['GHCR2'] })).toEqual([['warning', 'unknown-type', false]]);
+    // Listed under another set, or another value: still a misspelling.
+    expect(judged({ 'AlertChannel type': ['GHCR2'] })).toEqual([['error', 'unknown-type', true]]);
+    expect(judged({ 'ContainerRegistry type': ['GHCR3'] })).toEqual([['error', 'unknown-type', true]]);
+  });
+
+  it('misspeltValues finds exactly the values a file would take for misspellings, with their labels', async () => {
+    const { misspeltValues } = await import('../../src/config/document-check.js');
+    expect(misspeltValues(registry)).toEqual([{ label: 'ContainerRegistry type', value: 'GHCR2', pointer: '/spec/data/registryType' }]);
+    expect(misspeltValues({ ...registry, spec: { data: { registryType: 'QUAY_IO' } } })).toEqual([]);
+    expect(misspeltValues({ ...registry, spec: { data: { registryType: 'GHCR' } } })).toEqual([]);
   });
 });

@@ -22,17 +22,18 @@ describe('fitDocument', () => {
     expect(fitted.diagnostics.every((d) => d.severity === 'warning' && d.field === '/spec/type')).toBe(true);
   });
 
-  it('leaves out a member a known type does not have, and a value it refuses, naming both', () => {
+  it('leaves out a member a typo away from one the known type has, naming it; carries one far from all with a warning', () => {
     const fitted = fitDocument(
-      doc('AlertChannel', { type: 'IbmQradar', data: { qradarHostUrl: 'https://q.example.com', qradarHostPort: 443, qradarCommType: 'HTTPS', extra: { a: 1 }, issueGrouping: 'Nope' } }),
+      doc('AlertChannel', { type: 'IbmQradar', data: { qradarHostUrl: 'https://q.example.com', qradarHostPrt: 443, qradarCommType: 'HTTPS', extra: { a: 1 } } }),
       check,
     );
-    expect(fitted.spec).toEqual({ type: 'IbmQradar', data: { qradarHostUrl: 'https://q.example.com', qradarHostPort: 443, qradarCommType: 'HTTPS' } });
+    expect(fitted.spec).toEqual({ type: 'IbmQradar', data: { qradarHostUrl: 'https://q.example.com', qradarCommType: 'HTTPS', extra: { a: 1 } } });
     expect(fitted.diagnostics.map((d) => [d.severity, d.code, d.field])).toEqual([
-      ['warning', 'export-member-left-out', '/spec/data/extra'],
-      ['warning', 'export-member-left-out', '/spec/data/issueGrouping'],
+      ['warning', 'export-member-left-out', '/spec/data/qradarHostPrt'],
+      ['warning', 'export-value-kept', '/spec/data/extra'],
     ]);
-    expect(fitted.diagnostics[0].message).toContain('AlertChannel "n" in account prod: spec/data/extra');
+    expect(fitted.diagnostics[0].message).toContain('AlertChannel "n" in account prod: spec/data/qradarHostPrt');
+    expect(fitted.diagnostics[0].message).toContain('did you mean `qradarHostPort`?');
   });
 
   it('leaves out a document whose required member is unusable, with the reason', () => {

@@ -231,12 +231,18 @@ describe('plan: ambiguity and references', () => {
     ]);
   });
 
-  it('a reference to a channel that is neither declared nor live → unknown-reference naming both (also without a change)', () => {
-    const result = run([desired('Rule', 'r', { channels: ['ghost'], severity: [1] })], [live('Rule', 'r', 'R1', { channels: ['ghost'], severity: [1] })]);
+  it('a reference to a channel that is neither declared nor live → unknown-reference naming both', () => {
+    const result = run([desired('Rule', 'r', { channels: ['ghost'], severity: [1] })], [live('Rule', 'r', 'R1', { channels: ['other'], severity: [1] })]);
     expect(result.plan).toBeUndefined();
     expect(result.diagnostics[0].code).toBe('unknown-reference');
     expect(result.diagnostics[0].message).toContain('Rule r');
     expect(result.diagnostics[0].message).toContain('Channel ghost');
+  });
+
+  it('the same reference the live rule already holds (an id the account lists nothing with) is kept as the id: no change, a warning', () => {
+    const result = run([desired('Rule', 'r', { channels: ['ghost'], severity: [1] })], [live('Rule', 'r', 'R1', { channels: ['ghost'], severity: [1] })]);
+    expect(result.plan?.changes).toEqual([]);
+    expect(result.plan?.diagnostics.map((d) => [d.severity, d.code])).toEqual([['warning', 'reference-kept-as-id']]);
   });
 
   it('a live, undeclared channel may be referenced (it stays unmanaged)', () => {

@@ -52,6 +52,24 @@ describe('ResourceGroup', () => {
     expect(desiredOf(ResourceGroup, doc('ResourceGroup', 'g', exported.spec))[0].spec).toEqual(d.spec);
   });
 
+  it('reads an older group whose props the service answers as JSON text as the object it encodes; a file may give either', async () => {
+    const text = JSON.stringify({ accountIds: ['1'], regions: ['eu-west-1'] });
+    const records = [
+      { guid: 'G1', resourceName: 'as-text', resourceType: 'AWS', enabled: 1, isDefaultBoolean: false, props: text },
+      { guid: 'G2', resourceName: 'not-json', resourceType: 'AWS', enabled: 1, isDefaultBoolean: false, props: 'accountIds=1' },
+    ];
+    const [asText, notJson] = await ResourceGroup.list(fetchCtx({ [GROUPS]: { data: records } }));
+    expect(asText.spec.props).toEqual({ accountIds: ['1'], regions: ['eu-west-1'] });
+    // Text that encodes no object is carried as the text.
+    expect(notJson.spec.props).toBe('accountIds=1');
+    expect(ResourceGroup.export?.toDocument(asText, [])?.spec).toEqual({ resourceType: 'AWS', props: { accountIds: ['1'], regions: ['eu-west-1'] } });
+    const [fromText] = desiredOf(ResourceGroup, doc('ResourceGroup', 'as-text', { resourceType: 'AWS', props: text }));
+    const [fromObject] = desiredOf(ResourceGroup, doc('ResourceGroup', 'as-text', { resourceType: 'AWS', props: { accountIds: ['1'], regions: ['eu-west-1'] } }));
+    expect(fromText.spec).toEqual(asText.spec);
+    expect(fromObject.spec).toEqual(asText.spec);
+    expect(ResourceGroup.documents?.check?.({ kind: 'ResourceGroup', name: 'as-text', spec: { resourceType: 'AWS', props: text } }, at)).toEqual([]);
+  });
+
   it('reads older records (resourceName, guid, props) and marks default groups as the service\'s', async () => {
     const old = { guid: 'PROD_OLD', resourceName: 'All AWS Accounts', resourceType: 'AWS', enabled: 1, isDefaultBoolean: true, props: { Account: ['*'] } };
     const [live] = await ResourceGroup.list(fetchCtx({ [GROUPS]: [old] }));

@@ -148,14 +148,20 @@ describe('secrets no table names', () => {
     expect((CloudAccount.secrets?.writeOnly?.(live.spec) ?? []).sort()).toEqual(['/data/apiKeys', '/data/credentials/clientSecret', '/data/plain']);
   });
 
-  it('a known type names its secrets by table only: a secret-like name there is a plain member unless masked', async () => {
+  it('a known type names the secrets of the members it lists by table; a member it does not list is judged by its name, as in an unknown type', async () => {
     const live = await liveOf(CloudAccount, '/api/v2/CloudAccounts', 'AwsCfg', {
       awsAccountId: '123456789012',
       crossAccountCredentials: { roleArn: 'arn:aws:iam::123456789012:role/r', externalId: 'e' },
-      sessionToken: 'visible',
+      sessionToken: 'CANARY-session',
+      scanRegion: 'eu-1',
     });
-    expect(getAt(live.spec, '/data/sessionToken')).toBe('visible');
-    expect((CloudAccount.secrets?.writeOnly?.(live.spec) ?? [])).toEqual([]);
+    // Carried (the service's member), but never in clear: a secret no table names.
+    expect(JSON.stringify(live.spec)).not.toContain('CANARY-session');
+    expect(getAt(live.spec, '/data/scanRegion')).toBe('eu-1');
+    expect((CloudAccount.secrets?.writeOnly?.(live.spec) ?? [])).toEqual(['/data/sessionToken']);
+    // A listed member is no secret whatever its name suggests (the table says which are).
+    const gcp = { type: 'GcpSidekick', data: { credentials: { clientId: 'c', clientEmail: 'e', privateKeyId: 'k', privateKey: '${env:K}', tokenUri: 'https://t' } } };
+    expect((CloudAccount.secrets?.secretMembers?.(gcp) ?? []).map((m) => m.pointer)).toEqual(['/data/credentials/privateKey']);
   });
 
   it('in a file: every named secret of an unknown type, and every masked value, is a write-only secret member', () => {

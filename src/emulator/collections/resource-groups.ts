@@ -153,7 +153,7 @@ export function groupResponse(g: ResourceGroupRecord): Record<string, unknown> {
     updatedTime: new Date(g.updatedTime).toISOString(),
     updatedBy: g.updatedBy,
   };
-  const body = g.query !== undefined ? { query: structuredClone(g.query) } : { props: structuredClone(g.props ?? {}) };
+  const body = g.query !== undefined ? { query: structuredClone(g.query) } : { props: g.propsText ?? structuredClone(g.props ?? {}) };
   return g.legacy
     ? { guid: g.resourceGroupGuid, resourceName: g.name, ...common, ...body }
     : { resourceGroupGuid: g.resourceGroupGuid, name: g.name, ...common, ...body };
@@ -216,6 +216,7 @@ const patch: Handler = (ctx) => {
     g.query = query;
     // Written anew, the record takes today's spelling.
     delete g.props;
+    delete g.propsText;
     delete g.legacy;
   }
   g.updatedTime = ctx.now;

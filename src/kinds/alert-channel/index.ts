@@ -6,7 +6,7 @@ import { integrationKind } from '../integration.js';
 import { isObject, type JsonObject } from '../../model/json.js';
 import { toBoolean } from '../common.js';
 import type { Kind } from '../types.js';
-import { SCHEMA_FILE, schemas } from './schema.js';
+import { channelDataFile, SCHEMA_FILE, schemas } from './schema.js';
 import { CHANNEL_SECRETS } from './tables.js';
 
 /** Every secret member of the spec's type. */
@@ -46,6 +46,7 @@ const channels: Kind = integrationKind({
   secrets: channelSecrets,
   fileSecrets: typeSecrets,
   knownTypes: CHANNEL_TYPES,
+  dataFile: channelDataFile,
   typePointer: '/type',
   readData: (type, data) => (type === 'EmailUser' ? emailUserData(data) : data),
   hasPut: true,

@@ -5,7 +5,7 @@ import type { SecretField } from '../secret-fields.js';
 import { integrationKind } from '../integration.js';
 import type { JsonObject } from '../../model/json.js';
 import type { Kind } from '../types.js';
-import { SCHEMA_FILE, schemas } from './schema.js';
+import { cloudAccountDataFile, SCHEMA_FILE, schemas } from './schema.js';
 import { CLOUD_ACCOUNT_SECRETS } from './tables.js';
 
 function cloudAccountSecrets(spec: JsonObject): SecretField[] {
@@ -22,6 +22,7 @@ export const CloudAccount: Kind = integrationKind({
   collection: 'CloudAccounts',
   secrets: cloudAccountSecrets,
   knownTypes: KNOWN_CLOUD_ACCOUNT_TYPES,
+  dataFile: cloudAccountDataFile,
   typePointer: '/type',
   hasPut: true,
 });

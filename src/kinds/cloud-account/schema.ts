@@ -52,6 +52,14 @@ const govAccessKey = (): SchemaObject => {
   return key;
 };
 
+/** The agentless scanner's key carries the token endpoint of the key file too (api-facts.md; the public client sends it). */
+const withTokenUri = (credentials: SchemaObject): SchemaObject => {
+  (credentials.properties as Record<string, SchemaObject>).tokenUri = formatted('Token endpoint of the service account key (`token_uri` of its JSON key file).', 'https-url', {
+    example: 'https://oauth2.googleapis.com/token',
+  });
+  return credentials;
+};
+
 const gcpIdType = (): SchemaObject =>
   closedSet('Whether `id` names a project or an organization.', { label: 'GCP id type', values: GCP_ID_TYPES }, { example: 'PROJECT' });
 const gcpIntegrationType = (): SchemaObject =>
@@ -200,7 +208,7 @@ const CLOUD_DATA: Record<KnownCloudAccountType, { title: string; properties: Rec
     title: 'Google Cloud agentless scanning',
     properties: {
       ...structuredClone(SCAN),
-      credentials: gcpCredentials('the scanner'),
+      credentials: withTokenUri(gcpCredentials('the scanner')),
       idType: gcpIdType(),
       id: str('Project id or organization id.', { example: 'security-audit' }),
       scanningProjectId: str('Project the scanners run in.', { example: 'posture-scanning' }),
@@ -298,11 +306,14 @@ function documentSchema(): SchemaObject {
 
 /**
  * Public material shows the members of the newer types, not which of them the service insists on:
- * none is required (a record export reads must validate; the service judges what a write lacks).
+ * none is required (a record export reads must validate; the service judges what a write lacks), and
+ * a text member other than a secret may be empty (the public client sends `queryText: ""`, and the
+ * service answers such members so).
  */
-function withoutRequired(schema: SchemaObject): SchemaObject {
+function withoutRequired(schema: SchemaObject, secrets: readonly string[], path = ''): SchemaObject {
   delete schema.required;
-  for (const sub of Object.values((schema.properties ?? {}) as Record<string, SchemaObject>)) withoutRequired(sub);
+  if (schema.type === 'string' && !secrets.includes(path)) delete schema.minLength;
+  for (const [name, sub] of Object.entries((schema.properties ?? {}) as Record<string, SchemaObject>)) withoutRequired(sub, secrets, path === '' ? name : `${path}.${name}`);
   return schema;
 }
 
@@ -313,7 +324,7 @@ export function schemas(): Record<string, SchemaObject> {
   for (const type of KNOWN_CLOUD_ACCOUNT_TYPES) {
     const def = CLOUD_DATA[type];
     const body = obj('', structuredClone(def.properties), def.required);
-    if (newer.includes(type)) withoutRequired(body);
+    if (newer.includes(type)) withoutRequired(body, CLOUD_ACCOUNT_SECRETS[type].map((x) => x.path));
     markSecrets(body, CLOUD_ACCOUNT_SECRETS[type]);
     delete body.description;
     const file = cloudAccountDataFile(type);

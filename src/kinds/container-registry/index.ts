@@ -6,7 +6,7 @@ import { isObject, type JsonObject } from '../../model/json.js';
 import { REGISTRY_INTEGRATION_TYPE, REGISTRY_TYPES } from '../spellings.js';
 import { integrationKind } from '../integration.js';
 import type { Kind } from '../types.js';
-import { SCHEMA_FILE, schemas } from './schema.js';
+import { registryDataFile, SCHEMA_FILE, schemas } from './schema.js';
 import { readRegistryData, REGISTRY_DATA_DEFAULTS, registrySecrets, registryUnreturned } from './tables.js';
 
 // The service also echoes `identifierTag` ([] when the request had none), so it is a default too:
@@ -26,6 +26,7 @@ export const ContainerRegistry: Kind = integrationKind({
   fixedType: REGISTRY_INTEGRATION_TYPE,
   dataDefaults: DATA_DEFAULTS,
   knownTypes: REGISTRY_TYPES,
+  dataFile: registryDataFile,
   typePointer: '/data/registryType',
   hasPut: false,
   // Repository, tag and label filters are sets.

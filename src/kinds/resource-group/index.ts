@@ -4,8 +4,8 @@
 // service gives and the order it keeps children in make no diff. Every account has default groups
 // (`isDefaultBoolean`): managed by the service, named by rules without being declared, never planned,
 // exported only as the names rules give. Older records spell the name `resourceName`, the id `guid`,
-// and may hold `props` instead of `query`: such a `props` is carried as it is (never rewritten unless
-// the file gives a query).
+// and may hold `props` instead of `query` (an object, or its JSON text as the real service returned
+// some): such a `props` is carried as it is (never rewritten unless the file gives a query).
 
 import type { Diagnostic } from '../../model/diagnostics.js';
 import { isObject, type Json, type JsonObject } from '../../model/json.js';
@@ -88,6 +88,21 @@ function checkDocument(doc: JsonObject, at: Locate): Diagnostic[] {
   return out;
 }
 
+/**
+ * An older group's `props`: an object, or (as the real service returned some) its JSON text, read as
+ * the object it encodes so that a file may give either. Text that encodes no object stays text.
+ */
+function propsOf(value: Json | undefined): Json | undefined {
+  if (isObject(value)) return value;
+  if (typeof value !== 'string') return undefined;
+  try {
+    const parsed = JSON.parse(value) as Json;
+    return isObject(parsed) ? parsed : value;
+  } catch {
+    return value;
+  }
+}
+
 function specOf(rec: JsonObject): JsonObject {
   const spec: JsonObject = {
     resourceType: typeof rec.resourceType === 'string' ? rec.resourceType : '',
@@ -95,8 +110,9 @@ function specOf(rec: JsonObject): JsonObject {
     enabled: toBoolean(rec.enabled),
   };
   const query = isObject(rec.query) ? fromServiceQuery(rec.query) : undefined;
+  const props = propsOf(rec.props);
   if (query !== undefined) spec.query = query;
-  else if (isObject(rec.props)) spec.props = rec.props;
+  else if (props !== undefined) spec.props = props;
   return spec;
 }
 
@@ -108,7 +124,7 @@ function body(desired: DesiredResource, members: readonly string[]): JsonObject 
   if (members.includes('description')) out.description = typeof s.description === 'string' ? s.description : '';
   if (members.includes('enabled')) out.enabled = toFlag(s.enabled);
   if (members.includes('query') && isObject(s.query)) out.query = toServiceQuery(s.query);
-  if (members.includes('props') && isObject(s.props)) out.props = s.props;
+  if (members.includes('props') && s.props !== undefined) out.props = s.props;
   return out;
 }
 
@@ -128,8 +144,9 @@ export const ResourceGroup: Kind = {
       enabled: toBoolean(doc.spec.enabled),
     };
     const query = isObject(doc.spec.query) ? canonicalQuery(doc.spec.query) : undefined;
+    const props = propsOf(doc.spec.props);
     if (query !== undefined) spec.query = query;
-    else if (isObject(doc.spec.props)) spec.props = doc.spec.props;
+    else if (props !== undefined) spec.props = props;
     const resource: DesiredResource = { kind: 'ResourceGroup', account: doc.account, name: doc.name, spec, envRefs: { ...doc.envRefs }, source: doc.source };
     return { resources: [resource], diagnostics };
   },
@@ -186,7 +203,7 @@ export const ResourceGroup: Kind = {
       if (typeof s.description === 'string' && s.description !== '') spec.description = s.description;
       if (s.enabled === false) spec.enabled = false;
       if (isObject(s.query)) spec.query = toReadable(s.query);
-      else if (isObject(s.props)) spec.props = s.props;
+      else if (s.props !== undefined) spec.props = s.props;
       return { kind: 'ResourceGroup', name: live.name, spec };
     },
   },

@@ -61,8 +61,9 @@ function documentSchema(): SchemaObject {
       enabled: commonRef('enabled'),
       query,
       props: {
-        type: 'object',
-        description: "An older group's `props` as the service holds it (export writes it for a group that has no query): carried as written. Give `query` instead to rewrite the group.",
+        type: ['object', 'string'],
+        description:
+          "An older group's `props` as the service holds it (export writes it for a group that has no query): carried as written. JSON text (as the service returned some) reads as the object it encodes. Give `query` instead to rewrite the group.",
       },
     },
     ['resourceType'],

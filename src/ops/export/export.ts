@@ -1,7 +1,7 @@
 // export: live state → a configuration folder that plans to "no changes". Pure: the files are
 // returned as data; writeExport (export-write.ts) puts them on disk all at once.
 
-import type { AccountConfig } from '../../model/account.js';
+import type { AccountConfig, ServiceValues } from '../../model/account.js';
 import { type Diagnostic, sortDiagnostics } from '../../model/diagnostics.js';
 import { KINDS } from '../../kinds/index.js';
 import type { Json, JsonObject } from '../../model/json.js';
@@ -42,10 +42,29 @@ export interface ExportOptions {
   /** Kinds to export (kind or document kind names); all document kinds when absent or empty. */
   kindNames?: string[];
   /**
-   * Schema check of a document (config's validation, handed in): with it, every exported document
-   * validates; members it refuses are left out with a warning (export-fit.ts).
+   * Schema check of a document (config's validation, handed in) under the root file's
+   * `serviceValues`: with it, every exported document validates; members it refuses are left out with
+   * a warning (export-fit.ts).
    */
-  check?: DocumentCheck;
+  check?: (doc: JsonObject, serviceValues?: ServiceValues) => Diagnostic[];
+  /**
+   * The closed-set values of a document a file would take for misspellings (config's, handed in):
+   * live values, so the service's own; export lists them in `serviceValues` of postureops.yaml.
+   */
+  misspelt?: (doc: JsonObject) => readonly { label: string; value: string; pointer: string }[];
+}
+
+/** The closed-set values of `docs` close to known ones, by set label (`serviceValues`), sorted. */
+function serviceValuesOf(docs: readonly FileDocument[], misspelt: NonNullable<ExportOptions['misspelt']>): Record<string, string[]> {
+  const found = new Map<string, Set<string>>();
+  for (const doc of docs) {
+    for (const m of misspelt({ kind: doc.kind, name: doc.name, account: doc.account, spec: doc.spec })) {
+      // postureops.yaml never reads the environment: such text cannot be listed there.
+      if (m.value.includes('${')) continue;
+      found.set(m.label, (found.get(m.label) ?? new Set()).add(m.value));
+    }
+  }
+  return Object.fromEntries([...found].sort((a, b) => compareText(a[0], b[0])).map(([label, values]) => [label, [...values].sort(compareText)]));
 }
 
 /** Secret values shorter than this are not searched for in the output (they would match anything). */
@@ -110,6 +129,11 @@ export function exportConfig(live: LiveState, options: ExportOptions): ExportRes
     }
   }
 
+  // Live values a file would take for misspellings are the service's: listed in `serviceValues`, so
+  // that the export validates and plans with them.
+  const serviceValues = options.misspelt ? serviceValuesOf(entries.map((e) => e.doc), options.misspelt) : {};
+  const given = options.check;
+  const check: DocumentCheck | undefined = given ? (doc) => given(doc, serviceValues) : undefined;
   /** A record this export does not write, with a warning and its line in SECRETS.md. */
   const leaveOut = (entry: Entry, reason: string, hint: string): void => {
     diagnostics.push({ severity: 'warning', code: 'export-resource-left-out', message: `${entry.kind.kind} "${entry.live.name}" in account ${entry.account}: ${reason}; left out of the export`, hint });
@@ -122,7 +146,7 @@ export function exportConfig(live: LiveState, options: ExportOptions): ExportRes
     const mine = secrets.filter((s) => s.account === entry.account && s.kind === entry.kind.kind && s.name === entry.live.name);
     // A secret the service holds in a form it now refuses (a legacy record): no variable could hold
     // it for a file that validates, so the record is left out, said with the rule (never the value).
-    const refusedSecret = options.check ? secretRuleProblems(entry, mine, options.check) : [];
+    const refusedSecret = check ? secretRuleProblems(entry, mine, check) : [];
     if (refusedSecret.length > 0) {
       const fields = refusedSecret.map((p) => `spec${p.field!.slice('/spec'.length)}`).join(', ');
       leaveOut(entry, `its ${fields} breaks a rule of the service (${refusedSecret.map((p) => p.message).join('; ')}): a legacy record`, 'fix it in the service (the service keeps it as it is), then export again');
@@ -141,8 +165,8 @@ export function exportConfig(live: LiveState, options: ExportOptions): ExportRes
       leaveOut(entry, `it does not pass the checks of ${entry.kind.kind}: ${refused.map((p) => p.message).join('; ')}`, 'manage it in the service, or write its document by hand');
       continue;
     }
-    if (options.check) {
-      const fitted = fitDocument(entry.doc, options.check);
+    if (check) {
+      const fitted = fitDocument(entry.doc, check);
       diagnostics.push(...fitted.diagnostics);
       if (fitted.spec === undefined) {
         skipped.push({ account: entry.account, kind: entry.kind.kind, name: entry.live.name, reason: fitted.reason ?? 'it does not validate' });
@@ -155,6 +179,21 @@ export function exportConfig(live: LiveState, options: ExportOptions): ExportRes
   }
   const exportedSecrets = secrets.filter((s) => exported.some((e) => e.account === s.account && e.kind.kind === s.kind && e.live.name === s.name));
   diagnostics.push(...missingReferences(exported, live.resources));
+  // Only what the written documents hold: a record left out needs no listing.
+  const written = options.misspelt ? serviceValuesOf(exported.map((e) => e.doc), options.misspelt) : {};
+  if (Object.keys(written).length > 0) settings.serviceValues = written;
+  for (const e of options.misspelt ? exported : []) {
+    for (const m of options.misspelt!({ kind: e.doc.kind, name: e.doc.name, account: e.doc.account, spec: e.doc.spec })) {
+      if (!written[m.label]?.includes(m.value)) continue;
+      diagnostics.push({
+        severity: 'warning',
+        code: 'export-service-value',
+        message: `${e.kind.kind} "${e.live.name}" in account ${e.account}: spec${m.pointer.slice('/spec'.length)} holds the ${m.label} \`${m.value}\`, close to a known one but the service's: listed in serviceValues of postureops.yaml, so that validate carries it rather than take it for a misspelling`,
+        field: m.pointer,
+        hint: 'a newer postureops may know it; until then it is carried as written',
+      });
+    }
+  }
 
   const folders = accountFolders(options.accounts);
   const files: { path: string; content: string }[] = [
@@ -291,13 +330,15 @@ function envLikeText(entry: Entry, secretFields: Set<string>): Diagnostic[] {
 
 /**
  * References to resources this export does not write would not validate: say so now. The service's
- * own resources (default groups) are named without being declared, so they are never missing.
+ * own resources (default groups) are named without being declared, so they are never missing. An id
+ * the live read could not map (the account lists nothing with it) is written as the id: plan keeps it.
  */
 function missingReferences(exported: readonly Entry[], live: readonly LiveResource[]): Diagnostic[] {
   const present = new Set([
     ...exported.map((e) => JSON.stringify([e.account, e.kind.kind, e.live.name])),
     ...live.filter((r) => r.managedByService).map((r) => JSON.stringify([r.account, r.kind, r.name])),
   ]);
+  const listed = new Set(live.map((r) => JSON.stringify([r.account, r.kind, r.name])));
   const out: Diagnostic[] = [];
   for (const e of exported) {
     for (const ref of (e.kind.references ?? [])) {
@@ -305,6 +346,16 @@ function missingReferences(exported: readonly Entry[], live: readonly LiveResour
       const names = Array.isArray(value) ? value : value === undefined ? [] : [value];
       for (const name of names) {
         if (typeof name !== 'string' || present.has(JSON.stringify([e.account, ref.kind, name]))) continue;
+        if (!listed.has(JSON.stringify([e.account, ref.kind, name]))) {
+          // The live read maps every id it can to a name: this one names nothing the account lists.
+          out.push({
+            severity: 'warning',
+            code: 'reference-kept-as-id',
+            message: `${e.kind.kind} "${e.live.name}" in account ${e.account} names ${ref.kind} ${name}, which the account does not list: written as the id the service holds, and plan keeps it`,
+            hint: `remove it from the ${e.kind.kind} (in the service or the file) if the ${ref.kind} is gone`,
+          });
+          continue;
+        }
         out.push({
           severity: 'warning',
           code: 'reference-not-exported',

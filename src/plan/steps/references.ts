@@ -1,6 +1,7 @@
 // Step "resolve references": for every declared resource, changed or not, the names it refers to
 // with the live id each keeps through this plan. A reference to nothing, to something this plan
-// prunes, or to a name several live resources share is an error now rather than a failed apply.
+// prunes, or to a name several live resources share is an error now rather than a failed apply; but
+// an id the live resource already holds though the account lists nothing with it is kept as the id.
 
 import type { Diagnostic } from '../../model/diagnostics.js';
 import { getAt } from '../../model/json-pointer.js';
@@ -33,6 +34,20 @@ function refsOf(decision: Decision, decisions: Decisions, index: LiveIndex, dele
       const lives = livesAt(index, key);
       // Built only for a diagnostic: most references have none.
       const problem = (): Pick<Diagnostic, 'field' | 'file' | 'line' | 'column'> => ({ field: ref.pointer, ...at(d) });
+      if (!target && lives.length === 0 && decision.live !== undefined && referencedNames(decision.live.spec, ref.pointer).includes(name)) {
+        // The live resource holds this very value: an id the service keeps though it lists no such
+        // resource (the live read left it unmapped). Kept as the id: the plan neither changes nor
+        // refuses what the service holds.
+        diagnostics.push({
+          severity: 'warning',
+          code: 'reference-kept-as-id',
+          message: `${d.kind} ${d.name} names ${ref.kind} ${name}, which account ${d.account} does not list; the service holds it as an id: kept as written`,
+          ...problem(),
+          hint: `remove it from the ${d.kind} if the ${ref.kind} is gone, or declare the ${ref.kind}`,
+        });
+        refs.push({ kind: ref.kind, name, id: name });
+        continue;
+      }
       if (!target && lives.length === 0) {
         diagnostics.push({
           severity: 'error',

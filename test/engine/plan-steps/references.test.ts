@@ -126,3 +126,22 @@ describe('resolve references: a reference that takes only some of its kind (Emai
     expect(run([channel(3, 'create')], []).refs.get(emailRule.key)).toEqual([{ kind: 'Channel', name: 'ops' }]);
   });
 });
+
+describe('resolve references: an id the live resource holds though the account lists nothing with it', () => {
+  const liveRule = live('Rule', 'r', 'R1', { channels: ['GONE_ID'] });
+  const held = decisionOf(desired('Rule', 'r', { channels: ['GONE_ID'] }, { line: 4 }), { live: liveRule });
+
+  it('is kept as the id, with a warning naming it: the plan neither changes nor refuses what the service holds', () => {
+    const r = resolveReferences(decisionsOf([held]), indexLive(frozen([liveRule])), []);
+    expect(r.refs.get(held.key)).toStrictEqual([{ kind: 'Channel', name: 'GONE_ID', id: 'GONE_ID' }]);
+    expect(r.diagnostics.map((d) => [d.severity, d.code, d.field, d.line])).toEqual([['warning', 'reference-kept-as-id', '/channels', 4]]);
+    expect(r.diagnostics[0].message).toBe('Rule r names Channel GONE_ID, which account prod does not list; the service holds it as an id: kept as written');
+  });
+
+  it('stays an error where the live resource does not hold it (a file naming nothing) or where there is no live resource', () => {
+    const other = decisionOf(desired('Rule', 'r', { channels: ['OTHER_ID'] }), { live: liveRule });
+    expect(resolveReferences(decisionsOf([other]), indexLive(frozen([liveRule])), []).diagnostics.map((d) => d.code)).toEqual(['unknown-reference']);
+    const created = decisionOf(desired('Rule', 'r', { channels: ['GONE_ID'] }), { action: 'create' });
+    expect(resolveReferences(decisionsOf([created]), indexLive([]), []).diagnostics.map((d) => d.code)).toEqual(['unknown-reference']);
+  });
+});
