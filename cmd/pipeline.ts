@@ -12,7 +12,7 @@ import type { ReadHooks } from '../src/run/read.js';
 import type { Run, RunFlags, RunSetup } from '../src/run/run.js';
 import { EXIT, ExitError, type Io, logLevel, logLine, logs, readInto, useColor, write, writeText } from './io.js';
 import type { Interruption } from './interrupt.js';
-import { consoleOf, Progress, WaitReporter } from './terminal.js';
+import { consoleOf, LeaseCountdown, Progress, WaitReporter } from './terminal.js';
 
 export interface ClientFlags extends RunFlags {
   verbose?: boolean;
@@ -29,7 +29,14 @@ export function phaseProgress(io: Io, phase: string, total: number, now: () => n
   // The run's waits (its budget model, its countdown) move the line: elapsed and time left each second.
   const waits = consoleOf(io).waits;
   const progress = new Progress(consoleOf(io), phase, total, now, unit, waits ? (at) => waits.left(at) : undefined);
-  if (waits) waits.onTick = () => progress.tick();
+  if (waits) {
+    waits.onTick = () => progress.tick();
+    // Off a terminal the progress lines (at most one every 30 s) say the wait under way too.
+    progress.also = () => waits.brief(now());
+    progress.onEnd = () => {
+      waits.onTick = undefined;
+    };
+  }
   return progress;
 }
 
@@ -256,27 +263,17 @@ export interface LeaseFlags {
 /** The apply lease as the CLI takes it: its holder, its wait with a countdown on stderr, the clock (a test's). */
 export async function leaseSetup(io: Io, flags: LeaseFlags): Promise<NonNullable<RunSetup['lease']>> {
   const { leasePolicy } = await import('../src/run/apply-run.js');
-  const out = consoleOf(io);
   const waitS = flags.leaseWait ?? 0;
-  let said: string | undefined;
+  const clock = io.leaseClock;
+  // The countdown runs on the lease's clock (a test's virtual one), else the monotonic one.
+  const countdown = new LeaseCountdown(consoleOf(io), waitS, clock ? () => clock.mono() : () => performance.now(), (line) => write(io.stderr, line));
   return {
     ...leasePolicy(io.env),
     waitMs: waitS * 1000,
     // Whatever ended the run (done, refused, interrupted): what became of the lease.
     onClosed: (said) => write(io.stderr, `apply lease: ${said}`),
-    ...(io.leaseClock ? { clock: io.leaseClock } : {}),
-    onWait: (wait) => {
-      const what =
-        wait.why === 'held'
-          ? `another apply holds the lease (${wait.holder || 'unknown holder'}): waiting up to ${waitS}s`
-          : 'no lease record, or a freed or edited one: nobody can tell when its holder last wrote, so the lease is taken after its lifetime and margin';
-      // The reason once, then a countdown (a line that refreshes on a terminal).
-      if (said !== what) write(io.stderr, what);
-      said = what;
-      if (out.tty) out.setStatus(`waiting for the apply lease: ${wait.secondsLeft}s left`);
-      else if (wait.secondsLeft % 30 === 0) out.line(`waiting for the apply lease: ${wait.secondsLeft}s left`);
-      if (wait.secondsLeft <= 1) out.setStatus(undefined);
-    },
+    ...(clock ? { clock } : {}),
+    onWait: countdown.onWait,
   };
 }
 

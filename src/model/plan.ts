@@ -164,6 +164,21 @@ export interface BucketNeed {
   drainedWaitSeconds?: number;
 }
 
+/**
+ * Time a faulty apply may add, which a fault-free one never spends: reserved against --max-duration
+ * and shown as a bound beside the estimate, never added to the requests.
+ */
+export interface PlanRetryReserve {
+  /** The two below together. */
+  seconds: number;
+  /** One request safe to repeat, tried again for the client's retry budget. */
+  requestSeconds: number;
+  /** With creates: one whose outcome stays unknown, looked up and repeated for its own budget. */
+  createSeconds?: number;
+  /** At most this many look-ups for it, each but the last followed by a repeat of the create. */
+  lookUps?: number;
+}
+
 /** An account a scoped plan leaves out (`--changed-since`, `--shard`), and why, in a sentence. */
 export interface SkippedAccount {
   account: string;
@@ -232,6 +247,13 @@ export interface Plan {
   apiCalls: CallStats;
   /** Requests apply will need, per bucket, against the budget known from rate-limit headers. */
   budget: BucketNeed[];
+  /**
+   * Of the budget's requests, those of the apply lease (taking it unless the plan was read under it,
+   * a renewal for each period the writes take, its release); absent when the apply takes none.
+   */
+  leaseRequests?: number;
+  /** What a faulty apply of this plan may add to the estimate (set with a budget, when there are changes). */
+  retryReserve?: PlanRetryReserve;
   /** Set by `plan --attribute`: the audit log was read for these accounts. */
   attribution?: Attribution;
   /**

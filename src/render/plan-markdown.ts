@@ -19,8 +19,10 @@ import {
   duration,
   groupByAccount,
   linkNotes,
+  leaseShareText,
   longestWait,
   partialText,
+  retryReserveText,
   planSummaryLine,
   refusalRemedy,
   scopeText,
@@ -241,8 +243,12 @@ function headText(plan: Plan, accountOrder: readonly string[], nested: boolean):
 function tailText(plan: Plan): string {
   const lines = [`- API calls made: ${escapeMd(callsText(plan.apiCalls))}`];
   for (const b of plan.budget) lines.push(`- ${escapeMd(b.bucket)}: ${escapeMd(budgetText(b))}`);
+  const lease = leaseShareText(plan);
+  if (lease !== undefined) lines.push(`- Of these, ${escapeMd(lease)}`);
   const wait = longestWait(plan.budget);
   if (plan.budget.length > 0) lines.push(`- Estimated wait for rate limits: ${wait > 0 ? `about ${duration(wait)}` : 'none'}`);
+  const reserve = retryReserveText(plan);
+  if (reserve !== undefined) lines.push(`- Reserved for retries under faults: ${escapeMd(reserve)}`);
   return `<details><summary>API calls and rate limits</summary>\n\n${lines.join('\n')}\n\n</details>`;
 }
 

@@ -56,7 +56,7 @@ export async function readyToApply(planned: Planned, checks: ApplyChecks): Promi
   const recorded = checks.record && checks.lease ? recordGroups(plan.accounts) : [];
   const writes = [...writeGroups(plan.changes, KINDS, plan.accounts), ...recorded];
   const leased = checks.lease ? leaseRest(run, writes) : [];
-  await run.preflight([...writes, ...leased], 'apply', retryReserve(plan.changes));
+  await run.preflight([...writes, ...leased], 'apply', retryReserve(plan.changes, run.client.retryBudget?.()));
 }
 
 /** A refusal of the engine as the run's problem (`refused`). */
@@ -145,7 +145,7 @@ export async function deriveSavedPlan(setup: RunSetup, request: SavedPlanRequest
     // Before the first request: the read the derivation needs and the writes, against the budget last reported.
     const writes = writeGroups(saved.changes, KINDS, accounts);
     const leased = request.lease ? [...leaseTakeGroups(), ...leaseRest(run, writes)] : [];
-    await run.preflight([...readGroups(accounts, kindsOf, 'both', parentsOf), ...writes, ...leased], 'read and apply', retryReserve(saved.changes));
+    await run.preflight([...readGroups(accounts, kindsOf, 'both', parentsOf), ...writes, ...leased], 'read and apply', retryReserve(saved.changes, run.client.retryBudget?.()));
     // The lease first: the live state the derivation reads is read under it.
     if (request.lease) await run.takeLease({ declared: desired.root.accounts, accounts });
     const live = await readLive(run, accounts, { settings: desired.root.settings, kindsOf, parentsOf }, hooks);

@@ -6,14 +6,15 @@ import { attribute } from '../ops/live/attribute.js';
 import { literalSource } from '../ops/apply/literals.js';
 import { declaredParents, neededKinds } from '../ops/live/needed-kinds.js';
 import { plan as buildPlan } from '../plan/steps/plan.js';
-import { leaseRestGroups, leaseTakeGroups, preflight, readGroups, writeGroups } from '../ops/budget/preflight.js';
+import { leaseRestGroups, leaseTakeGroups, preflight, readGroups, retryReserve, writeGroups } from '../ops/budget/preflight.js';
 import { serviceCheckGroups, serviceChecks } from '../ops/live/service-checks.js';
 import { withBudget } from '../ops/budget/budget.js';
 import { KINDS } from '../kinds/index.js';
 import type { AccountConfig, DesiredState } from '../model/account.js';
 import { type Diagnostic, hasErrors } from '../model/diagnostics.js';
 import type { LiteralSource } from '../model/env-markers.js';
-import type { Plan } from '../model/plan.js';
+import type { Plan, PlanResult } from '../model/plan.js';
+import type { ApiClient, BucketBudget } from '../api/types.js';
 import { RunError } from './errors.js';
 import { changedOffline, narrow, type ReadHooks, readLive, type ScopeInput, selectAccounts } from './read.js';
 import { Run, type RunSetup } from './run.js';
@@ -80,10 +81,7 @@ export async function planRun(setup: RunSetup, request: PlanRequest, hooks: Plan
     });
     // The apply's lease counts in the estimate: what it still sends once taken (renewals for as long
     // as the writes take, its release), and taking it when this plan was read without it.
-    const budget = await run.planBudget();
-    const writes = built.plan ? writeGroups(built.plan.changes, KINDS, built.plan.accounts) : [];
-    const rest = leaseRestGroups(preflight(writes, budget, run.now()).seconds, run.client.requestBoundMs?.());
-    const result = withBudget(built, KINDS, budget, request.noLease ? [] : [...(request.lease ? [] : leaseTakeGroups()), ...rest]);
+    const result = planEstimate(built, await run.planBudget(), run.now(), run.client, request);
     // Problems go with the error (the adapter shows them once); a plan's warnings go to the hook.
     if (!result.plan || hasErrors(result.diagnostics)) throw new RunError({ kind: 'no-plan', diagnostics: result.diagnostics });
     // What only the service can judge (Kind.serviceCheck), asked of what the plan would send.
@@ -102,6 +100,29 @@ export async function planRun(setup: RunSetup, request: PlanRequest, hooks: Plan
     await run.close();
     throw err;
   }
+}
+
+/**
+ * The plan's estimate, as its apply's pre-flight counts it: the writes per bucket against `budget`,
+ * the apply lease's requests (what it still sends once taken: renewals for as long as the writes
+ * take, its release; and taking it when the plan was read without it), and the retries reserved
+ * under faults. `budget` is the run's at `now` (Run.planBudget).
+ */
+export function planEstimate(
+  built: PlanResult,
+  budget: readonly BucketBudget[],
+  now: number,
+  client: Pick<ApiClient, 'requestBoundMs' | 'retryBudget'>,
+  lease: Pick<PlanRequest, 'lease' | 'noLease'> = {},
+): PlanResult {
+  const writes = built.plan ? writeGroups(built.plan.changes, KINDS, built.plan.accounts) : [];
+  const rest = leaseRestGroups(preflight(writes, budget, now).seconds, client.requestBoundMs?.());
+  const leased = lease.noLease ? [] : [...(lease.lease ? [] : leaseTakeGroups()), ...rest];
+  const result = withBudget(built, KINDS, budget, leased);
+  if (!result.plan || result.plan.changes.length === 0) return result;
+  const leaseRequests = leased.reduce((n, g) => n + g.requests, 0);
+  const retry = retryReserve(result.plan.changes, client.retryBudget?.());
+  return { ...result, plan: { ...result.plan, ...(lease.noLease ? {} : { leaseRequests }), retryReserve: retry } };
 }
 
 /** The accounts of `plan` with changes. */
