@@ -7,13 +7,14 @@ import type { AccountConfig, DesiredState } from '../src/model/account.js';
 import { type Diagnostic, hasErrors } from '../src/model/diagnostics.js';
 import type { Plan } from '../src/model/plan.js';
 import type { RunProblem } from '../src/run/errors.js';
+import type { LoadProgress, LoadResult } from '../src/run/load.js';
 import type { Planned } from '../src/run/plan-run.js';
 import type { ReadHooks } from '../src/run/read.js';
 import type { StartRehearsal } from '../src/run/rehearse.js';
 import type { Run, RunFlags, RunSetup } from '../src/run/run.js';
 import { EXIT, ExitError, type Io, logLevel, logLine, logs, readInto, useColor, write, writeText } from './io.js';
 import type { Interruption } from './interrupt.js';
-import { consoleOf, Progress, WaitReporter } from './terminal.js';
+import { consoleOf, LeaseCountdown, Progress, WaitReporter } from './terminal.js';
 
 export interface ClientFlags extends RunFlags {
   verbose?: boolean;
@@ -30,7 +31,14 @@ export function phaseProgress(io: Io, phase: string, total: number, now: () => n
   // The run's waits (its budget model, its countdown) move the line: elapsed and time left each second.
   const waits = consoleOf(io).waits;
   const progress = new Progress(consoleOf(io), phase, total, now, unit, waits ? (at) => waits.left(at) : undefined);
-  if (waits) waits.onTick = () => progress.tick();
+  if (waits) {
+    waits.onTick = () => progress.tick();
+    // Off a terminal the progress lines (at most one every 30 s) say the wait under way too.
+    progress.also = () => waits.brief(now());
+    progress.onEnd = () => {
+      waits.onTick = undefined;
+    };
+  }
   return progress;
 }
 
@@ -57,10 +65,17 @@ export function whileLoading<T>(io: Io, dir: string, loading: Promise<T>, ciLine
 }
 
 export async function loadDesired(io: Io, dir: string): Promise<DesiredState> {
-  const { desiredOf, loadConfiguration } = await import('../src/run/load.js');
-  const result = await whileLoading(io, dir, loadConfiguration(resolve(io.cwd, dir), { ...readInto(io), env: io.env }));
-  await printDiagnostics(io, result.diagnostics);
+  const { desiredOf } = await import('../src/run/load.js');
+  const result = await loadShown(io, dir);
   return withExit(io, async () => desiredOf(result));
+}
+
+/** The files loaded, their problems shown; `progress` told as they load (the plan run's read ahead). */
+async function loadShown(io: Io, dir: string, progress?: LoadProgress): Promise<LoadResult> {
+  const { loadConfiguration } = await import('../src/run/load.js');
+  const result = await whileLoading(io, dir, loadConfiguration(resolve(io.cwd, dir), { ...readInto(io), env: io.env, ...(progress ? { onProgress: progress } : {}) }));
+  await printDiagnostics(io, result.diagnostics);
+  return result;
 }
 
 /** The accounts in scope: all declared ones, or those named with --account (each must be declared). */
@@ -137,7 +152,12 @@ export async function exitFor(io: Io, problem: RunProblem, saved?: { file: strin
   const code = exitCodeOf(problemVerdict(problem));
   switch (problem.kind) {
     case 'invalid':
-      return new ExitError(code, 'the configuration has errors; nothing was sent to the service');
+      return new ExitError(
+        code,
+        problem.sent === undefined
+          ? 'the configuration has errors; nothing was sent to the service'
+          : `the configuration has errors; nothing was written (${problem.sent} request${problem.sent === 1 ? '' : 's'} to read the live state had been sent while the files loaded)`,
+      );
     case 'client-config':
     case 'scope':
       return new ExitError(code, problem.message);
@@ -242,13 +262,13 @@ export function rehearsalStatus(io: Io): (plan: Plan) => () => void {
 
 /** Load, scope, read, plan: the run layer's plan run, shown as the CLI shows it. The caller closes `planned.run`. */
 export async function computePlan(io: Io, dir: string, flags: PlanFlags, interruption?: Interruption, lease?: LeaseFlags): Promise<Planned> {
-  const desired = await loadDesired(io, dir);
   const { planRun } = await import('../src/run/plan-run.js');
   const setup = { ...(await runSetup(io, flags, interruption)), ...(lease ? { lease: await leaseSetup(io, lease) } : {}) };
   const request = {
     lease: lease !== undefined,
     ...(flags.lease === false ? { noLease: true } : {}),
-    desired,
+    // Loaded by the run: a plain plan reads the live state while the files load.
+    desired: (progress?: LoadProgress) => loadShown(io, dir, progress),
     dir: resolve(io.cwd, dir),
     accounts: flags.account,
     force: flags.force,
@@ -277,27 +297,17 @@ export interface LeaseFlags {
 /** The apply lease as the CLI takes it: its holder, its wait with a countdown on stderr, the clock (a test's). */
 export async function leaseSetup(io: Io, flags: LeaseFlags): Promise<NonNullable<RunSetup['lease']>> {
   const { leasePolicy } = await import('../src/run/apply-run.js');
-  const out = consoleOf(io);
   const waitS = flags.leaseWait ?? 0;
-  let said: string | undefined;
+  const clock = io.leaseClock;
+  // The countdown runs on the lease's clock (a test's virtual one), else the monotonic one.
+  const countdown = new LeaseCountdown(consoleOf(io), waitS, clock ? () => clock.mono() : () => performance.now(), (line) => write(io.stderr, line));
   return {
     ...leasePolicy(io.env),
     waitMs: waitS * 1000,
     // Whatever ended the run (done, refused, interrupted): what became of the lease.
     onClosed: (said) => write(io.stderr, `apply lease: ${said}`),
-    ...(io.leaseClock ? { clock: io.leaseClock } : {}),
-    onWait: (wait) => {
-      const what =
-        wait.why === 'held'
-          ? `another apply holds the lease (${wait.holder || 'unknown holder'}): waiting up to ${waitS}s`
-          : 'no lease record, or a freed or edited one: nobody can tell when its holder last wrote, so the lease is taken after its lifetime and margin';
-      // The reason once, then a countdown (a line that refreshes on a terminal).
-      if (said !== what) write(io.stderr, what);
-      said = what;
-      if (out.tty) out.setStatus(`waiting for the apply lease: ${wait.secondsLeft}s left`);
-      else if (wait.secondsLeft % 30 === 0) out.line(`waiting for the apply lease: ${wait.secondsLeft}s left`);
-      if (wait.secondsLeft <= 1) out.setStatus(undefined);
-    },
+    ...(clock ? { clock } : {}),
+    onWait: countdown.onWait,
   };
 }
 

@@ -1,8 +1,8 @@
 // stderr as people see it: on a terminal, log lines scroll and one status line (the progress of a
 // phase, a rate-limit countdown) stays below them, redrawn in place with readline's cursor calls and
 // never mixed into them; elsewhere (CI logs) there is no status line: a phase logs one line when it
-// starts and at most one progress line every 30 s, rate-limit waits one when they start and at most
-// one a minute.
+// starts and at most one progress line every 30 s (with the rate-limit wait under way in it), and a
+// rate-limit wait one line when it starts and at most one a minute.
 
 import { clearLine, cursorTo } from 'node:readline';
 import { inertText } from '../src/model/inert.js';
@@ -62,11 +62,12 @@ export class StatusConsole {
     // Longest first among those that fit; the wait shortens before the progress (its forms vary fastest).
     const fits = tries.find((t) => t.length <= width);
     if (fits !== undefined) return fits;
-    // Nothing fits: drop whole parts from the end of the shortest form, never a piece of one.
+    // Nothing fits: drop whole parts from the end of the shortest form, never a piece of one; then
+    // whole words, so that no number is ever shown cut (`12…` would read as twelve).
     let line = tries.at(-1)!;
     while (line.length > width) {
       const cut = Math.max(line.lastIndexOf(', '), line.lastIndexOf(' · '));
-      if (cut <= 0) return line.slice(0, Math.max(1, width - 1)) + '…';
+      if (cut <= 0) return wordsWithin(line, width);
       line = line.slice(0, cut);
     }
     return line;
@@ -76,6 +77,14 @@ export class StatusConsole {
     clearLine(this.stream, 0);
     cursorTo(this.stream, 0);
   }
+}
+
+/** The whole words of `line` that fit in `width` with an ellipsis after them (just the ellipsis when none does). */
+export function wordsWithin(line: string, width: number): string {
+  const room = line.slice(0, Math.max(0, width - 1));
+  // A word cut by the room's end is dropped whole.
+  const whole = line[room.length] === ' ' ? room : room.slice(0, Math.max(0, room.lastIndexOf(' ')));
+  return `${whole.trimEnd()}…`;
 }
 
 const consoles = new WeakMap<object, StatusConsole>();
@@ -156,6 +165,11 @@ export class WaitReporter {
     return this.forms(now)[0];
   }
 
+  /** `rate limit: POST AlertChannels: next in 47s` while a request waits; undefined otherwise. */
+  brief(now: number): string | undefined {
+    return this.waiting.size > 0 ? this.forms(now)[1] : undefined;
+  }
+
   /** The wait's status, longest form first: every form keeps each countdown whole. */
   private forms(now: number): string[] {
     const waits = [...this.waiting.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
@@ -214,6 +228,10 @@ export class Progress {
   }
 
   private stopTimer: (() => void) | undefined;
+  /** Off a terminal, a part added to each progress line (the rate-limit wait under way). */
+  also?: () => string | undefined;
+  /** Told when the phase ends. */
+  onEnd?: () => void;
 
   /** A refresh without a step: the elapsed time and the time left move on (at least once a second). */
   tick(): void {
@@ -238,6 +256,8 @@ export class Progress {
     this.stopTimer?.();
     this.stopTimer = undefined;
     void this.timer;
+    this.onEnd?.();
+    this.onEnd = undefined;
     if (this.out.tty) this.out.setStatus(undefined, 'progress');
   }
 
@@ -249,7 +269,8 @@ export class Progress {
     const now = this.now();
     if (now - this.lastLine >= PROGRESS_INTERVAL_MS && this.done < this.total) {
       this.lastLine = now;
-      this.out.line(this.text());
+      const also = this.also?.();
+      this.out.line(also === undefined ? this.text() : `${this.text()} · ${also}`);
     }
   }
 
@@ -276,3 +297,56 @@ export class Progress {
     return [long, short];
   }
 }
+
+/** What the apply lease says while a run waits for it (LeaseWait of the lease). */
+export interface LeaseWaitShown {
+  why: 'held' | 'unknown';
+  holder?: string;
+  /** Until the next look (held) or until it is taken (unknown). */
+  secondsLeft: number;
+  /** Held: until the wait allowed (--lease-wait) is over. */
+  waitLeftSeconds?: number;
+}
+
+/**
+ * A wait for the apply lease on stderr: its reason once, then a countdown of the whole wait (on a
+ * terminal the status line, each second; elsewhere a line at most every 30 s of `now`).
+ */
+export class LeaseCountdown {
+  private said: string | undefined;
+  private lastLine: number | undefined;
+
+  constructor(
+    private readonly out: StatusConsole,
+    /** --lease-wait, in seconds. */
+    private readonly waitSeconds: number,
+    private readonly now: () => number,
+    private readonly say: (line: string) => void,
+  ) {}
+
+  readonly onWait = (wait: LeaseWaitShown): void => {
+    const what =
+      wait.why === 'held'
+        ? `another apply holds the lease (${wait.holder || 'unknown holder'}): waiting up to ${duration(this.waitSeconds)}`
+        : 'no lease record, or a freed or edited one: nobody can tell when its holder last wrote, so the lease is taken after its lifetime and margin';
+    if (this.said !== what) this.say(what);
+    this.said = what;
+    const left = wait.why === 'held' && wait.waitLeftSeconds !== undefined ? wait.waitLeftSeconds : wait.secondsLeft;
+    const forms =
+      wait.why === 'held'
+        ? [`waiting for the apply lease: up to ${duration(left)} left, next look in ${duration(wait.secondsLeft)}`, `apply lease: up to ${duration(left)} left`, `lease: ${duration(left)}`]
+        : [`waiting for the apply lease: taken in ${duration(left)}`, `apply lease in ${duration(left)}`, `lease: ${duration(left)}`];
+    if (this.out.tty) {
+      // 0: this pause is over (a look follows, which may end the wait): no line left standing.
+      this.out.setStatus(wait.secondsLeft > 0 ? forms : undefined);
+      return;
+    }
+    if (wait.secondsLeft === 0) return;
+    const now = this.now();
+    if (this.lastLine === undefined || now - this.lastLine >= PROGRESS_INTERVAL_MS) {
+      this.lastLine = now;
+      this.out.line(forms[0]);
+    }
+  };
+}
+

@@ -8,6 +8,7 @@ import {
   DEFAULT_MAX_RECORDS,
   DEFAULT_MAX_RESPONSE_BYTES,
   DEFAULT_MAX_TOTAL_BYTES,
+  DEFAULT_RETRY_BUDGET_MS,
   ENV_MAX_RECORDS,
   ENV_MAX_RESPONSE,
   ENV_MAX_TOTAL,
@@ -32,7 +33,7 @@ export const TOKEN_PATH = '/api/v2/access/tokens';
 const DEFAULTS = {
   concurrency: 4,
   timeoutMs: 30_000,
-  maxRetries: 4,
+  maxRetries: 100,
   tokenExpirySeconds: 3600,
   maxWaitSeconds: 900,
   unreachableAfter: 4,
@@ -92,6 +93,7 @@ class ServiceClient implements ApiClient {
   /** The run limit a read passed (which, and how to raise it): later reads are not sent. */
   private spent: string | undefined;
   private readonly maxRetries: number;
+  private readonly retryBudgetMs: number;
   private readonly tokenExpirySeconds: number;
   private readonly userAgent: string;
   private readonly now: () => number;
@@ -123,6 +125,7 @@ class ServiceClient implements ApiClient {
     this.maxRecords = integerOption('maxRecords', options.maxRecords, DEFAULT_MAX_RECORDS, 1, Number.MAX_SAFE_INTEGER);
     this.readTotal = { used: 0, max: integerOption('maxTotalBytes', options.maxTotalBytes, DEFAULT_MAX_TOTAL_BYTES, 1, Number.MAX_SAFE_INTEGER) };
     this.maxRetries = integerOption('maxRetries', options.maxRetries, DEFAULTS.maxRetries, 0, 100);
+    this.retryBudgetMs = numberOption('retryBudgetMs', options.retryBudgetMs, DEFAULT_RETRY_BUDGET_MS, 0, 3_600_000);
     this.tokenExpirySeconds = integerOption('tokenExpirySeconds', options.tokenExpirySeconds, DEFAULTS.tokenExpirySeconds, 1, 86_400);
     const maxWaitSeconds = numberOption('maxWaitSeconds', options.maxWaitSeconds, DEFAULTS.maxWaitSeconds, 0, 86_400);
     this.userAgent = options.userAgent ?? DEFAULTS.userAgent;
@@ -187,6 +190,10 @@ class ServiceClient implements ApiClient {
     return this.timeoutMs;
   }
 
+  retryBudget(): number {
+    return this.retryBudgetMs;
+  }
+
   reserve(bucket: string, n: number): void {
     this.budgets.reserve(bucket, n);
   }
@@ -204,7 +211,11 @@ class ServiceClient implements ApiClient {
     if (this.ownAgent) await this.ownAgent.close();
   }
 
-  /** Attempts until success, a failure that must not be repeated, or the retries are spent. */
+  /**
+   * Attempts until success, a failure that must not be repeated, or the retry budget is spent: a
+   * time (retryBudgetMs, on the client's clock, rate-limit waits left out) and, as a bound when the
+   * clock does not move, a count (maxRetries).
+   */
   private async run(call: Call): Promise<ApiResponse> {
     // A run past one of its limits is over: its other reads are refused before they are sent,
     // rather than each read (and parsed) up to the limit again while the run ends.
@@ -212,10 +223,13 @@ class ServiceClient implements ApiClient {
     let retries = 0;
     let renewedToken = false;
     let mayHaveApplied = false;
+    const started = this.now();
+    let bucketWaitMs = 0;
     for (let attempt = 1; ; attempt++) {
       if (this.unreachable) throw this.unreachable;
       if (this.abortSignal?.aborted && call.detachedMs === undefined) throw new RequestInterrupted(call.method, call.path, mayHaveApplied);
-      const { outcome, token, sent } = await this.attempt(call, attempt, mayHaveApplied);
+      const { outcome, token, sent, waitedMs } = await this.attempt(call, attempt, mayHaveApplied);
+      bucketWaitMs += waitedMs;
       if (outcome instanceof WireFailure && outcome.aborted) throw new RequestInterrupted(sent.method, sent.path, true);
       // Not repeated: the service would send the same again.
       if (outcome instanceof BodyTooLarge) throw this.tooLarge(sent, outcome);
@@ -241,6 +255,10 @@ class ServiceClient implements ApiClient {
       // (a lease's release) is not retried after one either: its deadline is short.
       if (this.stopSignal?.aborted) throw call.detachedMs === undefined ? new RequestInterrupted(call.method, call.path, mayHaveApplied) : failure.error;
       const delay = failure.delayMs ?? backoffMs(retries, this.random);
+      // A retry starts only when it, its backoff and its own bound fit in the budget left: the
+      // request is over within retryBudgetMs of its first attempt, waits for a bucket aside.
+      const spentMs = Math.max(0, this.now() - started - bucketWaitMs);
+      if (spentMs + delay + (call.detachedMs ?? this.timeoutMs) > this.retryBudgetMs) throw failure.error;
       if (delay > 0 && !(await sleepUnless(this.sleep, delay, this.stopSignal))) throw new RequestInterrupted(call.method, call.path, mayHaveApplied);
       retries++;
     }
@@ -250,9 +268,11 @@ class ServiceClient implements ApiClient {
    * One request on the wire: budget, then the token (so a long wait does not hold an old one), a
    * concurrency slot, the exchange, bookkeeping. Returns the token it sent, if any.
    */
-  private async attempt(either: Call, attempt: number, sentBefore: boolean): Promise<{ outcome: WireResponse | WireFailure | BodyTooLarge; token?: string; sent: Call }> {
+  private async attempt(either: Call, attempt: number, sentBefore: boolean): Promise<{ outcome: WireResponse | WireFailure | BodyTooLarge; token?: string; sent: Call; waitedMs: number }> {
     let ticket: number;
     let call = either;
+    // The wait for a bucket: not the failure's time, so it does not count against the retry budget.
+    const queued = this.now();
     try {
       if (either.alternative) {
         const taken = await this.budgets.takeAny([either.bucket, either.alternative.bucket]);
@@ -266,6 +286,7 @@ class ServiceClient implements ApiClient {
       if (err instanceof WaitStopped) throw new RequestInterrupted(call.method, call.path, sentBefore);
       throw err;
     }
+    const waitedMs = Math.max(0, this.now() - queued);
     let token: string | undefined;
     try {
       token = call.tokenExchange ? undefined : await this.tokens.get();
@@ -320,7 +341,7 @@ class ServiceClient implements ApiClient {
         attempt,
       });
     }
-    return { outcome, token, sent: call };
+    return { outcome, token, sent: call, waitedMs };
   }
 
   /** Any answer proves the service is there; refused, reset or unresolved connections in a row prove the opposite. */

@@ -14,7 +14,14 @@ export interface ClientOptions {
   concurrency?: number;
   /** Per attempt, headers and body together. Default 30000. */
   timeoutMs?: number;
-  /** Retries of a transient failure after the first attempt. Default 4. */
+  /**
+   * How long a request safe to repeat (a read, an idempotent write, a write refused before it was
+   * processed) is tried again after its first failure, by the client's clock: the backoffs and the
+   * failed attempts count, waits for a rate-limit bucket do not. A retry starts only while it and its
+   * backoff fit in what is left. Default DEFAULT_RETRY_BUDGET_MS (2 min).
+   */
+  retryBudgetMs?: number;
+  /** At most this many retries within the budget too: a bound when the clock does not move. Default 100. */
   maxRetries?: number;
   /** `expiryTime` asked for in the token exchange, 1..86400. Default 3600. */
   tokenExpirySeconds?: number;
@@ -75,6 +82,12 @@ export const ENV_SECRET = 'SVC_API_SECRET';
 /** The response size limit, as `--max-response-size` takes it. */
 export const ENV_MAX_RESPONSE = 'POSTUREOPS_MAX_RESPONSE_BYTES';
 export const FLAG_MAX_RESPONSE = '--max-response-size';
+/**
+ * How long a request safe to repeat is tried again (ClientOptions.retryBudgetMs): at 50 % faults a
+ * read fails about 30 times in a row (2^-30) before it runs out. The pre-flight reserves it.
+ */
+export const DEFAULT_RETRY_BUDGET_MS = 2 * 60_000;
+
 export const DEFAULT_MAX_RESPONSE_BYTES = 32 * 1024 * 1024;
 /** The records limit of a run, as `--max-records` takes it. */
 export const ENV_MAX_RECORDS = 'POSTUREOPS_MAX_RECORDS';

@@ -108,6 +108,8 @@ export interface ApiClient {
   close(): Promise<void>;
   /** The longest one attempt may take (ms): every attempt is aborted at this bound. */
   requestBoundMs?(): number;
+  /** How long a request safe to repeat is tried again (ms, ClientOptions.retryBudgetMs): the pre-flight reserves it. */
+  retryBudget?(): number;
   /**
    * Holds `n` requests of `bucket` back for requests marked `reserved` (a lease's renewals and
    * release): the others wait as if they were spent. Called again, it sets the number held back.

@@ -11,7 +11,7 @@ import type { Kind, MemberReference, Reference } from '../kinds/types.js';
 import type { Json, JsonObject } from '../model/json.js';
 import { getAt } from '../model/json-pointer.js';
 import { displayPath, findDocumentFiles, readConfigText, ROOT_FILE_NAMES } from './files.js';
-import { type LoadedDocument, loadFileText } from './load-file.js';
+import { type FileResult, type LoadedDocument, loadFileText } from './load-file.js';
 import { mapBounded } from '../model/concurrency.js';
 import { loadFilesInParallel, type TextFile, workersFor } from './parallel-load.js';
 import { parseRoot } from './root.js';
@@ -69,6 +69,7 @@ export async function loadConfig(dir: string, options: LoadOptions): Promise<Loa
   const text = await readConfigText(rootAbs, rootFile, diagnostics);
   if (text === undefined) return { diagnostics: sortDiagnostics(diagnostics), read: [] };
   const root = parseRoot(rootAbs, rootFile, text, KINDS, diagnostics);
+  if (root && !hasErrors(diagnostics)) options.onProgress?.root(root);
 
   const loaded = await loadDocuments(absDir, root, options);
   diagnostics.push(...loaded.diagnostics);
@@ -124,8 +125,8 @@ export async function loadDocuments(
   // One time for the whole load: every document is judged at the same moment.
   const at = (options.now ?? Date.now)();
   const timed: LoadOptions = { ...options, now: () => at };
-  const results =
-    workers > 0 ? await loadFilesInParallel(files, root, timed, workers) : files.map((f) => loadFileText(f.file, f.text, root, timed));
+  const results = workers > 0 ? await loadFilesInParallel(files, root, timed, workers) : await loadInTurn(files, root, timed);
+  if (workers > 0) for (const result of results) await told(result, options);
   const values = new Set<string>();
   for (const result of results) {
     options.onRead?.(result.read);
@@ -147,6 +148,30 @@ export async function loadDocuments(
     for (const account of doc.accounts) documents.push(toResourceDocument(doc, account));
   }
   return { documents, loaded, diagnostics, read: [...values] };
+}
+
+/**
+ * The files on this thread, one after the other. With a progress hook, each file's documents are
+ * told as soon as it is read, and other work (the answers of a live read started from them) runs
+ * between files.
+ */
+async function loadInTurn(files: readonly TextFile[], root: RootConfig | undefined, options: LoadOptions): Promise<FileResult[]> {
+  if (!options.onProgress) return files.map((f) => loadFileText(f.file, f.text, root, options));
+  const out: FileResult[] = [];
+  for (const f of files) {
+    const result = loadFileText(f.file, f.text, root, options);
+    out.push(result);
+    await told(result, options);
+    await new Promise<void>((resolve) => setImmediate(resolve));
+  }
+  return out;
+}
+
+/** Tells the progress hook one file's valid documents. */
+async function told(result: FileResult, options: LoadOptions): Promise<void> {
+  if (!options.onProgress) return;
+  const documents = result.loaded.filter((d) => !d.invalid).map((d) => ({ kind: d.kind, accounts: d.accounts }));
+  await options.onProgress.file(documents, hasErrors(result.diagnostics));
 }
 
 /** The document's previousNames and lifecycle on the resource it declares (not on its children). */

@@ -40,4 +40,21 @@ export interface LoadOptions {
    * once per load; default Date.now. Tests give their virtual one.
    */
   now?: () => number;
+  /**
+   * Told what the loader knows as it goes: the root file's configuration, then each file's
+   * documents in file order (the run layer starts the live read from them: src/run/read-ahead.ts).
+   * Given this, the loader lets other work run between files (answers to requests already sent).
+   */
+  onProgress?: LoadProgress;
+}
+
+/** What the loader tells as it goes (LoadOptions.onProgress). */
+export interface LoadProgress {
+  /** The root file, read and valid (not called when it has errors). */
+  root(root: RootConfig): void;
+  /**
+   * One file's documents without errors (kind as written, the accounts each is stamped into), and
+   * whether the file had errors. The loader waits for a promise returned here.
+   */
+  file(documents: readonly { kind: string; accounts: readonly string[] }[], errors: boolean): void | Promise<void>;
 }

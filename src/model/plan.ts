@@ -164,6 +164,21 @@ export interface BucketNeed {
   drainedWaitSeconds?: number;
 }
 
+/**
+ * Time a faulty apply may add, which a fault-free one never spends: reserved against --max-duration
+ * and shown as a bound beside the estimate, never added to the requests.
+ */
+export interface PlanRetryReserve {
+  /** The two below together. */
+  seconds: number;
+  /** One request safe to repeat, tried again for the client's retry budget. */
+  requestSeconds: number;
+  /** With creates: one whose outcome stays unknown, looked up and repeated for its own budget. */
+  createSeconds?: number;
+  /** At most this many look-ups for it, each but the last followed by a repeat of the create. */
+  lookUps?: number;
+}
+
 /** An account a scoped plan leaves out (`--changed-since`, `--shard`), and why, in a sentence. */
 export interface SkippedAccount {
   account: string;
@@ -232,6 +247,13 @@ export interface Plan {
   apiCalls: CallStats;
   /** Requests apply will need, per bucket, against the budget known from rate-limit headers. */
   budget: BucketNeed[];
+  /**
+   * Of the budget's requests, those of the apply lease (taking it unless the plan was read under it,
+   * a renewal for each period the writes take, its release); absent when the apply takes none.
+   */
+  leaseRequests?: number;
+  /** What a faulty apply of this plan may add to the estimate (set with a budget, when there are changes). */
+  retryReserve?: PlanRetryReserve;
   /** Set by `plan --attribute`: the audit log was read for these accounts. */
   attribution?: Attribution;
   /**
@@ -340,6 +362,17 @@ export interface ApplyReport {
   lease?: LeaseReport;
   /** Present when the apply recorded its commit as each account's last applied one (the Action does). */
   recorded?: AppliedRecordReport;
+  /** Channels whose test failed (`--test-channels`) while a routing requirement relies on them: the apply fails. */
+  failedTests?: FailedTest[];
+}
+
+/** A channel the service's test found failing, and the routing requirements that rely on it. */
+export interface FailedTest {
+  account: string;
+  kind: string;
+  name: string;
+  message?: string;
+  requirements: string[];
 }
 
 /** The accounts whose last applied commit is now `commit`, and those left as they were (the next apply covers them). */

@@ -64,17 +64,24 @@ export class ReadValues {
       if (v instanceof Map) return new Map([...v].map(([k, x]) => [walk(k), walk(x)]));
       if (v instanceof Set) return new Set([...v].map(walk));
       if (v !== null && typeof v === 'object') {
-        const plain = Object.getPrototypeOf(v) === Object.prototype || Object.getPrototypeOf(v) === null;
-        const entries = Object.entries(v);
-        const masked = entries.map(([k, x]): [string, unknown] => [this.inData.redact(k), walk(x)]);
-        if (plain && masked.every(([k, x], i) => k === entries[i][0] && x === entries[i][1])) return v;
-        const out: Record<string, unknown> = {};
-        for (const [key, x] of masked) {
-          // `__proto__` as an own member, never the prototype; any other key is a plain assignment.
-          if (key === '__proto__') Object.defineProperty(out, key, { value: x, enumerable: true, writable: true, configurable: true });
-          else out[key] = x;
+        const proto = Object.getPrototypeOf(v);
+        const source = v as Record<string, unknown>;
+        const keys = Object.keys(source);
+        // Another object (a class instance) is always copied into a plain one; a plain one only from
+        // its first member that changes, the members before it as they are.
+        let out: Record<string, unknown> | undefined = proto === Object.prototype || proto === null ? undefined : {};
+        for (let i = 0; i < keys.length; i++) {
+          const k = keys[i];
+          const x = source[k];
+          const mk = this.inData.redact(k);
+          const mx = walk(x);
+          if (out === undefined && (mk !== k || mx !== x)) {
+            out = {};
+            for (let j = 0; j < i; j++) own(out, keys[j], source[keys[j]]);
+          }
+          if (out !== undefined) own(out, mk, mx);
         }
-        return out;
+        return out ?? v;
       }
       return v;
     };
@@ -86,6 +93,12 @@ export class ReadValues {
     if (this.inData.size === 0) return make(data);
     return this.maskText(make(this.maskData(data)));
   }
+}
+
+/** `key` as an own member of `out`: `__proto__` too, never the prototype; any other key is a plain assignment. */
+function own(out: Record<string, unknown>, key: string, value: unknown): void {
+  if (key === '__proto__') Object.defineProperty(out, key, { value, enumerable: true, writable: true, configurable: true });
+  else out[key] = value;
 }
 
 /** `render` of `secrets` when there are any. */

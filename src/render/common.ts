@@ -126,6 +126,31 @@ export function budgetText(b: BucketNeed): string {
   return parts.join('; ');
 }
 
+/** A count or a time a saved plan (untrusted) may carry: shown only when it is one. */
+function amount(n: unknown): n is number {
+  return typeof n === 'number' && Number.isFinite(n) && n >= 0;
+}
+
+/** `12 for the apply lease (taking it, renewing it while the writes wait, releasing it)`; undefined without a lease. */
+export function leaseShareText(plan: Pick<Plan, 'leaseRequests'>): string | undefined {
+  const n = plan.leaseRequests;
+  if (!amount(n) || n === 0) return undefined;
+  return `${Math.round(n)} for the apply lease (taking it, renewing it while the writes wait, releasing it)`;
+}
+
+/**
+ * `up to 7m 0s more (2m 0s for a request safe to repeat, 5m 0s for a create whose outcome stays
+ * unknown)`: what faults may add to the estimate, reserved against --max-duration; undefined without.
+ */
+export function retryReserveText(plan: Pick<Plan, 'retryReserve'>): string | undefined {
+  const r = plan.retryReserve;
+  if (r === null || typeof r !== 'object' || !amount(r.seconds) || r.seconds === 0) return undefined;
+  const parts: string[] = [];
+  if (amount(r.requestSeconds) && r.requestSeconds > 0) parts.push(`${duration(r.requestSeconds)} for a request safe to repeat`);
+  if (amount(r.createSeconds) && r.createSeconds > 0) parts.push(`${duration(r.createSeconds)} for a create whose outcome stays unknown`);
+  return `up to ${duration(r.seconds)} more${parts.length > 0 ? ` (${parts.join(', ')})` : ''}`;
+}
+
 /** The longest single wait: buckets refill in parallel while apply works through them. */
 export function longestWait(budget: readonly BucketNeed[]): number {
   return budget.reduce((m, b) => Math.max(m, b.waitSeconds), 0);

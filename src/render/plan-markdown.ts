@@ -19,8 +19,10 @@ import {
   duration,
   groupByAccount,
   linkNotes,
+  leaseShareText,
   longestWait,
   partialText,
+  retryReserveText,
   planSummaryLine,
   refusalRemedy,
   rehearsalLine,
@@ -197,9 +199,11 @@ function dangerLine(plan: Plan): string {
   const silenced = silencedCells(plan.routing?.changes ?? []).length;
   const failing = plan.routing?.failing?.length ?? 0;
   const fresh = plan.routing?.newChannels ?? [];
+  const mute = (plan.routing?.delivery ?? []).reduce((k, d) => k + d.silent.length, 0);
   const found = [
     plan.summary.delete > 0 ? n(plan.summary.delete, 'deletion', 'deletions') : '',
     silenced > 0 ? n(silenced, 'cell loses every channel', 'cells lose every channel') : '',
+    mute > 0 ? n(mute, 'cell silent now (every channel failing)', 'cells silent now (every channel failing)') : '',
     failing > 0 ? n(failing, 'routing requirement fails', 'routing requirements fail') : '',
     fresh.length > 0 ? `${n(fresh.length, 'new destination', 'new destinations')} (${listText(fresh.map((c) => shortMiddle(c.name, NAME_MAX)), 3)})` : '',
   ].filter((x) => x !== '');
@@ -243,8 +247,12 @@ function headText(plan: Plan, accountOrder: readonly string[], nested: boolean):
 function tailText(plan: Plan): string {
   const lines = [`- API calls made: ${escapeMd(callsText(plan.apiCalls))}`];
   for (const b of plan.budget) lines.push(`- ${escapeMd(b.bucket)}: ${escapeMd(budgetText(b))}`);
+  const lease = leaseShareText(plan);
+  if (lease !== undefined) lines.push(`- Of these, ${escapeMd(lease)}`);
   const wait = longestWait(plan.budget);
   if (plan.budget.length > 0) lines.push(`- Estimated wait for rate limits: ${wait > 0 ? `about ${duration(wait)}` : 'none'}`);
+  const reserve = retryReserveText(plan);
+  if (reserve !== undefined) lines.push(`- Reserved for retries under faults: ${escapeMd(reserve)}`);
   return `<details><summary>API calls and rate limits</summary>\n\n${lines.join('\n')}\n\n</details>`;
 }
 

@@ -17,8 +17,10 @@ import {
   duration,
   groupByAccount,
   linkNotes,
+  leaseShareText,
   longestWait,
   partialText,
+  retryReserveText,
   planSummaryLine,
   refusalRemedy,
   rehearsalLine,
@@ -92,8 +94,12 @@ export function renderPlanText(plan: Plan, options: { color: boolean; quiet?: bo
     out.push('Requests apply needs, per rate-limit bucket:');
     const width = Math.max(...plan.budget.map((b) => v(b.bucket).length));
     for (const b of plan.budget) out.push(`  ${v(b.bucket).padEnd(width)}  ${budgetText(b)}`);
+    const lease = leaseShareText(plan);
+    if (lease !== undefined) out.push(`  of these, ${lease}`);
     const wait = longestWait(plan.budget);
     out.push(wait > 0 ? c.yellow(`Estimated wait for rate limits: about ${duration(wait)}`) : 'Estimated wait for rate limits: none');
+    const reserve = retryReserveText(plan);
+    if (reserve !== undefined) out.push(`Reserved for retries under faults: ${reserve}`);
   }
   out.push('');
 

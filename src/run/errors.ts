@@ -6,8 +6,11 @@ import type { Diagnostic } from '../model/diagnostics.js';
 import type { Plan, Refusal } from '../model/plan.js';
 
 export type RunProblem =
-  /** The configuration has errors (shown as diagnostics): nothing was sent. */
-  | { kind: 'invalid'; diagnostics: Diagnostic[] }
+  /**
+   * The configuration has errors (shown as diagnostics): nothing was written, and nothing was sent
+   * unless `sent` says how many requests read the live state while the files loaded (read-ahead.ts).
+   */
+  | { kind: 'invalid'; diagnostics: Diagnostic[]; sent?: number }
   /** The service address or credentials are missing or malformed (no value is echoed). */
   | { kind: 'client-config'; message: string }
   /** Accounts asked for that postureops.yaml does not declare. */

@@ -7,7 +7,7 @@ import type { DesiredState } from '../model/account.js';
 import { hasErrors } from '../model/diagnostics.js';
 import { RunError } from './errors.js';
 
-export type { LoadResult } from '../config/types.js';
+export type { LoadProgress, LoadResult } from '../config/types.js';
 
 /** The files of `dir`, read and validated with the environment's values. */
 export function loadConfiguration(dir: string, options: LoadOptions): Promise<LoadResult> {

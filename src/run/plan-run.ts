@@ -6,21 +6,28 @@ import { attribute } from '../ops/live/attribute.js';
 import { literalSource } from '../ops/apply/literals.js';
 import { declaredParents, neededKinds } from '../ops/live/needed-kinds.js';
 import { plan as buildPlan } from '../plan/steps/plan.js';
-import { leaseRestGroups, leaseTakeGroups, preflight, readGroups, writeGroups } from '../ops/budget/preflight.js';
+import { leaseRestGroups, leaseTakeGroups, preflight, readGroups, retryReserve, writeGroups } from '../ops/budget/preflight.js';
 import { serviceCheckGroups, serviceChecks } from '../ops/live/service-checks.js';
-import { withBudget } from '../ops/budget/budget.js';
+import { countWrites, withBudget } from '../ops/budget/budget.js';
 import { KINDS } from '../kinds/index.js';
 import type { AccountConfig, DesiredState } from '../model/account.js';
 import { type Diagnostic, hasErrors } from '../model/diagnostics.js';
 import type { LiteralSource } from '../model/env-markers.js';
-import type { Plan } from '../model/plan.js';
+import type { Plan, PlanResult } from '../model/plan.js';
+import type { ApiClient, BucketBudget } from '../api/types.js';
 import { RunError } from './errors.js';
+import { desiredOf, type LoadProgress, type LoadResult } from './load.js';
+import { mayReadAhead, ReadAhead } from './read-ahead.js';
 import { changedOffline, narrow, type ReadHooks, readLive, type ScopeInput, selectAccounts } from './read.js';
 import { rehearsed, type StartRehearsal } from './rehearse.js';
 import { Run, type RunSetup } from './run.js';
 
 export interface PlanRequest extends ScopeInput {
-  desired: DesiredState;
+  /**
+   * The configuration, or how to load it: given a loader, a plain plan starts reading the live state
+   * while the files load (read-ahead.ts), and a configuration with errors is a RunError (`invalid`).
+   */
+  desired: DesiredState | LoadDesired;
   /** The repository folder (git is read there for `changedSince`). */
   dir: string;
   /** Accounts asked for (`--account`, the `accounts` input); every declared one when empty. */
@@ -63,13 +70,55 @@ export interface Planned {
   force?: true;
 }
 
+/** Loads the configuration (its diagnostics shown by the caller), telling `progress` as it goes. */
+export type LoadDesired = (progress?: LoadProgress) => Promise<LoadResult>;
+
+/** The configuration of a request, loaded when it is a loader; with the run, and the lists read ahead, when a read could start during the load. */
+async function loadFor(setup: RunSetup, request: PlanRequest): Promise<{ desired: DesiredState; run?: Run; ahead?: ReadAhead }> {
+  const load = request.desired;
+  if (typeof load !== 'function') return { desired: load };
+  if (!mayReadAhead(setup, request)) return { desired: desiredOf(await load()) };
+  let run: Run;
+  try {
+    run = Run.open(setup);
+  } catch {
+    // Bad service settings are said after the configuration's own problems, as without a loader.
+    return { desired: desiredOf(await load()) };
+  }
+  try {
+    const known = await run.knownBudget();
+    const ahead = new ReadAhead(run, request.accounts, known, request.rehearse !== undefined);
+    run.readingAhead(known);
+    const result = await load(ahead);
+    ahead.stop();
+    try {
+      return { desired: desiredOf(result), run, ahead };
+    } catch (err) {
+      const sent = ahead.sent();
+      if (err instanceof RunError && err.problem.kind === 'invalid' && sent > 0) throw new RunError({ ...err.problem, sent });
+      throw err;
+    }
+  } catch (err) {
+    await run.close();
+    throw err;
+  }
+}
+
 /** Accounts, scope, run, pre-flight, read, plan. A RunError says why there is no plan. */
 export async function planRun(setup: RunSetup, request: PlanRequest, hooks: PlanHooks = {}): Promise<Planned> {
-  const { desired } = request;
-  const selected = selectAccounts(desired.root.accounts, request.accounts);
-  // Git first: a ref that names nothing fails before anything is sent.
-  const offline = await changedOffline(request.dir, desired, request);
-  const run = Run.open(setup);
+  const loaded = await loadFor(setup, request);
+  const { desired, ahead } = loaded;
+  let selected: AccountConfig[];
+  let offline: Awaited<ReturnType<typeof changedOffline>>;
+  try {
+    selected = selectAccounts(desired.root.accounts, request.accounts);
+    // Git first: a ref that names nothing fails before anything is sent.
+    offline = await changedOffline(request.dir, desired, request);
+  } catch (err) {
+    await loaded.run?.close();
+    throw err;
+  }
+  const run = loaded.run ?? Run.open(setup);
   try {
     const { accounts, scope } = await narrow(run, desired, selected, request, offline);
     const kindsOf = neededKinds(desired, KINDS);
@@ -77,7 +126,7 @@ export async function planRun(setup: RunSetup, request: PlanRequest, hooks: Plan
     await run.preflight([...readGroups(accounts, kindsOf, 'both', parentsOf), ...serviceCheckGroups(desired, accounts, KINDS), ...(request.lease ? leaseTakeGroups() : [])], 'read');
     // The lease first: the live state this plan comes from is read under it.
     if (request.lease) await run.takeLease({ declared: desired.root.accounts, accounts });
-    const live = await readLive(run, accounts, { settings: desired.root.settings, kindsOf, parentsOf, ...(request.rehearse ? { keepLists: true } : {}) }, hooks);
+    const live = await readLive(run, accounts, { settings: desired.root.settings, kindsOf, parentsOf, ...(ahead?.lists ? { ahead: ahead.lists } : {}), ...(request.rehearse ? { keepLists: true } : {}) }, hooks);
     const built = buildPlan(desired, live, {
       accounts: accounts.map((a) => a.name),
       force: request.force,
@@ -88,10 +137,7 @@ export async function planRun(setup: RunSetup, request: PlanRequest, hooks: Plan
     });
     // The apply's lease counts in the estimate: what it still sends once taken (renewals for as long
     // as the writes take, its release), and taking it when this plan was read without it.
-    const budget = await run.planBudget();
-    const writes = built.plan ? writeGroups(built.plan.changes, KINDS, built.plan.accounts) : [];
-    const rest = leaseRestGroups(preflight(writes, budget, run.now()).seconds, run.client.requestBoundMs?.());
-    const result = withBudget(built, KINDS, budget, request.noLease ? [] : [...(request.lease ? [] : leaseTakeGroups()), ...rest]);
+    const result = planEstimate(built, await run.planBudget(), run.now(), run.client, request);
     // Problems go with the error (the adapter shows them once); a plan's warnings go to the hook.
     if (!result.plan || hasErrors(result.diagnostics)) throw new RunError({ kind: 'no-plan', diagnostics: result.diagnostics });
     // What only the service can judge (Kind.serviceCheck), asked of what the plan would send.
@@ -119,6 +165,31 @@ export async function planRun(setup: RunSetup, request: PlanRequest, hooks: Plan
     await run.close();
     throw err;
   }
+}
+
+/**
+ * The plan's estimate, as its apply's pre-flight counts it: the writes per bucket against `budget`,
+ * the apply lease's requests (what it still sends once taken: renewals for as long as the writes
+ * take, its release; and taking it when the plan was read without it), and the retries reserved
+ * under faults. `budget` is the run's at `now` (Run.planBudget).
+ */
+export function planEstimate(
+  built: PlanResult,
+  budget: readonly BucketBudget[],
+  now: number,
+  client: Pick<ApiClient, 'requestBoundMs' | 'retryBudget'>,
+  lease: Pick<PlanRequest, 'lease' | 'noLease'> = {},
+): PlanResult {
+  // The requests of the changes, built once for both the writes' pre-flight and the plan's budget.
+  const counted = built.plan ? countWrites(built.plan.changes, KINDS, built.plan.accounts) : undefined;
+  const writes = built.plan ? writeGroups(built.plan.changes, KINDS, built.plan.accounts, counted) : [];
+  const rest = leaseRestGroups(preflight(writes, budget, now).seconds, client.requestBoundMs?.());
+  const leased = lease.noLease ? [] : [...(lease.lease ? [] : leaseTakeGroups()), ...rest];
+  const result = withBudget(built, KINDS, budget, leased, counted);
+  if (!result.plan || result.plan.changes.length === 0) return result;
+  const leaseRequests = leased.reduce((n, g) => n + g.requests, 0);
+  const retry = retryReserve(result.plan.changes, client.retryBudget?.());
+  return { ...result, plan: { ...result.plan, ...(lease.noLease ? {} : { leaseRequests }), retryReserve: retry } };
 }
 
 /** The accounts of `plan` with changes. */

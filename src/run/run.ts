@@ -79,6 +79,8 @@ export class Run {
   private started: number | undefined;
   /** The apply lease this run holds (takeLease), released by close. */
   lease: Leases | undefined;
+  /** The buckets as known before the reads sent ahead (readingAhead): the next pre-flight's figures. */
+  private ahead: BucketBudget[] | undefined;
 
   private constructor(
     readonly client: ApiClient,
@@ -155,11 +157,13 @@ export class Run {
    * hook told the time left as it goes.
    */
   async preflight(groups: readonly RequestGroup[], what: string, reserve?: RetryReserve): Promise<void> {
-    const { client } = this;
-    const all = client.stats().total === 0 ? [TOKEN_GROUP, ...groups] : [...groups];
+    const { client, ahead } = this;
+    this.ahead = undefined;
+    // After reads sent ahead, the read's pre-flight is of the whole read, on what was known before it.
+    const all = ahead !== undefined || client.stats().total === 0 ? [TOKEN_GROUP, ...groups] : [...groups];
     const now = this.now();
     const reported = await this.memory.recall(now);
-    const estimate = preflight(all, [...reported, ...client.budget()], now);
+    const estimate = preflight(all, ahead ?? [...reported, ...client.budget()], now);
     const max = this.setup.flags.maxDuration;
     this.started ??= now;
     const spent = Math.max(0, (now - this.started) / 1000);
@@ -192,6 +196,16 @@ export class Run {
       const states = slow.buckets.map((b) => client.budget().find((x) => x.bucket === b)).filter((b): b is BucketBudget => b !== undefined);
       return states.length === 0 ? undefined : groupWaitSeconds(Math.max(0, slow.requests - sent), states.map((b) => budgetAt(b, at)), at);
     });
+  }
+
+  /** The buckets as known before anything is sent: what earlier runs remembered, and this run's own. */
+  async knownBudget(): Promise<BucketBudget[]> {
+    return [...(await this.memory.recall(this.now())), ...this.client.budget()];
+  }
+
+  /** Reads are about to be sent before their pre-flight (src/run/read-ahead.ts); `known`: knownBudget() before them. */
+  readingAhead(known: BucketBudget[]): void {
+    this.ahead = known;
   }
 
   /**

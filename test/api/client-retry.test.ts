@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { MockAgent } from 'undici';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createClient } from '../../src/api/client.js';
+import { DEFAULT_RETRY_BUDGET_MS } from '../../src/api/options.js';
 import { BACKOFF_CAP_MS, backoffMs, isIdempotent } from '../../src/api/retry.js';
 import { ApiError, type RequestLogEntry } from '../../src/api/types.js';
 import { KEY_ID, SECRET, fakeClock, rejectionOf, startService, type Reply } from './helpers.js';
@@ -67,7 +68,7 @@ async function rejectionByTimers(promise: Promise<unknown>): Promise<unknown> {
 }
 
 /** Answers each call with the next reply of `script`, repeating the last one. */
-async function scripted(script: Reply[], extra: { maxRetries?: number; timeoutMs?: number; random?: () => number } = {}) {
+async function scripted(script: Reply[], extra: { maxRetries?: number; timeoutMs?: number; random?: () => number; retryBudgetMs?: number } = {}) {
   const clock = fakeClock();
   let i = 0;
   const service = await startService({ handle: () => script[Math.min(i++, script.length - 1)], now: clock.now });
@@ -82,6 +83,7 @@ async function scripted(script: Reply[], extra: { maxRetries?: number; timeoutMs
     random: extra.random ?? (() => 0.5),
     maxRetries: extra.maxRetries,
     timeoutMs: extra.timeoutMs,
+    retryBudgetMs: extra.retryBudgetMs,
     onWait: (bucket, s) => waits.push([bucket, s]),
     log: (e) => log.push(e),
   });
@@ -139,6 +141,47 @@ describe('retries of idempotent calls', () => {
     expect(err.serviceMessage).toBe('Service Unavailable');
     expect(service.calls()).toHaveLength(4);
     expect(clock.sleeps).toEqual([249, 499, 999]);
+  });
+
+  it('a read is retried for a time, not a count: each retry starts only if it fits the budget with its own bound', async () => {
+    // Budget 10 s, bound 1 s: backoffs 249, 499, 999, 1999, 3999 ms (7745 ms spent); the next,
+    // 7999 ms and its bound, would end past 10 s. The count bound (100) is not what stops it.
+    const { service, client, clock } = await scripted([e503], { retryBudgetMs: 10_000, timeoutMs: 1000, random: () => 0.999999 });
+    const err = (await rejectionOf(client.request({ method: 'GET', path: '/api/v2/AlertRules' }))) as ApiError;
+    expect(err.kind).toBe('transient');
+    expect(err.status).toBe(503);
+    expect(clock.sleeps).toEqual([249, 499, 999, 1999, 3999]);
+    expect(service.calls().filter((c) => c.url === '/api/v2/AlertRules')).toHaveLength(6);
+    expect(client.retryBudget?.()).toBe(10_000);
+  });
+
+  it('the default budget is 2 minutes, long enough for 20 failures in a row and more, and ends by itself', async () => {
+    const { service, client, clock } = await scripted([e503], { random: () => 0.999999 });
+    expect(client.retryBudget?.()).toBe(DEFAULT_RETRY_BUDGET_MS);
+    expect(DEFAULT_RETRY_BUDGET_MS).toBe(120_000);
+    await expect(rejectionOf(client.request({ method: 'GET', path: '/api/v2/AlertRules' }))).resolves.toBeInstanceOf(ApiError);
+    const slept = clock.sleeps.reduce((n, ms) => n + ms, 0);
+    // Every backoff and the default 30 s bound of the last attempt fit in 2 min; one more would not.
+    expect(slept + 30_000).toBeLessThanOrEqual(120_000);
+    expect(slept + 7999 + 30_000).toBeGreaterThan(120_000);
+    expect(service.calls().filter((c) => c.url === '/api/v2/AlertRules').length).toBeGreaterThan(15);
+  });
+
+  it('a retry that succeeds inside the budget returns the answer after many failures', async () => {
+    const { client, clock } = await scripted([...Array.from({ length: 12 }, () => e500), ok], { random: () => 0.5 });
+    await expect(client.request({ method: 'GET', path: '/api/v2/AlertRules' })).resolves.toMatchObject({ status: 200 });
+    expect(clock.sleeps).toHaveLength(12);
+  });
+
+  it('time spent waiting for a rate-limit bucket does not count against the retry budget', async () => {
+    // A 429 whose bucket refills in 60 s (longer than the whole 10 s budget), then 503s: the
+    // backoffs after the wait still get the budget's 10 s.
+    const limited: Reply = { status: 429, json: { message: 'Too many requests' }, headers: { 'ratelimit-limit': '120', 'ratelimit-remaining': '0', 'ratelimit-reset': '60' } };
+    const { service, client, clock } = await scripted([limited, e503], { retryBudgetMs: 10_000, timeoutMs: 1000, random: () => 0.999 });
+    await rejectionOf(client.request({ method: 'GET', path: '/api/v2/AlertRules' }));
+    const waited = clock.sleeps.filter((ms) => ms >= 1000 && ms % 1000 === 0).reduce((n, ms) => n + ms, 0);
+    expect(waited).toBeGreaterThanOrEqual(59_000);
+    expect(service.calls().filter((c) => c.url === '/api/v2/AlertRules').length).toBeGreaterThanOrEqual(5);
   });
 
   it('PUT and PATCH are repeated after a 502 (their bodies set absolute values)', async () => {

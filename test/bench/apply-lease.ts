@@ -19,6 +19,8 @@ import { createLeaseRequest } from '../../src/ops/lease/lease-record.js';
 import { fetchLive } from '../../src/ops/live/fetch.js';
 import { leaseRestGroups, leaseTakeGroups, preflight, readGroups, TOKEN_GROUP, writeGroups } from '../../src/ops/budget/preflight.js';
 import { plan } from '../../src/plan/steps/plan.js';
+import { planEstimate } from '../../src/run/plan-run.js';
+import { longestWait } from '../../src/render/common.js';
 import { KINDS } from '../../src/kinds/index.js';
 import type { DesiredState } from '../../src/model/account.js';
 import { virtualTime } from '../api/helpers.js';
@@ -49,6 +51,13 @@ export interface ApplyScenario {
   leaseRequests: number;
   predictedSeconds: number;
   takenSeconds: number;
+  /** `plan`'s estimated wait (longest bucket), the lease's requests and the retry reserve it shows. */
+  planSeconds: number;
+  planLeaseRequests: number;
+  reserveSeconds: number;
+  /** Apply's pre-flight of the writes with the lease's renewals and release, and the time the apply took. */
+  applyPreflightSeconds: number;
+  applyTakenSeconds: number;
 }
 
 /** 300 creates at 60 an hour, on one virtual clock for the emulator, the client and the lease. */
@@ -84,13 +93,19 @@ export async function rateLimitedApply(changes = 300, perHour = 60): Promise<App
       },
     });
     const live = await fetchLive(client, [PROD], KINDS.filter((k) => k.kind === 'AlertChannel'));
-    const result = plan(desired, live, {});
-    const p = result.plan!;
+    // The plan's own estimate, as `plan` shows it (plan-run.ts), for an apply read under its lease.
+    const estimated = planEstimate(plan(desired, live, {}), client.budget(), clock.now(), client, { lease: true });
+    const p = estimated.plan!;
+    const planSeconds = longestWait(p.budget);
     const writes = writeGroups(p.changes, KINDS, p.accounts);
     const readPredicted = preflight([TOKEN_GROUP, ...leaseTakeGroups(), ...reads], [], begin).seconds;
+    // Apply's pre-flight of the writes, as readyToApply counts them (apply-run.ts: leaseRest).
     const writeEstimate = preflight(writes, client.budget(), clock.now());
-    const predicted = readPredicted + preflight([...writes, ...leaseRestGroups(writeEstimate.seconds)], client.budget(), clock.now()).seconds;
+    const applyPreflight = preflight([...writes, ...leaseRestGroups(writeEstimate.seconds, client.requestBoundMs?.())], client.budget(), clock.now()).seconds;
+    const predicted = readPredicted + applyPreflight;
+    const applyStart = clock.now();
     const report = await apply(p, client, { env: {}, leases, concurrency: 4, now: () => clock.now(), sleep });
+    const applyTaken = (clock.now() - applyStart) / 1000;
     await leases.release();
     const taken = (clock.now() - begin) / 1000;
     const byBucket = client.stats().byBucket;
@@ -106,6 +121,11 @@ export async function rateLimitedApply(changes = 300, perHour = 60): Promise<App
       leaseRequests: lease - 2,
       predictedSeconds: predicted,
       takenSeconds: taken,
+      planSeconds,
+      planLeaseRequests: p.leaseRequests ?? 0,
+      reserveSeconds: p.retryReserve?.seconds ?? 0,
+      applyPreflightSeconds: applyPreflight,
+      applyTakenSeconds: applyTaken,
     };
   } finally {
     await client.close();
@@ -117,14 +137,17 @@ export async function rateLimitedApply(changes = 300, perHour = 60): Promise<App
 /** One seed's apply at `faults`: applies until nothing is left (at most `runs`); how many it took and whether a name is there twice. */
 async function faultyApplies(seed: number, faults: number, runs: number, dir: string, desired: DesiredState): Promise<{ applies: number; duplicate: boolean }> {
   const emu = await startEmulator({ accounts: ['prod'], rateLimit: 100_000, faults, faultSeed: seed });
-  const client = createClient({ baseUrl: emu.url, keyId: emu.keyId, secret: emu.secret, maxRetries: 8, sleep: async () => {} });
+  // One virtual clock for the client's retry budget and backoffs and the apply's create retries, on
+  // which concurrent sleeps overlap (as they do in real time) rather than add up.
+  const clock = manualClock(Date.UTC(2026, 10, 27, 9, 0, 0));
+  const sleep = virtualTime(clock);
+  const client = createClient({ baseUrl: emu.url, keyId: emu.keyId, secret: emu.secret, now: () => clock.now(), sleep });
   try {
-    let t = 0;
     for (let n = 1; n <= runs; n++) {
       const live = await fetchLive(client, [PROD], KINDS);
       const p = plan(desired, live, { force: true }).plan!;
       if (p.changes.length === 0) return { applies: n - 1, duplicate: false };
-      await apply(p, client, { env: {}, concurrency: 4, now: () => t, sleep: async (ms) => void (t += ms) });
+      await apply(p, client, { env: {}, concurrency: 4, now: () => clock.now(), sleep });
       const after = await fetchLive(client, [PROD], KINDS);
       const names = after.resources.filter((r) => r.kind === 'AlertChannel').map((r) => r.name);
       if (new Set(names).size !== names.length) return { applies: n, duplicate: true };
@@ -163,6 +186,11 @@ export async function campaign(faults: number, seeds: number, runs: number, note
   return out;
 }
 
+/** `1.2 % off`: how far `estimate` is from `actual`, as a share of `actual`. */
+function off(estimate: number, actual: number): string {
+  return `${((Math.abs(estimate - actual) / Math.max(1, actual)) * 100).toFixed(1)} % off`;
+}
+
 export function applyTable(s: ApplyScenario, campaigns: Campaign[]): string {
   const lines = [
     '| apply at a rate limit (virtual clock) | result |',
@@ -171,6 +199,9 @@ export function applyTable(s: ApplyScenario, campaigns: Campaign[]): string {
     `| requests | ${s.requests} (${(s.requests / s.changes).toFixed(3)} per change): ${s.writes} writes, ${s.leaseRequests} of the lease |`,
     `| predicted (pre-flights) | ${Math.round(s.predictedSeconds)} s |`,
     `| taken | ${Math.round(s.takenSeconds)} s (${((s.takenSeconds / s.predictedSeconds - 1) * 100).toFixed(1)} % off the prediction) |`,
+    `| plan's estimate | ${Math.round(s.planSeconds)} s of waiting; ${s.planLeaseRequests} requests for the lease; up to ${Math.round(s.reserveSeconds)} s more reserved for retries under faults |`,
+    `| apply's pre-flight | ${Math.round(s.applyPreflightSeconds)} s (plan's estimate ${off(s.planSeconds, s.applyPreflightSeconds)}) |`,
+    `| apply took | ${Math.round(s.applyTakenSeconds)} s (plan's estimate ${off(s.planSeconds, s.applyTakenSeconds)}, the pre-flight ${off(s.applyPreflightSeconds, s.applyTakenSeconds)}) |`,
     '',
     '| fault campaign | applies | converged after | duplicates |',
     '|---|---|---|---|',

@@ -3,7 +3,9 @@
 // off a terminal one line at the start and at most one every 30 s of the given (virtual) clock.
 import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { Progress, PROGRESS_INTERVAL_MS, StatusConsole, WaitReporter } from '../../cmd/terminal.js';
+import type { Io } from '../../cmd/io.js';
+import { phaseProgress } from '../../cmd/pipeline.js';
+import { consoleOf, LeaseCountdown, Progress, PROGRESS_INTERVAL_MS, StatusConsole, WaitReporter, wordsWithin } from '../../cmd/terminal.js';
 
 const ERASE = '\x1b[2K\x1b[1G';
 const T0 = Date.UTC(2026, 2, 1);
@@ -166,6 +168,120 @@ describe('a line that tells the truth during waits (issue 31)', () => {
       'Applying: 0/10 done, 30s elapsed, about 10m 0s left',
       'Applying: 0/10 done, 1m 0s elapsed, about 10m 0s left',
       'Applying: 0/10 done, 1m 30s elapsed, about 10m 0s left',
+    ]);
+  });
+});
+
+describe('the status line never shows a number cut', () => {
+  it('past its parts, it drops whole words, never a piece of one', () => {
+    expect(wordsWithin('Applying: 120/2000 done', 12)).toBe('Applying:…');
+    expect(wordsWithin('Applying: 120/2000 done', 19)).toBe('Applying: 120/2000…');
+    expect(wordsWithin('120/2000', 6)).toBe('…');
+    expect(wordsWithin('a 12', 1)).toBe('…');
+    const { out, text } = capture(true, 12);
+    out.setStatus('waiting 1234567s');
+    expect(text()).toBe(`${ERASE}waiting…`);
+  });
+});
+
+describe('off a terminal, one line at most every 30 s for a phase and its waits (issue 31)', () => {
+  function io(tty: boolean) {
+    const stream = new PassThrough() as PassThrough & { isTTY?: boolean };
+    stream.isTTY = tty;
+    let text = '';
+    stream.on('data', (c: Buffer) => (text += c.toString('utf8')));
+    return { io: { stdout: stream, stderr: stream, stdin: new PassThrough(), env: {}, cwd: '/' } as Io, text: () => text };
+  }
+
+  it('a wait during a phase rides on its progress lines (each naming it), beside its own line at most once a minute', () => {
+    const { io: sink, text } = io(false);
+    const c = clock();
+    const waits = new WaitReporter(consoleOf(sink));
+    consoleOf(sink).waits = waits;
+    const p = phaseProgress(sink, 'Applying', 10, c.now, 'change')!;
+    for (let s = 120; s > 0; s--) {
+      c.advance(1000);
+      waits.onWait('POST AlertChannels', s, { now: c.now(), limit: 60 });
+    }
+    p.end();
+    const lines = text().split('\n').filter((l) => l !== '');
+    expect(lines[0]).toBe('Applying: 10 changes');
+    expect(lines.filter((l) => l.startsWith('rate limit: waiting:'))).toEqual([
+      'rate limit: waiting: POST AlertChannels refills 1 request every 1 min, next request in 2m 0s',
+      'rate limit: waiting: POST AlertChannels refills 1 request every 1 min, next request in 1m 0s',
+    ]);
+    expect(lines.filter((l) => l.startsWith('Applying: 0/'))).toEqual([
+      'Applying: 0/10 done, 30s elapsed · rate limit: POST AlertChannels: next in 1m 31s',
+      'Applying: 0/10 done, 1m 0s elapsed · rate limit: POST AlertChannels: next in 1m 1s',
+      'Applying: 0/10 done, 1m 30s elapsed · rate limit: POST AlertChannels: next in 31s',
+      'Applying: 0/10 done, 2m 0s elapsed · rate limit: POST AlertChannels: next in 1s',
+    ]);
+    // Once the phase is over, the wait still logs its own line, and no ended progress is drawn.
+    waits.onWait('POST AlertChannels', 90, { now: c.now() + 60_000, limit: 60 });
+    expect(text().split('\n').filter((l) => l !== '').at(-1)).toBe('rate limit: waiting: POST AlertChannels refills 1 request every 1 min, next request in 1m 30s');
+  });
+
+  it('on a terminal the ended phase is not drawn again by a later wait', () => {
+    const { io: sink, text } = io(true);
+    const c = clock();
+    const waits = new WaitReporter(consoleOf(sink));
+    consoleOf(sink).waits = waits;
+    const p = phaseProgress(sink, 'Applying', 10, c.now, 'change')!;
+    p.end();
+    const before = text();
+    waits.onWait('POST AlertChannels', 30, { now: c.now(), limit: 60 });
+    expect(text().slice(before.length)).not.toContain('Applying');
+  });
+});
+
+describe('the wait for the apply lease', () => {
+  it('held: the reason once, then a countdown of the whole wait allowed, cleared when a pause ends', () => {
+    const { out, text } = capture(true, 200);
+    const said: string[] = [];
+    const c = clock();
+    const countdown = new LeaseCountdown(out, 600, c.now, (l) => said.push(l));
+    countdown.onWait({ why: 'held', holder: 'bob', secondsLeft: 30, waitLeftSeconds: 600 });
+    countdown.onWait({ why: 'held', holder: 'bob', secondsLeft: 29, waitLeftSeconds: 599 });
+    countdown.onWait({ why: 'held', holder: 'bob', secondsLeft: 0, waitLeftSeconds: 570 });
+    countdown.onWait({ why: 'held', holder: 'bob', secondsLeft: 30, waitLeftSeconds: 570 });
+    expect(said).toEqual(['another apply holds the lease (bob): waiting up to 10m 0s']);
+    expect(text().split(ERASE).filter((d) => d !== '')).toEqual([
+      'waiting for the apply lease: up to 10m 0s left, next look in 30s',
+      'waiting for the apply lease: up to 9m 59s left, next look in 29s',
+      'waiting for the apply lease: up to 9m 30s left, next look in 30s',
+    ]);
+    // The last draw was erased by the 0 before the next: nothing stays standing when the wait ends.
+    expect(text()).toContain(`9m 59s left, next look in 29s${ERASE}${ERASE}waiting`);
+  });
+
+  it('narrow: shorter forms, the numbers whole', () => {
+    const { out, text } = capture(true, 32);
+    const countdown = new LeaseCountdown(out, 600, () => 0, () => undefined);
+    countdown.onWait({ why: 'held', holder: 'bob', secondsLeft: 30, waitLeftSeconds: 600 });
+    countdown.onWait({ why: 'unknown', secondsLeft: 151 });
+    const narrow = capture(true, 16);
+    new LeaseCountdown(narrow.out, 600, () => 0, () => undefined).onWait({ why: 'held', holder: 'bob', secondsLeft: 30, waitLeftSeconds: 600 });
+    expect(text().split(ERASE).filter((d) => d !== '')).toEqual(['apply lease: up to 10m 0s left', 'apply lease in 2m 31s']);
+    expect(narrow.text()).toBe(`${ERASE}lease: 10m 0s`);
+  });
+
+  it('off a terminal: the reason once, then a line at most every 30 s of its clock', () => {
+    const { out, text } = capture(false);
+    const said: string[] = [];
+    const c = clock();
+    const countdown = new LeaseCountdown(out, 0, c.now, (l) => said.push(l));
+    for (let s = 151; s >= 0; s--) {
+      countdown.onWait({ why: 'unknown', secondsLeft: s });
+      c.advance(1000);
+    }
+    expect(said).toHaveLength(1);
+    expect(text().split('\n').filter((l) => l !== '')).toEqual([
+      'waiting for the apply lease: taken in 2m 31s',
+      'waiting for the apply lease: taken in 2m 1s',
+      'waiting for the apply lease: taken in 1m 31s',
+      'waiting for the apply lease: taken in 1m 1s',
+      'waiting for the apply lease: taken in 31s',
+      'waiting for the apply lease: taken in 1s',
     ]);
   });
 });

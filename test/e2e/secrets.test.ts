@@ -10,6 +10,7 @@ import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startEmulator } from '../../src/emulator/index.js';
+import type { ClientOptions } from '../../src/api/options.js';
 import { bareExamples, cli, type CliResult, EXAMPLES, rawApi, serviceEnv } from './harness.js';
 
 const SLACK = 'https://hooks.slack.com/services/T0LIT/B0LIT/Lit3ralSlackT0ken9q';
@@ -202,7 +203,10 @@ describe('secrets written in files, and .env files, end to end', () => {
       expect(hits).toBe(0);
       await expect(stat(join(tmp, 'stolen.log'))).rejects.toThrow();
       // Named with --dotenv, the same file is the user's choice.
-      const named = await cli(['plan', dir, '--dotenv', join(dir, '.env')], { env: keyOnly });
+      // That server answers only 500: the token exchange is retried for the client's 2 minutes, on a virtual clock here.
+      let t = Date.UTC(2026, 2, 1);
+      const virtual = (o: ClientOptions): ClientOptions => ({ ...o, now: () => t, sleep: async (ms) => void (t += ms) });
+      const named = await cli(['plan', dir, '--dotenv', join(dir, '.env')], { env: keyOnly, clientOptions: virtual });
       expect(named.stderr).not.toContain('ignored');
       expect(hits).toBeGreaterThan(0);
     } finally {

@@ -3,7 +3,7 @@
 // heartbeat does, and how release ends it. All on a virtual clock against lease-service.ts; the
 // companion of lease.test.ts for the mutants the 'lease' group's run left (docs/mutation.md).
 
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { ApiError } from '../../src/api/types.js';
 import { LEASE_LIFETIME_MS, type LeaseClock, LeaseHeldError, leaseMarginMs, Leases, LeaseWaitStopped, RENEW_LEAD_MS } from '../../src/ops/lease/lease.js';
 import type { LeaseData } from '../../src/ops/lease/lease-record.js';
@@ -232,6 +232,11 @@ describe('release', () => {
     await leases.release();
     expect(w.service.requests('PATCH')).toHaveLength(0);
     expect(leases.report().notes).toEqual(['the lease was not released: its fence had closed; it is free 120s after its last renewal, or run postureops unlock']);
+    // Over all the same: no renewal is sent after it, and a write is refused as after any release.
+    const sent = w.service.sent.length;
+    await leases.renew();
+    expect(w.service.sent.length).toBe(sent);
+    expect(() => leases.checkFence()).toThrow('(it was released)');
 
     const v = world();
     const lost = await taken(v);
@@ -288,3 +293,219 @@ describe('waiting for it', () => {
 });
 
 
+
+// The mutants the 'lease' group's run on 2026-11-27 left (docs/mutation.md): each test asserts what
+// the run sees or sends.
+/** The lease clock's sleeps from now on. */
+function sleepsOf(w: World): number[] {
+  const sleeps: number[] = [];
+  const sleep = w.clock.sleep;
+  w.clock.sleep = async (ms) => {
+    sleeps.push(ms);
+    await sleep(ms);
+  };
+  return sleeps;
+}
+
+/** Ten seconds on, a renewal without faults finds the record still the run's: the fence moves to a full span. */
+async function stillHeld(w: World, leases: Leases): Promise<void> {
+  w.service.before = undefined;
+  w.service.after = undefined;
+  w.clock.advance(10_000);
+  await leases.renew();
+  expect(() => leases.checkFence()).not.toThrow();
+  expect(leases.fenceLeftMs()).toBe(SPAN);
+}
+
+describe('release under way', () => {
+  it('two releases at once (an interruption and the run closing) send one PATCH and leave one note', async () => {
+    const w = world();
+    const leases = await taken(w);
+    await Promise.all([leases.release(), leases.release()]);
+    await leases.release();
+    expect(w.service.requests('PATCH')).toHaveLength(1);
+    expect(w.stopped).toBe(1);
+    expect(leases.report().notes).toEqual(['released the lease']);
+  });
+
+  it('waits for a write given up on only until the margin has passed since, in steps that end then', async () => {
+    const w = world();
+    const leases = await taken(w);
+    const sleeps = sleepsOf(w);
+    leases.gate.leaving();
+    leases.gate.landed(false);
+    // 500 ms short of the margin since it was given up on: one step of 500 ms, then the PATCH.
+    w.clock.advance(leaseMarginMs(30_000) - 500);
+    await leases.release();
+    expect(sleeps).toEqual([500]);
+    expect(leases.report().notes).toEqual(['released the lease']);
+  });
+
+  it('a write still in flight at the deadline: not released, says so, and counts as released', async () => {
+    const w = world();
+    const leases = await taken(w);
+    const sleeps = sleepsOf(w);
+    leases.gate.leaving();
+    await leases.release();
+    expect(w.service.requests('PATCH')).toHaveLength(0);
+    expect(new Set(sleeps)).toEqual(new Set([1000]));
+    expect(leases.report().notes).toEqual(['the lease was not released: writes were still in flight at the release\u2019s deadline; it is free 120s after its last renewal, or run postureops unlock'.replace('\u2019', "'")]);
+    expect(() => leases.checkFence()).toThrow('(it was released)');
+  });
+
+  it('a write given up on late in the wait: the margin since would pass the deadline, so it says that write may still arrive', async () => {
+    const w = world();
+    const leases = await taken(w);
+    leases.gate.leaving();
+    const sleep = w.clock.sleep;
+    let slept = 0;
+    w.clock.sleep = async (ms) => {
+      await sleep(ms);
+      slept += ms;
+      // Given up on (no answer) 20 s into the release's wait.
+      if (slept === 20_000) leases.gate.landed(false);
+    };
+    await leases.release();
+    expect(w.service.requests('PATCH')).toHaveLength(0);
+    expect(leases.report().notes).toEqual(["the lease was not released: a write given up on may still reach the service at the release's deadline; it is free 120s after its last renewal, or run postureops unlock"]);
+  });
+});
+
+describe('what a renewal makes of what it finds', () => {
+  it('a renewal stopped by the fence itself (it closed while the look was out) is the loss, not a failed renewal', async () => {
+    const w = world();
+    const leases = await taken(w);
+    w.clock.advance(SPAN - 1_000);
+    w.service.before = (req) => {
+      if (req.method === 'GET') w.clock.advance(2_000);
+    };
+    await leases.renew();
+    expect(w.service.refused.map((r) => r.method)).toEqual(['PATCH']);
+    expect(leases.report().notes).toEqual([]);
+    expect(() => leases.checkFence()).toThrow('its fence closed 1s ago without a renewal');
+  });
+
+  it('a permanent refusal wrote nothing: a record showing its stamp anyway was written by someone else', async () => {
+    const w = world();
+    const leases = await taken(w);
+    w.clock.advance(10_000);
+    // The service applies the PATCH, then answers 400: what it says is what the lease believes.
+    w.service.after = (req) => (req.method === 'PATCH' ? fail(400)(req) : undefined);
+    await leases.renew();
+    w.service.after = undefined;
+    await leases.renew();
+    expect(() => leases.checkFence()).toThrow('(its lease record was changed by someone else)');
+  });
+
+  it('its own record beside an older one it could not remove is still found by generation', async () => {
+    const w = world();
+    w.service.before = (req) => (req.method === 'DELETE' ? fail(503, 'transient')(req) : undefined);
+    const leases = await taken(w);
+    w.service.before = undefined;
+    expect(w.service.records('prod').map((r) => r.generation)).toEqual([1, 2]);
+    expect(leases.report().notes).toHaveLength(1);
+    w.clock.advance(10_000);
+    await leases.renew();
+    expect(leases.fenceLeftMs()).toBe(SPAN);
+  });
+
+  it('a newer generation that cannot be read is another apply whose holder is unknown', async () => {
+    const w = world();
+    const leases = await taken(w);
+    w.service.put('prod', 3, 'edited');
+    await leases.renew();
+    expect(() => leases.checkFence()).toThrow('(another apply took it over (unknown holder))');
+  });
+
+  it('an unknown renewal that landed becomes the record it holds: a second unknown one that did not land keeps the lease', async () => {
+    const w = world();
+    const leases = await taken(w);
+    w.clock.advance(10_000);
+    w.service.after = (req) => (req.method === 'PATCH' ? fail(500, 'outcome-unknown')(req) : undefined);
+    await leases.renew();
+    w.service.after = undefined;
+    w.clock.advance(10_000);
+    w.service.before = (req) => (req.method === 'PATCH' ? fail(500, 'outcome-unknown')(req) : undefined);
+    await leases.renew();
+    await stillHeld(w, leases);
+  });
+
+  it('two unknown renewals that did not land: the record still holds what it held, and the lease is kept', async () => {
+    const w = world();
+    const leases = await taken(w);
+    for (let i = 0; i < 2; i++) {
+      w.clock.advance(10_000);
+      w.service.before = (req) => (req.method === 'PATCH' ? fail(500, 'outcome-unknown')(req) : undefined);
+      await leases.renew();
+    }
+    await stillHeld(w, leases);
+  });
+});
+
+describe('the heartbeat of its own', () => {
+  it('without a heartbeat option, a timer beats each second: it renews within the lead and stops at release', async () => {
+    vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval'] });
+    try {
+      const w = world();
+      w.service.put('prod', 1, released());
+      const leases = await Leases.acquire(w.service.client, prod, [prod], { holder: 'run A', owner: 'owner-a', clock: w.clock });
+      const before = w.service.sent.length;
+      w.clock.advance(SPAN - RENEW_LEAD_MS);
+      await vi.advanceTimersByTimeAsync(1_000);
+      expect(w.service.sent.slice(before).map((r) => r.method)).toEqual(['GET', 'PATCH']);
+      await leases.release();
+      const after = w.service.sent.length;
+      w.clock.advance(SPAN);
+      await vi.advanceTimersByTimeAsync(5_000);
+      expect(w.service.sent.length).toBe(after);
+      expect(vi.getTimerCount()).toBe(0);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+});
+
+describe('taking it after the rule\u2019s wait', () => {
+  const waitedNote = (why: string) => `waited ${Math.round((LEASE_LIFETIME_MS + leaseMarginMs(30_000)) / 1000)}s before taking the lease: ${why}`;
+  const acquire = (w: World) => Leases.acquire(w.service.client, prod, [prod], { holder: 'run A', owner: 'owner-a', clock: w.clock, heartbeat: () => () => undefined });
+
+  it('says why it waited: no record, a record freed with unlock, or an edited one', async () => {
+    const none = world();
+    expect((await acquire(none)).report().notes).toEqual([waitedNote('no lease record was found')]);
+    const freed = world();
+    freed.service.put('prod', 1, { owner: 'o', holder: 'bob', stamp: START, state: 'freed' });
+    expect((await acquire(freed)).report().notes).toEqual([waitedNote('it was freed with postureops unlock')]);
+    const edited = world();
+    edited.service.put('prod', 1, 'edited');
+    expect((await acquire(edited)).report().notes).toEqual([waitedNote('its record was edited')]);
+  });
+
+  it('waits again when what it waited for changed during the wait (another record came)', async () => {
+    const w = world();
+    w.service.put('prod', 1, 'edited');
+    let looks = 0;
+    w.service.before = (req) => {
+      // During the first wait, someone frees a newer generation.
+      if (req.method === 'GET' && ++looks === 2) w.service.put('prod', 2, { owner: 'o', holder: 'bob', stamp: START, state: 'freed' });
+    };
+    const leases = await acquire(w);
+    expect(leases.report().notes).toEqual([waitedNote('its record was edited'), waitedNote('it was freed with postureops unlock')]);
+    expect(leases.report().waitedSeconds).toBe(2 * Math.round((LEASE_LIFETIME_MS + leaseMarginMs(30_000)) / 1000));
+  });
+
+  it('a create of unknown outcome whose generation shows an unreadable record was not this run\u2019s: it waits and takes the next', async () => {
+    const w = world();
+    w.service.put('prod', 1, released());
+    let creates = 0;
+    w.service.after = (req) => {
+      if (req.method === 'POST' && ++creates === 1) {
+        w.service.put('prod', 2, 'edited');
+        fail(500, 'outcome-unknown')(req);
+      }
+    };
+    const leases = await acquire(w);
+    expect(w.service.records('prod').at(-1)?.generation).toBe(3);
+    expect(w.service.records('prod').at(-1)?.data?.owner).toBe('owner-a');
+    expect(leases.report().notes).toEqual([waitedNote('its record was edited')]);
+  });
+});

@@ -4,6 +4,7 @@
 // the fence, what taking it does when a create's outcome is unknown or an old record will not go,
 // and the release's waits for writes in flight. All on a virtual clock (lease-service.ts).
 
+import { hostname, userInfo } from 'node:os';
 import { describe, expect, it } from 'vitest';
 import { ApiError } from '../../src/api/types.js';
 import {
@@ -54,6 +55,10 @@ describe('what the lease says', () => {
     expect(held.message).toBe("another apply holds the lease (in account prod; unknown holder; renewed 31s ago by the service's clock; free after 120s without renewal): nothing was changed");
     expect(new LeaseHeldError('prod', 'bob', 0, 12).message).toContain('; bob; renewed 0s ago');
     expect(new LeaseHeldError('prod', 'bob', 0, 12).message).toContain('without renewal) after waiting 12s: nothing was changed');
+    // A holder's name comes from the service: at most 200 characters of it reach a message.
+    const long = new LeaseHeldError('prod', 'b'.repeat(300), 0, 0).message;
+    expect(long).toContain(`; ${'b'.repeat(200)}; renewed`);
+    expect(long).not.toContain('b'.repeat(201));
     const lost = new LeaseLostError('prod', 'why');
     expect(lost.name).toBe('LeaseLostError');
     expect(lost.message).toBe("the apply lease (in account prod) is no longer this run's (why): stopped before the next write");
@@ -66,6 +71,7 @@ describe('what the lease says', () => {
     expect(defaultHolder({ GITHUB_RUN_ID: '42', GITHUB_REPOSITORY: 'o/r' })).toBe('GitHub run o/r #42');
     expect(defaultHolder({ GITHUB_RUN_ID: '42' })).toBe('GitHub run #42');
     expect(defaultHolder({}, () => 'ann')).toMatch(new RegExp(`^ann@.+ pid ${process.pid}$`));
+    expect(defaultHolder({})).toBe(`${userInfo().username}@${hostname()} pid ${process.pid}`);
     expect(
       defaultHolder({}, () => {
         throw new Error('no user');
@@ -77,7 +83,10 @@ describe('what the lease says', () => {
     const clock = systemLeaseClock();
     expect(Math.abs(clock.mono() - Date.now())).toBeLessThan(60_000);
     expect(clock.wall).toBe(Date.now);
-    await expect(clock.sleep(1)).resolves.toBeUndefined();
+    // Monotonic: after a sleep it has moved forward, whatever the machine's speed.
+    const before = clock.mono();
+    await expect(clock.sleep(5)).resolves.toBeUndefined();
+    expect(clock.mono()).toBeGreaterThan(before);
   });
 
   it("a record's age by the service's clock, never below zero, unknown for an edited record", () => {
@@ -90,6 +99,16 @@ describe('what the lease says', () => {
   it('a lease request refers to nothing else', () => {
     expect(() => requestContext(prod).resolve('AlertChannel', 'x')).toThrow('a lease record refers to nothing');
     expect(requestContext(org)).toMatchObject({ account: 'org', orgAccess: true });
+  });
+
+  it('a taken lease addresses each account as requestContext does, and keeps the notes it is given', async () => {
+    const { service, clock } = world();
+    service.put('prod', 1, { owner: 'o', holder: 'o', stamp: START - 60_000, state: 'released' });
+    const leases = await Leases.acquire(service.client, prod, [prod, org], opts(clock));
+    expect(leases.requestContextOf(org)).toMatchObject({ account: 'org', orgAccess: true });
+    expect(() => leases.requestContextOf(prod).resolve('AlertChannel', 'x')).toThrow('a lease record refers to nothing');
+    leases.note('apply stopped: interrupted');
+    expect(leases.report().notes).toEqual(['apply stopped: interrupted']);
   });
 });
 

@@ -137,9 +137,11 @@ describe('taking the lease: one record for the run, in the home account', () => 
     const looks = world.service.requests('GET');
     expect(looks).toHaveLength(2);
     expect(world.t - start).toBe(LEASE_LIFETIME_MS + MARGIN);
-    expect(waits).toHaveLength((LEASE_LIFETIME_MS + MARGIN) / 1000);
+    // Each second, then 0 when the wait is over (a countdown clears its line).
+    expect(waits).toHaveLength((LEASE_LIFETIME_MS + MARGIN) / 1000 + 1);
     expect(waits[0]).toEqual({ why: 'unknown', secondsLeft: 151 });
-    expect(waits.at(-1)).toEqual({ why: 'unknown', secondsLeft: 1 });
+    expect(waits.at(-2)).toEqual({ why: 'unknown', secondsLeft: 1 });
+    expect(waits.at(-1)).toEqual({ why: 'unknown', secondsLeft: 0 });
     expect(leases.report().notes[0]).toMatch(/^waited 151s before taking the lease: /);
     expect(leases.report().waitedSeconds).toBe(151);
   });
@@ -161,7 +163,11 @@ describe('taking the lease: one record for the run, in the home account', () => 
     world.service.put('prod', 4, { owner: 'o', holder: 'run B', stamp: START, state: 'held' });
     const waits: LeaseWait[] = [];
     const leases = await Leases.acquire(world.service.client, prod, [prod], options(world, { waitMs: 600_000, onWait: (w) => waits.push(w) }));
-    expect(waits[0]).toEqual({ why: 'held', holder: 'run B', secondsLeft: 30 });
+    expect(waits[0]).toEqual({ why: 'held', holder: 'run B', secondsLeft: 30, waitLeftSeconds: 600 });
+    // The next look counts down from 30 s each time; the wait allowed counts down across the looks.
+    const counting = waits.filter((w) => w.secondsLeft > 0);
+    expect(counting.map((w) => w.waitLeftSeconds)).toEqual(Array.from({ length: 120 }, (_, i) => 600 - i));
+    expect(waits.filter((w) => w.secondsLeft === 0)).toHaveLength(4);
     expect(world.service.records('prod').map((r) => r.generation)).toEqual([5]);
     expect(leases.report().notes).toEqual(['took over the lease from run B (not renewed for 120s)', 'waited 120s for another apply']);
   });

@@ -245,6 +245,9 @@ export function fixturePlan(): Plan {
       { bucket: 'DELETE AlertChannels', needed: 1, limit: 120, remaining: 0, waitSeconds: 1234 },
       { bucket: 'PATCH AlertRules', needed: 1, waitSeconds: 0 },
     ],
+    // The apply lease's share of the needs above, and what faults may add to the wait.
+    leaseRequests: 4,
+    retryReserve: { seconds: 420, requestSeconds: 120, createSeconds: 300, lookUps: 15 },
   };
 }
 

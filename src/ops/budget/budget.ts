@@ -132,16 +132,17 @@ function need(bucket: string, needed: number, budget: BucketBudget): BucketNeed 
   };
 }
 
-export function budgetNeeds(
-  changes: readonly Change[],
-  kinds: readonly Kind[],
-  accounts: readonly AccountConfig[],
-  budget: readonly BucketBudget[] = [],
-  /** Requests beyond the changes' own (the apply lease's), one bucket each. */
-  extra: readonly { buckets: string[]; requests: number }[] = [],
-): { needs: BucketNeed[]; diagnostics: Diagnostic[] } {
-  const counts = new Map<string, number>();
-  for (const group of extra) counts.set(group.buckets[0], (counts.get(group.buckets[0]) ?? 0) + group.requests);
+/** The requests changes will send, per bucket, and a warning for each change whose requests cannot be built (left out). */
+export interface WriteCount {
+  perBucket: ReadonlyMap<string, number>;
+  diagnostics: Diagnostic[];
+}
+
+/**
+ * The requests of `changes` per bucket (planRequests): built once per plan, for both the plan's
+ * budget (withBudget) and the pre-flight of its writes (writeGroups).
+ */
+export function countWrites(changes: readonly Change[], kinds: readonly Kind[], accounts: readonly AccountConfig[]): WriteCount {
   const diagnostics: Diagnostic[] = [];
   const onError = (change: Change, err: unknown): void => {
     diagnostics.push({
@@ -150,6 +151,7 @@ export function budgetNeeds(
       message: `cannot estimate the requests of ${change.key} (${change.action}): ${err instanceof Error ? err.message : String(err)}`,
     });
   };
+  const perBucket = new Map<string, number>();
   // The bucket of a method and path, worked out once per distinct pair: the creates of a kind
   // in an account all send the same one.
   const buckets = new Map<string, string>();
@@ -160,8 +162,25 @@ export function budgetNeeds(
       bucket = bucketOf(req.method, req.path);
       buckets.set(pair, bucket);
     }
-    counts.set(bucket, (counts.get(bucket) ?? 0) + 1);
+    perBucket.set(bucket, (perBucket.get(bucket) ?? 0) + 1);
   }
+  return { perBucket, diagnostics };
+}
+
+export function budgetNeeds(
+  changes: readonly Change[],
+  kinds: readonly Kind[],
+  accounts: readonly AccountConfig[],
+  budget: readonly BucketBudget[] = [],
+  /** Requests beyond the changes' own (the apply lease's), one bucket each. */
+  extra: readonly { buckets: string[]; requests: number }[] = [],
+  /** countWrites of `changes`, when the caller has it already. */
+  counted: WriteCount = countWrites(changes, kinds, accounts),
+): { needs: BucketNeed[]; diagnostics: Diagnostic[] } {
+  const counts = new Map<string, number>();
+  for (const group of extra) counts.set(group.buckets[0], (counts.get(group.buckets[0]) ?? 0) + group.requests);
+  const diagnostics = [...counted.diagnostics];
+  for (const [bucket, n] of counted.perBucket) counts.set(bucket, (counts.get(bucket) ?? 0) + n);
   // Every bucket of the service has the same size: a bucket not used yet is taken to be full.
   const fullSize = budget.reduce((m, b) => Math.max(m, b.limit), 0);
   const needs = [...counts.keys()].sort().map((bucket): BucketNeed => {
@@ -182,9 +201,17 @@ export function budgetNeeds(
  * (`client.budget()`): the run layer attaches it after the pure plan() (a request a kind cannot
  * build is a warning, added to the plan's diagnostics).
  */
-export function withBudget(result: PlanResult, kinds: readonly Kind[], budget: readonly BucketBudget[] = [], extra: readonly { buckets: string[]; requests: number }[] = []): PlanResult {
+export function withBudget(
+  result: PlanResult,
+  kinds: readonly Kind[],
+  budget: readonly BucketBudget[] = [],
+  extra: readonly { buckets: string[]; requests: number }[] = [],
+  /** countWrites of the plan's changes, when the caller has it already. */
+  counted?: WriteCount,
+): PlanResult {
   if (!result.plan) return result;
-  const { needs, diagnostics } = budgetNeeds(result.plan.changes, kinds, result.plan.accounts, budget, result.plan.changes.length > 0 ? extra : []);
+  const { changes, accounts } = result.plan;
+  const { needs, diagnostics } = budgetNeeds(changes, kinds, accounts, budget, changes.length > 0 ? extra : [], counted ?? countWrites(changes, kinds, accounts));
   if (diagnostics.length === 0) return { ...result, plan: { ...result.plan, budget: needs } };
   const all = sortDiagnostics([...result.diagnostics, ...diagnostics]);
   return { diagnostics: all, plan: { ...result.plan, budget: needs, diagnostics: all } };

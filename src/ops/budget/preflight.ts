@@ -7,9 +7,10 @@
 import type { BucketBudget } from '../../api/types.js';
 import { API_PREFIX, bucketOf } from '../../api/buckets.js';
 import type { AccountConfig } from '../../model/account.js';
-import type { Change } from '../../model/plan.js';
+import type { Change, PlanRetryReserve } from '../../model/plan.js';
+import { DEFAULT_RETRY_BUDGET_MS } from '../../api/options.js';
 import type { Kind } from '../../kinds/types.js';
-import { budgetAt, changeRequests, PLACEHOLDER_ID, planRequests, waitSecondsFor } from './budget.js';
+import { budgetAt, changeRequests, countWrites, PLACEHOLDER_ID, waitSecondsFor, type WriteCount } from './budget.js';
 import type { ParentsOf, ReadPaths } from '../live/fetch.js';
 import { LEASE_LIFETIME_MS, leaseMarginMs, RENEW_LEAD_MS } from '../lease/lease.js';
 import { LEASE_LIST_PATH, writeLeaseRequest } from '../lease/lease-record.js';
@@ -89,14 +90,34 @@ export function readGroups(
 }
 
 /** The writes of `changes`, one group per bucket (look-ups after unknown outcomes aside). */
-export function writeGroups(changes: readonly Change[], kinds: readonly Kind[], accounts: readonly AccountConfig[]): RequestGroup[] {
-  const counts = new Map<string, number>();
+export function writeGroups(changes: readonly Change[], kinds: readonly Kind[], accounts: readonly AccountConfig[], counted?: WriteCount): RequestGroup[] {
   // An unknown kind is left out: the plan's own budget estimate warns about it.
-  for (const req of planRequests(changes, kinds, accounts, () => {})) {
-    const bucket = bucketOf(req.method, req.path);
-    counts.set(bucket, (counts.get(bucket) ?? 0) + 1);
+  return [...(counted ?? countWrites(changes, kinds, accounts)).perBucket].map(([bucket, requests]) => ({ buckets: [bucket], requests }));
+}
+
+/**
+ * The tests `apply --test-channels` sends after the writes: one per create, update or replace of a
+ * kind the service tests (Kind.lifecycle.testRequest), each in its own bucket.
+ */
+export function testGroups(changes: readonly Change[], kinds: readonly Kind[], accounts: readonly AccountConfig[]): RequestGroup[] {
+  const { add, groups } = tally();
+  for (const change of changes) {
+    if (change.action === 'delete') continue;
+    const test = kinds.find((k) => k.kind === change.kind)?.lifecycle?.testRequest;
+    if (!test) continue;
+    const target = accounts.find((a) => a.name === change.account);
+    add(test(PLACEHOLDER_ID, { account: change.account, orgAccess: target?.orgAccess === true, resolve: () => PLACEHOLDER_ID }), 1);
   }
-  return [...counts].map(([bucket, requests]) => ({ buckets: [bucket], requests }));
+  return groups();
+}
+
+/** The tests of `count` chosen resources of `kind` (`test-channels`): one request each. */
+export function chosenTestGroups(kind: Kind, count: number): RequestGroup[] {
+  const test = kind.lifecycle?.testRequest;
+  if (!test || count === 0) return [];
+  const { add, groups } = tally();
+  add(test(PLACEHOLDER_ID, { account: 'preflight', orgAccess: false, resolve: () => PLACEHOLDER_ID }), count);
+  return groups();
 }
 
 export function preflight(groups: readonly RequestGroup[], reported: readonly BucketBudget[], now: number): Preflight {
@@ -262,28 +283,38 @@ export function durationText(seconds: number): string {
 }
 
 /**
- * What a faulty run may add to an apply with creates: one create whose outcome stays unknown is looked
- * up and repeated for its retry budget (apply-change.ts), time no fault-free run spends, so it is
- * reserved (against --max-duration) and shown as a bound, not added to the requests.
+ * What a faulty apply may add to its time, which no fault-free run spends, so it is reserved (against
+ * --max-duration) and shown as a bound, not added to the requests: a request safe to repeat tried
+ * again for the client's retry budget, and with creates, one create whose outcome stays unknown looked
+ * up and repeated for its own (apply-change.ts). A plan shows the same (Plan.retryReserve).
  */
-export interface RetryReserve {
-  seconds: number;
-  /** At most this many look-ups (lists of the kind), each but the last followed by a repeat of the create. */
-  lookUps: number;
+export type RetryReserve = PlanRetryReserve;
+
+/**
+ * The reserve of an apply of `changes`: the client's retry budget (`requestBudgetMs`, the client's
+ * retryBudget()), and a create's when any change is one (only creates are repeated after a look).
+ */
+export function retryReserve(changes: readonly Change[], requestBudgetMs = DEFAULT_RETRY_BUDGET_MS, createBudgetMs = RETRY_BUDGET_MS): RetryReserve {
+  const create = changes.some((c) => c.action === 'create') ? { createSeconds: createBudgetMs / 1000, lookUps: retryLookUps(createBudgetMs) } : {};
+  const requestSeconds = requestBudgetMs / 1000;
+  return { seconds: requestSeconds + (create.createSeconds ?? 0), requestSeconds, ...create };
 }
 
-/** The reserve of `changes`: the retry budget when any is a create, none otherwise (only creates are repeated). */
-export function retryReserve(changes: readonly Change[], budgetMs = RETRY_BUDGET_MS): RetryReserve | undefined {
-  if (!changes.some((c) => c.action === 'create')) return undefined;
-  return { seconds: budgetMs / 1000, lookUps: retryLookUps(budgetMs) };
+/** `; up to 7 min more reserved for retries under faults: ...`, or '' without a reserve. */
+export function reserveText(reserve: RetryReserve | undefined): string {
+  if (!reserve || reserve.seconds <= 0) return '';
+  const request = `${durationText(reserve.requestSeconds)} for a request safe to repeat`;
+  const create =
+    reserve.createSeconds !== undefined && reserve.lookUps !== undefined
+      ? `, ${durationText(reserve.createSeconds)} for a create whose outcome stays unknown (at most ${reserve.lookUps} look-ups and ${reserve.lookUps - 1} repeats)`
+      : '';
+  return `; up to ${durationText(reserve.seconds)} more reserved for retries under faults: ${request}${create}`;
 }
 
-/** One line for people: the requests, the wait the budget imposes, and the retry budget reserved. */
+/** One line for people: the requests, the wait the budget imposes, and the retries reserved. */
 export function preflightLine(p: Preflight, reserve?: RetryReserve): string {
   const reads = `${p.total} request${p.total === 1 ? '' : 's'} in ${p.buckets.length} rate-limit bucket${p.buckets.length === 1 ? '' : 's'}`;
-  const retry = reserve
-    ? `; up to ${durationText(reserve.seconds)} more reserved for the retry budget of a create whose outcome stays unknown (at most ${reserve.lookUps} look-ups and ${reserve.lookUps - 1} repeats)`
-    : '';
+  const retry = reserveText(reserve);
   if (p.seconds === 0 || !p.slowest) return `${reads}; the budget allows them all now${retry}`;
   const s = p.slowest;
   return `${reads}; about ${durationText(p.seconds)} of waiting for rate limits (${s.buckets.join(' + ')}: ${s.requests} requests at ${s.perHour} an hour)${retry}`;

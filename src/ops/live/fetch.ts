@@ -42,10 +42,21 @@ export interface FetchOptions {
    * account (one request each; see declaredParents). Default: every live parent (export).
    */
   parentsOf?: ParentsOf;
+  /**
+   * Kinds listed per parent: called once per account with the parents each kind will read there
+   * (by kind name), after the parents' lists and before those reads; what it awaits, they await (the
+   * export's pre-flight, which can count them only once the parents are known).
+   */
+  beforeParents?: (account: AccountConfig, parents: ReadonlyMap<string, readonly string[]>) => Promise<void>;
   /** Progress hook (display only): an account's lists have all been read. */
   onAccountRead?: (account: AccountConfig) => void;
   /** Keep every list's records as read (LiveState.lists): what a rehearsal seeds its emulator with. */
   keepLists?: boolean;
+  /**
+   * Lists already asked for (the run layer reads ahead while the files load): taken from here, not
+   * read again. Made with the same client, kinds, settings and readPaths.
+   */
+  ahead?: ListsAhead;
 }
 
 export const DEFAULT_FETCH_CONCURRENCY = 4;
@@ -56,11 +67,11 @@ export async function fetchLive(
   kinds: readonly Kind[],
   options: FetchOptions = {},
 ): Promise<LiveState> {
-  const before = client.stats();
-  const reads = readsOf(kinds, options.readPaths);
-  const lists: Record<string, Record<string, readonly unknown[]>> | undefined = options.keepLists ? {} : undefined;
+  const ahead = options.ahead ?? new ListsAhead(client, kinds, options);
+  const before = ahead.before;
+  const lists = options.keepLists ? ahead.keptLists(accounts) : undefined;
   const perAccount = await mapBounded(accounts, options.concurrency ?? DEFAULT_FETCH_CONCURRENCY, (account) =>
-    fetchAccount(client, account, options.kindsOf ? options.kindsOf(account) : kinds, reads, options.settings, options.parentsOf, lists ? (lists[account.name] = {}) : undefined).then((live) => {
+    fetchAccount(ahead, account, options.kindsOf ? options.kindsOf(account) : kinds, options.parentsOf, options.beforeParents).then((live) => {
       try {
         options.onAccountRead?.(account);
       } catch {
@@ -81,6 +92,64 @@ export async function fetchLive(
     ...(unread.length > 0 ? { unread } : {}),
     ...(lists ? { lists } : {}),
   };
+}
+
+/**
+ * The lists of a run's live read, each asked for once: per account one FetchContext (its paths
+ * memoised) and per account and kind the kind's list of it. The run layer asks for some before the
+ * files have all loaded (src/run/read-ahead.ts); fetchLive takes those from here and reads the rest.
+ */
+export class ListsAhead {
+  /** The client's count before the first of these reads: the read's calls are counted from it. */
+  readonly before: CallStats;
+  private readonly reads: ListReads;
+  private readonly contexts = new Map<string, FetchContext>();
+  private readonly lists = new Map<string, Promise<LiveResource[]>>();
+  /** With keepLists: each account's list bodies as read (LiveState.lists), filled as the reads answer. */
+  private readonly kept: Record<string, Record<string, readonly unknown[]>> = {};
+
+  constructor(
+    private readonly client: ApiClient,
+    private readonly kinds: readonly Kind[],
+    private readonly options: Pick<FetchOptions, 'settings' | 'readPaths' | 'keepLists'> = {},
+  ) {
+    this.before = client.stats();
+    this.reads = readsOf(kinds, options.readPaths);
+  }
+
+  context(account: AccountConfig): FetchContext {
+    let ctx = this.contexts.get(account.name);
+    if (!ctx) {
+      const kept = this.options.keepLists ? (this.kept[account.name] ??= {}) : undefined;
+      this.contexts.set(account.name, (ctx = fetchContext(this.client, account, this.options.settings, this.reads, kept)));
+    }
+    return ctx;
+  }
+
+  /** The live resources of `kind` (not one listed per parent) in `account`, the tool's own records left out. */
+  list(account: AccountConfig, kind: Kind): Promise<LiveResource[]> {
+    const key = JSON.stringify([account.name, kind.kind]);
+    let pending = this.lists.get(key);
+    if (!pending) {
+      pending = kind.list(this.context(account)).then((live) => withoutLeases(this.kinds, live));
+      // Asked for ahead, awaited later (or never, when the configuration turns out invalid).
+      pending.catch(() => {});
+      this.lists.set(key, pending);
+    }
+    return pending;
+  }
+
+  /** The list bodies kept for `accounts` (each account's record fills as its reads answer). */
+  keptLists(accounts: readonly AccountConfig[]): Record<string, Record<string, readonly unknown[]>> {
+    const out: Record<string, Record<string, readonly unknown[]>> = {};
+    for (const a of accounts) out[a.name] = this.kept[a.name] ??= {};
+    return out;
+  }
+
+  /** Whether the list of `kind` in `account` has been asked for. */
+  has(account: AccountConfig, kind: Kind): boolean {
+    return this.lists.has(JSON.stringify([account.name, kind.kind]));
+  }
 }
 
 /**
@@ -190,30 +259,27 @@ function nextPageOf(body: unknown): string | undefined {
 }
 
 async function fetchAccount(
-  client: ApiClient,
+  ahead: ListsAhead,
   account: AccountConfig,
   kinds: readonly Kind[],
-  reads: ListReads,
-  settings?: KindSettings,
   parentsOf?: ParentsOf,
-  kept?: Record<string, readonly unknown[]>,
+  beforeParents?: FetchOptions['beforeParents'],
 ): Promise<LiveResource[]> {
-  const ctx = fetchContext(client, account, settings, reads, kept);
+  const ctx = ahead.context(account);
   // Kinds of one account run together: the memo turns a shared list path into one request.
-  const lists = await Promise.all(kinds.filter((k) => !k.perParent).map((kind) => kind.list(ctx).then((live) => withoutLeases(kinds, live))));
+  const lists = await Promise.all(kinds.filter((k) => !k.perParent).map((kind) => ahead.list(account, kind)));
   const read = lists.flat();
   // Then the kinds listed per parent, once their parents are known: one request per parent to read.
-  const perParent = await Promise.all(
-    kinds
-      .filter((k) => k.perParent)
-      .map(async (kind) => {
-        const parentKind = kind.perParent!.parentKind;
-        const known = kinds.some((k) => k.kind === parentKind) ? read.filter((r) => r.kind === parentKind) : [];
-        const wanted = parentsOf?.(account, kind.kind);
-        const parents = known.filter((p) => wanted === undefined || wanted.includes(p.name)).map((p) => ({ id: p.serviceId ?? p.id, name: p.name }));
-        return parents.length === 0 ? [] : kind.list({ ...ctx, parents });
-      }),
-  );
+  const toRead = kinds
+    .filter((k) => k.perParent)
+    .map((kind) => {
+      const parentKind = kind.perParent!.parentKind;
+      const known = kinds.some((k) => k.kind === parentKind) ? read.filter((r) => r.kind === parentKind) : [];
+      const wanted = parentsOf?.(account, kind.kind);
+      return { kind, parents: known.filter((p) => wanted === undefined || wanted.includes(p.name)).map((p) => ({ id: p.serviceId ?? p.id, name: p.name })) };
+    });
+  if (beforeParents && toRead.length > 0) await beforeParents(account, new Map(toRead.map((t) => [t.kind.kind, t.parents.map((p) => p.name)])));
+  const perParent = await Promise.all(toRead.map(({ kind, parents }) => (parents.length === 0 ? [] : kind.list({ ...ctx, parents }))));
   return [...read, ...perParent.flat()];
 }
 

@@ -35,34 +35,35 @@ export function writeChange(decision: Decision, children: readonly Decision[], r
   // Folded children travel in this change's request: their references are this change's too.
   const allRefs = [decision, ...children].flatMap((part) => refs.get(part.key) ?? []);
   const carried = children.length > 0 ? children.map((c) => ({ name: c.desired.name, after: desiredView(c.kind, c.desired).after })) : undefined;
-  return {
-    key: resourceKey(d.account, d.kind, d.name),
-    action,
-    kind: d.kind,
-    account: d.account,
-    name: d.name,
-    ...(d.parent !== undefined ? { parent: d.parent } : {}),
-    ...(live ? { liveId: live.id } : {}),
-    ...(view.before ? { before: view.before } : {}),
-    after: view.after,
-    ...(diff && action !== 'create' ? { diff: diff.diff, changed: diff.changed } : {}),
-    writeOnly: view.writeOnly,
-    sensitive: view.sensitive,
-    ...valueNamesOf(kind),
-    ...(view.unreturned && view.unreturned.length > 0 ? { unreturned: view.unreturned } : {}),
-    ...(decision.rotate ? { rotate: true } : {}),
-    ...(carried ? { children: carried } : {}),
-    ...(allRefs.length > 0 ? { refs: allRefs } : {}),
-    dependsOn: [],
-    ...(decision.renamedFrom !== undefined ? { renamedFrom: decision.renamedFrom } : {}),
-    ...(kind.credentials?.issuedNote !== undefined && (action === 'create' || action === 'replace') ? { issued: kind.credentials?.issuedNote } : {}),
-    ...(diff && action === 'update' && diff.withheld.length > 0 ? { withheld: diff.withheld } : {}),
-    ...(decision.reasonCode !== undefined ? because(decision.reasonCode, decision.reason ?? '') : {}),
-    ...(d.source ? { source: d.source } : {}),
-    liveDigest: liveDigest(action === 'create' ? undefined : live),
-    // Stryker disable next-line OptionalChaining: an update or a replace always has its live twin (decide.ts)
-    ...(action !== 'create' && live?.lastChange ? { lastChange: { ...live.lastChange } } : {}),
-  };
+  // Members assigned in the order a literal with conditional spreads would give them (the plan's
+  // JSON and text follow it), without a temporary object per optional member: one change per resource.
+  const change: Change = { key: resourceKey(d.account, d.kind, d.name), action, kind: d.kind, account: d.account, name: d.name } as Change;
+  if (d.parent !== undefined) change.parent = d.parent;
+  if (live) change.liveId = live.id;
+  if (view.before) change.before = view.before;
+  change.after = view.after;
+  if (diff && action !== 'create') {
+    change.diff = diff.diff;
+    change.changed = diff.changed;
+  }
+  change.writeOnly = view.writeOnly;
+  change.sensitive = view.sensitive;
+  const { valueNames } = valueNamesOf(kind);
+  if (valueNames !== undefined) change.valueNames = valueNames;
+  if (view.unreturned && view.unreturned.length > 0) change.unreturned = view.unreturned;
+  if (decision.rotate) change.rotate = true;
+  if (carried) change.children = carried;
+  if (allRefs.length > 0) change.refs = allRefs;
+  change.dependsOn = [];
+  if (decision.renamedFrom !== undefined) change.renamedFrom = decision.renamedFrom;
+  if (kind.credentials?.issuedNote !== undefined && (action === 'create' || action === 'replace')) change.issued = kind.credentials?.issuedNote;
+  if (diff && action === 'update' && diff.withheld.length > 0) change.withheld = diff.withheld;
+  if (decision.reasonCode !== undefined) Object.assign(change, because(decision.reasonCode, decision.reason ?? ''));
+  if (d.source) change.source = d.source;
+  change.liveDigest = liveDigest(action === 'create' ? undefined : live);
+  // Stryker disable next-line OptionalChaining: an update or a replace always has its live twin (decide.ts)
+  if (action !== 'create' && live?.lastChange) change.lastChange = { ...live.lastChange };
+  return change;
 }
 
 export function deleteChange(live: LiveResource, kind: Kind, reason: string, code: ChangeReasonCode): Change {
