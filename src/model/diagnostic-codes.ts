@@ -100,6 +100,7 @@ export type DiagnosticCode =
   | 'looks-renamed'
   | 'ignore-secret'
   | 'rotate-no-match'
+  | 'selector-matches-nothing'
   | 'target-no-match'
   | 'target-no-change'
   | 'dependency-cycle'
@@ -224,6 +225,7 @@ export const DIAGNOSTIC_CODES: Readonly<Record<DiagnosticCode, string>> = {
   'looks-renamed': 'a create and a delete with the same spec: perhaps a rename that `previousNames` should say',
   'ignore-secret': '`lifecycle.ignoreChanges` names a secret member, whose live value a plan may not carry',
   'rotate-no-match': '`--rotate` selects no declared resource with write-only secrets',
+  'selector-matches-nothing': 'a selector of live records (a PredefinedPolicies tag) selects none: the entry changes nothing',
   'target-no-match': '`--target` names no declared or live resource of the accounts planned',
   'target-no-change': '`--target` selects no change: what it names is up to date',
   'dependency-cycle': 'the changes of a plan depend on each other in a cycle',

@@ -89,6 +89,20 @@ describe('health in the routing step', () => {
     expect(result.plan!.routing!.outages?.[0].accounts).toEqual([{ account: 'prod', cells: ['Cloud/critical'] }]);
   });
 
+  it('a plan routing the silent cell to a new pager is a repair: shown as an outage until tested, not refused', () => {
+    const withNew = [
+      ...declared(['pager2', 'slack']),
+      { kind: 'AlertChannel', account: 'prod', name: 'pager2', spec: channelSpec('PagerDutyApi') },
+    ];
+    const result = plan(desiredOf(withNew, [pages]), liveOf(live(failing)), {});
+    expect(result.plan!.changes.map((c) => c.key).sort()).toEqual(['prod/AlertChannel/pager2', 'prod/AlertRule/crit']);
+    expect(result.plan!.refusal).toBeUndefined();
+    expect(result.plan!.routing!.outages).toEqual([{ requirement: 'pages', accounts: [{ account: 'prod', cells: ['Cloud/critical'] }], healthy: true }]);
+    expect(result.plan!.routing!.requiredChannels).toEqual([{ account: 'prod', name: 'pager2', requirements: ['pages'] }]);
+    // The same change where the cell had a healthy pager before is refused: it was fine, and now is untested.
+    expect(plan(desiredOf(withNew, [pages]), liveOf(live(healthy)), {}).plan!.refusal?.code).toBe('routing-requirement');
+  });
+
   it('never succeeded (lastSuccessfulTime 0) and no state are unknown, not failing: no silent cell, and not healthy either', () => {
     for (const info of [{ ok: false, lastSuccessfulTime: 0, details: 'x' } as JsonObject, undefined]) {
       const result = plan(desiredOf(declared(['pager']), [pages]), liveOf(live(info)), {});

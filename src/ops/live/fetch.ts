@@ -42,8 +42,16 @@ export interface FetchOptions {
    * account (one request each; see declaredParents). Default: every live parent (export).
    */
   parentsOf?: ParentsOf;
+  /**
+   * Kinds listed per parent: called once per account with the parents each kind will read there
+   * (by kind name), after the parents' lists and before those reads; what it awaits, they await (the
+   * export's pre-flight, which can count them only once the parents are known).
+   */
+  beforeParents?: (account: AccountConfig, parents: ReadonlyMap<string, readonly string[]>) => Promise<void>;
   /** Progress hook (display only): an account's lists have all been read. */
   onAccountRead?: (account: AccountConfig) => void;
+  /** Keep every list's records as read (LiveState.lists): what a rehearsal seeds its emulator with. */
+  keepLists?: boolean;
   /**
    * Lists already asked for (the run layer reads ahead while the files load): taken from here, not
    * read again. Made with the same client, kinds, settings and readPaths.
@@ -61,8 +69,9 @@ export async function fetchLive(
 ): Promise<LiveState> {
   const ahead = options.ahead ?? new ListsAhead(client, kinds, options);
   const before = ahead.before;
+  const lists = options.keepLists ? ahead.keptLists(accounts) : undefined;
   const perAccount = await mapBounded(accounts, options.concurrency ?? DEFAULT_FETCH_CONCURRENCY, (account) =>
-    fetchAccount(ahead, account, options.kindsOf ? options.kindsOf(account) : kinds, options.parentsOf).then((live) => {
+    fetchAccount(ahead, account, options.kindsOf ? options.kindsOf(account) : kinds, options.parentsOf, options.beforeParents).then((live) => {
       try {
         options.onAccountRead?.(account);
       } catch {
@@ -81,6 +90,7 @@ export async function fetchLive(
     calls: statsDelta(before, client.stats()),
     ...(diagnostics.length > 0 ? { diagnostics } : {}),
     ...(unread.length > 0 ? { unread } : {}),
+    ...(lists ? { lists } : {}),
   };
 }
 
@@ -95,11 +105,13 @@ export class ListsAhead {
   private readonly reads: ListReads;
   private readonly contexts = new Map<string, FetchContext>();
   private readonly lists = new Map<string, Promise<LiveResource[]>>();
+  /** With keepLists: each account's list bodies as read (LiveState.lists), filled as the reads answer. */
+  private readonly kept: Record<string, Record<string, readonly unknown[]>> = {};
 
   constructor(
     private readonly client: ApiClient,
     private readonly kinds: readonly Kind[],
-    private readonly options: Pick<FetchOptions, 'settings' | 'readPaths'> = {},
+    private readonly options: Pick<FetchOptions, 'settings' | 'readPaths' | 'keepLists'> = {},
   ) {
     this.before = client.stats();
     this.reads = readsOf(kinds, options.readPaths);
@@ -107,7 +119,10 @@ export class ListsAhead {
 
   context(account: AccountConfig): FetchContext {
     let ctx = this.contexts.get(account.name);
-    if (!ctx) this.contexts.set(account.name, (ctx = fetchContext(this.client, account, this.options.settings, this.reads)));
+    if (!ctx) {
+      const kept = this.options.keepLists ? (this.kept[account.name] ??= {}) : undefined;
+      this.contexts.set(account.name, (ctx = fetchContext(this.client, account, this.options.settings, this.reads, kept)));
+    }
     return ctx;
   }
 
@@ -122,6 +137,13 @@ export class ListsAhead {
       this.lists.set(key, pending);
     }
     return pending;
+  }
+
+  /** The list bodies kept for `accounts` (each account's record fills as its reads answer). */
+  keptLists(accounts: readonly AccountConfig[]): Record<string, Record<string, readonly unknown[]>> {
+    const out: Record<string, Record<string, readonly unknown[]>> = {};
+    for (const a of accounts) out[a.name] = this.kept[a.name] ??= {};
+    return out;
   }
 
   /** Whether the list of `kind` in `account` has been asked for. */
@@ -159,7 +181,7 @@ const MAX_PAGES = 100;
  * per kind (a copy of a large list per reader was most of a run's memory). `reads` says which lists
  * may be read through their search instead; a paged answer is followed to its last page.
  */
-export function fetchContext(client: ApiClient, account: AccountConfig, settings?: KindSettings, reads: ListReads = new Map()): FetchContext {
+export function fetchContext(client: ApiClient, account: AccountConfig, settings?: KindSettings, reads: ListReads = new Map(), kept?: Record<string, readonly unknown[]>): FetchContext {
   const memo = new Map<string, Promise<unknown>>();
   const target = requestTarget(account);
   return {
@@ -169,7 +191,13 @@ export function fetchContext(client: ApiClient, account: AccountConfig, settings
     get(path: string): Promise<unknown> {
       let pending = memo.get(path);
       if (!pending) {
-        pending = readAll(client, path, reads, target).then(deepFreeze);
+        // Kept as read, frozen and shared (no copy), under the list path without the API prefix.
+        pending = readAll(client, path, reads, target)
+          .then(deepFreeze)
+          .then((data) => {
+            if (kept && Array.isArray(data)) kept[path.slice(API_PREFIX.length + 1)] = data;
+            return data;
+          });
         memo.set(path, pending);
       }
       return pending;
@@ -230,23 +258,28 @@ function nextPageOf(body: unknown): string | undefined {
   return typeof next === 'string' && next !== '' ? next : undefined;
 }
 
-async function fetchAccount(ahead: ListsAhead, account: AccountConfig, kinds: readonly Kind[], parentsOf?: ParentsOf): Promise<LiveResource[]> {
+async function fetchAccount(
+  ahead: ListsAhead,
+  account: AccountConfig,
+  kinds: readonly Kind[],
+  parentsOf?: ParentsOf,
+  beforeParents?: FetchOptions['beforeParents'],
+): Promise<LiveResource[]> {
   const ctx = ahead.context(account);
   // Kinds of one account run together: the memo turns a shared list path into one request.
   const lists = await Promise.all(kinds.filter((k) => !k.perParent).map((kind) => ahead.list(account, kind)));
   const read = lists.flat();
   // Then the kinds listed per parent, once their parents are known: one request per parent to read.
-  const perParent = await Promise.all(
-    kinds
-      .filter((k) => k.perParent)
-      .map(async (kind) => {
-        const parentKind = kind.perParent!.parentKind;
-        const known = kinds.some((k) => k.kind === parentKind) ? read.filter((r) => r.kind === parentKind) : [];
-        const wanted = parentsOf?.(account, kind.kind);
-        const parents = known.filter((p) => wanted === undefined || wanted.includes(p.name)).map((p) => ({ id: p.serviceId ?? p.id, name: p.name }));
-        return parents.length === 0 ? [] : kind.list({ ...ctx, parents });
-      }),
-  );
+  const toRead = kinds
+    .filter((k) => k.perParent)
+    .map((kind) => {
+      const parentKind = kind.perParent!.parentKind;
+      const known = kinds.some((k) => k.kind === parentKind) ? read.filter((r) => r.kind === parentKind) : [];
+      const wanted = parentsOf?.(account, kind.kind);
+      return { kind, parents: known.filter((p) => wanted === undefined || wanted.includes(p.name)).map((p) => ({ id: p.serviceId ?? p.id, name: p.name })) };
+    });
+  if (beforeParents && toRead.length > 0) await beforeParents(account, new Map(toRead.map((t) => [t.kind.kind, t.parents.map((p) => p.name)])));
+  const perParent = await Promise.all(toRead.map(({ kind, parents }) => (parents.length === 0 ? [] : kind.list({ ...ctx, parents }))));
   return [...read, ...perParent.flat()];
 }
 

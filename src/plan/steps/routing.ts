@@ -141,7 +141,8 @@ export function routing(input: RoutingInput): RoutingStep {
  * The requirements against the state after the plan. What the cells reach fails as before, whatever
  * the health. A `healthy: true` requirement also fails where no reached channel is healthy, but that
  * refuses the plan only in a cell whose channels the plan changes or that was fine before it: an
- * outage of a channel blocks no unrelated change, and a plan repairing the route is not refused.
+ * outage of a channel blocks no unrelated change, and a plan repairing the route (a cell without a
+ * healthy channel before that now reaches a channel the plan creates or changes) is not refused.
  * Those cells are `outages` (shown, not refused).
  */
 function requirementsAfter(
@@ -165,13 +166,31 @@ function requirementsAfter(
     const wasFailing = failureCells(checkRequirement(req, before, work));
     const refused = new Set<string>();
     const outage = new Set<string>();
-    for (const cell of failureCells(found)) (reach.has(cell) || changed.has(cell) || !wasFailing.has(cell) ? refused : outage).add(cell);
+    for (const cell of failureCells(found)) {
+      // A cell that had no healthy channel before and now reaches one this plan creates or changes is
+      // being repaired: shown (untested until `apply --test-channels`), not refused.
+      const repair = wasFailing.has(cell) && reachesUntested(after, cell);
+      (reach.has(cell) || (changed.has(cell) && !repair) || !wasFailing.has(cell) ? refused : outage).add(cell);
+    }
     const f = failureOf(found, refused);
     const o = failureOf(found, outage);
     if (f) failing.push(f);
     if (o) outages.push(o);
   }
   return { failing, outages };
+}
+
+/** Whether the cell (`account\u0000Category/severity`) reaches a channel the plan creates or changes, unknown until tested. */
+function reachesUntested(after: RoutingMap, key: string): boolean {
+  const [account, label] = key.split('\u0000');
+  const acc = after.accounts.find((x) => x.account === account);
+  if (!acc || label === undefined) return false;
+  const slash = label.lastIndexOf('/');
+  const health = healthByName(acc.channels);
+  return (cellOf(acc, label.slice(0, slash), label.slice(slash + 1))?.channels ?? []).some((ch) => {
+    const h = health.get(ch);
+    return h?.state === 'unknown' && h.reason?.startsWith('created or changed') === true;
+  });
 }
 
 /** What a refusal for want of a healthy channel adds: the channels reached that fail, and those unknown because the plan creates or changes them. */
