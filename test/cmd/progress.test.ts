@@ -193,7 +193,7 @@ describe('off a terminal, one line at most every 30 s for a phase and its waits 
     return { io: { stdout: stream, stderr: stream, stdin: new PassThrough(), env: {}, cwd: '/' } as Io, text: () => text };
   }
 
-  it('a wait during a phase rides on its progress lines (each naming it), beside its own line at most once a minute', () => {
+  it('a wait during a phase rides on its progress lines (each naming it), with no line of its own', () => {
     const { io: sink, text } = io(false);
     const c = clock();
     const waits = new WaitReporter(consoleOf(sink));
@@ -204,21 +204,44 @@ describe('off a terminal, one line at most every 30 s for a phase and its waits 
       waits.onWait('POST AlertChannels', s, { now: c.now(), limit: 60 });
     }
     p.end();
-    const lines = text().split('\n').filter((l) => l !== '');
-    expect(lines[0]).toBe('Applying: 10 changes');
-    expect(lines.filter((l) => l.startsWith('rate limit: waiting:'))).toEqual([
-      'rate limit: waiting: POST AlertChannels refills 1 request every 1 min, next request in 2m 0s',
-      'rate limit: waiting: POST AlertChannels refills 1 request every 1 min, next request in 1m 0s',
+    const wait = (left: string) => `rate limit: waiting: POST AlertChannels refills 1 request every 1 min, next request in ${left}`;
+    // The phase's first line, then one line every 30 s at most, each saying the wait and what it is.
+    expect(text().split('\n').filter((l) => l !== '')).toEqual([
+      'Applying: 10 changes',
+      `Applying: 0/10 done, 30s elapsed · ${wait('1m 31s')}`,
+      `Applying: 0/10 done, 1m 0s elapsed · ${wait('1m 1s')}`,
+      `Applying: 0/10 done, 1m 30s elapsed · ${wait('31s')}`,
+      `Applying: 0/10 done, 2m 0s elapsed · ${wait('1s')}`,
     ]);
-    expect(lines.filter((l) => l.startsWith('Applying: 0/'))).toEqual([
-      'Applying: 0/10 done, 30s elapsed · rate limit: POST AlertChannels: next in 1m 31s',
-      'Applying: 0/10 done, 1m 0s elapsed · rate limit: POST AlertChannels: next in 1m 1s',
-      'Applying: 0/10 done, 1m 30s elapsed · rate limit: POST AlertChannels: next in 31s',
-      'Applying: 0/10 done, 2m 0s elapsed · rate limit: POST AlertChannels: next in 1s',
-    ]);
-    // Once the phase is over, the wait still logs its own line, and no ended progress is drawn.
+    // Once the phase is over, the wait logs its own line again, and no ended progress is drawn.
     waits.onWait('POST AlertChannels', 90, { now: c.now() + 60_000, limit: 60 });
-    expect(text().split('\n').filter((l) => l !== '').at(-1)).toBe('rate limit: waiting: POST AlertChannels refills 1 request every 1 min, next request in 1m 30s');
+    expect(text().split('\n').filter((l) => l !== '').at(-1)).toBe(wait('1m 30s'));
+  });
+
+  it('a wait starting 30 s or more after the last line is said at once; sooner, with the next line due', () => {
+    const { io: sink, text } = io(false);
+    const c = clock();
+    const waits = new WaitReporter(consoleOf(sink));
+    consoleOf(sink).waits = waits;
+    const p = phaseProgress(sink, 'Applying', 10, c.now, 'change')!;
+    const lines = () => text().split('\n').filter((l) => l !== '');
+    // 40 s in, nothing said since the phase's first line: the wait's first second has its line.
+    c.advance(40_000);
+    expect(lines()).toHaveLength(1);
+    waits.onWait('POST AlertChannels', 50, { now: c.now(), limit: 60 });
+    expect(lines()).toHaveLength(2);
+    expect(lines()[1]).toBe('Applying: 0/10 done, 40s elapsed · rate limit: waiting: POST AlertChannels refills 1 request every 1 min, next request in 50s');
+    // The wait ends 10 s later; another starts at once: 10 s after the last line, it waits its turn.
+    c.advance(10_000);
+    waits.onWait('POST AlertChannels', 0, { now: c.now(), limit: 60 });
+    waits.onWait('POST AlertRules', 40, { now: c.now(), limit: 60 });
+    expect(lines()).toHaveLength(2);
+    for (let s = 39; s > 0; s--) {
+      c.advance(1000);
+      waits.onWait('POST AlertRules', s, { now: c.now(), limit: 60 });
+    }
+    p.end();
+    expect(lines().slice(2)).toEqual(['Applying: 0/10 done, 1m 10s elapsed · rate limit: waiting: POST AlertRules refills 1 request every 1 min, next request in 20s']);
   });
 
   it('on a terminal the ended phase is not drawn again by a later wait', () => {
