@@ -199,7 +199,7 @@ export function buildProgram(programIo: Io, setCode: (code: number) => void, onI
       .option('--target <selector>', 'apply only [account/]Kind/name and what it depends on (globs allowed; repeatable)', collect)
       .option('--changed-since <ref>', 'only the accounts whose documents changed between REF (git) and the working tree')
       .option('--shard <i/n>', 'apply shard I of N of the accounts (as plan --shard)', parseShardOption)
-      .option('--test-channels', 'test every created or changed alert channel through the service')
+      .option('--test-channels', 'test every created or changed alert channel through the service (counted by the pre-flight); a failed test of a channel a routing requirement relies on fails the apply')
       .option('--credentials-out <file>', 'write credentials the service issues on create (agent access tokens) to this file, mode 0600')
       .option('--lease-wait <seconds>', 'wait this long for another apply of an account to finish (0: stop at once, exit 4)', intArg('--lease-wait', 0), 0)
       .option('--no-lease', 'do not take the service-side lease (only when no other apply can run: it saves the lease\'s 4 requests and a renewal a minute)')
@@ -216,7 +216,7 @@ export function buildProgram(programIo: Io, setCode: (code: number) => void, onI
           ],
           [
             [EXIT.ok, 'every change done (or nothing to do)'],
-            [EXIT.error, 'error, or a change failed (the report says which, and why)'],
+            [EXIT.error, 'error, or a change failed (the report says which, and why), or with --test-channels a channel a routing requirement relies on failed its test'],
             [EXIT.refused, 'refused: over a safety threshold (use --force), lifecycle.preventDestroy, the saved plan is stale, edited (its signature) or not what the repository asks for, or over --max-duration'],
             [EXIT.leaseHeld, 'stopped before its first write: another apply holds the lease (see --lease-wait, unlock); or stopped before a later write: the lease was freed or taken over (the report says what was done)'],
             [EXIT.sigint, 'interrupted by SIGINT (Ctrl-C): the report of what was done, then exit'],
@@ -290,6 +290,34 @@ export function buildProgram(programIo: Io, setCode: (code: number) => void, onI
       const opts = parse.routeTestOptions(cmd.optsWithGlobals());
       setCode(await routeTestCommand(await envFor(io, dir, opts), dir, opts));
     });
+
+  clientOptions(
+    program
+      .command('test-channels')
+      .description("send the service's test notification to the live alert channels --target names, without applying anything")
+      .argument('[dir]', 'configuration repository', '.')
+      .option('--target <selector>', '[account/]AlertChannel/name to test (globs allowed; repeatable; required)', collect)
+      .option('--account <name>', 'only this account (repeatable)', collect)
+      .addOption(new Option('--format <format>', 'output format').choices(['text', 'json']).default('text'))
+      .option(...envFileOption)
+      .addHelpText(
+        'after',
+        helpAfter(
+          [
+            'postureops test-channels examples --target prod/AlertChannel/oncall-pagerduty',
+            "postureops test-channels examples --target 'AlertChannel/*' --account staging --format json",
+          ],
+          [
+            [EXIT.ok, 'every test succeeded'],
+            [EXIT.error, 'a test failed (the channel and the service\'s answer are named), no live channel matches, or an error'],
+          ],
+        ),
+      ),
+  ).action(async (dir: string, raw: parse.RawOptions) => {
+    const opts = parse.testChannelsOptions(raw);
+    const { testChannelsCommand } = await import('./commands/test-channels.js');
+    setCode(await testChannelsCommand(await envFor(io, dir, opts), dir, opts));
+  });
 
   program
     .command('merge')

@@ -11,6 +11,7 @@ import type { ExportOptions } from './commands/export.js';
 import type { MergeOptions } from './commands/merge.js';
 import type { OutputFormat, PlanOptions } from './commands/plan.js';
 import type { RouteTestOptions, RoutesFormat, RoutesOptions } from './commands/routes.js';
+import type { TestChannelsOptions } from './commands/test-channels.js';
 import type { ShowOptions } from './commands/show.js';
 import type { UnlockOptions } from './commands/unlock.js';
 import type { ValidateFormat, ValidateOptions } from './commands/validate.js';
@@ -168,6 +169,17 @@ export function routesOptions(raw: RawOptions): RoutesOptions & EnvFileOption {
 export function routeTestOptions(raw: RawOptions): RouteTestOptions & EnvFileOption {
   const r = new Reader(raw, 'routes test');
   return given({ ...routesOptions(raw), category: r.required('category'), severity: r.required('severity'), expect: r.string('expect') });
+}
+
+export function testChannelsOptions(raw: RawOptions): TestChannelsOptions & EnvFileOption {
+  const r = new Reader(raw, 'test-channels');
+  return given({
+    ...clientFlags(r),
+    account: r.strings('account'),
+    target: r.strings('target'),
+    format: r.choice('format', ['text', 'json'] as const),
+    dotenv: r.string('dotenv'),
+  });
 }
 
 export function mergeOptions(raw: RawOptions): MergeOptions {

@@ -76,7 +76,7 @@ async function loadSavedPlan(io: Io, dir: string, file: string, opts: ApplyOptio
   const lease = leaseWanted(io, opts);
   const setup = { ...(await runSetup(io, opts, interruption)), ...(lease ? { lease: await leaseSetup(io, opts) } : {}) };
   try {
-    return await deriveSavedPlan(setup, { desired, saved, force: opts.force, lease }, readHooks(io, interruption));
+    return await deriveSavedPlan(setup, { desired, saved, force: opts.force, lease, tests: opts.testChannels === true }, readHooks(io, interruption));
   } catch (err) {
     if (err instanceof RunError) throw await exitFor(io, err.problem, { file, dir });
     throw err;
@@ -127,7 +127,7 @@ async function applyInterruptibly(io: Io, dir: string, opts: ApplyOptions, inter
     await printDiagnostics(io, plan.diagnostics);
     const { applyRun, readyToApply } = await import('../../src/run/apply-run.js');
     // The engine's refusal (unless --force), then the writes against the budget as the read left it.
-    await withExit(io, () => readyToApply(planned, { lease: opts.lease }));
+    await withExit(io, () => readyToApply(planned, { lease: opts.lease, tests: opts.testChannels === true }));
     if (plan.changes.length === 0) {
       // Releases the lease taken for the read (the report says so).
       const report = await withExit(io, () => applyRun(planned, { env: io.env }));

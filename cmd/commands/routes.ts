@@ -74,7 +74,8 @@ async function routingMap(io: Io, dir: string, opts: RoutesOptions, asked: strin
       ),
     );
     await printDiagnostics(io, live.diagnostics ?? []);
-    return routeAll(routingInputs(live.resources, names, KINDS), routingDimensions(KINDS), 'live', undefined, asked);
+    // Health comes with the records read (each channel's `state`): no request of its own.
+    return routeAll(routingInputs(live.resources, names, KINDS, true), routingDimensions(KINDS), 'live', undefined, asked);
   } finally {
     interruption.dispose();
   }
@@ -135,7 +136,7 @@ export async function routesCommand(io: Io, dir: string, opts: RoutesOptions): P
 }
 
 export async function routeTestCommand(io: Io, dir: string, opts: RouteTestOptions): Promise<number> {
-  const [{ KINDS }, { routingDimensions }, { cellOf }] = await Promise.all([import('../../src/kinds/index.js'), import('../../src/kinds/routing.js'), import('../../src/model/routing.js')]);
+  const [{ KINDS }, { routingDimensions }, { cellOf, healthByName }] = await Promise.all([import('../../src/kinds/index.js'), import('../../src/kinds/routing.js'), import('../../src/model/routing.js')]);
   if (!opts.account || opts.account.length !== 1) throw new ExitError(EXIT.error, 'routes test: give exactly one --account');
   if (opts.format === 'markdown' || opts.format === 'html' || opts.base !== undefined || opts.out !== undefined) throw new ExitError(EXIT.error, 'routes test: --format text or json, to stdout, without --base');
   const dims = routingDimensions(KINDS);
@@ -146,11 +147,13 @@ export async function routeTestCommand(io: Io, dir: string, opts: RouteTestOptio
   const acc = map.accounts[0];
   if (!dims.categories.includes(category)) write(io.stderr, `note: ${category} is not an event category this version knows (${dims.categories.join(', ')}); rules that name it or every category reach it`);
   const cell = cellOf(acc, category, severity);
+  const health = acc.health ? healthByName(acc.channels) : undefined;
   const view = {
     account: acc.account,
     eventCategory: category,
     severity,
     ...(cell ? { cell } : {}),
+    ...(health && cell ? { health: Object.fromEntries(cell.channels.flatMap((c) => (health.has(c) ? [[c, health.get(c)!]] : []))) } : {}),
     ...(opts.expect !== undefined ? expectation(opts.expect, cell?.channels ?? []) : {}),
   };
   if (opts.format === 'json') {

@@ -49,6 +49,10 @@ export function routingSchema(): SchemaObject {
             },
           )),
           allResources: bool('Count only routes of rules that apply to all resources (no resourceGroups) and set no category/subCategory/source filter.', { default: false }),
+          healthy: bool(
+            'Count only channels the service reports healthy (state ok, and a success since). Checked by `plan` against the live state: a plan is refused when it leaves a covered cell without a healthy channel and it changes that cell or the cell had one before; a channel the plan creates or changes counts as unknown until tested. `validate` cannot know health.',
+            { default: false },
+          ),
         },
         ['name', 'accounts', 'eventCategory', 'severity', 'reach'],
       ),

@@ -60,6 +60,7 @@ export function parseRouting(value: JsonObject, accounts: readonly AccountConfig
       severities: r.severity === '*' ? '*' : (r.severity as Json[]).map((s) => severityName(dims, s) ?? String(s)),
       reach: { ...(reach.types !== undefined ? { types: strings(reach.types) } : {}), ...(reach.channels !== undefined ? { channels: strings(reach.channels) } : {}) },
       allResources: r.allResources === true,
+      ...(r.healthy === true ? { healthy: true } : {}),
       ...(source ? { source } : {}),
     });
   });
@@ -93,6 +94,16 @@ export function checkRouting(state: DesiredState): Diagnostic[] {
   const map = configurationRouting(state, state.root.accounts.map((a) => a.name), askedCategories(settings));
   const out: Diagnostic[] = [];
   for (const req of settings.requirements) {
+    if (req.healthy === true) {
+      out.push({
+        severity: 'warning',
+        code: 'routing-health-unchecked',
+        message: `routing requirement "${req.name}" asks for a healthy channel: validate reads no service, so it cannot know whether a channel delivers and checks only what the cells reach`,
+        ...(req.source ?? {}),
+        field: '/routing/requirements',
+        hint: '`postureops plan` (and `routes --live`) check it against the health the service reports',
+      });
+    }
     const failure = checkRequirement(req, map);
     if (!failure) continue;
     out.push({

@@ -32,8 +32,8 @@ export const DOCUMENT_SCHEMAS: Readonly<Record<string, string>> = Object.fromEnt
 export const ROOT_SCHEMA = 'postureops.schema.json';
 export const DOCUMENT_SCHEMA = 'document.schema.json';
 
-/** Kinds `prune` may name: every kind (those without documents follow their parent when left out). */
-export const PRUNABLE_KINDS: readonly string[] = KINDS.map((k) => k.kind);
+/** Kinds `prune` may name: every kind but the state-only ones, which have nothing to delete (those without documents follow their parent when left out). */
+export const PRUNABLE_KINDS: readonly string[] = KINDS.filter((k) => !k.lifecycle?.stateOnly).map((k) => k.kind);
 
 export const API_VERSION = 'postureops/v1';
 

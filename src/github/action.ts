@@ -18,7 +18,8 @@ import { renderApplyReport, renderPlan, renderPlanMarkdown } from '../render/ind
 import { inlineCode } from '../render/markdown.js';
 import { escapeMd, inertText } from '../model/inert.js';
 import { applyBody, type Body, SUMMARY_LIMIT, describeFailure, driftBody, driftTitle, failureBody, failureMarkdown, forkBody, forkMarkdown, planBody, type Stamp } from './bodies.js';
-import { closeDriftIssue, createOctokit, type Octokit, statusOf, syncDeleteLabel, upsertComment, upsertDriftIssue } from './github-api.js';
+import { closeDriftIssue, createOctokit, findDriftIssue, type Octokit, statusOf, syncDeleteLabel, upsertComment, upsertDriftIssue } from './github-api.js';
+import { deliveryNow, followDelivery, readDeliveryBlock } from './delivery.js';
 import { changedSince, changedSinceApplied, headCommit, LAST_APPLIED } from './changes.js';
 import { applyPlan, readyForApply, type Failure, load, loadedState, planAgainstService, type Planned, RunFailure } from './pipeline.js';
 import { type Guard, secretGuard } from './redact.js';
@@ -296,25 +297,34 @@ async function driftRun(run: Run, plan: Plan): Promise<void> {
   const { s, guard } = run;
   const drift = planHasChanges(plan);
   const counts = planCounts(plan);
+  const now = deliveryNow(plan);
   const outputs = { 'has-changes': String(drift), drift: String(drift), refused: String(plan.refusal !== undefined), failed: 'false', summary: JSON.stringify(plan.summary) };
   if (s.shard) {
     log.info(`postureops: shard ${s.shard.index} of ${s.shard.count}: the drift issue is kept by the merge job (mode: merge)`);
     await writeSummary(withStamp(run, renderPlanMarkdown(plan, SUMMARY_LIMIT)), guard);
-    setOutputs('drift', drift ? 'drift' : 'no-drift', counts, outputs);
+    setOutputs('drift', drift || now.length > 0 ? 'drift' : 'no-drift', counts, outputs);
     return;
   }
   const octokit = github(run);
   try {
-    if (drift) {
-      const body = driftBody(run.stamp, plan);
+    // What the issue reported last time, from the issue itself (untrusted: read bounded and checked).
+    const open = octokit ? await findDriftIssue(octokit, s.repo, s.folder) : undefined;
+    const seen = followDelivery(readDeliveryBlock(open?.body), now, new Date().toISOString());
+    if (drift || now.length > 0) {
+      const body = driftBody(run.stamp, plan, seen);
       const r = octokit ? await upsertDriftIssue(octokit, s.repo, s.folder, driftTitle(s.folder), { ...body, text: guard(body.text) }) : undefined;
       const where = r ? ` (issue #${r.number}, ${r.outcome})` : '';
-      log.warning(`the live state drifted from ${s.folder}: ${plan.summary.create} to create, ${plan.summary.update} to update, ${plan.summary.replace} to replace, ${plan.summary.delete} to delete${where}`, { title: 'postureops: drift' });
+      if (now.length > 0) {
+        const silent = now.filter((c) => c.state === 'silent').length;
+        log.warning(guard(`alerts do not arrive in ${s.folder}: ${now.length} cell(s) with a failing channel, ${silent} silent${where}`), { title: 'postureops: delivery' });
+      }
+      if (drift) log.warning(`the live state drifted from ${s.folder}: ${plan.summary.create} to create, ${plan.summary.update} to update, ${plan.summary.replace} to replace, ${plan.summary.delete} to delete${where}`, { title: 'postureops: drift' });
       await writeSummary(withStamp(run, renderPlanMarkdown(plan, SUMMARY_LIMIT)), guard);
       setOutputs('drift', 'drift', counts, { ...outputs, ...(r ? { issue: String(r.number) } : {}) });
     } else {
+      const healed = seen.healed.length > 0 ? ` Delivery restored in ${seen.healed.length} cell${seen.healed.length === 1 ? '' : 's'} (${seen.healed.map((h) => `${h.account} ${h.cell}`).join(', ')}).` : '';
       const closed = octokit
-        ? await closeDriftIssue(octokit, s.repo, s.folder, guard(`The live state matches the configuration again as of commit \`${s.sha.slice(0, 7)}\`${s.runUrl ? ` ([workflow run](${s.runUrl}))` : ''}; closing.`))
+        ? await closeDriftIssue(octokit, s.repo, s.folder, guard(`The live state matches the configuration again as of commit \`${s.sha.slice(0, 7)}\`${s.runUrl ? ` ([workflow run](${s.runUrl}))` : ''}, and every channel delivers.${escapeMd(healed)} Closing.`))
         : undefined;
       log.info(`postureops: no drift in ${s.folder}${closed !== undefined ? `; closed issue #${closed}` : ''}`);
       await writeSummary(withStamp(run, `## postureops drift check\n\nNo drift: the live state matches \`${s.folder}\`.`), guard);

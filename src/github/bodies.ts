@@ -13,6 +13,7 @@ import { diagnosticLine, refusalRemedy } from '../render/common.js';
 import { escapeHtml, escapeMd, inlineCode, MARKDOWN_LIMIT } from '../render/markdown.js';
 import { renderApplyMarkdown, renderPlanMarkdown } from '../render/index.js';
 import { renderDriftMarkdown } from '../render/drift-markdown.js';
+import { deliveryBlock, deliverySection, type DeliveryRecord } from './delivery.js';
 import type { Failure } from './pipeline.js';
 
 export type BodyKind = 'comment' | 'drift';
@@ -248,11 +249,27 @@ export function driftTitle(folder: string): string {
   return `postureops: live state drifted from ${folder === '.' ? 'the configuration' : folder}`;
 }
 
-export function driftBody(stamp: Stamp, plan: Plan): Body {
+/** What the issue reports of delivery this time (followDelivery): current cells with their first report, and those healed. */
+export interface DeliverySeen {
+  records: DeliveryRecord[];
+  healed: DeliveryRecord[];
+}
+
+/**
+ * The drift issue: delivery first (cells silent or degraded, what healed since the last check), then
+ * configuration drift; the cells reported are kept in a hidden block at the end for the next check.
+ */
+export function driftBody(stamp: Stamp, plan: Plan, delivery: DeliverySeen = { records: [], healed: [] }): Body {
+  const drift = plan.changes.length > 0 || plan.unmanaged.length > 0;
   const intro = [
     `## Drift in ${inlineCode(stamp.folder)}`,
-    'The live state of the service (the console) no longer matches the configuration in git (the repository). Either apply the configuration (re-run the apply workflow) to undo the changes made outside git, or change the files to match the service. This issue is updated by every drift check and closed when the drift is gone.',
+    'The live state of the service (the console) no longer matches the configuration in git (the repository), or alerts it routes do not arrive. Either apply the configuration (re-run the apply workflow) to undo the changes made outside git, or change the files to match the service; repair the destinations the service reports failing. This issue is updated by every drift check and closed when both are gone.',
   ].join('\n\n');
-  const content = `${intro}\n\n${renderDriftMarkdown(plan, CONTENT_LIMIT - intro.length - 2, { fullPlan: fullPlanAt(stamp) })}`;
+  const health = deliverySection(plan, delivery.records, delivery.healed);
+  const block = deliveryBlock(delivery.records);
+  const head = health === '' ? intro : `${intro}\n\n${health}`;
+  const room = CONTENT_LIMIT - head.length - block.length - 4;
+  const rest = drift ? renderDriftMarkdown(plan, room, { fullPlan: fullPlanAt(stamp) }) : 'No configuration drift: the live state matches the repository.';
+  const content = `${head}\n\n${rest.trimEnd()}${block === '' ? '' : `\n\n${block}`}`;
   return assemble('drift', stamp, content, plan.summary.delete > 0);
 }

@@ -101,7 +101,7 @@ export async function syncDeleteLabel(octokit: Octokit, ref: IssueRef, issueNumb
   return 'unchanged';
 }
 
-async function findDriftIssue(octokit: Octokit, ref: IssueRef, folder: string): Promise<{ number: number; body?: string | null } | undefined> {
+export async function findDriftIssue(octokit: Octokit, ref: IssueRef, folder: string): Promise<{ number: number; body?: string | null } | undefined> {
   const kind: BodyKind = 'drift';
   for await (const page of octokit.paginate.iterator(octokit.rest.issues.listForRepo, { ...ref, state: 'open', per_page: 100 })) {
     const found = page.data.find((i) => !i.pull_request && byBot(i.user) && isOurs(kind, folder, i.body));

@@ -3,6 +3,8 @@
 // builds their Kind from the few facts in which they differ.
 
 import type { Diagnostic } from '../model/diagnostics.js';
+import { Redactor } from '../model/masking.js';
+import type { ChannelHealth } from '../model/routing.js';
 import { getAt, removeAt, setAt } from '../model/json-pointer.js';
 import { apiPath, clone, convertedEnvRefs, createdString, lastChangeOf, recordList, request, requireString, toBoolean, toFlag } from './common.js';
 import { isObject, jsonEqual, type JsonObject } from '../model/json.js';
@@ -52,6 +54,37 @@ export interface IntegrationOptions {
 }
 
 const MEMBERS = ['type', 'enabled', 'data'] as const;
+
+/** Longest `details` text kept from a state (the service's words, untrusted: no unbounded growth). */
+export const DETAILS_MAX = 300;
+
+/**
+ * A state's `details` as one line of text (a string, `{message}`, or any other object as JSON), the
+ * record's own secrets masked and cut to DETAILS_MAX; undefined when it says nothing.
+ */
+export function detailsText(details: unknown, secrets: readonly string[]): string | undefined {
+  let text: string;
+  if (typeof details === 'string') text = details;
+  else if (isObject(details) && typeof details.message === 'string') text = details.message;
+  else if (isObject(details) && Object.keys(details).length > 0) text = JSON.stringify(details).slice(0, 4 * DETAILS_MAX);
+  else return undefined;
+  const masked = new Redactor({ mask: WITHHELD }, secrets).redact(text.slice(0, 64 * DETAILS_MAX)).replace(/\s+/g, ' ').trim();
+  if (masked === '') return undefined;
+  return masked.length > DETAILS_MAX ? `${masked.slice(0, DETAILS_MAX - 1)}…` : masked;
+}
+
+/**
+ * A channel's health from its live `info` (the state as list() kept it): a channel that never
+ * succeeded (lastSuccessfulTime 0 or unreadable) is unknown, not failing (issue 35).
+ */
+export function integrationHealth(info: JsonObject | undefined): ChannelHealth {
+  if (!info || typeof info.ok !== 'boolean') return { state: 'unknown', reason: 'the service reports no state' };
+  const raw = info.lastSuccessfulTime;
+  const last = typeof raw === 'number' ? raw : typeof raw === 'string' && /^\d{1,15}$/.test(raw) ? Number(raw) : 0;
+  if (!(last > 0)) return { state: 'unknown', reason: 'never succeeded' };
+  if (info.ok) return { state: 'healthy', lastSuccess: last };
+  return { state: 'failing', lastSuccess: last, ...(typeof info.details === 'string' ? { detail: info.details } : {}) };
+}
 
 /**
  * Whether the schema lists the member at `segments` (pointer segments below `data`): every segment a
@@ -147,6 +180,10 @@ export function integrationKind(opts: IntegrationOptions): Kind {
         const data = isObject(rec.data) ? clone(rec.data) : {};
         let spec: JsonObject = { type, enabled: toBoolean(rec.enabled), data: {} };
         spec.data = withDefaults(opts.readData ? opts.readData(typeOf({ ...spec, data }) ?? '', data) : data);
+        // What a state's details may echo: the record's secrets, as they came back, before they go.
+        const held = unique([...pointers(spec, true), ...pointers(spec, false), ...detected(spec)])
+          .map((ptr) => getAt(spec, ptr))
+          .filter((v): v is string => typeof v === 'string');
         // Write-only secrets come back masked ("" or left out): never compared, so not kept.
         for (const ptr of pointers(spec, true)) spec = removeAt(spec, ptr);
         // A secret no table names is kept as a mask, whatever came back: export still knows the place
@@ -164,7 +201,12 @@ export function integrationKind(opts: IntegrationOptions): Kind {
         // `state` is the service's report, of any shape (api-facts.md): kept only when it says ok or not.
         const state = rec.state;
         if (isObject(state) && typeof state.ok === 'boolean') {
-          live.info = { ok: state.ok, ...(state.lastSuccessfulTime !== undefined ? { lastSuccessfulTime: state.lastSuccessfulTime } : {}) };
+          const details = detailsText(state.details, held);
+          live.info = {
+            ok: state.ok,
+            ...(state.lastSuccessfulTime !== undefined ? { lastSuccessfulTime: state.lastSuccessfulTime } : {}),
+            ...(details !== undefined ? { details } : {}),
+          };
         }
         return live;
       });

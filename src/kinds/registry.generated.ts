@@ -10,10 +10,12 @@ import { CloudAccount } from './cloud-account/index.js';
 import { ContainerRegistry } from './container-registry/index.js';
 import { DataExportRule } from './data-export-rule/index.js';
 import { Policy } from './policy/index.js';
+import { PolicyException } from './policy-exception/index.js';
+import { PredefinedPolicies } from './predefined-policies/index.js';
 import { Query } from './query/index.js';
 import { ReportRule } from './report-rule/index.js';
 import { ResourceGroup } from './resource-group/index.js';
 import { VulnerabilityException } from './vulnerability-exception/index.js';
 import type { Kind } from './types.js';
 
-export const REGISTERED: readonly Kind[] = [AgentAccessToken, AlertChannel, AlertProfile, AlertRule, AlertTemplate, CloudAccount, ContainerRegistry, DataExportRule, Policy, Query, ReportRule, ResourceGroup, VulnerabilityException];
+export const REGISTERED: readonly Kind[] = [AgentAccessToken, AlertChannel, AlertProfile, AlertRule, AlertTemplate, CloudAccount, ContainerRegistry, DataExportRule, Policy, PolicyException, PredefinedPolicies, Query, ReportRule, ResourceGroup, VulnerabilityException];

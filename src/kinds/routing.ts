@@ -13,6 +13,10 @@ export interface RoutedResource {
   account: string;
   name: string;
   spec: JsonObject;
+  /** A live record's read-only facts (a channel's state): its health, in a map that reads health. */
+  info?: JsonObject;
+  /** Created or changed by a plan and not tested since: its health is unknown whatever it was. */
+  untested?: boolean;
 }
 
 /** The dimensions of the first kind that declares them (the rule kind); none without one. */
@@ -40,8 +44,12 @@ export function routingReads(kinds: readonly Kind[] = KINDS): Kind[] {
   return kinds.filter((k) => wanted.has(k.kind));
 }
 
-/** One input per account of `accounts` (in that order), from the resources of routing kinds. */
-export function routingInputs(resources: readonly RoutedResource[], accounts: readonly string[], kinds: readonly Kind[] = KINDS): RoutingInput[] {
+/**
+ * One input per account of `accounts` (in that order), from the resources of routing kinds. With
+ * `health` (a map of the live state), each channel carries its health, read from the record's info
+ * by its kind (no request: the state comes with the list).
+ */
+export function routingInputs(resources: readonly RoutedResource[], accounts: readonly string[], kinds: readonly Kind[] = KINDS, health = false): RoutingInput[] {
   const hooks = new Map(routingKinds(kinds).map((k) => [k.kind, k.routing!]));
   const inputs = new Map<string, RoutingInput>(accounts.map((a) => [a, { account: a, channels: [], rules: [] }]));
   for (const r of resources) {
@@ -49,7 +57,14 @@ export function routingInputs(resources: readonly RoutedResource[], accounts: re
     const input = inputs.get(r.account);
     if (!hook || !input) continue;
     const part = hook.read(r.name, r.spec);
-    if (part.role === 'channel') input.channels.push(part.channel);
+    if (part.role === 'channel') {
+      if (health) {
+        part.channel.health = r.untested
+          ? { state: 'unknown', reason: 'created or changed by this plan, not tested yet' }
+          : (hook.health?.(r.info) ?? { state: 'unknown', reason: 'the service reports no state' });
+      }
+      input.channels.push(part.channel);
+    }
     else if (part.role === 'rule') input.rules.push(part.rule);
     else (input.consumers ??= []).push(part.consumer);
   }

@@ -10,7 +10,7 @@ import type { Diagnostic } from '../model/diagnostics.js';
 import type { Json, JsonObject } from '../model/json.js';
 import type { ValueNames } from '../model/plan.js';
 import type { DesiredResource, LiveResource, ResourceDocument } from '../model/resource.js';
-import type { RoutingChannel, RoutingConsumer, RoutingDimensions, RoutingRule } from '../model/routing.js';
+import type { ChannelHealth, RoutingChannel, RoutingConsumer, RoutingDimensions, RoutingRule } from '../model/routing.js';
 import type { SchemaObject } from './schema-parts.js';
 
 export type { DesiredResource, Json, JsonObject, LiveResource, ResourceDocument, SchemaObject };
@@ -97,6 +97,8 @@ export interface RoutingHook {
   /** Rule kinds: the event categories and severities their filters range over (a map's rows and columns). */
   dimensions?(): RoutingDimensions;
   read(name: string, spec: JsonObject): RoutingPart;
+  /** Channel kinds: a live resource's health from its `info` (the service's state as list() kept it). */
+  health?(info: JsonObject | undefined): ChannelHealth;
 }
 
 /** What an offline check may know besides the document: the time it is judged at. */
@@ -210,12 +212,25 @@ export interface LifecycleCapability {
   readonly deleteMeans?: string;
   /** (The apply executor, `--test-channels`.) Request testing a resource, when the service has one. */
   testRequest?(id: string, ctx: RequestContext): ApiRequest;
+  /**
+   * (Plan's decide and prune steps.) The service owns every record of the kind and files set their
+   * state only (the predefined policies): a declared one is updated, never created; one no file
+   * selects is left alone, never deleted nor listed as unmanaged, whatever `prune` says.
+   */
+  readonly stateOnly?: boolean;
 }
 
 /** Capability `export`: live → file form (export). */
 export interface ExportCapability {
   /** Defaults left out, references already names; null to skip (predefined). */
   toDocument(live: LiveResource, children: readonly LiveResource[]): ExportedDocument | null;
+  /**
+   * For kinds whose one document declares several records (a policy's exceptions, the predefined
+   * policies' state): the name of the document that holds a record. Export then calls `toDocument`
+   * once per document, with `live` standing for the document (its name, no spec) and `children` the
+   * records it holds, in the order they were read.
+   */
+  documentOf?(live: LiveResource): string;
 }
 
 /**
@@ -238,6 +253,17 @@ export interface PerParentCapability {
 export interface BulkUpdateCapability {
   /** The one request bringing every `{id, desired}` to its desired state. */
   request(updates: readonly { id: string; desired: DesiredResource; changed: string[] }[], ctx: RequestContext): ApiRequest;
+}
+
+/**
+ * Capability `select`: documents that select live records instead of naming them one by one (the
+ * predefined policies' state, entries by policy id or by tag). Plan's select step (steps/select.ts)
+ * runs first: it hands the kind the desired resources of the kind declared in one account and that
+ * account's live resources, and plans the resources the kind returns, one per selected record, named
+ * as the live ones are. What selects nothing, or what is not there to select, is the kind's to say.
+ */
+export interface SelectCapability {
+  expand(desired: readonly DesiredResource[], live: readonly LiveResource[]): { resources: DesiredResource[]; diagnostics: Diagnostic[] };
 }
 
 /**
@@ -305,6 +331,7 @@ export interface ServiceCheckCapability {
  * | perParent        | live: fetch.ts (one read per parent; the pre-flight counts them)      |
  * | bulkUpdate       | apply: apply.ts (one request per account; the pre-flight counts it)   |
  * | derivedId        | plan: steps/match.ts                                                  |
+ * | select           | plan: steps/select.ts (selections expanded against live, before scope)|
  * | serviceCheck     | ops: live/service-checks.ts, called by the run layer after the plan   |
  * | routing          | plan: steps/routing.ts (routing maps)                                 |
  * | export           | export: export.ts                                                     |
@@ -335,8 +362,11 @@ export interface Kind {
   list(ctx: FetchContext): Promise<LiveResource[]>;
   /** Request creating `desired` (secrets resolved); `children` are included when the kind owns children. */
   createRequest(desired: DesiredResource, children: DesiredResource[], ctx: RequestContext): ApiRequest;
-  /** Identifier of the created resource from the create response body. */
-  createdId(body: unknown, desired: DesiredResource): string;
+  /**
+   * Identifier of the created resource from the create response body; `ctx` resolves what the id
+   * carries besides (a policy exception's id holds its policy's).
+   */
+  createdId(body: unknown, desired: DesiredResource, ctx?: RequestContext): string;
   /**
    * Requests bringing live `id` to `desired`; `changed` lists the changed top-level members. With
    * `rename` (kinds that rename in place) the requests also give the resource `desired.name`.
@@ -376,6 +406,7 @@ export interface Kind {
   readonly perParent?: PerParentCapability;
   readonly bulkUpdate?: BulkUpdateCapability;
   readonly derivedId?: DerivedIdCapability;
+  readonly select?: SelectCapability;
   readonly serviceCheck?: ServiceCheckCapability;
   /** The kind takes part in routing maps (alert channels and alert rules); see RoutingHook. */
   readonly routing?: RoutingHook;

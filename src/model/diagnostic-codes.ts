@@ -35,6 +35,7 @@ export type DiagnosticCode =
   | 'protect-unknown-kind'
   | 'routing-requirement'
   | 'routing-test'
+  | 'routing-health-unchecked'
   // documents and their values
   | 'document-not-mapping'
   | 'missing-field'
@@ -99,6 +100,7 @@ export type DiagnosticCode =
   | 'looks-renamed'
   | 'ignore-secret'
   | 'rotate-no-match'
+  | 'selector-matches-nothing'
   | 'target-no-match'
   | 'target-no-change'
   | 'dependency-cycle'
@@ -161,6 +163,7 @@ export const DIAGNOSTIC_CODES: Readonly<Record<DiagnosticCode, string>> = {
   'protect-unknown-kind': 'a `protect` selector names no kind: it would protect nothing',
   'routing-requirement': 'a routing requirement of postureops.yaml is not met by the configuration',
   'routing-test': 'a routing test of postureops.yaml fails: an event reaches other channels than expected',
+  'routing-health-unchecked': 'a `healthy: true` routing requirement: validate checks what its cells reach, not whether the channels deliver (plan reads that from the service)',
   'document-not-mapping': 'a document is not a mapping with `kind`, `name` and `spec`',
   'missing-field': 'a document lacks a member it must have',
   'unknown-kind': 'a document names a kind postureops does not know (or one without documents of its own)',
@@ -222,6 +225,7 @@ export const DIAGNOSTIC_CODES: Readonly<Record<DiagnosticCode, string>> = {
   'looks-renamed': 'a create and a delete with the same spec: perhaps a rename that `previousNames` should say',
   'ignore-secret': '`lifecycle.ignoreChanges` names a secret member, whose live value a plan may not carry',
   'rotate-no-match': '`--rotate` selects no declared resource with write-only secrets',
+  'selector-matches-nothing': 'a selector of live records (a PredefinedPolicies tag) selects none: the entry changes nothing',
   'target-no-match': '`--target` names no declared or live resource of the accounts planned',
   'target-no-change': '`--target` selects no change: what it names is up to date',
   'dependency-cycle': 'the changes of a plan depend on each other in a cycle',

@@ -329,6 +329,17 @@ export interface ApplyReport {
   lease?: LeaseReport;
   /** Present when the apply recorded its commit as each account's last applied one (the Action does). */
   recorded?: AppliedRecordReport;
+  /** Channels whose test failed (`--test-channels`) while a routing requirement relies on them: the apply fails. */
+  failedTests?: FailedTest[];
+}
+
+/** A channel the service's test found failing, and the routing requirements that rely on it. */
+export interface FailedTest {
+  account: string;
+  kind: string;
+  name: string;
+  message?: string;
+  requirements: string[];
 }
 
 /** The accounts whose last applied commit is now `commit`, and those left as they were (the next apply covers them). */

@@ -8,12 +8,32 @@
 
 import { compareText } from './compare.js';
 
+/**
+ * Whether a channel delivers, as the service reports it (api-facts.md: `state {ok, lastSuccessfulTime,
+ * details}`): healthy (ok, and it has succeeded), failing (not ok, and it has succeeded before), or
+ * unknown (it never succeeded, `lastSuccessfulTime` 0; no readable state; created or changed by a
+ * plan and not tested since).
+ */
+export type HealthState = 'healthy' | 'failing' | 'unknown';
+
+export interface ChannelHealth {
+  state: HealthState;
+  /** Epoch ms of the channel's last success; absent when it never succeeded or the service did not say. */
+  lastSuccess?: number;
+  /** The service's own words on a failure: untrusted text, masked and bounded where it was read; rendered inert. */
+  detail?: string;
+  /** Why a health is unknown, in words. */
+  reason?: string;
+}
+
 /** A destination of alerts, as its kind reads it. */
 export interface RoutingChannel {
   name: string;
   /** The channel's type as written (`PagerDutyApi`); '' when unknown. */
   type: string;
   enabled: boolean;
+  /** Its health, in a map of the live state (absent in a map of the configuration: nothing to know). */
+  health?: ChannelHealth;
 }
 
 /** A filter the rule sets beyond category and severity (the newer `category`, `subCategory`, `source`). */
@@ -81,7 +101,15 @@ export interface RoutingCell {
   unscoped: string[];
   /** Sorted by channel, then rule. */
   routes: Route[];
+  /**
+   * In a map that knows health: `silent` when every channel the cell reaches is failing, `degraded`
+   * when some are and another (healthy, or not known to fail) remains; absent otherwise.
+   */
+  delivery?: Delivery;
 }
+
+/** What a cell's failing channels leave of it. */
+export type Delivery = 'silent' | 'degraded';
 
 export interface AccountRouting {
   account: string;
@@ -100,6 +128,8 @@ export interface AccountRouting {
   disabledRules: string[];
   /** A rule lists a channel the account does not have. */
   unknownChannels: { rule: string; channel: string }[];
+  /** The map knows the channels' health (a map of the live state). */
+  health?: boolean;
 }
 
 export interface RoutingMap {
@@ -180,17 +210,22 @@ export function routeAccount(input: RoutingInput, dims: RoutingDimensions, work?
 
   for (const c of input.consumers ?? []) if (c.enabled) for (const ch of c.channels) used.add(ch);
 
+  const knowsHealth = input.channels.some((c) => c.health !== undefined);
+  const health = knowsHealth ? healthByName(input.channels) : undefined;
   const cells: RoutingCell[] = [];
   for (const cat of categories) {
     for (const sev of dims.severities.map((s) => s.name)) {
       const list = (routes.get(cellKey(cat, sev)) ?? []).sort((a, b) => byText(a.channel, b.channel) || byText(a.rule, b.rule));
-      cells.push({
+      const cell: RoutingCell = {
         eventCategory: cat,
         severity: sev,
         channels: sortedUnique(list.map((r) => r.channel)),
         unscoped: sortedUnique(list.filter((r) => !r.resourceGroups && !r.conditions).map((r) => r.channel)),
         routes: list,
-      });
+      };
+      const delivery = health ? deliveryOf(cell.channels, health) : undefined;
+      if (delivery) cell.delivery = delivery;
+      cells.push(cell);
     }
   }
   const channels = [...input.channels].sort((a, b) => byText(a.name, b.name) || byText(a.type, b.type));
@@ -204,7 +239,78 @@ export function routeAccount(input: RoutingInput, dims: RoutingDimensions, work?
     silentRules: sortedUnique(silent),
     disabledRules: sortedUnique(disabled),
     unknownChannels: unknown.sort((a, b) => byText(a.rule, b.rule) || byText(a.channel, b.channel)),
+    ...(knowsHealth ? { health: true } : {}),
   };
+}
+
+/**
+ * The health of each channel name over its enabled channels (the service lets names repeat; a
+ * disabled twin receives nothing): healthy when one of them is, failing when all of them fail
+ * (the latest success, the first detail), unknown otherwise. Names with no enabled channel are absent.
+ */
+export function healthByName(channels: readonly RoutingChannel[]): Map<string, ChannelHealth> {
+  const byName = new Map<string, ChannelHealth[]>();
+  for (const c of channels) if (c.enabled) byName.set(c.name, [...(byName.get(c.name) ?? []), c.health ?? { state: 'unknown', reason: 'no state reported' }]);
+  const out = new Map<string, ChannelHealth>();
+  for (const [name, list] of byName) {
+    const healthy = list.find((h) => h.state === 'healthy');
+    if (healthy) out.set(name, healthy);
+    else if (list.every((h) => h.state === 'failing')) {
+      const last = Math.max(...list.map((h) => h.lastSuccess ?? 0));
+      const detail = list.find((h) => h.detail !== undefined)?.detail;
+      out.set(name, { state: 'failing', ...(last > 0 ? { lastSuccess: last } : {}), ...(detail !== undefined ? { detail } : {}) });
+    } else out.set(name, list.find((h) => h.state === 'unknown')!);
+  }
+  return out;
+}
+
+function deliveryOf(channels: readonly string[], health: ReadonlyMap<string, ChannelHealth>): Delivery | undefined {
+  const failing = channels.filter((c) => health.get(c)?.state === 'failing').length;
+  if (failing === 0) return undefined;
+  return failing === channels.length ? 'silent' : 'degraded';
+}
+
+/** One account's delivery as a reviewer reads it: the failing channels and the cells they silence or degrade. */
+export interface AccountDelivery {
+  account: string;
+  /** Failing channel names, sorted, with their health. */
+  failing: { name: string; type: string; health: ChannelHealth }[];
+  /** `Category/severity` of the cells every channel of which fails. */
+  silent: string[];
+  /** `Category/severity` of the cells some channel of which fails while another remains. */
+  degraded: string[];
+}
+
+/** The accounts of a map that knows health and has a failing channel; [] otherwise. */
+export function deliveryOfMap(map: RoutingMap): AccountDelivery[] {
+  const out: AccountDelivery[] = [];
+  for (const acc of map.accounts) {
+    if (!acc.health) continue;
+    const health = healthByName(acc.channels);
+    const failing = [...health].filter(([, h]) => h.state === 'failing').map(([name, h]) => ({ name, type: typeOfName(acc, name), health: h })).sort((a, b) => byText(a.name, b.name));
+    if (failing.length === 0) continue;
+    const cells = (d: Delivery) => acc.cells.filter((c) => c.delivery === d).map((c) => `${c.eventCategory}/${c.severity}`);
+    out.push({ account: acc.account, failing, silent: cells('silent'), degraded: cells('degraded') });
+  }
+  return out;
+}
+
+function typeOfName(acc: AccountRouting, name: string): string {
+  return sortedUnique(acc.channels.filter((c) => c.name === name && c.enabled).map((c) => c.type)).join('|');
+}
+
+/** `failing since its last success at 2026-11-20 14:00 UTC: <detail>` — a channel's health in words (the detail as given: callers make it inert). */
+export function healthWords(h: ChannelHealth): string {
+  if (h.state === 'healthy') return h.lastSuccess !== undefined ? `healthy (last success ${timeWords(h.lastSuccess)})` : 'healthy';
+  if (h.state === 'unknown') return `health unknown${h.reason ? ` (${h.reason})` : ''}`;
+  const since = h.lastSuccess !== undefined ? ` since its last success at ${timeWords(h.lastSuccess)}` : '';
+  return `failing${since}${h.detail ? `: ${h.detail}` : ''}`;
+}
+
+/** `2026-11-20 14:00 UTC`. */
+export function timeWords(ms: number): string {
+  const d = new Date(ms);
+  return Number.isNaN(d.getTime()) ? String(ms) : `${d.toISOString().slice(0, 16).replace('T', ' ')} UTC`;
 }
 
 /** `asked`: event categories to show as rows even when no rule names them (a requirement's, a test's). */
@@ -287,6 +393,50 @@ export interface PlanRouting {
   newChannels?: ChannelReceipt[];
   /** Live channels no file declares (in a drift check: destinations only the console has), with what they receive now. */
   undeclaredChannels?: ChannelReceipt[];
+  /** Per account with a failing channel, as the service reports it now: the channels and the cells they silence or degrade. */
+  delivery?: AccountDelivery[];
+  /**
+   * `healthy: true` requirements that fail for lack of a healthy channel in cells this plan does not
+   * change and that were failing before it (an outage, not this plan's doing): shown, not refused.
+   */
+  outages?: RequirementFailure[];
+  /** Channels the plan creates or changes that a requirement relies on (a covered cell reaches it and it is what the requirement asks for): a failed test of one fails the apply. */
+  requiredChannels?: RequiredChannel[];
+}
+
+export interface RequiredChannel {
+  account: string;
+  name: string;
+  requirements: string[];
+}
+
+/** Per channel name of each account, the requirements it serves in `map`: a covered cell reaches it and it is of a type or name the requirement asks for. */
+export function requirementsServed(reqs: readonly RoutingRequirement[], map: RoutingMap): RequiredChannel[] {
+  const found = new Map<string, RequiredChannel>();
+  for (const req of reqs) {
+    const types = new Set(req.reach.types ?? []);
+    const names = new Set(req.reach.channels ?? []);
+    for (const acc of map.accounts) {
+      if (req.accounts !== '*' && !req.accounts.includes(acc.account)) continue;
+      const typeOf = new Map<string, string[]>();
+      for (const c of acc.channels) if (c.enabled) typeOf.set(c.name, [...(typeOf.get(c.name) ?? []), c.type]);
+      const cats = req.eventCategories === '*' ? acc.categories : req.eventCategories;
+      const sevs = req.severities === '*' ? acc.severities : req.severities;
+      for (const cat of cats) {
+        for (const sev of sevs) {
+          const cell = cellOf(acc, cat, sev);
+          for (const ch of cell ? (req.allResources ? cell.unscoped : cell.channels) : []) {
+            if (!names.has(ch) && !(typeOf.get(ch) ?? []).some((t) => types.has(t))) continue;
+            const key = JSON.stringify([acc.account, ch]);
+            const entry = found.get(key) ?? { account: acc.account, name: ch, requirements: [] };
+            if (!entry.requirements.includes(req.name)) entry.requirements.push(req.name);
+            found.set(key, entry);
+          }
+        }
+      }
+    }
+  }
+  return [...found.values()];
 }
 
 /** Finds the plan's change to a rule or channel of an account (by its name before or after the plan). */
@@ -376,12 +526,21 @@ export function mergeRouting(parts: readonly (PlanRouting | undefined)[], byAcco
   }
   const newChannels = given.flatMap((p) => p.newChannels ?? []).sort(byPosition);
   const undeclaredChannels = given.flatMap((p) => p.undeclaredChannels ?? []).sort(byPosition);
+  const delivery = given.flatMap((p) => p.delivery ?? []).sort(byPosition);
+  const outages = new Map<string, RequirementFailure>();
+  for (const f of given.flatMap((p) => p.outages ?? [])) {
+    const known = outages.get(f.requirement);
+    outages.set(f.requirement, known ? { ...known, accounts: [...known.accounts, ...f.accounts].sort((a, b) => byAccount(a.account, b.account)) } : { ...f, accounts: [...f.accounts] });
+  }
   return {
     accounts,
     changes,
     ...(failing.size > 0 ? { failing: [...failing.values()] } : {}),
     ...(newChannels.length > 0 ? { newChannels } : {}),
     ...(undeclaredChannels.length > 0 ? { undeclaredChannels } : {}),
+    ...(delivery.length > 0 ? { delivery } : {}),
+    ...(outages.size > 0 ? { outages: [...outages.values()] } : {}),
+    ...(given.some((p) => p.requiredChannels) ? { requiredChannels: given.flatMap((p) => p.requiredChannels ?? []) } : {}),
   };
 }
 
@@ -470,6 +629,8 @@ export interface RoutingRequirement {
   reach: { types?: string[]; channels?: string[] };
   /** Only routes that apply to all resources and set no other filter count. */
   allResources: boolean;
+  /** Only channels the service reports healthy count (checked where health is known: plan, not validate). */
+  healthy?: boolean;
   /** The requirement's place in postureops.yaml. */
   source?: { file: string; line: number; column: number };
 }
@@ -494,15 +655,22 @@ export interface RequirementFailure {
   source?: RoutingRequirement['source'];
   /** Per failing account, its failing cells as `Category/severity`. */
   accounts: { account: string; cells: string[] }[];
+  /** The requirement asks for a healthy channel (its failure may be one of delivery). */
+  healthy?: true;
 }
 
-/** Failures of one requirement over the given accounts' maps (accounts it names that are not in `map` are not checked). */
-export function checkRequirement(req: RoutingRequirement, map: RoutingMap, work?: RoutingWork): RequirementFailure | undefined {
+/**
+ * Failures of one requirement over the given accounts' maps (accounts it names that are not in `map`
+ * are not checked). A `healthy` requirement counts only healthy channels in an account whose map
+ * knows health, unless `ignoreHealth` (what the cells reach, whatever their health).
+ */
+export function checkRequirement(req: RoutingRequirement, map: RoutingMap, work?: RoutingWork, ignoreHealth = false): RequirementFailure | undefined {
   const types = req.reach.types ? new Set(req.reach.types) : undefined;
   const names = req.reach.channels ? new Set(req.reach.channels) : undefined;
   const failing: RequirementFailure['accounts'] = [];
   for (const acc of map.accounts) {
     if (req.accounts !== '*' && !req.accounts.includes(acc.account)) continue;
+    const health = req.healthy === true && !ignoreHealth && acc.health ? healthByName(acc.channels) : undefined;
     // Types of the enabled channels by name (a disabled twin of a reached name receives nothing).
     const typeOf = new Map<string, string[]>();
     for (const c of acc.channels) if (c.enabled) typeOf.set(c.name, [...(typeOf.get(c.name) ?? []), c.type]);
@@ -513,25 +681,26 @@ export function checkRequirement(req: RoutingRequirement, map: RoutingMap, work?
       for (const sev of sevs) {
         if (work) work.requirementCells++;
         const cell = cellOf(acc, cat, sev);
-        const reached = cell ? (req.allResources ? cell.unscoped : cell.channels) : [];
+        const reached = (cell ? (req.allResources ? cell.unscoped : cell.channels) : []).filter((ch) => !health || health.get(ch)?.state === 'healthy');
         const ok = reached.some((ch) => (names !== undefined && names.has(ch)) || (types !== undefined && (typeOf.get(ch) ?? []).some((t) => types.has(t))));
         if (!ok) cells.push(`${cat}/${sev}`);
       }
     }
     if (cells.length > 0) failing.push({ account: acc.account, cells });
   }
-  return failing.length === 0 ? undefined : { requirement: req.name, ...(req.source ? { source: req.source } : {}), accounts: failing };
+  return failing.length === 0 ? undefined : { requirement: req.name, ...(req.source ? { source: req.source } : {}), accounts: failing, ...(req.healthy === true ? { healthy: true as const } : {}) };
 }
 
 export function checkRequirements(reqs: readonly RoutingRequirement[], map: RoutingMap, work?: RoutingWork): RequirementFailure[] {
   return reqs.flatMap((r) => checkRequirement(r, map, work) ?? []);
 }
 
-/** What a requirement asks, in words: `a PagerDutyApi or VictorOps channel`. */
-export function reachWords(reach: RoutingRequirement['reach']): string {
+/** What a requirement asks, in words: `a PagerDutyApi or VictorOps channel` (`a healthy ...` with healthy). */
+export function reachWords(reach: RoutingRequirement['reach'], healthy = false): string {
   const parts: string[] = [];
-  if (reach.types && reach.types.length > 0) parts.push(`a ${reach.types.join(' or ')} channel`);
-  if (reach.channels && reach.channels.length > 0) parts.push(`channel ${reach.channels.join(' or ')}`);
+  const h = healthy ? 'healthy ' : '';
+  if (reach.types && reach.types.length > 0) parts.push(`a ${h}${reach.types.join(' or ')} channel`);
+  if (reach.channels && reach.channels.length > 0) parts.push(`${h}channel ${reach.channels.join(' or ')}`);
   return parts.join(' or ');
 }
 
@@ -539,7 +708,18 @@ export function reachWords(reach: RoutingRequirement['reach']): string {
 export function failureText(f: RequirementFailure, reach?: RoutingRequirement['reach']): string {
   const where = f.accounts.map((a) => `${a.account}: ${a.cells.join(', ')}`).join('; ');
   const n = f.accounts.reduce((s, a) => s + a.cells.length, 0);
-  return `routing requirement "${f.requirement}" fails in ${n} cell${n === 1 ? '' : 's'}${reach ? ` (none reaches ${reachWords(reach)})` : ''}: ${where}`;
+  return `routing requirement "${f.requirement}" fails in ${n} cell${n === 1 ? '' : 's'}${reach ? ` (none reaches ${reachWords(reach, f.healthy === true)})` : ''}: ${where}`;
+}
+
+/** The cells of `f` as `account\u0000Category/severity` keys. */
+export function failureCells(f: RequirementFailure | undefined): Set<string> {
+  return new Set((f?.accounts ?? []).flatMap((a) => a.cells.map((c) => `${a.account}\u0000${c}`)));
+}
+
+/** A failure of `requirement` in exactly these `account\u0000Category/severity` cells (in the order of `order`); undefined for none. */
+export function failureOf(template: RequirementFailure, cells: ReadonlySet<string>): RequirementFailure | undefined {
+  const accounts = template.accounts.map((a) => ({ account: a.account, cells: a.cells.filter((c) => cells.has(`${a.account}\u0000${c}`)) })).filter((a) => a.cells.length > 0);
+  return accounts.length === 0 ? undefined : { ...template, accounts };
 }
 
 /** The channels a test's cell reaches against what it expects; undefined when they agree. */

@@ -32,6 +32,7 @@ export function renderApplyJson(report: ApplyReport): string {
     apiCalls: callsJson(report.apiCalls),
     waitedSeconds: report.waitedSeconds,
     ...(report.stopped ? { stopped: report.stopped } : {}),
+    ...(report.failedTests ? { failedTests: report.failedTests } : {}),
     lease: report.lease,
   };
   // Exact values; characters a terminal would act on are written as \u escapes (src/model/inert.ts).

@@ -3,7 +3,7 @@
 // limit done and skipped lines go; failures and warnings stay.
 
 import type { ApplyReport, ChangeResult } from '../model/plan.js';
-import { applySummaryLine, stopLine } from './apply-text.js';
+import { applySummaryLine, failedTestLine, stopLine } from './apply-text.js';
 import { ACTION_SIGN, ACTION_WORD, callsText, duration, groupByAccount, leaseText } from './common.js';
 import { escapeMd, inlineCode, largestFitting, MARKDOWN_LIMIT, table } from './markdown.js';
 import { reasonTone } from './reasons.js';
@@ -19,6 +19,7 @@ export function renderApplyMarkdown(report: ApplyReport, limit = MARKDOWN_LIMIT)
 
   const head: string[] = [APPLY_MARKER, '## postureops apply', `**${escapeMd(applySummaryLine(report))}**`];
   if (report.stopped) head.push(`> [!WARNING]\n> ${escapeMd(stopLine(report.stopped))}`);
+  for (const t of report.failedTests ?? []) head.push(`> [!CAUTION]\n> ${escapeMd(failedTestLine(t))}`);
   const groups = groupByAccount(report.results, report.accounts ?? []);
   if (groups.length > 0) {
     const count = (rs: ChangeResult[], s: ChangeResult['status']) => String(rs.filter((r) => r.status === s).length);

@@ -3,7 +3,7 @@
 // inertText (`v`) before colour wraps them.
 
 import { inertText as v } from '../model/inert.js';
-import type { ApplyReport, ApplyStop, ChangeResult, ResultStatus } from '../model/plan.js';
+import type { ApplyReport, ApplyStop, ChangeResult, FailedTest, ResultStatus } from '../model/plan.js';
 import { palette, type Palette } from './ansi.js';
 import { ACTION_SIGN, ACTION_WORD, callsText, duration, groupByAccount, leaseText } from './common.js';
 import { reasonPaint } from './reasons.js';
@@ -13,6 +13,12 @@ export function applySummaryLine(report: ApplyReport): string {
   const total = s.done + s.failed + s.skipped;
   if (total === 0) return 'Apply: nothing to do.';
   return `Apply: ${s.done} done, ${s.failed} failed, ${s.skipped} skipped of ${total} changes (${s.create} create, ${s.update} update, ${s.replace} replace, ${s.delete} delete).`;
+}
+
+/** `Test of channel pager (prod) failed, and routing requirement critical-pages relies on it: <message>`. */
+export function failedTestLine(t: FailedTest): string {
+  const reqs = t.requirements.length === 1 ? `routing requirement ${t.requirements[0]} relies` : `routing requirements ${t.requirements.join(', ')} rely`;
+  return `Test of ${t.kind} ${t.name} (${t.account}) failed, and ${reqs} on it${t.message ? `: ${t.message}` : ''}`;
 }
 
 /** Why the run ended early, and what that leaves: `Interrupted by SIGINT: 4 changes not started; ...`. */
@@ -41,6 +47,7 @@ export function renderApplyText(report: ApplyReport, options: { color: boolean; 
   if (report.lease) out.push(v(leaseText(report.lease)));
   out.push('');
   if (report.stopped) out.push(c.red(c.bold(stopLine(report.stopped))));
+  for (const t of report.failedTests ?? []) out.push(c.red(c.bold(v(failedTestLine(t)))));
   const line = applySummaryLine(report);
   out.push(report.summary.failed > 0 ? c.red(c.bold(line)) : c.bold(line));
   return out.join('\n') + '\n';

@@ -198,9 +198,11 @@ function dangerLine(plan: Plan): string {
   const silenced = silencedCells(plan.routing?.changes ?? []).length;
   const failing = plan.routing?.failing?.length ?? 0;
   const fresh = plan.routing?.newChannels ?? [];
+  const mute = (plan.routing?.delivery ?? []).reduce((k, d) => k + d.silent.length, 0);
   const found = [
     plan.summary.delete > 0 ? n(plan.summary.delete, 'deletion', 'deletions') : '',
     silenced > 0 ? n(silenced, 'cell loses every channel', 'cells lose every channel') : '',
+    mute > 0 ? n(mute, 'cell silent now (every channel failing)', 'cells silent now (every channel failing)') : '',
     failing > 0 ? n(failing, 'routing requirement fails', 'routing requirements fail') : '',
     fresh.length > 0 ? `${n(fresh.length, 'new destination', 'new destinations')} (${listText(fresh.map((c) => shortMiddle(c.name, NAME_MAX)), 3)})` : '',
   ].filter((x) => x !== '');

@@ -7,7 +7,21 @@
 
 import { createHash } from 'node:crypto';
 import { inertHtml } from '../model/inert.js';
-import { type AccountRouting, cellKey, diffRouting, groupChanges, type Route, type RoutingCell, type RoutingCellChange, type RoutingMap, scopeWords, unreachedCells } from '../model/routing.js';
+import {
+  type AccountRouting,
+  cellKey,
+  type ChannelHealth,
+  diffRouting,
+  groupChanges,
+  healthByName,
+  healthWords,
+  type Route,
+  type RoutingCell,
+  type RoutingCellChange,
+  type RoutingMap,
+  scopeWords,
+  unreachedCells,
+} from '../model/routing.js';
 
 export interface RoutesHtmlOptions {
   /** What the page is about (the configuration folder's name): its title. */
@@ -44,6 +58,13 @@ td.cell.none .empty { display: inline; }
 td.cell.dim { opacity: .35; }
 .notes li, .changes li { overflow-wrap: anywhere; }
 .changes .plus { color: var(--gained); }
+li.failing .channel { color: var(--lost); }
+li.failing .tag { color: var(--lost); }
+td.silent { background: #cf222e22; outline: 2px solid var(--lost); outline-offset: -2px; }
+td.degraded { background: #bf870022; }
+.delivery { display: block; font-size: .75em; font-weight: 600; }
+td.silent .delivery { color: var(--lost); }
+td.degraded .delivery { color: #9a6700; }
 .changes .minus { color: var(--lost); }
 `;
 
@@ -88,7 +109,7 @@ const hash = (text: string): string => `'sha256-${createHash('sha256').update(te
 export const ROUTES_HTML_CSP = `default-src 'none'; style-src ${hash(STYLE)}; script-src ${hash(SCRIPT)}; img-src 'none'; base-uri 'none'; form-action 'none'`;
 
 /** The channels one cell reaches, grouped by channel (each with its routes), plus those it lost. */
-function cellHtml(cell: RoutingCell, change: RoutingCellChange | undefined): string {
+function cellHtml(cell: RoutingCell, change: RoutingCellChange | undefined, health: ReadonlyMap<string, ChannelHealth>): string {
   const byChannel = new Map<string, Route[]>();
   for (const r of cell.routes) byChannel.set(r.channel, [...(byChannel.get(r.channel) ?? []), r]);
   const items: string[] = [];
@@ -99,15 +120,18 @@ function cellHtml(cell: RoutingCell, change: RoutingCellChange | undefined): str
       const scope = scopeWords(r);
       return `<span class="via">via rule ${h(r.rule)}${scope ? ` (only ${h(scope)})` : ''}</span>`;
     });
-    const tags = `${partial ? '<span class="tag" title="only part of the cell’s alerts">part</span>' : ''}${gained ? '<span class="tag">gained</span>' : ''}`;
-    items.push(`<li data-channel="${h(channel)}"${gained ? ' class="gained"' : ''}><span class="channel">${h(channel)}</span>${tags}${via.join('')}</li>`);
+    const failing = health.get(channel)?.state === 'failing';
+    const tags = `${partial ? '<span class="tag" title="only part of the cell’s alerts">part</span>' : ''}${gained ? '<span class="tag">gained</span>' : ''}${failing ? `<span class="tag" title="${h(healthWords(health.get(channel)!))}">failing</span>` : ''}`;
+    const classes = [gained ? 'gained' : '', failing ? 'failing' : ''].filter((x) => x !== '').join(' ');
+    items.push(`<li data-channel="${h(channel)}"${classes ? ` class="${classes}"` : ''}><span class="channel">${h(channel)}</span>${tags}${via.join('')}</li>`);
   }
   for (const channel of change?.lost ?? []) {
     items.push(`<li data-channel="${h(channel)}" class="lost"><span class="channel">${h(channel)}</span><span class="tag">lost</span></li>`);
   }
   const mark = change ? '<span class="mark">changed</span>' : '';
+  const delivery = cell.delivery ? `<span class="delivery">${cell.delivery === 'silent' ? 'silent: every channel failing' : 'degraded: a channel failing'}</span>` : '';
   const label = `${cell.eventCategory}/${cell.severity}`;
-  return `<td class="cell${change ? ' changed' : ''}${items.length === 0 ? ' none' : ''}" data-cell="${h(label)}">${mark}<ul>${items.join('')}</ul><span class="empty">—</span></td>`;
+  return `<td class="cell${change ? ' changed' : ''}${cell.delivery ? ` ${cell.delivery}` : ''}${items.length === 0 ? ' none' : ''}" data-cell="${h(label)}">${mark}${delivery}<ul>${items.join('')}</ul><span class="empty">—</span></td>`;
 }
 
 function accountHtml(acc: AccountRouting, changes: ReadonlyMap<string, RoutingCellChange>, accountChanges: readonly RoutingCellChange[], base: RoutesHtmlOptions['base']): string {
@@ -115,9 +139,10 @@ function accountHtml(acc: AccountRouting, changes: ReadonlyMap<string, RoutingCe
   out.push('<table class="matrix">', '<thead><tr><th scope="col">Event category</th>');
   for (const s of acc.severities) out.push(`<th scope="col">${h(s)}</th>`);
   out.push('</tr></thead><tbody>');
+  const health = acc.health ? healthByName(acc.channels) : new Map<string, ChannelHealth>();
   acc.categories.forEach((cat, r) => {
     out.push(`<tr><th scope="row">${h(cat)}</th>`);
-    acc.severities.forEach((sev, s) => out.push(cellHtml(acc.cells[r * acc.severities.length + s], changes.get(cellKey(cat, sev)))));
+    acc.severities.forEach((sev, s) => out.push(cellHtml(acc.cells[r * acc.severities.length + s], changes.get(cellKey(cat, sev)), health)));
     out.push('</tr>');
   });
   out.push('</tbody></table>');
@@ -134,7 +159,13 @@ function accountHtml(acc: AccountRouting, changes: ReadonlyMap<string, RoutingCe
   }
   const notes: string[] = [];
   if (acc.channels.length > 0) {
-    notes.push(`<li>Channels: ${acc.channels.map((c) => `${h(c.name)} (${h(c.type || 'unknown type')}${c.enabled ? '' : ', disabled'})`).join(', ')}</li>`);
+    notes.push(`<li>Channels: ${acc.channels.map((c) => `${h(c.name)} (${h(c.type || 'unknown type')}${c.enabled ? '' : ', disabled'}${c.health ? `, ${h(c.health.state === 'unknown' ? 'health unknown' : c.health.state)}` : ''})`).join(', ')}</li>`);
+  }
+  const failing = [...health].filter(([, x]) => x.state === 'failing').sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
+  for (const [name, x] of failing) notes.push(`<li class="failing-channel"><strong>Failing channel ${h(name)}:</strong> ${h(healthWords(x))}</li>`);
+  for (const d of ['silent', 'degraded'] as const) {
+    const cells = acc.cells.filter((c) => c.delivery === d);
+    if (cells.length > 0) notes.push(`<li><strong>${d === 'silent' ? 'Silent, every channel failing' : 'Degraded, a channel failing'} (${cells.length}):</strong> ${h(cells.map((c) => `${c.eventCategory}/${c.severity}`).join(', '))}</li>`);
   }
   const none = unreachedCells(acc);
   if (none.length > 0) notes.push(`<li><strong>Reach nothing (${none.length}):</strong> ${h(none.map((c) => `${c.eventCategory}/${c.severity}`).join(', '))}</li>`);

@@ -8,8 +8,12 @@
 // (names.ts); a rule's scope never is.
 
 import {
+  type AccountDelivery,
   type AccountRouting,
   type AccountRoutingChanges,
+  type ChannelHealth,
+  healthByName,
+  healthWords,
   type ChangeGroup,
   type PlanRouting,
   type RoutingCause,
@@ -21,7 +25,7 @@ import {
 } from '../model/routing.js';
 import { type ReadValues, renderMasked } from '../model/read-values.js';
 import { escapeHtml, escapeMd, fenced, table } from './markdown.js';
-import { shortNames } from './names.js';
+import { shortMiddle, shortNames } from './names.js';
 
 /** Longest name in a label or a table cell (cut in the middle beyond). */
 export const NAME_MAX = 48;
@@ -74,27 +78,45 @@ function accountGraph(acc: AccountRouting): string {
     for (const ch of [...r.channels].sort()) lines.push(`  r${i} --> ${channelId.get(ch)}`);
   });
   const typeOf = new Map(acc.channels.map((c) => [c.name, c]));
+  const failing = failingNames(acc);
+  const failingIds: string[] = [];
   for (const [name, id] of channelId) {
     const ch = typeOf.get(name)!;
-    lines.push(`  ${id}(${mermaidLabel(`${short.get(name)} (${ch.type || 'unknown type'})${ch.enabled ? '' : ' disabled'}`)})`);
+    if (failing.has(name)) failingIds.push(id);
+    lines.push(`  ${id}(${mermaidLabel(`${short.get(name)} (${ch.type || 'unknown type'})${ch.enabled ? '' : ' disabled'}${failing.has(name) ? ' failing' : ''}`)})`);
   }
   if (rules.size === 0 && channelId.size === 0) lines.push(`  none[${mermaidLabel('no channels, no rules')}]`);
+  if (failingIds.length > 0) lines.push('  classDef failing fill:#fdd,stroke:#c00,color:#600', `  class ${failingIds.join(',')} failing`);
   return fenced('mermaid', lines);
+}
+
+/** The channel names of an account that fail (a map of the live state). */
+function failingNames(acc: AccountRouting): Set<string> {
+  if (!acc.health) return new Set();
+  return new Set([...healthByName(acc.channels)].filter(([, h]) => h.state === 'failing').map(([name]) => name));
 }
 
 function accountSection(acc: AccountRouting, source: RoutingMap['source']): string {
   const parts = [`### ${escapeMd(acc.account)} (${source === 'live' ? 'live state' : 'configuration'})`, accountGraph(acc)];
+  const failing = failingNames(acc);
   const rows = acc.categories.map((cat, r) => [
     escapeMd(cat),
     ...acc.severities.map((_, s) => {
       const cell = acc.cells[r * acc.severities.length + s];
       if (cell.channels.length === 0) return '—';
-      return cell.channels.map((c) => escapeMd(c) + (cell.unscoped.includes(c) ? '' : '\\*')).join(', ');
+      const names = cell.channels.map((c) => escapeMd(c) + (cell.unscoped.includes(c) ? '' : '\\*') + (failing.has(c) ? ' (failing)' : '')).join(', ');
+      return cell.delivery === 'silent' ? `**silent:** ${names}` : cell.delivery === 'degraded' ? `degraded: ${names}` : names;
     }),
   ]);
   parts.push(table(['Event category', ...acc.severities], ['l', ...acc.severities.map(() => 'l' as const)], rows));
   if (acc.cells.some((cell) => cell.channels.some((ch) => !cell.unscoped.includes(ch)))) parts.push('\\* only part of the cell’s alerts (a rule scoped by resource group or another filter).');
   const notes: string[] = [];
+  for (const [d, words] of [['silent', '**Silent, every channel failing'], ['degraded', '**Degraded, a channel failing']] as const) {
+    const cells = acc.cells.filter((c) => c.delivery === d);
+    if (cells.length > 0) notes.push(`- ${words} (${cells.length}):** ${cells.map((c) => escapeMd(`${c.eventCategory}/${c.severity}`)).join(', ')}`);
+  }
+  const health = acc.health ? healthByName(acc.channels) : new Map<string, ChannelHealth>();
+  for (const name of [...failing].sort()) notes.push(`- **Failing channel** ${escapeMd(name)}: ${escapeMd(healthWords(health.get(name)!))}`);
   const none = unreachedCells(acc);
   if (none.length > 0) notes.push(`- **Reach nothing (${none.length}):** ${none.map((c) => escapeMd(`${c.eventCategory}/${c.severity}`)).join(', ')}`);
   if (acc.unusedChannels.length > 0) notes.push(`- **Channels no enabled rule uses:** ${acc.unusedChannels.map(escapeMd).join(', ')}`);
@@ -229,11 +251,27 @@ function accountChangesMd(acc: AccountRoutingChanges, detail: RoutingDetail): st
 }
 
 /** The "Routing changes" section of a plan's comment; '' when routing does not change. */
+/** What the service reports of delivery, for a plan's comment and the drift issue: per account the failing channels and the cells they silence or degrade. */
+export function deliveryMd(delivery: readonly AccountDelivery[]): string {
+  const lines: string[] = [];
+  for (const d of delivery) {
+    const silent = d.silent.length > 0 ? `; **silent** (every channel failing): ${escapeMd(cellsText(d.silent))}` : '';
+    const degraded = d.degraded.length > 0 ? `; degraded (a channel failing): ${escapeMd(cellsText(d.degraded))}` : '';
+    lines.push(`- **${escapeMd(d.account)}**: ${plural(d.failing.length, 'channel')} failing${silent}${degraded}`);
+    for (const f of d.failing) lines.push(`  - ${escapeMd(`${shortMiddle(f.name, NAME_MAX)} (${f.type || 'unknown type'}): ${healthWords(f.health)}`)}`);
+  }
+  return lines.join('\n');
+}
+
 export function routingChangesMd(routing: PlanRouting | undefined, detail: RoutingDetail = 'full'): string {
   if (!routing) return '';
   const parts: string[] = [];
+  if ((routing.delivery ?? []).length > 0) parts.push(`**Delivery, as the service reports it now:**\n\n${deliveryMd(routing.delivery!)}`);
   for (const f of routing.failing ?? []) {
-    parts.push(`- **Requirement ${escapeMd(f.requirement)} fails after this plan:** ${escapeMd(f.accounts.map((a) => `${a.account}: ${a.cells.join(', ')}`).join('; '))}`);
+    parts.push(`- **Requirement ${escapeMd(f.requirement)} fails after this plan${f.healthy ? ' (no healthy channel)' : ''}:** ${escapeMd(f.accounts.map((a) => `${a.account}: ${a.cells.join(', ')}`).join('; '))}`);
+  }
+  for (const f of routing.outages ?? []) {
+    parts.push(`- Requirement ${escapeMd(f.requirement)} has no healthy channel in cells this plan leaves as they were (an outage, not refused): ${escapeMd(f.accounts.map((a) => `${a.account}: ${a.cells.join(', ')}`).join('; '))}`);
   }
   const fresh = routing.newChannels ?? [];
   if (fresh.length > 0) {

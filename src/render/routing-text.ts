@@ -4,7 +4,20 @@
 // letters' legend, the rules, then what reaches nothing and what routes nothing. Also the routing
 // changes of a plan and the answer of `routes test`.
 
-import { type AccountRouting, diffRouting, groupChanges, type PlanRouting, type RoutingCell, type RoutingMap, scopeWords, silencedCells, unreachedCells } from '../model/routing.js';
+import {
+  type AccountRouting,
+  type ChannelHealth,
+  diffRouting,
+  groupChanges,
+  healthByName,
+  healthWords,
+  type PlanRouting,
+  type RoutingCell,
+  type RoutingMap,
+  scopeWords,
+  silencedCells,
+  unreachedCells,
+} from '../model/routing.js';
 import { type ReadValues, renderMasked } from '../model/read-values.js';
 import { inertText } from '../model/inert.js';
 import { palette, type Palette } from './ansi.js';
@@ -23,10 +36,10 @@ export function letters(i: number): string {
   return out;
 }
 
-/** A cell's channels as letters, each with `*` when that channel gets only part of the cell's alerts; `-` for none. */
-function cellTokens(cell: RoutingCell, code: ReadonlyMap<string, string>): string[] {
+/** A cell's channels as letters, each with `*` when that channel gets only part of the cell's alerts and `!` when it fails; `-` for none. */
+function cellTokens(cell: RoutingCell, code: ReadonlyMap<string, string>, failing: ReadonlySet<string>): string[] {
   if (cell.channels.length === 0) return ['-'];
-  return cell.channels.map((c) => (code.get(c) ?? '?') + (cell.unscoped.includes(c) ? '' : '*'));
+  return cell.channels.map((c) => (code.get(c) ?? '?') + (cell.unscoped.includes(c) ? '' : '*') + (failing.has(c) ? '!' : ''));
 }
 
 /** Tokens joined by commas into lines of at most `width` columns, broken after a comma. */
@@ -60,7 +73,9 @@ export function accountRoutingLines(acc: AccountRouting, c: Palette, width = 80)
   const out: string[] = [];
   // One letter per name: the service lets two channels share a name.
   const code = new Map([...new Set(acc.channels.map((ch) => ch.name))].map((name, i) => [name, letters(i)]));
-  const tokens = acc.categories.map((_, r) => acc.severities.map((__, s) => cellTokens(acc.cells[r * acc.severities.length + s], code)));
+  const health = acc.health ? healthByName(acc.channels) : undefined;
+  const failing = new Set([...(health ?? [])].filter(([, h]) => h.state === 'failing').map(([name]) => name));
+  const tokens = acc.categories.map((_, r) => acc.severities.map((__, s) => cellTokens(acc.cells[r * acc.severities.length + s], code, failing)));
   const catWidth = Math.max(0, ...acc.categories.map((cat) => termText(cat).length));
   const natural = acc.severities.map((sev, s) => Math.max(sev.length, ...tokens.map((row) => row[s].join(',').length)));
   // Shrink the columns that need it to share what the width leaves; a cell then takes several lines.
@@ -76,6 +91,7 @@ export function accountRoutingLines(acc: AccountRouting, c: Palette, width = 80)
     for (let k = 0; k < height; k++) out.push(line([k === 0 ? termText(cat) : '', ...packed.map((p) => p[k] ?? '')]));
   });
   if (acc.cells.some((cell) => cell.channels.some((ch) => !cell.unscoped.includes(ch)))) out.push(c.dim('  B*: channel B gets only part of the cell’s alerts (resource groups, other filters)'));
+  if (failing.size > 0) out.push(c.dim('  A!: channel A fails (the service reports its delivery failing)'));
   if (acc.channels.length > 0) {
     out.push('  Channels:');
     const seen = new Set<string>();
@@ -83,7 +99,7 @@ export function accountRoutingLines(acc: AccountRouting, c: Palette, width = 80)
       const letter = code.get(ch.name)!;
       const again = seen.has(ch.name);
       seen.add(ch.name);
-      out.push(`    ${again ? ' '.repeat(letter.length) : letter} ${termText(ch.name)} (${termText(ch.type || 'unknown type')})${ch.enabled ? '' : c.yellow(' disabled')}`);
+      out.push(`    ${again ? ' '.repeat(letter.length) : letter} ${termText(ch.name)} (${termText(ch.type || 'unknown type')})${ch.enabled ? '' : c.yellow(' disabled')}${ch.health ? healthText(ch.health, c) : ''}`);
     }
   }
   const rules = new Map<string, { channels: Set<string>; scope: string }>();
@@ -100,6 +116,10 @@ export function accountRoutingLines(acc: AccountRouting, c: Palette, width = 80)
       out.push(`    ${termText(name)} → ${[...r.channels].sort().map(termText).join(', ')}${r.scope ? c.dim(` (only ${termText(r.scope)})`) : ''}`);
     }
   }
+  const silent = acc.cells.filter((x) => x.delivery === 'silent');
+  const degraded = acc.cells.filter((x) => x.delivery === 'degraded');
+  if (silent.length > 0) out.push(c.red(`  Silent, every channel failing (${silent.length}): `) + silent.map((x) => termText(`${x.eventCategory}/${x.severity}`)).join(', '));
+  if (degraded.length > 0) out.push(c.yellow(`  Degraded, a channel failing (${degraded.length}): `) + degraded.map((x) => termText(`${x.eventCategory}/${x.severity}`)).join(', '));
   const none = unreachedCells(acc);
   if (none.length > 0) out.push(c.yellow(`  Reach nothing (${none.length}): `) + none.map((x) => termText(`${x.eventCategory}/${x.severity}`)).join(', '));
   if (acc.unusedChannels.length > 0) out.push(c.yellow('  Channels no enabled rule uses: ') + acc.unusedChannels.map(termText).join(', '));
@@ -107,6 +127,12 @@ export function accountRoutingLines(acc: AccountRouting, c: Palette, width = 80)
   if (acc.disabledRules.length > 0) out.push(c.dim('  Disabled rules: ') + acc.disabledRules.map(termText).join(', '));
   if (acc.unknownChannels.length > 0) out.push(c.red('  Channels rules name that the account does not have: ') + acc.unknownChannels.map((u) => termText(`${u.rule} → ${u.channel}`)).join(', '));
   return out;
+}
+
+/** ` — failing since its last success at …: <detail>` (the detail inert), coloured by state. */
+function healthText(h: ChannelHealth, c: Palette): string {
+  const words = ` — ${termText(healthWords(h))}`;
+  return h.state === 'failing' ? c.red(words) : h.state === 'healthy' ? c.green(words) : c.dim(words);
 }
 
 export function renderRoutesText(shown: RoutingMap, options: RoutesTextOptions & { secrets?: ReadValues }): string {
@@ -147,8 +173,17 @@ export function planRoutingLines(routing: PlanRouting | undefined, c: Palette): 
     out.push(c.red(c.bold(`Warning: after this plan ${silenced.length} cell${silenced.length === 1 ? '' : 's'} that reached a channel reach${silenced.length === 1 ? 'es' : ''} none:`)));
     for (const s of silenced) out.push(c.red(`  - ${termText(`${s.account} ${s.eventCategory}/${s.severity} (was ${s.before.join(', ')})`)}`));
   }
+  for (const d of routing.delivery ?? []) {
+    out.push(c.red(c.bold(`Delivery in ${termText(d.account)}: ${d.failing.length} channel${d.failing.length === 1 ? '' : 's'} failing`)));
+    for (const f of d.failing) out.push(c.red(`  - ${termText(`${f.name} (${f.type || 'unknown type'}): ${healthWords(f.health)}`)}`));
+    if (d.silent.length > 0) out.push(c.red(`  silent, every channel failing: ${termText(d.silent.join(', '))}`));
+    if (d.degraded.length > 0) out.push(c.yellow(`  degraded, a channel failing: ${termText(d.degraded.join(', '))}`));
+  }
   for (const f of routing.failing ?? []) {
-    out.push(c.red(`Routing requirement ${termText(f.requirement)} fails after this plan: ${termText(f.accounts.map((a) => `${a.account}: ${a.cells.join(', ')}`).join('; '))}`));
+    out.push(c.red(`Routing requirement ${termText(f.requirement)} fails after this plan${f.healthy ? ' (no healthy channel)' : ''}: ${termText(f.accounts.map((a) => `${a.account}: ${a.cells.join(', ')}`).join('; '))}`));
+  }
+  for (const f of routing.outages ?? []) {
+    out.push(c.yellow(`Routing requirement ${termText(f.requirement)} has no healthy channel in cells this plan leaves as they were (an outage; not refused): ${termText(f.accounts.map((a) => `${a.account}: ${a.cells.join(', ')}`).join('; '))}`));
   }
   if (routing.changes.length > 0) {
     out.push(c.bold(`Routing changes (${routing.changes.length} cell${routing.changes.length === 1 ? '' : 's'}):`));
@@ -167,6 +202,8 @@ export interface RouteTestView {
   eventCategory: string;
   severity: string;
   cell?: RoutingCell;
+  /** With --live: the health of each channel the cell reaches. */
+  health?: Record<string, ChannelHealth>;
   expect?: string[];
   missing?: string[];
   extra?: string[];
@@ -186,7 +223,13 @@ function renderRouteTestTextOf(view: RouteTestView, options: { color: boolean })
     out.push(`${what} reaches ${cell.channels.length} channel${cell.channels.length === 1 ? '' : 's'}:`);
     for (const r of cell.routes) {
       const scope = scopeWords(r);
-      out.push(`  ${termText(r.channel)} (${termText(r.channelType || 'unknown type')}) via rule ${termText(r.rule)}${scope ? c.dim(` (only ${termText(scope)})`) : ''}`);
+      const h = view.health?.[r.channel];
+      out.push(`  ${termText(r.channel)} (${termText(r.channelType || 'unknown type')}) via rule ${termText(r.rule)}${scope ? c.dim(` (only ${termText(scope)})`) : ''}${h ? healthText(h, c) : ''}`);
+    }
+    const failing = cell.channels.filter((ch) => view.health?.[ch]?.state === 'failing');
+    if (failing.length > 0) {
+      const all = failing.length === cell.channels.length;
+      out.push((all ? c.red : c.yellow)(`${all ? 'Silent' : 'Degraded'}: failing ${failing.length === 1 ? 'channel' : 'channels'} ${failing.map(termText).join(', ')}.`));
     }
   }
   if (view.expect) {

@@ -13,7 +13,7 @@ import { plan as derivePlan } from '../plan/steps/plan.js';
 import { withBudget } from '../ops/budget/budget.js';
 import { planDifferences } from '../plan/saved/plan-compare.js';
 import { checkStale } from '../plan/saved/plan-file.js';
-import { leaseRestGroups, leaseTakeGroups, preflight, recordGroups, type RequestGroup, readGroups, retryReserve, writeGroups } from '../ops/budget/preflight.js';
+import { leaseRestGroups, leaseTakeGroups, preflight, recordGroups, type RequestGroup, readGroups, retryReserve, testGroups, writeGroups } from '../ops/budget/preflight.js';
 import { KINDS } from '../kinds/index.js';
 import type { AccountConfig, DesiredState } from '../model/account.js';
 import { hasErrors } from '../model/diagnostics.js';
@@ -42,6 +42,8 @@ export interface ApplyChecks {
    * and written then, changes or not, so the pre-flight counts them all.
    */
   record?: boolean;
+  /** `--test-channels`: the tests sent after the writes count too. */
+  tests?: boolean;
 }
 
 /**
@@ -54,7 +56,7 @@ export async function readyToApply(planned: Planned, checks: ApplyChecks): Promi
   if (!run.bounded() || planned.writesEstimated) return;
   if (plan.changes.length === 0 && !checks.record) return;
   const recorded = checks.record && checks.lease ? recordGroups(plan.accounts) : [];
-  const writes = [...writeGroups(plan.changes, KINDS, plan.accounts), ...recorded];
+  const writes = [...writeGroups(plan.changes, KINDS, plan.accounts), ...(checks.tests ? testGroups(plan.changes, KINDS, plan.accounts) : []), ...recorded];
   const leased = checks.lease ? leaseRest(run, writes) : [];
   await run.preflight([...writes, ...leased], 'apply', retryReserve(plan.changes, run.client.retryBudget?.()));
 }
@@ -143,7 +145,7 @@ export async function deriveSavedPlan(setup: RunSetup, request: SavedPlanRequest
     const kindsOf = neededKinds(desired, KINDS);
     const parentsOf = declaredParents(desired, KINDS);
     // Before the first request: the read the derivation needs and the writes, against the budget last reported.
-    const writes = writeGroups(saved.changes, KINDS, accounts);
+    const writes = [...writeGroups(saved.changes, KINDS, accounts), ...(request.tests ? testGroups(saved.changes, KINDS, accounts) : [])];
     const leased = request.lease ? [...leaseTakeGroups(), ...leaseRest(run, writes)] : [];
     await run.preflight([...readGroups(accounts, kindsOf, 'both', parentsOf), ...writes, ...leased], 'read and apply', retryReserve(saved.changes, run.client.retryBudget?.()));
     // The lease first: the live state the derivation reads is read under it.

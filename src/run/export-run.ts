@@ -7,6 +7,8 @@ import { exportConfig, type ExportResult, writeExport } from '../ops/export/expo
 import { envFileText, exportEnvEntries } from '../ops/export/export-env.js';
 import type { LiveState } from '../model/live.js';
 import type { AccountConfig } from '../model/account.js';
+import { KINDS } from '../kinds/index.js';
+import { readGroups } from '../ops/budget/preflight.js';
 import { type ReadHooks, readLive } from './read.js';
 import { Run, type RunSetup } from './run.js';
 
@@ -30,7 +32,17 @@ export interface ExportHooks extends ReadHooks {
 export async function exportRun(setup: RunSetup, request: ExportRequest, hooks: ExportHooks = {}): Promise<Exported> {
   const run = Run.open(setup);
   try {
-    const live = await readLive(run, request.accounts, {}, hooks);
+    // The lists first (every kind but those read per parent), then, per account, one request per
+    // parent of each kind read per parent (a policy's exceptions): counted once the parents are known.
+    await run.preflight(readGroups(request.accounts, () => KINDS.filter((k) => !k.perParent)), 'export');
+    const beforeParents = async (account: AccountConfig, parents: ReadonlyMap<string, readonly string[]>): Promise<void> => {
+      const kinds = KINDS.filter((k) => parents.has(k.kind));
+      const groups = readGroups([account], () => kinds, 'list', (_a, kind) => parents.get(kind) ?? []);
+      if (groups.length === 0) return;
+      const what = kinds.map((k) => `${parents.get(k.kind)?.length ?? 0} ${k.kind} lists, one per ${k.perParent!.parentKind}`).join(', ');
+      await run.preflight(groups, `export of ${account.name}: ${what}`);
+    };
+    const live = await readLive(run, request.accounts, { beforeParents }, hooks);
     hooks.read?.();
     const result = exportConfig(live, { accounts: request.accounts, kindNames: request.kindNames, check: await documentChecker(), misspelt: misspeltValues });
     return { result, live };

@@ -33,10 +33,11 @@ export function problemVerdict(problem: RunProblem): Verdict {
   }
 }
 
-/** The verdict of an apply that ran: a lost lease says so; a failed change or an early stop is an error. */
-export function reportVerdict(report: Pick<ApplyReport, 'summary' | 'stopped'>): Verdict {
+/** The verdict of an apply that ran: a lost lease says so; a failed change, an early stop or a failed test of a required channel is an error. */
+export function reportVerdict(report: Pick<ApplyReport, 'summary' | 'stopped' | 'failedTests'>): Verdict {
   if (report.stopped?.cause === 'lease-lost') return 'lease-held';
-  return report.summary.failed > 0 || report.stopped ? 'error' : 'ok';
+  // A channel a requirement relies on that fails its test: applied, but the alerts do not arrive.
+  return report.summary.failed > 0 || report.stopped || (report.failedTests ?? []).length > 0 ? 'error' : 'ok';
 }
 
 export function exitCodeOf(verdict: Verdict): number {

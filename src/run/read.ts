@@ -2,7 +2,7 @@
 // to the changed ones and to a shard, and the live state of those read with one list per collection.
 
 import { changedSinceRef } from '../config/changed.js';
-import { fetchLive, type ListsAhead, type ParentsOf } from '../ops/live/fetch.js';
+import { type FetchOptions, fetchLive, type ListsAhead, type ParentsOf } from '../ops/live/fetch.js';
 import { type AppliedState, readApplied } from '../ops/apply/applied.js';
 import { type ChangedAccounts, type NarrowedScope, narrowScope } from '../plan/core/plan-scope.js';
 import type { Shard } from '../plan/core/shard.js';
@@ -73,6 +73,8 @@ export interface ReadOptions {
   parentsOf?: ParentsOf;
   /** Lists asked for while the files loaded (read-ahead.ts). */
   ahead?: ListsAhead;
+  /** Before an account's reads per parent, with the parents each kind reads (FetchOptions.beforeParents). */
+  beforeParents?: FetchOptions['beforeParents'];
 }
 
 /** The live state of `accounts`, one list per collection of the kinds each needs. */
@@ -83,6 +85,7 @@ export async function readLive(run: Run, accounts: readonly AccountConfig[], opt
     ...(options.kindsOf ? { kindsOf: options.kindsOf } : {}),
     ...(options.parentsOf ? { parentsOf: options.parentsOf } : {}),
     ...(options.ahead ? { ahead: options.ahead } : {}),
+    ...(options.beforeParents ? { beforeParents: options.beforeParents } : {}),
     onAccountRead: () => count?.step(),
   }).finally(() => count?.end());
   return hooks.race ? hooks.race(reading) : reading;

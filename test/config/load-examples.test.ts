@@ -161,6 +161,8 @@ describe('postureops.yaml', () => {
       VulnerabilityException: false,
       Query: false,
       Policy: false,
+      PolicyException: false,
+      PredefinedPolicies: false,
     });
     const all = await rootWith('prune: true\n');
     // Agent tokens are disabled, not deleted, for good: a blanket `true` leaves them out.

@@ -78,7 +78,7 @@ describe('postureops bin', () => {
     for (const value of Object.values(exampleEnv())) expect(res.stdout + res.stderr).not.toContain(value);
     // A screen or two at 80 columns: the plan once, one line a change (the drift says what it changes), then the apply's summary.
     const lines = res.stdout.split('\n');
-    expect(lines.length).toBeLessThan(130);
+    expect(lines.length).toBeLessThan(150);
     expect(Math.max(...lines.map((l) => [...l].length))).toBeLessThanOrEqual(80);
     expect(res.stdout.match(/^Plan: \d+ to create/gm)).toHaveLength(1);
     expect(res.stdout).toMatch(/~ update AlertChannel datadog-events[^\n]*\n(?: {4}[^\n]*\n)? {6}changed: enabled\n/);

@@ -267,3 +267,25 @@ export async function releasedLeases(emu: { url: string; keyId: string; secret: 
     if (res.status !== 201 && res.status !== 200) throw new Error(`seeding a released lease in ${account}: ${res.status}`);
   }
 }
+
+/**
+ * One story told in steps that build on each other's state, run in order by one test (a test per
+ * step would depend on the order tests run in); a failure names its step.
+ */
+export function story(): { step: (name: string, fn: () => Promise<void>) => void; run: () => Promise<void> } {
+  const steps: [string, () => Promise<void>][] = [];
+  return {
+    step: (name, fn) => {
+      steps.push([name, fn]);
+    },
+    run: async () => {
+      for (const [name, fn] of steps) {
+        try {
+          await fn();
+        } catch (err) {
+          throw new Error(`step "${name}": ${(err as Error).message}`);
+        }
+      }
+    },
+  };
+}

@@ -73,8 +73,8 @@ describe('a plan read through the lists, the searches, or both', () => {
     const [list, search, both] = [await planVia('list'), await planVia('search'), await planVia('both')];
     // The paths really differ: the lists alone, then the searches wherever a kind has one.
     expect(Object.keys(list.apiCalls.byBucket).some((b) => b.endsWith('/search'))).toBe(false);
-    // Alert profiles, report rules, queries and policies have no search.
-    const unsearchable = ['GET AlertProfiles', 'GET ReportRules', 'GET Queries', 'GET Policies'];
+    // Alert profiles, report rules, queries, policies and policy exceptions have no search.
+    const unsearchable = ['GET AlertProfiles', 'GET ReportRules', 'GET Queries', 'GET Policies', 'GET Exceptions'];
     expect(Object.keys(search.apiCalls.byBucket).filter((b) => b.startsWith('GET ') && !unsearchable.includes(b))).toEqual([]);
     expect(Object.keys(both.apiCalls.byBucket).filter((b) => b.endsWith('/search')).length).toBeGreaterThan(0);
     // Something to show: the drift and the unmanaged channel.

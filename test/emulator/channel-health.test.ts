@@ -169,14 +169,24 @@ describe('postureops emulator --fail-channel', () => {
       const id = (await cliCall(emu.url, 'POST', 'AlertChannels', slack('pager'))).body.data.intgGuid;
       expect((await cliCall(emu.url, 'GET', `AlertChannels/${id}`)).body.data.state.ok).toBe(false);
       expect((await cliCall(emu.url, 'POST', `AlertChannels/${id}/test`)).status).toBe(400);
+      // Repeatable: the second name fails too; a third channel stays healthy.
+      const other = (await cliCall(emu.url, 'POST', 'AlertChannels', slack('other'))).body.data.intgGuid;
+      expect((await cliCall(emu.url, 'POST', `AlertChannels/${other}/test`)).status).toBe(400);
+      const fine = (await cliCall(emu.url, 'POST', 'AlertChannels', slack('fine'))).body.data.intgGuid;
+      expect((await cliCall(emu.url, 'POST', `AlertChannels/${fine}/test`)).status).toBe(204);
     } finally {
       await emu.stop();
     }
+    // The state file says which channels failed, and since when.
+    expect(JSON.parse(readFileSync(statePath, 'utf8')).failingChannels.map((f: { name: string }) => f.name)).toEqual(['pager', 'other']);
     emu = await startCli(base);
     try {
-      const [channel] = (await cliCall(emu.url, 'GET', 'AlertChannels')).body.data;
+      const channels = (await cliCall(emu.url, 'GET', 'AlertChannels')).body.data;
+      const channel = channels.find((c: { name: string }) => c.name === 'pager');
       expect(channel.state.ok).toBe(true);
       expect((await cliCall(emu.url, 'POST', `AlertChannels/${channel.intgGuid}/test`)).status).toBe(204);
+      // The last success of the channel tested before the restart is remembered.
+      expect(channels.find((c: { name: string }) => c.name === 'fine').state.lastSuccessfulTime).toBeGreaterThan(0);
     } finally {
       await emu.stop();
     }

@@ -150,7 +150,8 @@ export interface SeedCounts {
 
 /**
  * Creates `perKindPerAccount` channels, cloud accounts, registries, resource groups, alert and report
- * rules, profiles (with 2 templates each), agent tokens, queries and policies per account.
+ * rules, profiles (with 2 templates each), agent tokens, queries and policies, and exceptions of
+ * predefined policies per account, and changes the state of two predefined policies.
  */
 export async function seedService(client: ApiClient, accounts: readonly string[], { perKindPerAccount: n, predefinedPrefix }: SeedCounts): Promise<void> {
   const profiles = predefinedPrefix === undefined ? PREDEFINED_PROFILES : predefinedProfiles(predefinedPrefix);
@@ -261,6 +262,24 @@ export async function seedService(client: ApiClient, accounts: readonly string[]
           tags: i % 2 ? [`team:t${i % 3}`, 'domain:AWS'] : [],
         });
       }
+      // Exceptions of the predefined policies (custom ones are named by their suffix), and their state.
+      // The vendor's ids (`<vendor>-global-<n>`) follow the emulator's vendor.
+      const listedPolicies = unwrapData<JsonObject[]>((await client.request({ method: 'GET', path: '/api/v2/Policies', account: a })).body);
+      const globalId = (n: number): string => String(listedPolicies.find((p) => new RegExp(`^[a-z0-9]+-global-${n}$`).test(String(p.policyId)))?.policyId);
+      const predefined: [string, (i: number) => JsonObject[]][] = [
+        [globalId(1), (i) => [{ fieldKey: 'accountIds', fieldValues: [String(100000000000 + i)] }]],
+        [globalId(8), (i) => [{ fieldKey: 'resourceTags', fieldValues: [{ key: `team${i}`, value: ['a', 'b'] }] }, { fieldKey: 'arns', fieldValues: [`arn:aws:s3:::bucket-${i}`] }]],
+        [globalId(73), (i) => [{ fieldKey: 'projects', fieldValues: [`project-${i}`, '*'] }, { fieldKey: 'organizations', fieldValues: [String(i)] }]],
+        [globalId(87), (i) => [{ fieldKey: 'subscriptions', fieldValues: [`sub-${i}`] }]],
+      ];
+      // Side by side: nothing refers to an exception.
+      await Promise.all(
+        Array.from({ length: n }, (_, i) => {
+          const [policyId, constraints] = predefined[i % predefined.length];
+          return post(`/api/v2/Exceptions?policyId=${policyId}`, { description: i % 5 === 4 ? `exception: "${i}" # with text` : `exception ${i}`, constraints: constraints(i) });
+        }),
+      );
+      await client.request({ method: 'PATCH', path: '/api/v2/Policies', account: a, body: [{ policyId: globalId(39), enabled: false }, { policyId: globalId(2), enabled: true, severity: 'high' }] });
     }),
   );
 }

@@ -195,7 +195,7 @@ describe('a scope of the wrong shape is refused, naming scope', () => {
 });
 
 describe('routing of the wrong shape is refused, naming routing', () => {
-  const wrong = ['routing must be {accounts, changes: [{account, eventCategory, severity, before, after, gained, lost, causes?}], failing?, newChannels?, undeclaredChannels?}'];
+  const wrong = ['routing must be {accounts, changes: [{account, eventCategory, severity, before, after, gained, lost, causes?}], failing?, newChannels?, undeclaredChannels?, delivery?, outages?, requiredChannels?}'];
   const cases: [string, (p: Json) => void][] = [
     ['routing as text', (p) => (p.routing = 'none')],
     ['routing as a list', (p) => (p.routing = [])],
@@ -231,6 +231,15 @@ describe('routing of the wrong shape is refused, naming routing', () => {
     ['new channels as an object', (p) => (routing(p).newChannels = { name: 'x' })],
     ['a new channel without its cells', (p) => (routing(p).newChannels = [{ account: 'prod', name: 'x', type: 'Webhook', enabled: true, rules: [] }])],
     ['an undeclared channel whose enabled is text', (p) => (routing(p).undeclaredChannels = [{ account: 'prod', name: 'x', type: 'Webhook', enabled: 'yes', cells: [], rules: [] }])],
+    // Channel health (issue 35): what the renderers read of it is checked as well.
+    ['delivery as an object', (p) => (routing(p).delivery = { account: 'prod' })],
+    ['a delivery entry whose silent cells hold a number', (p) => (routing(p).delivery = [{ account: 'prod', failing: [], silent: [1], degraded: [] }])],
+    ['a failing channel with a health of no known state', (p) => (routing(p).delivery = [{ account: 'prod', failing: [{ name: 'p', type: 'PagerDutyApi', health: { state: 'sick' } }], silent: [], degraded: [] }])],
+    ['a failing channel whose detail is an object', (p) => (routing(p).delivery = [{ account: 'prod', failing: [{ name: 'p', type: 'PagerDutyApi', health: { state: 'failing', detail: { html: '<b>' } } }], silent: [], degraded: [] }])],
+    ['a failing channel whose last success is text', (p) => (routing(p).delivery = [{ account: 'prod', failing: [{ name: 'p', type: 'PagerDutyApi', health: { state: 'failing', lastSuccess: 'yesterday' } }], silent: [], degraded: [] }])],
+    ['outages as null', (p) => (routing(p).outages = null)],
+    ['an outage without requirement', (p) => (routing(p).outages = [{ accounts: [] }])],
+    ['a required channel whose requirements is text', (p) => (routing(p).requiredChannels = [{ account: 'prod', name: 'p', requirements: 'pages' }])],
   ];
   for (const [name, edit] of cases) it(name, () => expectDamaged(edit, wrong));
 });

@@ -7,6 +7,7 @@ import type { DesiredState } from '../../src/model/account.js';
 import { startEmulator, type RunningEmulator } from '../../src/emulator/index.js';
 import { apply } from '../../src/ops/apply/apply.js';
 import { fetchLive } from '../../src/ops/live/fetch.js';
+import { declaredParents } from '../../src/ops/live/needed-kinds.js';
 import { plan } from '../../src/plan/steps/plan.js';
 import { withBudget } from '../../src/ops/budget/budget.js';
 import { checkStale } from '../../src/plan/saved/plan-file.js';
@@ -77,7 +78,8 @@ afterEach(async () => {
 });
 
 async function planNow(desired: DesiredState, options: { rotate?: string[] } = {}): Promise<Plan> {
-  const live = await fetchLive(client, ACCOUNTS, KINDS);
+  // As a plan run reads: the exceptions of the policies the state declares exceptions for only.
+  const live = await fetchLive(client, ACCOUNTS, KINDS, { parentsOf: declaredParents(desired, KINDS) });
   const result = withBudget(plan(desired, live, { ...options, apiCalls: live.calls }), KINDS, client.budget());
   expect(result.diagnostics.filter((d) => d.severity === 'error')).toEqual([]);
   return result.plan!;

@@ -96,7 +96,8 @@ async function listAll(): Promise<LiveResource[]> {
       return memo.get(path)!;
     },
   };
-  const live = (await Promise.all(KINDS.map((k) => k.list(ctx)))).flat();
+  // The predefined policies' state is the service's records (PredefinedPolicies has its own tests).
+  const live = (await Promise.all(KINDS.filter((k) => !k.lifecycle?.stateOnly).map((k) => k.list(ctx)))).flat();
   // What the engine does through `references`: ids → names.
   const nameOf = new Map([...ids].map(([key, id]) => [id, key.split('/')[1]]));
   return live.map((r) => {

@@ -2,7 +2,7 @@
 
 import { CHANNEL_TYPES, type ChannelType } from '../spellings.js';
 import type { SecretField } from '../secret-fields.js';
-import { integrationKind } from '../integration.js';
+import { integrationHealth, integrationKind } from '../integration.js';
 import { isObject, type JsonObject } from '../../model/json.js';
 import { toBoolean } from '../common.js';
 import type { Kind } from '../types.js';
@@ -61,6 +61,7 @@ export const AlertChannel: Kind = {
   routing: {
     role: 'channel',
     read: (name, spec) => ({ role: 'channel', channel: { name, type: typeof spec.type === 'string' ? spec.type : '', enabled: toBoolean(spec.enabled) } }),
+    health: integrationHealth,
   },
   // A file may also give e-mail recipients as one comma-separated string, as the service does.
   fromDocument: (doc) =>

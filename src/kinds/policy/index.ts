@@ -140,6 +140,9 @@ export const Policy: Kind = {
       // A custom policy is named by its suffix; the service's by their whole id.
       const live: LiveResource = { kind: 'Policy', account: ctx.account, name: predefined ? id : (suffixOf(id) ?? id), id, spec: specOf(rec) };
       if (predefined) live.managedByService = true;
+      // What exceptions the policy takes (read by PolicyException's check; never compared).
+      const fields = isObject(rec.exceptionConfiguration) ? rec.exceptionConfiguration.constraintFields : undefined;
+      if (Array.isArray(fields)) live.info = { constraintFields: fields };
       const lastChange = lastChangeOf(rec.lastUpdateUser, rec.lastUpdateTime);
       if (lastChange) live.lastChange = lastChange;
       return live;

@@ -293,7 +293,7 @@ async function createConfirmed(step: Step, desired: DesiredResource, request: Ap
         runner.redactor.add(credential);
         runner.onCredential?.(change, credential);
       }
-      outcome = { status: 'done', liveId: kind.createdId(res.body, desired) };
+      outcome = { status: 'done', liveId: kind.createdId(res.body, desired, step.ctx) };
     } catch (err) {
       if (!isUnknownOutcome(err)) throw err;
       // The run stopped (interrupted, the service unreachable): no look, the outcome stays unknown.
@@ -337,9 +337,12 @@ async function listFresh(step: Step, what: string, code: ResultReasonCode): Prom
   const { change, kind } = step;
   // Memoised only within this one lookup, so a kind that reads a path twice costs one request.
   const seen = new Map<string, Promise<unknown>>();
+  // A kind listed per parent (a policy's exceptions) reads the change's parent only.
+  const parentKind = kind.perParent?.parentKind;
   const fetch: FetchContext = {
     account: change.account,
     orgAccess: step.orgAccess,
+    ...(parentKind !== undefined && change.parent !== undefined ? { parents: [{ id: step.ctx.resolve(parentKind, change.parent), name: change.parent }] } : {}),
     get(path) {
       let p = seen.get(path);
       if (!p) {

@@ -3,7 +3,7 @@
 // `concurrency` at a time, and reports results in plan order whatever the timing was.
 
 import type { ApiClient } from '../../api/types.js';
-import { type AppliedRecordReport, type CallStats, ACTIONS, type ApplyReport, type ApplyStop, type ApplySummary, type Change, type ChangeResult, PLAN_FORMAT_VERSION, type Plan } from '../../model/plan.js';
+import { type AppliedRecordReport, type CallStats, ACTIONS, type ApplyReport, type ApplyStop, type ApplySummary, type Change, type ChangeResult, type FailedTest, PLAN_FORMAT_VERSION, type Plan } from '../../model/plan.js';
 import { KINDS } from '../../kinds/index.js';
 import type { Kind } from '../../kinds/types.js';
 import { type ChangeOutcome, CreatedIds, notStarted, RETRY_BUDGET_MS, runBulk, runChange } from './apply-change.js';
@@ -190,7 +190,21 @@ export async function apply(plan: Plan, client: ApiClient, options: ApplyOptions
     waitedSeconds: Math.max(0, (options.waited?.() ?? 0) - waitedBefore),
     ...(leases ? { lease: leases.report() } : {}),
     ...(recorded ? { recorded } : {}),
+    ...failedTestsOf(plan, ordered),
   };
+}
+
+/** Tests that failed (`--test-channels`) of channels a routing requirement relies on (the plan's routing says which). */
+function failedTestsOf(plan: Plan, results: readonly ChangeResult[]): { failedTests?: FailedTest[] } {
+  const required = new Map((plan.routing?.requiredChannels ?? []).map((r) => [JSON.stringify([r.account, r.name]), r.requirements]));
+  const failed: FailedTest[] = [];
+  for (const r of results) {
+    if (!r.test || r.test.ok) continue;
+    const requirements = required.get(JSON.stringify([r.account, r.name]));
+    if (!requirements) continue;
+    failed.push({ account: r.account, kind: r.kind, name: r.name, ...(r.test.message !== undefined ? { message: r.test.message } : {}), requirements: [...requirements] });
+  }
+  return failed.length > 0 ? { failedTests: failed } : {};
 }
 
 /** Writes the applied record of each account whose changes all succeeded; one that fails is reported, not thrown. */

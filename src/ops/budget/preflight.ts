@@ -95,6 +95,31 @@ export function writeGroups(changes: readonly Change[], kinds: readonly Kind[], 
   return [...(counted ?? countWrites(changes, kinds, accounts)).perBucket].map(([bucket, requests]) => ({ buckets: [bucket], requests }));
 }
 
+/**
+ * The tests `apply --test-channels` sends after the writes: one per create, update or replace of a
+ * kind the service tests (Kind.lifecycle.testRequest), each in its own bucket.
+ */
+export function testGroups(changes: readonly Change[], kinds: readonly Kind[], accounts: readonly AccountConfig[]): RequestGroup[] {
+  const { add, groups } = tally();
+  for (const change of changes) {
+    if (change.action === 'delete') continue;
+    const test = kinds.find((k) => k.kind === change.kind)?.lifecycle?.testRequest;
+    if (!test) continue;
+    const target = accounts.find((a) => a.name === change.account);
+    add(test(PLACEHOLDER_ID, { account: change.account, orgAccess: target?.orgAccess === true, resolve: () => PLACEHOLDER_ID }), 1);
+  }
+  return groups();
+}
+
+/** The tests of `count` chosen resources of `kind` (`test-channels`): one request each. */
+export function chosenTestGroups(kind: Kind, count: number): RequestGroup[] {
+  const test = kind.lifecycle?.testRequest;
+  if (!test || count === 0) return [];
+  const { add, groups } = tally();
+  add(test(PLACEHOLDER_ID, { account: 'preflight', orgAccess: false, resolve: () => PLACEHOLDER_ID }), count);
+  return groups();
+}
+
 export function preflight(groups: readonly RequestGroup[], reported: readonly BucketBudget[], now: number): Preflight {
   const size = reported.reduce((m, b) => Math.max(m, b.limit), 0) || DOCUMENTED_LIMIT;
   const known = new Map(reported.map((b) => [b.bucket, budgetAt(b, now)]));

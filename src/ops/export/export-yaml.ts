@@ -81,6 +81,8 @@ export function kindFileStem(kind: string): string {
     .replace(/([a-z0-9])([A-Z])/g, '$1-$2')
     .replace(/([A-Z])([A-Z][a-z])/g, '$1-$2')
     .toLowerCase();
+  // A kind named in the plural already (PredefinedPolicies) keeps its name.
+  if (/ies$/.test(kebab)) return kebab;
   if (/[^aeiou]y$/.test(kebab)) return kebab.slice(0, -1) + 'ies';
   if (/(s|x|z|ch|sh)$/.test(kebab)) return kebab + 'es';
   return kebab + 's';

@@ -97,7 +97,9 @@ export function exportConfig(live: LiveState, options: ExportOptions): ExportRes
 
   for (const account of options.accounts) {
     for (const kind of selected) {
-      const own = shown.resources.filter((r) => r.kind === kind.kind && r.account === account.name && !r.managedByService);
+      const records = shown.resources.filter((r) => r.kind === kind.kind && r.account === account.name && !r.managedByService);
+      const held = new Map<LiveResource, readonly LiveResource[]>();
+      const own = kind.export?.documentOf ? documentsOf(records, kind.export.documentOf, held) : records;
       const byName = new Map<string, LiveResource[]>();
       for (const r of own) byName.set(r.name, [...(byName.get(r.name) ?? []), r]);
       for (const [name, group] of [...byName].sort((a, b) => compareText(a[0], b[0]))) {
@@ -120,7 +122,7 @@ export function exportConfig(live: LiveState, options: ExportOptions): ExportRes
           skipped.push({ account: account.name, kind: kind.kind, name, reason });
           continue;
         }
-        const entry = toEntry(kinds, kind, group[0], shown.resources);
+        const entry = toEntry(kinds, kind, group[0], shown.resources, held.get(group[0]));
         if (entry) entries.push(entry);
         if (entry) diagnostics.push(...entry.notes);
       }
@@ -246,11 +248,24 @@ function selectKinds(kinds: readonly Kind[], names: readonly string[] | undefine
   return documentKinds.filter((k) => wanted.has(k));
 }
 
-function toEntry(kinds: readonly Kind[], kind: Kind, live: LiveResource, all: readonly LiveResource[]): Entry | undefined {
+/**
+ * One stand-in per document of a kind whose documents hold several records (ExportCapability.documentOf):
+ * named as the document, the records it holds put in `held` under it.
+ */
+function documentsOf(records: readonly LiveResource[], documentOf: (live: LiveResource) => string, held: Map<LiveResource, readonly LiveResource[]>): LiveResource[] {
+  const groups = new Map<string, LiveResource[]>();
+  for (const r of records) groups.set(documentOf(r), [...(groups.get(documentOf(r)) ?? []), r]);
+  return [...groups].map(([name, group]) => {
+    const standIn: LiveResource = { kind: group[0].kind, account: group[0].account, name, id: name, spec: {} };
+    held.set(standIn, group);
+    return standIn;
+  });
+}
+
+function toEntry(kinds: readonly Kind[], kind: Kind, live: LiveResource, all: readonly LiveResource[], records?: readonly LiveResource[]): Entry | undefined {
   const childKinds = new Set(kinds.filter((k) => k.hierarchy?.parentKind === kind.kind).map((k) => k.kind));
-  const children = all.filter(
-    (c) => childKinds.has(c.kind) && c.account === live.account && c.parent !== undefined && (c.parent === live.name || c.parent === live.id),
-  );
+  const children =
+    records ?? all.filter((c) => childKinds.has(c.kind) && c.account === live.account && c.parent !== undefined && (c.parent === live.name || c.parent === live.id));
   const exported = (kind.export?.toDocument(live, children) ?? null);
   if (exported === null) return undefined;
   // The service's text is never a reference: escaped before the secrets become references.

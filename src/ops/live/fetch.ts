@@ -42,6 +42,12 @@ export interface FetchOptions {
    * account (one request each; see declaredParents). Default: every live parent (export).
    */
   parentsOf?: ParentsOf;
+  /**
+   * Kinds listed per parent: called once per account with the parents each kind will read there
+   * (by kind name), after the parents' lists and before those reads; what it awaits, they await (the
+   * export's pre-flight, which can count them only once the parents are known).
+   */
+  beforeParents?: (account: AccountConfig, parents: ReadonlyMap<string, readonly string[]>) => Promise<void>;
   /** Progress hook (display only): an account's lists have all been read. */
   onAccountRead?: (account: AccountConfig) => void;
   /**
@@ -62,7 +68,7 @@ export async function fetchLive(
   const ahead = options.ahead ?? new ListsAhead(client, kinds, options);
   const before = ahead.before;
   const perAccount = await mapBounded(accounts, options.concurrency ?? DEFAULT_FETCH_CONCURRENCY, (account) =>
-    fetchAccount(ahead, account, options.kindsOf ? options.kindsOf(account) : kinds, options.parentsOf).then((live) => {
+    fetchAccount(ahead, account, options.kindsOf ? options.kindsOf(account) : kinds, options.parentsOf, options.beforeParents).then((live) => {
       try {
         options.onAccountRead?.(account);
       } catch {
@@ -230,23 +236,28 @@ function nextPageOf(body: unknown): string | undefined {
   return typeof next === 'string' && next !== '' ? next : undefined;
 }
 
-async function fetchAccount(ahead: ListsAhead, account: AccountConfig, kinds: readonly Kind[], parentsOf?: ParentsOf): Promise<LiveResource[]> {
+async function fetchAccount(
+  ahead: ListsAhead,
+  account: AccountConfig,
+  kinds: readonly Kind[],
+  parentsOf?: ParentsOf,
+  beforeParents?: FetchOptions['beforeParents'],
+): Promise<LiveResource[]> {
   const ctx = ahead.context(account);
   // Kinds of one account run together: the memo turns a shared list path into one request.
   const lists = await Promise.all(kinds.filter((k) => !k.perParent).map((kind) => ahead.list(account, kind)));
   const read = lists.flat();
   // Then the kinds listed per parent, once their parents are known: one request per parent to read.
-  const perParent = await Promise.all(
-    kinds
-      .filter((k) => k.perParent)
-      .map(async (kind) => {
-        const parentKind = kind.perParent!.parentKind;
-        const known = kinds.some((k) => k.kind === parentKind) ? read.filter((r) => r.kind === parentKind) : [];
-        const wanted = parentsOf?.(account, kind.kind);
-        const parents = known.filter((p) => wanted === undefined || wanted.includes(p.name)).map((p) => ({ id: p.serviceId ?? p.id, name: p.name }));
-        return parents.length === 0 ? [] : kind.list({ ...ctx, parents });
-      }),
-  );
+  const toRead = kinds
+    .filter((k) => k.perParent)
+    .map((kind) => {
+      const parentKind = kind.perParent!.parentKind;
+      const known = kinds.some((k) => k.kind === parentKind) ? read.filter((r) => r.kind === parentKind) : [];
+      const wanted = parentsOf?.(account, kind.kind);
+      return { kind, parents: known.filter((p) => wanted === undefined || wanted.includes(p.name)).map((p) => ({ id: p.serviceId ?? p.id, name: p.name })) };
+    });
+  if (beforeParents && toRead.length > 0) await beforeParents(account, new Map(toRead.map((t) => [t.kind.kind, t.parents.map((p) => p.name)])));
+  const perParent = await Promise.all(toRead.map(({ kind, parents }) => (parents.length === 0 ? [] : kind.list({ ...ctx, parents }))));
   return [...read, ...perParent.flat()];
 }
 

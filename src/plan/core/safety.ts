@@ -41,7 +41,7 @@ interface Counts {
  * updated or replaced, or more than `deletePercent` deleted. Per account, whatever the count: every
  * live resource deleted, or more than `deletePercent` of them, so that a plan emptying an account (an
  * empty configuration with prune on) is always refused. Live resources the service manages
- * (predefined ones) do not count.
+ * (predefined ones) do not count, nor state-only records in the account's share.
  */
 export function safetyRefusal(
   changes: readonly Change[],
@@ -63,16 +63,19 @@ export function safetyRefusal(
     if (!g) accounts.set(account, (g = { account, total: 0, delete: 0, update: 0, replace: 0 }));
     return g;
   };
+  // State-only records (the predefined policies) are never deleted: their kind's update share counts
+  // them, the account's share of what a plan may delete does not.
+  const stateOnly = new Set(kinds.filter((k) => k.lifecycle?.stateOnly).map((k) => k.kind));
   for (const r of live) {
     if (r.managedByService) continue;
     group(r.account, r.kind).total++;
-    whole(r.account).total++;
+    if (!stateOnly.has(r.kind)) whole(r.account).total++;
   }
   for (const c of changes) {
     // Stryker disable next-line ConditionalExpression,StringLiteral: a create would only add a `create` count that nothing reads
     if (c.action === 'create') continue;
     group(c.account, c.kind)[c.action]++;
-    whole(c.account)[c.action]++;
+    if (!stateOnly.has(c.kind)) whole(c.account)[c.action]++;
   }
 
   const over: { counts: Counts; why: string }[] = [];

@@ -191,11 +191,32 @@ function routingShape(r: unknown): boolean {
     list === undefined ||
     (Array.isArray(list) &&
       list.every((x) => isObject(x) && ['account', 'name', 'type'].every((m) => typeof x[m] === 'string') && typeof x.enabled === 'boolean' && isStringArray(x.cells) && isStringArray(x.rules)));
-  const failingOk =
-    r.failing === undefined ||
-    (Array.isArray(r.failing) &&
-      r.failing.every((f) => isObject(f) && typeof f.requirement === 'string' && Array.isArray(f.accounts) && f.accounts.every((a) => isObject(a) && typeof a.account === 'string' && isStringArray(a.cells))));
-  return cellsOk && failingOk && receiptsOk(r.newChannels) && receiptsOk(r.undeclaredChannels);
+  const failuresOk = (list: unknown): boolean =>
+    list === undefined ||
+    (Array.isArray(list) &&
+      list.every((f) => isObject(f) && typeof f.requirement === 'string' && Array.isArray(f.accounts) && f.accounts.every((a) => isObject(a) && typeof a.account === 'string' && isStringArray(a.cells))));
+  const healthOk = (h: unknown): boolean =>
+    isObject(h) &&
+    (h.state === 'healthy' || h.state === 'failing' || h.state === 'unknown') &&
+    (h.lastSuccess === undefined || (typeof h.lastSuccess === 'number' && Number.isFinite(h.lastSuccess))) &&
+    (h.detail === undefined || typeof h.detail === 'string') &&
+    (h.reason === undefined || typeof h.reason === 'string');
+  const deliveryOk =
+    r.delivery === undefined ||
+    (Array.isArray(r.delivery) &&
+      r.delivery.every(
+        (d) =>
+          isObject(d) &&
+          typeof d.account === 'string' &&
+          isStringArray(d.silent) &&
+          isStringArray(d.degraded) &&
+          Array.isArray(d.failing) &&
+          d.failing.every((f) => isObject(f) && typeof f.name === 'string' && typeof f.type === 'string' && healthOk(f.health)),
+      ));
+  const requiredOk =
+    r.requiredChannels === undefined ||
+    (Array.isArray(r.requiredChannels) && r.requiredChannels.every((x) => isObject(x) && typeof x.account === 'string' && typeof x.name === 'string' && isStringArray(x.requirements)));
+  return cellsOk && requiredOk && failuresOk(r.failing) && failuresOk(r.outages) && deliveryOk && receiptsOk(r.newChannels) && receiptsOk(r.undeclaredChannels);
 }
 
 function shapeProblems(plan: Record<string, unknown>): string[] {
@@ -218,7 +239,7 @@ function shapeProblems(plan: Record<string, unknown>): string[] {
       if (scope.rootAccounts !== undefined && !isStringArray(scope.rootAccounts)) out.push('scope.rootAccounts must be a list of strings');
     }
   }
-  if (plan.routing !== undefined && !routingShape(plan.routing)) out.push('routing must be {accounts, changes: [{account, eventCategory, severity, before, after, gained, lost, causes?}], failing?, newChannels?, undeclaredChannels?}');
+  if (plan.routing !== undefined && !routingShape(plan.routing)) out.push('routing must be {accounts, changes: [{account, eventCategory, severity, before, after, gained, lost, causes?}], failing?, newChannels?, undeclaredChannels?, delivery?, outages?, requiredChannels?}');
   if (!Array.isArray(plan.changes)) {
     out.push('changes must be a list');
     return out;

@@ -14,10 +14,13 @@ export function decide(matches: readonly Match[], rotating: ReadonlySet<string>)
 /**
  * A declared resource the service does not list. The one place that says what that means: a
  * create, unless its kind says the service does not list resources in the state it declares (a
- * disabled agent token): then its absence is what was asked for.
+ * disabled agent token): then its absence is what was asked for; or unless the kind's records are
+ * the service's own (stateOnly): none is ever created.
  */
 export function unmatched(m: Match): Decision {
   if (m.kind.lifecycle?.unlisted?.(m.desired)) return { ...m, rotate: false };
+  // The service owns every record of a state-only kind: there is nothing to create (select says why).
+  if (m.kind.lifecycle?.stateOnly) return { ...m, rotate: false };
   return { ...m, action: 'create', rotate: false };
 }
 

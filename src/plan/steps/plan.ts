@@ -32,6 +32,7 @@ import { rename } from './rename.js';
 import { repoint } from './repoint.js';
 import { selectRotations } from './rotate.js';
 import { scope } from './scope.js';
+import { select } from './select.js';
 import { target } from './target.js';
 import { type LiveState } from '../../model/live.js';
 import { resourceKey } from '../../model/resource.js';
@@ -59,9 +60,11 @@ export interface PlanOptions {
 
 export function plan(desired: DesiredState, live: LiveState, options: PlanOptions): PlanResult {
   const kinds = options.kinds ?? KINDS;
+  // 0. Documents that select live records (by tag) become the resources they select.
+  const selected = select(desired.resources, live, kinds);
   // 1. What this plan covers, the renames it makes (previousNames), the live resources by name, and
   // references a file gives as ids read as the names they stand for.
-  const scoped = scope(desired, live, options.accounts);
+  const scoped = scope({ ...desired, resources: [...selected.desired] }, live, options.accounts);
   const renamed = rename(scoped.desired, scoped.live, kinds);
   const index = indexLive(renamed.live);
   const named = namesForIds(scoped.desired, kinds, index);
@@ -124,6 +127,7 @@ export function plan(desired: DesiredState, live: LiveState, options: PlanOption
     ...(options.scope ? { scope: options.scope } : {}),
     diagnostics: [
       ...(live.diagnostics ?? []),
+      ...selected.diagnostics,
       ...scoped.diagnostics,
       ...renamed.diagnostics,
       ...named.diagnostics,

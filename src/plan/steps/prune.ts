@@ -65,7 +65,8 @@ export function prune(input: PruneInput): Pruned {
   for (const r of input.live) {
     const kind = kindOf.get(r.kind);
     const key = resourceKey(r.account, r.kind, r.name);
-    if (!kind || r.managedByService || input.declared.has(key)) continue;
+    // A state-only kind's records are the service's: what no file selects is left alone, unlisted.
+    if (!kind || r.managedByService || kind.lifecycle?.stateOnly || input.declared.has(key)) continue;
     const guarded = protect.some((s) => selects(s, r.account, r.kind, r.name));
     const leave = (): void => {
       unmanaged.push({ kind: r.kind, account: r.account, name: r.name, id: r.id, ...(guarded ? { protected: true } : {}), ...(r.lastChange ? { lastChange: { ...r.lastChange } } : {}) });

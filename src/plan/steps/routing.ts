@@ -7,7 +7,28 @@
 import type { AccountConfig } from '../../model/account.js';
 import type { Change, Refusal, UnreadKinds } from '../../model/plan.js';
 import type { LiveResource } from '../../model/resource.js';
-import { askedCategories, type CauseOf, channelReceipts, checkRequirements, diffRouting, failureText, routeAll, type PlanRouting, type RoutingCause, type RoutingRequirement, type RoutingWork } from '../../model/routing.js';
+import {
+  askedCategories,
+  type CauseOf,
+  channelReceipts,
+  cellOf,
+  checkRequirement,
+  deliveryOfMap,
+  diffRouting,
+  failureCells,
+  failureOf,
+  failureText,
+  healthByName,
+  type PlanRouting,
+  type RequirementFailure,
+  requirementsServed,
+  routeAll,
+  type RoutingCause,
+  type RoutingCellChange,
+  type RoutingMap,
+  type RoutingRequirement,
+  type RoutingWork,
+} from '../../model/routing.js';
 import type { Kind } from '../../kinds/types.js';
 import { essentialRoutingKinds, routingDimensions, routingInputs, routingKinds, type RoutedResource } from '../../kinds/routing.js';
 import { carriedSpec, withoutNulls } from '../core/declared.js';
@@ -68,18 +89,27 @@ export function routing(input: RoutingInput): RoutingStep {
       c.action === 'update' && live ? carriedSpec(live.spec, desired, kind.compare?.openMembers?.(desired, live.spec) ?? []) : withoutNulls(desired, kind.compare?.openMembers?.(desired, desired) ?? []);
     // Stryker disable next-line ConditionalExpression: the set below puts the record back under the same key
     if (old) after.delete(old);
-    after.set(old ?? `new:${c.key}`, { kind: c.kind, account: c.account, name: c.name, spec });
+    // A channel created or changed is unknown until tested; a rule carries no health.
+    const channel = kind.routing?.role === 'channel';
+    after.set(old ?? `new:${c.key}`, { kind: c.kind, account: c.account, name: c.name, spec, ...(channel ? { untested: true } : {}) });
   }
 
   const dims = routingDimensions(input.kinds);
   // Stryker disable next-line ObjectLiteral,ArrayDeclaration: asked categories only add rows no rule routes, to both maps alike; the diff and the requirement check stay the same
   const asked = askedCategories({ requirements: [...input.requirements] });
   // Stryker disable next-line StringLiteral: the source only names the map, which is not kept
-  const mapBefore = routeAll(routingInputs(before, accounts, input.kinds), dims, 'live', input.work, asked);
+  const mapBefore = routeAll(routingInputs(before, accounts, input.kinds, true), dims, 'live', input.work, asked);
   // Stryker disable next-line StringLiteral: as above
-  const mapAfter = routeAll(routingInputs([...after.values()], accounts, input.kinds), dims, 'live', input.work, asked);
-  const failing = checkRequirements(input.requirements, mapAfter, input.work);
+  const mapAfter = routeAll(routingInputs([...after.values()], accounts, input.kinds, true), dims, 'live', input.work, asked);
   const causeOf = causes(input.changes, kindOf, inScope);
+  const cellChanges = diffRouting(mapBefore, mapAfter, causeOf);
+  const { failing, outages } = requirementsAfter(input.requirements, mapBefore, mapAfter, cellChanges, input.work);
+  const delivery = deliveryOfMap(mapBefore);
+  // What an apply with --test-channels tests and a requirement relies on.
+  const requiredChannels = requirementsServed(input.requirements, mapAfter).filter((r) => {
+    const action = causeOf(r.account, 'channel', r.name)?.action;
+    return action === 'create' || action === 'update' || action === 'replace';
+  });
   // Destinations a reviewer must see: channels this plan creates, and live ones no file declares.
   const declared = new Set([...input.decisions.values()].map((d) => idKey(d.desired.account, d.desired.kind, d.desired.name)));
   const channelKinds = new Set(input.kinds.filter((k) => k.routing?.role === 'channel').map((k) => k.kind));
@@ -87,10 +117,13 @@ export function routing(input: RoutingInput): RoutingStep {
   const undeclaredChannels = channelReceipts(mapBefore, (account, ch) => !before.some((r) => r.account === account && r.name === ch.name && channelKinds.has(r.kind) && declared.has(idKey(account, r.kind, r.name))));
   const result: PlanRouting = {
     accounts,
-    changes: diffRouting(mapBefore, mapAfter, causeOf),
+    changes: cellChanges,
     ...(failing.length > 0 ? { failing } : {}),
     ...(newChannels.length > 0 ? { newChannels } : {}),
     ...(undeclaredChannels.length > 0 ? { undeclaredChannels } : {}),
+    ...(delivery.length > 0 ? { delivery } : {}),
+    ...(outages.length > 0 ? { outages } : {}),
+    ...(requiredChannels.length > 0 ? { requiredChannels } : {}),
   };
   if (failing.length === 0 || input.force) return { routing: result };
   const reachOf = new Map(input.requirements.map((r) => [r.name, r.reach]));
@@ -99,9 +132,91 @@ export function routing(input: RoutingInput): RoutingStep {
     refusal: {
       code: 'routing-requirement',
       message: `after this plan, ${failing.length === 1 ? 'a routing requirement fails' : `${failing.length} routing requirements fail`} (postureops.yaml \`routing.requirements\`)`,
-      details: failing.map((f) => failureText(f, reachOf.get(f.requirement))),
+      details: [...failing.map((f) => failureText(f, reachOf.get(f.requirement))), ...healthNotes(failing, mapAfter)],
     },
   };
+}
+
+/**
+ * The requirements against the state after the plan. What the cells reach fails as before, whatever
+ * the health. A `healthy: true` requirement also fails where no reached channel is healthy, but that
+ * refuses the plan only in a cell whose channels the plan changes or that was fine before it: an
+ * outage of a channel blocks no unrelated change, and a plan repairing the route (a cell without a
+ * healthy channel before that now reaches a channel the plan creates or changes) is not refused.
+ * Those cells are `outages` (shown, not refused).
+ */
+function requirementsAfter(
+  requirements: readonly RoutingRequirement[],
+  before: RoutingMap,
+  after: RoutingMap,
+  changes: readonly RoutingCellChange[],
+  work: RoutingWork | undefined,
+): { failing: RequirementFailure[]; outages: RequirementFailure[] } {
+  const changed = new Set(changes.map((c) => `${c.account}\u0000${c.eventCategory}/${c.severity}`));
+  const failing: RequirementFailure[] = [];
+  const outages: RequirementFailure[] = [];
+  for (const req of requirements) {
+    const found = checkRequirement(req, after, work);
+    if (!found) continue;
+    if (req.healthy !== true) {
+      failing.push(found);
+      continue;
+    }
+    const reach = failureCells(checkRequirement(req, after, work, true));
+    const wasFailing = failureCells(checkRequirement(req, before, work));
+    const refused = new Set<string>();
+    const outage = new Set<string>();
+    for (const cell of failureCells(found)) {
+      // A cell that had no healthy channel before and now reaches one this plan creates or changes is
+      // being repaired: shown (untested until `apply --test-channels`), not refused.
+      const repair = wasFailing.has(cell) && reachesUntested(after, cell);
+      (reach.has(cell) || (changed.has(cell) && !repair) || !wasFailing.has(cell) ? refused : outage).add(cell);
+    }
+    const f = failureOf(found, refused);
+    const o = failureOf(found, outage);
+    if (f) failing.push(f);
+    if (o) outages.push(o);
+  }
+  return { failing, outages };
+}
+
+/** Whether the cell (`account\u0000Category/severity`) reaches a channel the plan creates or changes, unknown until tested. */
+function reachesUntested(after: RoutingMap, key: string): boolean {
+  const [account, label] = key.split('\u0000');
+  const acc = after.accounts.find((x) => x.account === account);
+  if (!acc || label === undefined) return false;
+  const slash = label.lastIndexOf('/');
+  const health = healthByName(acc.channels);
+  return (cellOf(acc, label.slice(0, slash), label.slice(slash + 1))?.channels ?? []).some((ch) => {
+    const h = health.get(ch);
+    return h?.state === 'unknown' && h.reason?.startsWith('created or changed') === true;
+  });
+}
+
+/** What a refusal for want of a healthy channel adds: the channels reached that fail, and those unknown because the plan creates or changes them. */
+function healthNotes(failing: readonly RequirementFailure[], after: RoutingMap): string[] {
+  const failingNames = new Set<string>();
+  const untested = new Set<string>();
+  for (const f of failing) {
+    if (!f.healthy) continue;
+    for (const a of f.accounts) {
+      const acc = after.accounts.find((x) => x.account === a.account);
+      if (!acc) continue;
+      const health = healthByName(acc.channels);
+      for (const label of a.cells) {
+        const slash = label.lastIndexOf('/');
+        for (const ch of cellOf(acc, label.slice(0, slash), label.slice(slash + 1))?.channels ?? []) {
+          const h = health.get(ch);
+          if (h?.state === 'failing') failingNames.add(`${a.account}/${ch}`);
+          else if (h?.state === 'unknown' && h.reason?.startsWith('created or changed')) untested.add(`${a.account}/${ch}`);
+        }
+      }
+    }
+  }
+  const out: string[] = [];
+  if (failingNames.size > 0) out.push(`failing channels (as the service reports them): ${[...failingNames].join(', ')}`);
+  if (untested.size > 0) out.push(`unknown until tested (this plan creates or changes them): ${[...untested].join(', ')}; \`apply --test-channels\` tests them after the change, --force applies the plan anyway`);
+  return out;
 }
 
 /** The plan's change to each rule and channel, by account, role and name (before and after a rename). */
