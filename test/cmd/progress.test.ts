@@ -193,12 +193,18 @@ describe('off a terminal, one line at most every 30 s for a phase and its waits 
     return { io: { stdout: stream, stderr: stream, stdin: new PassThrough(), env: {}, cwd: '/' } as Io, text: () => text };
   }
 
-  it('a wait during a phase rides on its progress lines (each naming it), with no line of its own', () => {
-    const { io: sink, text } = io(false);
+  /** An apply phase of 10 changes on a virtual clock, with the run's wait reporter. */
+  function applying(tty: boolean) {
+    const { io: sink, text } = io(tty);
     const c = clock();
     const waits = new WaitReporter(consoleOf(sink));
     consoleOf(sink).waits = waits;
     const p = phaseProgress(sink, 'Applying', 10, c.now, 'change')!;
+    return { text, lines: () => text().split('\n').filter((l) => l !== ''), c, waits, p };
+  }
+
+  it('a wait during a phase rides on its progress lines (each naming it), with no line of its own', () => {
+    const { text, c, waits, p } = applying(false);
     for (let s = 120; s > 0; s--) {
       c.advance(1000);
       waits.onWait('POST AlertChannels', s, { now: c.now(), limit: 60 });
@@ -219,12 +225,7 @@ describe('off a terminal, one line at most every 30 s for a phase and its waits 
   });
 
   it('a wait starting 30 s or more after the last line is said at once; sooner, with the next line due', () => {
-    const { io: sink, text } = io(false);
-    const c = clock();
-    const waits = new WaitReporter(consoleOf(sink));
-    consoleOf(sink).waits = waits;
-    const p = phaseProgress(sink, 'Applying', 10, c.now, 'change')!;
-    const lines = () => text().split('\n').filter((l) => l !== '');
+    const { lines, c, waits, p } = applying(false);
     // 40 s in, nothing said since the phase's first line: the wait's first second has its line.
     c.advance(40_000);
     expect(lines()).toHaveLength(1);
@@ -245,11 +246,7 @@ describe('off a terminal, one line at most every 30 s for a phase and its waits 
   });
 
   it('on a terminal the ended phase is not drawn again by a later wait', () => {
-    const { io: sink, text } = io(true);
-    const c = clock();
-    const waits = new WaitReporter(consoleOf(sink));
-    consoleOf(sink).waits = waits;
-    const p = phaseProgress(sink, 'Applying', 10, c.now, 'change')!;
+    const { text, c, waits, p } = applying(true);
     p.end();
     const before = text();
     waits.onWait('POST AlertChannels', 30, { now: c.now(), limit: 60 });
