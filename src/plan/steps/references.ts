@@ -109,7 +109,7 @@ function refsOf(decision: Decision, decisions: Decisions, index: LiveIndex, dele
     const key = resourceKey(d.account, ref.kind, name);
     const target = decisions.get(key);
     const lives = livesAt(index, key);
-    const problem = { field: ref.pointer, ...at(d) };
+    const problem = { field: ref.pointer, ...(placeOf(d, ref.pointer, value) ?? at(d)) };
     if ((!target && lives.length !== 1) || member === '') {
       diagnostics.push({
         severity: 'error',
