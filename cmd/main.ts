@@ -68,7 +68,7 @@ const EXIT_CODES: readonly [number, string][] = [
   [EXIT.ok, 'success; with plan --detailed-exitcode: no changes'],
   [EXIT.error, 'error: invalid configuration, service unreachable or refusing, a change that failed'],
   [EXIT.changes, 'changes present (plan --detailed-exitcode only)'],
-  [EXIT.refused, 'plan refused: over a safety threshold or breaking a routing requirement (use --force), a saved plan is stale, edited or not what the repository asks for, lifecycle.preventDestroy, or over --max-duration'],
+  [EXIT.refused, 'plan refused: over a safety threshold or breaking a routing requirement (use --force), a saved plan is stale, edited or not what the repository asks for, lifecycle.preventDestroy, a change the rehearsal on the emulator refused, or over --max-duration'],
   [EXIT.leaseHeld, 'apply stopped before a write: another apply holds the lease (see --lease-wait, unlock), or this run lost it'],
   [EXIT.sigint, 'interrupted by SIGINT (Ctrl-C), after reporting what was done'],
   [EXIT.sigterm, 'interrupted by SIGTERM, after reporting what was done'],
@@ -161,6 +161,7 @@ export function buildProgram(programIo: Io, setCode: (code: number) => void, onI
       .addOption(maxDurationOption())
       .option('--changed-since <ref>', 'only the accounts whose documents changed between REF (git) and the working tree')
       .option('--shard <i/n>', "plan shard I of N: a deterministic share of the accounts, balanced by resource count", parseShardOption)
+      .option('--no-rehearse', 'do not rehearse the plan on an emulator seeded with the live state (no request to the service either way)')
       .option(...envFileOption)
       .addHelpText(
         'after',
@@ -174,7 +175,7 @@ export function buildProgram(programIo: Io, setCode: (code: number) => void, onI
             [EXIT.ok, 'planned (with --detailed-exitcode: no changes)'],
             [EXIT.error, 'error: invalid configuration, service unreachable or refusing'],
             [EXIT.changes, 'changes present (only with --detailed-exitcode)'],
-            [EXIT.refused, 'refused: over a safety threshold or a routing requirement fails after it (use --force), lifecycle.preventDestroy (--force does not help), or over --max-duration'],
+            [EXIT.refused, 'refused: over a safety threshold or a routing requirement fails after it (use --force), lifecycle.preventDestroy or a change the rehearsal refused (--force does not help), or over --max-duration'],
             [EXIT.sigint, 'interrupted by SIGINT (Ctrl-C); --out is not written'],
             [EXIT.sigterm, 'interrupted by SIGTERM; --out is not written'],
           ],
@@ -203,6 +204,7 @@ export function buildProgram(programIo: Io, setCode: (code: number) => void, onI
       .option('--credentials-out <file>', 'write credentials the service issues on create (agent access tokens) to this file, mode 0600')
       .option('--lease-wait <seconds>', 'wait this long for another apply of an account to finish (0: stop at once, exit 4)', intArg('--lease-wait', 0), 0)
       .option('--no-lease', 'do not take the service-side lease (only when no other apply can run: it saves the lease\'s 4 requests and a renewal a minute)')
+      .option('--no-rehearse', 'do not rehearse the plan on an emulator seeded with the live state first (a change it refuses stops the apply before its first write, exit 3)')
       .addOption(maxDurationOption())
       .addOption(formatOption())
       .option(...envFileOption)
@@ -217,7 +219,7 @@ export function buildProgram(programIo: Io, setCode: (code: number) => void, onI
           [
             [EXIT.ok, 'every change done (or nothing to do)'],
             [EXIT.error, 'error, or a change failed (the report says which, and why), or with --test-channels a channel a routing requirement relies on failed its test'],
-            [EXIT.refused, 'refused: over a safety threshold (use --force), lifecycle.preventDestroy, the saved plan is stale, edited (its signature) or not what the repository asks for, or over --max-duration'],
+            [EXIT.refused, 'refused before the first write: over a safety threshold (use --force), lifecycle.preventDestroy, a change the rehearsal refused (see --no-rehearse), the saved plan is stale, edited (its signature) or not what the repository asks for, or over --max-duration'],
             [EXIT.leaseHeld, 'stopped before its first write: another apply holds the lease (see --lease-wait, unlock); or stopped before a later write: the lease was freed or taken over (the report says what was done)'],
             [EXIT.sigint, 'interrupted by SIGINT (Ctrl-C): the report of what was done, then exit'],
             [EXIT.sigterm, 'interrupted by SIGTERM: the report of what was done, then exit'],

@@ -115,6 +115,8 @@ function planFlags(r: Reader): PlanFlags {
     maxDuration: r.number('maxDuration'),
     changedSince: r.string('changedSince'),
     shard: r.shard('shard'),
+    // commander's `--no-rehearse`: false when given.
+    rehearse: r.flag('rehearse') !== false,
   };
 }
 

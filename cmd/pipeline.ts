@@ -10,6 +10,7 @@ import type { RunProblem } from '../src/run/errors.js';
 import type { LoadProgress, LoadResult } from '../src/run/load.js';
 import type { Planned } from '../src/run/plan-run.js';
 import type { ReadHooks } from '../src/run/read.js';
+import type { StartRehearsal } from '../src/run/rehearse.js';
 import type { Run, RunFlags, RunSetup } from '../src/run/run.js';
 import { EXIT, ExitError, type Io, logLevel, logLine, logs, readInto, useColor, write, writeText } from './io.js';
 import type { Interruption } from './interrupt.js';
@@ -181,7 +182,7 @@ export async function exitFor(io: Io, problem: RunProblem, saved?: { file: strin
       return new ExitError(code, `refused: the saved plan ${file} names accounts the repository in ${dir} does not declare: ${names}; nothing was sent to the service`);
     }
     case 'refused':
-      return new ExitError(code, `refused: ${problem.refusal.message}${problem.overridable ? ' (use --force to override)' : ''}`);
+      return new ExitError(code, `refused: ${problem.refusal.message}${problem.overridable ? ' (use --force to override)' : problem.plan.rehearsal?.outcome === 'refused' || problem.plan.rehearsal?.outcome === 'failed' ? '; nothing was written (--no-rehearse skips the rehearsal)' : ''}`);
     case 'unset-env': {
       const one = problem.names.length === 1;
       return new ExitError(
@@ -239,6 +240,24 @@ export interface PlanFlags extends ClientFlags {
   shard?: import('../src/plan/core/shard.js').Shard;
   /** False with apply's `--no-lease` (plan has no such flag). */
   lease?: boolean;
+  /** False with `--no-rehearse`: no rehearsal on the emulator before the plan is shown. */
+  rehearse: boolean;
+}
+
+/**
+ * The rehearsal's stand-in (src/run/rehearse.ts): the emulator, seeded with the lists the run read,
+ * loaded only when a plan has changes to rehearse.
+ */
+export const startRehearsal: StartRehearsal = async (seed) => (await import('../src/emulator/index.js')).startEmulator(seed);
+
+/** A rehearsal under way: a status line on a terminal (its outcome is in the plan shown after). */
+export function rehearsalStatus(io: Io): (plan: Plan) => () => void {
+  return (plan) => {
+    if (!io.stderr.isTTY || !logs(logLevel(io), 'warn')) return () => {};
+    const n = plan.changes.length;
+    consoleOf(io).setStatus(`Rehearsing ${n} change${n === 1 ? '' : 's'} on the emulator…`, 'progress');
+    return () => consoleOf(io).setStatus(undefined, 'progress');
+  };
 }
 
 /** Load, scope, read, plan: the run layer's plan run, shown as the CLI shows it. The caller closes `planned.run`. */
@@ -258,10 +277,12 @@ export async function computePlan(io: Io, dir: string, flags: PlanFlags, interru
     attribute: flags.attribute,
     ...(flags.changedSince !== undefined ? { changedSince: flags.changedSince } : {}),
     ...(flags.shard ? { shard: flags.shard } : {}),
+    ...(flags.rehearse ? { rehearse: startRehearsal } : {}),
   };
   return withExit(io, () =>
     planRun(setup, request, {
       ...readHooks(io, interruption),
+      rehearsing: rehearsalStatus(io),
       diagnostics: (d) => printDiagnostics(io, d),
       attributing: () => progress(io, 'Reading the audit log of the accounts with drift…'),
     }),

@@ -76,7 +76,8 @@ async function loadSavedPlan(io: Io, dir: string, file: string, opts: ApplyOptio
   const lease = leaseWanted(io, opts);
   const setup = { ...(await runSetup(io, opts, interruption)), ...(lease ? { lease: await leaseSetup(io, opts) } : {}) };
   try {
-    return await deriveSavedPlan(setup, { desired, saved, force: opts.force, lease, tests: opts.testChannels === true }, readHooks(io, interruption));
+    const { startRehearsal } = await import('../pipeline.js');
+    return await deriveSavedPlan(setup, { desired, saved, force: opts.force, lease, tests: opts.testChannels === true, ...(opts.rehearse ? { rehearse: startRehearsal } : {}) }, readHooks(io, interruption));
   } catch (err) {
     if (err instanceof RunError) throw await exitFor(io, err.problem, { file, dir });
     throw err;

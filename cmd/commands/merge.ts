@@ -1,3 +1,4 @@
+import { inertText } from '../../src/model/inert.js';
 import { resolve } from 'node:path';
 import { planKey, signedNote } from '../plan-key.js';
 import { printDiagnostics } from '../pipeline.js';
@@ -42,7 +43,7 @@ export async function mergeCommand(io: Io, files: string[], opts: MergeOptions):
   const rendered = renderPlan(plan, opts.format, { color: useColor(io.stdout, io.env), quiet: quiet(io, {}) });
   if (opts.format === 'text') writeText(io.stdout, rendered);
   else write(io.stdout, rendered);
-  if (opts.format !== 'text' && plan.refusal) write(io.stderr, `Refused: ${plan.refusal.message}`);
+  if (opts.format !== 'text' && plan.refusal) write(io.stderr, `Refused: ${inertText(plan.refusal.message)}`);
   if (opts.out) write(io.stderr, `Merged plan saved to ${opts.out} (${signedNote(key)}); apply it with: postureops apply DIR --plan ${opts.out}`);
   return planExitCode(plan, opts.detailedExitcode);
 }

@@ -1,3 +1,4 @@
+import { inertText } from '../../src/model/inert.js';
 import { rm } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import type { Plan } from '../../src/model/plan.js';
@@ -72,7 +73,7 @@ async function planInterruptibly(io: Io, dir: string, opts: PlanOptions, interru
     if (opts.format !== 'text') {
       const note = budgetNote(plan);
       if (note) write(io.stderr, note);
-      if (plan.refusal) write(io.stderr, `Refused: ${plan.refusal.message}`);
+      if (plan.refusal) write(io.stderr, `Refused: ${inertText(plan.refusal.message)}`);
     }
   } finally {
     await run.close();

@@ -8,7 +8,7 @@ import { resolveKeys, type ApiKey, type KeyOptions } from './keys.js';
 import { Service, type ReceivedRequest } from './server.js';
 import type { ExtraType } from './http.js';
 import { PREDEFINED_PROFILE_PREFIX } from './service-facts.js';
-import { seedScope } from './seeding.js';
+import { seededPrefix, seedScope } from './seeding.js';
 import { Store } from './store.js';
 
 /** Rate limits "off" for a seeded emulator: a bucket of one billion requests an hour. */
@@ -78,7 +78,9 @@ export interface EmulatorOptions {
    * (`AlertChannels`, `Exceptions?policyId=P`) → list body `{data: [...]}` (or its records). Records
    * are taken as they are: unknown types and members carried, nothing refused. The emulator then runs
    * without rate limits (one billion requests an hour per bucket) or faults; giving `rateLimit` or
-   * `faults` too is an error. Data of a `statePath` is replaced for the seeded collections.
+   * `faults` too is an error. Data of a `statePath` is replaced for the seeded collections. Without
+   * `predefinedPrefix`, the prefix is the one the seeded alert profiles show (their root's id up to
+   * its first `_`), else the default.
    */
   seedFromLists?: Record<string, Record<string, unknown>>;
 }
@@ -167,7 +169,8 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
   // Opening the store first: an unreadable state file stops the start before a port is taken.
   const keys = resolveKeys([{ keyId, secret, role: 'org-admin', user: options.user ?? 'admin@example.com' }, ...(options.keys ?? [])], accounts);
   const store = Store.open(accounts, options.statePath);
-  const predefinedPrefix = options.predefinedPrefix ?? PREDEFINED_PROFILE_PREFIX;
+  // Seeded without a prefix: the one the seeded profiles show (a rehearsal of the real service's LW_).
+  const predefinedPrefix = options.predefinedPrefix ?? (options.seedFromLists ? seededPrefix(options.seedFromLists) : undefined) ?? PREDEFINED_PROFILE_PREFIX;
   const vendor = options.vendor ?? predefinedPrefix.slice(0, -1);
   const seeded = options.seedFromLists !== undefined;
   const service = new Service({

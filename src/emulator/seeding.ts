@@ -4,7 +4,10 @@
 // answered as given. Nothing is checked: a live record is what it is. A list path the emulator does
 // not serve is listed as given (`seed`).
 
-import { INTEGRATION_MEMBERS } from './collections/integrations.js';
+import { alertChannels } from './collections/alert-channels.js';
+import { cloudAccounts } from './collections/cloud-accounts.js';
+import { containerRegistries } from './collections/container-registries.js';
+import { INTEGRATION_MEMBERS, type IntegrationCollection } from './collections/integrations.js';
 import { globalPolicyPrefix } from './predefined-policies.js';
 import { predefinedPolicies, predefinedQueries } from './predefined-policies.js';
 import type {
@@ -42,6 +45,26 @@ const withCarried = <T extends object>(record: T, carried: Json | undefined): T 
 export function recordsOf(body: unknown): Json[] | undefined {
   const list = Array.isArray(body) ? body : isObject(body) && Array.isArray(body.data) ? body.data : undefined;
   return list?.filter(isObject).map((r) => structuredClone(r));
+}
+
+/** What a seeded record holds for a write-only secret it was listed without: never answered (responses mask the member). */
+export const HELD_SECRET = '(held by the service; listed masked)';
+
+/**
+ * The write-only secrets a listed record shows masked (left out, or ""): the service holds them all
+ * the same, so the seeded record does too (HELD_SECRET), and a later write that leaves them alone
+ * (`{enabled: 0}`) is checked as the service would check it, not refused for a secret it has.
+ */
+function holdMasked(record: IntegrationRecord, collection: IntegrationCollection): IntegrationRecord {
+  for (const member of collection.sensitive(record)) {
+    if (member.shown === 'clear') continue;
+    const parts = member.path.split('.');
+    let parent: Json | undefined = record.data;
+    for (const p of parts.slice(0, -1)) parent = parent !== undefined && isObject(parent[p]) ? parent[p] : undefined;
+    const last = parts[parts.length - 1];
+    if (parent !== undefined && (parent[last] === undefined || parent[last] === '')) parent[last] = HELD_SECRET;
+  }
+  return record;
 }
 
 function integration(r: Json): IntegrationRecord {
@@ -192,7 +215,7 @@ function policy(r: Json, vendor: string): PolicyRecord {
   );
 }
 
-const INTEGRATION_KEYS = { AlertChannels: 'alertChannels', CloudAccounts: 'cloudAccounts', ContainerRegistries: 'containerRegistries' } as const;
+const INTEGRATIONS = { AlertChannels: alertChannels, CloudAccounts: cloudAccounts, ContainerRegistries: containerRegistries } as const;
 
 export interface SeedTarget {
   prefix: string;
@@ -216,7 +239,7 @@ export function seedScope(scope: ScopeData, lists: Readonly<Record<string, unkno
       case 'AlertChannels':
       case 'CloudAccounts':
       case 'ContainerRegistries':
-        scope[INTEGRATION_KEYS[collection]] = records.map(integration);
+        scope[INTEGRATIONS[collection].key] = records.map((r) => holdMasked(integration(r), INTEGRATIONS[collection]));
         break;
       case 'AlertRules':
         scope.alertRules = records.map(alertRule);
@@ -337,4 +360,21 @@ export function seedScope(scope: ScopeData, lists: Readonly<Record<string, unkno
       ),
     );
   }
+}
+
+/**
+ * The vendor prefix the seeded alert profiles show (`LW_` on the real service), undefined when they
+ * show none: the predefined profiles descend from one root (the profile that extends nothing, or the
+ * parent the list leaves out); the root's id up to its first `_` is the prefix.
+ */
+export function seededPrefix(lists: Readonly<Record<string, Readonly<Record<string, unknown>>>>): string | undefined {
+  for (const account of Object.values(lists)) {
+    const profiles = recordsOf(account.AlertProfiles) ?? [];
+    const ids = new Set(profiles.map((p) => str(p.alertProfileId)));
+    const parents = profiles.map((p) => str(p.extends)).filter((e) => e !== '');
+    const roots = [...parents.filter((p) => !ids.has(p)), ...profiles.filter((p) => str(p.extends) === '' && parents.includes(str(p.alertProfileId))).map((p) => str(p.alertProfileId))];
+    const prefix = roots.map((r) => /^[A-Za-z][A-Za-z0-9]*_/.exec(r)?.[0]).find((p) => p !== undefined);
+    if (prefix !== undefined) return prefix;
+  }
+  return undefined;
 }

@@ -116,6 +116,8 @@ export async function runAction(env: NodeJS.ProcessEnv = process.env): Promise<v
         onPreflight: say,
         // The lease first: an apply reads the live state it plans from under it.
         lease: s.mode === 'apply',
+        // Drift only reports; a plan to review or to apply is rehearsed.
+        rehearse: s.rehearse && s.mode !== 'drift',
       });
     });
   } catch (err) {

@@ -177,7 +177,7 @@ export function describeFailure(failure: Failure, annotations: number): FailureT
         title: `the plan was refused (${r.code})`,
         what: [r.message, ...r.details].join('; '),
         fix:
-          r.code === 'prevent-destroy'
+          r.code === 'prevent-destroy' || r.code === 'rehearsal'
             ? `${refusalRemedy(r)} Review the changes locally with \`postureops plan\`.`
             : `${refusalRemedy(r)} Review the changes locally with \`postureops plan\`; to apply anyway, run \`postureops apply --force\` deliberately.`,
       };

@@ -14,7 +14,9 @@ import { rememberedNote, RunError, type RunProblem } from '../run/errors.js';
 import { desiredOf, loadConfiguration, type LoadResult } from '../run/load.js';
 import { planRun, type Planned } from '../run/plan-run.js';
 import type { AppliedState } from '../run/read.js';
+import type { StartRehearsal } from '../run/rehearse.js';
 import type { RunSetup } from '../run/run.js';
+import { startEmulator } from '../emulator/index.js';
 
 export type { Planned } from '../run/plan-run.js';
 
@@ -78,7 +80,15 @@ export interface PlanInputs {
   onPreflight?: (line: string) => void;
   /** Take the apply lease before reading (apply). */
   lease?: boolean;
+  /** Rehearse a plan with changes on the emulator seeded with the live lists (the `rehearse` input). */
+  rehearse?: boolean;
 }
+
+/**
+ * The rehearsal's stand-in (src/run/rehearse.ts): the emulator in this process, seeded with the lists
+ * the run read. The run layer is handed it, so the emulator stays apart from what it checks.
+ */
+const startRehearsal: StartRehearsal = (seed) => startEmulator(seed);
 
 /** A run problem as the Action's failure (its comment, annotation and outputs). */
 export function failureOf(problem: RunProblem): Failure {
@@ -138,6 +148,7 @@ export async function planAgainstService(desired: DesiredState, env: NodeJS.Proc
       ...(inputs.rotate && inputs.rotate.length > 0 ? { rotate: inputs.rotate } : {}),
       attribute: inputs.attribute,
       lease: inputs.lease === true,
+      ...(inputs.rehearse ? { rehearse: startRehearsal } : {}),
     });
   } catch (err) {
     if (err instanceof RunError) throw new RunFailure(failureOf(err.problem));

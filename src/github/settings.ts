@@ -29,6 +29,8 @@ export interface Settings {
   failOnRefusal: boolean;
   /** Drift mode: read the audit log of the drifted accounts (`plan --attribute`) for the issue. */
   attribute: boolean;
+  /** Plan and apply modes: rehearse the plan on the emulator seeded with the live state (false: `--no-rehearse`). */
+  rehearse: boolean;
   /** `max-duration`, in seconds: a run the rate-limit budget cannot finish within it reads nothing. */
   maxDuration?: number;
   /** Plan only the accounts whose documents changed since this commit or ref (`--changed-since`), or since each account's last apply (`last-applied`); everything when absent. */
@@ -266,6 +268,7 @@ export function readSettings(env: NodeJS.ProcessEnv = process.env): Settings {
     labels: boolInput('labels', false),
     failOnRefusal: boolInput('fail-on-refusal', true),
     attribute: boolInput('attribute', false),
+    rehearse: boolInput('rehearse', true),
     eventName: context.eventName ?? '',
     repo: context.repo,
     pullNumber: typeof pull?.number === 'number' ? pull.number : undefined,

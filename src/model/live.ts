@@ -14,6 +14,11 @@ export interface LiveState {
   diagnostics?: Diagnostic[];
   /** Kinds left unread per account (FetchOptions.kindsOf). */
   unread?: UnreadKinds[];
+  /**
+   * With FetchOptions.keepLists: account → list path as read (`AlertChannels`, `Exceptions?policyId=P`)
+   * → its records as the service answered them, every page (read-only; what a rehearsal seeds from).
+   */
+  lists?: Record<string, Record<string, readonly unknown[]>>;
 }
 
 /** Progress callbacks; the CLI shows them on a terminal only. */

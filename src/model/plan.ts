@@ -140,8 +140,8 @@ export interface UnmanagedResource {
 }
 
 export interface Refusal {
-  /** `prevent-destroy` is the one --force does not override. */
-  code: 'safety-threshold' | 'in-use' | 'stale' | 'prevent-destroy' | 'routing-requirement';
+  /** `prevent-destroy` and `rehearsal` are those --force does not override (`--no-rehearse` skips the rehearsal). */
+  code: 'safety-threshold' | 'in-use' | 'stale' | 'prevent-destroy' | 'routing-requirement' | 'rehearsal';
   message: string;
   details: string[];
 }
@@ -261,6 +261,39 @@ export interface Plan {
    * nothing declared refers to them, so the plan can neither change nor list them (no list spent).
    */
   unread?: UnreadKinds[];
+  /** What the rehearsal found: the plan applied to an emulator seeded with the live lists, then planned again. Absent: not rehearsed. */
+  rehearsal?: Rehearsal;
+}
+
+/**
+ * `clean`: every change accepted and the result plans no change; `unsettled`: every change accepted,
+ * but the result still plans changes; `refused`: the emulator refused a change (apply stops before
+ * its first write); `failed`: the rehearsal could not run to its end (apply stops too).
+ */
+export type RehearsalOutcome = 'clean' | 'unsettled' | 'refused' | 'failed';
+export const REHEARSAL_OUTCOMES: readonly RehearsalOutcome[] = ['clean', 'unsettled', 'refused', 'failed'];
+
+/** A rehearsal's result (`plan`, `apply`; `--no-rehearse` skips it, a plan without changes needs none). */
+export interface Rehearsal {
+  outcome: RehearsalOutcome;
+  /** Changes the emulator accepted. */
+  accepted: number;
+  /** Changes the emulator refused, in plan order, each with its message (masked); `refused` only. */
+  refused?: RehearsedChange[];
+  /** Changes not sent because one they depend on was refused. */
+  notTried?: number;
+  /** Changes the plan of the result still holds (`unsettled`), in plan order: the first few, and how many in all. */
+  remaining?: RehearsedChange[];
+  remainingCount?: number;
+  /** Why the rehearsal could not run to its end (`failed`), or could not plan its result (`unsettled`). */
+  message?: string;
+}
+
+export interface RehearsedChange {
+  key: string;
+  action: Action;
+  /** The emulator's answer (refused) or why the change remains (remaining). */
+  message?: string;
 }
 
 /** The kinds of an account a plan did not read. */

@@ -1,7 +1,7 @@
 // Wording and grouping shared by the text and Markdown renderings.
 
 import { formatLocation, type Diagnostic, type SourcePosition } from '../model/diagnostics.js';
-import type { CallStats, Action, BucketNeed, Change, LeaseReport, Plan, PlanSummary, Refusal, UnreadKinds } from '../model/plan.js';
+import type { CallStats, Action, BucketNeed, Change, LeaseReport, Plan, PlanSummary, Refusal, Rehearsal, UnreadKinds } from '../model/plan.js';
 
 export const ACTION_SIGN: Record<Action, string> = { create: '+', update: '~', replace: '-/+', delete: '-' };
 export const ACTION_WORD: Record<Action, string> = { create: 'create', update: 'update', replace: 'replace', delete: 'delete' };
@@ -10,6 +10,31 @@ export const ACTION_WORD: Record<Action, string> = { create: 'create', update: '
 export function planSummaryLine(s: PlanSummary): string {
   if (s.create + s.update + s.replace + s.delete === 0) return 'No changes. Live state matches the configuration.';
   return `Plan: ${s.create} to create, ${s.update} to update, ${s.replace} to replace, ${s.delete} to delete.`;
+}
+
+/**
+ * What the rehearsal found, in one line (unescaped: each renderer neutralises it for its medium, the
+ * emulator's messages being outside text): `rehearsed: 3 changes accepted, the result plans clean`.
+ */
+export function rehearsalLine(r: Rehearsal): string {
+  const accepted = `${r.accepted} change${r.accepted === 1 ? '' : 's'} accepted`;
+  switch (r.outcome) {
+    case 'clean':
+      return `rehearsed: ${accepted}, the result plans clean`;
+    case 'unsettled': {
+      if (r.remaining === undefined) return `rehearsed: ${accepted}, but ${r.message ?? 'the result could not be planned'}`;
+      const n = r.remainingCount ?? r.remaining.length;
+      const shown = r.remaining.map((c) => `${c.action} ${c.key}${c.message ? ` (${c.message})` : ''}`).join(', ');
+      return `rehearsed: ${accepted}, but the result still plans ${n} change${n === 1 ? '' : 's'}: ${shown}${n > r.remaining.length ? ', …' : ''}`;
+    }
+    case 'refused': {
+      const [first, ...more] = r.refused ?? [];
+      const also = [more.length > 0 ? `${more.length} more refused` : '', r.notTried ? `${r.notTried} not tried after it` : '', accepted].filter((x) => x !== '').join('; ');
+      return `rehearsal refused ${first ? `${first.action} ${first.key}: ${first.message}` : 'a change'} (${also}); nothing was sent to the service`;
+    }
+    case 'failed':
+      return `rehearsal failed: ${r.message ?? 'it could not run'}`;
+  }
 }
 
 /**
@@ -142,6 +167,9 @@ export function diagnosticLine(d: Diagnostic): string {
 /** What it takes to get past a refusal: a stale plan needs planning again, the others --force. */
 export function refusalRemedy(refusal: Refusal): string {
   if (refusal.code === 'prevent-destroy') return 'Apply refuses this plan even with --force: change the plan, or remove lifecycle.preventDestroy first.';
+  if (refusal.code === 'rehearsal') {
+    return 'Apply refuses this plan even with --force: the service would most likely refuse it too, half-way through. Fix the change the rehearsal names; only if you know the service accepts it, skip the rehearsal with --no-rehearse.';
+  }
   return refusal.code === 'stale'
     ? 'The live state changed since this plan was made: plan again.'
     : 'Apply refuses this plan unless --force is given.';

@@ -30,6 +30,8 @@ export function renderPlanJson(plan: Plan): string {
     // Cells whose channels change (accounts whose channels and rules were read), and requirements failing after.
     routing: plan.routing,
     refusal: plan.refusal ? { code: plan.refusal.code, message: plan.refusal.message, details: plan.refusal.details } : undefined,
+    // What the rehearsal on the emulator found (absent: not rehearsed, --no-rehearse or no change).
+    rehearsal: plan.rehearsal,
     apiCalls: callsJson(plan.apiCalls),
     budget: plan.budget.map((b) => ({ bucket: b.bucket, needed: b.needed })),
     attribution: plan.attribution,

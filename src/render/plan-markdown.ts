@@ -25,6 +25,7 @@ import {
   retryReserveText,
   planSummaryLine,
   refusalRemedy,
+  rehearsalLine,
   scopeText,
   sourceText,
 } from './common.js';
@@ -212,6 +213,7 @@ function dangerLine(plan: Plan): string {
 
 function headText(plan: Plan, accountOrder: readonly string[], nested: boolean): string {
   const out = nested ? [dangerLine(plan), `**${escapeMd(planSummaryLine(plan.summary))}**`] : [PLAN_MARKER, '## postureops plan', dangerLine(plan), `**${escapeMd(planSummaryLine(plan.summary))}**`];
+  if (plan.rehearsal) out.push(`${plan.rehearsal.outcome === 'clean' ? '' : '**'}${escapeMd(rehearsalLine(plan.rehearsal))}${plan.rehearsal.outcome === 'clean' ? '' : '**'}`);
   const silenced = routingWarningMd(plan.routing);
   if (silenced !== '') out.push(silenced);
   const partial = partialText(plan.targets);

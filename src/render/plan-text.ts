@@ -23,6 +23,7 @@ import {
   retryReserveText,
   planSummaryLine,
   refusalRemedy,
+  rehearsalLine,
   scopeText,
   sourceText,
 } from './common.js';
@@ -102,6 +103,10 @@ export function renderPlanText(plan: Plan, options: { color: boolean; quiet?: bo
   }
   out.push('');
 
+  if (plan.rehearsal) {
+    const paint = plan.rehearsal.outcome === 'clean' ? c.green : plan.rehearsal.outcome === 'unsettled' ? c.yellow : c.red;
+    out.push(paint(v(rehearsalLine(plan.rehearsal))));
+  }
   out.push(c.bold(planSummaryLine(plan.summary)) + (plan.unmanaged.length > 0 ? ` ${plan.summary.unmanaged} unmanaged.` : ''));
   if (plan.refusal) out.push(c.red(c.bold(`Plan refused (${plan.refusal.code}). ${refusalRemedy(plan.refusal)}`)));
   return out.join('\n') + '\n';

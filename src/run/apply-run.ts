@@ -21,6 +21,7 @@ import type { ApplyReport, Plan } from '../model/plan.js';
 import { RunError } from './errors.js';
 import { changedAccounts, type Planned } from './plan-run.js';
 import { type ReadHooks, readLive } from './read.js';
+import { rehearsed, type StartRehearsal } from './rehearse.js';
 import { Run, type RunSetup } from './run.js';
 
 /**
@@ -121,6 +122,8 @@ export interface SavedPlanRequest extends ApplyChecks {
   desired: DesiredState;
   /** The saved plan, as read (and its signature checked) by the adapter: untrusted. */
   saved: Plan;
+  /** Rehearse the derived plan on the stand-in this starts (as PlanRequest.rehearse); absent: `--no-rehearse`. */
+  rehearse?: StartRehearsal;
 }
 
 /**
@@ -150,7 +153,7 @@ export async function deriveSavedPlan(setup: RunSetup, request: SavedPlanRequest
     await run.preflight([...readGroups(accounts, kindsOf, 'both', parentsOf), ...writes, ...leased], 'read and apply', retryReserve(saved.changes, run.client.retryBudget?.()));
     // The lease first: the live state the derivation reads is read under it.
     if (request.lease) await run.takeLease({ declared: desired.root.accounts, accounts });
-    const live = await readLive(run, accounts, { settings: desired.root.settings, kindsOf, parentsOf }, hooks);
+    const live = await readLive(run, accounts, { settings: desired.root.settings, kindsOf, parentsOf, ...(request.rehearse ? { keepLists: true } : {}) }, hooks);
     // Rotation is asked for per change in the file; the derived plan rotates the same resources.
     const rotate = saved.changes.filter((c) => c.rotate === true).map((c) => `${c.account}/${c.kind}/${c.name}`);
     const result = withBudget(derivePlan(desired, live, {
@@ -169,7 +172,11 @@ export async function deriveSavedPlan(setup: RunSetup, request: SavedPlanRequest
       throw new RunError({ kind: 'saved-differs', ...(stale ? { stale: { message: stale.message, details: stale.details } } : {}), differences });
     }
     if (!derived) throw new RunError({ kind: 'no-plan', diagnostics: result.diagnostics, saved: true });
-    return { plan: derived, run, desired, literals: literalSource(desired), writesEstimated: true, ...(request.force ? { force: true as const } : {}) };
+    const literals = literalSource(desired);
+    const plan = request.rehearse
+      ? await rehearsed(run, request.rehearse, { plan: derived, desired, live, env: setup.env, literals, settings: desired.root.settings, kindsOf, parentsOf })
+      : derived;
+    return { plan, run, desired, literals, writesEstimated: true, ...(request.force ? { force: true as const } : {}) };
   } catch (err) {
     await run.close();
     throw err;

@@ -19,6 +19,7 @@ import { RunError } from './errors.js';
 import { desiredOf, type LoadProgress, type LoadResult } from './load.js';
 import { mayReadAhead, ReadAhead } from './read-ahead.js';
 import { changedOffline, narrow, type ReadHooks, readLive, type ScopeInput, selectAccounts } from './read.js';
+import { rehearsed, type StartRehearsal } from './rehearse.js';
 import { Run, type RunSetup } from './run.js';
 
 export interface PlanRequest extends ScopeInput {
@@ -40,6 +41,11 @@ export interface PlanRequest extends ScopeInput {
   lease?: boolean;
   /** The apply takes no lease (`--no-lease`): its estimate counts none. */
   noLease?: boolean;
+  /**
+   * Rehearse a plan with changes on the stand-in this starts (the adapters pass the emulator's
+   * startEmulator); absent: no rehearsal (`--no-rehearse`).
+   */
+  rehearse?: StartRehearsal;
 }
 
 export interface PlanHooks extends ReadHooks {
@@ -47,6 +53,8 @@ export interface PlanHooks extends ReadHooks {
   diagnostics?(diagnostics: Diagnostic[]): void | Promise<void>;
   /** The audit log is about to be read. */
   attributing?(): void;
+  /** A plan with changes is about to be rehearsed; what this returns is called when it ends. */
+  rehearsing?(plan: Plan): (() => void) | void;
 }
 
 /** A plan and the run it came from: the caller applies it or closes the run. */
@@ -79,7 +87,7 @@ async function loadFor(setup: RunSetup, request: PlanRequest): Promise<{ desired
   }
   try {
     const known = await run.knownBudget();
-    const ahead = new ReadAhead(run, request.accounts, known);
+    const ahead = new ReadAhead(run, request.accounts, known, request.rehearse !== undefined);
     run.readingAhead(known);
     const result = await load(ahead);
     ahead.stop();
@@ -118,7 +126,7 @@ export async function planRun(setup: RunSetup, request: PlanRequest, hooks: Plan
     await run.preflight([...readGroups(accounts, kindsOf, 'both', parentsOf), ...serviceCheckGroups(desired, accounts, KINDS), ...(request.lease ? leaseTakeGroups() : [])], 'read');
     // The lease first: the live state this plan comes from is read under it.
     if (request.lease) await run.takeLease({ declared: desired.root.accounts, accounts });
-    const live = await readLive(run, accounts, { settings: desired.root.settings, kindsOf, parentsOf, ...(ahead?.lists ? { ahead: ahead.lists } : {}) }, hooks);
+    const live = await readLive(run, accounts, { settings: desired.root.settings, kindsOf, parentsOf, ...(ahead?.lists ? { ahead: ahead.lists } : {}), ...(request.rehearse ? { keepLists: true } : {}) }, hooks);
     const built = buildPlan(desired, live, {
       accounts: accounts.map((a) => a.name),
       force: request.force,
@@ -136,14 +144,23 @@ export async function planRun(setup: RunSetup, request: PlanRequest, hooks: Plan
     const refused = await serviceChecks(run.client, result.plan, desired, KINDS);
     if (refused.length > 0) throw new RunError({ kind: 'no-plan', diagnostics: [...result.diagnostics, ...refused] });
     await hooks.diagnostics?.(result.diagnostics);
+    const literals = literalSource(desired);
     let plan = result.plan;
+    if (request.rehearse && plan.changes.length > 0) {
+      const ended = hooks.rehearsing?.(plan);
+      try {
+        plan = await rehearsed(run, request.rehearse, { plan, desired, live, env: setup.env, literals, settings: desired.root.settings, kindsOf, parentsOf });
+      } finally {
+        ended?.();
+      }
+    }
     if (request.attribute) {
       hooks.attributing?.();
       const attributed = await attribute(plan, run.client, { now: run.now() });
       await hooks.diagnostics?.(attributed.diagnostics);
       plan = attributed.plan;
     }
-    return { plan, run, desired, literals: literalSource(desired), ...(request.force ? { force: true as const } : {}) };
+    return { plan, run, desired, literals, ...(request.force ? { force: true as const } : {}) };
   } catch (err) {
     await run.close();
     throw err;

@@ -54,6 +54,8 @@ export class ReadAhead implements LoadProgress {
     private readonly run: Run,
     private readonly names: readonly string[] | undefined,
     private readonly budget: readonly BucketBudget[],
+    /** Keep the list bodies as read, for a rehearsal (FetchOptions.keepLists). */
+    private readonly keepLists = false,
   ) {}
 
   root(root: RootConfig): void {
@@ -65,7 +67,7 @@ export class ReadAhead implements LoadProgress {
     if (preflight([TOKEN_GROUP, ...most], this.budget, this.run.now()).seconds > 0) return this.stop();
     this.config = root;
     this.accounts = accounts;
-    this.lists = new ListsAhead(this.run.client, KINDS, { settings: root.settings });
+    this.lists = new ListsAhead(this.run.client, KINDS, { settings: root.settings, ...(this.keepLists ? { keepLists: true } : {}) });
     // Pruned kinds are read in every account, whatever the documents say.
     if (Object.values(root.prune).some((p) => p === true)) this.ask(new Set(accounts.map((a) => a.name)));
   }

@@ -71,6 +71,8 @@ export interface ReadOptions {
   kindsOf?: (account: AccountConfig) => readonly Kind[];
   /** Kinds listed per parent: the parents read (declaredParents); default every live one. */
   parentsOf?: ParentsOf;
+  /** Keep the lists as read (LiveState.lists), for a rehearsal. */
+  keepLists?: boolean;
   /** Lists asked for while the files loaded (read-ahead.ts). */
   ahead?: ListsAhead;
   /** Before an account's reads per parent, with the parents each kind reads (FetchOptions.beforeParents). */
@@ -84,6 +86,7 @@ export async function readLive(run: Run, accounts: readonly AccountConfig[], opt
     ...(options.settings ? { settings: options.settings } : {}),
     ...(options.kindsOf ? { kindsOf: options.kindsOf } : {}),
     ...(options.parentsOf ? { parentsOf: options.parentsOf } : {}),
+    ...(options.keepLists ? { keepLists: true } : {}),
     ...(options.ahead ? { ahead: options.ahead } : {}),
     ...(options.beforeParents ? { beforeParents: options.beforeParents } : {}),
     onAccountRead: () => count?.step(),

@@ -90,6 +90,8 @@ export class Run {
     readonly sleep: (ms: number) => Promise<void>,
     private readonly memory: BudgetMemory,
     private readonly setup: RunSetup,
+    /** The size limits of this run's reads (a rehearsal reads as much). */
+    private readonly limits: Pick<ClientOptions, 'maxResponseBytes' | 'maxRecords' | 'maxTotalBytes'> = {},
   ) {}
 
   /** Creates the client; bad service settings are a RunError (`client-config`). */
@@ -111,7 +113,31 @@ export class Run {
       ...(setup.log ? { log: setup.log } : {}),
       ...(setup.waits ? { onWait: setup.waits.onWait } : {}),
     });
-    return new Run(createClient(adjusted), adjusted.now ?? Date.now, adjusted.sleep ?? ((ms) => new Promise<void>((r) => setTimeout(r, ms))), setup.memory(options.baseUrl, options.keyId), setup);
+    const limits = Object.fromEntries((['maxResponseBytes', 'maxRecords', 'maxTotalBytes'] as const).filter((k) => adjusted[k] !== undefined).map((k) => [k, adjusted[k]]));
+    return new Run(createClient(adjusted), adjusted.now ?? Date.now, adjusted.sleep ?? ((ms) => new Promise<void>((r) => setTimeout(r, ms))), setup.memory(options.baseUrl, options.keyId), setup, limits);
+  }
+
+  /** The run's interruption (a signal): once aborted, a rehearsal starts no further change either. */
+  get stopSignal(): AbortSignal | undefined {
+    return this.setup.signals?.stop;
+  }
+
+  /**
+   * A client of a rehearsal's service (the emulator on loopback an adapter started): this run's read
+   * limits and interruption, nothing of its budget, memory, clock or log, so that no request to it
+   * counts against the service's budget. No retries: the emulator injects no faults.
+   */
+  rehearsalClient(service: { url: string; keyId: string; secret: string }, concurrency: number): ApiClient {
+    const signals = this.setup.signals;
+    return createClient({
+      baseUrl: service.url,
+      keyId: service.keyId,
+      secret: service.secret,
+      maxRetries: 0,
+      concurrency,
+      ...this.limits,
+      ...(signals ? { stopSignal: signals.stop, abortSignal: signals.abort } : {}),
+    });
   }
 
   /** A maximum duration bounds this run. */

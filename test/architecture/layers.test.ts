@@ -252,6 +252,22 @@ describe('layers', () => {
     ]);
   });
 
+  it("the run layer is handed the rehearsal's emulator by the adapters and never imports it (issue 35)", () => {
+    // Its own rule, so that widening `run.may` or the adapters' exception cannot quietly allow it.
+    expect(RULES.never.filter((r) => r.from === 'run' && r.to === 'emulator' && r.except === undefined)).toHaveLength(1);
+    expect(RULES.parts.run.may).not.toContain('emulator');
+    // Planted: an import (or a type-only one) of the emulator from the run layer is an arrow the rules refuse.
+    const planted = "import { startEmulator } from '../emulator/index.js';\nimport type { ReceivedRequest } from '../emulator/server.js';\n";
+    const deps = importsOf('src/run/planted.ts', () => planted);
+    expect(deps).toEqual(['src/emulator/index.ts', 'src/emulator/server.ts']);
+    expect(deps.every((d) => forbidden('run', layerOf(d)) !== undefined)).toBe(true);
+    // Both adapters hand it in: each imports the emulator, and the run layer's plan request takes it as `rehearse`.
+    expect(importsOf('src/github/pipeline.ts')).toContain('src/emulator/index.ts');
+    expect(readRepo('cmd/pipeline.ts')).toMatch(/import\('\.\.\/src\/emulator\/index\.js'\)/);
+    expect(readRepo('src/run/plan-run.ts')).toContain('rehearse?: StartRehearsal');
+    expect(importsOf('src/run/rehearse.ts').filter((d) => layerOf(d) === 'emulator')).toEqual([]);
+  });
+
   it('finds the imports it checks', () => {
     // A parser that found nothing would pass every rule above.
     expect(importsOf('src/plan/steps/plan.ts').some((d) => d.startsWith('src/model/'))).toBe(true);

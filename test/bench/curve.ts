@@ -104,7 +104,8 @@ export async function curve(options: CurveOptions = {}, log: (line: string) => v
       };
       const validate = await measureRuns(['validate', '.']);
       log(`  validate ${resources} resources: ${usageText(validate)}`);
-      const plan = await measureRuns(['plan', '.']);
+      // The engine's curve: the rehearsal's cost is measured on its own (rehearsal.ts).
+      const plan = await measureRuns(['plan', '.', '--no-rehearse']);
       log(`  plan ${resources} resources: ${usageText(plan)}`);
       points.push({ resources, accounts, documents: repo.documents, files: repo.files, runs, validate, plan });
     } finally {

@@ -9,6 +9,7 @@
 //   npm run bench -- --routing  the routing map and requirements of 1,000 rules only (routing.ts)
 //   npm run bench -- --signals  Ctrl-C at 20 moments of plan --out: exit code and plan file (signals.ts)
 //   npm run bench -- --apply    apply at a rate limit on a virtual clock, and the fault campaigns (apply-lease.ts)
+//   npm run bench -- --rehearsal  plan with and without the rehearsal at 10,000 resources (rehearsal.ts)
 
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
@@ -33,6 +34,7 @@ import { routingBench } from './routing.js';
 import { scale } from './scale.js';
 import { signalTable, signalTries } from './signals.js';
 import { applyTable, campaign, rateLimitedApply } from './apply-lease.js';
+import { rehearsalBench, rehearsalTable } from './rehearsal.js';
 
 const HOOK_ENV = { HOOK_TOKEN: 'bench-token' };
 const rows: [string, string][] = [];
@@ -179,6 +181,11 @@ async function main(): Promise<void> {
     process.stdout.write('\n' + ratiosTable(await ratios({}, (line) => process.stderr.write(line + '\n'))));
   };
   if (process.argv.includes('--ratios')) return speedRatios();
+  const rehearsal = async (): Promise<void> => {
+    process.stderr.write('rehearsal: plan with it and with --no-rehearse, 10,000 resources (child processes, interleaved)\n');
+    process.stdout.write('\n' + rehearsalTable(await rehearsalBench({}, (line) => process.stderr.write(line + '\n'))));
+  };
+  if (process.argv.includes('--rehearsal')) return rehearsal();
   const curveOnly = process.argv.includes('--curve');
   if (!curveOnly) {
     await speedRatios();
@@ -195,6 +202,7 @@ async function main(): Promise<void> {
     await sizes();
     routingBench(note);
     await applying();
+    await rehearsal();
   }
 }
 

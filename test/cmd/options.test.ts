@@ -36,17 +36,20 @@ describe('typed options', () => {
       force: false,
       format: 'text',
       dotenv: 'x.env',
+      rehearse: true,
     });
+    expect(parse.planOptions(raw(['plan'], ['--no-rehearse'])).rehearse).toBe(false);
     expect(parse.planOptions(raw(['plan'], ['--force', '--format', 'json', '--detailed-exitcode'])).force).toBe(true);
   });
 
   it('apply: the lease on unless --no-lease, its wait 0 unless given', () => {
-    expect(parse.applyOptions(raw(['apply'], []))).toEqual({ force: false, format: 'text', leaseWait: 0, lease: true });
-    expect(parse.applyOptions(raw(['apply'], ['--no-lease', '--lease-wait', '30', '--auto-approve', '--plan', 'p.json', '--force']))).toEqual({
+    expect(parse.applyOptions(raw(['apply'], []))).toEqual({ force: false, format: 'text', leaseWait: 0, lease: true, rehearse: true });
+    expect(parse.applyOptions(raw(['apply'], ['--no-lease', '--lease-wait', '30', '--auto-approve', '--plan', 'p.json', '--force', '--no-rehearse']))).toEqual({
       force: true,
       format: 'text',
       leaseWait: 30,
       lease: false,
+      rehearse: false,
       autoApprove: true,
       plan: 'p.json',
     });

@@ -111,7 +111,13 @@ describe('hostile names through plan and apply', () => {
   ] as const) {
     it(`apply${colour ? ' with colour' : ' with NO_COLOR'}: the report, the failures and the service's message quoting the names, all inert`, async () => {
       const dir = account === 'hx1' ? dir1 : dir2;
-      const r = await cli(['apply', dir, '--auto-approve', '--force'], { env: { ...env(), ...(colour ? COLOUR : {}) } });
+      // The rehearsal meets the refusal first (nothing written): its line and the refusal are inert too.
+      const rehearsed = await cli(['apply', dir, '--auto-approve', '--force'], { env: { ...env(), ...(colour ? COLOUR : {}) } });
+      expect(rehearsed.code, rehearsed.stderr).toBe(3);
+      expectInert(rehearsed, `apply ${account} (rehearsed)`, colour);
+      expect(rehearsed.stdout).toMatch(/rehearsal refused delete/);
+      expect(rehearsed.stdout).toMatch(/is used by alert rule/);
+      const r = await cli(['apply', dir, '--auto-approve', '--force', '--no-rehearse'], { env: { ...env(), ...(colour ? COLOUR : {}) } });
       // The channel the unmanaged rule uses cannot be deleted: the service says so, quoting both names.
       expect(r.code, r.stderr).toBe(1);
       expectInert(r, `apply ${account}`, colour);

@@ -245,7 +245,11 @@ describe('queries and policies as code', () => {
     expect(body.refusal.details).toEqual([
       'prod/Query/TrailStopped (delete) is still used by Policy traildeleted (not declared in this configuration)',
       'staging/Query/TrailStopped (delete) is still used by Policy traildeleted (not declared in this configuration)',
+      // The rehearsal (issue 35) meets the emulator's refusal of the same deletes: --force would not help.
+      'delete prod/Query/TrailStopped: DELETE /api/v2/Queries/TrailStopped failed (permanent): 400: Query TrailStopped is used by policy prod-traildeleted; delete the policy or change its query first',
+      'delete staging/Query/TrailStopped: DELETE /api/v2/Queries/TrailStopped failed (permanent): 400: Query TrailStopped is used by policy staging-traildeleted; delete the policy or change its query first',
     ]);
+    expect(body.rehearsal).toMatchObject({ outcome: 'refused', refused: [{ key: 'prod/Query/TrailStopped' }, { key: 'staging/Query/TrailStopped' }] });
     // The unused query goes, but apply refuses the plan whole: nothing is deleted.
     const applied = await cli(['apply', dir, '--auto-approve', '--no-lease'], { env });
     expect(applied.code).toBe(3);

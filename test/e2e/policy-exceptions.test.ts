@@ -196,7 +196,13 @@ describe('PolicyException: the exceptions of a policy', () => {
     await writeFile(join(dir, 'exceptions.yaml'), 'kind: PolicyException\nname: fresh\nspec:\n  exceptions:\n    - description: GCP projects\n      constraints:\n        projects: [p-1]\n');
     const plan = await cli(['plan', dir, '--format', 'json'], { env });
     expect((JSON.parse(plan.stdout).changes as any[]).map((c) => `${c.action} ${c.kind} ${c.name}`)).toEqual(['create Policy fresh', 'create PolicyException fresh/GCP projects']);
-    const applied = await cli(['apply', dir, '--auto-approve', '--no-lease'], { env });
+    // The rehearsal meets the service's refusal first: the apply stops before its first write.
+    const rehearsed = await cli(['apply', dir, '--auto-approve', '--no-lease'], { env });
+    expect(rehearsed.code).toBe(3);
+    expect(oneLine(rehearsed.stdout + rehearsed.stderr)).toMatch(/rehearsal refused create prod\/PolicyException\/fresh\/GCP projects: .*400: fieldKey: projects is not applicable/);
+    expect(oneLine(rehearsed.stdout + rehearsed.stderr)).toContain('nothing was sent to the service');
+    // Without it, the service refuses it half-way: the policy is created, the exception fails.
+    const applied = await cli(['apply', dir, '--auto-approve', '--no-lease', '--no-rehearse'], { env });
     expect(applied.code).toBe(1);
     expect(oneLine(applied.stdout + applied.stderr)).toMatch(/PolicyException fresh\/GCP projects.*fieldKey: projects is not applicable to policy prod-fresh\. Valid fieldKey are \[accountIds, arns, resourceNames, resourceTags\]/);
     // The next plan knows the policy: the same mistake is an error before anything is sent.

@@ -3,6 +3,7 @@
 
 import { afterEach, describe, expect, it } from 'vitest';
 import { startEmulator } from '../../src/emulator/index.js';
+import { HELD_SECRET, seededPrefix } from '../../src/emulator/seeding.js';
 import { boot, type Harness } from './helpers.js';
 
 let h: Harness | undefined;
@@ -177,6 +178,46 @@ describe('seedFromLists', () => {
     expect((await h.call('POST', 'Policies', { ...prod, body: { ...policy, alertProfile: 'MY_PROFILE.Mine' } })).status).toBe(201);
     expect((await h.call('POST', 'Policies', { ...prod, body: { ...policy, alertProfile: 'LW_HE_FILES_DEFAULT_PROFILE' } })).status).toBe(400);
     expect((await h.call('PATCH', 'AlertProfiles/LW_CloudTrail_Alerts', { ...prod, body: { alerts: [] } })).status).toBe(403);
+  });
+
+  it('holds the write-only secrets a record was listed without, answers them masked as ever, and checks writes that leave them alone', async () => {
+    const lists = {
+      AlertChannels: {
+        data: [
+          { intgGuid: 'PD', name: 'pager', type: 'PagerDutyApi', enabled: 1, data: {} },
+          { intgGuid: 'DD', name: 'dd', type: 'Datadog', enabled: 1, data: { datadogSite: 'eu', datadogType: 'Events Summary' } },
+        ],
+      },
+      ContainerRegistries: {
+        data: [{ intgGuid: 'HUB', name: 'hub', type: 'ContVulnCfg', enabled: 1, data: { registryType: 'DOCKERHUB', credentials: { username: 'u', password: '' }, limitByRep: [] } }],
+      },
+    };
+    h = await boot({ accounts: ['prod'], seedFromLists: { prod: lists } });
+    const prod = { account: 'prod' };
+    // Without the secret held, each of these would be a 400 for a secret the service has.
+    for (const [path, body] of [['AlertChannels/PD', { enabled: 0 }], ['AlertChannels/DD', { name: 'dd2' }], ['ContainerRegistries/HUB', { enabled: 0 }]] as const) {
+      const r = await h.call('PATCH', path, { ...prod, body });
+      expect(r.status, path).toBe(200);
+    }
+    // A write that sends data without the secret is checked as the service checks it.
+    expect((await h.call('PATCH', 'AlertChannels/DD', { ...prod, body: { data: { datadogSite: 'eu', datadogType: 'Events Summary' } } })).status).toBe(400);
+    const answers = JSON.stringify([(await h.call('GET', 'AlertChannels', prod)).body, (await h.call('GET', 'ContainerRegistries', prod)).body, (await h.call('GET', 'AlertChannels/PD', prod)).body]);
+    expect(answers).not.toContain(HELD_SECRET);
+    const pager = (await h.call('GET', 'AlertChannels/PD', prod)).body.data;
+    expect(pager.data).toEqual({});
+    const hub = (await h.call('GET', 'ContainerRegistries', prod)).body.data[0];
+    expect(hub.data.credentials).toEqual({ username: 'u', password: '' });
+  });
+
+  it('takes the predefined prefix from the seeded profiles when none is given', async () => {
+    expect(seededPrefix({ prod: { AlertProfiles: LISTS.AlertProfiles } })).toBe('LW_');
+    expect(seededPrefix({ prod: { AlertProfiles: [{ alertProfileId: 'ACME_BASE_PROFILE' }, { alertProfileId: 'ACME_X', extends: 'ACME_BASE_PROFILE' }] } })).toBe('ACME_');
+    expect(seededPrefix({ prod: { AlertChannels: { data: [] } } })).toBeUndefined();
+    h = await boot({ accounts: ['prod'], seedFromLists: { prod: { AlertProfiles: LISTS.AlertProfiles } } });
+    // LW_ is the vendor's here: a custom profile may extend LW_CloudTrail_Alerts and may not take the prefix.
+    const body = { alertProfileId: 'MINE', extends: 'LW_CloudTrail_Alerts', alerts: [{ name: 'a', eventName: 'e', subject: 's', description: '{{_OCCURRENCE}}' }] };
+    expect((await h.call('POST', 'AlertProfiles', { account: 'prod', body })).status).toBe(201);
+    expect((await h.call('POST', 'AlertProfiles', { account: 'prod', body: { ...body, alertProfileId: 'LW_MINE' } })).status).toBe(400);
   });
 
   it('runs without rate limits or faults', async () => {

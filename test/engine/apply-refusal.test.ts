@@ -83,4 +83,20 @@ describe('apply of a refused plan', () => {
     expect(() => refuseUnlessForced({ refusal: OVER }, undefined)).toThrow(PlanRefusedError);
     expect(() => refuseUnlessForced({ refusal: OVER }, true)).not.toThrow();
   });
+
+  it('refuseUnlessForced: a failed rehearsal is beyond --force, whatever the code of the refusal it joined', () => {
+    const rehearsal = { code: 'rehearsal' as const, message: 'the rehearsal refused a change', details: [] };
+    const refusedRehearsal = { outcome: 'refused' as const, accepted: 0, refused: [{ key: 'prod/AlertChannel/x', action: 'create' as const, message: '400' }] };
+    for (const plan of [{ refusal: rehearsal }, { refusal: OVER, rehearsal: refusedRehearsal }, { refusal: OVER, rehearsal: { outcome: 'failed' as const, accepted: 0, message: 'no port' } }]) {
+      try {
+        refuseUnlessForced(plan, true);
+        expect.unreachable();
+      } catch (err) {
+        expect((err as PlanRefusedError).overridable).toBe(false);
+      }
+    }
+    // A clean or unsettled rehearsal changes nothing of a refusal --force overrides.
+    expect(() => refuseUnlessForced({ refusal: OVER, rehearsal: { outcome: 'clean', accepted: 1 } }, true)).not.toThrow();
+    expect(() => refuseUnlessForced({ refusal: OVER, rehearsal: { outcome: 'unsettled', accepted: 1 } }, true)).not.toThrow();
+  });
 });

@@ -7,7 +7,8 @@ import { narrowScope, type ChangedAccounts } from '../../src/plan/core/plan-scop
 import { plan } from '../../src/plan/steps/plan.js';
 import { withBudget } from '../../src/ops/budget/budget.js';
 import type { DesiredState } from '../../src/model/account.js';
-import type { Plan } from '../../src/model/plan.js';
+import type { Plan, Refusal } from '../../src/model/plan.js';
+import { PlanRefusedError, refuseUnlessForced } from '../../src/ops/apply/apply-refusal.js';
 import { desired, FAKE_KINDS, live } from './plan-fakes.js';
 
 const NAMES = ['zeta', 'alpha', 'mid', 'beta', 'omega', 'gamma', 'delta'];
@@ -84,6 +85,29 @@ describe('mergePlans', () => {
     const merged = mergePlans([{ ...one, plan: refused(one.plan, 'in-use') }, { ...two, plan: refused(two.plan, 'prevent-destroy') }], FAKE_KINDS);
     expect(merged.refusal?.code).toBe('prevent-destroy');
     expect(merged.refusal?.details).toEqual(['prevent-destroy', 'in-use']);
+    // A rehearsal's refusal joins in shard order, its rehearsal with it (what keeps it beyond --force).
+    const rehearsal: Refusal = { code: 'rehearsal', message: 'rehearsal', details: ['r'] };
+    const both = mergePlans(
+      [{ ...one, plan: refused(one.plan, 'in-use') }, { ...two, plan: { ...two.plan, refusal: rehearsal, rehearsal: { outcome: 'refused', accepted: 0, refused: [{ key: 'k', action: 'create', message: 'r' }] } } }],
+      FAKE_KINDS,
+    );
+    expect(both.refusal).toEqual({ code: 'in-use', message: 'in-use; also, rehearsal', details: ['in-use', 'r'] });
+    expect(() => refuseUnlessForced(both, true)).toThrow(PlanRefusedError);
+  });
+
+  it("the shards' rehearsals as one: the worst outcome, counts summed, changes in shard order", () => {
+    const [one, two] = shards(2);
+    const clean = mergePlans([{ ...one, plan: { ...one.plan, rehearsal: { outcome: 'clean', accepted: 2 } } }, { ...two, plan: { ...two.plan, rehearsal: { outcome: 'clean', accepted: 3 } } }], FAKE_KINDS);
+    expect(clean.rehearsal).toEqual({ outcome: 'clean', accepted: 5 });
+    expect(mergePlans(shards(2), FAKE_KINDS).rehearsal).toBeUndefined();
+    const refused = mergePlans(
+      [
+        { ...one, plan: { ...one.plan, rehearsal: { outcome: 'unsettled', accepted: 1, remaining: [{ key: 'a/X/1', action: 'update' }], remainingCount: 1 } } },
+        { ...two, plan: { ...two.plan, rehearsal: { outcome: 'refused', accepted: 0, refused: [{ key: 'b/X/2', action: 'create', message: '400' }], notTried: 2 } } },
+      ],
+      FAKE_KINDS,
+    );
+    expect(refused.rehearsal).toEqual({ outcome: 'refused', accepted: 1, refused: [{ key: 'b/X/2', action: 'create', message: '400' }], notTried: 2, remaining: [{ key: 'a/X/1', action: 'update' }], remainingCount: 1 });
   });
 });
 

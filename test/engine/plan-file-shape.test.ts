@@ -123,6 +123,9 @@ describe('a well-formed plan file is accepted with each optional part present or
       p.routing.failing.push({ requirement: 'dev too', accounts: [{ account: 'prod', cells: [] }, { account: 'dev', cells: ['Compliance/high'] }] });
     }],
     ['no changes at all', (p) => (p.changes = [])],
+    ['a clean rehearsal', (p) => (p.rehearsal = { outcome: 'clean', accepted: 2 })],
+    ['a refused rehearsal', (p) => (p.rehearsal = { outcome: 'refused', accepted: 0, refused: [{ key: 'prod/AlertChannel/x', action: 'create', message: '400' }], notTried: 1 })],
+    ['an unsettled rehearsal', (p) => (p.rehearsal = { outcome: 'unsettled', accepted: 1, remaining: [{ key: 'prod/AlertChannel/x', action: 'update' }], remainingCount: 3 })],
   ];
   for (const [name, edit] of variants) it(name, () => expectAccepted(edit));
 });
@@ -240,6 +243,20 @@ describe('routing of the wrong shape is refused, naming routing', () => {
     ['outages as null', (p) => (routing(p).outages = null)],
     ['an outage without requirement', (p) => (routing(p).outages = [{ accounts: [] }])],
     ['a required channel whose requirements is text', (p) => (routing(p).requiredChannels = [{ account: 'prod', name: 'p', requirements: 'pages' }])],
+  ];
+  for (const [name, edit] of cases) it(name, () => expectDamaged(edit, wrong));
+});
+
+describe('a rehearsal of the wrong shape is refused, naming rehearsal', () => {
+  const wrong = ['rehearsal must be {outcome, accepted, refused?, notTried?, remaining?, remainingCount?, message?}'];
+  const cases: [string, (p: Json) => void][] = [
+    ['rehearsal as text', (p) => (p.rehearsal = 'clean')],
+    ['an outcome no rehearsal has', (p) => (p.rehearsal = { outcome: 'fine', accepted: 1 })],
+    ['accepted as text', (p) => (p.rehearsal = { outcome: 'clean', accepted: '1' })],
+    ['accepted below zero', (p) => (p.rehearsal = { outcome: 'clean', accepted: -1 })],
+    ['a refused change with an action no change has', (p) => (p.rehearsal = { outcome: 'refused', accepted: 0, refused: [{ key: 'k', action: 'explode' }] })],
+    ['a remaining change without its key', (p) => (p.rehearsal = { outcome: 'unsettled', accepted: 0, remaining: [{ action: 'create' }] })],
+    ['a message that is not text', (p) => (p.rehearsal = { outcome: 'failed', accepted: 0, message: { text: 'x' } })],
   ];
   for (const [name, edit] of cases) it(name, () => expectDamaged(edit, wrong));
 });

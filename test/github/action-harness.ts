@@ -79,6 +79,9 @@ export function runBundle(o: RunOptions): Promise<ActionResult> {
     GITHUB_WORKSPACE: o.workspace,
     GITHUB_OUTPUT: files.output,
     GITHUB_STEP_SUMMARY: files.summary,
+    // The runner's own temporary folder, one per run: files the Action writes there (the routing
+    // report) never meet another test's.
+    RUNNER_TEMP: join(runDir, 'temp'),
     ...inputs,
     ...o.env,
   };

@@ -34,12 +34,12 @@ function workspace(account: string, rule: string, root = `accounts:\n  - name: $
   return ws;
 }
 
-function pr(ws: string, n: number): Promise<ActionResult> {
+function pr(ws: string, n: number, inputs: Record<string, string> = {}): Promise<ActionResult> {
   return runBundle({
     workspace: ws,
     eventName: 'pull_request',
     payload: pullPayload(n),
-    inputs: { directory: 'posture' },
+    inputs: { directory: 'posture', ...inputs },
     env: { ...serviceEnv(emu), JOB_SECRET, ACTIONS_RUNTIME_TOKEN: RUNTIME_TOKEN },
     apiUrl: gh.url,
   });
@@ -63,7 +63,12 @@ function expectNowhere(r: ActionResult, n: number, values: readonly string[]): v
 describe('the Action masks what the loader read', () => {
   it('a value read through the YAML escape "\\x24{env:...}" is registered and filtered: log, comment, summary', async () => {
     const ws = workspace('rv1', '  eventCategory: ["\\x24{env:JOB_SECRET}", Cloud]\n');
-    const r = await pr(ws, 401);
+    // The service refuses the category (its message may echo it): so does the rehearsal, masked.
+    const rehearsed = await pr(ws, 402);
+    expect(rehearsed.outputs).toMatchObject({ refused: 'true' });
+    expect((gh.comments.get(402) ?? [])[0].body).toContain('rehearsal refused create rv1/AlertRule/r');
+    expectNowhere(rehearsed, 402, [JOB_SECRET, RUNTIME_TOKEN, TOKEN]);
+    const r = await pr(ws, 401, { rehearse: 'false' });
     expect(r.code, r.stdout).toBe(0);
     expect(r.stdout.split('\n')).toContain(`::add-mask::${JOB_SECRET}`);
     // The carried category shows, masked, in the plan's routing cells.

@@ -24,7 +24,7 @@ describe('action.yml', () => {
   });
 
   it('declares the inputs the adapter reads and the outputs it writes', () => {
-    expect(Object.keys(action.inputs)).toEqual(['directory', 'mode', 'apply-branches', 'accounts', 'target', 'rotate', 'max-duration', 'changed-since', 'shard', 'plan-out', 'plans', 'github-token', 'comment', 'labels', 'fail-on-refusal', 'attribute']);
+    expect(Object.keys(action.inputs)).toEqual(['directory', 'mode', 'apply-branches', 'accounts', 'target', 'rotate', 'max-duration', 'changed-since', 'shard', 'plan-out', 'plans', 'github-token', 'comment', 'labels', 'fail-on-refusal', 'attribute', 'rehearse']);
     expect(action.inputs['github-token'].default).toBe('${{ github.token }}');
     expect(action.inputs.labels.default).toBe('false');
     const source = ['action.ts', 'report.ts', 'settings.ts', 'routing-report.ts'].map((f) => readFileSync(join(root, 'src/github', f), 'utf8')).join('\n');

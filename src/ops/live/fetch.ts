@@ -50,6 +50,8 @@ export interface FetchOptions {
   beforeParents?: (account: AccountConfig, parents: ReadonlyMap<string, readonly string[]>) => Promise<void>;
   /** Progress hook (display only): an account's lists have all been read. */
   onAccountRead?: (account: AccountConfig) => void;
+  /** Keep every list's records as read (LiveState.lists): what a rehearsal seeds its emulator with. */
+  keepLists?: boolean;
   /**
    * Lists already asked for (the run layer reads ahead while the files load): taken from here, not
    * read again. Made with the same client, kinds, settings and readPaths.
@@ -67,6 +69,7 @@ export async function fetchLive(
 ): Promise<LiveState> {
   const ahead = options.ahead ?? new ListsAhead(client, kinds, options);
   const before = ahead.before;
+  const lists = options.keepLists ? ahead.keptLists(accounts) : undefined;
   const perAccount = await mapBounded(accounts, options.concurrency ?? DEFAULT_FETCH_CONCURRENCY, (account) =>
     fetchAccount(ahead, account, options.kindsOf ? options.kindsOf(account) : kinds, options.parentsOf, options.beforeParents).then((live) => {
       try {
@@ -87,6 +90,7 @@ export async function fetchLive(
     calls: statsDelta(before, client.stats()),
     ...(diagnostics.length > 0 ? { diagnostics } : {}),
     ...(unread.length > 0 ? { unread } : {}),
+    ...(lists ? { lists } : {}),
   };
 }
 
@@ -101,11 +105,13 @@ export class ListsAhead {
   private readonly reads: ListReads;
   private readonly contexts = new Map<string, FetchContext>();
   private readonly lists = new Map<string, Promise<LiveResource[]>>();
+  /** With keepLists: each account's list bodies as read (LiveState.lists), filled as the reads answer. */
+  private readonly kept: Record<string, Record<string, readonly unknown[]>> = {};
 
   constructor(
     private readonly client: ApiClient,
     private readonly kinds: readonly Kind[],
-    private readonly options: Pick<FetchOptions, 'settings' | 'readPaths'> = {},
+    private readonly options: Pick<FetchOptions, 'settings' | 'readPaths' | 'keepLists'> = {},
   ) {
     this.before = client.stats();
     this.reads = readsOf(kinds, options.readPaths);
@@ -113,7 +119,10 @@ export class ListsAhead {
 
   context(account: AccountConfig): FetchContext {
     let ctx = this.contexts.get(account.name);
-    if (!ctx) this.contexts.set(account.name, (ctx = fetchContext(this.client, account, this.options.settings, this.reads)));
+    if (!ctx) {
+      const kept = this.options.keepLists ? (this.kept[account.name] ??= {}) : undefined;
+      this.contexts.set(account.name, (ctx = fetchContext(this.client, account, this.options.settings, this.reads, kept)));
+    }
     return ctx;
   }
 
@@ -128,6 +137,13 @@ export class ListsAhead {
       this.lists.set(key, pending);
     }
     return pending;
+  }
+
+  /** The list bodies kept for `accounts` (each account's record fills as its reads answer). */
+  keptLists(accounts: readonly AccountConfig[]): Record<string, Record<string, readonly unknown[]>> {
+    const out: Record<string, Record<string, readonly unknown[]>> = {};
+    for (const a of accounts) out[a.name] = this.kept[a.name] ??= {};
+    return out;
   }
 
   /** Whether the list of `kind` in `account` has been asked for. */
@@ -165,7 +181,7 @@ const MAX_PAGES = 100;
  * per kind (a copy of a large list per reader was most of a run's memory). `reads` says which lists
  * may be read through their search instead; a paged answer is followed to its last page.
  */
-export function fetchContext(client: ApiClient, account: AccountConfig, settings?: KindSettings, reads: ListReads = new Map()): FetchContext {
+export function fetchContext(client: ApiClient, account: AccountConfig, settings?: KindSettings, reads: ListReads = new Map(), kept?: Record<string, readonly unknown[]>): FetchContext {
   const memo = new Map<string, Promise<unknown>>();
   const target = requestTarget(account);
   return {
@@ -175,7 +191,13 @@ export function fetchContext(client: ApiClient, account: AccountConfig, settings
     get(path: string): Promise<unknown> {
       let pending = memo.get(path);
       if (!pending) {
-        pending = readAll(client, path, reads, target).then(deepFreeze);
+        // Kept as read, frozen and shared (no copy), under the list path without the API prefix.
+        pending = readAll(client, path, reads, target)
+          .then(deepFreeze)
+          .then((data) => {
+            if (kept && Array.isArray(data)) kept[path.slice(API_PREFIX.length + 1)] = data;
+            return data;
+          });
         memo.set(path, pending);
       }
       return pending;

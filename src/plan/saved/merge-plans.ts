@@ -5,7 +5,7 @@
 
 import { mergeRouting } from '../../model/routing.js';
 import { type Diagnostic, sortDiagnostics } from '../../model/diagnostics.js';
-import { type Action, type BucketNeed, type CallStats, type Plan, PLAN_FORMAT_VERSION, type PlanScope, type Refusal, type SkippedAccount } from '../../model/plan.js';
+import { type Action, type BucketNeed, type CallStats, type Plan, PLAN_FORMAT_VERSION, type PlanScope, type Refusal, type Rehearsal, type SkippedAccount } from '../../model/plan.js';
 import { KINDS } from '../../kinds/index.js';
 import type { Kind } from '../../kinds/types.js';
 import { canonicalJson } from '../core/digest.js';
@@ -130,7 +130,8 @@ export function mergePlans(inputs: readonly ShardPlan[], kinds: readonly Kind[] 
   const changedSince = plans[0].scope!.changedSince;
   const scope: PlanScope | undefined = changedSince || skipped.length > 0 ? { ...(changedSince ? { changedSince: { ...changedSince } } : {}), skipped } : undefined;
 
-  // preventDestroy first: the one refusal --force does not override decides the code.
+  // preventDestroy first: the one refusal --force does not override decides the code (a rehearsal's
+  // is beyond --force whatever the code: refuseUnlessForced reads the rehearsal).
   const refusals = plans.map((p) => p.refusal).filter((r): r is Refusal => r !== undefined);
   const refusal = [...refusals.filter((r) => r.code === 'prevent-destroy'), ...refusals.filter((r) => r.code !== 'prevent-destroy')].reduce<Refusal | undefined>(
     (acc, r) => combine(acc, r),
@@ -142,6 +143,8 @@ export function mergePlans(inputs: readonly ShardPlan[], kinds: readonly Kind[] 
 
   // Each shard compared the routing of its own accounts.
   const routing = mergeRouting(plans.map((p) => p.routing), byRank);
+  // Each shard rehearsed its own accounts.
+  const rehearsal = mergeRehearsals(plans.map((p) => p.rehearsal));
 
   const attributed = plans.map((p) => p.attribution).filter((a) => a !== undefined);
   const count = (action: Action): number => changes.filter((c) => c.action === action).length;
@@ -158,6 +161,7 @@ export function mergePlans(inputs: readonly ShardPlan[], kinds: readonly Kind[] 
     ...(scope ? { scope } : {}),
     ...(refusal ? { refusal } : {}),
     ...(routing ? { routing } : {}),
+    ...(rehearsal ? { rehearsal } : {}),
     apiCalls: sumCalls(plans.map((p) => p.apiCalls)),
     budget: mergeBudget(plans.map((p) => p.budget)),
     ...(unread.length > 0 ? { unread: unread.map((u) => ({ account: u.account, kinds: [...u.kinds] })) } : {}),
@@ -171,5 +175,24 @@ export function mergePlans(inputs: readonly ShardPlan[], kinds: readonly Kind[] 
           },
         }
       : {}),
+  };
+}
+
+/** The shards' rehearsals as one: the worst outcome, the counts summed, the changes in shard order. */
+export function mergeRehearsals(parts: readonly (Rehearsal | undefined)[]): Rehearsal | undefined {
+  const given = parts.filter((r): r is Rehearsal => r !== undefined);
+  if (given.length === 0) return undefined;
+  const worst = (['failed', 'refused', 'unsettled', 'clean'] as const).find((o) => given.some((r) => r.outcome === o))!;
+  const sum = (pick: (r: Rehearsal) => number | undefined): number => given.reduce((n, r) => n + (pick(r) ?? 0), 0);
+  const refused = given.flatMap((r) => r.refused ?? []);
+  const remaining = given.flatMap((r) => r.remaining ?? []);
+  const message = given.find((r) => r.outcome === worst && r.message !== undefined)?.message;
+  return {
+    outcome: worst,
+    accepted: sum((r) => r.accepted),
+    ...(refused.length > 0 ? { refused } : {}),
+    ...(sum((r) => r.notTried) > 0 ? { notTried: sum((r) => r.notTried) } : {}),
+    ...(remaining.length > 0 ? { remaining: remaining.slice(0, 5), remainingCount: sum((r) => r.remainingCount ?? r.remaining?.length) } : {}),
+    ...(message !== undefined ? { message } : {}),
   };
 }

@@ -12,7 +12,7 @@ import { inertText as inert } from '../../model/inert.js';
 import { renameLive } from '../steps/rename.js';
 import { KINDS } from '../../kinds/index.js';
 import type { Kind } from '../../kinds/types.js';
-import { ACTIONS, type Plan, PLAN_FORMAT_VERSION, type Refusal } from '../../model/plan.js';
+import { ACTIONS, type Plan, PLAN_FORMAT_VERSION, type Refusal, REHEARSAL_OUTCOMES } from '../../model/plan.js';
 import { CHANGE_REASON_CODES, isChangeReasonCode } from '../../model/reasons.js';
 import { type LiveState } from '../../model/live.js';
 import { resourceKey } from '../../model/resource.js';
@@ -219,6 +219,24 @@ function routingShape(r: unknown): boolean {
   return cellsOk && requiredOk && failuresOk(r.failing) && failuresOk(r.outages) && deliveryOk && receiptsOk(r.newChannels) && receiptsOk(r.undeclaredChannels);
 }
 
+/** A plan's `rehearsal` as renderers read it. */
+function rehearsalShape(r: unknown): boolean {
+  const changes = (list: unknown) =>
+    list === undefined || (Array.isArray(list) && list.every((c) => isObject(c) && typeof c.key === 'string' && ACTIONS.includes(c.action as never) && (c.message === undefined || typeof c.message === 'string')));
+  const count = (n: unknown) => n === undefined || (Number.isInteger(n) && (n as number) >= 0);
+  return (
+    isObject(r) &&
+    REHEARSAL_OUTCOMES.includes(r.outcome as never) &&
+    Number.isInteger(r.accepted) &&
+    count(r.accepted) &&
+    count(r.notTried) &&
+    count(r.remainingCount) &&
+    changes(r.refused) &&
+    changes(r.remaining) &&
+    (r.message === undefined || typeof r.message === 'string')
+  );
+}
+
 function shapeProblems(plan: Record<string, unknown>): string[] {
   const out: string[] = [];
   if (!Array.isArray(plan.accounts) || !plan.accounts.every((a) => isObject(a) && typeof a.name === 'string' && typeof a.orgAccess === 'boolean')) {
@@ -239,6 +257,7 @@ function shapeProblems(plan: Record<string, unknown>): string[] {
       if (scope.rootAccounts !== undefined && !isStringArray(scope.rootAccounts)) out.push('scope.rootAccounts must be a list of strings');
     }
   }
+  if (plan.rehearsal !== undefined && !rehearsalShape(plan.rehearsal)) out.push('rehearsal must be {outcome, accepted, refused?, notTried?, remaining?, remainingCount?, message?}');
   if (plan.routing !== undefined && !routingShape(plan.routing)) out.push('routing must be {accounts, changes: [{account, eventCategory, severity, before, after, gained, lost, causes?}], failing?, newChannels?, undeclaredChannels?, delivery?, outages?, requiredChannels?}');
   if (!Array.isArray(plan.changes)) {
     out.push('changes must be a list');
