@@ -138,9 +138,16 @@ export class WaitReporter {
     this.estimate = estimate;
   }
 
-  /** Seconds left by the budget model, waits included; undefined before the pre-flight said. */
+  /**
+   * Seconds left by the budget model, waits included; undefined when neither the pre-flight nor a
+   * wait under way says. A request waiting for its bucket holds the run at least that long, even when
+   * the pre-flight foresaw no wait (a budget the service spent elsewhere): never less than the longest wait.
+   */
   left(now: number): number | undefined {
-    return this.estimate?.(now);
+    const model = this.estimate?.(now);
+    const waiting = Math.max(0, ...[...this.waiting.values()].map((w) => w.secondsLeft));
+    if (model === undefined && waiting === 0) return undefined;
+    return Math.max(model ?? 0, waiting);
   }
 
   readonly onWait = (bucket: string, secondsLeft: number, info: WaitInfo): void => {

@@ -155,6 +155,23 @@ describe('a line that tells the truth during waits (issue 31)', () => {
     expect(lines[46]).toContain('next request in 1s');
   });
 
+  it('with no wait foreseen by the pre-flight, a wait under way still holds the time left up: never less than the wait', () => {
+    const { out, text } = capture(true);
+    const c = clock();
+    const waits = new WaitReporter(out);
+    const p = new Progress(out, 'Applying', 10, c.now, 'change', (now) => waits.left(now), null);
+    waits.onTick = () => p.tick();
+    for (let i = 0; i < 5; i++) {
+      c.advance(1000);
+      p.step();
+    }
+    // The pace alone says 5 s; the bucket says the next request leaves in 9m 31s.
+    waits.onWait('POST AlertChannels', 571, { now: c.now(), limit: 6 });
+    expect(text().split(ERASE).filter((d) => d !== '').at(-1)).toContain('5/10 done, 5s elapsed, about 9m 31s left');
+    waits.onWait('POST AlertChannels', 0, { now: c.now(), limit: 6 });
+    expect(waits.left(c.now())).toBeUndefined();
+  });
+
   it('off a terminal, a line at most every 30 s of the clock, also while nothing finishes', () => {
     const { out, text } = capture(false);
     const c = clock();
@@ -211,13 +228,14 @@ describe('off a terminal, one line at most every 30 s for a phase and its waits 
     }
     p.end();
     const wait = (left: string) => `rate limit: waiting: POST AlertChannels refills 1 request every 1 min, next request in ${left}`;
-    // The phase's first line, then one line every 30 s at most, each saying the wait and what it is.
+    // The phase's first line, then one line every 30 s at most, each saying the wait and what it is;
+    // with no estimate from the pre-flight, the time left is at least the wait.
     expect(text().split('\n').filter((l) => l !== '')).toEqual([
       'Applying: 10 changes',
-      `Applying: 0/10 done, 30s elapsed · ${wait('1m 31s')}`,
-      `Applying: 0/10 done, 1m 0s elapsed · ${wait('1m 1s')}`,
-      `Applying: 0/10 done, 1m 30s elapsed · ${wait('31s')}`,
-      `Applying: 0/10 done, 2m 0s elapsed · ${wait('1s')}`,
+      `Applying: 0/10 done, 30s elapsed, about 1m 31s left · ${wait('1m 31s')}`,
+      `Applying: 0/10 done, 1m 0s elapsed, about 1m 1s left · ${wait('1m 1s')}`,
+      `Applying: 0/10 done, 1m 30s elapsed, about 31s left · ${wait('31s')}`,
+      `Applying: 0/10 done, 2m 0s elapsed, about 1s left · ${wait('1s')}`,
     ]);
     // Once the phase is over, the wait logs its own line again, and no ended progress is drawn.
     waits.onWait('POST AlertChannels', 90, { now: c.now() + 60_000, limit: 60 });
@@ -231,7 +249,7 @@ describe('off a terminal, one line at most every 30 s for a phase and its waits 
     expect(lines()).toHaveLength(1);
     waits.onWait('POST AlertChannels', 50, { now: c.now(), limit: 60 });
     expect(lines()).toHaveLength(2);
-    expect(lines()[1]).toBe('Applying: 0/10 done, 40s elapsed · rate limit: waiting: POST AlertChannels refills 1 request every 1 min, next request in 50s');
+    expect(lines()[1]).toBe('Applying: 0/10 done, 40s elapsed, about 50s left · rate limit: waiting: POST AlertChannels refills 1 request every 1 min, next request in 50s');
     // The wait ends 10 s later; another starts at once: 10 s after the last line, it waits its turn.
     c.advance(10_000);
     waits.onWait('POST AlertChannels', 0, { now: c.now(), limit: 60 });
@@ -242,7 +260,7 @@ describe('off a terminal, one line at most every 30 s for a phase and its waits 
       waits.onWait('POST AlertRules', s, { now: c.now(), limit: 60 });
     }
     p.end();
-    expect(lines().slice(2)).toEqual(['Applying: 0/10 done, 1m 10s elapsed · rate limit: waiting: POST AlertRules refills 1 request every 1 min, next request in 20s']);
+    expect(lines().slice(2)).toEqual(['Applying: 0/10 done, 1m 10s elapsed, about 20s left · rate limit: waiting: POST AlertRules refills 1 request every 1 min, next request in 20s']);
   });
 
   it('on a terminal the ended phase is not drawn again by a later wait', () => {
