@@ -1,8 +1,9 @@
 // stderr as people see it: on a terminal, log lines scroll and one status line (the progress of a
 // phase, a rate-limit countdown) stays below them, redrawn in place with readline's cursor calls and
 // never mixed into them; elsewhere (CI logs) there is no status line: a phase logs one line when it
-// starts and at most one progress line every 30 s (with the rate-limit wait under way in it), and a
-// rate-limit wait one line when it starts and at most one a minute.
+// starts and at most one progress line every 30 s, which carries the rate-limit wait under way (the
+// wait has no line of its own then: one line every 30 s at most, for both); outside a phase a wait
+// logs one line when it starts and at most one a minute.
 
 import { clearLine, cursorTo } from 'node:readline';
 import { inertText } from '../src/model/inert.js';
@@ -125,7 +126,10 @@ export class WaitReporter {
 
   /** Seconds the run has left by its pre-flight estimate, brought up to date (see preflightCheck). */
   private estimate: ((now: number) => number | undefined) | undefined;
-  /** Told each second of a wait (a phase's progress refreshes with it). */
+  /**
+   * Told each second of a wait: the phase under way refreshes its progress with it, and off a
+   * terminal its progress lines carry the wait, which then logs no line of its own.
+   */
   onTick?: (now: number) => void;
 
   constructor(private readonly out: StatusConsole) {}
@@ -134,9 +138,16 @@ export class WaitReporter {
     this.estimate = estimate;
   }
 
-  /** Seconds left by the budget model, waits included; undefined before the pre-flight said. */
+  /**
+   * Seconds left by the budget model, waits included; undefined when neither the pre-flight nor a
+   * wait under way says. A request waiting for its bucket holds the run at least that long, even when
+   * the pre-flight foresaw no wait (a budget the service spent elsewhere): never less than the longest wait.
+   */
   left(now: number): number | undefined {
-    return this.estimate?.(now);
+    const model = this.estimate?.(now);
+    const waiting = Math.max(0, ...[...this.waiting.values()].map((w) => w.secondsLeft));
+    if (model === undefined && waiting === 0) return undefined;
+    return Math.max(model ?? 0, waiting);
   }
 
   readonly onWait = (bucket: string, secondsLeft: number, info: WaitInfo): void => {
@@ -150,6 +161,8 @@ export class WaitReporter {
       this.out.setStatus(this.waiting.size > 0 ? this.forms(info.now) : undefined, 'wait');
       return;
     }
+    // A phase's progress lines say the wait (at most one line every 30 s for both).
+    if (this.onTick) return;
     if (secondsLeft > 0 && (this.lastLine === undefined || info.now - this.lastLine >= LOG_INTERVAL_MS)) {
       this.lastLine = info.now;
       this.out.line(this.text(info.now));
@@ -165,15 +178,18 @@ export class WaitReporter {
     return this.forms(now)[0];
   }
 
-  /** `rate limit: POST AlertChannels: next in 47s` while a request waits; undefined otherwise. */
+  /**
+   * The wait under way as a phase's progress line carries it, what the number is included (that
+   * line says the time left itself); undefined while nothing waits.
+   */
   brief(now: number): string | undefined {
-    return this.waiting.size > 0 ? this.forms(now)[1] : undefined;
+    return this.waiting.size > 0 ? this.forms(now, false)[0] : undefined;
   }
 
   /** The wait's status, longest form first: every form keeps each countdown whole. */
-  private forms(now: number): string[] {
+  private forms(now: number, withRun = true): string[] {
     const waits = [...this.waiting.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-    const left = this.estimate?.(now);
+    const left = withRun ? this.estimate?.(now) : undefined;
     const run = left !== undefined && left > 0 ? ` (the run: about ${duration(left)} left)` : '';
     const long = waits.map(([bucket, w]) => `${bucket} refills ${refillRate(w.limit)}, next request in ${duration(w.secondsLeft)}`);
     const mid = waits.map(([bucket, w]) => `${bucket}: next in ${duration(w.secondsLeft)}`);

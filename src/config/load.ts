@@ -6,7 +6,7 @@ import path from 'node:path';
 import { type Diagnostic, hasErrors, type SourcePosition, sortDiagnostics } from '../model/diagnostics.js';
 import { DOCUMENT_KINDS, KINDS, kindForDocument } from '../kinds/index.js';
 import { clone } from '../kinds/common.js';
-import type { DesiredResource, Lifecycle, ResourceDocument } from '../model/resource.js';
+import { type DesiredResource, type Lifecycle, type PlaceOf, type ResourceDocument, setPlaces } from '../model/resource.js';
 import type { Kind, MemberReference, Reference } from '../kinds/types.js';
 import type { Json, JsonObject } from '../model/json.js';
 import { getAt } from '../model/json-pointer.js';
@@ -85,7 +85,12 @@ export async function loadConfig(dir: string, options: LoadOptions): Promise<Loa
     if (!kind) continue;
     try {
       const r = kind.fromDocument(doc);
-      resources.push(...r.resources.map((res) => withDocumentFacts(res, doc)));
+      for (const res of r.resources) {
+        const made = withDocumentFacts(res, doc);
+        // Plan-time problems (a reference to a live resource of the wrong type) point at the value's line.
+        if (doc instanceof StampedDocument && made.name === doc.name && made.parent === undefined) setPlaces(made, doc.place);
+        resources.push(made);
+      }
       diagnostics.push(...r.diagnostics.map((d) => (d.file ? d : { ...doc.source, ...d })));
     } catch (err) {
       diagnostics.push({
@@ -387,5 +392,19 @@ class StampedDocument implements ResourceDocument {
   get positions(): Record<string, SourcePosition> {
     this.#positions ??= specPositions(this.#doc);
     return this.#positions;
+  }
+
+  /**
+   * Where the document wrote `value` at a spec-relative `pointer` (the item of a list holding it).
+   * Holds the loaded document only; its positions are worked out when a diagnostic asks.
+   */
+  get place(): PlaceOf {
+    const doc = this.#doc;
+    return (pointer, value) => {
+      const at = getAt(doc.value.spec, pointer);
+      const item = Array.isArray(at) ? at.indexOf(value) : -1;
+      if (item < 0 && at !== value) return undefined;
+      return positionOf(doc.positions, `/spec${pointer}${item >= 0 ? `/${item}` : ''}`, 'value');
+    };
   }
 }

@@ -53,6 +53,23 @@ export interface DesiredResource {
   context?: JsonObject;
 }
 
+/** Where a value of a desired resource was written: `pointer` (spec-relative) holding `value`. */
+export type PlaceOf = (pointer: string, value: string) => SourcePosition | undefined;
+
+// Kept beside the resources, not in them: a resource stays plain data (compared, cloned, saved), and
+// one copied or made otherwise simply has no places (its diagnostics stay at its document).
+const places = new WeakMap<DesiredResource, PlaceOf>();
+
+/** The loader says where `resource`'s values were written (worked out only when asked). */
+export function setPlaces(resource: DesiredResource, place: PlaceOf): void {
+  places.set(resource, place);
+}
+
+/** Where `resource` wrote `value` at `pointer` (a name in a list: the item's line), when its loader kept it. */
+export function placeOf(resource: DesiredResource, pointer: string, value: string): SourcePosition | undefined {
+  return places.get(resource)?.(pointer, value);
+}
+
 /** Who last wrote a live record and when, as the record itself says (no request of its own). */
 export interface LastChange {
   /** The user the service names (`createdOrUpdatedBy`). */

@@ -155,6 +155,23 @@ describe('a line that tells the truth during waits (issue 31)', () => {
     expect(lines[46]).toContain('next request in 1s');
   });
 
+  it('with no wait foreseen by the pre-flight, a wait under way still holds the time left up: never less than the wait', () => {
+    const { out, text } = capture(true);
+    const c = clock();
+    const waits = new WaitReporter(out);
+    const p = new Progress(out, 'Applying', 10, c.now, 'change', (now) => waits.left(now), null);
+    waits.onTick = () => p.tick();
+    for (let i = 0; i < 5; i++) {
+      c.advance(1000);
+      p.step();
+    }
+    // The pace alone says 5 s; the bucket says the next request leaves in 9m 31s.
+    waits.onWait('POST AlertChannels', 571, { now: c.now(), limit: 6 });
+    expect(text().split(ERASE).filter((d) => d !== '').at(-1)).toContain('5/10 done, 5s elapsed, about 9m 31s left');
+    waits.onWait('POST AlertChannels', 0, { now: c.now(), limit: 6 });
+    expect(waits.left(c.now())).toBeUndefined();
+  });
+
   it('off a terminal, a line at most every 30 s of the clock, also while nothing finishes', () => {
     const { out, text } = capture(false);
     const c = clock();
@@ -193,40 +210,61 @@ describe('off a terminal, one line at most every 30 s for a phase and its waits 
     return { io: { stdout: stream, stderr: stream, stdin: new PassThrough(), env: {}, cwd: '/' } as Io, text: () => text };
   }
 
-  it('a wait during a phase rides on its progress lines (each naming it), beside its own line at most once a minute', () => {
-    const { io: sink, text } = io(false);
+  /** An apply phase of 10 changes on a virtual clock, with the run's wait reporter. */
+  function applying(tty: boolean) {
+    const { io: sink, text } = io(tty);
     const c = clock();
     const waits = new WaitReporter(consoleOf(sink));
     consoleOf(sink).waits = waits;
     const p = phaseProgress(sink, 'Applying', 10, c.now, 'change')!;
+    return { text, lines: () => text().split('\n').filter((l) => l !== ''), c, waits, p };
+  }
+
+  it('a wait during a phase rides on its progress lines (each naming it), with no line of its own', () => {
+    const { text, c, waits, p } = applying(false);
     for (let s = 120; s > 0; s--) {
       c.advance(1000);
       waits.onWait('POST AlertChannels', s, { now: c.now(), limit: 60 });
     }
     p.end();
-    const lines = text().split('\n').filter((l) => l !== '');
-    expect(lines[0]).toBe('Applying: 10 changes');
-    expect(lines.filter((l) => l.startsWith('rate limit: waiting:'))).toEqual([
-      'rate limit: waiting: POST AlertChannels refills 1 request every 1 min, next request in 2m 0s',
-      'rate limit: waiting: POST AlertChannels refills 1 request every 1 min, next request in 1m 0s',
+    const wait = (left: string) => `rate limit: waiting: POST AlertChannels refills 1 request every 1 min, next request in ${left}`;
+    // The phase's first line, then one line every 30 s at most, each saying the wait and what it is;
+    // with no estimate from the pre-flight, the time left is at least the wait.
+    expect(text().split('\n').filter((l) => l !== '')).toEqual([
+      'Applying: 10 changes',
+      `Applying: 0/10 done, 30s elapsed, about 1m 31s left · ${wait('1m 31s')}`,
+      `Applying: 0/10 done, 1m 0s elapsed, about 1m 1s left · ${wait('1m 1s')}`,
+      `Applying: 0/10 done, 1m 30s elapsed, about 31s left · ${wait('31s')}`,
+      `Applying: 0/10 done, 2m 0s elapsed, about 1s left · ${wait('1s')}`,
     ]);
-    expect(lines.filter((l) => l.startsWith('Applying: 0/'))).toEqual([
-      'Applying: 0/10 done, 30s elapsed · rate limit: POST AlertChannels: next in 1m 31s',
-      'Applying: 0/10 done, 1m 0s elapsed · rate limit: POST AlertChannels: next in 1m 1s',
-      'Applying: 0/10 done, 1m 30s elapsed · rate limit: POST AlertChannels: next in 31s',
-      'Applying: 0/10 done, 2m 0s elapsed · rate limit: POST AlertChannels: next in 1s',
-    ]);
-    // Once the phase is over, the wait still logs its own line, and no ended progress is drawn.
+    // Once the phase is over, the wait logs its own line again, and no ended progress is drawn.
     waits.onWait('POST AlertChannels', 90, { now: c.now() + 60_000, limit: 60 });
-    expect(text().split('\n').filter((l) => l !== '').at(-1)).toBe('rate limit: waiting: POST AlertChannels refills 1 request every 1 min, next request in 1m 30s');
+    expect(text().split('\n').filter((l) => l !== '').at(-1)).toBe(wait('1m 30s'));
+  });
+
+  it('a wait starting 30 s or more after the last line is said at once; sooner, with the next line due', () => {
+    const { lines, c, waits, p } = applying(false);
+    // 40 s in, nothing said since the phase's first line: the wait's first second has its line.
+    c.advance(40_000);
+    expect(lines()).toHaveLength(1);
+    waits.onWait('POST AlertChannels', 50, { now: c.now(), limit: 60 });
+    expect(lines()).toHaveLength(2);
+    expect(lines()[1]).toBe('Applying: 0/10 done, 40s elapsed, about 50s left · rate limit: waiting: POST AlertChannels refills 1 request every 1 min, next request in 50s');
+    // The wait ends 10 s later; another starts at once: 10 s after the last line, it waits its turn.
+    c.advance(10_000);
+    waits.onWait('POST AlertChannels', 0, { now: c.now(), limit: 60 });
+    waits.onWait('POST AlertRules', 40, { now: c.now(), limit: 60 });
+    expect(lines()).toHaveLength(2);
+    for (let s = 39; s > 0; s--) {
+      c.advance(1000);
+      waits.onWait('POST AlertRules', s, { now: c.now(), limit: 60 });
+    }
+    p.end();
+    expect(lines().slice(2)).toEqual(['Applying: 0/10 done, 1m 10s elapsed, about 20s left · rate limit: waiting: POST AlertRules refills 1 request every 1 min, next request in 20s']);
   });
 
   it('on a terminal the ended phase is not drawn again by a later wait', () => {
-    const { io: sink, text } = io(true);
-    const c = clock();
-    const waits = new WaitReporter(consoleOf(sink));
-    consoleOf(sink).waits = waits;
-    const p = phaseProgress(sink, 'Applying', 10, c.now, 'change')!;
+    const { text, c, waits, p } = applying(true);
     p.end();
     const before = text();
     waits.onWait('POST AlertChannels', 30, { now: c.now(), limit: 60 });

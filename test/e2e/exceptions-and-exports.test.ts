@@ -167,9 +167,9 @@ describe('vulnerability exceptions and data export rules, end to end', () => {
     const wrong = await makeRepo({ 'postureops.yaml': ROOT, 'export.yaml': 'kind: DataExportRule\nname: to-chat\nspec:\n  channels: [chat]\n' });
     const res = await cli(['plan', wrong], { env });
     expect(res.code).toBe(1);
-    // At the document (the plan knows the document's place, not its items'); validate warned at the name.
+    // At the name, where validate warned too (issue 33: "another type is an error at its line").
     expect(oneLine(res.stderr)).toContain('export.yaml:4:14: warning[reference-not-declared]: AlertChannel `chat` is not declared');
-    expect(oneLine(res.stderr)).toContain('export.yaml:1:1: error[reference-not-allowed]: DataExportRule to-chat refers to AlertChannel chat, whose type is SlackChannel; a DataExportRule takes only AwsS3');
+    expect(oneLine(res.stderr)).toContain('export.yaml:4:14: error[reference-not-allowed]: DataExportRule to-chat refers to AlertChannel chat, whose type is SlackChannel; a DataExportRule takes only AwsS3');
     await rm(wrong, { recursive: true, force: true });
   });
 

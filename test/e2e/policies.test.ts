@@ -335,9 +335,9 @@ describe('references by name that plan refuses', () => {
       expect(plan.code).toBe(1);
       const said = oneLine(plan.stdout + plan.stderr);
       expect(said).toContain(
-        'policies.yaml:1:1: error[unknown-reference]: Policy one refers to alert template "Nope" of AlertProfile SVC_CFG_AWS_DEFAULT_PROFILE, which has no such alert template = hint: its alert templates: Compliance_Violation',
+        'policies.yaml:8:18: error[unknown-reference]: Policy one refers to alert template "Nope" of AlertProfile SVC_CFG_AWS_DEFAULT_PROFILE, which has no such alert template = hint: its alert templates: Compliance_Violation',
       );
-      expect(said).toContain('policies.yaml:10:1: error[unknown-reference]: Policy two refers to Query NoSuchQuery, which is neither declared nor live in account prod');
+      expect(said).toContain('policies.yaml:13:10: error[unknown-reference]: Policy two refers to Query NoSuchQuery, which is neither declared nor live in account prod');
     } finally {
       await emu.close();
       await rm(dir, { recursive: true, force: true });

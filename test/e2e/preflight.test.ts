@@ -106,6 +106,8 @@ describe('pre-flight from the budget the service reported', () => {
     const estimated = Number(line![1]) * 3600 + Number(line![2]) * 60;
     const waited = (clock.now() - before) / 1000;
     expect(Math.abs(estimated - waited)).toBeLessThanOrEqual(0.15 * waited);
-    expect(second.stderr).toMatch(/rate limit: waiting: .* \(the run: about \d+[hm]/);
+    // The reading phase's lines carry the wait and the run's time left by the budget model.
+    expect(second.stderr).toMatch(/^Reading live state of 20 accounts: \d+\/20 done, .* elapsed, about 1h \d+m \d+s left · rate limit: waiting: GET AlertChannels refills 1 request every 10 min, next request in/m);
+    expect(second.stderr).not.toMatch(/^rate limit:/m);
   });
 });

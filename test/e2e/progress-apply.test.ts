@@ -1,7 +1,9 @@
-// Issue 24, progress: an apply of 2,000 changes through the real CLI against the emulator. On a
+// Issue 24, progress: an apply of many changes through the real CLI against the emulator. On a
 // terminal stderr holds one live count redrawn in place (no per-change line); off a terminal, one
 // line when the phase starts and at most one progress line per 30 s of the client's virtual clock
-// (each request moves it a second). The report on stdout still lists every result.
+// (each request moves it a second). The report on stdout still lists every result. 240 changes
+// show all of it (several 30 s lines, a live count, no line per change) in a tenth of the time of
+// the 2,000 the issue names: the behaviour does not change with the count, the test's speed does.
 
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -14,7 +16,8 @@ import { manualClock, startEmulator } from '../../src/emulator/index.js';
 import { virtualTime } from '../api/helpers.js';
 import { serviceEnv } from './harness.js';
 
-const CHANGES = 2000;
+const CHANGES = 240;
+const HALF = CHANGES / 2;
 const cleanup: Array<() => Promise<void>> = [];
 afterEach(async () => {
   while (cleanup.length > 0) await cleanup.pop()!();
@@ -65,7 +68,7 @@ function elapsed(line: string): number {
   return Number(m[1] ?? 0) * 3600 + Number(m[2] ?? 0) * 60 + Number(m[3]);
 }
 
-describe('a 2,000-change apply shows its progress', () => {
+describe('a long apply shows its progress', () => {
   it('on a terminal: a live count redrawn in place, no line per change, the report lists every result', async () => {
     const r = await applyAll(true);
     expect(r.code, r.stderr).toBe(0);
@@ -74,11 +77,11 @@ describe('a 2,000-change apply shows its progress', () => {
     // Redraws, each one erase-line (readline) and one status: never a new line per change.
     const draws = r.stderr.split('\x1b[2K\x1b[1G').map((d) => d.trim()).filter((d) => d.startsWith('Applying'));
     expect(draws.length).toBeGreaterThanOrEqual(CHANGES);
-    expect(draws).toContain(`Applying: 1000/${CHANGES} done, ${draws.find((d) => d.startsWith(`Applying: 1000/`))!.split(', ').slice(1).join(', ')}`);
+    expect(draws).toContain(`Applying: ${HALF}/${CHANGES} done, ${draws.find((d) => d.startsWith(`Applying: ${HALF}/`))!.split(', ').slice(1).join(', ')}`);
     expect(draws.at(-1)).toMatch(new RegExp(`^Applying: ${CHANGES}/${CHANGES} done, \\d+m \\d+s elapsed$`));
-    expect(draws.find((d) => d.startsWith('Applying: 1000/'))).toMatch(/elapsed, about \d+m \d+s left$/);
+    expect(draws.find((d) => d.startsWith(`Applying: ${HALF}/`))).toMatch(/elapsed, about \d+m \d+s left$/);
     expect(r.stderr).not.toMatch(/create AlertChannel/);
-    // The few log lines (the phases) are all that scrolls: 2,000 changes add none.
+    // The few log lines (the phases) are all that scrolls: the changes add none.
     expect(r.stderr.split('\n').length).toBeLessThan(10);
   });
 

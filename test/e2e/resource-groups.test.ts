@@ -284,7 +284,7 @@ describe('a report rule routed to a Webhook', () => {
     });
     const res = await cli(['plan', dir], { env: serviceEnv(emu) });
     expect(res.code).toBe(1);
-    expect(oneLine(res.stdout + res.stderr)).toMatch(/report\.yaml:1:1: error\[reference-not-allowed\]: ReportRule weekly refers to AlertChannel live-hook, whose type is Webhook/);
+    expect(oneLine(res.stdout + res.stderr)).toMatch(/report\.yaml:5:14: error\[reference-not-allowed\]: ReportRule weekly refers to AlertChannel live-hook, whose type is Webhook/);
     await emu.close();
     await rm(dir, { recursive: true, force: true });
   });

@@ -1,6 +1,6 @@
 // The real signal path once: the built bin applies to an in-test emulator whose bucket is drained,
-// gets SIGINT from this test as soon as it logs its first wait line, and ends with its report and
-// exit 130. No timing is asserted: the test only waits for the line and then for the exit.
+// gets SIGINT from this test as soon as its request log (--verbose) shows the bucket empty, and
+// ends with its report and exit 130 (a wait has no line of its own within 30 s of a phase's start). No timing is asserted: the test only waits for the line and then for the exit.
 // These applies count requests per rate-limit bucket exactly, so they run with --no-lease (the
 // lease's own requests would shift the arithmetic); test/e2e/apply-lease.test.ts covers the lease.
 
@@ -29,7 +29,7 @@ describe('postureops bin and SIGINT', () => {
     const docs = Array.from({ length: 5 }, (_, i) => `kind: AlertChannel\nname: hook-${i + 1}\nspec:\n  type: Webhook\n  data:\n    webhookUrl: https://hooks.example.com/${i + 1}\n`);
     await writeFile(join(dir, 'channels.yaml'), docs.join('---\n'));
 
-    const child = spawn(process.execPath, [BIN, 'apply', dir, '--no-lease', '--auto-approve', '--format', 'json', '--max-wait', '7200'], {
+    const child = spawn(process.execPath, [BIN, 'apply', dir, '--no-lease', '--auto-approve', '--format', 'json', '--max-wait', '7200', '--verbose'], {
       env: { PATH: process.env.PATH ?? '', NO_COLOR: '1', SVC_BASE_URL: emu.url, SVC_API_KEY_ID: emu.keyId, SVC_API_SECRET: emu.secret },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
@@ -42,7 +42,7 @@ describe('postureops bin and SIGINT', () => {
     child.stdout.on('data', (c: Buffer) => (stdout += c.toString('utf8')));
     child.stderr.on('data', (c: Buffer) => {
       stderr += c.toString('utf8');
-      if (!signalled && stderr.includes('rate limit: waiting')) {
+      if (!signalled && /: 0 left\)/.test(stderr)) {
         signalled = true;
         child.kill('SIGINT');
       }
@@ -71,7 +71,7 @@ describe('postureops plan --out and a signal', () => {
     await writeFile(join(dir, 'postureops.yaml'), 'accounts:\n  - name: prod\n  - name: staging\n  - name: qa\ndefaults: {account: prod}\n');
     await writeFile(join(dir, 'channels.yaml'), 'kind: AlertChannel\nname: hook\naccount: "*"\nspec:\n  type: Webhook\n  data:\n    webhookUrl: https://hooks.example.com/1\n');
     const out = join(dir, 'saved.plan.json');
-    const child = spawn(process.execPath, [BIN, 'plan', dir, '--out', out, '--max-wait', '7200'], {
+    const child = spawn(process.execPath, [BIN, 'plan', dir, '--out', out, '--max-wait', '7200', '--verbose'], {
       env: { PATH: process.env.PATH ?? '', NO_COLOR: '1', SVC_BASE_URL: emu.url, SVC_API_KEY_ID: emu.keyId, SVC_API_SECRET: emu.secret },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
@@ -82,7 +82,7 @@ describe('postureops plan --out and a signal', () => {
     let signalled = false;
     child.stderr.on('data', (c: Buffer) => {
       stderr += c.toString('utf8');
-      if (!signalled && stderr.includes('rate limit: waiting')) {
+      if (!signalled && /: 0 left\)/.test(stderr)) {
         signalled = true;
         child.kill(signal);
       }

@@ -74,4 +74,15 @@ describe('DataExportRule', () => {
       expect.objectContaining({ severity: 'error', code: 'reference-not-allowed', field: '/channels', line: 3, message: 'DataExportRule to-lake refers to AlertChannel slack, whose type is SlackChannel; a DataExportRule takes only AwsS3' }),
     ]);
   });
+
+  it('refuses at plan a live channel of another type at the line of its name, as the loader read it', async () => {
+    const dir = await makeRepo({
+      'postureops.yaml': 'accounts:\n  - name: prod\n',
+      'export.yaml': 'kind: DataExportRule\nname: to-lake\nspec:\n  description: lake\n  channels:\n    - lake\n    - slack\n',
+    });
+    const { state } = await loadConfig(dir, { env: {}, cwd: dir });
+    const live = (name: string, id: string, type: string) => ({ kind: 'AlertChannel', account: 'prod', name, id, spec: { type, enabled: true, data: {} } });
+    const result = plan(desiredState(state!.resources), liveState([live('lake', 'S3_1', 'AwsS3'), live('slack', 'SL_1', 'SlackChannel')]), { accounts: ['prod'] });
+    expect(result.diagnostics.map((d) => [d.code, d.file, d.line, d.column, d.field])).toEqual([['reference-not-allowed', 'export.yaml', 7, 7, '/channels']]);
+  });
 });

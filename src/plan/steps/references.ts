@@ -8,7 +8,7 @@ import { getAt } from '../../model/json-pointer.js';
 import { referencedNames } from '../core/order.js';
 import { type LiveIndex, livesAt } from './live-index.js';
 import { at, type Decision, type Decisions, type Deletion, type Ref } from './shared.js';
-import { resourceKey } from '../../model/resource.js';
+import { placeOf, resourceKey } from '../../model/resource.js';
 
 export interface Resolved {
   /** Per declared key, its references in the kind's order; empty when it names nothing. */
@@ -33,7 +33,7 @@ function refsOf(decision: Decision, decisions: Decisions, index: LiveIndex, dele
       const target = decisions.get(key);
       const lives = livesAt(index, key);
       // Built only for a diagnostic: most references have none.
-      const problem = (): Pick<Diagnostic, 'field' | 'file' | 'line' | 'column'> => ({ field: ref.pointer, ...at(d) });
+      const problem = (): Pick<Diagnostic, 'field' | 'file' | 'line' | 'column'> => ({ field: ref.pointer, ...(placeOf(d, ref.pointer, name) ?? at(d)) });
       if (!target && lives.length === 0 && decision.live !== undefined && referencedNames(decision.live.spec, ref.pointer).includes(name)) {
         // The live resource holds this very value: an id the service keeps though it lists no such
         // resource (the live read left it unmapped). Kept as the id: the plan neither changes nor
@@ -109,7 +109,7 @@ function refsOf(decision: Decision, decisions: Decisions, index: LiveIndex, dele
     const key = resourceKey(d.account, ref.kind, name);
     const target = decisions.get(key);
     const lives = livesAt(index, key);
-    const problem = { field: ref.pointer, ...at(d) };
+    const problem = { field: ref.pointer, ...(placeOf(d, ref.pointer, value) ?? at(d)) };
     if ((!target && lives.length !== 1) || member === '') {
       diagnostics.push({
         severity: 'error',
