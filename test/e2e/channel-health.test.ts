@@ -54,7 +54,8 @@ spec:
 `;
 const DETAIL = 'PagerDuty answered 400: invalid routing key';
 
-describe('a repository whose pager channel the service reports failing', () => {
+// One account's story, step after step: the order of these tests is the story's, also when the suite is shuffled.
+describe('a repository whose pager channel the service reports failing', { shuffle: false }, () => {
   let emu: Awaited<ReturnType<typeof startEmulator>>;
   let dir: string;
   let env: Record<string, string>;

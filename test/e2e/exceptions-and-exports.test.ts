@@ -79,7 +79,8 @@ afterAll(async () => {
   await emu?.close();
 });
 
-describe('vulnerability exceptions and data export rules, end to end', () => {
+// One account's story, step after step: the order of these tests is the story's, also when the suite is shuffled.
+describe('vulnerability exceptions and data export rules, end to end', { shuffle: false }, () => {
   it('plans the creates (channel before its export rule) with their budget, applies them, and plans clean', async () => {
     const planned = await cli(['plan', dir, '--format', 'json'], { env });
     expect(planned.code, planned.stderr).toBe(0);
