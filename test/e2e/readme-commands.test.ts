@@ -36,6 +36,18 @@ afterAll(() => {
   for (const d of sandboxes) rmSync(d, { recursive: true, force: true });
 });
 
+/** A port the system has just handed out as unused (not a random pick, which may be another test's). */
+function systemPort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+}
+
 function portFree(port: number): Promise<boolean> {
   return new Promise((resolve) => {
     const server = createServer();
@@ -66,7 +78,7 @@ describe('the commands of the README and the docs', () => {
     for (const { text } of blocks) {
       for (const [, port] of text.matchAll(/--port (\d{4,5})/g)) {
         if (ports.has(port)) continue;
-        ports.set(port, (await portFree(Number(port))) ? port : String(20000 + Math.floor(Math.random() * 20000)));
+        ports.set(port, (await portFree(Number(port))) ? port : String(await systemPort()));
       }
     }
     const local = (text: string): string => [...ports].reduce((t, [from, to]) => t.replaceAll(from, to), text);
