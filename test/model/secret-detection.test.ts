@@ -7,6 +7,7 @@ import {
   maskedPointers,
   nameWords,
   secretNamePointers,
+  secretNamesHeld,
   withoutWithheld,
 } from '../../src/model/secret-detection.js';
 
@@ -145,6 +146,23 @@ describe('isSecretName', () => {
     expect(nameWords('hecToken')).toEqual(['hec', 'token']);
     expect(nameWords('APIKey')).toEqual(['api', 'key']);
     expect(nameWords('x_api-key.v2')).toEqual(['x', 'api', 'key', 'v2']);
+  });
+});
+
+describe('isSecretName: verdicts kept by name, in a bounded cache', () => {
+  it('judges each name once (the cache grows by one per new name) and never holds more than 4,096 names', () => {
+    const before = secretNamesHeld();
+    for (let i = 0; i < 100; i++) expect(isSecretName(`cacheProbe${i}Token`)).toBe(true);
+    for (let i = 0; i < 100; i++) isSecretName(`cacheProbe${i}Token`);
+    expect(secretNamesHeld()).toBe(before + 100);
+    // Names from files and the service, without end: the cache starts over rather than grow.
+    let most = 0;
+    for (let i = 0; i < 6000; i++) {
+      expect(isSecretName(`flood${i}Label`)).toBe(false);
+      most = Math.max(most, secretNamesHeld());
+    }
+    expect(most).toBe(4096);
+    expect(isSecretName('password')).toBe(true);
   });
 });
 
