@@ -5,7 +5,7 @@
 import { createHash } from 'node:crypto';
 import type { Json, JsonObject } from './json.js';
 import { type Env, envNames, interpolate, isForbiddenVariable } from './env.js';
-import { escapePointerSegment, getAt, hasAt, setAt } from './json-pointer.js';
+import { getAt, hasAt, setAt, toPointer } from './json-pointer.js';
 
 /** In a Plan, a value that came from `${env:...}` is stored as `{"$env": "<template>"}`, never as its value. */
 export const ENV_MARKER = '$env';
@@ -98,23 +98,33 @@ function markerShaped(value: Json): boolean {
  */
 export function protectData(spec: JsonObject, keep: readonly string[]): JsonObject {
   // Copy on write: what holds nothing marker-shaped is kept as it is (most specs: nothing is copied),
-  // as setAt does, since a spec is never written to in place.
-  const walk = (v: Json, pointer: string): Json => {
+  // as setAt does, since a spec is never written to in place. The path is spelt as a pointer only at
+  // a marker-shaped object, the one place that asks for it.
+  const path: (string | number)[] = [];
+  const kept = (): boolean => {
+    const pointer = toPointer(path);
+    return keep.some((k) => k === pointer || k.startsWith(pointer + '/'));
+  };
+  const walk = (v: Json): Json => {
     if (v === null || typeof v !== 'object') return v;
-    if (markerShaped(v) && !keep.some((k) => k === pointer || k.startsWith(pointer + '/'))) return { [DATA_MARKER]: v };
     if (Array.isArray(v)) {
       let copy: Json[] | undefined;
       for (let i = 0; i < v.length; i++) {
-        const x = walk(v[i], `${pointer}/${i}`);
+        path.push(i);
+        const x = walk(v[i]);
+        path.pop();
         if (x !== v[i]) (copy ??= [...v])[i] = x;
       }
       return copy ?? v;
     }
     const keys = Object.keys(v);
+    if (keys.length === 1 && MARKER_KEYS.has(keys[0]) && !kept()) return { [DATA_MARKER]: v };
     let out: JsonObject | undefined;
     for (let i = 0; i < keys.length; i++) {
       const k = keys[i];
-      const x = walk(v[k], `${pointer}/${escapePointerSegment(k)}`);
+      path.push(k);
+      const x = walk(v[k]);
+      path.pop();
       if (out === undefined && x === v[k]) continue;
       if (out === undefined) {
         out = {};
@@ -124,7 +134,7 @@ export function protectData(spec: JsonObject, keep: readonly string[]): JsonObje
     }
     return out ?? v;
   };
-  return walk(spec, '') as JsonObject;
+  return walk(spec) as JsonObject;
 }
 
 /** `key` as an own member of `out` (`__proto__` too, never the prototype). */

@@ -45,6 +45,19 @@ describe('declared members (pure)', () => {
     expect(carriedSpec({ data: { a: 1 }, x: 1 }, { data: {} }, [])).toEqual({ data: {} });
   });
 
+  it('withoutNulls copies only an open object that holds a null, at any depth of its objects', () => {
+    const clean = { type: 'Webhook', data: { a: 1, b: { c: [null, 2] } } };
+    // Nothing to strip (a null inside an array is a value, as before): the very spec, not a copy.
+    expect(withoutNulls(clean, ['/data'])).toBe(clean);
+    const deep = { type: 'Webhook', data: { a: 1, b: { c: { d: null, e: 2 } } } };
+    expect(withoutNulls(deep, ['/data'])).toEqual({ type: 'Webhook', data: { a: 1, b: { c: { e: 2 } } } });
+    expect(deep.data.b.c).toEqual({ d: null, e: 2 });
+    expect(withoutNulls({ data: { a: null } }, [''])).toEqual({ data: {} });
+    // A `__proto__` member takes the copying path, as it always did.
+    const proto = JSON.parse('{"data":{"__proto__":{"x":1}}}') as JsonObject;
+    expect(withoutNulls(proto, ['/data'])).not.toBe(proto);
+  });
+
   it('null in the file and null in the service are equal; null against a value still removes it', () => {
     const jira = { type: 'Jira', data: { jiraType: 'JIRA_CLOUD', jiraUrl: 'https://x.atlassian.net', projectId: 'P', issueType: 'Bug', username: 'u', customTemplateFile: null, extra: { deep: null } } };
     const same = diffResource(Channel, desired('AlertChannel', jira), live('AlertChannel', { ...jira, enabled: true }));

@@ -109,6 +109,17 @@ describe('data that looks like a marker', () => {
     expect(resolveEnv(after, { HOOK: 'h', SVC_API_SECRET: 'stolen' })).toEqual({ data: { hook: { [ENV_MARKER]: '${env:SVC_API_SECRET}' }, url: 'h' } });
   });
 
+  it('a marker-shaped object is kept as a marker only where a kept pointer names it or a member of it, in arrays and escaped names too', () => {
+    const hook = { [ENV_MARKER]: '${env:HOOK}' };
+    const spec: JsonObject = { 'a/b': [{ x: hook }, { x: hook }], 'c~d': { y: hook }, e: hook };
+    const out = protectData(spec, ['/a~1b/1/x', '/c~0d/y/z', '/e']);
+    expect(out).toEqual({ 'a/b': [{ x: { [DATA_MARKER]: hook } }, { x: hook }], 'c~d': { y: hook }, e: hook });
+    // What holds nothing marker-shaped outside a kept pointer is the very object.
+    expect((out['a/b'] as JsonObject[])[1]).toBe((spec['a/b'] as JsonObject[])[1]);
+    expect(out['c~d']).toBe(spec['c~d']);
+    expect(protectData(spec, ['/a~1b/0/x', '/a~1b/1/x', '/c~0d/y', '/e'])).toBe(spec);
+  });
+
   it('a marker naming a forbidden variable (a forged plan) is refused, its value never read', () => {
     expect(() => resolveEnv({ u: { [ENV_MARKER]: '${env:SVC_API_SECRET}' } }, { SVC_API_SECRET: 'stolen' })).toThrow(ForbiddenEnvError);
   });

@@ -21,11 +21,29 @@ function put(spec: JsonObject, pointer: string, value: JsonObject): JsonObject {
   return pointer === '' ? value : setAt(spec, pointer, value);
 }
 
-/** `desired` without its null members (the file's "remove it") inside its open objects. */
+/**
+ * `desired` without its null members (the file's "remove it") inside its open objects. Copy on write:
+ * an open object without a null is kept as it is (most specs: nothing is copied), as setAt does,
+ * since a spec is never written to in place.
+ */
 export function withoutNulls(desired: JsonObject, open: readonly string[]): JsonObject {
   let out = desired;
-  for (const p of open.filter((q) => isObject(q === '' ? desired : getAt(desired, q)))) out = put(out, p, stripNulls(at(out, p)));
+  for (const p of open) {
+    if (!isObject(p === '' ? desired : getAt(desired, p))) continue;
+    const held = at(out, p);
+    if (holdsNull(held)) out = put(out, p, stripNulls(held));
+  }
   return out;
+}
+
+/** Whether stripNulls would change `obj`: a null member at any depth of its objects (a `__proto__` key is copied as stripNulls copies it). */
+function holdsNull(obj: JsonObject): boolean {
+  for (const k in obj) {
+    if (!Object.hasOwn(obj, k)) continue;
+    const v = obj[k];
+    if (v === null || k === '__proto__' || (isObject(v) && holdsNull(v))) return true;
+  }
+  return false;
 }
 
 /** Live as the file sees it: inside the open objects, only the members the file names (null ones too). */

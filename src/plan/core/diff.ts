@@ -50,17 +50,18 @@ export interface LiveView {
   sensitive: string[];
 }
 
-const uniqueSorted = (items: Iterable<string>): string[] => [...new Set(items)].sort();
+// Most lists here hold none or one pointer: no set or sort is needed to copy them.
+const uniqueSorted = (items: readonly string[]): string[] => (items.length < 2 ? [...items] : [...new Set(items)].sort());
 
 /** The plan's view of a desired resource (create, children). */
 export function desiredView(kind: Kind, declared: DesiredResource): DesiredView {
   // A create has nothing to keep: the file's null members are simply left out.
-  const desired = { ...declared, spec: withoutNulls(declared.spec, kind.compare?.openMembers?.(declared.spec, declared.spec) ?? []) };
-  const writeOnly = uniqueSorted((kind.secrets?.writeOnly?.(desired.spec) ?? []));
-  const sensitive = uniqueSorted([...(kind.secrets?.sensitive?.(desired.spec) ?? []), ...Object.keys(desired.envRefs)]);
-  const sets = setPointersOf(kind, [desired.spec]);
-  const [, after] = sortSets([desired.spec, afterOf(desired, writeOnly, sensitive)], sets);
-  return { after, writeOnly, sensitive, unreturned: uniqueSorted(kind.secrets?.unreturned?.(desired.spec) ?? []) };
+  const spec = withoutNulls(declared.spec, kind.compare?.openMembers?.(declared.spec, declared.spec) ?? []);
+  const writeOnly = uniqueSorted((kind.secrets?.writeOnly?.(spec) ?? []));
+  const sensitive = uniqueSorted([...(kind.secrets?.sensitive?.(spec) ?? []), ...Object.keys(declared.envRefs)]);
+  const sets = setPointersOf(kind, [spec]);
+  const [, after] = sortSets([spec, afterOf(declared, spec, writeOnly, sensitive)], sets);
+  return { after, writeOnly, sensitive, unreturned: uniqueSorted(kind.secrets?.unreturned?.(spec) ?? []) };
 }
 
 /** The plan's view of a live resource (delete). */
@@ -96,7 +97,7 @@ export function diffResource(kind: Kind, desired: DesiredResource, live: LiveRes
   const liveWriteOnly = uniqueSorted([...widen(writeOnly, sets, l), ...(kind.secrets?.writeOnly?.(l) ?? [])]);
   const unreturned = uniqueSorted([...(kind.secrets?.unreturned?.(d) ?? []), ...(kind.secrets?.unreturned?.(live.spec) ?? [])]);
 
-  const [, after] = sortSets([full, afterOf({ ...desired, spec: full }, writeOnly, sensitive)], sets);
+  const [, after] = sortSets([full, afterOf(desired, full, writeOnly, sensitive)], sets);
   const shownLive = uniqueSorted([...widen(masked, sets, live.spec), ...(kind.secrets?.writeOnly?.(live.spec) ?? []), ...(kind.secrets?.sensitive?.(live.spec) ?? [])]);
   const [, before] = sortSets([live.spec, maskAt(live.spec, shownLive)], sets);
 
@@ -146,14 +147,17 @@ export function fixedMembers(kind: Kind, desired: JsonObject, live: JsonObject):
 }
 
 /**
- * The desired spec as a plan holds it: env values as env markers, secrets written in a file as
+ * The desired spec (`spec`: the resource's, as the diff completed it) as a plan holds it: env values as env markers, secrets written in a file as
  * literal markers (their place and a digest, never the value); apply resolves both.
  */
-function afterOf(desired: DesiredResource, writeOnly: string[], sensitive: string[]): JsonObject {
-  const at = desired.source ? `${desired.source.file}:${desired.source.line}` : undefined;
+function afterOf(desired: DesiredResource, spec: JsonObject, writeOnly: string[], sensitive: string[]): JsonObject {
+  const secrets = [...writeOnly, ...sensitive];
   // Text that only looks like a marker (a live member carried, a file's object) stays data: apply sends it as it is.
-  const spec = protectData(desired.spec, [...Object.keys(desired.envRefs), ...writeOnly, ...sensitive]);
-  return markLiterals(markEnv(spec, desired.envRefs), [...writeOnly, ...sensitive], resourceKey(desired.account, desired.kind, desired.name), at);
+  const marked = markEnv(protectData(spec, [...Object.keys(desired.envRefs), ...secrets]), desired.envRefs);
+  // Stryker disable next-line ConditionalExpression: a shortcut; without secrets markLiterals places nothing
+  if (secrets.length === 0) return marked;
+  const at = desired.source ? `${desired.source.file}:${desired.source.line}` : undefined;
+  return markLiterals(marked, secrets, resourceKey(desired.account, desired.kind, desired.name), at);
 }
 
 function toDiffOp(op: { op: string; path: string; value?: unknown }, shownAfter: JsonObject): DiffOp {
@@ -164,8 +168,9 @@ function toDiffOp(op: { op: string; path: string; value?: unknown }, shownAfter:
 }
 
 function setPointersOf(kind: Kind, specs: JsonObject[]): string[] {
-  // Deepest first, so an outer set is ordered by already ordered members (a stable sort: by name within a depth).
-  return uniqueSorted(specs.flatMap((s) => (kind.compare?.setPointers?.(s) ?? []))).sort((a, b) => b.length - a.length);
+  // Deepest first, so an outer set is ordered by already ordered members; by name within a depth.
+  const found = specs.flatMap((s) => (kind.compare?.setPointers?.(s) ?? []));
+  return found.length < 2 ? found : [...new Set(found)].sort((a, b) => b.length - a.length || compareText(a, b));
 }
 
 /**
@@ -178,12 +183,15 @@ export function sortSets(docs: JsonObject[], pointers: readonly string[]): JsonO
     const path = parsePointer(pointer);
     const base = getAtPath(out[0], path);
     if (!Array.isArray(base) || base.length < 2) continue;
-    const keyed = base.map((v, i) => ({ key: canonicalJson(v), i }));
+    const keys = base.map((v) => canonicalJson(v));
     // Already in order (the loader writes sets in canonical order): the stable sort would keep it
     // as it is, so nothing is sorted or copied, as for a pointer that holds no array.
-    if (keyed.every((x, k) => k === 0 || compareText(keyed[k - 1].key, x.key) <= 0)) continue;
+    if (keys.every((key, k) => k === 0 || compareText(keys[k - 1], key) <= 0)) continue;
     // Stable (ES2019): equal members keep their order.
-    const order = keyed.sort((a, b) => compareText(a.key, b.key)).map((x) => x.i);
+    const order = keys
+      .map((key, i) => ({ key, i }))
+      .sort((a, b) => compareText(a.key, b.key))
+      .map((x) => x.i);
     out = out.map((doc) => {
       const arr = getAtPath(doc, path);
       if (!Array.isArray(arr) || arr.length !== base.length) return doc;

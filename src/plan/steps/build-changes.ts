@@ -7,7 +7,7 @@ import { because, type ChangeReasonCode } from '../../model/reasons.js';
 import type { LiveResource } from '../../model/resource.js';
 import type { Kind } from '../../kinds/types.js';
 import { liveDigest } from '../core/digest.js';
-import { desiredView, liveView } from '../core/diff.js';
+import { desiredView, liveView, type ResourceDiff } from '../core/diff.js';
 import { type PlannedChange } from '../core/order.js';
 import type { Decision, Decisions, Deletion, Ref } from './shared.js';
 import { resourceKey } from '../../model/resource.js';
@@ -21,19 +21,23 @@ export function buildChanges(decisions: Decisions, refs: ReadonlyMap<string, rea
     if (list) list.push(d);
     else children.set(d.foldedInto, [d]);
   }
-  const writes = [...decisions.values()]
-    .filter((d) => d.action !== undefined && d.foldedInto === undefined)
-    .map((d) => ({ change: writeChange(d, children.get(d.key) ?? [], refs), desired: d.desired, live: d.live }));
-  const deletes = deletions.map((x) => ({ change: deleteChange(x.live, x.kind, x.reason, x.reasonCode), live: x.live }));
-  return [...writes, ...deletes];
+  const out: PlannedChange[] = [];
+  for (const d of decisions.values()) {
+    if (d.action !== undefined && d.foldedInto === undefined) out.push({ change: writeChange(d, children.get(d.key) ?? NO_CHILDREN, refs), desired: d.desired, live: d.live });
+  }
+  for (const x of deletions) out.push({ change: deleteChange(x.live, x.kind, x.reason, x.reasonCode), live: x.live });
+  return out;
 }
+
+const NO_CHILDREN: readonly Decision[] = Object.freeze([]);
 
 export function writeChange(decision: Decision, children: readonly Decision[], refs: ReadonlyMap<string, readonly Ref[]>): Change {
   const { desired: d, kind, live, diff } = decision;
   const action = decision.action!;
-  const view = action === 'create' || !diff ? { ...desiredView(kind, d), before: undefined } : diff;
+  const view: Pick<ResourceDiff, 'after' | 'writeOnly' | 'sensitive' | 'unreturned'> & { before?: ResourceDiff['before'] } =
+    action === 'create' || !diff ? desiredView(kind, d) : diff;
   // Folded children travel in this change's request: their references are this change's too.
-  const allRefs = [decision, ...children].flatMap((part) => refs.get(part.key) ?? []);
+  const allRefs = children.length === 0 ? (refs.get(decision.key) ?? []) : [decision, ...children].flatMap((part) => refs.get(part.key) ?? []);
   const carried = children.length > 0 ? children.map((c) => ({ name: c.desired.name, after: desiredView(c.kind, c.desired).after })) : undefined;
   // Members assigned in the order a literal with conditional spreads would give them (the plan's
   // JSON and text follow it), without a temporary object per optional member: one change per resource.
@@ -53,7 +57,7 @@ export function writeChange(decision: Decision, children: readonly Decision[], r
   if (view.unreturned && view.unreturned.length > 0) change.unreturned = view.unreturned;
   if (decision.rotate) change.rotate = true;
   if (carried) change.children = carried;
-  if (allRefs.length > 0) change.refs = allRefs;
+  if (allRefs.length > 0) change.refs = [...allRefs];
   change.dependsOn = [];
   if (decision.renamedFrom !== undefined) change.renamedFrom = decision.renamedFrom;
   if (kind.credentials?.issuedNote !== undefined && (action === 'create' || action === 'replace')) change.issued = kind.credentials?.issuedNote;
