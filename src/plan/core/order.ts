@@ -112,52 +112,72 @@ export function sortChanges(
   kinds: readonly Kind[],
   accountOrder: readonly string[],
 ): OrderResult {
+  const n = changes.length;
   const accountIdx = new Map(accountOrder.map((a, i) => [a, i]));
   const kindIdx = new Map(kinds.map((k, i) => [k.kind, i]));
   // Account, then kind, as one number (a kind's index is at most kinds.length).
-  const ranks = new Map(changes.map((c) => [c, (accountIdx.get(c.account) ?? accountOrder.length) * (kinds.length + 1) + (kindIdx.get(c.kind) ?? kinds.length)]));
-  const compare = (a: Change, b: Change): number =>
-    ranks.get(a)! - ranks.get(b)! ||
-    (a.name < b.name ? -1 : a.name > b.name ? 1 : 0) ||
-    // Stryker disable next-line EqualityOperator,ConditionalExpression: keys are unique in a plan: once `a.key < b.key` is false, `a.key > b.key` is true, so the form of this last test cannot matter
-    (a.key < b.key ? -1 : a.key > b.key ? 1 : 0);
+  const ranks = changes.map((c) => (accountIdx.get(c.account) ?? accountOrder.length) * (kinds.length + 1) + (kindIdx.get(c.kind) ?? kinds.length));
+  const compare = (i: number, j: number): number => {
+    const a = changes[i];
+    const b = changes[j];
+    return (
+      ranks[i] - ranks[j] ||
+      (a.name < b.name ? -1 : a.name > b.name ? 1 : 0) ||
+      // Stryker disable next-line EqualityOperator,ConditionalExpression: keys are unique in a plan: once `a.key < b.key` is false, `a.key > b.key` is true, so the form of this last test cannot matter
+      (a.key < b.key ? -1 : a.key > b.key ? 1 : 0)
+    );
+  };
+  // Sorted once, each change gets its place in that order (equal changes the same place): the heap
+  // then compares two numbers whose difference has the sign `compare` gives, so it pops in the same order.
+  const sorted = Array.from({ length: n }, (_, i) => i).sort(compare);
+  const place = new Int32Array(n);
+  for (let k = 1; k < n; k++) place[sorted[k]] = place[sorted[k - 1]] + (compare(sorted[k - 1], sorted[k]) === 0 ? 0 : 1);
 
-  const preds = new Map<string, Set<string>>(changes.map((c) => [c.key, new Set()]));
-  const succs = new Map<string, Set<string>>(changes.map((c) => [c.key, new Set()]));
+  // Everything about a key lives in one slot: the index of the last change with that key (as a map by key keeps it).
+  const slotOf = new Map<string, number>();
+  for (let i = 0; i < n; i++) slotOf.set(changes[i].key, i);
+  // Sets only where an edge is: most changes wait on nothing and nothing waits on them.
+  const preds: (Set<string> | undefined)[] = new Array(n);
+  const succs: (Set<string> | undefined)[] = new Array(n);
   for (const [from, to] of edges) {
-    if (from === to || !preds.has(from) || !preds.has(to)) continue;
-    preds.get(to)!.add(from);
-    succs.get(from)!.add(to);
+    const f = slotOf.get(from);
+    const t = slotOf.get(to);
+    if (from === to || f === undefined || t === undefined) continue;
+    (preds[t] ??= new Set()).add(from);
+    (succs[f] ??= new Set()).add(to);
   }
+  const waiting = new Int32Array(n);
+  for (let i = 0; i < n; i++) waiting[i] = preds[i]?.size ?? 0;
 
-  const waiting = new Map(changes.map((c) => [c.key, preds.get(c.key)!.size]));
-  const byKey = new Map(changes.map((c) => [c.key, c]));
-  // The ready changes, the first by `compare` always taken next (keys are unique: a total order).
-  const ready = new Heap<Change>(compare);
-  for (const c of changes) if (waiting.get(c.key) === 0) ready.push(c);
+  // The ready changes (by index), the first by `compare` always taken next (keys are unique: a total order).
+  const ready = new Heap<number>((i, j) => place[i] - place[j]);
+  for (let i = 0; i < n; i++) if (waiting[slotOf.get(changes[i].key)!] === 0) ready.push(i);
   const ordered: Change[] = [];
-  const position = new Map<string, number>();
+  // By slot: the place in `ordered` of the key's change; NaN while it is not there (as a missing map entry reads).
+  const position = new Float64Array(n).fill(NaN);
   while (ready.size > 0) {
-    const next = ready.pop()!;
-    position.set(next.key, ordered.length);
+    const next = changes[ready.pop()!];
+    const slot = slotOf.get(next.key)!;
+    position[slot] = ordered.length;
     ordered.push(next);
-    for (const s of succs.get(next.key)!) {
-      const left = waiting.get(s)! - 1;
-      waiting.set(s, left);
-      if (left === 0) ready.push(byKey.get(s)!);
+    for (const s of succs[slot] ?? []) {
+      const t = slotOf.get(s)!;
+      waiting[t] -= 1;
+      if (waiting[t] === 0) ready.push(t);
     }
   }
 
   const diagnostics: Diagnostic[] = [];
-  if (ordered.length < changes.length) {
+  if (ordered.length < n) {
     // Left-over changes that only wait on the cycle are not part of it: peel them off.
     // Stryker disable next-line MethodExpression: ordered changes would be peeled off too (all their predecessors are ordered)
-    const left = new Set(changes.filter((c) => !position.has(c.key)).map((c) => c.key));
+    const left = new Set(changes.filter((c) => Number.isNaN(position[slotOf.get(c.key)!])).map((c) => c.key));
     let peeled = true;
     while (peeled) {
       peeled = false;
       for (const key of left) {
-        if (![...succs.get(key)!].some((s) => left.has(s)) || ![...preds.get(key)!].some((p) => left.has(p))) {
+        const slot = slotOf.get(key)!;
+        if (![...(succs[slot] ?? [])].some((s) => left.has(s)) || ![...(preds[slot] ?? [])].some((p) => left.has(p))) {
           left.delete(key);
           peeled = true;
         }
@@ -171,10 +191,10 @@ export function sortChanges(
       hint: 'break the cycle by splitting the change into two plans',
     });
   }
-  const withDeps = ordered.map((c) => ({
-    ...c,
-    dependsOn: [...preds.get(c.key)!].sort((a, b) => position.get(a)! - position.get(b)!),
-  }));
+  const withDeps = ordered.map((c) => {
+    const before = preds[slotOf.get(c.key)!];
+    return { ...c, dependsOn: before ? [...before].sort((a, b) => position[slotOf.get(a)!] - position[slotOf.get(b)!]) : [] };
+  });
   return { changes: withDeps, diagnostics };
 }
 
