@@ -57,10 +57,11 @@ const uniqueSorted = (items: readonly string[]): string[] => (items.length < 2 ?
 export function desiredView(kind: Kind, declared: DesiredResource): DesiredView {
   // A create has nothing to keep: the file's null members are simply left out.
   const spec = withoutNulls(declared.spec, kind.compare?.openMembers?.(declared.spec, declared.spec) ?? []);
-  const writeOnly = uniqueSorted((kind.secrets?.writeOnly?.(spec) ?? []));
-  const sensitive = uniqueSorted([...(kind.secrets?.sensitive?.(spec) ?? []), ...Object.keys(declared.envRefs)]);
-  const sets = setPointersOf(kind, [spec]);
-  const [, after] = sortSets([spec, afterOf(declared, spec, writeOnly, sensitive)], sets);
+  const writeOnly = uniqueSorted(kind.secrets?.writeOnly?.(spec) ?? []);
+  const found = kind.secrets?.sensitive?.(spec) ?? [];
+  const envPointers = Object.keys(declared.envRefs);
+  const sensitive = uniqueSorted(found.length === 0 ? envPointers : [...found, ...envPointers]);
+  const after = sortSets([spec, afterOf(declared, spec, writeOnly, sensitive)], setPointersOf(kind, [spec]))[1];
   return { after, writeOnly, sensitive, unreturned: uniqueSorted(kind.secrets?.unreturned?.(spec) ?? []) };
 }
 
@@ -179,8 +180,8 @@ function setPointersOf(kind: Kind, specs: JsonObject[]): string[] {
  */
 export function sortSets(docs: JsonObject[], pointers: readonly string[]): JsonObject[] {
   let out = [...docs];
-  for (const pointer of pointers) {
-    const path = parsePointer(pointer);
+  for (let p = 0; p < pointers.length; p++) {
+    const path = parsePointer(pointers[p]);
     const base = getAtPath(out[0], path);
     if (!Array.isArray(base) || base.length < 2) continue;
     const keys = base.map((v) => canonicalJson(v));

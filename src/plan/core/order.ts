@@ -216,7 +216,10 @@ export class Heap<T> {
       const up = (i - 1) >> 1;
       // Stryker disable next-line EqualityOperator: the heap's users compare by a total order (unique keys): no two items compare equal
       if (this.compare(a[i], a[up]) >= 0) break;
-      [a[i], a[up]] = [a[up], a[i]];
+      // Swapped through a local, not a destructuring pair: no array per step.
+      const t = a[i];
+      a[i] = a[up];
+      a[up] = t;
       i = up;
     }
   }
@@ -240,7 +243,9 @@ export class Heap<T> {
         // Stryker disable next-line EqualityOperator: as above
         if (r < a.length && this.compare(a[r], a[m]) < 0) m = r;
         if (m === i) break;
-        [a[i], a[m]] = [a[m], a[i]];
+        const t = a[i];
+        a[i] = a[m];
+        a[m] = t;
         i = m;
       }
     }

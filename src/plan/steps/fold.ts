@@ -8,7 +8,13 @@ import { resourceKey } from '../../model/resource.js';
 
 export function fold(decisions: Decisions, kinds: readonly Kind[]): Decisions {
   const kindOf = kindsByName(kinds);
-  return new Map([...decisions].map(([key, decision]) => [key, foldOne(decision, decisions, kindOf)]));
+  // Copy on write: without a create or replace that carries children, the decisions are returned as they are.
+  let out: Map<string, Decision> | undefined;
+  for (const [key, decision] of decisions) {
+    const next = foldOne(decision, decisions, kindOf);
+    if (next !== decision) (out ??= new Map(decisions)).set(key, next);
+  }
+  return out ?? decisions;
 }
 
 function foldOne(decision: Decision, decisions: Decisions, kindOf: ReadonlyMap<string, Kind>): Decision {

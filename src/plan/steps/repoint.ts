@@ -10,7 +10,13 @@ import { resourceKey } from '../../model/resource.js';
 
 export function repoint(decisions: Decisions): Decisions {
   const replaced = (key: string): boolean => decisions.get(key)?.action === 'replace';
-  return new Map([...decisions].map(([key, decision]) => [key, repointOne(decision, replaced)]));
+  // Copy on write: most plans repoint nothing, and the decisions are then returned as they are.
+  let out: Map<string, Decision> | undefined;
+  for (const [key, decision] of decisions) {
+    const next = repointOne(decision, replaced);
+    if (next !== decision) (out ??= new Map(decisions)).set(key, next);
+  }
+  return out ?? decisions;
 }
 
 function repointOne(decision: Decision, replaced: (key: string) => boolean): Decision {

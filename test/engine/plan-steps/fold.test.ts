@@ -60,3 +60,18 @@ describe('fold: a child that names no parent', () => {
     expect(fold(decisionsOf([parent, template]), kinds).get(template.key)!.foldedInto).toBeUndefined();
   });
 });
+
+describe('fold: copy on write', () => {
+  it('returns the decisions as they are when nothing folds, and a map in the same order when something does', () => {
+    const parent = decisionOf(desired('Profile', 'P', {}), { action: 'create' });
+    const other = decisionOf(desired('Profile', 'Q', {}), { action: 'update' });
+    const unfolded = decisionsOf([other, template]);
+    expect(fold(unfolded, FAKE_KINDS.filter((k) => k !== Profile))).toBe(unfolded);
+    const input = decisionsOf([template, parent, other]);
+    const out = fold(input, FAKE_KINDS);
+    expect([...out.keys()]).toEqual([template.key, parent.key, other.key]);
+    expect(out.get(template.key)!.foldedInto).toBe(parent.key);
+    // The input is left as it was.
+    expect(input.get(template.key)).toBe(template);
+  });
+});

@@ -98,3 +98,18 @@ describe('re-point', () => {
     expect([after.action, after.diff?.changed, after.reasonCode, after.reason]).toEqual(['update', ['channels', 'severity'], 'update-because-reference-replaced', 'its own']);
   });
 });
+
+describe('re-point: copy on write', () => {
+  it('returns the decisions as they are when nothing is replaced, and a map in the same order when a target is', () => {
+    const a = decisionOf(desired('Channel', 'a', {}), { action: 'update' });
+    const b = decisionOf(desired('Channel', 'b', {}), { action: 'update' });
+    const r = { ...decisionOf(rule, {}), diff: diffWith([]) };
+    const kept = decisionsOf([r, a, b]);
+    expect(repoint(kept)).toBe(kept);
+    const input = decisionsOf([r, { ...a, action: 'replace' }, b]);
+    const out = repoint(input);
+    expect([...out.keys()]).toEqual([r.key, a.key, b.key]);
+    expect(out.get(r.key)!.action).toBe('update');
+    expect(input.get(r.key)).toBe(r);
+  });
+});
