@@ -44,6 +44,8 @@ export function dependencyEdges(items: readonly PlannedChange[], kinds: readonly
   const kindByName = new Map(kinds.map((k) => [k.kind, k]));
   const byKey = new Map(items.map((i) => [i.change.key, i.change]));
   const edges: [string, string][] = [];
+  // A kind's references, listed once per kind rather than once per change with a live record.
+  const refsByKind = new Map<Kind, { kind: string; pointer: string; names: (spec: Json | undefined, pointer: string) => string[] }[]>();
   for (const { change, desired, live } of items) {
     const kind = kindByName.get(change.kind);
     if (!kind) continue;
@@ -70,7 +72,11 @@ export function dependencyEdges(items: readonly PlannedChange[], kinds: readonly
     // A change that drops a reference runs before the referenced resource goes away.
     if (live) {
       // Member references (`<resource>.<member>`) drop the resource they name in the same way.
-      const refs = [...(kind.references ?? []).map((r) => ({ ...r, names: referencedNames })), ...(kind.memberReferences ?? []).map((r) => ({ ...r, names: ownerNames }))];
+      let refs = refsByKind.get(kind);
+      if (refs === undefined) {
+        refs = [...(kind.references ?? []).map((r) => ({ ...r, names: referencedNames })), ...(kind.memberReferences ?? []).map((r) => ({ ...r, names: ownerNames }))];
+        refsByKind.set(kind, refs);
+      }
       for (const ref of refs) {
         // Stryker disable next-line ArrayDeclaration: a made-up kept name matters only to a live reference of that very name
         const kept = new Set(change.action === 'delete' || !desired ? [] : ref.names(desired.spec, ref.pointer));

@@ -8,7 +8,9 @@ import { because } from '../../model/reasons.js';
 import type { Decision, Decisions, Match } from './shared.js';
 
 export function decide(matches: readonly Match[], rotating: ReadonlySet<string>): Decisions {
-  return new Map(matches.map((m) => [m.key, m.live ? compare(m, rotating.has(m.key)) : unmatched(m)]));
+  const decisions = new Map<string, Decision>();
+  for (const m of matches) decisions.set(m.key, m.live ? compare(m, rotating.has(m.key)) : unmatched(m));
+  return decisions;
 }
 
 /**

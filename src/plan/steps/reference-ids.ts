@@ -43,8 +43,14 @@ export function namesForIds(desired: readonly DesiredResource[], kinds: readonly
         const name = nameFor(value);
         if (name !== value) spec = setAt(spec, ref.pointer, name);
       } else if (Array.isArray(value)) {
-        const names = value.map(nameFor);
-        if (names.some((n, i) => n !== value[i])) spec = setAt(spec, ref.pointer, names);
+        // Copied only from the first value that stands for another name (most lists hold names only).
+        let names: Json[] | undefined;
+        for (let i = 0; i < value.length; i++) {
+          const name = nameFor(value[i]);
+          if (name !== value[i]) (names ??= value.slice(0, i)).push(name);
+          else names?.push(name);
+        }
+        if (names) spec = setAt(spec, ref.pointer, names);
       }
     }
     return spec === d.spec ? d : { ...d, spec };

@@ -8,7 +8,7 @@ import { getAt } from '../../model/json-pointer.js';
 import { referencedNames } from '../core/order.js';
 import { type LiveIndex, livesAt } from './live-index.js';
 import { at, type Decision, type Decisions, type Deletion, type Ref } from './shared.js';
-import { placeOf, resourceKey } from '../../model/resource.js';
+import { type DesiredResource, placeOf, resourceKey } from '../../model/resource.js';
 
 export interface Resolved {
   /** Per declared key, its references in the kind's order; empty when it names nothing. */
@@ -24,6 +24,12 @@ export function resolveReferences(decisions: Decisions, index: LiveIndex, deleti
   return { refs, diagnostics };
 }
 
+/** Where a reference's problem points; built only for a diagnostic (most references have none). */
+const problemAt = (d: DesiredResource, pointer: string, name: string): Pick<Diagnostic, 'field' | 'file' | 'line' | 'column'> => ({
+  field: pointer,
+  ...(placeOf(d, pointer, name) ?? at(d)),
+});
+
 function refsOf(decision: Decision, decisions: Decisions, index: LiveIndex, deleted: ReadonlySet<string>, diagnostics: Diagnostic[]): Ref[] {
   const d = decision.desired;
   const refs: Ref[] = [];
@@ -32,8 +38,6 @@ function refsOf(decision: Decision, decisions: Decisions, index: LiveIndex, dele
       const key = resourceKey(d.account, ref.kind, name);
       const target = decisions.get(key);
       const lives = livesAt(index, key);
-      // Built only for a diagnostic: most references have none.
-      const problem = (): Pick<Diagnostic, 'field' | 'file' | 'line' | 'column'> => ({ field: ref.pointer, ...(placeOf(d, ref.pointer, name) ?? at(d)) });
       if (!target && lives.length === 0 && decision.live !== undefined && referencedNames(decision.live.spec, ref.pointer).includes(name)) {
         // The live resource holds this very value: an id the service keeps though it lists no such
         // resource (the live read left it unmapped). Kept as the id: the plan neither changes nor
@@ -42,7 +46,7 @@ function refsOf(decision: Decision, decisions: Decisions, index: LiveIndex, dele
           severity: 'warning',
           code: 'reference-kept-as-id',
           message: `${d.kind} ${d.name} names ${ref.kind} ${name}, which account ${d.account} does not list; the service holds it as an id: kept as written`,
-          ...problem(),
+          ...problemAt(d, ref.pointer, name),
           hint: `remove it from the ${d.kind} if the ${ref.kind} is gone, or declare the ${ref.kind}`,
         });
         refs.push({ kind: ref.kind, name, id: name });
@@ -53,7 +57,7 @@ function refsOf(decision: Decision, decisions: Decisions, index: LiveIndex, dele
           severity: 'error',
           code: 'unknown-reference',
           message: `${d.kind} ${d.name} refers to ${ref.kind} ${name}, which is neither declared nor live in account ${d.account}`,
-          ...problem(),
+          ...problemAt(d, ref.pointer, name),
           hint: `declare the ${ref.kind} or remove it from the ${d.kind}`,
         });
         continue;
@@ -63,7 +67,7 @@ function refsOf(decision: Decision, decisions: Decisions, index: LiveIndex, dele
           severity: 'error',
           code: 'reference-to-deleted',
           message: `${d.kind} ${d.name} refers to ${ref.kind} ${name}, which this plan deletes (not declared, prune is on)`,
-          ...problem(),
+          ...problemAt(d, ref.pointer, name),
           hint: `declare the ${ref.kind} or remove it from the ${d.kind}`,
         });
         continue;
@@ -76,7 +80,7 @@ function refsOf(decision: Decision, decisions: Decisions, index: LiveIndex, dele
             .map((l) => l.id)
             .sort()
             .join(', ')})`,
-          ...problem(),
+          ...problemAt(d, ref.pointer, name),
         });
         continue;
       }
@@ -90,7 +94,7 @@ function refsOf(decision: Decision, decisions: Decisions, index: LiveIndex, dele
           severity: 'error',
           code: 'reference-not-allowed',
           message: `${d.kind} ${d.name} refers to ${ref.kind} ${name}, whose ${only.member.slice(1)} is ${actual}; a ${d.kind} takes only ${only.values.join(', ')}`,
-          ...problem(),
+          ...problemAt(d, ref.pointer, name),
           hint: `name a ${ref.kind} whose ${only.member.slice(1)} is ${only.values.join(' or ')}`,
         });
         continue;
@@ -109,7 +113,6 @@ function refsOf(decision: Decision, decisions: Decisions, index: LiveIndex, dele
     const key = resourceKey(d.account, ref.kind, name);
     const target = decisions.get(key);
     const lives = livesAt(index, key);
-    const problem = { field: ref.pointer, ...(placeOf(d, ref.pointer, value) ?? at(d)) };
     if ((!target && lives.length !== 1) || member === '') {
       diagnostics.push({
         severity: 'error',
@@ -118,7 +121,7 @@ function refsOf(decision: Decision, decisions: Decisions, index: LiveIndex, dele
           member === ''
             ? `${d.kind} ${d.name} names ${JSON.stringify(value)}, which is not <${ref.kind}>.<${ref.label}>`
             : `${d.kind} ${d.name} refers to ${ref.kind} ${name}, which is ${lives.length > 1 ? `a name ${lives.length} live resources share` : 'neither declared nor live'} in account ${d.account}`,
-        ...problem,
+        ...problemAt(d, ref.pointer, value),
         hint: `write the ${ref.label} as <${ref.kind} name>.<${ref.label} name>`,
       });
       continue;
@@ -134,7 +137,7 @@ function refsOf(decision: Decision, decisions: Decisions, index: LiveIndex, dele
         severity: 'error',
         code: 'unknown-reference',
         message: `${d.kind} ${d.name} refers to ${ref.label} ${JSON.stringify(member)} of ${ref.kind} ${name}, which has no such ${ref.label}`,
-        ...problem,
+        ...problemAt(d, ref.pointer, value),
         hint: offered.length > 0 ? `its ${ref.label}s: ${offered.slice(0, 10).join(', ')}` : `${ref.kind} ${name} has no ${ref.label}`,
       });
       continue;

@@ -16,6 +16,8 @@ describe('ids for names', () => {
   it('reads a live id as the name of its resource, with a warning that names it', () => {
     const r = namesForIds([desired('Rule', 'r', { channels: ['C1', 'ops'] }, { line: 7 })], FAKE_KINDS, lives);
     expect(r.desired[0].spec.channels).toEqual(['ops', 'ops']);
+    // An id after names and before another name: the names around it kept, in their places.
+    expect(namesForIds([desired('Rule', 'r', { channels: ['pager', 'C1', 'ops', 'nothing'] })], FAKE_KINDS, lives).desired[0].spec.channels).toEqual(['pager', 'ops', 'ops', 'nothing']);
     expect(r.diagnostics.map((d) => [d.severity, d.code, d.line, d.field])).toEqual([['warning', 'reference-by-id', 7, '/spec/channels']]);
     expect(r.diagnostics[0].message).toBe('Rule r names Channel C1 by its id: that is Channel "ops"');
   });
