@@ -170,9 +170,14 @@ function toDiffOp(op: { op: string; path: string; value?: unknown }, shownAfter:
 
 function setPointersOf(kind: Kind, specs: JsonObject[]): string[] {
   // Deepest first, so an outer set is ordered by already ordered members; by name within a depth.
-  const found = specs.flatMap((s) => (kind.compare?.setPointers?.(s) ?? []));
-  return found.length < 2 ? found : [...new Set(found)].sort((a, b) => b.length - a.length || compareText(a, b));
+  const found = specs.length === 1 ? (kind.compare?.setPointers?.(specs[0]) ?? []) : specs.flatMap((s) => kind.compare?.setPointers?.(s) ?? []);
+  // Already strictly in that order (unique, as most kinds list them): the set and the sort would give it back as it is.
+  let ordered = true;
+  for (let i = 1; i < found.length && ordered; i++) ordered = deeperFirst(found[i - 1], found[i]) < 0;
+  return ordered ? found : [...new Set(found)].sort(deeperFirst);
 }
+
+const deeperFirst = (a: string, b: string): number => b.length - a.length || compareText(a, b);
 
 /**
  * Sorts the arrays at `pointers` in docs[0] by canonical JSON and applies the same permutation to
@@ -184,12 +189,19 @@ export function sortSets(docs: JsonObject[], pointers: readonly string[]): JsonO
     const path = parsePointer(pointers[p]);
     const base = getAtPath(out[0], path);
     if (!Array.isArray(base) || base.length < 2) continue;
-    const keys = base.map((v) => canonicalJson(v));
     // Already in order (the loader writes sets in canonical order): the stable sort would keep it
     // as it is, so nothing is sorted or copied, as for a pointer that holds no array.
-    if (keys.every((key, k) => k === 0 || compareText(keys[k - 1], key) <= 0)) continue;
+    let prev = canonicalJson(base[0]);
+    let ordered = true;
+    for (let k = 1; k < base.length && ordered; k++) {
+      const key = canonicalJson(base[k]);
+      ordered = compareText(prev, key) <= 0;
+      prev = key;
+    }
+    if (ordered) continue;
     // Stable (ES2019): equal members keep their order.
-    const order = keys
+    const order = base
+      .map((v) => canonicalJson(v))
       .map((key, i) => ({ key, i }))
       .sort((a, b) => compareText(a.key, b.key))
       .map((x) => x.i);
