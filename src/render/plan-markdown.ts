@@ -29,7 +29,7 @@ import {
   scopeText,
   sourceText,
 } from './common.js';
-import { changeDiff, diffLines, displayPair, pointerNotes, showEnvMarkers, toYaml, type DiffLine } from './display.js';
+import { changeDiff, childDiff, diffLines, displayPair, pointerNotes, toYaml, type DiffLine } from './display.js';
 import { escapeHtml, escapeMd, fenced, inlineCode, largestFitting, MARKDOWN_LIMIT, table } from './markdown.js';
 import { auditSection, type AuditedItem, lastChangeText } from './attribution.js';
 import type { Attribution, LastChange } from '../model/plan.js';
@@ -307,7 +307,7 @@ function indent(block: string): string {
 function blockOf(change: Change): string {
   const lines = diffMd(changeDiff(change));
   for (const child of change.children ?? []) {
-    lines.push(`# created with it: ${child.name}`, ...diffMd(diffLines('', toYaml(showEnvMarkers(child.after)))));
+    lines.push(`# created with it: ${child.name}`, ...diffMd(childDiff(child)));
   }
   for (const n of pointerNotes(change)) lines.push(`# ${n.pointer} ${n.note}`);
   return lines.length > 0 ? fenced('diff', lines) : '';
