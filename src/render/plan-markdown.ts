@@ -107,6 +107,14 @@ export function renderPlanMarkdown(plan: Plan, limit = MARKDOWN_LIMIT, options: 
   const omitted = (e: Entry) => `_diff omitted: ${e.blockLines} line${e.blockLines === 1 ? '' : 's'}; ${fullPlan}_`;
   const body = (e: Entry, shown: Shown) => (e.block === '' ? '' : position.get(e)! < shown.bare ? omitted(e) : e.block);
 
+  // The routing section depends on its detail only; the search for what fits renders it many times.
+  const routingTexts = new Map<number, string>();
+  const routingMd = (detail: number): string => {
+    let text = routingTexts.get(detail);
+    if (text === undefined) routingTexts.set(detail, (text = routingChangesMd(plan.routing, ROUTING_DETAILS[detail])));
+    return text;
+  };
+
   const render = (shown: Shown): string => {
     const parts = [head];
     if (deletions.length > 0) {
@@ -118,7 +126,7 @@ export function renderPlanMarkdown(plan: Plan, limit = MARKDOWN_LIMIT, options: 
       if (shown.deletions < deletions.length) lines.push(`- _… ${deletions.length - shown.deletions} more deletions not shown; ${fullPlan}_`);
       parts.push(`### Deletions (${deletions.length})\n\n${lines.join('\n')}`);
     }
-    const routing = routingChangesMd(plan.routing, ROUTING_DETAILS[shown.routing]);
+    const routing = routingMd(shown.routing);
     if (routing !== '') parts.push(routing);
     if (others.length > 0) {
       const blocks: string[] = [];
