@@ -7,8 +7,12 @@ const SGR = /\u001b\[[0-9;]*m/g;
 
 /** Columns a text takes on screen (colour codes take none; one column a code point). */
 export function visibleWidth(text: string): number {
-  return [...text.replace(SGR, '')].length;
+  const shown = text.includes('\u001b') ? text.replace(SGR, '') : text;
+  // Without surrogates every UTF-16 unit is a code point: no need to split it into them.
+  return SURROGATE.test(shown) ? [...shown].length : shown.length;
 }
+
+const SURROGATE = /[\ud800-\udfff]/;
 
 /** Least room a continuation line keeps for text, however deep its indent. */
 const MIN_ROOM = 20;

@@ -20,7 +20,7 @@ function generator(seed: number): () => number {
   };
 }
 
-const PIECES = ['a', 'word', 'x'.repeat(30), ' ', '  ', '   ', '\u001b[32m', '\u001b[39m', 'é', '→', '😀', '\n', '\n', '- ', '+ '];
+const PIECES = ['\ud83d', '\ude00', '\u001b[1m', '\u001b[', 'a', 'word', 'x'.repeat(30), ' ', '  ', '   ', '\u001b[32m', '\u001b[39m', 'é', '→', '😀', '\n', '\n', '- ', '+ '];
 
 function texts(count: number): string[] {
   const next = generator(7);
@@ -60,5 +60,15 @@ describe('wrapText', () => {
     // One column over is over: broken.
     expect(wrapLine('abc de', 5)).toEqual(['abc', 'de']);
     expect(wrapLine('abc d', 5)).toEqual(['abc d']);
+  });
+});
+
+describe('visibleWidth', () => {
+  it('is the number of code points once colour codes are taken out, lone surrogates counting one each', () => {
+    const definition = (text: string): number => [...text.replace(/\u001b\[[0-9;]*m/g, '')].length;
+    for (const text of texts(3000)) expect(visibleWidth(text), JSON.stringify(text)).toBe(definition(text));
+    expect(visibleWidth('a😀b')).toBe(3);
+    expect(visibleWidth('a\ud83db')).toBe(3);
+    expect(visibleWidth('\u001b[32m😀\u001b[39m\u001b[')).toBe(3);
   });
 });
