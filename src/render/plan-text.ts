@@ -56,7 +56,13 @@ export function renderPlanText(plan: Plan, options: { color: boolean; quiet?: bo
   const accountOrder = plan.accounts.map((a) => a.name);
   for (const [account, changes] of groupByAccount(plan.changes, accountOrder)) {
     out.push(c.bold(`Account ${v(account)}`));
-    for (const change of changes) changeLines(change, c, out, plan.attribution, options.brief);
+    // Each change's lines joined at once: one string lives on to the end instead of a dozen.
+    const lines: string[] = [];
+    for (const change of changes) {
+      changeLines(change, c, lines, plan.attribution, options.brief);
+      out.push(lines.join('\n'));
+      lines.length = 0;
+    }
     out.push('');
   }
 
