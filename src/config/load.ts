@@ -194,14 +194,18 @@ const fmt = (p: SourcePosition): string => `${p.file}:${p.line}:${p.column}`;
 /** Problems between documents: one (account, kind, name) declared twice; names no document declares. */
 function crossChecks(docs: LoadedDocument[]): Diagnostic[] {
   const out: Diagnostic[] = [];
-  const first = new Map<string, LoadedDocument>();
+  // The first document of each (kind, account, name), in maps nested by those three.
+  const first = new Map<string, Map<string, Map<string, LoadedDocument>>>();
   for (const doc of docs) {
     if (doc.name === '') continue;
+    let ofKind = first.get(doc.kind);
+    if (!ofKind) first.set(doc.kind, (ofKind = new Map()));
     for (const account of doc.accounts) {
-      const key = JSON.stringify([account, doc.kind, doc.name]);
-      const prev = first.get(key);
+      let inAccount = ofKind.get(account);
+      if (!inAccount) ofKind.set(account, (inAccount = new Map()));
+      const prev = inAccount.get(doc.name);
       if (!prev) {
-        first.set(key, doc);
+        inAccount.set(doc.name, doc);
         continue;
       }
       const here = positionAt(doc.positions, '/name', 'value') ?? doc.source;
@@ -261,6 +265,7 @@ function referenceChecks(docs: LoadedDocument[]): Diagnostic[] {
       for (const [name, pointer] of namesAt(doc.value.spec, reference.pointer)) {
         out.push(...onlyCheck(doc, reference, name, pointer, targets));
         const accounts = declared.get(name);
+        if (accounts !== undefined && doc.accounts.every((a) => accounts.has(a))) continue;
         const missingIn = doc.accounts.filter((a) => !accounts?.has(a));
         if (missingIn.length === 0) continue;
         const hint = didYouMean(name, [...new Set(targets.map((d) => d.name))]);
