@@ -285,18 +285,19 @@ export function annotatedValues(schemaFile: string, value: Json, skip?: (pointer
   catalog ??= schemaCatalog();
   // First one per pointer and annotation, in the order reached.
   const found: AnnotatedValue[] = [];
-  const sets = new Set<string>();
-  const formats = new Set<string>();
-  const members = new Set<string>();
+  // Made on first use (most documents reach few annotations, many none).
+  let sets: Set<string> | undefined;
+  let formats: Set<string> | undefined;
+  let members: Set<string> | undefined;
   const walk = (node: WalkNode | undefined, v: Json, pointer: string): void => {
     if (node === undefined || (skip !== undefined && skip(pointer))) return;
     if (node.ref !== undefined) walk(node.ref, v, pointer);
     if (typeof v === 'string') {
-      if (node.set && !sets.has(pointer)) {
+      if (node.set && !(sets ??= new Set()).has(pointer)) {
         sets.add(pointer);
         found.push({ pointer, value: v, set: node.set });
       }
-      if (node.format && !formats.has(pointer)) {
+      if (node.format && !(formats ??= new Set()).has(pointer)) {
         formats.add(pointer);
         found.push({ pointer, value: v, format: node.format });
       }
@@ -308,7 +309,7 @@ export function annotatedValues(schemaFile: string, value: Json, skip?: (pointer
         if (sub === undefined && (open === undefined || listed)) continue;
         const segment = m.includes('~') || m.includes('/') ? m.replace(/~/g, '~0').replace(/\//g, '~1') : m;
         const at = `${pointer}/${segment}`;
-        if (open !== undefined && !listed && !members.has(at)) {
+        if (open !== undefined && !listed && !(members ??= new Set()).has(at)) {
           members.add(at);
           found.push({ pointer: at, value: m, members: open });
         }
