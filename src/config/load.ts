@@ -240,12 +240,18 @@ function namesAt(spec: Json | undefined, pointer: string): [string, string][] {
  */
 function referenceChecks(docs: LoadedDocument[]): Diagnostic[] {
   const out: Diagnostic[] = [];
+  // The kind of each document kind, looked up once per document kind rather than per document.
+  const kindNames = new Map<string, string | undefined>();
+  const kindNameOf = (documentKind: string): string | undefined => {
+    if (!kindNames.has(documentKind)) kindNames.set(documentKind, kindForDocument(documentKind)?.kind);
+    return kindNames.get(documentKind);
+  };
   // Per referenced kind, once: its documents, and the accounts each name is declared in.
   const byKind = new Map<string, { targets: LoadedDocument[]; declared: Map<string, Set<string>> }>();
   const documentsOf = (kindName: string) => {
     let entry = byKind.get(kindName);
     if (!entry) {
-      const targets = docs.filter((d) => kindForDocument(d.kind)?.kind === kindName);
+      const targets = docs.filter((d) => kindNameOf(d.kind) === kindName);
       const declared = new Map<string, Set<string>>();
       for (const d of targets) {
         let accounts = declared.get(d.name);

@@ -20,7 +20,7 @@ import {
   type FormatGuess,
   type SchemaObject,
 } from '../kinds/schema-parts.js';
-import { schemaCatalog } from './schema-catalog.js';
+import { sharedCatalog } from './schema-catalog.js';
 
 export interface ValueCheckContext {
   /** Where a pointer is in its file. */
@@ -37,7 +37,7 @@ export interface ValueCheckContext {
   keyAt?: (pointer: string) => Pick<Diagnostic, 'file' | 'line' | 'column' | 'field'>;
 }
 
-let catalog: Record<string, SchemaObject> | undefined;
+let catalog: Readonly<Record<string, SchemaObject>> | undefined;
 
 export interface Located {
   schema: SchemaObject | boolean;
@@ -56,7 +56,7 @@ export function resolveRef(ref: string, file: string): Located {
 }
 
 function lookUp(ref: string, file: string): Located {
-  catalog ??= schemaCatalog();
+  catalog ??= sharedCatalog();
   const url = new URL(ref, SCHEMA_BASE + file);
   const target = url.href.slice(0, url.href.length - url.hash.length).slice(SCHEMA_BASE.length);
   let node: unknown = catalog[target];
@@ -282,7 +282,7 @@ export interface AnnotatedValue {
  * $ref, properties, additionalProperties, items, allOf, anyOf, oneOf and the if/then/else that holds.
  */
 export function annotatedValues(schemaFile: string, value: Json, skip?: (pointer: string) => boolean): AnnotatedValue[] {
-  catalog ??= schemaCatalog();
+  catalog ??= sharedCatalog();
   // First one per pointer and annotation, in the order reached.
   const found: AnnotatedValue[] = [];
   // Made on first use (most documents reach few annotations, many none).
