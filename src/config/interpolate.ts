@@ -167,7 +167,12 @@ export function interpolateDocument(
         path.push(k);
         const y = walk(x);
         path.pop();
-        if (y !== x) Object.defineProperty((out ??= { ...v }), k, { value: y, enumerable: true, writable: true, configurable: true });
+        if (y === x) continue;
+        out ??= { ...v };
+        // The copy has the member already (writable, as the spread made it): assigned, but for a
+        // member named __proto__, which an assignment would take for the prototype.
+        if (k === '__proto__') Object.defineProperty(out, k, { value: y, enumerable: true, writable: true, configurable: true });
+        else out[k] = y;
       }
       return out ?? v;
     }
