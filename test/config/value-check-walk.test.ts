@@ -6,23 +6,15 @@
 // which order, fails here.
 
 import { describe, expect, it } from 'vitest';
-import { annotatedValues, holds } from '../../src/config/value-check.js';
+import { annotatedValues, holds, resolveRef } from '../../src/config/value-check.js';
 import { DOCUMENT_SCHEMAS, schemaCatalog } from '../../src/config/schema-catalog.js';
-import { CLOSED_SET_KEYWORD, FORMAT_KEYWORD, OPEN_MEMBERS_KEYWORD, SCHEMA_BASE, type SchemaObject } from '../../src/kinds/schema-parts.js';
+import { CLOSED_SET_KEYWORD, FORMAT_KEYWORD, OPEN_MEMBERS_KEYWORD, type SchemaObject } from '../../src/kinds/schema-parts.js';
 import { isObject, jsonEqual, type Json, type JsonObject } from '../../src/model/json.js';
 
 const catalog = schemaCatalog();
 
-function resolve(ref: string, file: string): { schema: SchemaObject | boolean; file: string } {
-  const url = new URL(ref, SCHEMA_BASE + file);
-  const target = url.href.slice(0, url.href.length - url.hash.length).slice(SCHEMA_BASE.length);
-  let node: unknown = catalog[target];
-  for (const seg of url.hash.replace(/^#\/?/, '').split('/').filter((s) => s !== '')) {
-    node = isObject(node as Json) ? (node as SchemaObject)[decodeURIComponent(seg).replace(/~1/g, '/').replace(/~0/g, '~')] : undefined;
-  }
-  if (node === undefined) throw new Error(`unresolved ${ref} in ${file}`);
-  return { schema: node as SchemaObject, file: target };
-}
+// $refs are resolved as before (resolveRef did not change): what changed is the walk over them.
+const resolve = resolveRef;
 
 const ANNOTATIONS = new Set(['description', 'title', 'examples', 'default', '$comment', 'writeOnly', CLOSED_SET_KEYWORD, FORMAT_KEYWORD, OPEN_MEMBERS_KEYWORD]);
 const TYPE_TESTS: Record<string, (v: Json) => boolean> = {
