@@ -68,9 +68,9 @@ function lookUp(ref: string, file: string): Located {
 }
 
 // Keywords that say nothing about whether a value matches (for the `if` conditions).
-const ANNOTATIONS = new Set(['description', 'title', 'examples', 'default', '$comment', 'writeOnly', CLOSED_SET_KEYWORD, FORMAT_KEYWORD, OPEN_MEMBERS_KEYWORD]);
+export const ANNOTATIONS = new Set(['description', 'title', 'examples', 'default', '$comment', 'writeOnly', CLOSED_SET_KEYWORD, FORMAT_KEYWORD, OPEN_MEMBERS_KEYWORD]);
 
-const TYPE_TESTS: Record<string, (v: Json) => boolean> = {
+export const TYPE_TESTS: Record<string, (v: Json) => boolean> = {
   string: (v) => typeof v === 'string',
   integer: (v) => typeof v === 'number' && Number.isInteger(v),
   number: (v) => typeof v === 'number',

@@ -6,7 +6,8 @@
 // which order, fails here.
 
 import { describe, expect, it } from 'vitest';
-import { annotatedValues, holds, resolveRef } from '../../src/config/value-check.js';
+// The keyword lists did not change either: the oracle below takes them from the module.
+import { ANNOTATIONS, TYPE_TESTS, annotatedValues, holds, resolveRef } from '../../src/config/value-check.js';
 import { DOCUMENT_SCHEMAS, schemaCatalog } from '../../src/config/schema-catalog.js';
 import { CLOSED_SET_KEYWORD, FORMAT_KEYWORD, OPEN_MEMBERS_KEYWORD, type SchemaObject } from '../../src/kinds/schema-parts.js';
 import { isObject, jsonEqual, type Json, type JsonObject } from '../../src/model/json.js';
@@ -15,17 +16,6 @@ const catalog = schemaCatalog();
 
 // $refs are resolved as before (resolveRef did not change): what changed is the walk over them.
 const resolve = resolveRef;
-
-const ANNOTATIONS = new Set(['description', 'title', 'examples', 'default', '$comment', 'writeOnly', CLOSED_SET_KEYWORD, FORMAT_KEYWORD, OPEN_MEMBERS_KEYWORD]);
-const TYPE_TESTS: Record<string, (v: Json) => boolean> = {
-  string: (v) => typeof v === 'string',
-  integer: (v) => typeof v === 'number' && Number.isInteger(v),
-  number: (v) => typeof v === 'number',
-  boolean: (v) => typeof v === 'boolean',
-  object: (v) => isObject(v),
-  array: (v) => Array.isArray(v),
-  null: (v) => v === null,
-};
 
 /** The condition as it was evaluated before: keyword by keyword, over the schema. */
 function holdsBefore(schema: SchemaObject | boolean, value: Json, file: string): boolean {
