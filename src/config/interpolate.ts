@@ -6,7 +6,7 @@
 import type { DiagnosticCode } from '../model/diagnostic-codes.js';
 import type { Diagnostic, SourcePosition } from '../model/diagnostics.js';
 import type { Json, JsonObject } from '../model/json.js';
-import { type Env, envNames, hasEnvRef, hasUnclosedEnvRef, interpolate, isDeclared, isForbiddenVariable, malformedEnvRefs, unescapeEnv } from '../model/env.js';
+import { type Env, hasEnvRef, interpolate, isDeclared, isForbiddenVariable, scanEnvRefs, unescapeEnv } from '../model/env.js';
 import { toPointer } from '../model/json-pointer.js';
 import { WRITE_ONLY_PLACEHOLDER } from '../model/env-markers.js';
 
@@ -59,8 +59,9 @@ export function interpolateDocument(
   const onString = (s: string, pointer: string): string => {
     // The position is worked out only for a problem to report.
     const at = (): Pick<Diagnostic, 'file' | 'line' | 'column' | 'field'> => ({ ...where(pointer), field: pointer });
-    const bad = malformedEnvRefs(s);
-    if (bad.length > 0 || hasUnclosedEnvRef(s)) {
+    const scan = scanEnvRefs(s);
+    const bad = scan.malformed;
+    if (bad.length > 0 || scan.unclosed) {
       const what = bad.length > 0 ? bad.map((b) => `\`${b}\``).join(', ') : 'a `${env:` without its closing `}`';
       diagnostics.push({
         severity: 'error',
@@ -72,7 +73,7 @@ export function interpolateDocument(
       missing.push(pointer);
       return s;
     }
-    const names = envNames(s);
+    const names = scan.names;
     // Escapes only: the literal text.
     if (names.length === 0) return unescapeEnv(s);
     if (!policy.readable(pointer)) {
@@ -159,11 +160,19 @@ export function interpolateDocument(
     }
     if (v !== null && typeof v === 'object') {
       let out: JsonObject | undefined;
-      for (const [k, x] of Object.entries(v)) {
+      const keys = Object.keys(v);
+      for (let i = 0; i < keys.length; i++) {
+        const k = keys[i];
+        const x = v[k];
         path.push(k);
         const y = walk(x);
         path.pop();
-        if (y !== x) Object.defineProperty((out ??= { ...v }), k, { value: y, enumerable: true, writable: true, configurable: true });
+        if (y === x) continue;
+        out ??= { ...v };
+        // The copy has the member already (writable, as the spread made it): assigned, but for a
+        // member named __proto__, which an assignment would take for the prototype.
+        if (k === '__proto__') Object.defineProperty(out, k, { value: y, enumerable: true, writable: true, configurable: true });
+        else out[k] = y;
       }
       return out ?? v;
     }

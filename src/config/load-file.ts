@@ -62,6 +62,21 @@ export interface LoadedDocument {
  * previousNames, lifecycle) never.
  */
 export function envPolicy(kind: Kind, root: RootConfig | undefined): EnvPolicy {
+  // The same for every document of a kind under one root file: made once (a pure function of both).
+  let byRoot = policies.get(kind);
+  if (!byRoot) policies.set(kind, (byRoot = new Map()));
+  let policy = byRoot.get(root);
+  if (!policy) {
+    // Kept for the last root file only: a long-lived process loading many configurations keeps one.
+    byRoot.clear();
+    byRoot.set(root, (policy = makeEnvPolicy(kind, root)));
+  }
+  return policy;
+}
+
+const policies = new WeakMap<Kind, Map<RootConfig | undefined, EnvPolicy>>();
+
+function makeEnvPolicy(kind: Kind, root: RootConfig | undefined): EnvPolicy {
   const naming = [...(kind.references ?? []).map((r) => r.pointer), ...(kind.memberReferences ?? []).map((m) => m.pointer), ...(kind.identifiers ?? [])].map(parsePointer);
   const matches = (pattern: readonly string[], at: readonly string[]): boolean =>
     // A reference is a name or a list of names: its items are names too.
@@ -177,6 +192,14 @@ function renameChecks(kind: Kind, value: JsonObject, where: (pointer: string) =>
   return [{ severity: 'error', code: 'invalid-value', message: 'previousNames names the document\'s own name', ...where(`/previousNames/${i}`), field: `/previousNames/${i}` }];
 }
 
+/** The declared account names of a root file, as a set, once per list (parseRoot makes it, nothing changes it). */
+const declaredSets = new WeakMap<readonly { name: string }[], ReadonlySet<string>>();
+function declaredSet(root: RootConfig): ReadonlySet<string> {
+  let names = declaredSets.get(root.accounts);
+  if (!names) declaredSets.set(root.accounts, (names = new Set(root.accounts.map((a) => a.name))));
+  return names;
+}
+
 function resolveAccounts(
   account: Json | undefined,
   root: RootConfig,
@@ -184,7 +207,7 @@ function resolveAccounts(
   out: Diagnostic[],
 ): string[] {
   // Most documents name one account: its check needs no list of the declared ones.
-  if (typeof account === 'string' && account !== '*' && account.trim() !== '' && root.accounts.some((a) => a.name === account)) return [account];
+  if (typeof account === 'string' && account !== '*' && account.trim() !== '' && declaredSet(root).has(account)) return [account];
   const declared = root.accounts.map((a) => a.name);
   if (account === undefined) {
     if (root.defaultAccount !== undefined) return [root.defaultAccount];

@@ -194,14 +194,18 @@ const fmt = (p: SourcePosition): string => `${p.file}:${p.line}:${p.column}`;
 /** Problems between documents: one (account, kind, name) declared twice; names no document declares. */
 function crossChecks(docs: LoadedDocument[]): Diagnostic[] {
   const out: Diagnostic[] = [];
-  const first = new Map<string, LoadedDocument>();
+  // The first document of each (kind, account, name), in maps nested by those three.
+  const first = new Map<string, Map<string, Map<string, LoadedDocument>>>();
   for (const doc of docs) {
     if (doc.name === '') continue;
+    let ofKind = first.get(doc.kind);
+    if (!ofKind) first.set(doc.kind, (ofKind = new Map()));
     for (const account of doc.accounts) {
-      const key = JSON.stringify([account, doc.kind, doc.name]);
-      const prev = first.get(key);
+      let inAccount = ofKind.get(account);
+      if (!inAccount) ofKind.set(account, (inAccount = new Map()));
+      const prev = inAccount.get(doc.name);
       if (!prev) {
-        first.set(key, doc);
+        inAccount.set(doc.name, doc);
         continue;
       }
       const here = positionAt(doc.positions, '/name', 'value') ?? doc.source;
@@ -236,12 +240,18 @@ function namesAt(spec: Json | undefined, pointer: string): [string, string][] {
  */
 function referenceChecks(docs: LoadedDocument[]): Diagnostic[] {
   const out: Diagnostic[] = [];
+  // The kind of each document kind, looked up once per document kind rather than per document.
+  const kindNames = new Map<string, string | undefined>();
+  const kindNameOf = (documentKind: string): string | undefined => {
+    if (!kindNames.has(documentKind)) kindNames.set(documentKind, kindForDocument(documentKind)?.kind);
+    return kindNames.get(documentKind);
+  };
   // Per referenced kind, once: its documents, and the accounts each name is declared in.
   const byKind = new Map<string, { targets: LoadedDocument[]; declared: Map<string, Set<string>> }>();
   const documentsOf = (kindName: string) => {
     let entry = byKind.get(kindName);
     if (!entry) {
-      const targets = docs.filter((d) => kindForDocument(d.kind)?.kind === kindName);
+      const targets = docs.filter((d) => kindNameOf(d.kind) === kindName);
       const declared = new Map<string, Set<string>>();
       for (const d of targets) {
         let accounts = declared.get(d.name);
@@ -261,6 +271,7 @@ function referenceChecks(docs: LoadedDocument[]): Diagnostic[] {
       for (const [name, pointer] of namesAt(doc.value.spec, reference.pointer)) {
         out.push(...onlyCheck(doc, reference, name, pointer, targets));
         const accounts = declared.get(name);
+        if (accounts !== undefined && doc.accounts.every((a) => accounts.has(a))) continue;
         const missingIn = doc.accounts.filter((a) => !accounts?.has(a));
         if (missingIn.length === 0) continue;
         const hint = didYouMean(name, [...new Set(targets.map((d) => d.name))]);

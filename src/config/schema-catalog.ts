@@ -274,3 +274,22 @@ export function schemaCatalog(): Record<string, SchemaObject> {
   }
   return catalog;
 }
+
+let shared: Readonly<Record<string, SchemaObject>> | undefined;
+
+/**
+ * The catalog for the readers that never change it (the validators' digest, the value-check walk):
+ * built once a process instead of once each, and frozen, so that no reader can change it for another.
+ */
+export function sharedCatalog(): Readonly<Record<string, SchemaObject>> {
+  shared ??= deepFreeze(schemaCatalog());
+  return shared;
+}
+
+function deepFreeze<T>(value: T): T {
+  if (value !== null && typeof value === 'object' && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const v of Object.values(value)) deepFreeze(v);
+  }
+  return value;
+}

@@ -24,9 +24,10 @@ export interface SecretFacts {
 /** The secret pointers of a document, asking the kind once for each list. */
 export function secretFacts(kind: Kind, spec: Json | undefined): SecretFacts {
   if (!isObject(spec)) return { all: [], writeOnly: new Set() };
-  const members = (kind.secrets?.secretMembers?.(spec) ?? []);
-  const writeOnly = (kind.secrets?.writeOnly?.(spec) ?? []);
-  const pointers = [...members.map((m) => m.pointer), ...writeOnly, ...(kind.secrets?.sensitive?.(spec) ?? [])];
+  const facts = kind.secrets?.facts?.(spec);
+  const members = facts ? facts.members : (kind.secrets?.secretMembers?.(spec) ?? []);
+  const writeOnly = facts ? facts.writeOnly : (kind.secrets?.writeOnly?.(spec) ?? []);
+  const pointers = [...members.map((m) => m.pointer), ...writeOnly, ...(facts ? facts.sensitive : (kind.secrets?.sensitive?.(spec) ?? []))];
   return {
     all: [...new Set(pointers)].map((p) => '/spec' + p),
     writeOnly: new Set([...members.filter((m) => m.writeOnly).map((m) => m.pointer), ...writeOnly].map((p) => '/spec' + p)),

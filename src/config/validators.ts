@@ -4,7 +4,7 @@
 
 import { createHash } from 'node:crypto';
 import type { Ajv2020, ValidateFunction } from 'ajv/dist/2020.js';
-import { DOCUMENT_SCHEMAS, ROOT_SCHEMA, SCHEMA_BASE, schemaCatalog } from './schema-catalog.js';
+import { DOCUMENT_SCHEMAS, ROOT_SCHEMA, SCHEMA_BASE, sharedCatalog } from './schema-catalog.js';
 
 /** Schemas the loader validates with directly (the others are reached through $ref). */
 export const VALIDATED_SCHEMAS: readonly string[] = [ROOT_SCHEMA, ...Object.values(DOCUMENT_SCHEMAS)];
@@ -17,7 +17,7 @@ export function exportNameOf(file: string): string {
 let digest: string | undefined;
 /** Identifies the catalog a generated module was built from (a stale one is not used). */
 export function catalogDigest(): string {
-  digest ??= createHash('sha256').update(JSON.stringify(schemaCatalog())).digest('hex');
+  digest ??= createHash('sha256').update(JSON.stringify(sharedCatalog())).digest('hex');
   return digest;
 }
 

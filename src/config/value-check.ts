@@ -20,7 +20,7 @@ import {
   type FormatGuess,
   type SchemaObject,
 } from '../kinds/schema-parts.js';
-import { schemaCatalog } from './schema-catalog.js';
+import { sharedCatalog } from './schema-catalog.js';
 
 export interface ValueCheckContext {
   /** Where a pointer is in its file. */
@@ -37,7 +37,7 @@ export interface ValueCheckContext {
   keyAt?: (pointer: string) => Pick<Diagnostic, 'file' | 'line' | 'column' | 'field'>;
 }
 
-let catalog: Record<string, SchemaObject> | undefined;
+let catalog: Readonly<Record<string, SchemaObject>> | undefined;
 
 export interface Located {
   schema: SchemaObject | boolean;
@@ -56,7 +56,7 @@ export function resolveRef(ref: string, file: string): Located {
 }
 
 function lookUp(ref: string, file: string): Located {
-  catalog ??= schemaCatalog();
+  catalog ??= sharedCatalog();
   const url = new URL(ref, SCHEMA_BASE + file);
   const target = url.href.slice(0, url.href.length - url.hash.length).slice(SCHEMA_BASE.length);
   let node: unknown = catalog[target];
@@ -68,9 +68,9 @@ function lookUp(ref: string, file: string): Located {
 }
 
 // Keywords that say nothing about whether a value matches (for the `if` conditions).
-const ANNOTATIONS = new Set(['description', 'title', 'examples', 'default', '$comment', 'writeOnly', CLOSED_SET_KEYWORD, FORMAT_KEYWORD, OPEN_MEMBERS_KEYWORD]);
+export const ANNOTATIONS = new Set(['description', 'title', 'examples', 'default', '$comment', 'writeOnly', CLOSED_SET_KEYWORD, FORMAT_KEYWORD, OPEN_MEMBERS_KEYWORD]);
 
-const TYPE_TESTS: Record<string, (v: Json) => boolean> = {
+export const TYPE_TESTS: Record<string, (v: Json) => boolean> = {
   string: (v) => typeof v === 'string',
   integer: (v) => typeof v === 'number' && Number.isInteger(v),
   number: (v) => typeof v === 'number',
@@ -80,50 +80,85 @@ const TYPE_TESTS: Record<string, (v: Json) => boolean> = {
   null: (v) => v === null,
 };
 
-/** A condition's keywords that say something, once per schema object (the catalog does not change). */
-const conditions = new WeakMap<SchemaObject, [string, unknown][]>();
-function conditionsOf(schema: SchemaObject): [string, unknown][] {
-  let list = conditions.get(schema);
-  if (!list) conditions.set(schema, (list = Object.entries(schema).filter(([key]) => !ANNOTATIONS.has(key))));
-  return list;
-}
+/** A condition compiled once per schema object and file (the catalog does not change). */
+type Condition = (value: Json) => boolean;
+const ALWAYS: Condition = () => true;
+const NEVER: Condition = () => false;
+const compiledConditions = new WeakMap<SchemaObject, Map<string, Condition>>();
 
 /**
  * Whether `value` matches an `if` condition. The conditions of the catalog use const, enum, type,
  * required, properties and $ref; any other keyword is a programming error (a test walks them all).
  */
 export function holds(schema: SchemaObject | boolean, value: Json, file: string): boolean {
-  if (typeof schema === 'boolean') return schema;
-  for (const [key, arg] of conditionsOf(schema)) {
+  return conditionOf(schema, file)(value);
+}
+
+function conditionOf(schema: SchemaObject | boolean, file: string): Condition {
+  if (typeof schema === 'boolean') return schema ? ALWAYS : NEVER;
+  let inFile = compiledConditions.get(schema);
+  if (!inFile) compiledConditions.set(schema, (inFile = new Map()));
+  let cond = inFile.get(file);
+  if (!cond) inFile.set(file, (cond = compileCondition(schema, file)));
+  return cond;
+}
+
+/** The keywords that say something, in their order, each a test; the first that fails decides. */
+function compileCondition(schema: SchemaObject, file: string): Condition {
+  const tests: Condition[] = [];
+  for (const [key, arg] of Object.entries(schema)) {
+    if (ANNOTATIONS.has(key)) continue;
     switch (key) {
       case 'const':
-        if (!jsonEqual(value, arg as Json)) return false;
+        tests.push((value) => jsonEqual(value, arg as Json));
         break;
       case 'enum':
-        if (!(arg as Json[]).some((v) => jsonEqual(v, value))) return false;
+        tests.push((value) => (arg as Json[]).some((v) => jsonEqual(v, value)));
         break;
-      case 'type':
-        if (!(Array.isArray(arg) ? arg : [arg]).some((t) => TYPE_TESTS[t as string]?.(value))) return false;
+      case 'type': {
+        const types = (Array.isArray(arg) ? arg : [arg]).map((t) => TYPE_TESTS[t as string]);
+        tests.push((value) => types.some((t) => t?.(value)));
         break;
-      case 'required':
-        if (isObject(value) && !(arg as string[]).every((m) => Object.hasOwn(value, m))) return false;
+      }
+      case 'required': {
+        const members = arg as string[];
+        tests.push((value) => !isObject(value) || members.every((m) => Object.hasOwn(value, m)));
         break;
-      case 'properties':
-        if (!isObject(value)) break;
-        for (const [m, sub] of Object.entries(arg as Record<string, SchemaObject>)) {
-          if (Object.hasOwn(value, m) && !holds(sub, value[m], file)) return false;
-        }
+      }
+      case 'properties': {
+        const subs = Object.entries(arg as Record<string, SchemaObject>).map(([m, sub]) => [m, conditionOf(sub, file)] as const);
+        tests.push((value) => {
+          if (!isObject(value)) return true;
+          for (const [m, sub] of subs) if (Object.hasOwn(value, m) && !sub(value[m])) return false;
+          return true;
+        });
         break;
+      }
       case '$ref': {
-        const target = resolveRef(arg as string, file);
-        if (!holds(target.schema, value, target.file)) return false;
+        // Resolved when first evaluated, as before (and a recursive one is not compiled forever).
+        let sub: Condition | undefined;
+        tests.push((value) => {
+          if (!sub) {
+            const target = resolveRef(arg as string, file);
+            sub = conditionOf(target.schema, target.file);
+          }
+          return sub(value);
+        });
         break;
       }
       default:
-        throw new Error(`value-check: cannot evaluate \`${key}\` in an if condition of ${file}`);
+        // Thrown when reached, as the walk reaches it: a keyword after one that fails is never evaluated.
+        tests.push(() => {
+          throw new Error(`value-check: cannot evaluate \`${key}\` in an if condition of ${file}`);
+        });
     }
   }
-  return true;
+  if (tests.length === 0) return ALWAYS;
+  if (tests.length === 1) return tests[0];
+  return (value) => {
+    for (const test of tests) if (!test(value)) return false;
+    return true;
+  };
 }
 
 /** Per schema object (and the file its `$ref`s are read against): whether a value below it can meet an annotation. */
@@ -157,6 +192,80 @@ function annotates(schema: SchemaObject, file: string): boolean {
 }
 
 /**
+ * A schema object as the walk reads it, worked out once per object and file: its keywords looked
+ * up, its `$ref` resolved, and every schema below it that can reach no annotation left out
+ * (undefined), so that the walk neither visits them nor spells their pointers.
+ */
+interface WalkNode {
+  ref: WalkNode | undefined;
+  set: ClosedSet | undefined;
+  format: FormatGuess | undefined;
+  /** `properties`, when it has any: member → its node (undefined: nothing to find there). */
+  props: Map<string, WalkNode | undefined> | undefined;
+  /** Whether `properties` is given at all (an empty one still lists nothing). */
+  hasProps: boolean;
+  /** The listed members, for `x-open-members` (undefined when the object is not open). */
+  open: readonly string[] | undefined;
+  extra: WalkNode | undefined;
+  items: WalkNode | undefined;
+  hasItems: boolean;
+  branches: (WalkNode | undefined)[];
+  condition: Condition | undefined;
+  then: WalkNode | undefined;
+  else: WalkNode | undefined;
+}
+
+const walkNodes = new WeakMap<SchemaObject, Map<string, WalkNode | undefined>>();
+
+function walkNodeOf(schema: unknown, file: string): WalkNode | undefined {
+  if (schema === undefined || typeof schema === 'boolean' || !annotates(schema as SchemaObject, file)) return undefined;
+  const s = schema as SchemaObject;
+  let inFile = walkNodes.get(s);
+  if (!inFile) walkNodes.set(s, (inFile = new Map()));
+  const known = inFile.get(file);
+  if (known !== undefined) return known;
+  const props = s.properties as Record<string, SchemaObject> | undefined;
+  const node: WalkNode = {
+    ref: undefined,
+    set: s[CLOSED_SET_KEYWORD] as ClosedSet | undefined,
+    format: s[FORMAT_KEYWORD] as FormatGuess | undefined,
+    props: undefined,
+    hasProps: props !== undefined,
+    open: s[OPEN_MEMBERS_KEYWORD] === true && props !== undefined ? Object.freeze(Object.keys(props)) : undefined,
+    extra: undefined,
+    items: undefined,
+    hasItems: s.items !== undefined,
+    branches: [],
+    condition: undefined,
+    then: undefined,
+    else: undefined,
+  };
+  // Cached before its parts: a recursive `$ref` finds this node.
+  inFile.set(file, node);
+  if (typeof s.$ref === 'string') {
+    const target = resolveRef(s.$ref, file);
+    node.ref = walkNodeOf(target.schema, target.file);
+  }
+  if (props !== undefined) {
+    node.props = new Map();
+    for (const m of Object.keys(props)) node.props.set(m, walkNodeOf(props[m], file));
+  }
+  if (isObject(s.additionalProperties as Json)) node.extra = walkNodeOf(s.additionalProperties, file);
+  if (s.items !== undefined) node.items = walkNodeOf(s.items, file);
+  for (const branches of [s.allOf, s.anyOf, s.oneOf]) {
+    if (branches !== undefined) for (const branch of branches as SchemaObject[]) node.branches.push(walkNodeOf(branch, file));
+  }
+  if (s.if !== undefined) {
+    node.then = walkNodeOf(s.then, file);
+    node.else = walkNodeOf(s.else, file);
+    // Evaluated only when a branch can find something: no condition of the catalog throws (the
+    // test evaluates every one with every keyword reached), so leaving it out changes nothing.
+    if (node.then !== undefined || node.else !== undefined) node.condition = conditionOf(s.if as SchemaObject, file);
+  }
+  return node;
+}
+
+/**
  * A string of a document that its schema annotates: a closed set's value or a guessed format's, or
  * the name of a member an open object (`x-open-members`) does not list, with the ones it lists.
  */
@@ -172,60 +281,53 @@ export interface AnnotatedValue {
  * Every annotated string the schema reaches in `value` (one per pointer and annotation), following
  * $ref, properties, additionalProperties, items, allOf, anyOf, oneOf and the if/then/else that holds.
  */
-export function annotatedValues(schemaFile: string, value: Json, skip: (pointer: string) => boolean = () => false): AnnotatedValue[] {
-  catalog ??= schemaCatalog();
+export function annotatedValues(schemaFile: string, value: Json, skip?: (pointer: string) => boolean): AnnotatedValue[] {
+  catalog ??= sharedCatalog();
   // First one per pointer and annotation, in the order reached.
   const found: AnnotatedValue[] = [];
-  const sets = new Set<string>();
-  const formats = new Set<string>();
-  const members = new Set<string>();
-  const walk = (schema: SchemaObject | boolean | undefined, file: string, v: Json, pointer: string): void => {
-    if (schema === undefined || typeof schema === 'boolean' || !annotates(schema, file) || skip(pointer)) return;
-    if (typeof schema.$ref === 'string') {
-      const target = resolveRef(schema.$ref, file);
-      walk(target.schema, target.file, v, pointer);
-    }
+  // Made on first use (most documents reach few annotations, many none).
+  let sets: Set<string> | undefined;
+  let formats: Set<string> | undefined;
+  let members: Set<string> | undefined;
+  const walk = (node: WalkNode | undefined, v: Json, pointer: string): void => {
+    if (node === undefined || (skip !== undefined && skip(pointer))) return;
+    if (node.ref !== undefined) walk(node.ref, v, pointer);
     if (typeof v === 'string') {
-      const set = schema[CLOSED_SET_KEYWORD] as ClosedSet | undefined;
-      const format = schema[FORMAT_KEYWORD] as FormatGuess | undefined;
-      if (set && !sets.has(pointer)) {
+      if (node.set && !(sets ??= new Set()).has(pointer)) {
         sets.add(pointer);
-        found.push({ pointer, value: v, set });
+        found.push({ pointer, value: v, set: node.set });
       }
-      if (format && !formats.has(pointer)) {
+      if (node.format && !(formats ??= new Set()).has(pointer)) {
         formats.add(pointer);
-        found.push({ pointer, value: v, format });
+        found.push({ pointer, value: v, format: node.format });
       }
     } else if (isObject(v)) {
-      const props = schema.properties as Record<string, SchemaObject> | undefined;
-      const extra = isObject(schema.additionalProperties as Json) ? (schema.additionalProperties as SchemaObject) : undefined;
-      const open = schema[OPEN_MEMBERS_KEYWORD] === true && props !== undefined;
+      const { props, open, extra } = node;
       for (const m in v) {
-        const listed = props !== undefined && Object.hasOwn(props, m);
+        const listed = node.hasProps && props!.has(m);
+        const sub = listed ? props!.get(m) : extra;
+        if (sub === undefined && (open === undefined || listed)) continue;
         const segment = m.includes('~') || m.includes('/') ? m.replace(/~/g, '~0').replace(/\//g, '~1') : m;
-        if (open && !listed && !members.has(`${pointer}/${segment}`)) {
-          members.add(`${pointer}/${segment}`);
-          found.push({ pointer: `${pointer}/${segment}`, value: m, members: Object.keys(props) });
+        const at = `${pointer}/${segment}`;
+        if (open !== undefined && !listed && !(members ??= new Set()).has(at)) {
+          members.add(at);
+          found.push({ pointer: at, value: m, members: open });
         }
-        const sub = listed ? props[m] : extra;
-        if (sub === undefined) continue;
-        walk(sub, file, v[m], `${pointer}/${segment}`);
+        if (sub !== undefined) walk(sub, v[m], at);
       }
-    } else if (Array.isArray(v) && schema.items !== undefined) {
-      for (let i = 0; i < v.length; i++) walk(schema.items as SchemaObject, file, v[i], `${pointer}/${i}`);
+    } else if (Array.isArray(v) && node.hasItems) {
+      if (node.items !== undefined) for (let i = 0; i < v.length; i++) walk(node.items, v[i], `${pointer}/${i}`);
     }
-    for (const branches of [schema.allOf, schema.anyOf, schema.oneOf]) {
-      if (branches !== undefined) for (const branch of branches as SchemaObject[]) walk(branch, file, v, pointer);
-    }
-    if (schema.if !== undefined) walk((holds(schema.if as SchemaObject, v, file) ? schema.then : schema.else) as SchemaObject | undefined, file, v, pointer);
+    for (const branch of node.branches) walk(branch, v, pointer);
+    if (node.condition !== undefined) walk(node.condition(v) ? node.then : node.else, v, pointer);
   };
-  walk(catalog[schemaFile], schemaFile, value, '');
+  walk(walkNodeOf(catalog[schemaFile], schemaFile), value, '');
   return found;
 }
 
 /** Every closed set and format guess the schema reaches in `value`, judged. */
 export function checkValues(schemaFile: string, value: Json, ctx: ValueCheckContext): Diagnostic[] {
-  const skip = (pointer: string): boolean => ctx.ignore.some((p) => isWithin(pointer, p));
+  const skip = ctx.ignore.length === 0 ? undefined : (pointer: string): boolean => ctx.ignore.some((p) => isWithin(pointer, p));
   return annotatedValues(schemaFile, value, skip).flatMap((a) => {
     const verdict = a.set
       ? judgeSet(a.set, a.value, a.pointer, ctx)

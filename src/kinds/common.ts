@@ -73,10 +73,14 @@ export function clone<T extends Json>(value: T): T {
   if (Array.isArray(value)) return value.map((v) => clone(v)) as T;
   if (value === null || typeof value !== 'object') return value;
   const out: Record<string, Json> = {};
-  for (const [k, v] of Object.entries(value)) {
+  // By key, without an entry array per object (an own `__proto__` reads as itself: it shadows the accessor).
+  const keys = Object.keys(value);
+  for (let i = 0; i < keys.length; i++) {
+    const k = keys[i];
+    const v = (value as Record<string, Json>)[k];
     // A member named __proto__ (JSON.parse makes it an own member) stays one, as structuredClone kept it.
-    if (k === '__proto__') Object.defineProperty(out, k, { value: clone(v as Json), enumerable: true, writable: true, configurable: true });
-    else out[k] = clone(v as Json);
+    if (k === '__proto__') Object.defineProperty(out, k, { value: clone(v), enumerable: true, writable: true, configurable: true });
+    else out[k] = clone(v);
   }
   return out as T;
 }

@@ -12,7 +12,7 @@ import { dataPointer, type SecretField } from './secret-fields.js';
 import { emptyPointers, isMaskedValue, maskedPointers, secretNamePointers, WITHHELD } from '../model/secret-detection.js';
 import type { SchemaObject } from './schema-parts.js';
 import type { DesiredResource, LiveResource, ResourceDocument } from '../model/resource.js';
-import type { ExportedDocument, FetchContext, Kind, RequestContext, UpdateOptions } from './types.js';
+import type { ExportedDocument, FetchContext, Kind, RequestContext, SecretMember, UpdateOptions } from './types.js';
 
 export interface IntegrationOptions {
   kind: string;
@@ -134,6 +134,12 @@ export function integrationKind(opts: IntegrationOptions): Kind {
     ...new Set([...maskedPointers(spec.data, '/data'), ...secretNamePointers(spec.data, '/data').filter((p) => !listed(spec, p))]),
   ];
   const unique = (items: string[]): string[] => [...new Set(items)];
+  const writeOnlyOf = (spec: JsonObject, found: readonly string[]): string[] => unique([...pointers(spec, true), ...found]);
+  const membersOf = (spec: JsonObject, found: readonly string[]): SecretMember[] => {
+    const declared = (opts.fileSecrets ?? opts.secrets)(spec).map((s) => ({ pointer: dataPointer(s.path), writeOnly: s.writeOnly }));
+    const named = new Set(declared.map((m) => m.pointer));
+    return [...declared, ...found.filter((p) => !named.has(p)).map((pointer) => ({ pointer, writeOnly: true }))];
+  };
   const withDefaults = (data: JsonObject): JsonObject => ({ ...clone(defaults), ...data });
 
   const fullBody = (desired: DesiredResource): JsonObject => ({
@@ -238,17 +244,13 @@ export function integrationKind(opts: IntegrationOptions): Kind {
     },
     secrets: {
       ...(opts.unreturned ? { unreturned: opts.unreturned } : {}),
-      writeOnly: (spec) => unique([...pointers(spec, true), ...detected(spec)]),
+      writeOnly: (spec) => writeOnlyOf(spec, detected(spec)),
       sensitive: (spec) => pointers(spec, false),
-      secretMembers: (spec) => {
-        const declared = (opts.fileSecrets ?? opts.secrets)(spec).map((s) => ({ pointer: dataPointer(s.path), writeOnly: s.writeOnly }));
-        const named = new Set(declared.map((m) => m.pointer));
-        return [
-          ...declared,
-          ...detected(spec)
-            .filter((p) => !named.has(p))
-            .map((pointer) => ({ pointer, writeOnly: true })),
-        ];
+      secretMembers: (spec) => membersOf(spec, detected(spec)),
+      // The spec's own secrets detected once for the three (they are most of the work).
+      facts: (spec) => {
+        const found = detected(spec);
+        return { members: membersOf(spec, found), writeOnly: writeOnlyOf(spec, found), sensitive: pointers(spec, false) };
       },
     },
     rename: {

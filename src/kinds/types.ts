@@ -170,6 +170,11 @@ export interface SecretsCapability {
    */
   secretMembers?(spec: JsonObject): SecretMember[];
   /**
+   * secretMembers, writeOnly and sensitive of one spec together, from one reading of it (the loader
+   * asks all three of every document): the same lists as each asked alone.
+   */
+  facts?(spec: JsonObject): { members: SecretMember[]; writeOnly: string[]; sensitive: string[] };
+  /**
    * Pointers of members that are no secret but that the service accepts and never returns (a
    * role-based ECR registry's `crossAccountCredentials`): never compared (the live side has nothing
    * to compare), shown as written, sent with their object, exported as `${env:...}` placeholders.

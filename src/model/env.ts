@@ -27,6 +27,19 @@ export function envNames(template: string): string[] {
   return [...new Set(tokens(template).flatMap((t) => (t.kind === 'ref' ? [t.name] : [])))];
 }
 
+/** envNames, malformedEnvRefs and hasUnclosedEnvRef of one text, from one reading of it. */
+export function scanEnvRefs(template: string): { names: string[]; malformed: string[]; unclosed: boolean } {
+  const names = new Set<string>();
+  const malformed: string[] = [];
+  let unclosed = false;
+  for (const t of tokens(template)) {
+    if (t.kind === 'ref') names.add(t.name);
+    else if (t.kind === 'malformed') malformed.push(t.raw);
+    else if (t.kind === 'unclosed') unclosed = true;
+  }
+  return { names: [...names], malformed, unclosed };
+}
+
 /** Whether the text holds `${env:` at all (a reference, an escape, or a malformed one). */
 export function hasEnvRef(text: string): boolean {
   return text.includes(OPEN);

@@ -44,3 +44,30 @@ describe('secretMembers', () => {
     }
   });
 });
+
+describe('secrets.facts: the three lists from one reading of the spec', () => {
+  // Masked values, members named as secrets that no table lists, in known and unknown types, nested.
+  const specs: JsonObject[] = [
+    ...SAMPLES,
+    { type: 'Webhook', data: { webhookUrl: 'https://x', apiKey: '****', nested: { clientSecret: 's', list: [{ token: 't' }] } } },
+    { type: 'NewTypeV9', data: { password: 'p', url: '', other: '********' } },
+    { type: 'SlackChannel', data: { slackUrl: '${env:X}', privateKey: '-----', note: '[redacted]' } },
+    { data: { registryType: 'GHCR', credentials: { username: 'u', password: '****' } } },
+    { type: 'AwsCfg', data: { crossAccountCredentials: { roleArn: 'arn:aws:iam::1:role/r', externalId: 'e', secretKey: 'k' } } },
+  ];
+
+  it.each(KINDS.filter((k) => k.secrets?.facts).map((k) => [k.kind, k] as const))('%s: facts equals secretMembers, writeOnly and sensitive asked alone', (_name, kind) => {
+    for (const spec of specs) {
+      expect(kind.secrets!.facts!(spec), JSON.stringify(spec)).toEqual({
+        members: kind.secrets?.secretMembers?.(spec) ?? [],
+        writeOnly: kind.secrets?.writeOnly?.(spec) ?? [],
+        sensitive: kind.secrets?.sensitive?.(spec) ?? [],
+      });
+    }
+  });
+
+  it('is offered where secretMembers is (the loader asks it of every document)', () => {
+    expect(KINDS.filter((k) => k.secrets?.secretMembers).map((k) => k.kind)).toEqual(KINDS.filter((k) => k.secrets?.facts).map((k) => k.kind));
+    expect(KINDS.filter((k) => k.secrets?.facts).length).toBeGreaterThan(2);
+  });
+});

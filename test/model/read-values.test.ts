@@ -3,7 +3,7 @@
 // text (escaped, split across lines, JSON-encoded); marker-shaped data never resolved.
 
 import { describe, expect, it } from 'vitest';
-import { declarationProblem, envNames, escapeEnv, interpolate, isDeclared, unescapeEnv } from '../../src/model/env.js';
+import { declarationProblem, envNames, escapeEnv, hasUnclosedEnvRef, interpolate, isDeclared, malformedEnvRefs, scanEnvRefs, unescapeEnv } from '../../src/model/env.js';
 import { DATA_MARKER, ENV_MARKER, ForbiddenEnvError, MASK, protectData, resolveEnv } from '../../src/model/env-markers.js';
 import type { JsonObject } from '../../src/model/json.js';
 import { ReadValues } from '../../src/model/read-values.js';
@@ -122,5 +122,22 @@ describe('data that looks like a marker', () => {
 
   it('a marker naming a forbidden variable (a forged plan) is refused, its value never read', () => {
     expect(() => resolveEnv({ u: { [ENV_MARKER]: '${env:SVC_API_SECRET}' } }, { SVC_API_SECRET: 'stolen' })).toThrow(ForbiddenEnvError);
+  });
+});
+
+describe('scanEnvRefs: the three readings of a template at once', () => {
+  it('gives what envNames, malformedEnvRefs and hasUnclosedEnvRef give, on every text of a small alphabet', () => {
+    // Every text of up to 4 pieces from pieces that make and break references.
+    const pieces = ['${env:', '$${env:', 'A', '1', '}', ' ', '${env:B}', '$'];
+    let texts = [''];
+    let seen = 0;
+    for (let len = 1; len <= 4; len++) {
+      texts = texts.flatMap((t) => pieces.map((p) => t + p));
+      for (const text of texts) {
+        expect(scanEnvRefs(text), text).toEqual({ names: envNames(text), malformed: malformedEnvRefs(text), unclosed: hasUnclosedEnvRef(text) });
+        seen++;
+      }
+    }
+    expect(seen).toBeGreaterThan(4_000);
   });
 });
