@@ -111,10 +111,9 @@ export function routing(input: RoutingInput): RoutingStep {
     return action === 'create' || action === 'update' || action === 'replace';
   });
   // Destinations a reviewer must see: channels this plan creates, and live ones no file declares.
-  const declared = new Set([...input.decisions.values()].map((d) => idKey(d.desired.account, d.desired.kind, d.desired.name)));
-  const channelKinds = new Set(input.kinds.filter((k) => k.routing?.role === 'channel').map((k) => k.kind));
   const newChannels = channelReceipts(mapAfter, (account, ch) => causeOf(account, 'channel', ch.name)?.action === 'create');
-  const undeclaredChannels = channelReceipts(mapBefore, (account, ch) => !before.some((r) => r.account === account && r.name === ch.name && channelKinds.has(r.kind) && declared.has(idKey(account, r.kind, r.name))));
+  const declaredLive = declaredChannels(before, input.decisions, input.kinds);
+  const undeclaredChannels = channelReceipts(mapBefore, (account, ch) => !declaredLive.get(account)?.has(ch.name));
   const result: PlanRouting = {
     accounts,
     changes: cellChanges,
@@ -233,6 +232,22 @@ function causes(changes: readonly Change[], kindOf: ReadonlyMap<string, Kind>, i
     for (const name of [c.name, c.renamedFrom]) if (name !== undefined && !byName.has(name)) byName.set(name, cause);
   }
   return (account, role, name) => byAccount.get(account)?.[role].get(name);
+}
+
+/** By account, the names of the live channels (`before`) some file declares (a decision of the same account, kind and name). */
+function declaredChannels(before: readonly LiveResource[], decisions: Decisions, kinds: readonly Kind[]): Map<string, Set<string>> {
+  const channelKinds = new Set(kinds.filter((k) => k.routing?.role === 'channel').map((k) => k.kind));
+  const live = new Set<string>();
+  for (const r of before) if (channelKinds.has(r.kind)) live.add(idKey(r.account, r.kind, r.name));
+  const out = new Map<string, Set<string>>();
+  if (live.size === 0) return out;
+  for (const { desired: d } of decisions.values()) {
+    if (!channelKinds.has(d.kind) || !live.has(idKey(d.account, d.kind, d.name))) continue;
+    const names = out.get(d.account);
+    if (names) names.add(d.name);
+    else out.set(d.account, new Set([d.name]));
+  }
+  return out;
 }
 
 const idKey = (account: string, kind: string, id: string): string => JSON.stringify([account, kind, id]);
