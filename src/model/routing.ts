@@ -631,17 +631,21 @@ export function mergeRouting(parts: readonly (PlanRouting | undefined)[], byAcco
 
 /** Changed cells grouped by account and by what they gain and lose (for lists people read), in first-seen order. */
 export function groupChanges(changes: readonly RoutingCellChange[], byCause = true): ChangeGroup[] {
-  const groups = new Map<string, ChangeGroup>();
+  const groups = new Map<string, { group: ChangeGroup; causeKeys: Set<string> }>();
   for (const c of changes) {
     const silenced = c.before.length > 0 && c.after.length === 0;
     const causes = c.causes ?? [];
     const key = JSON.stringify([c.account, c.gained, c.lost, silenced, byCause ? causes.map((x) => x.key) : []]);
-    const g = groups.get(key) ?? { account: c.account, gained: c.gained, lost: c.lost, silenced, causes: [], cells: [] };
-    for (const x of causes) if (!g.causes.some((y) => y.key === x.key)) g.causes.push(x);
-    g.cells.push(`${c.eventCategory}/${c.severity}`);
-    groups.set(key, g);
+    let entry = groups.get(key);
+    if (!entry) groups.set(key, (entry = { group: { account: c.account, gained: c.gained, lost: c.lost, silenced, causes: [], cells: [] }, causeKeys: new Set() }));
+    for (const x of causes) {
+      if (entry.causeKeys.has(x.key)) continue;
+      entry.causeKeys.add(x.key);
+      entry.group.causes.push(x);
+    }
+    entry.group.cells.push(`${c.eventCategory}/${c.severity}`);
   }
-  return [...groups.values()];
+  return [...groups.values()].map((e) => e.group);
 }
 
 /** Cells of one account that change alike: the same channels gained and lost, for the same changes. */
@@ -676,7 +680,11 @@ export interface AccountRoutingChanges {
 /** The changes of a plan per account, in the plan's account order. */
 export function routingChangesByAccount(changes: readonly RoutingCellChange[]): AccountRoutingChanges[] {
   const byAccount = new Map<string, RoutingCellChange[]>();
-  for (const c of changes) byAccount.set(c.account, [...(byAccount.get(c.account) ?? []), c]);
+  for (const c of changes) {
+    const same = byAccount.get(c.account);
+    if (same) same.push(c);
+    else byAccount.set(c.account, [c]);
+  }
   return [...byAccount].map(([account, cells]) => {
     const perChannel = new Map<string, { channel: string; gained: string[]; lost: string[] }>();
     const entry = (channel: string) => perChannel.get(channel) ?? perChannel.set(channel, { channel, gained: [], lost: [] }).get(channel)!;
