@@ -69,9 +69,12 @@ export function routing(input: RoutingInput): RoutingStep {
   const before: LiveResource[] = input.live.filter((r) => routed.has(r.kind) && inScope.has(r.account));
   // The state after: live records by id, each change made to them.
   const after = new Map<string, RoutedResource>(before.map((r) => [idKey(r.account, r.kind, r.id), r]));
+  // Accounts the plan changes a routing resource of; in the others the state after is the live state.
+  const changedAccounts = new Set<string>();
   for (const c of input.changes) {
     // Stryker disable next-line ConditionalExpression,LogicalOperator: as above, routingInputs would drop what this skips
     if (!routed.has(c.kind) || !inScope.has(c.account)) continue;
+    changedAccounts.add(c.account);
     const kind = kindOf.get(c.kind)!;
     const old = c.liveId !== undefined ? idKey(c.account, c.kind, c.liveId) : undefined;
     if (c.action === 'delete') {
@@ -99,8 +102,12 @@ export function routing(input: RoutingInput): RoutingStep {
   const asked = askedCategories({ requirements: [...input.requirements] });
   // Stryker disable next-line StringLiteral: the source only names the map, which is not kept
   const mapBefore = routeAll(routingInputs(before, accounts, input.kinds, true), dims, 'live', input.work, asked);
+  // Only the accounts the plan changes are mapped again: another's map after is its map before, the
+  // same object (diffRouting skips it).
   // Stryker disable next-line StringLiteral: as above
-  const mapAfter = routeAll(routingInputs([...after.values()], accounts, input.kinds, true), dims, 'live', input.work, asked);
+  const changedMaps = routeAll(routingInputs([...after.values()], [...changedAccounts], input.kinds, true), dims, 'live', input.work, asked);
+  const afterOf = new Map([...mapBefore.accounts, ...changedMaps.accounts].map((a) => [a.account, a]));
+  const mapAfter: RoutingMap = { ...mapBefore, accounts: accounts.map((a) => afterOf.get(a)!) };
   const causeOf = causes(input.changes, kindOf, inScope);
   const cellChanges = diffRouting(mapBefore, mapAfter, causeOf);
   const { failing, outages } = requirementsAfter(input.requirements, mapBefore, mapAfter, cellChanges, input.work);
