@@ -159,12 +159,34 @@ export function routeAccount(input: RoutingInput, dims: RoutingDimensions, work?
   const extra = sortedUnique([...input.rules.flatMap((r) => r.categories), ...asked].filter((c) => !known.has(c)));
   const categories = [...dims.categories, ...extra];
   const severities = dims.severities.map((s) => s.name);
-  const severityName = new Map(dims.severities.map((s) => [s.code, s.name]));
-  // A cell's routes sit at row × columns + column (the first row and column of a name, as a key by name would).
-  const rowOf = firstIndex(categories);
-  const columnOf = firstIndex(severities);
-  // Every route with the cells of its rule, in the order of the rules.
-  const all: { route: Route; cells: number[] }[] = [];
+  const grid: Grid = { categories, severities, rowOf: firstIndex(categories), columnOf: firstIndex(severities) };
+  const rules = routesOfRules(input, grid, new Map(dims.severities.map((s) => [s.code, s.name])), work);
+  for (const c of input.consumers ?? []) if (c.enabled) for (const ch of c.channels) rules.used.add(ch);
+  const knowsHealth = input.channels.some((c) => c.health !== undefined);
+  return {
+    account: input.account,
+    categories,
+    severities,
+    cells: cellsOf(grid, rules.routes, knowsHealth ? healthByName(input.channels) : undefined),
+    channels: [...input.channels].sort((a, b) => byText(a.name, b.name) || byText(a.type, b.type)),
+    unusedChannels: sortedUnique(input.channels.map((c) => c.name).filter((n) => !rules.used.has(n))),
+    silentRules: sortedUnique(rules.silent),
+    disabledRules: sortedUnique(rules.disabled),
+    unknownChannels: rules.unknown.sort((a, b) => byText(a.rule, b.rule) || byText(a.channel, b.channel)),
+    ...(knowsHealth ? { health: true } : {}),
+  };
+}
+
+/** An account's rows and columns; a cell sits at row × columns + column (the first row and column of a name, as a key by name would). */
+interface Grid {
+  categories: readonly string[];
+  severities: readonly string[];
+  rowOf: ReadonlyMap<string, number>;
+  columnOf: ReadonlyMap<string, number>;
+}
+
+/** Every route of the enabled rules with the cells of its rule, in the order of the rules; and what the rules leave idle or unknown. */
+function routesOfRules(input: RoutingInput, grid: Grid, severityName: ReadonlyMap<number, string>, work: RoutingWork | undefined) {
   // Names repeat in the service: a name is reached when any channel of that name is enabled.
   const channelsByName = new Map<string, RoutingChannel[]>();
   for (const c of input.channels) {
@@ -181,7 +203,7 @@ export function routeAccount(input: RoutingInput, dims: RoutingDimensions, work?
     typeByName.set(name, type);
     return type;
   };
-
+  const routes: { route: Route; cells: number[] }[] = [];
   const used = new Set<string>();
   const silent: string[] = [];
   const disabled: string[] = [];
@@ -192,7 +214,8 @@ export function routeAccount(input: RoutingInput, dims: RoutingDimensions, work?
       continue;
     }
     const targets: { channel: string; type: string }[] = [];
-    for (const channel of sortedUnique(rule.channels)) {
+    // Unsorted: the routes are sorted once in cellsOf, and no other list depends on this order.
+    for (const channel of unique(rule.channels)) {
       used.add(channel);
       if (!channelsByName.has(channel)) {
         unknown.push({ rule: rule.name, channel });
@@ -205,40 +228,45 @@ export function routeAccount(input: RoutingInput, dims: RoutingDimensions, work?
       if (rule.channels.length > 0) silent.push(rule.name);
       continue;
     }
-    const cats = rule.categories.length === 0 ? categories : sortedUnique(rule.categories);
-    const sevs = rule.severities.length === 0 ? severities : sortedUnique(rule.severities.map((s) => severityName.get(s) ?? String(s)));
+    const cells = cellsOfRule(rule, grid, severityName, work);
     const scope: Pick<Route, 'resourceGroups' | 'conditions'> = {
       ...(rule.resourceGroups.length > 0 ? { resourceGroups: [...rule.resourceGroups] } : {}),
       ...(rule.conditions.length > 0 ? { conditions: rule.conditions.map((c) => ({ name: c.name, values: [...c.values] })) } : {}),
     };
-    const ruleCells: number[] = [];
-    for (const cat of cats) {
-      const row = rowOf.get(cat);
-      for (const sev of sevs) {
-        if (work) work.ruleCells++;
-        const column = columnOf.get(sev);
-        // A severity code the dimensions do not name has no column: no cell shows it.
-        if (row !== undefined && column !== undefined) ruleCells.push(row * severities.length + column);
-      }
-    }
     // A rule's route to a channel is the same in every cell it matches: one object, in each cell's list (nothing writes to a route).
-    for (const t of targets) all.push({ route: { rule: rule.name, channel: t.channel, channelType: t.type, ...scope }, cells: ruleCells });
+    for (const t of targets) routes.push({ route: { rule: rule.name, channel: t.channel, channelType: t.type, ...scope }, cells });
   }
+  return { routes, used, silent, disabled, unknown };
+}
+
+/** The positions of the cells a rule matches (a severity code the dimensions do not name has no column: no cell shows it). */
+function cellsOfRule(rule: RoutingRule, grid: Grid, severityName: ReadonlyMap<number, string>, work: RoutingWork | undefined): number[] {
+  const cats = rule.categories.length === 0 ? grid.categories : unique(rule.categories);
+  const sevs = rule.severities.length === 0 ? grid.severities : unique(rule.severities.map((s) => severityName.get(s) ?? String(s)));
+  const out: number[] = [];
+  for (const cat of cats) {
+    const row = grid.rowOf.get(cat);
+    for (const sev of sevs) {
+      if (work) work.ruleCells++;
+      const column = grid.columnOf.get(sev);
+      if (row !== undefined && column !== undefined) out.push(row * grid.severities.length + column);
+    }
+  }
+  return out;
+}
+
+/** The cells, row by row, from the routes and the cells each is in. */
+function cellsOf(grid: Grid, routes: { route: Route; cells: number[] }[], health: ReadonlyMap<string, ChannelHealth> | undefined): RoutingCell[] {
   // Sorted once (stable: rules in order where channel and rule tie) and dealt to the cells in that
   // order, each cell's list comes out in its order: by channel, then rule.
-  all.sort((a, b) => byRoute(a.route, b.route));
-  const cellRoutes: Route[][] = categories.flatMap(() => severities.map(() => []));
-  for (const { route, cells } of all) for (const at of cells) cellRoutes[at].push(route);
-
-  for (const c of input.consumers ?? []) if (c.enabled) for (const ch of c.channels) used.add(ch);
-
-  const knowsHealth = input.channels.some((c) => c.health !== undefined);
-  const health = knowsHealth ? healthByName(input.channels) : undefined;
-  const cells: RoutingCell[] = [];
-  for (const cat of categories) {
-    const row = rowOf.get(cat)!;
-    for (const sev of severities) {
-      const list = cellRoutes[row * severities.length + columnOf.get(sev)!];
+  routes.sort((a, b) => byRoute(a.route, b.route));
+  const cellRoutes: Route[][] = grid.categories.flatMap(() => grid.severities.map(() => []));
+  for (const { route, cells } of routes) for (const at of cells) cellRoutes[at].push(route);
+  const out: RoutingCell[] = [];
+  for (const cat of grid.categories) {
+    const row = grid.rowOf.get(cat)!;
+    for (const sev of grid.severities) {
+      const list = cellRoutes[row * grid.severities.length + grid.columnOf.get(sev)!];
       // The list is sorted by channel: each name's routes are adjacent, so its channels come out sorted and unique.
       const channels: string[] = [];
       const unscoped: string[] = [];
@@ -249,26 +277,19 @@ export function routeAccount(input: RoutingInput, dims: RoutingDimensions, work?
       const cell: RoutingCell = { eventCategory: cat, severity: sev, channels, unscoped, routes: list };
       const delivery = health ? deliveryOf(channels, health) : undefined;
       if (delivery) cell.delivery = delivery;
-      cells.push(cell);
+      out.push(cell);
     }
   }
-  const channels = [...input.channels].sort((a, b) => byText(a.name, b.name) || byText(a.type, b.type));
-  return {
-    account: input.account,
-    categories,
-    severities,
-    cells,
-    channels,
-    unusedChannels: sortedUnique(input.channels.map((c) => c.name).filter((n) => !used.has(n))),
-    silentRules: sortedUnique(silent),
-    disabledRules: sortedUnique(disabled),
-    unknownChannels: unknown.sort((a, b) => byText(a.rule, b.rule) || byText(a.channel, b.channel)),
-    ...(knowsHealth ? { health: true } : {}),
-  };
+  return out;
 }
 
 /** A cell's order of routes: by channel, then rule. */
 const byRoute = (a: Route, b: Route): number => byText(a.channel, b.channel) || byText(a.rule, b.rule);
+
+/** The items without repeats, in their order (a rule's few channels or categories: no set, no sort). */
+function unique<T>(items: readonly T[]): readonly T[] {
+  return items.length < 2 ? items : items.filter((x, i) => items.indexOf(x) === i);
+}
 
 /** Each item's first position. */
 function firstIndex(items: readonly string[]): Map<string, number> {
