@@ -5,6 +5,7 @@
 // shared by two rules, and causes that tie in the order. The output must be the same, byte for byte.
 
 import { describe, expect, it } from 'vitest';
+import { mulberry32 } from '../../src/emulator/faults.js';
 import { KINDS } from '../../src/kinds/index.js';
 import { routingDimensions } from '../../src/kinds/routing.js';
 import { compareText } from '../../src/model/compare.js';
@@ -178,22 +179,11 @@ function referenceReceipts(map: RoutingMap, wanted: (account: string, channel: R
 
 // --- Generated accounts -------------------------------------------------------------------------
 
-/** mulberry32: the same accounts on every run. */
-function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 const dims = routingDimensions(KINDS);
 
 function generator(seed: number) {
-  const rnd = random(seed);
+  // The same accounts on every run.
+  const rnd = mulberry32(seed);
   const int = (n: number) => Math.floor(rnd() * n);
   const pick = <T>(items: readonly T[]): T => items[int(items.length)];
   const some = <T>(items: readonly T[], most: number): T[] => Array.from({ length: int(most + 1) }, () => pick(items));
