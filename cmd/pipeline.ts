@@ -205,11 +205,6 @@ export async function exitFor(io: Io, problem: RunProblem, saved?: { file: strin
       const why = stale && differences.length > 0 ? 'is stale and differs from what the repository asks for' : stale ? 'is stale' : 'is not the plan the repository asks for';
       return new ExitError(code, `refused: the saved plan ${file} ${why}; nothing was written: run postureops plan again`);
     }
-    case 'lease-held':
-      return new ExitError(
-        EXIT.leaseHeld,
-        `${problem.message}. Run apply again when it has finished, pass --lease-wait SECONDS to wait for it, or, when its holder is gone, free it with postureops unlock.`,
-      );
     case 'lease-wait-stopped':
       return new ExitError(EXIT.error, problem.message);
   }

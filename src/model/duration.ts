@@ -11,3 +11,13 @@ export function parseDuration(text: string): number | undefined {
 }
 
 export const DURATION_EXPECTED = 'expected a duration such as 10m, 2h, 1h30m, 90s or a number of seconds';
+
+/** `3 h 10 min`, `25 min`, `40 s`. */
+export function durationText(seconds: number): string {
+  const s = Math.ceil(seconds);
+  if (s < 60) return `${s} s`;
+  const h = Math.floor(s / 3600);
+  const m = Math.ceil((s % 3600) / 60);
+  if (h === 0) return `${m} min`;
+  return m === 0 ? `${h} h` : m === 60 ? `${h + 1} h` : `${h} h ${m} min`;
+}

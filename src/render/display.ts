@@ -7,11 +7,11 @@ import { isEnvMarker, maskAt, ENV_MARKER, MASK } from '../model/env-markers.js';
 import { type Change, type DiffOp, type ValueNames } from '../model/plan.js';
 import type { Json, JsonObject } from '../model/json.js';
 import { getAt, isWithin, setAt } from '../model/json-pointer.js';
-import { plainYaml } from './plain-yaml.js';
+import { plainYaml, plainYamlLines } from './plain-yaml.js';
 
 /** Pointers whose values never appear: sensitive and write-only ones. */
 export function secretPointers(change: Pick<Change, 'sensitive' | 'writeOnly'>): string[] {
-  return [...new Set([...change.sensitive, ...change.writeOnly])];
+  return [...new Set(change.writeOnly.length === 0 ? change.sensitive : [...change.sensitive, ...change.writeOnly])];
 }
 
 /** The spec with every secret pointer masked; env markers are kept (they hold no value). */
@@ -63,16 +63,27 @@ export function nameOp(op: DiffOp, valueNames: readonly ValueNames[] | undefined
   return op;
 }
 
-/** `{"$env": "${env:X}"}` → `(from ${env:X})`, everywhere in a value. */
+/**
+ * `{"$env": "${env:X}"}` → `(from ${env:X})`, everywhere in a value. Copied only along the paths to
+ * a marker: a part without one is returned as it is (nothing writes to what this returns).
+ */
 export function showEnvMarkers(value: Json): Json {
+  if (value === null || typeof value !== 'object') return value;
   if (isEnvMarker(value)) return `(from ${value[ENV_MARKER]})`;
-  if (Array.isArray(value)) return value.map(showEnvMarkers);
-  if (value !== null && typeof value === 'object') {
-    const out: JsonObject = {};
-    for (const [k, v] of Object.entries(value)) out[k] = showEnvMarkers(v);
-    return out;
+  if (Array.isArray(value)) {
+    let out: Json[] | undefined;
+    for (let i = 0; i < value.length; i++) {
+      const shown = showEnvMarkers(value[i]);
+      if (shown !== value[i]) (out ??= value.slice())[i] = shown;
+    }
+    return out ?? value;
   }
-  return value;
+  let out: JsonObject | undefined;
+  for (const k of Object.keys(value)) {
+    const shown = showEnvMarkers(value[k]);
+    if (shown !== value[k]) (out ??= { ...value })[k] = shown;
+  }
+  return out ?? value;
 }
 
 function touched(pointer: string, ops: readonly DiffOp[]): boolean {
@@ -117,6 +128,13 @@ export function displayPair(change: Change): { before?: Json; after?: Json } {
 export function toYaml(value: Json | undefined): string {
   if (value === undefined) return '';
   return plainYaml(value) ?? yamlLib().stringify(value, { sortMapEntries: true, lineWidth: 0, minContentWidth: 0 });
+}
+
+/** Every line of toYaml(value) added, as diffLines('', toYaml(value)) says (a create's whole spec). */
+function addedLines(value: Json | undefined): DiffLine[] {
+  // The lines written directly hold no line break: the text's split, without joining and splitting it.
+  const lines = value === undefined ? undefined : plainYamlLines(value);
+  return lines === undefined ? diffLines('', toYaml(value)) : lines.map((text) => ({ kind: 'add', text }));
 }
 
 export type DiffLineKind = 'add' | 'remove' | 'context' | 'gap';
@@ -188,7 +206,12 @@ function parentLines(lines: readonly string[], start: number, shown: number): { 
 export function changeDiff(change: Change): DiffLine[] {
   if (change.action === 'delete') return [];
   const { before, after } = displayPair(change);
-  return diffLines(change.action === 'create' ? '' : toYaml(before), toYaml(after));
+  return change.action === 'create' ? addedLines(after) : diffLines(toYaml(before), toYaml(after));
+}
+
+/** The diff lines of a child created with its parent: its whole spec, env markers shown. */
+export function childDiff(child: { after: Json }): DiffLine[] {
+  return addedLines(showEnvMarkers(child.after));
 }
 
 export interface PointerNote {

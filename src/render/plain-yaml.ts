@@ -50,44 +50,54 @@ const NOT_PLAIN = Symbol('not plain');
 
 const byKey = compareText;
 
-/** A collection's lines at `indent`; the first line without its indent when `first` is false. */
-function collection(v: Json, indent: string, out: string[], inline: boolean): void {
+/** Keys repeat from value to value: their verdicts are kept, in a map that starts over when full. */
+const keyTexts = new Map<string, string | undefined>();
+const KEY_TEXTS_MAX = 4096;
+
+function keyText(key: string): string | undefined {
+  let name = keyTexts.get(key);
+  if (name === undefined && !keyTexts.has(key)) {
+    name = text(key);
+    if (keyTexts.size >= KEY_TEXTS_MAX) keyTexts.clear();
+    keyTexts.set(key, name);
+  }
+  return name;
+}
+
+const isNonEmpty = (v: Json): v is Json[] | { [key: string]: Json } =>
+  v !== null && typeof v === 'object' && (Array.isArray(v) ? v.length > 0 : Object.keys(v).length > 0);
+
+/**
+ * A non-empty collection's lines at `indent`. `first` is what its first line starts with instead of
+ * the indent: `- ` after a dash (`- key: value`, `- - item`), the indent itself otherwise.
+ */
+function collection(v: Json[] | { [key: string]: Json }, indent: string, first: string, out: string[]): void {
+  const inner = indent + '  ';
   if (Array.isArray(v)) {
-    v.forEach((item, i) => {
-      const lead = i === 0 && inline ? '- ' : `${indent}- `;
-      node(item, lead, indent + '  ', out);
-    });
+    for (let i = 0; i < v.length; i++) node(v[i], `${i === 0 ? first : indent}- `, inner, out);
     return;
   }
-  const obj = v as Record<string, Json>;
-  Object.keys(obj)
-    .sort(byKey)
-    .forEach((key, i) => {
-      const name = text(key);
-      const value = obj[key];
-      if (name === undefined || value === undefined) throw NOT_PLAIN;
-      const lead = i === 0 && inline ? `${name}:` : `${indent}${name}:`;
-      if (value !== null && typeof value === 'object' && (Array.isArray(value) ? value.length : Object.keys(value).length) > 0) {
-        out.push(lead);
-        collection(value, indent + '  ', out, false);
-      } else {
-        node(value, lead + ' ', indent + '  ', out);
-      }
-    });
+  const keys = Object.keys(v).sort(byKey);
+  for (let i = 0; i < keys.length; i++) {
+    const name = keyText(keys[i]);
+    const value = v[keys[i]];
+    if (name === undefined || value === undefined) throw NOT_PLAIN;
+    const lead = `${i === 0 ? first : indent}${name}:`;
+    if (isNonEmpty(value)) {
+      out.push(lead);
+      collection(value, inner, inner, out);
+    } else {
+      node(value, lead + ' ', inner, out);
+    }
+  }
 }
 
 /** One value after `lead` (`- ` or `key: `): a scalar or empty collection on the line, else nested. */
 function node(v: Json, lead: string, indent: string, out: string[]): void {
   if (v !== null && typeof v === 'object') {
-    const empty = Array.isArray(v) ? v.length === 0 : Object.keys(v).length === 0;
-    if (empty) {
-      out.push(lead + (Array.isArray(v) ? '[]' : '{}'));
-      return;
-    }
     // `- key: value` / `- - item`: the first line of the nested collection follows the dash.
-    const lines: string[] = [];
-    collection(v, indent, lines, true);
-    out.push(lead + lines[0], ...lines.slice(1));
+    if (isNonEmpty(v)) collection(v, indent, lead, out);
+    else out.push(lead + (Array.isArray(v) ? '[]' : '{}'));
     return;
   }
   const s = scalar(v);
@@ -95,15 +105,13 @@ function node(v: Json, lead: string, indent: string, out: string[]): void {
   out.push(lead + s);
 }
 
-/** `value` as YAML, or undefined when yaml's stringify has to write it. */
-export function plainYaml(value: Json): string | undefined {
+/** `value` as lines of YAML (no line ends), or undefined when yaml's stringify has to write it. */
+export function plainYamlLines(value: Json): string[] | undefined {
+  if (value !== null && typeof value === 'object' && !isNonEmpty(value)) return [Array.isArray(value) ? '[]' : '{}'];
   const out: string[] = [];
   try {
-    if (value !== null && typeof value === 'object') {
-      const empty = Array.isArray(value) ? value.length === 0 : Object.keys(value).length === 0;
-      if (empty) return Array.isArray(value) ? '[]\n' : '{}\n';
-      collection(value, '', out, false);
-    } else {
+    if (value !== null && typeof value === 'object') collection(value, '', '', out);
+    else {
       const s = scalar(value);
       if (s === undefined) return undefined;
       out.push(s);
@@ -112,5 +120,11 @@ export function plainYaml(value: Json): string | undefined {
     if (err === NOT_PLAIN) return undefined;
     throw err;
   }
-  return out.join('\n') + '\n';
+  return out;
+}
+
+/** `value` as YAML, or undefined when yaml's stringify has to write it. */
+export function plainYaml(value: Json): string | undefined {
+  const lines = plainYamlLines(value);
+  return lines === undefined ? undefined : lines.join('\n') + '\n';
 }

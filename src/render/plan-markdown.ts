@@ -29,7 +29,7 @@ import {
   scopeText,
   sourceText,
 } from './common.js';
-import { changeDiff, diffLines, displayPair, pointerNotes, showEnvMarkers, toYaml, type DiffLine } from './display.js';
+import { changeDiff, childDiff, diffLines, displayPair, pointerNotes, toYaml, type DiffLine } from './display.js';
 import { escapeHtml, escapeMd, fenced, inlineCode, largestFitting, MARKDOWN_LIMIT, table } from './markdown.js';
 import { auditSection, type AuditedItem, lastChangeText } from './attribution.js';
 import type { Attribution, LastChange } from '../model/plan.js';
@@ -107,6 +107,14 @@ export function renderPlanMarkdown(plan: Plan, limit = MARKDOWN_LIMIT, options: 
   const omitted = (e: Entry) => `_diff omitted: ${e.blockLines} line${e.blockLines === 1 ? '' : 's'}; ${fullPlan}_`;
   const body = (e: Entry, shown: Shown) => (e.block === '' ? '' : position.get(e)! < shown.bare ? omitted(e) : e.block);
 
+  // The routing section depends on its detail only; the search for what fits renders it many times.
+  const routingTexts = new Map<number, string>();
+  const routingMd = (detail: number): string => {
+    let text = routingTexts.get(detail);
+    if (text === undefined) routingTexts.set(detail, (text = routingChangesMd(plan.routing, ROUTING_DETAILS[detail])));
+    return text;
+  };
+
   const render = (shown: Shown): string => {
     const parts = [head];
     if (deletions.length > 0) {
@@ -118,7 +126,7 @@ export function renderPlanMarkdown(plan: Plan, limit = MARKDOWN_LIMIT, options: 
       if (shown.deletions < deletions.length) lines.push(`- _… ${deletions.length - shown.deletions} more deletions not shown; ${fullPlan}_`);
       parts.push(`### Deletions (${deletions.length})\n\n${lines.join('\n')}`);
     }
-    const routing = routingChangesMd(plan.routing, ROUTING_DETAILS[shown.routing]);
+    const routing = routingMd(shown.routing);
     if (routing !== '') parts.push(routing);
     if (others.length > 0) {
       const blocks: string[] = [];
@@ -307,7 +315,7 @@ function indent(block: string): string {
 function blockOf(change: Change): string {
   const lines = diffMd(changeDiff(change));
   for (const child of change.children ?? []) {
-    lines.push(`# created with it: ${child.name}`, ...diffMd(diffLines('', toYaml(showEnvMarkers(child.after)))));
+    lines.push(`# created with it: ${child.name}`, ...diffMd(childDiff(child)));
   }
   for (const n of pointerNotes(change)) lines.push(`# ${n.pointer} ${n.note}`);
   return lines.length > 0 ? fenced('diff', lines) : '';

@@ -27,7 +27,7 @@ import {
   scopeText,
   sourceText,
 } from './common.js';
-import { changeDiff, diffLines, pointerNotes, showEnvMarkers, toYaml, type DiffLine } from './display.js';
+import { changeDiff, childDiff, pointerNotes, type DiffLine } from './display.js';
 import { auditSection, lastChangeText } from './attribution.js';
 import type { Attribution } from '../model/plan.js';
 import { planRoutingLines } from './routing-text.js';
@@ -56,7 +56,13 @@ export function renderPlanText(plan: Plan, options: { color: boolean; quiet?: bo
   const accountOrder = plan.accounts.map((a) => a.name);
   for (const [account, changes] of groupByAccount(plan.changes, accountOrder)) {
     out.push(c.bold(`Account ${v(account)}`));
-    for (const change of changes) out.push(...changeLines(change, c, plan.attribution, options.brief));
+    // Each change's lines joined at once: one string lives on to the end instead of a dozen.
+    const lines: string[] = [];
+    for (const change of changes) {
+      changeLines(change, c, lines, plan.attribution, options.brief);
+      out.push(lines.join('\n'));
+      lines.length = 0;
+    }
     out.push('');
   }
 
@@ -116,27 +122,29 @@ function actionPaint(action: Action, c: Palette): Paint {
   return action === 'create' ? c.green : action === 'update' ? c.yellow : c.red;
 }
 
-/** `brief`: the change's line and what it changes, no diff. */
-function changeLines(change: Change, c: Palette, attribution?: Attribution, brief = false): string[] {
+/** The change's lines onto `out`. `brief`: the change's line and what it changes, no diff. */
+function changeLines(change: Change, c: Palette, out: string[], attribution?: Attribution, brief = false): void {
   const paint = actionPaint(change.action, c);
   const id = change.liveId ? ' ' + c.dim(`[${v(change.liveId)}]`) : '';
   const src = v(sourceText(change.source));
-  const out = [`  ${paint(`${ACTION_SIGN[change.action]} ${ACTION_WORD[change.action]}`)} ${c.bold(`${v(change.kind)} ${v(change.name)}`)}${id}${src ? ' ' + c.dim(`(${src})`) : ''}`];
+  out.push(`  ${paint(`${ACTION_SIGN[change.action]} ${ACTION_WORD[change.action]}`)} ${c.bold(`${v(change.kind)} ${v(change.name)}`)}${id}${src ? ' ' + c.dim(`(${src})`) : ''}`);
   const pad = '      ';
-  if (brief) return change.changed && change.changed.length > 0 ? [...out, pad + c.dim(`changed: ${change.changed.map(v).join(', ')}`)] : out;
+  if (brief) {
+    if (change.changed && change.changed.length > 0) out.push(pad + c.dim(`changed: ${change.changed.map(v).join(', ')}`));
+    return;
+  }
   if (change.reason) out.push(pad + reasonPaint(change.reasonCode, c)(v(change.reason)));
   for (const note of linkNotes(change)) out.push(pad + c.cyan(v(note)));
   const who = lastChangeText(change.lastChange);
   if (who) out.push(pad + c.cyan(v(who)));
   out.push(...auditText(auditSection(change, attribution), pad, c));
   if (change.changed && change.changed.length > 0) out.push(pad + c.dim(`changed: ${change.changed.map(v).join(', ')}`));
-  out.push(...diffText(changeDiff(change), pad, c));
+  diffText(changeDiff(change), pad, c, out);
   for (const child of change.children ?? []) {
     out.push(`    ${c.green('+ create')} ${c.bold(v(child.name))} ${c.dim(`(created with ${v(change.kind)} ${v(change.name)})`)}`);
-    out.push(...diffText(diffLines('', toYaml(showEnvMarkers(child.after))), pad + '  ', c));
+    diffText(childDiff(child), pad + '  ', c, out);
   }
   if (change.action !== 'delete') for (const n of pointerNotes(change)) out.push(pad + c.dim(`${v(n.pointer)} ${n.note}`));
-  return out;
 }
 
 function auditText(section: ReturnType<typeof auditSection>, pad: string, c: Palette): string[] {
@@ -144,13 +152,14 @@ function auditText(section: ReturnType<typeof auditSection>, pad: string, c: Pal
   return [pad + c.cyan(v(section.title)), ...section.entries.map((e) => `${pad}  ${c.cyan(v(e))}`)];
 }
 
-function diffText(lines: DiffLine[], pad: string, c: Palette): string[] {
-  return lines.map((l) => {
+/** The diff's lines onto `out`. */
+function diffText(lines: DiffLine[], pad: string, c: Palette, out: string[]): void {
+  for (const l of lines) {
     // A line of a multi-line value stands alone here: it must not read as a workflow command in CI.
     const text = inertLog(v(l.text));
-    if (l.kind === 'add') return pad + c.green(`+ ${text}`);
-    if (l.kind === 'remove') return pad + c.red(`- ${text}`);
-    if (l.kind === 'gap') return pad + c.dim(text);
-    return pad + `  ${text}`;
-  });
+    if (l.kind === 'add') out.push(pad + c.green(`+ ${text}`));
+    else if (l.kind === 'remove') out.push(pad + c.red(`- ${text}`));
+    else if (l.kind === 'gap') out.push(pad + c.dim(text));
+    else out.push(pad + `  ${text}`);
+  }
 }

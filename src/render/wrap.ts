@@ -7,8 +7,12 @@ const SGR = /\u001b\[[0-9;]*m/g;
 
 /** Columns a text takes on screen (colour codes take none; one column a code point). */
 export function visibleWidth(text: string): number {
-  return [...text.replace(SGR, '')].length;
+  const shown = text.includes('\u001b') ? text.replace(SGR, '') : text;
+  // Without surrogates every UTF-16 unit is a code point: no need to split it into them.
+  return SURROGATE.test(shown) ? [...shown].length : shown.length;
 }
+
+const SURROGATE = /[\ud800-\udfff]/;
 
 /** Least room a continuation line keeps for text, however deep its indent. */
 const MIN_ROOM = 20;
@@ -38,7 +42,8 @@ function chunks(word: string, room: number): string[] {
 }
 
 export function wrapLine(line: string, width: number): string[] {
-  if (visibleWidth(line) <= width) return [line];
+  // No wider than its length (a code point takes one or two UTF-16 units; colour codes take none).
+  if (line.length <= width || visibleWidth(line) <= width) return [line];
   const indent = /^ */.exec(line)![0];
   // Two columns past the line's indent: under the text of a list item (`- x`, `+ x`), and set off from a plain line.
   const hang = ' '.repeat(Math.min(indent.length + 2, Math.max(0, width - MIN_ROOM)));
@@ -84,11 +89,28 @@ export function wrapLine(line: string, width: number): string[] {
   return out;
 }
 
-/** Every line of `text` wrapped to `width` columns; the line breaks it had stay. */
+/**
+ * Every line of `text` wrapped to `width` columns; the line breaks it had stay. A run of lines that
+ * need no wrapping is copied as one slice (most of a plan of 3 MB), not split and joined again.
+ */
 export function wrapText(text: string, width: number): string {
   if (!Number.isFinite(width) || width < 1) return text;
-  return text
-    .split('\n')
-    .flatMap((line) => wrapLine(line, width))
-    .join('\n');
+  let out = '';
+  let kept = 0; // where the text not yet copied to `out` starts
+  let changed = false;
+  for (let start = 0; start <= text.length; ) {
+    const newline = text.indexOf('\n', start);
+    const end = newline === -1 ? text.length : newline;
+    if (end - start > width) {
+      const line = text.slice(start, end);
+      const wrapped = wrapLine(line, width).join('\n');
+      if (wrapped !== line) {
+        out += text.slice(kept, start) + wrapped;
+        kept = end;
+        changed = true;
+      }
+    }
+    start = end + 1;
+  }
+  return changed ? out + text.slice(kept) : text;
 }

@@ -1,7 +1,8 @@
 // Why a run stopped before it wrote anything, as data: each adapter renders its own words (the CLI
 // an exit code and a line on stderr, the Action a comment and an annotation) from the same problem.
 
-import { durationText } from '../ops/budget/preflight.js';
+// From model, not the pre-flight: validate loads this file, and the pre-flight's graph (lease, apply) is a plan's.
+import { durationText } from '../model/duration.js';
 import type { Diagnostic } from '../model/diagnostics.js';
 import type { Plan, Refusal } from '../model/plan.js';
 

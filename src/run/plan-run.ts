@@ -2,7 +2,6 @@
 // narrowed (changed-since, shard), the run opened, the read's pre-flight and its refusal, the live
 // state read, the plan built, and (on request) who made the drift.
 
-import { attribute } from '../ops/live/attribute.js';
 import { literalSource } from '../ops/apply/literals.js';
 import { declaredParents, neededKinds } from '../ops/live/needed-kinds.js';
 import { plan as buildPlan } from '../plan/steps/plan.js';
@@ -19,7 +18,7 @@ import { RunError } from './errors.js';
 import { desiredOf, type LoadProgress, type LoadResult } from './load.js';
 import { mayReadAhead, ReadAhead } from './read-ahead.js';
 import { changedOffline, narrow, type ReadHooks, readLive, type ScopeInput, selectAccounts } from './read.js';
-import { rehearsed, type StartRehearsal } from './rehearse.js';
+import type { StartRehearsal } from './rehearse.js';
 import { Run, type RunSetup } from './run.js';
 
 export interface PlanRequest extends ScopeInput {
@@ -149,6 +148,8 @@ export async function planRun(setup: RunSetup, request: PlanRequest, hooks: Plan
     if (request.rehearse && plan.changes.length > 0) {
       const ended = hooks.rehearsing?.(plan);
       try {
+        // The rehearsal (and the apply executor it runs) is loaded only when a plan has changes to rehearse.
+        const { rehearsed } = await import('./rehearse.js');
         plan = await rehearsed(run, request.rehearse, { plan, desired, live, env: setup.env, literals, settings: desired.root.settings, kindsOf, parentsOf });
       } finally {
         ended?.();
@@ -156,6 +157,7 @@ export async function planRun(setup: RunSetup, request: PlanRequest, hooks: Plan
     }
     if (request.attribute) {
       hooks.attributing?.();
+      const { attribute } = await import('../ops/live/attribute.js');
       const attributed = await attribute(plan, run.client, { now: run.now() });
       await hooks.diagnostics?.(attributed.diagnostics);
       plan = attributed.plan;

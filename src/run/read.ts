@@ -1,17 +1,15 @@
 // The steps every run against the service shares before it plans: the accounts asked for, narrowed
 // to the changed ones and to a shard, and the live state of those read with one list per collection.
 
-import { changedSinceRef } from '../config/changed.js';
 import { type FetchOptions, fetchLive, type ListsAhead, type ParentsOf } from '../ops/live/fetch.js';
-import { type AppliedState, readApplied } from '../ops/apply/applied.js';
-import { type ChangedAccounts, type NarrowedScope, narrowScope } from '../plan/core/plan-scope.js';
+import type { AppliedState } from '../ops/apply/applied.js';
+import type { ChangedAccounts, NarrowedScope } from '../plan/core/plan-scope.js';
 import type { Shard } from '../plan/core/shard.js';
 import type { LiveState } from '../model/live.js';
 import type { Kind } from '../kinds/types.js';
 import { KINDS } from '../kinds/index.js';
 import type { AccountConfig, DesiredState } from '../model/account.js';
 import type { JsonObject } from '../model/json.js';
-import { GitError } from '../util/git.js';
 import { RunError } from './errors.js';
 import type { Run } from './run.js';
 
@@ -42,6 +40,8 @@ export interface ScopeInput {
 export async function changedOffline(dir: string, desired: DesiredState, input: ScopeInput): Promise<ChangedAccounts | undefined> {
   if (input.changed !== undefined && typeof input.changed !== 'function') return input.changed;
   if (input.changedSince === undefined) return undefined;
+  // git and the scope's narrowing are loaded only by a run that narrows (start-up of a plain plan).
+  const [{ changedSinceRef }, { GitError }] = await Promise.all([import('../config/changed.js'), import('../util/git.js')]);
   try {
     return await changedSinceRef(dir, desired.root, input.changedSince);
   } catch (err) {
@@ -52,8 +52,9 @@ export async function changedOffline(dir: string, desired: DesiredState, input: 
 
 /** The accounts to read and the scope the plan records; `changed` as found offline or with the client. */
 export async function narrow(run: Run, desired: DesiredState, selected: AccountConfig[], input: ScopeInput, offline: ChangedAccounts | undefined): Promise<NarrowedScope> {
-  const changed = typeof input.changed === 'function' ? await input.changed(await readApplied(run.client, selected), selected) : offline;
+  const changed = typeof input.changed === 'function' ? await input.changed(await (await import('../ops/apply/applied.js')).readApplied(run.client, selected), selected) : offline;
   if (changed === undefined && input.shard === undefined) return { accounts: selected };
+  const { narrowScope } = await import('../plan/core/plan-scope.js');
   return narrowScope(desired, selected, { ...(changed ? { changed } : {}), ...(input.shard ? { shard: input.shard } : {}) });
 }
 

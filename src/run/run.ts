@@ -6,7 +6,8 @@ import { createClient } from '../api/client.js';
 import { clientOptionsFromEnv, type ClientOptions } from '../api/options.js';
 import { type ApiClient, type BucketBudget, ClientConfigError } from '../api/types.js';
 import { budgetAt } from '../ops/budget/budget.js';
-import { durationText, groupWaitSeconds, preflight, preflightLine, type RequestGroup, type RetryReserve, TOKEN_GROUP } from '../ops/budget/preflight.js';
+import { durationText } from '../model/duration.js';
+import { groupWaitSeconds, preflight, preflightLine, type RequestGroup, type RetryReserve, TOKEN_GROUP } from '../ops/budget/preflight.js';
 import type { BudgetMemory } from './budget-memory.js';
 import { LeaseHeldError, Leases, leaseHome, type LeaseClock, type LeaseOptions, LeaseWaitStopped } from '../ops/lease/lease.js';
 

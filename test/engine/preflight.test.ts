@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { durationText, leaseGroups, leaseRestGroups, leaseTakeGroups, preflight, preflightLine, readGroups, recordGroups, renewalPeriodSeconds, TOKEN_GROUP, writeGroups } from '../../src/ops/budget/preflight.js';
+import { leaseGroups, leaseRestGroups, leaseTakeGroups, preflight, preflightLine, readGroups, recordGroups, renewalPeriodSeconds, TOKEN_GROUP, writeGroups } from '../../src/ops/budget/preflight.js';
+import { durationText } from '../../src/model/duration.js';
 import { KINDS } from '../../src/kinds/index.js';
 import type { AccountConfig } from '../../src/model/account.js';
 import type { Change } from '../../src/model/plan.js';

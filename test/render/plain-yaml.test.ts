@@ -4,8 +4,9 @@
 import { structuredPatch } from 'diff';
 import { stringify } from 'yaml';
 import { describe, expect, it } from 'vitest';
-import { diffLines, toYaml } from '../../src/render/display.js';
-import { plainYaml } from '../../src/render/plain-yaml.js';
+import { changeDiff, childDiff, diffLines, displayPair, showEnvMarkers, toYaml } from '../../src/render/display.js';
+import { plainYaml, plainYamlLines } from '../../src/render/plain-yaml.js';
+import type { Change } from '../../src/model/plan.js';
 import type { Json } from '../../src/model/json.js';
 
 const STRINGS = [
@@ -79,5 +80,61 @@ describe("a create's diff lines", () => {
 
   it('from yaml of many values', () => {
     for (const v of values(500)) expect(diffLines('', yamlOf(v))).toEqual(reference(yamlOf(v)));
+  });
+});
+
+describe('the lines written directly', () => {
+  it('are the text plainYaml writes, split at its line ends', () => {
+    let taken = 0;
+    for (const v of values(5_000)) {
+      const text = plainYaml(v);
+      const lines = plainYamlLines(v);
+      expect(lines === undefined).toBe(text === undefined);
+      if (lines === undefined || text === undefined) continue;
+      taken++;
+      expect(lines.join('\n') + '\n').toBe(text);
+      expect(lines.every((l) => !l.includes('\n') && !l.includes('\r'))).toBe(true);
+    }
+    expect(taken).toBeGreaterThan(2_000);
+  });
+
+  it("make a create's diff, and a child's, what the diff of its YAML text gives, for specs yaml has to write too", () => {
+    let fallback = 0;
+    values(3_000).forEach((v, i) => {
+      const after = (v !== null && typeof v === 'object' && !Array.isArray(v) ? v : { v }) as Change['after'] & object;
+      // Half of them with an env marker inside, shown as its template.
+      const spec = i % 2 === 0 ? { ...after, url: { $env: 'https://h/${env:T}' } } : after;
+      const change = { key: 'a/K/n', action: 'create', kind: 'K', account: 'a', name: 'n', after: spec, sensitive: [], writeOnly: [], dependsOn: [] } as unknown as Change;
+      if (plainYaml(showEnvMarkers(spec)) === undefined) fallback++;
+      expect(changeDiff(change)).toEqual(diffLines('', toYaml(displayPair(change).after)));
+      expect(childDiff({ after: spec })).toEqual(diffLines('', toYaml(showEnvMarkers(spec))));
+    });
+    expect(fallback).toBeGreaterThan(100);
+  });
+});
+
+describe('showEnvMarkers', () => {
+  /** The definition: a copy of everything, each marker replaced. */
+  const copyShown = (value: Json): Json => {
+    if (value !== null && typeof value === 'object' && !Array.isArray(value) && Object.keys(value).length === 1 && typeof value.$env === 'string') return `(from ${value.$env})`;
+    if (Array.isArray(value)) return value.map(copyShown);
+    if (value !== null && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, x]) => [k, copyShown(x)]));
+    return value;
+  };
+
+  it('replaces every marker, leaves what it is given untouched, and returns a part without a marker as it is', () => {
+    const kept = { a: [1, { b: 'x' }], c: null };
+    const value = { kept, list: [{ $env: '${env:A}' }, 'y', [{ $env: 'p/${env:B}' }]], deep: { e: { $env: '${env:C}', other: 1 } }, m: { $env: '${env:D}' } };
+    const before = JSON.stringify(value);
+    const shown = showEnvMarkers(value) as Record<string, Json>;
+    expect(shown).toEqual(copyShown(value));
+    expect(shown.list).toEqual(['(from ${env:A})', 'y', ['(from p/${env:B})']]);
+    expect(shown.m).toBe('(from ${env:D})');
+    // Two members beside `$env`: no marker, kept whole.
+    expect(shown.deep).toBe(value.deep);
+    expect(shown.kept).toBe(kept);
+    expect(JSON.stringify(value)).toBe(before);
+    expect(showEnvMarkers(kept)).toBe(kept);
+    for (const v of values(2_000)) expect(showEnvMarkers(v)).toEqual(copyShown(v));
   });
 });

@@ -57,10 +57,16 @@ export function changeRequests(change: Change, kinds: readonly Kind[], accounts:
 /**
  * Requests of `changes` with the updates of a kind updated in bulk (Kind.bulkUpdate) sent as one
  * request per account and kind, as apply sends them; every other change through changeRequests.
- * `onError`: a change whose requests cannot be built (it is left out).
+ * Each is handed to `each` in turn and kept by none. `onError`: a change whose requests cannot be
+ * built (it is left out).
  */
-export function planRequests(changes: readonly Change[], kinds: readonly Kind[], accounts: readonly AccountConfig[], onError: (change: Change, err: unknown) => void): ApiRequest[] {
-  const out: ApiRequest[] = [];
+export function planRequests(
+  changes: readonly Change[],
+  kinds: readonly Kind[],
+  accounts: readonly AccountConfig[],
+  onError: (change: Change, err: unknown) => void,
+  each: (req: ApiRequest) => void,
+): void {
   const bulks = new Set<string>();
   for (const change of changes) {
     const bulk = change.action === 'update' ? kinds.find((k) => k.kind === change.kind)?.bulkUpdate : undefined;
@@ -70,16 +76,18 @@ export function planRequests(changes: readonly Change[], kinds: readonly Kind[],
       bulks.add(group);
       const ctx: RequestContext = { account: change.account, orgAccess: requestTarget(change.account, accounts).orgAccess === true, resolve: () => PLACEHOLDER_ID };
       const desired: DesiredResource = { kind: change.kind, account: change.account, name: change.name, spec: change.after ?? {}, envRefs: {} };
-      out.push(bulk.request([{ id: change.liveId ?? PLACEHOLDER_ID, desired, changed: change.changed ?? [] }], ctx));
+      each(bulk.request([{ id: change.liveId ?? PLACEHOLDER_ID, desired, changed: change.changed ?? [] }], ctx));
       continue;
     }
+    let requests: ApiRequest[];
     try {
-      out.push(...changeRequests(change, kinds, accounts));
+      requests = changeRequests(change, kinds, accounts);
     } catch (err) {
       onError(change, err);
+      continue;
     }
+    for (const req of requests) each(req);
   }
-  return out;
 }
 
 /** Seconds between two requests of a bucket that refills `limit` per hour. */
@@ -155,7 +163,7 @@ export function countWrites(changes: readonly Change[], kinds: readonly Kind[], 
   // The bucket of a method and path, worked out once per distinct pair: the creates of a kind
   // in an account all send the same one.
   const buckets = new Map<string, string>();
-  for (const req of planRequests(changes, kinds, accounts, onError)) {
+  planRequests(changes, kinds, accounts, onError, (req) => {
     const pair = `${req.method} ${req.path}`;
     let bucket = buckets.get(pair);
     if (bucket === undefined) {
@@ -163,7 +171,7 @@ export function countWrites(changes: readonly Change[], kinds: readonly Kind[], 
       buckets.set(pair, bucket);
     }
     perBucket.set(bucket, (perBucket.get(bucket) ?? 0) + 1);
-  }
+  });
   return { perBucket, diagnostics };
 }
 

@@ -9,6 +9,7 @@ import { API_PREFIX, bucketOf } from '../../api/buckets.js';
 import type { AccountConfig } from '../../model/account.js';
 import type { Change, PlanRetryReserve } from '../../model/plan.js';
 import { DEFAULT_RETRY_BUDGET_MS } from '../../api/options.js';
+import { durationText } from '../../model/duration.js';
 import type { Kind } from '../../kinds/types.js';
 import { budgetAt, changeRequests, countWrites, PLACEHOLDER_ID, waitSecondsFor, type WriteCount } from './budget.js';
 import type { ParentsOf, ReadPaths } from '../live/fetch.js';
@@ -270,16 +271,6 @@ function split(n: number, states: readonly BucketBudget[]): number[] {
     });
   }
   return out;
-}
-
-/** `3 h 10 min`, `25 min`, `40 s`. */
-export function durationText(seconds: number): string {
-  const s = Math.ceil(seconds);
-  if (s < 60) return `${s} s`;
-  const h = Math.floor(s / 3600);
-  const m = Math.ceil((s % 3600) / 60);
-  if (h === 0) return `${m} min`;
-  return m === 0 ? `${h} h` : m === 60 ? `${h + 1} h` : `${h} h ${m} min`;
 }
 
 /**
