@@ -1,5 +1,7 @@
 #!/usr/bin/env node
 // The CLI entry: parses arguments, calls src/, prints, exits. The only place that exits.
+// First, before any module whose functions it tunes runs: V8's tier-up for a run of seconds.
+import '../src/util/v8-tiering.js';
 import { inertText } from '../src/model/inert.js';
 import { run } from './main.js';
 

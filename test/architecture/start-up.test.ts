@@ -39,3 +39,11 @@ describe('start-up: what a command loads before it runs', () => {
     expect([...loaded].filter((f) => f.startsWith('src/ops/') || f === 'src/api/client.js')).toEqual([]);
   });
 });
+
+describe("start-up: V8's tier-up is tuned before anything runs", () => {
+  it("the CLI entry's first import is the tuning, so every later module's functions get its budget", () => {
+    const text = readFileSync(path.join(DIST, 'cmd/postureops.js'), 'utf8');
+    const first = /^import\s[^;]*?'([^']+)'|^import\s+'([^']+)'/m.exec(text);
+    expect(first?.[1] ?? first?.[2]).toBe('../src/util/v8-tiering.js');
+  });
+});
