@@ -158,16 +158,52 @@ export function routeAccount(input: RoutingInput, dims: RoutingDimensions, work?
   // Rows beyond the dimensions: categories rules name, and those a requirement or test asks about.
   const extra = sortedUnique([...input.rules.flatMap((r) => r.categories), ...asked].filter((c) => !known.has(c)));
   const categories = [...dims.categories, ...extra];
-  const severityName = new Map(dims.severities.map((s) => [s.code, s.name]));
+  const severities = dims.severities.map((s) => s.name);
+  const grid: Grid = { categories, severities, rowOf: firstIndex(categories), columnOf: firstIndex(severities) };
+  const rules = routesOfRules(input, grid, new Map(dims.severities.map((s) => [s.code, s.name])), work);
+  for (const c of input.consumers ?? []) if (c.enabled) for (const ch of c.channels) rules.used.add(ch);
+  const knowsHealth = input.channels.some((c) => c.health !== undefined);
+  return {
+    account: input.account,
+    categories,
+    severities,
+    cells: cellsOf(grid, rules.routes, knowsHealth ? healthByName(input.channels) : undefined),
+    channels: [...input.channels].sort((a, b) => byText(a.name, b.name) || byText(a.type, b.type)),
+    unusedChannels: sortedUnique(input.channels.map((c) => c.name).filter((n) => !rules.used.has(n))),
+    silentRules: sortedUnique(rules.silent),
+    disabledRules: sortedUnique(rules.disabled),
+    unknownChannels: rules.unknown.sort((a, b) => byText(a.rule, b.rule) || byText(a.channel, b.channel)),
+    ...(knowsHealth ? { health: true } : {}),
+  };
+}
+
+/** An account's rows and columns; a cell sits at row × columns + column (the first row and column of a name, as a key by name would). */
+interface Grid {
+  categories: readonly string[];
+  severities: readonly string[];
+  rowOf: ReadonlyMap<string, number>;
+  columnOf: ReadonlyMap<string, number>;
+}
+
+/** Every route of the enabled rules with the cells of its rule, in the order of the rules; and what the rules leave idle or unknown. */
+function routesOfRules(input: RoutingInput, grid: Grid, severityName: ReadonlyMap<number, string>, work: RoutingWork | undefined) {
   // Names repeat in the service: a name is reached when any channel of that name is enabled.
   const channelsByName = new Map<string, RoutingChannel[]>();
-  for (const c of input.channels) channelsByName.set(c.name, [...(channelsByName.get(c.name) ?? []), c]);
+  for (const c of input.channels) {
+    const same = channelsByName.get(c.name);
+    if (same) same.push(c);
+    else channelsByName.set(c.name, [c]);
+  }
+  // Worked out once per name: rules list the same channels over and over.
+  const typeByName = new Map<string, string | undefined>();
   const enabledType = (name: string): string | undefined => {
+    if (typeByName.has(name)) return typeByName.get(name);
     const on = (channelsByName.get(name) ?? []).filter((c) => c.enabled);
-    return on.length === 0 ? undefined : sortedUnique(on.map((c) => c.type)).join('|');
+    const type = on.length === 0 ? undefined : sortedUnique(on.map((c) => c.type)).join('|');
+    typeByName.set(name, type);
+    return type;
   };
-
-  const routes = new Map<string, Route[]>();
+  const routes: { route: Route; cells: number[] }[] = [];
   const used = new Set<string>();
   const silent: string[] = [];
   const disabled: string[] = [];
@@ -178,7 +214,8 @@ export function routeAccount(input: RoutingInput, dims: RoutingDimensions, work?
       continue;
     }
     const targets: { channel: string; type: string }[] = [];
-    for (const channel of sortedUnique(rule.channels)) {
+    // Unsorted: the routes are sorted once in cellsOf, and no other list depends on this order.
+    for (const channel of unique(rule.channels)) {
       used.add(channel);
       if (!channelsByName.has(channel)) {
         unknown.push({ rule: rule.name, channel });
@@ -191,58 +228,76 @@ export function routeAccount(input: RoutingInput, dims: RoutingDimensions, work?
       if (rule.channels.length > 0) silent.push(rule.name);
       continue;
     }
-    const cats = rule.categories.length === 0 ? categories : sortedUnique(rule.categories);
-    const sevs = rule.severities.length === 0 ? dims.severities.map((s) => s.name) : sortedUnique(rule.severities.map((s) => severityName.get(s) ?? String(s)));
+    const cells = cellsOfRule(rule, grid, severityName, work);
     const scope: Pick<Route, 'resourceGroups' | 'conditions'> = {
       ...(rule.resourceGroups.length > 0 ? { resourceGroups: [...rule.resourceGroups] } : {}),
       ...(rule.conditions.length > 0 ? { conditions: rule.conditions.map((c) => ({ name: c.name, values: [...c.values] })) } : {}),
     };
     // A rule's route to a channel is the same in every cell it matches: one object, in each cell's list (nothing writes to a route).
-    const ruleRoutes: Route[] = targets.map((t) => ({ rule: rule.name, channel: t.channel, channelType: t.type, ...scope }));
-    for (const cat of cats) {
-      for (const sev of sevs) {
-        if (work) work.ruleCells++;
-        const key = cellKey(cat, sev);
-        const list = routes.get(key);
-        if (list) list.push(...ruleRoutes);
-        else routes.set(key, [...ruleRoutes]);
+    for (const t of targets) routes.push({ route: { rule: rule.name, channel: t.channel, channelType: t.type, ...scope }, cells });
+  }
+  return { routes, used, silent, disabled, unknown };
+}
+
+/** The positions of the cells a rule matches (a severity code the dimensions do not name has no column: no cell shows it). */
+function cellsOfRule(rule: RoutingRule, grid: Grid, severityName: ReadonlyMap<number, string>, work: RoutingWork | undefined): number[] {
+  const cats = rule.categories.length === 0 ? grid.categories : unique(rule.categories);
+  const sevs = rule.severities.length === 0 ? grid.severities : unique(rule.severities.map((s) => severityName.get(s) ?? String(s)));
+  const out: number[] = [];
+  for (const cat of cats) {
+    const row = grid.rowOf.get(cat);
+    for (const sev of sevs) {
+      if (work) work.ruleCells++;
+      const column = grid.columnOf.get(sev);
+      if (row !== undefined && column !== undefined) out.push(row * grid.severities.length + column);
+    }
+  }
+  return out;
+}
+
+/** The cells, row by row, from the routes and the cells each is in. */
+function cellsOf(grid: Grid, routes: { route: Route; cells: number[] }[], health: ReadonlyMap<string, ChannelHealth> | undefined): RoutingCell[] {
+  // Sorted once (stable: rules in order where channel and rule tie) and dealt to the cells in that
+  // order, each cell's list comes out in its order: by channel, then rule.
+  routes.sort((a, b) => byRoute(a.route, b.route));
+  const cellRoutes: Route[][] = grid.categories.flatMap(() => grid.severities.map(() => []));
+  for (const { route, cells } of routes) for (const at of cells) cellRoutes[at].push(route);
+  const out: RoutingCell[] = [];
+  for (const cat of grid.categories) {
+    const row = grid.rowOf.get(cat)!;
+    for (const sev of grid.severities) {
+      const list = cellRoutes[row * grid.severities.length + grid.columnOf.get(sev)!];
+      // The list is sorted by channel: each name's routes are adjacent, so its channels come out sorted and unique.
+      const channels: string[] = [];
+      const unscoped: string[] = [];
+      for (const r of list) {
+        if (channels[channels.length - 1] !== r.channel) channels.push(r.channel);
+        if (!r.resourceGroups && !r.conditions && unscoped[unscoped.length - 1] !== r.channel) unscoped.push(r.channel);
       }
-    }
-  }
-
-  for (const c of input.consumers ?? []) if (c.enabled) for (const ch of c.channels) used.add(ch);
-
-  const knowsHealth = input.channels.some((c) => c.health !== undefined);
-  const health = knowsHealth ? healthByName(input.channels) : undefined;
-  const cells: RoutingCell[] = [];
-  for (const cat of categories) {
-    for (const sev of dims.severities.map((s) => s.name)) {
-      const list = (routes.get(cellKey(cat, sev)) ?? []).sort((a, b) => byText(a.channel, b.channel) || byText(a.rule, b.rule));
-      const cell: RoutingCell = {
-        eventCategory: cat,
-        severity: sev,
-        channels: sortedUnique(list.map((r) => r.channel)),
-        unscoped: sortedUnique(list.filter((r) => !r.resourceGroups && !r.conditions).map((r) => r.channel)),
-        routes: list,
-      };
-      const delivery = health ? deliveryOf(cell.channels, health) : undefined;
+      const cell: RoutingCell = { eventCategory: cat, severity: sev, channels, unscoped, routes: list };
+      const delivery = health ? deliveryOf(channels, health) : undefined;
       if (delivery) cell.delivery = delivery;
-      cells.push(cell);
+      out.push(cell);
     }
   }
-  const channels = [...input.channels].sort((a, b) => byText(a.name, b.name) || byText(a.type, b.type));
-  return {
-    account: input.account,
-    categories,
-    severities: dims.severities.map((s) => s.name),
-    cells,
-    channels,
-    unusedChannels: sortedUnique(input.channels.map((c) => c.name).filter((n) => !used.has(n))),
-    silentRules: sortedUnique(silent),
-    disabledRules: sortedUnique(disabled),
-    unknownChannels: unknown.sort((a, b) => byText(a.rule, b.rule) || byText(a.channel, b.channel)),
-    ...(knowsHealth ? { health: true } : {}),
-  };
+  return out;
+}
+
+/** A cell's order of routes: by channel, then rule. */
+const byRoute = (a: Route, b: Route): number => byText(a.channel, b.channel) || byText(a.rule, b.rule);
+
+/** The items without repeats, in their order (a rule's few channels or categories: no set, no sort). */
+function unique<T>(items: readonly T[]): readonly T[] {
+  return items.length < 2 ? items : items.filter((x, i) => items.indexOf(x) === i);
+}
+
+/** Each item's first position. */
+function firstIndex(items: readonly string[]): Map<string, number> {
+  const out = new Map<string, number>();
+  items.forEach((x, i) => {
+    if (!out.has(x)) out.set(x, i);
+  });
+  return out;
 }
 
 /**
@@ -252,7 +307,13 @@ export function routeAccount(input: RoutingInput, dims: RoutingDimensions, work?
  */
 export function healthByName(channels: readonly RoutingChannel[]): Map<string, ChannelHealth> {
   const byName = new Map<string, ChannelHealth[]>();
-  for (const c of channels) if (c.enabled) byName.set(c.name, [...(byName.get(c.name) ?? []), c.health ?? { state: 'unknown', reason: 'no state reported' }]);
+  for (const c of channels) {
+    if (!c.enabled) continue;
+    const h = c.health ?? { state: 'unknown', reason: 'no state reported' };
+    const same = byName.get(c.name);
+    if (same) same.push(h);
+    else byName.set(c.name, [h]);
+  }
   const out = new Map<string, ChannelHealth>();
   for (const [name, list] of byName) {
     const healthy = list.find((h) => h.state === 'healthy');
@@ -444,71 +505,114 @@ export function requirementsServed(reqs: readonly RoutingRequirement[], map: Rou
 /** Finds the plan's change to a rule or channel of an account (by its name before or after the plan). */
 export type CauseOf = (account: string, role: RoutingCause['role'], name: string) => RoutingCause | undefined;
 
-const routeKey = (r: Pick<Route, 'rule' | 'channel'>): string => `${r.rule}\u0000${r.channel}`;
-
 /** Cells that differ; accounts only in one of the maps are compared with an empty map. With `causeOf`, each names the changes behind it. */
 export function diffRouting(before: RoutingMap, after: RoutingMap, causeOf?: CauseOf): RoutingCellChange[] {
   const out: RoutingCellChange[] = [];
   const beforeBy = new Map(before.accounts.map((a) => [a.account, a]));
   for (const acc of after.accounts) {
     const prev = beforeBy.get(acc.account);
+    // An account the plan cannot have changed is the same object in both maps: no cell differs.
+    if (prev === acc) continue;
+    const account = acc.account;
+    // The changes a route is owed to, asked once per route: a rule's route sits in every cell it matches.
+    const ofRoute = new Map<Route, RoutingCause[]>();
+    const causesOfRoute = (r: Route): RoutingCause[] => {
+      let found = ofRoute.get(r);
+      if (!found) ofRoute.set(r, (found = [causeOf!(account, 'rule', r.rule), causeOf!(account, 'channel', r.channel)].filter((c) => c !== undefined)));
+      return found;
+    };
+    const caused: { change: RoutingCellChange; causes: RoutingCause[] }[] = [];
+    const push = (was: RoutingCell | undefined, now: RoutingCell | undefined): void => {
+      const cell = (now ?? was)!;
+      const wasChannels = was?.channels ?? [];
+      const nowChannels = now?.channels ?? [];
+      if (sameTexts(wasChannels, nowChannels)) return;
+      const gained = nowChannels.filter((c) => !wasChannels.includes(c));
+      const lost = wasChannels.filter((c) => !nowChannels.includes(c));
+      if (gained.length === 0 && lost.length === 0) return;
+      const change: RoutingCellChange = { account, eventCategory: cell.eventCategory, severity: cell.severity, before: [...wasChannels], after: [...nowChannels], gained, lost };
+      if (causeOf) caused.push({ change, causes: causesOf(was?.routes ?? [], now?.routes ?? [], causesOfRoute) });
+      out.push(change);
+    };
     const prevCells = new Map((prev?.cells ?? []).map((c) => [cellKey(c.eventCategory, c.severity), c]));
     const seen = new Set<string>();
     for (const cell of acc.cells) {
       const key = cellKey(cell.eventCategory, cell.severity);
       seen.add(key);
-      push(acc.account, prevCells.get(key), cell);
+      push(prevCells.get(key), cell);
     }
     for (const cell of prev?.cells ?? []) {
-      if (!seen.has(cellKey(cell.eventCategory, cell.severity))) push(acc.account, cell, undefined);
+      if (!seen.has(cellKey(cell.eventCategory, cell.severity))) push(cell, undefined);
     }
+    // Deletions first, then rules before channels, then by name: ranked once for the account's cells
+    // (equal ones share a rank, so a cell keeps them in the order it found them).
+    const rank = rankBy(caused.flatMap((c) => c.causes), byCause);
+    for (const { change, causes } of caused) if (causes.length > 0) change.causes = causes.sort((a, b) => rank.get(a)! - rank.get(b)!);
   }
   return out;
-
-  function push(account: string, was: RoutingCell | undefined, now: RoutingCell | undefined): void {
-    const cell = (now ?? was)!;
-    const wasChannels = was?.channels ?? [];
-    const nowChannels = now?.channels ?? [];
-    const gained = nowChannels.filter((c) => !wasChannels.includes(c));
-    const lost = wasChannels.filter((c) => !nowChannels.includes(c));
-    if (gained.length === 0 && lost.length === 0) return;
-    const change: RoutingCellChange = { account, eventCategory: cell.eventCategory, severity: cell.severity, before: [...wasChannels], after: [...nowChannels], gained, lost };
-    const causes = causeOf ? causesOf(account, was?.routes ?? [], now?.routes ?? [], causeOf) : [];
-    if (causes.length > 0) change.causes = causes;
-    out.push(change);
-  }
 }
 
-/** The changes behind the routes one side has and the other lacks (a route names its rule and its channel). */
-function causesOf(account: string, was: readonly Route[], now: readonly Route[], causeOf: CauseOf): RoutingCause[] {
-  const wasKeys = new Set(was.map(routeKey));
-  const nowKeys = new Set(now.map(routeKey));
-  const moved = [...was.filter((r) => !nowKeys.has(routeKey(r))), ...now.filter((r) => !wasKeys.has(routeKey(r)))];
-  const found = new Map<string, RoutingCause>();
-  for (const r of moved) {
-    for (const c of [causeOf(account, 'rule', r.rule), causeOf(account, 'channel', r.channel)]) if (c) found.set(c.key, c);
+/**
+ * The changes behind the routes one side has and the other lacks (a route names its rule and its
+ * channel), in the order found. Both lists are sorted by channel, then rule (a cell's order), so one
+ * walk over both finds the routes of a key only one side has.
+ */
+function causesOf(was: readonly Route[], now: readonly Route[], causesOfRoute: (r: Route) => readonly RoutingCause[]): RoutingCause[] {
+  const wasOnly: Route[] = [];
+  const nowOnly: Route[] = [];
+  let i = 0;
+  let j = 0;
+  while (i < was.length || j < now.length) {
+    const order = i === was.length ? 1 : j === now.length ? -1 : byRoute(was[i], now[j]);
+    if (order < 0) wasOnly.push(was[i++]);
+    else if (order > 0) nowOnly.push(now[j++]);
+    else {
+      // A key both sides have: every route of it on either side stays.
+      const key = was[i];
+      while (i < was.length && byRoute(was[i], key) === 0) i++;
+      while (j < now.length && byRoute(now[j], key) === 0) j++;
+    }
   }
-  return [...found.values()].sort((a, b) => ROUTING_ACTIONS.indexOf(a.action) - ROUTING_ACTIONS.indexOf(b.action) || byText(b.role, a.role) || byText(a.name, b.name));
+  const found = new Map<string, RoutingCause>();
+  for (const r of [...wasOnly, ...nowOnly]) for (const c of causesOfRoute(r)) found.set(c.key, c);
+  return [...found.values()];
+}
+
+const byCause = (a: RoutingCause, b: RoutingCause): number => ACTION_RANK[a.action] - ACTION_RANK[b.action] || byText(b.role, a.role) || byText(a.name, b.name);
+
+/** Each item's place in the order of `compare`, items it finds equal sharing one. */
+function rankBy<T>(items: readonly T[], compare: (a: T, b: T) => number): Map<T, number> {
+  const sorted = [...new Set(items)].sort(compare);
+  const rank = new Map<T, number>();
+  sorted.forEach((x, i) => rank.set(x, i > 0 && compare(sorted[i - 1], x) === 0 ? rank.get(sorted[i - 1])! : i));
+  return rank;
+}
+
+const ACTION_RANK = Object.fromEntries(ROUTING_ACTIONS.map((a, i) => [a, i])) as Readonly<Record<RoutingAction, number>>;
+
+/** Whether two lists hold the same texts in the same order. */
+function sameTexts(a: readonly string[], b: readonly string[]): boolean {
+  return a.length === b.length && a.every((x, i) => x === b[i]);
 }
 
 /** The named channels of a map with the cells and rules that reach them. */
 export function channelReceipts(map: RoutingMap, wanted: (account: string, channel: RoutingChannel) => boolean): ChannelReceipt[] {
   const out: ChannelReceipt[] = [];
   for (const acc of map.accounts) {
-    const seen = new Set<string>();
-    for (const ch of acc.channels) {
-      if (seen.has(ch.name) || !wanted(acc.account, ch)) continue;
-      seen.add(ch.name);
-      const cells: string[] = [];
-      const rules = new Set<string>();
-      for (const cell of acc.cells) {
-        const routes = cell.routes.filter((r) => r.channel === ch.name);
-        if (routes.length === 0) continue;
-        cells.push(`${cell.eventCategory}/${cell.severity}`);
-        for (const r of routes) rules.add(r.rule);
+    // The first wanted channel of each name; then one walk over the cells for all of them.
+    const picked = new Map<string, { channel: RoutingChannel; cells: string[]; rules: Set<string>; last?: RoutingCell }>();
+    for (const ch of acc.channels) if (!picked.has(ch.name) && wanted(acc.account, ch)) picked.set(ch.name, { channel: ch, cells: [], rules: new Set() });
+    if (picked.size === 0) continue;
+    for (const cell of acc.cells) {
+      for (const r of cell.routes) {
+        const p = picked.get(r.channel);
+        if (!p) continue;
+        if (p.last !== cell) p.cells.push(`${cell.eventCategory}/${cell.severity}`);
+        p.last = cell;
+        p.rules.add(r.rule);
       }
-      out.push({ account: acc.account, name: ch.name, type: ch.type, enabled: ch.enabled, cells, rules: sortedUnique(rules) });
     }
+    for (const { channel: ch, cells, rules } of picked.values()) out.push({ account: acc.account, name: ch.name, type: ch.type, enabled: ch.enabled, cells, rules: sortedUnique(rules) });
   }
   return out;
 }
@@ -548,17 +652,21 @@ export function mergeRouting(parts: readonly (PlanRouting | undefined)[], byAcco
 
 /** Changed cells grouped by account and by what they gain and lose (for lists people read), in first-seen order. */
 export function groupChanges(changes: readonly RoutingCellChange[], byCause = true): ChangeGroup[] {
-  const groups = new Map<string, ChangeGroup>();
+  const groups = new Map<string, { group: ChangeGroup; causeKeys: Set<string> }>();
   for (const c of changes) {
     const silenced = c.before.length > 0 && c.after.length === 0;
     const causes = c.causes ?? [];
     const key = JSON.stringify([c.account, c.gained, c.lost, silenced, byCause ? causes.map((x) => x.key) : []]);
-    const g = groups.get(key) ?? { account: c.account, gained: c.gained, lost: c.lost, silenced, causes: [], cells: [] };
-    for (const x of causes) if (!g.causes.some((y) => y.key === x.key)) g.causes.push(x);
-    g.cells.push(`${c.eventCategory}/${c.severity}`);
-    groups.set(key, g);
+    let entry = groups.get(key);
+    if (!entry) groups.set(key, (entry = { group: { account: c.account, gained: c.gained, lost: c.lost, silenced, causes: [], cells: [] }, causeKeys: new Set() }));
+    for (const x of causes) {
+      if (entry.causeKeys.has(x.key)) continue;
+      entry.causeKeys.add(x.key);
+      entry.group.causes.push(x);
+    }
+    entry.group.cells.push(`${c.eventCategory}/${c.severity}`);
   }
-  return [...groups.values()];
+  return [...groups.values()].map((e) => e.group);
 }
 
 /** Cells of one account that change alike: the same channels gained and lost, for the same changes. */
@@ -593,7 +701,11 @@ export interface AccountRoutingChanges {
 /** The changes of a plan per account, in the plan's account order. */
 export function routingChangesByAccount(changes: readonly RoutingCellChange[]): AccountRoutingChanges[] {
   const byAccount = new Map<string, RoutingCellChange[]>();
-  for (const c of changes) byAccount.set(c.account, [...(byAccount.get(c.account) ?? []), c]);
+  for (const c of changes) {
+    const same = byAccount.get(c.account);
+    if (same) same.push(c);
+    else byAccount.set(c.account, [c]);
+  }
   return [...byAccount].map(([account, cells]) => {
     const perChannel = new Map<string, { channel: string; gained: string[]; lost: string[] }>();
     const entry = (channel: string) => perChannel.get(channel) ?? perChannel.set(channel, { channel, gained: [], lost: [] }).get(channel)!;

@@ -62,6 +62,23 @@ describe('the routing step of plan', () => {
     expect(work.ruleCells).toBe(2);
   });
 
+  it('maps again only the accounts whose rules or channels the plan changes: another keeps its live map, still checked', () => {
+    const stagingLive: LiveResource[] = [
+      { kind: 'AlertChannel', account: 'staging', name: 'pager', id: 'C3', spec: channelSpec('PagerDutyApi') },
+      { kind: 'AlertRule', account: 'staging', name: 'crit', id: 'R2', spec: ruleSpec(['pager']) },
+    ];
+    const stagingDeclared = stagingLive.map(({ kind, account, name, spec }) => ({ kind, account, name, spec }));
+    const hooks: RoutingRequirement = { name: 'hooks', accounts: ['staging'], eventCategories: ['Cloud'], severities: ['critical'], reach: { types: ['Webhook'] }, allResources: false };
+    const work: RoutingWork = { ruleCells: 0, requirementCells: 0 };
+    const result = plan(desiredOf([...declared(['slack']), ...stagingDeclared], [hooks]), liveOf([...live, ...stagingLive]), { routingWork: work, force: true });
+    const routing = result.plan!.routing!;
+    // The map before visits the rule of each account, the map after only prod's.
+    expect(work.ruleCells).toBe(3);
+    expect(routing.changes.map((c) => [c.account, c.lost])).toEqual([['prod', ['pager']]]);
+    // The unchanged account is in the state after: its requirement is checked there.
+    expect(routing.failing).toEqual([{ requirement: 'hooks', accounts: [{ account: 'staging', cells: ['Cloud/critical'] }] }]);
+  });
+
   it('refuses a plan that leaves a requirement failing, and --force plans it', () => {
     const refused = plan(desiredOf(declared(['slack']), [pages]), liveOf(live), {});
     expect(refused.plan!.refusal).toMatchObject({ code: 'routing-requirement' });

@@ -33,8 +33,12 @@ function listIn(filters: JsonObject, spellings: readonly string[]): Json[] | und
 
 /** The service may change the case of a category; the configuration spells them as the enum does. */
 function categoryOf(value: string): string {
-  return EVENT_CATEGORIES.find((c) => c.toLowerCase() === value.toLowerCase()) ?? value;
+  return CATEGORY_BY_LOWER_CASE.get(value.toLowerCase()) ?? value;
 }
+
+/** The enum's spelling of each category by its lower case (the first, as a search in order would find). */
+const CATEGORY_BY_LOWER_CASE = new Map([...EVENT_CATEGORIES].reverse().map((c) => [c.toLowerCase(), c]));
+const NEWER_MEMBERS = Object.keys(NEWER_FILTERS);
 
 const list = (value: Json | undefined): Json[] => (Array.isArray(value) ? value : []);
 
@@ -118,9 +122,7 @@ const routing: RoutingHook = {
         .filter((s): s is number => s !== undefined),
       categories: stringList(spec.eventCategory).map(categoryOf),
       resourceGroups: stringList(spec.resourceGroups),
-      conditions: Object.keys(NEWER_FILTERS)
-        .map((member) => ({ name: member, values: stringList(spec[member]) }))
-        .filter((c) => c.values.length > 0),
+      conditions: NEWER_MEMBERS.map((member) => ({ name: member, values: stringList(spec[member]) })).filter((c) => c.values.length > 0),
     },
   }),
 };

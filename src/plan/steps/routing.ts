@@ -69,9 +69,12 @@ export function routing(input: RoutingInput): RoutingStep {
   const before: LiveResource[] = input.live.filter((r) => routed.has(r.kind) && inScope.has(r.account));
   // The state after: live records by id, each change made to them.
   const after = new Map<string, RoutedResource>(before.map((r) => [idKey(r.account, r.kind, r.id), r]));
+  // Accounts the plan changes a routing resource of; in the others the state after is the live state.
+  const changedAccounts = new Set<string>();
   for (const c of input.changes) {
     // Stryker disable next-line ConditionalExpression,LogicalOperator: as above, routingInputs would drop what this skips
     if (!routed.has(c.kind) || !inScope.has(c.account)) continue;
+    changedAccounts.add(c.account);
     const kind = kindOf.get(c.kind)!;
     const old = c.liveId !== undefined ? idKey(c.account, c.kind, c.liveId) : undefined;
     if (c.action === 'delete') {
@@ -99,8 +102,12 @@ export function routing(input: RoutingInput): RoutingStep {
   const asked = askedCategories({ requirements: [...input.requirements] });
   // Stryker disable next-line StringLiteral: the source only names the map, which is not kept
   const mapBefore = routeAll(routingInputs(before, accounts, input.kinds, true), dims, 'live', input.work, asked);
+  // Only the accounts the plan changes are mapped again: another's map after is its map before, the
+  // same object (diffRouting skips it).
   // Stryker disable next-line StringLiteral: as above
-  const mapAfter = routeAll(routingInputs([...after.values()], accounts, input.kinds, true), dims, 'live', input.work, asked);
+  const changedMaps = routeAll(routingInputs([...after.values()], [...changedAccounts], input.kinds, true), dims, 'live', input.work, asked);
+  const afterOf = new Map([...mapBefore.accounts, ...changedMaps.accounts].map((a) => [a.account, a]));
+  const mapAfter: RoutingMap = { ...mapBefore, accounts: accounts.map((a) => afterOf.get(a)!) };
   const causeOf = causes(input.changes, kindOf, inScope);
   const cellChanges = diffRouting(mapBefore, mapAfter, causeOf);
   const { failing, outages } = requirementsAfter(input.requirements, mapBefore, mapAfter, cellChanges, input.work);
@@ -111,10 +118,9 @@ export function routing(input: RoutingInput): RoutingStep {
     return action === 'create' || action === 'update' || action === 'replace';
   });
   // Destinations a reviewer must see: channels this plan creates, and live ones no file declares.
-  const declared = new Set([...input.decisions.values()].map((d) => idKey(d.desired.account, d.desired.kind, d.desired.name)));
-  const channelKinds = new Set(input.kinds.filter((k) => k.routing?.role === 'channel').map((k) => k.kind));
   const newChannels = channelReceipts(mapAfter, (account, ch) => causeOf(account, 'channel', ch.name)?.action === 'create');
-  const undeclaredChannels = channelReceipts(mapBefore, (account, ch) => !before.some((r) => r.account === account && r.name === ch.name && channelKinds.has(r.kind) && declared.has(idKey(account, r.kind, r.name))));
+  const declaredLive = declaredChannels(before, input.decisions, input.kinds);
+  const undeclaredChannels = channelReceipts(mapBefore, (account, ch) => !declaredLive.get(account)?.has(ch.name));
   const result: PlanRouting = {
     accounts,
     changes: cellChanges,
@@ -233,6 +239,22 @@ function causes(changes: readonly Change[], kindOf: ReadonlyMap<string, Kind>, i
     for (const name of [c.name, c.renamedFrom]) if (name !== undefined && !byName.has(name)) byName.set(name, cause);
   }
   return (account, role, name) => byAccount.get(account)?.[role].get(name);
+}
+
+/** By account, the names of the live channels (`before`) some file declares (a decision of the same account, kind and name). */
+function declaredChannels(before: readonly LiveResource[], decisions: Decisions, kinds: readonly Kind[]): Map<string, Set<string>> {
+  const channelKinds = new Set(kinds.filter((k) => k.routing?.role === 'channel').map((k) => k.kind));
+  const live = new Set<string>();
+  for (const r of before) if (channelKinds.has(r.kind)) live.add(idKey(r.account, r.kind, r.name));
+  const out = new Map<string, Set<string>>();
+  if (live.size === 0) return out;
+  for (const { desired: d } of decisions.values()) {
+    if (!channelKinds.has(d.kind) || !live.has(idKey(d.account, d.kind, d.name))) continue;
+    const names = out.get(d.account);
+    if (names) names.add(d.name);
+    else out.set(d.account, new Set([d.name]));
+  }
+  return out;
 }
 
 const idKey = (account: string, kind: string, id: string): string => JSON.stringify([account, kind, id]);
