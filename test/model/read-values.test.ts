@@ -120,6 +120,32 @@ describe('data that looks like a marker', () => {
     expect(protectData(spec, ['/a~1b/0/x', '/a~1b/1/x', '/c~0d/y', '/e'])).toBe(spec);
   });
 
+  it('only an object whose one member is a marker key is wrapped; a kept pointer protects only itself and its members', () => {
+    const hook = { [ENV_MARKER]: '${env:HOOK}' };
+    const literal = { $literal: { resource: 'r', pointer: '/p', sha256: 'x' } };
+    const data = { [DATA_MARKER]: 'd' };
+    const twoKeys = { [ENV_MARKER]: '${env:HOOK}', note: 'n' };
+    const spec: JsonObject = { a: 1, b: twoKeys, c: hook, ab: hook, l: literal, d: data, n: null, s: 'text' };
+    const out = protectData(spec, ['/ab', '/abc/x']);
+    expect(out).toEqual({ a: 1, b: twoKeys, c: { [DATA_MARKER]: hook }, ab: hook, l: { [DATA_MARKER]: literal }, d: { [DATA_MARKER]: data }, n: null, s: 'text' });
+    expect(Object.keys(out)).toEqual(Object.keys(spec));
+    expect(out.b).toBe(twoKeys);
+    // A kept "/ab" or "/abc/x" does not keep "/a…" siblings that only share a prefix.
+    expect(protectData({ a: hook }, ['/ab'])).toEqual({ a: { [DATA_MARKER]: hook } });
+    expect(protectData({ a: { b: hook } }, ['/a/bc'])).toEqual({ a: { b: { [DATA_MARKER]: hook } } });
+  });
+
+  it('the wrapped copy is an ordinary object: its members own, enumerable and writable, a "__proto__" member too', () => {
+    const hook = { [ENV_MARKER]: '${env:HOOK}' };
+    const spec = JSON.parse('{"x": 1, "__proto__": {"y": 2}, "h": {"$env": "${env:HOOK}"}}') as JsonObject;
+    const out = protectData(spec, []);
+    expect(Object.getPrototypeOf(out)).toBe(Object.prototype);
+    for (const key of ['x', '__proto__', 'h']) {
+      expect(Object.getOwnPropertyDescriptor(out, key), key).toEqual({ value: key === 'h' ? { [DATA_MARKER]: hook } : spec[key], enumerable: true, writable: true, configurable: true });
+    }
+    expect(JSON.stringify(out)).toBe('{"x":1,"__proto__":{"y":2},"h":{"$data":{"$env":"${env:HOOK}"}}}');
+  });
+
   it('a marker naming a forbidden variable (a forged plan) is refused, its value never read', () => {
     expect(() => resolveEnv({ u: { [ENV_MARKER]: '${env:SVC_API_SECRET}' } }, { SVC_API_SECRET: 'stolen' })).toThrow(ForbiddenEnvError);
   });
