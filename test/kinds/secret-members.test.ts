@@ -71,3 +71,28 @@ describe('secrets.facts: the three lists from one reading of the spec', () => {
     expect(KINDS.filter((k) => k.secrets?.facts).length).toBeGreaterThan(2);
   });
 });
+
+describe('secrets no table names, beside those the table names', () => {
+  it("a secret the type's schema lists keeps the table's flag: Splunk's hecToken is returned, so compared (sensitive), not write-only", () => {
+    const facts = AlertChannel.secrets!.facts!({ type: 'SplunkHec', data: { hecToken: 'x', channel: 'c' } });
+    expect(facts).toEqual({ members: [{ pointer: '/data/hecToken', writeOnly: false }], writeOnly: [], sensitive: ['/data/hecToken'] });
+  });
+
+  it('a secret-named member the schema does not list, or any in a type this version does not know, is write-only', () => {
+    const known = AlertChannel.secrets!.facts!({ type: 'SplunkHec', data: { hecToken: 'x', extraToken: 'y' } });
+    expect(known.writeOnly).toEqual(['/data/extraToken']);
+    expect(known.members).toEqual([{ pointer: '/data/hecToken', writeOnly: false }, { pointer: '/data/extraToken', writeOnly: true }]);
+    const unknown = AlertChannel.secrets!.facts!({ type: 'FutureChannel', data: { hecToken: 'x' } });
+    expect(unknown.writeOnly).toEqual(['/data/hecToken']);
+    expect(unknown.members).toEqual([{ pointer: '/data/hecToken', writeOnly: true }]);
+  });
+
+  it('a table secret the service shows masked is named once, with the flag of the table', () => {
+    const facts = AlertChannel.secrets!.facts!({ type: 'SplunkHec', data: { hecToken: '****', channel: 'c' } });
+    expect(facts.members).toEqual([{ pointer: '/data/hecToken', writeOnly: false }]);
+    // Shown masked, it is treated as write-only: the mask is never compared or sent back.
+    expect(facts.writeOnly).toEqual(['/data/hecToken']);
+    const jira = AlertChannel.secrets!.facts!({ type: 'Jira', data: { jiraType: 'JIRA_CLOUD', apiToken: '****' } });
+    expect(jira.members.filter((m) => m.pointer === '/data/apiToken')).toEqual([{ pointer: '/data/apiToken', writeOnly: true }]);
+  });
+});
