@@ -128,6 +128,7 @@ export function protectData(spec: JsonObject, keep: readonly string[]): JsonObje
       if (out === undefined && x === v[k]) continue;
       if (out === undefined) {
         out = {};
+        // Stryker disable next-line EqualityOperator: `<=` copies member i too, which is redefined in its place just below
         for (let j = 0; j < i; j++) ownMember(out, keys[j], v[keys[j]]);
       }
       ownMember(out, k, x);

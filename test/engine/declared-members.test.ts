@@ -151,3 +151,15 @@ describe('declared members against the emulator', () => {
     expect(plan(state, await fetchLive(client, ACCOUNTS, KINDS), {}).plan!.changes).toEqual([]);
   });
 });
+
+describe('declared members where one side holds no open object', () => {
+  it('live as the file sees it is the live spec as it is when either side has no object there', () => {
+    expect(declaredLive({ type: 'X' }, { type: 'X', data: { a: 1 } }, ['/data'])).toEqual({ type: 'X' });
+    expect(declaredLive({ type: 'X', data: { a: 1 } }, { type: 'X' }, ['/data'])).toEqual({ type: 'X', data: { a: 1 } });
+    expect(declaredLive({ data: 'text' }, { data: { a: 1 } }, ['/data'])).toEqual({ data: 'text' });
+  });
+
+  it('a live null the file sets to a value is seen as the null it is (a change), not as a member the service lacks', () => {
+    expect(declaredLive({ data: { a: null, b: 2 } }, { data: { a: 1 } }, ['/data'])).toEqual({ data: { a: null } });
+  });
+});

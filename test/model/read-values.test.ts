@@ -4,7 +4,7 @@
 
 import { describe, expect, it } from 'vitest';
 import { declarationProblem, envNames, escapeEnv, hasUnclosedEnvRef, interpolate, isDeclared, malformedEnvRefs, scanEnvRefs, unescapeEnv } from '../../src/model/env.js';
-import { DATA_MARKER, ENV_MARKER, ForbiddenEnvError, MASK, protectData, resolveEnv } from '../../src/model/env-markers.js';
+import { DATA_MARKER, ENV_MARKER, ForbiddenEnvError, MASK, envTemplates, markEnv, protectData, resolveEnv } from '../../src/model/env-markers.js';
 import type { JsonObject } from '../../src/model/json.js';
 import { ReadValues } from '../../src/model/read-values.js';
 
@@ -165,5 +165,13 @@ describe('scanEnvRefs: the three readings of a template at once', () => {
       }
     }
     expect(seen).toBeGreaterThan(4_000);
+  });
+});
+
+describe('env markers placed and found', () => {
+  it('markEnv places a marker only where the spec holds a value; envTemplates walks past nulls', () => {
+    const spec: JsonObject = { a: 'x', n: null };
+    expect(markEnv(spec, { '/a': '${env:A}', '/missing': '${env:M}', '/deep/er': '${env:D}' })).toEqual({ a: { [ENV_MARKER]: '${env:A}' }, n: null });
+    expect(envTemplates({ n: null, l: [null, { [ENV_MARKER]: '${env:B}' }], s: 'x' })).toEqual(['${env:B}']);
   });
 });
