@@ -10,6 +10,7 @@
 //   npm run bench -- --signals  Ctrl-C at 20 moments of plan --out: exit code and plan file (signals.ts)
 //   npm run bench -- --apply    apply at a rate limit on a virtual clock, and the fault campaigns (apply-lease.ts)
 //   npm run bench -- --rehearsal  plan with and without the rehearsal at 10,000 resources (rehearsal.ts)
+//   npm run bench -- --ab DIR   plan and validate of the build in checkout DIR against this one, in turns (ab.ts)
 
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
@@ -28,6 +29,7 @@ import { withBudget } from '../../src/ops/budget/budget.js';
 import { KINDS } from '../../src/kinds/index.js';
 import { packageRoot } from '../../src/util/package-root.js';
 import { curve, curveTable } from './curve.js';
+import { ab, abTable } from './ab.js';
 import { ratios, ratiosTable } from './ratios.js';
 import { responseSize, responseSizeTable } from './response-size.js';
 import { routingBench } from './routing.js';
@@ -181,6 +183,14 @@ async function main(): Promise<void> {
     process.stdout.write('\n' + ratiosTable(await ratios({}, (line) => process.stderr.write(line + '\n'))));
   };
   if (process.argv.includes('--ratios')) return speedRatios();
+  const abAt = process.argv.indexOf('--ab');
+  if (abAt !== -1) {
+    const other = process.argv[abAt + 1];
+    if (!other) throw new Error('usage: npm run bench -- --ab <checkout of another build>');
+    process.stderr.write(`A/B: plan and validate of ${other} and of this checkout, in turns (child processes)\n`);
+    process.stdout.write('\n' + abTable(other, await ab(other, 7, (line) => process.stderr.write(line + '\n'))));
+    return;
+  }
   const rehearsal = async (): Promise<void> => {
     process.stderr.write('rehearsal: plan with it and with --no-rehearse, 10,000 resources (child processes, interleaved)\n');
     process.stdout.write('\n' + rehearsalTable(await rehearsalBench({}, (line) => process.stderr.write(line + '\n'))));
