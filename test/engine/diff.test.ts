@@ -197,3 +197,11 @@ describe('diff: a secret inside an element of a set array', () => {
     expect(both.before).toEqual({ creds: [{ name: 'a', token: MASK }], url: MASK });
   });
 });
+
+describe('diff: an env value inside an object that looks like a marker', () => {
+  it('is placed as an env marker, never its value: only marker-shaped objects off the env pointers are wrapped as data', () => {
+    const view = desiredView(boxKind({}), box({ data: { $literal: 'the-secret-value' }, note: { $env: 'x' } }, { '/data/$literal': '${env:HOOK}' }));
+    expect(JSON.stringify(view.after)).not.toContain('the-secret-value');
+    expect(view.after).toMatchObject({ data: { $literal: { $env: '${env:HOOK}' } }, note: { $data: { $env: 'x' } } });
+  });
+});
