@@ -282,7 +282,8 @@ let shared: Readonly<Record<string, SchemaObject>> | undefined;
  * built once a process instead of once each, and frozen, so that no reader can change it for another.
  */
 export function sharedCatalog(): Readonly<Record<string, SchemaObject>> {
-  shared ??= deepFreeze(schemaCatalog());
+  // A copy is frozen, not the catalog: its parts are the kinds' own objects (their root settings).
+  shared ??= deepFreeze(structuredClone(schemaCatalog()));
   return shared;
 }
 

@@ -98,11 +98,14 @@ export class Redactor {
     // Longest first: a value containing another is removed whole.
     // Stryker disable next-line EqualityOperator: forms come from a Set, so a === b never happens.
     const order = (a: string, b: string): number => b.length - a.length || (a < b ? -1 : 1);
+    const longForms = [...long].sort(order);
+    const shortForms = [...short].sort(order);
     this.forms = {
-      long: [...long].sort(order),
-      short: [...short].sort(order).map((form) => ({ form, re: new RegExp(`(?<![A-Za-z0-9])${escapeRegExp(form)}(?![A-Za-z0-9])`, 'g') })),
-      // Stryker disable next-line ArrowFunction: the shortcut's bound; NaN only turns the shortcut off, the loops below give the same text.
-      shortest: Math.min(...[...long, ...short].map((f) => f.length)),
+      long: longForms,
+      short: shortForms.map((form) => ({ form, re: new RegExp(`(?<![A-Za-z0-9])${escapeRegExp(form)}(?![A-Za-z0-9])`, 'g') })),
+      // Both lists are longest first and every short form is shorter than every long one: the last
+      // form is the shortest (no spread of every form as arguments, which a large set would overflow).
+      shortest: (shortForms.at(-1) ?? longForms.at(-1))?.length ?? Infinity,
     };
     return this.forms;
   }

@@ -286,9 +286,9 @@ function cellsOf(grid: Grid, routes: { route: Route; cells: number[] }[], health
 /** A cell's order of routes: by channel, then rule. */
 const byRoute = (a: Route, b: Route): number => byText(a.channel, b.channel) || byText(a.rule, b.rule);
 
-/** The items without repeats, in their order (a rule's few channels or categories: no set, no sort). */
+/** The items without repeats, in their order (no sort; linear however long a rule's lists are). */
 function unique<T>(items: readonly T[]): readonly T[] {
-  return items.length < 2 ? items : items.filter((x, i) => items.indexOf(x) === i);
+  return items.length < 2 ? items : [...new Set(items)];
 }
 
 /** Each item's first position. */
