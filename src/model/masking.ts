@@ -105,6 +105,7 @@ export class Redactor {
       short: shortForms.map((form) => ({ form, re: new RegExp(`(?<![A-Za-z0-9])${escapeRegExp(form)}(?![A-Za-z0-9])`, 'g') })),
       // Both lists are longest first and every short form is shorter than every long one: the last
       // form is the shortest (no spread of every form as arguments, which a large set would overflow).
+      // Stryker disable next-line OptionalChaining: an entry always has forms (its own text at least), so one list holds one
       shortest: (shortForms.at(-1) ?? longForms.at(-1))?.length ?? Infinity,
     };
     return this.forms;

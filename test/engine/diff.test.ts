@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { desiredView, diffResource, liveView, sortSets } from '../../src/plan/core/diff.js';
+import { desiredView, diffResource, fixedMembers, liveView, sortSets } from '../../src/plan/core/diff.js';
 import type { Kind } from '../../src/kinds/types.js';
 import type { JsonObject } from '../../src/model/json.js';
 import { MASK } from '../../src/model/env-markers.js';
@@ -203,5 +203,65 @@ describe('diff: an env value inside an object that looks like a marker', () => {
     const view = desiredView(boxKind({}), box({ data: { $literal: 'the-secret-value' }, note: { $env: 'x' } }, { '/data/$literal': '${env:HOOK}' }));
     expect(JSON.stringify(view.after)).not.toContain('the-secret-value');
     expect(view.after).toMatchObject({ data: { $literal: { $env: '${env:HOOK}' } }, note: { $data: { $env: 'x' } } });
+  });
+});
+
+describe('diff: a kind that opts into part of a capability', () => {
+  // Kind's secrets and compare members are each optional: a kind lists what it has.
+  const partial = (secrets: Kind['secrets'], compare: Kind['compare'] = { setPointers: () => [] }): Kind => ({ ...Channel, kind: 'Box', compare, secrets });
+
+  it('secrets with sensitive members only: nothing is write-only, the sensitive ones masked', () => {
+    const kind = partial({ sensitive: () => ['/url'] });
+    const view = desiredView(kind, box({ url: 'https://x.example/hook', n: 1 }));
+    expect(view.writeOnly).toEqual([]);
+    expect(view.sensitive).toEqual(['/url']);
+    expect(JSON.stringify(view.after)).not.toContain('https://x.example/hook');
+    expect(liveView(kind, liveBox({ url: 'https://x.example/hook' })).before).toEqual({ url: MASK });
+    const diff = diffResource(kind, box({ url: 'https://x.example/new', n: 2 }), liveBox({ url: 'https://x.example/old', n: 1 }));
+    expect(diff.writeOnly).toEqual([]);
+    expect(diff.changed).toEqual(['n', 'url']);
+    expect(JSON.stringify([diff.before, diff.after, diff.diff])).not.toMatch(/x\.example/);
+  });
+
+  it('secrets with write-only members only: nothing is sensitive, the write-only ones never compared', () => {
+    const kind = partial({ writeOnly: () => ['/token'] });
+    const view = desiredView(kind, box({ token: 't0ken-value', n: 1 }));
+    expect(view.sensitive).toEqual([]);
+    expect(view.writeOnly).toEqual(['/token']);
+    expect(liveView(kind, liveBox({ token: 'shown' })).sensitive).toEqual([]);
+    const diff = diffResource(kind, box({ token: 'new-t0ken', n: 1 }), liveBox({ token: 'old-t0ken', n: 1 }));
+    expect(diff.sensitive).toEqual([]);
+    expect(diff.changed).toEqual([]);
+  });
+
+  it('a kind without replaceOn or replaceWhen has no fixed member; each lists its own', () => {
+    expect(fixedMembers(partial({}, {}), { type: 'a' }, { type: 'b' })).toEqual([]);
+    expect(fixedMembers(partial({}, { replaceOn: ['type'] }), { type: 'a' }, { type: 'b' })).toEqual(['type']);
+    expect(fixedMembers(partial({}, { replaceWhen: () => ['region'] }), {}, {})).toEqual(['region']);
+  });
+});
+
+describe('diff: set pointers deepest first, whatever order the kind lists them in', () => {
+  const nested = (pointers: (spec: JsonObject) => string[]) => boxKind({ compare: { replaceOn: [], setPointers: pointers } });
+
+  it('an inner set is ordered before the outer set that holds it (the kind lists the outer first)', () => {
+    const view = desiredView(nested(() => ['/outer', '/outer/0/inner']), box({ outer: [{ inner: ['z', 'a'] }, { inner: ['b'] }] }));
+    expect(view.after.outer).toEqual([{ inner: ['a', 'z'] }, { inner: ['b'] }]);
+  });
+
+  it('so with three pointers, the last two in order among themselves', () => {
+    const view = desiredView(nested(() => ['/outer', '/outer/0/inner', '/outer/1/inner']), box({ outer: [{ inner: ['z', 'a'] }, { inner: ['c', 'b'] }] }));
+    expect(view.after.outer).toEqual([{ inner: ['a', 'z'] }, { inner: ['b', 'c'] }]);
+  });
+
+  it("the live side's sets count too: a set only the live spec holds is shown in order", () => {
+    const kind = nested((spec) => (Array.isArray(spec.labels) && spec.labels.length > 1 ? ['/labels'] : []));
+    const diff = diffResource(kind, box({ labels: ['c'] }), liveBox({ labels: ['b', 'a'] }));
+    expect(diff.before.labels).toEqual(['a', 'b']);
+  });
+
+  it('a set pointer the spec does not hold changes nothing', () => {
+    const view = desiredView(nested(() => ['/missing', '/n']), box({ n: 1, tags: ['b', 'a'] }));
+    expect(view.after).toEqual({ n: 1, tags: ['b', 'a'] });
   });
 });

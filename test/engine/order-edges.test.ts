@@ -1,7 +1,7 @@
 // Ordering rules checked one by one (mutation testing found each unchecked): the edges the planner
 // draws, the tie-breaks of the sort and what a cycle names. order.test.ts covers the planner's view.
 import { describe, expect, it } from 'vitest';
-import { dependencyEdges, type PlannedChange, referencedNames, sortChanges } from '../../src/plan/core/order.js';
+import { dependencyEdges, ownerNames, type PlannedChange, referencedNames, sortChanges } from '../../src/plan/core/order.js';
 import { plan } from '../../src/plan/steps/plan.js';
 import type { Change } from '../../src/model/plan.js';
 import { desired, desiredState, FAKE_KINDS, live, liveState } from './plan-fakes.js';
@@ -141,5 +141,12 @@ describe('sortChanges', () => {
         hint: 'break the cycle by splitting the change into two plans',
       },
     ]);
+  });
+});
+
+describe('member references name their owner', () => {
+  it('the resource is what comes before the first dot; a name without one (or starting with one) is taken whole', () => {
+    expect(ownerNames({ ref: ['profile.template', 'a.b.c', 'plain', '.x'] }, '/ref')).toEqual(['profile', 'a', 'plain', '.x']);
+    expect(ownerNames({ ref: 'solo' }, '/ref')).toEqual(['solo']);
   });
 });
